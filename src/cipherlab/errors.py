@@ -1,0 +1,99 @@
+"""Every exception and warning cipherlab raises, in one place.
+
+The tree::
+
+    CipherlabError (Exception)
+    ├── IngestError (ValueError)        text that cannot be read as benchmark output;
+    │                                   carries ``source``, ``lineno``, ``line``
+    ├── CaptureError (RuntimeError)     a benchmark could not be run (no openssl, bad folder, ...)
+    │   └── UnsupportedAlgorithmError (ValueError)
+    │                                   the local openssl/cryptography lacks an algorithm or suite
+    └── AnalysisError (ValueError)      a table cannot answer the question asked of it
+
+    CipherlabWarning (UserWarning)
+    ├── IngestWarning                   lines that looked like data but were not placed; suspicious cells
+    ├── CaptureWarning                  a preset that changed neither the mask nor the rate, ...
+    ├── ComparabilityWarning            rows compared across timing bases, AEAD-loop versions, ...
+    └── PlausibilityWarning             values beyond the physical limit of the hardware
+
+Errors subclass the built-in a caller would catch anyway (``ValueError`` for bad input), so
+``except ValueError`` keeps working; warnings subclass ``UserWarning`` so they show by default.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AnalysisError",
+    "CaptureError",
+    "CaptureWarning",
+    "CipherlabError",
+    "CipherlabWarning",
+    "ComparabilityWarning",
+    "IngestError",
+    "IngestWarning",
+    "PlausibilityWarning",
+    "UnsupportedAlgorithmError",
+]
+
+
+class CipherlabError(Exception):
+    """Base class of every error cipherlab raises on purpose."""
+
+
+class IngestError(CipherlabError, ValueError):
+    """Input that cannot be read as benchmark output.
+
+    The message names the source, the 1-based line number and the offending line; the same facts
+    are kept as attributes, like :class:`json.JSONDecodeError` does.
+
+    Examples
+    --------
+    >>> err = IngestError("expected 6 values after the name", source="speed.txt", lineno=12,
+    ...                   line="aes-128-cbc 1.00k")
+    >>> str(err)
+    "expected 6 values after the name (speed.txt, line 12: 'aes-128-cbc 1.00k')"
+    >>> err.lineno
+    12
+    """
+
+    def __init__(self, msg: str, *, source: str | None = None, lineno: int | None = None,
+                 line: str | None = None):
+        where = ", ".join(p for p in (
+            str(source) if source is not None else None,
+            f"line {lineno}" if lineno is not None else None) if p)
+        if line is not None:
+            where = f"{where}: {line!r}" if where else repr(line)
+        super().__init__(f"{msg} ({where})" if where else msg)
+        self.msg, self.source, self.lineno, self.line = msg, source, lineno, line
+
+
+class CaptureError(CipherlabError, RuntimeError):
+    """A benchmark could not be run: no ``openssl`` on PATH, an unwritable folder, a crashed run."""
+
+
+class UnsupportedAlgorithmError(CaptureError, ValueError):
+    """The local ``openssl`` (or ``cryptography``, or TLS stack) does not offer what was asked for."""
+
+
+class AnalysisError(CipherlabError, ValueError):
+    """A table cannot answer the question: a missing column, an empty side of a comparison, ..."""
+
+
+class CipherlabWarning(UserWarning):
+    """Base class of every warning cipherlab emits."""
+
+
+class IngestWarning(CipherlabWarning):
+    """Lines that looked like measurements but could not be placed, or suspicious cells kept."""
+
+
+class CaptureWarning(CipherlabWarning):
+    """Something about a capture a user should know: a preset that changed nothing, a noisy host."""
+
+
+class ComparabilityWarning(CipherlabWarning):
+    """Rows being compared were measured in ways that are not like for like."""
+
+
+class PlausibilityWarning(CipherlabWarning):
+    """A value lies beyond what the hardware can physically do, or behaves implausibly."""

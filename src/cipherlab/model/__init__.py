@@ -1,0 +1,34 @@
+"""The tidy table: the one place that knows cipherlab's columns and their dtypes.
+
+Every producer (``ingest``, ``capture``, ``capture_python``, ``capture_tls``) hands its results to
+:func:`to_frame`, and every consumer (``stats``, ``plots``, ``widgets``, ``report``) relies on the
+columns defined here. One row is one measured cell: one algorithm, one operation, one block size,
+in one run. See ``DESIGN.md`` §2 and the README for the meaning of each column.
+"""
+
+from cipherlab.model._schema import (
+    CELL_FIELDS,
+    COLUMNS,
+    FLAG_NOT_MEASURED,
+    RUN_FIELDS,
+    Run,
+    coerce,
+    concat,
+    condition_columns,
+    to_frame,
+)
+from cipherlab.model._io import read_table, write_table
+
+__all__ = [
+    "CELL_FIELDS",
+    "COLUMNS",
+    "FLAG_NOT_MEASURED",
+    "RUN_FIELDS",
+    "Run",
+    "coerce",
+    "concat",
+    "condition_columns",
+    "read_table",
+    "to_frame",
+    "write_table",
+]
