@@ -219,7 +219,8 @@ def _canonical_name(name: str) -> tuple[str, str | None]:
     if low in _SELF_NAMED:
         algorithm = _SELF_NAMED[low]
         return algorithm, _default_operation(algorithm)
-    key = re.sub(r"^id-aes(\d+)-", r"aes-\1-", low.replace(" ", "-"))
+    low = re.sub(r"^id-aes(\d+)-", r"aes-\1-", low)  # <= 1.0.x OBJ long names
+    key = low.replace(" ", "-")
     algorithm = _ALIASES.get(key)
     if algorithm is None:
         m = _SYM_MODE.match(low)
