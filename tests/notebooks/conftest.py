@@ -1,0 +1,240 @@
+"""Fixtures that run cipherlab's notebooks for real: headless with nbclient, and in JupyterLab.
+
+* ``run_notebook`` executes a notebook top to bottom with nbclient in a copy of ``notebooks/``
+  and keeps the executed copy under ``test-results/executed/`` (a CI artifact).
+* ``lab_server`` starts JupyterLab on a free loopback port with a random token, on a temp copy of
+  ``notebooks/`` (Lab autosaves), with its config, runtime, settings and workspace folders isolated,
+  and stops it with ``POST /api/shutdown`` (kernels included).
+* ``lab`` wraps a Playwright page with the steps that proved reliable in
+  ``shared/reference/browser-recipe``: wait for a *real* idle kernel, Run All from the menu,
+  wait until every code cell has run.
+
+Chromium itself is configured in ``tests/conftest.py`` (Debian's ``/usr/bin/chromium``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+NOTEBOOKS = HERE.parents[1] / "notebooks"
+SLOW_MS = 90_000  # kernel start + imports + first widget render on a loaded 2-core CI box
+
+
+def _load_zmq_fix():
+    # pytest runs with --import-mode=importlib, so this folder is not on sys.path: load by path.
+    spec = importlib.util.spec_from_file_location("cipherlab_tests_zmq_wakeup_fix",
+                                                  HERE / "zmq_wakeup_fix.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# nbclient runs in this process: avoid its lost-wake-up hang (jupyter/nbclient#312) for every
+# notebook execution of the session, see zmq_wakeup_fix.py.
+_load_zmq_fix().apply()
+
+
+def copy_notebooks(dest: Path, src: Path = NOTEBOOKS) -> Path:
+    """Copy the notebooks folder without outputs the notebooks may have written there."""
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns(
+        ".ipynb_checkpoints", "captures", "figures", "__pycache__"))
+    return dest
+
+
+def _results_dir(config) -> Path:
+    out = Path(config.getoption("--output", default="test-results") or "test-results")
+    return out if out.is_absolute() else config.rootpath / out
+
+
+@pytest.fixture
+def run_notebook(tmp_path, request):
+    """Execute ``notebooks/<name>`` with nbclient in a temp copy of the folder; return the nb.
+
+    Fails on the first cell that raises (nbclient's ``CellExecutionError`` names the cell).
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    def run(name: str, *, src: Path = NOTEBOOKS, timeout: int = 300):
+        root = copy_notebooks(tmp_path / "root", src)
+        nb = nbformat.read(root / name, as_version=4)
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                resources={"metadata": {"path": str(root)}},
+                                store_widget_state=True)
+        try:
+            client.execute()
+        finally:
+            keep = _results_dir(request.config) / "executed"
+            keep.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, keep / name)
+        return nb
+
+    return run
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LabServer:
+    """JupyterLab in a subprocess on ``127.0.0.1:<port>``, serving ``workdir/root``."""
+
+    def __init__(self, workdir: Path):
+        self.workdir, self.root = workdir, workdir / "root"
+        self.port, self.token = _free_port(), secrets.token_hex(16)
+        self.base = f"http://127.0.0.1:{self.port}/"
+        settings = workdir / "settings"
+        # no "get notified about Jupyter news?" toast over the page, no update checks
+        notif = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+        notif.parent.mkdir(parents=True)
+        notif.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        cmd = [
+            sys.executable, "-m", "jupyterlab", "--no-browser",
+            f"--port={self.port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={self.token}",
+            "--ServerApp.allow_root=True",  # CI runs as root; without it the server exits
+            f"--ServerApp.root_dir={self.root}",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            f"--LabApp.user_settings_dir={settings}",
+            f"--LabApp.workspaces_dir={workdir / 'workspaces'}",
+        ]
+        env = {
+            **os.environ,
+            # keep ~/.jupyter config and runtime files out of the test
+            "JUPYTER_CONFIG_DIR": str(workdir / "config"),
+            "JUPYTER_RUNTIME_DIR": str(workdir / "runtime"),
+            "JUPYTER_PLATFORM_DIRS": "1",
+        }
+        self.log_path = workdir / "server.log"
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdout=self._log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self._wait_ready()
+
+    def url(self, path: str = "") -> str:
+        sep = "&" if "?" in path else "?"
+        return f"{self.base}{path}{sep}token={self.token}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def _wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"jupyter lab exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url("api/status"), timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"jupyter lab not ready after {timeout}s:\n{self.log()}")
+
+    def stop(self) -> int:
+        """Shut down through the API (kernels included); return the exit code."""
+        if self.proc.poll() is None:
+            req = urllib.request.Request(self.base + "api/shutdown", method="POST",
+                                         headers={"Authorization": f"token {self.token}"})
+            try:
+                urllib.request.urlopen(req, timeout=5).close()
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                # last resort: our own child's process group (server + its kernels)
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        self._log.close()
+        return self.proc.returncode
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("lab")
+    copy_notebooks(workdir / "root")
+    server = LabServer(workdir)
+    yield server
+    code = server.stop()
+    assert code == 0, f"jupyter lab did not shut down cleanly (exit {code}):\n{server.log()}"
+
+
+class Lab:
+    """The JupyterLab steps of a browser test, on one Playwright page."""
+
+    def __init__(self, server: LabServer, page, shots: Path):
+        self.server, self.page, self.shots = server, page, shots
+
+    def open(self, notebook: str) -> None:
+        # A fresh workspace per test: the default one would restore notebooks opened by earlier
+        # tests as extra tabs, and their widgets would match the same selectors.
+        workspace = f"t{secrets.token_hex(4)}"
+        self.page.goto(self.server.url(f"lab/workspaces/{workspace}/tree/{notebook}"))
+        self.wait_kernel_idle()
+
+    def wait_kernel_idle(self) -> None:
+        # The toolbar indicator says 'idle' for a moment *before* the kernel exists
+        # ("No Kernel | Initializing"); Run All clicked then is silently lost. So also require
+        # the status bar's "| Idle" without "No Kernel" (recipe pitfall 2).
+        self.page.wait_for_function(
+            """() => {
+                const ind = document.querySelector('.jp-Notebook-ExecutionIndicator');
+                const bar = document.querySelector('#jp-main-statusbar');
+                const text = bar ? bar.innerText : '';
+                return ind && ind.dataset.status === 'idle' &&
+                       text.includes('| Idle') && !text.includes('No Kernel');
+            }""",
+            timeout=SLOW_MS,
+        )
+
+    def run_all(self) -> None:
+        """Run > Run All Cells (no default shortcut), then wait until every code cell ran."""
+        self.page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        self.page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        # A cell that raises stops Run All, leaving later prompts at "[ ]:" (or "[*]:"), so
+        # "every prompt has a number" means the whole notebook ran without an error.
+        self.page.wait_for_function(
+            """() => {
+                const prompts = [...document.querySelectorAll(
+                    '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')];
+                return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.innerText));
+            }""",
+            timeout=SLOW_MS * 2,
+        )
+        self.wait_kernel_idle()
+
+    def screenshot(self, name: str) -> Path:
+        self.shots.mkdir(parents=True, exist_ok=True)
+        path = self.shots / name
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def lab(lab_server, page, request):
+    """A :class:`Lab` on a fresh page; fails the test on any uncaught page error."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield Lab(lab_server, page, _results_dir(request.config) / "screenshots")
+    assert not errors, errors
