@@ -1,0 +1,679 @@
+"""Tables shaped like ``openssl speed`` output inside documents: Markdown, HTML and tab pastes.
+
+Why this module exists: people rarely paste ``openssl speed``'s own text table into a wiki or a
+report. They retype it as a Markdown pipe table, an HTML ``<table>``, or copy a rendered wiki
+table, which arrives as tab-separated cells. Rows are algorithms and columns are block sizes
+(``16 bytes``), cells keep openssl's ``k`` suffix (x1000 bytes/s) and sometimes gain thousands
+separators (``6,916.78k``); the condition the author varied becomes an extra column (the AWS
+wiki's ``AES-NI Enabled``). Some pages transpose the table: rows are implementation tiers
+(``no-asm``, ``asm``, ``Kernel``), columns are algorithms, and the single block size is stated
+in the prose (``Using the results for 8,192 byte blocks``).
+
+:func:`find_tables` finds those tables among the decoded lines of a document and returns
+:class:`cipherlab.model.Run` records plus the indices of the lines it consumed; the dispatcher
+(``readers._api``) hands every other line to the openssl text parser. Run metadata (tool version,
+machine, timing, clock) comes from the nearest preceding prose and from section rows inside the
+table (``| VIA Luke @ 1.0 GHz | |||``, ``| OpenSSL 3.0.2 on Debian ... | |||``).
+
+Conditions that vary from row to row (``aesni``, ``tier``, ``note``) are stored on the cells;
+:func:`cipherlab.model.to_frame` turns cell keys outside ``CELL_FIELDS`` into condition columns.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from cipherlab.model import Run
+from cipherlab.readers._names import canonical
+
+__all__ = ["find_tables", "parse_value", "tier_name"]
+
+# A column header naming a block size: "16 bytes", "8192 Bytes", "1,024 bytes", "64 B".
+_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(?:bytes?|B)$", re.IGNORECASE)
+# A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
+_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
+                    r"\s*(k)?$", re.IGNORECASE)
+# Cells that say "nothing here" rather than a number.
+_BLANK_CELLS = {"", "-", "--", "\u2013", "\u2014", "n/a", "na", "?", "x"}
+_EMPHASIS = re.compile(r"^(\*\*|__|\*|_|`)(.*)\1$")
+_QUOTE = re.compile(r"^\s*(?:>\s?)+")
+_SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
+_HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
+
+# Prose facts. Versions as openssl prints them, or as people write them ("OpenSSL version 1.0.1f").
+_VERSION = re.compile(r"\b(OpenSSL|LibreSSL|SSLeay)\s+(?:version\s+)?v?"
+                      r"(\d+\.\d+\.\d+[a-z]{0,2}(?:-(?!on\b)[\w.]+)?)", re.IGNORECASE)
+_SPEED_COMMAND = re.compile(r"\bopenssl\s+speed\b", re.IGNORECASE)
+_AWS = re.compile(r"\bAWS\b.*?\b([a-z]\d[a-z0-9-]*\.(?:\d*x?large|medium|small|micro|nano|metal))\b")
+_CLOCK = re.compile(r"@\s*(\d+(?:\.\d+)?)\s*([GM])Hz\b", re.IGNORECASE)
+# A CPU named in prose: vendor or family word up to the clock ("VIA Luke @ 1.0 GHz",
+# "i7-4770 CPU @ 3.40GHz", "AMD Ryzen 5 3600").
+_CPU = re.compile(r"\b((?:Intel|AMD|VIA|Apple|ARM|Qualcomm|Ampere|IBM|Cyrix|Transmeta)\b[^,;:()@]*?"
+                  r"|(?:Core\s+)?i[3579]-\d{4}\w*(?:\s+CPU)?|Xeon[^,;:()@]*?|Ryzen[^,;:()@]*?"
+                  r"|EPYC[^,;:()@]*?|Graviton\s*\d*)\s*(?=@|$|[,;:()])")
+_GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
+_BLOCK_SIZE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)[\s-]*bytes?[\s-]+blocks?\b", re.IGNORECASE)
+
+# Column headers that name the row-name column of an ordinary (rows = algorithms) table.
+_NAME_HEADERS = {"cipher", "ciphers", "algorithm", "algorithms", "algo", "type", "name", "digest",
+                 "hash", "primitive", "function", "mode", "cipher suite", "suite"}
+# First header cell of a transposed table (rows = implementation, columns = algorithms).
+_TIER_HEADERS = {"method", "methods", "implementation", "implementations", "tier", "tiers",
+                 "engine", "provider", "build", "variant", "configuration", "config", ""}
+# Implementation tiers people write as a row name, and their canonical spelling.
+_TIER_WORDS = {
+    "no-asm": "no-asm", "noasm": "no-asm", "no asm": "no-asm", "portable c": "no-asm",
+    "c": "no-asm", "asm": "asm", "assembler": "asm", "assembly": "asm",
+    "kernel": "kernel", "afalg": "kernel", "af_alg": "kernel", "af-alg": "kernel",
+    "padlock": "padlock", "aes-ni": "aes-ni", "aesni": "aes-ni", "sha ext": "sha-ext",
+    "sha-ext": "sha-ext", "sha extensions": "sha-ext", "sha-ni": "sha-ext", "shani": "sha-ext",
+    "avx2": "avx2", "avx512": "avx512", "vaes": "vaes", "qat": "qat", "engine": "engine",
+}
+# "Kerneld,e" / "Padlockb" / "asmc": a known tier word with footnote letters glued to it.
+_TIER_FOOTNOTE = re.compile(
+    r"^(" + "|".join(sorted((re.escape(w) for w in _TIER_WORDS if len(w) > 1), key=len,
+                            reverse=True)) + r")((?:[a-z],)*[a-z])$", re.IGNORECASE)
+# "IDEAa" in "IDEAa CBC": an upper-case algorithm word with footnote letters glued to it.
+_NAME_FOOTNOTE = re.compile(r"^([A-Z][A-Z0-9-]+)((?:[a-z],)*[a-z])$")
+_YES = {"yes", "y", "true", "on", "enabled", "enable", "1", "\u2713", "\u2714", "with"}
+_NO = {"no", "n", "false", "off", "disabled", "disable", "0", "\u2717", "\u2718", "without"}
+
+
+def parse_value(cell: str) -> float | None:
+    """Bytes per second from a table cell, or ``None`` when the cell is not a number.
+
+    A ``k`` suffix means thousands of bytes per second (openssl's decimal ``k``); a cell without
+    it is already bytes per second. Thousands separators are dropped.
+
+    Examples
+    --------
+    >>> parse_value("282247.11k"), parse_value("6,916.78k"), parse_value("0.00")
+    (282247110.0, 6916780.0, 0.0)
+    >>> parse_value("n/a") is None
+    True
+    """
+    m = _VALUE.match(_clean(cell))
+    if m is None:
+        return None
+    value = float(m[1].replace(",", ""))
+    # 1000 * x rounds half-way cases badly (282247.11 * 1000 = 282247109.99999994); the
+    # printed value has two decimals, so round to what the text said.
+    return round(value * 1000, 6) if m[2] else value
+
+
+def tier_name(cell: str) -> tuple[str, str | None]:
+    """Canonical implementation tier and the footnote letters glued to it.
+
+    Examples
+    --------
+    >>> tier_name("Kerneld,e"), tier_name("Padlockb"), tier_name("asmc"), tier_name("no-asm")
+    (('kernel', 'd,e'), ('padlock', 'b'), ('asm', 'c'), ('no-asm', None))
+    >>> tier_name("AES-NI & SHA Ext.")
+    ('aes-ni+sha-ext', None)
+    """
+    parts, notes = [], []
+    for part in re.split(r"\s*(?:&|\+|/|\band\b)\s*", _clean(cell)):
+        word = part.strip().rstrip(".").strip()
+        if not word:
+            continue
+        key = word.lower()
+        if key not in _TIER_WORDS:
+            m = _TIER_FOOTNOTE.match(word)
+            if m:
+                key, notes = m[1].lower(), notes + m[2].split(",")
+        parts.append(_TIER_WORDS.get(key, re.sub(r"[\s.]+", "-", key).strip("-")))
+    return "+".join(parts), (",".join(notes) if notes else None)
+
+
+def find_tables(lines: list[str], source: str) -> tuple[list[Run], set[int]]:
+    """Find every openssl-shaped table in a document and read it into runs.
+
+    Parameters
+    ----------
+    lines : list of str
+        The decoded lines of the document (line ends removed, mojibake repaired, nothing else
+        stripped: mail quoting ``>`` and indentation are handled here).
+    source : str
+        The source name, used in messages.
+
+    Returns
+    -------
+    runs : list of cipherlab.model.Run
+        One run per table, or per section of a table (section rows such as
+        ``| VIA Luke @ 1.0 GHz | | |`` or a repeated header start a new run), in document
+        order. Cells carry ``line`` (1-based), ``algorithm``/``operation`` (canonical),
+        ``name`` (as printed), ``block_bytes`` and ``bytes_per_s``; conditions that vary by row
+        (``aesni``, ``tier``, ``note``) are cell keys too. ``meta`` holds ``dialect``
+        (``markdown``, ``html`` or ``tabs``), ``label`` and what the prose says (``tool``,
+        ``tool_version``, ``timing``, ``cpu``, ``clock_hz``, ``compiler``).
+    consumed : set of int
+        0-based indices of the lines that belong to the tables found (markup, headers, section
+        rows and data rows). Rows whose cells could not be read are left out, so the caller
+        reports them.
+
+    Examples
+    --------
+    >>> text = '''Tested on OpenSSL 1.0.1f, AWS r3.xlarge.
+    ... | Cipher | AES-NI Enabled | 16 bytes | 64 bytes |
+    ... |---|---|---|---|
+    ... | aes-128-gcm | Yes | 282247.11k | 687515.58k |
+    ... | aes-128-gcm | no | 72,770.61k | 83879.10k |'''
+    >>> runs, consumed = find_tables(text.splitlines(), "<text>")
+    >>> runs[0].meta["tool_version"], runs[0].meta["label"], sorted(consumed)
+    ('1.0.1f', 'AWS r3.xlarge', [1, 2, 3, 4])
+    >>> [(c["algorithm"], c["aesni"], c["block_bytes"], c["bytes_per_s"]) for c in runs[0].cells][:3]
+    [('aes-128-gcm', 'on', 16, 282247110.0), ('aes-128-gcm', 'on', 64, 687515580.0), ('aes-128-gcm', 'off', 16, 72770610.0)]
+    """
+    tables = _html_tables(lines)
+    taken = set().union(*(t.span for t in tables)) if tables else set()
+    tables += _markdown_tables(lines, taken)
+    taken |= set().union(*(t.span for t in tables)) if tables else set()
+    tables += _tab_tables(lines, taken)
+    tables.sort(key=lambda t: t.start)
+
+    runs: list[Run] = []
+    consumed: set[int] = set()
+    context = _Context()
+    table_at = {t.start: t for t in tables}
+    skip_until = -1
+    for i, line in enumerate(lines):
+        if i <= skip_until:
+            continue
+        table = table_at.get(i)
+        if table is None:
+            context.read_prose(line)
+            continue
+        skip_until = table.end
+        found, used = _read_table(table, context)
+        if found:
+            runs.extend(found)
+            consumed |= used
+            context.after_table()
+        else:
+            # Not an openssl-shaped table: its text is prose (it may still name a machine).
+            for j in range(table.start, table.end + 1):
+                context.read_prose(lines[j])
+    return runs, consumed
+
+
+# --------------------------------------------------------------------------------------------
+# Finding tables
+
+
+@dataclass
+class _Row:
+    line: int            # 0-based index of the row's (first) line
+    cells: list[str]
+    lines: set[int]      # 0-based indices the row occupies
+
+
+@dataclass
+class _Table:
+    dialect: str
+    start: int
+    end: int
+    rows: list[_Row]
+    markup: set[int] = field(default_factory=set)  # separator rows, <table> tags: no data
+    caption: str | None = None
+
+    @property
+    def span(self) -> set[int]:
+        return set(range(self.start, self.end + 1))
+
+
+def _clean(cell: str) -> str:
+    cell = html.unescape(cell).replace("\u00a0", " ").strip()
+    m = _EMPHASIS.match(cell)
+    while m:
+        cell = m[2].strip()
+        m = _EMPHASIS.match(cell)
+    return cell
+
+
+def _unquote(line: str) -> str:
+    return line[_QUOTE.match(line).end():] if _QUOTE.match(line) else line
+
+
+def _pipe_cells(text: str) -> list[str] | None:
+    text = text.strip()
+    if "|" not in text:
+        return None
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    cells = [c.replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", text)]
+    return cells if len(cells) >= 2 else None
+
+
+def _markdown_tables(lines: list[str], taken: set[int]) -> list[_Table]:
+    tables: list[_Table] = []
+    block: list[tuple[int, list[str]]] = []
+
+    def close() -> None:
+        if block:
+            rows, markup = [], set()
+            for i, cells in block:
+                if all(_SEPARATOR_CELL.match(c) for c in cells if c) and any(cells):
+                    markup.add(i)
+                else:
+                    rows.append(_Row(i, cells, {i}))
+            tables.append(_Table("markdown", block[0][0], block[-1][0], rows, markup))
+            block.clear()
+
+    for i, line in enumerate(lines):
+        cells = None if i in taken else _pipe_cells(_unquote(line))
+        if cells is None:
+            close()
+        else:
+            block.append((i, cells))
+    close()
+    return tables
+
+
+def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
+    """Tables copied from a rendered page: cells separated by TABs, one row per line.
+
+    A line without TABs between two TAB rows is a section row (a cell spanning the table).
+    """
+    def cells_of(i: int) -> list[str] | None:
+        if i in taken or i >= len(lines):
+            return None
+        text = _unquote(lines[i]).strip(" ")
+        if "\t" not in text.strip("\t"):
+            return None
+        return [c.strip() for c in text.strip("\r\n").rstrip("\t").split("\t")]
+
+    tables: list[_Table] = []
+    rows: list[_Row] = []
+    for i in range(len(lines)):
+        cells = cells_of(i)
+        if cells is not None:
+            rows.append(_Row(i, cells, {i}))
+            continue
+        text = _unquote(lines[i]).strip()
+        if rows and text and i not in taken and cells_of(i + 1) is not None:
+            rows.append(_Row(i, [text], {i}))
+            continue
+        if rows:
+            tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
+            rows = []
+    if rows:
+        tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
+    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
+    # text parser, which knows its wrapped rows and header block.
+    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
+
+
+class _HTMLTableParser(HTMLParser):
+    """Collects ``<table>`` rows with the line each row starts on (nested tables kept apart)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: list[dict[str, Any]] = []
+        self._stack: list[dict[str, Any]] = []
+        self._cell: list[str] | None = None
+        self._span = 1
+        self._caption: list[str] | None = None
+
+    def _line(self) -> int:
+        return self.getpos()[0] - 1
+
+    def _end_cell(self) -> None:
+        if self._cell is not None and self._stack and self._stack[-1]["row"] is not None:
+            text = " ".join("".join(self._cell).split())
+            self._stack[-1]["row"]["cells"].extend([text] + [""] * (self._span - 1))
+        self._cell = None
+
+    def _end_row(self) -> None:
+        self._end_cell()
+        table = self._stack[-1] if self._stack else None
+        if table is not None and table["row"] is not None:
+            row = table["row"]
+            row["end"] = self._line()
+            if row["cells"]:
+                table["rows"].append(row)
+            table["row"] = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self._end_cell()
+            self._stack.append({"start": self._line(), "rows": [], "row": None, "caption": None})
+        elif not self._stack:
+            return
+        elif tag == "tr":
+            self._end_row()
+            self._stack[-1]["row"] = {"line": self._line(), "cells": []}
+        elif tag in ("td", "th"):
+            self._end_cell()
+            if self._stack[-1]["row"] is None:
+                self._stack[-1]["row"] = {"line": self._line(), "cells": []}
+            span = dict(attrs).get("colspan") or "1"
+            self._span = int(span) if span.strip().isdigit() else 1
+            self._cell = []
+        elif tag == "caption":
+            self._caption = []
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self._stack:
+            return
+        if tag in ("td", "th"):
+            self._end_cell()
+        elif tag == "tr":
+            self._end_row()
+        elif tag == "caption" and self._caption is not None:
+            self._stack[-1]["caption"] = " ".join("".join(self._caption).split()) or None
+            self._caption = None
+        elif tag == "table":
+            self._end_row()
+            table = self._stack.pop()
+            table["end"] = self._line()
+            self.tables.append(table)
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+        elif self._caption is not None:
+            self._caption.append(data)
+
+
+def _html_tables(lines: list[str]) -> list[_Table]:
+    if not any("<table" in line.lower() for line in lines):
+        return []
+    parser = _HTMLTableParser()
+    parser.feed("\n".join(_unquote(line) for line in lines))
+    parser.close()
+    tables = []
+    for t in parser.tables:
+        if "end" not in t:
+            continue
+        rows = [_Row(r["line"], r["cells"], set(range(r["line"], r.get("end", r["line"]) + 1)))
+                for r in t["rows"]]
+        in_rows = set().union(*(r.lines for r in rows)) if rows else set()
+        markup = set(range(t["start"], t["end"] + 1)) - in_rows
+        tables.append(_Table("html", t["start"], t["end"], rows, markup, t["caption"]))
+    # Keep the outermost tables only; a nested table's rows are read inside its parent's span.
+    outer = [t for t in tables
+             if not any(o is not t and o.start <= t.start and t.end <= o.end for o in tables)]
+    return outer
+
+
+# --------------------------------------------------------------------------------------------
+# Prose context
+
+
+@dataclass
+class _Context:
+    """Facts collected from the prose above a table; the nearest statement wins."""
+
+    facts: dict[str, Any] = field(default_factory=dict)
+    heading: str | None = None
+    last_line: str | None = None
+    block_bytes: int | None = None
+
+    def read_prose(self, line: str) -> None:
+        text = re.sub(r"<[^>]+>", " ", _unquote(line))
+        text = " ".join(html.unescape(text).split())
+        if not text:
+            return
+        m = _HEADING.match(text)
+        if m:
+            self.heading = m[1]
+        facts = _facts(text)
+        if "machine" in facts:
+            self.facts.pop("cpu", None)
+            self.facts.pop("clock_hz", None)
+        self.facts.update(facts)
+        m = _BLOCK_SIZE.search(text)
+        if m:
+            self.block_bytes = int(m[1].replace(",", ""))
+        if len(text) <= 80 and not _SPEED_COMMAND.search(text) and not text.startswith(("$", "#")):
+            self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
+
+    def after_table(self) -> None:
+        # A label belongs to the table right below it; the facts (version, machine) stay in
+        # force until the prose says otherwise.
+        self.heading = None
+        self.last_line = None
+
+    def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
+        meta: dict[str, Any] = {"dialect": dialect}
+        for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
+            if self.facts.get(key) is not None:
+                meta[key] = self.facts[key]
+        meta["label"] = caption or self.heading or self.facts.get("machine") or self.last_line
+        return meta
+
+
+def _facts(text: str) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    m = _VERSION.search(text)
+    if m:
+        facts["tool"] = m[1].lower()
+        facts["tool_version"] = m[2]
+    elif re.search(r"\bopenssl\b", text, re.IGNORECASE):
+        facts["tool"] = "openssl"
+    if _SPEED_COMMAND.search(text) and re.search(r"(?:^|\s)-elapsed\b", text):
+        facts["timing"] = "elapsed"
+    m = _AWS.search(text)
+    if m:
+        facts["machine"] = f"AWS {m[1]}"
+    cpu = _cpu(text)
+    if cpu:
+        facts.update(cpu)
+    m = _GCC.search(text)
+    if m:
+        facts["compiler"] = f"gcc {m[1]}"
+    return facts
+
+
+def _cpu(text: str) -> dict[str, Any]:
+    """``cpu`` and ``clock_hz`` from a phrase such as ``i7-4770 CPU @ 3.40GHz``."""
+    out: dict[str, Any] = {}
+    m = _CPU.search(text)
+    if m:
+        out["cpu"] = m[1].strip()
+    c = _CLOCK.search(text)
+    if c and (m or text.strip().index("@") > 0):
+        out["clock_hz"] = float(c[1]) * (1e9 if c[2].upper() == "G" else 1e6)
+        if not m:
+            out["cpu"] = text[: c.start()].strip(" -*:")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Reading one table
+
+
+@dataclass
+class _Header:
+    kind: str                         # "sizes" (rows = algorithms) or "transposed"
+    name_col: int
+    sizes: dict[int, int]             # column -> block bytes ("sizes")
+    conditions: dict[int, str]        # column -> condition name
+    algorithms: dict[int, str]        # column -> name as printed ("transposed")
+    block_bytes: int | None = None    # the one block size of a transposed table
+
+
+def _condition_key(header: str) -> str:
+    low = header.lower()
+    if re.search(r"aes[\s_-]?ni", low):
+        return "aesni"
+    return re.sub(r"[^a-z0-9]+", "_", low).strip("_") or "condition"
+
+
+def _condition_value(key: str, cell: str) -> str | None:
+    cell = _clean(cell)
+    if not cell:
+        return None
+    if key == "aesni":
+        low = cell.lower()
+        if low in _YES:
+            return "on"
+        if low in _NO:
+            return "off"
+    return cell
+
+
+def _header(cells: list[str], context: _Context) -> _Header | None:
+    cleaned = [_clean(c) for c in cells]
+    sizes = {}
+    for j, c in enumerate(cleaned):
+        m = _SIZE.match(c)
+        if m:
+            sizes[j] = int(m[1].replace(",", ""))
+    if sizes:
+        others = [j for j in range(len(cleaned)) if j not in sizes]
+        if not others:
+            return None
+        name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
+        conditions = {j: _condition_key(cleaned[j]) for j in others
+                      if j != name_col and cleaned[j]}
+        return _Header("sizes", name_col, sizes, conditions, {})
+    if (len(cleaned) >= 3 and cleaned[0].lower() in _TIER_HEADERS and context.block_bytes
+            and all(c and parse_value(c) is None for c in cleaned[1:])):
+        key = "tier" if cleaned[0].lower() not in ("engine", "provider", "build") else \
+            _condition_key(cleaned[0])
+        return _Header("transposed", 0, {}, {0: key},
+                       {j: c for j, c in enumerate(cleaned) if j > 0},
+                       block_bytes=context.block_bytes)
+    return None
+
+
+def _split_footnote(name: str) -> tuple[str, list[str]]:
+    """``IDEAa CBC`` -> (``IDEA CBC``, [``a``]): footnote letters glued to upper-case words."""
+    words, notes = [], []
+    for word in name.split():
+        m = _NAME_FOOTNOTE.match(word)
+        if m:
+            word, notes = m[1], notes + m[2].split(",")
+        words.append(word)
+    return " ".join(words), notes
+
+
+def _title(cells: list[str]) -> str | None:
+    cleaned = [_clean(c) for c in cells]
+    filled = [c for c in cleaned if c]
+    if len(filled) == 1 and cleaned[0] and parse_value(cleaned[0]) is None:
+        return cleaned[0]
+    return None
+
+
+@dataclass
+class _Section:
+    """Section rows seen inside a table: a machine row, then a version row."""
+
+    machine: str | None = None
+    version: str | None = None
+
+    def read(self, title: str) -> None:
+        if _VERSION.search(title):
+            self.version = title
+        else:
+            self.machine, self.version = title, None
+
+    def meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {}
+        if self.machine:
+            cpu = _cpu(self.machine)
+            meta["cpu"] = cpu.get("cpu", self.machine)
+            meta["clock_hz"] = cpu.get("clock_hz")
+        if self.version:
+            m = _VERSION.search(self.version)
+            meta["tool"], meta["tool_version"] = m[1].lower(), m[2]
+        label = " / ".join(t for t in (self.machine, self.version) if t)
+        if label:
+            meta["label"] = label
+        return meta
+
+
+def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int]]:
+    runs: list[Run] = []
+    used: set[int] = set()
+    header: _Header | None = None
+    section = _Section()
+    run: Run | None = None
+    for row in table.rows:
+        if not any(_clean(c) for c in row.cells):
+            used |= row.lines
+            continue
+        new_header = _header(row.cells, context)
+        if new_header is not None:
+            header, run = new_header, None
+            used |= row.lines
+            continue
+        title = _title(row.cells)
+        if title is not None:
+            section.read(title)
+            run = None
+            used |= row.lines
+            continue
+        if header is None:
+            continue
+        cells = _row_cells(row, header)
+        if cells is None:
+            continue
+        if run is None:
+            meta = context.meta(table.dialect, table.caption)
+            meta.update({k: v for k, v in section.meta().items()})
+            meta = {k: v for k, v in meta.items() if v is not None}
+            run = Run(meta=meta)
+            runs.append(run)
+        run.cells.extend(cells)
+        used |= row.lines
+    if not runs:
+        return [], set()
+    return runs, used | table.markup
+
+
+def _row_cells(row: _Row, header: _Header) -> list[dict[str, Any]] | None:
+    """The cells of one data row, or None when the row cannot be read as measurements."""
+    cells = [_clean(c) for c in row.cells]
+
+    def at(j: int) -> str:
+        return cells[j] if j < len(cells) else ""
+
+    out: list[dict[str, Any]] = []
+    if header.kind == "sizes":
+        name = at(header.name_col)
+        if not name or parse_value(name) is not None:
+            return None
+        conditions = {key: _condition_value(key, at(j)) for j, key in header.conditions.items()}
+        algorithm, operation = canonical(name)
+        for j, size in header.sizes.items():
+            if at(j).lower() in _BLANK_CELLS:
+                continue
+            value = parse_value(at(j))
+            if value is None:
+                return None
+            out.append({"line": row.line + 1, "algorithm": algorithm, "operation": operation,
+                        "name": name, "block_bytes": size, "bytes_per_s": value, **conditions})
+        return out or None
+    key = header.conditions[0]
+    method = at(0)
+    if not method or parse_value(method) is not None:
+        return None
+    if key == "tier":
+        tier, note = tier_name(method)
+        row_notes = note.split(",") if note else []
+    else:
+        tier, row_notes = method, []
+    for j, printed in header.algorithms.items():
+        if at(j).lower() in _BLANK_CELLS:
+            continue
+        value = parse_value(at(j))
+        if value is None:
+            return None
+        bare, name_notes = _split_footnote(printed)
+        algorithm, operation = canonical(bare)
+        notes = sorted(set(row_notes + name_notes))
+        out.append({"line": row.line + 1, "algorithm": algorithm, "operation": operation,
+                    "name": printed, "block_bytes": header.block_bytes, "bytes_per_s": value,
+                    key: tier, "note": ",".join(notes) if notes else None})
+    return out or None
