@@ -87,8 +87,10 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     """Build the tidy table from parsed runs.
 
     ``conditions`` (the caller's keyword arguments to ``ingest``) apply to every row and win over
-    conditions found in the text. Cells whose throughput is exactly zero are openssl's "not
-    measured" marker: their rate becomes NaN and ``flag`` says so. Negative, infinite and absurdly
+    conditions found in the text. A cell key outside :data:`CELL_FIELDS` is a condition that
+    varies from row to row inside one run (a table's ``AES-NI Enabled`` column, a tier row); it
+    wins over the run's ``meta`` but not over ``conditions``. Cells whose throughput is exactly
+    zero are openssl's "not measured" marker: their rate becomes NaN and ``flag`` says so. Negative, infinite and absurdly
     large values are kept, flagged, and reported with one :class:`~cipherlab.errors.IngestWarning`.
     """
     conditions = dict(conditions or {})
@@ -111,6 +113,11 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
                 continue
             col = extra.setdefault(key, [None] * n)
             col.extend([value] * k)
+        skip = {*CELL_FIELDS, *conditions, "label", "tool", "tool_version", "timing"}
+        for key in dict.fromkeys(key for c in run.cells for key in c if key not in skip):
+            col = extra.setdefault(key, [None] * n)
+            del col[n:]  # the run-level value (if any) is replaced cell by cell
+            col.extend(c.get(key, meta.get(key)) for c in run.cells)
         n += k
         for col in extra.values():
             if len(col) < n:
