@@ -90,8 +90,9 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     conditions found in the text. A cell key outside :data:`CELL_FIELDS` is a condition that
     varies from row to row inside one run (a table's ``AES-NI Enabled`` column, a tier row); it
     wins over the run's ``meta`` but not over ``conditions``. Cells whose throughput is exactly
-    zero are openssl's "not measured" marker: their rate becomes NaN and ``flag`` says so. Negative, infinite and absurdly
-    large values are kept, flagged, and reported with one :class:`~cipherlab.errors.IngestWarning`.
+    zero are openssl's "not measured" marker: their rate becomes NaN and ``flag`` says so.
+    Negative, infinite and absurdly large values are kept, flagged, and reported with one
+    :class:`~cipherlab.errors.IngestWarning`.
     """
     conditions = dict(conditions or {})
     cols: dict[str, list] = {c: [] for c in _HEAD}
