@@ -1,0 +1,14 @@
+"""Runners: benchmark this machine and store everything a later analysis needs.
+
+``capture`` runs the real ``openssl speed`` (``-mr``) and parses it with cipherlab's own ingest
+code; ``capture_python`` times the ``cryptography`` package in worker processes; both accept ISA
+conditions (:data:`ISA_PRESETS`, raw ``OPENSSL_ia32cap`` masks), interleave them in a seeded random
+order, and write every finished run into a capture folder (``_folder.CaptureFolder``) with the
+host facts of :func:`host_info`.
+"""
+
+from cipherlab.runners._host import host_frame, host_info
+from cipherlab.runners._isa import ISA_PRESETS, IsaCondition, effective_mask, isa_env, resolve_isa
+
+__all__ = ["ISA_PRESETS", "IsaCondition", "effective_mask", "host_frame", "host_info", "isa_env",
+           "resolve_isa"]
