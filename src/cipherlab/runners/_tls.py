@@ -1,0 +1,688 @@
+"""TLS transfer throughput by cipher suite, measured the way the OpenJDK seed did, plus a prediction.
+
+Why this module exists: ``openssl speed`` says what a primitive can do; users choosing a cipher
+suite want to know what it means for a real transfer. The OpenJDK seed
+(``data/seeds/openjdk-ml-aes-gcm-slow.txt``) sent 100 MB over a TLS 1.2 socket and got 5.2 MiB/s
+with AES-128-GCM but 100 MiB/s with AES-128-CBC-SHA256, because that JDK's GHASH did not use
+PCLMULQDQ. :func:`capture_tls` repeats that experiment with Python's ``ssl`` (the system OpenSSL),
+per suite and per ISA preset, and :func:`predict_tls` puts beside each measurement what the record
+layer could reach according to an ``openssl speed`` capture of the same primitives at the TLS
+record size (16 KiB).
+
+How a run works (see ``_tls_worker.py`` for the children):
+
+* a throw-away self-signed ECDSA P-256 certificate is made with ``cryptography`` in a temporary
+  directory, once per call, and deleted afterwards;
+* the server child binds 127.0.0.1 port 0 (the OS picks a free port) and reports the port on
+  stdout; the client child connects, both with the ISA preset's ``OPENSSL_ia32cap`` in their
+  environment (libcrypto reads it once, at start-up, so it must be set before the process starts);
+* the client sends exactly ``megabytes`` MB in writes of ``write_size`` bytes; the server
+  receives them and measures, as the seed's ``Server.java`` did, on the receiving side:
+  bytes received / time from the first byte to the last (the handshake is not timed; the bytes
+  of the first read, which arrived before the clock started, are not counted);
+* every run is bounded in bytes and time (socket timeouts, a deadline in each child, a
+  ``SIGALRM`` backstop, and the parent's own timeout); both children run in their own process
+  group and are always killed and reaped, on success, on errors and on Ctrl-C.
+
+Rows of the tidy table: ``tool='tls'``, ``algorithm`` = the negotiated suite (OpenSSL's name, e.g.
+``ECDHE-ECDSA-AES128-GCM-SHA256`` or ``TLS_AES_256_GCM_SHA384``), ``name`` = the suite as asked for
+(``TLSv1.3`` for "the TLS 1.3 default"), ``operation='transfer'``, ``block_bytes`` = the
+application's write size, ``bytes_per_s``, ``count`` = bytes timed, ``seconds``, ``timing='elapsed'``,
+and the conditions ``protocol``, ``isa``, ``isa_mask``, ``aesni``, ``repeat``.
+
+``block_bytes`` holds the write size (not NA) on purpose: it is the one size the experiment
+varies, the analyses group by ``(algorithm, operation, block_bytes)`` and pandas drops rows whose
+group key is NA, so NA would make TLS rows vanish from ``stats.compare``/``speedup``. It is *not*
+the record size: records are at most 16 KiB whatever the write size.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import ipaddress
+import json
+import os
+import random
+import re
+import select
+import signal
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.errors import AnalysisError, CaptureError, UnsupportedAlgorithmError
+
+__all__ = ["DEFAULT_SUITES", "RECORD_BYTES", "TLS13_DEFAULT", "capture_tls", "predict_tls",
+           "record_layer_rates", "suite_primitives", "tls_suites"]
+
+#: What the TLS 1.3 default is asked for by (Python's ``ssl`` cannot pick TLS 1.3 suites).
+TLS13_DEFAULT = "TLSv1.3"
+#: The suites of the issue: the seed's two (as ECDHE-ECDSA), ChaCha20-Poly1305, and TLS 1.3.
+DEFAULT_SUITES = ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-SHA256",
+                  "ECDHE-ECDSA-CHACHA20-POLY1305", TLS13_DEFAULT)
+#: Largest TLS plaintext record (RFC 8446 §5.1, RFC 5246 §6.2.1): the size the record layer seals.
+RECORD_BYTES = 16384
+
+_WORKER = Path(__file__).with_name("_tls_worker.py")
+_STARTUP_S = 20.0  # a child must report "listening" within this (2 busy cores, cold caches)
+
+
+# --------------------------------------------------------------------------------------------
+# suites
+
+
+@dataclass(frozen=True)
+class TlsSuite:
+    """A suite as asked for: ``requested`` (the user's spelling), ``tls`` (``"1.2"``/``"1.3"``)
+    and ``cipher_string`` (what the children pass to ``SSLContext.set_ciphers``)."""
+
+    requested: str
+    tls: str
+    cipher_string: str
+
+    def __repr__(self) -> str:
+        return f"TlsSuite({self.requested!r}, TLS {self.tls})"
+
+
+def tls_suites() -> list[str]:
+    """The TLS 1.2 ECDSA suites the local OpenSSL (through Python's ``ssl``) offers, plus
+    :data:`TLS13_DEFAULT`: everything :func:`capture_tls` can run with its ECDSA certificate.
+
+    Examples
+    --------
+    >>> suites = tls_suites()
+    >>> "ECDHE-ECDSA-AES128-GCM-SHA256" in suites and suites[-1] == "TLSv1.3"
+    True
+    """
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.set_ciphers("ALL:@SECLEVEL=0")
+    names = [c["name"] for c in ctx.get_ciphers()
+             if c["protocol"] == "TLSv1.2" and c.get("auth") in ("auth-ecdsa", "auth-any")
+             and c.get("kea") in ("kx-ecdhe", "kx-any")]
+    return sorted(set(names)) + [TLS13_DEFAULT]
+
+
+def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
+    if suites is None:
+        suites = DEFAULT_SUITES
+    if isinstance(suites, str):
+        suites = [suites]
+    suites = list(suites)
+    if not suites:
+        raise ValueError("suites must name at least one suite; got an empty list")
+    offered = tls_suites()
+    by_upper = {s.upper(): s for s in offered}
+    out = []
+    for s in suites:
+        if not isinstance(s, str) or not s.strip():
+            raise ValueError(f"suites must be strings such as {DEFAULT_SUITES[0]!r}; not {s!r}")
+        key = s.strip().upper()
+        if key in ("TLSV1.3", "TLS1.3", "1.3"):
+            out.append(TlsSuite(TLS13_DEFAULT, "1.3", "DEFAULT"))
+        elif key in by_upper:
+            out.append(TlsSuite(by_upper[key], "1.2", by_upper[key]))
+        elif key.startswith("TLS_"):
+            raise UnsupportedAlgorithmError(
+                f"TLS 1.3 suite {s!r} cannot be chosen through Python's ssl module; ask for "
+                f"{TLS13_DEFAULT!r} to run the TLS 1.3 default the local OpenSSL negotiates")
+        else:
+            if _openssl_knows(s):
+                why = (f"{ssl.OPENSSL_VERSION} knows TLS suite {s!r}, but capture_tls cannot run it: "
+                       f"its throw-away certificate is ECDSA P-256 and the key exchange is ECDHE, "
+                       f"so only ECDHE-ECDSA suites (and {TLS13_DEFAULT!r}) can be negotiated")
+            else:
+                why = f"the local {ssl.OPENSSL_VERSION} does not offer TLS suite {s!r}"
+            raise UnsupportedAlgorithmError(f"{why}. Suites that can run here: {', '.join(offered)}")
+    return out
+
+
+def _openssl_knows(cipher_string: str) -> bool:
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).set_ciphers(f"{cipher_string}:@SECLEVEL=0")
+    except ssl.SSLError:
+        return False
+    return True
+
+
+def suite_primitives(suite: str) -> dict[str, Any]:
+    """What the record layer does per record for ``suite``, as ``openssl speed`` algorithm names.
+
+    Returns ``{"kind": "aead", "cipher": ..., "mac": None}`` (one seal per record) or
+    ``{"kind": "cbc-hmac", "cipher": ..., "mac": "hmac(sha256)"}`` (one HMAC and one CBC pass per
+    record); the names are cipherlab's canonical ones (see ``readers._names``).
+
+    Examples
+    --------
+    >>> suite_primitives("ECDHE-ECDSA-AES128-SHA256")
+    {'kind': 'cbc-hmac', 'cipher': 'aes-128-cbc', 'mac': 'hmac(sha256)'}
+    >>> suite_primitives("TLS_AES_256_GCM_SHA384")
+    {'kind': 'aead', 'cipher': 'aes-256-gcm', 'mac': None}
+    >>> suite_primitives("ECDHE-ECDSA-CHACHA20-POLY1305")["cipher"]
+    'chacha20-poly1305'
+    """
+    s = suite.upper().replace("_", "-")
+    if "CHACHA20" in s:
+        return {"kind": "aead", "cipher": "chacha20-poly1305", "mac": None}
+    m = re.search(r"AES-?(128|256)", s)
+    if not m:
+        raise UnsupportedAlgorithmError(
+            f"suite must use AES-128/256 or ChaCha20-Poly1305 for a record-layer prediction; "
+            f"not {suite!r}")
+    bits = m.group(1)
+    for mode in ("GCM", "CCM"):
+        if re.search(rf"\b{mode}\b", s):
+            return {"kind": "aead", "cipher": f"aes-{bits}-{mode.lower()}", "mac": None}
+    h = re.search(r"-SHA(1|256|384)?$", s)
+    if not h:
+        raise UnsupportedAlgorithmError(f"cannot tell the MAC of suite {suite!r}")
+    return {"kind": "cbc-hmac", "cipher": f"aes-{bits}-cbc", "mac": f"hmac(sha{h.group(1) or '1'})"}
+
+
+# --------------------------------------------------------------------------------------------
+# the throw-away certificate and one transfer
+
+
+def _make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed ECDSA P-256 certificate for localhost/127.0.0.1, valid for one day."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "cipherlab throw-away")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([
+                x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.touch(mode=0o600)
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen:
+    # A new session = a new process group that a terminal's Ctrl-C does not reach: the parent
+    # alone decides when the children end, and can kill the whole group.
+    return subprocess.Popen([sys.executable, str(_WORKER), *args], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _reap(procs: Sequence[subprocess.Popen]) -> None:
+    """Kill what still runs (whole process groups) and wait for every child: no orphans, no zombies."""
+    for p in procs:
+        if p.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(p.pid, signal.SIGKILL)  # our own group: nothing in it is worth a grace period
+    for p in procs:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a D-state child; keep trying once
+            with contextlib.suppress(ProcessLookupError):
+                p.kill()
+            p.wait()
+        for stream in (p.stdout, p.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+def _messages(text: str) -> list[dict]:
+    out = []
+    for line in text.splitlines():
+        with contextlib.suppress(ValueError):
+            obj = json.loads(line)
+            if isinstance(obj, dict):
+                out.append(obj)
+    return out
+
+
+def _failure(what: str, role: str, stdout: str, stderr: str) -> str:
+    errors = [m for m in _messages(stdout) if m.get("event") == "error"]
+    if errors:
+        detail = f"{errors[0].get('type')}: {errors[0].get('message')}"
+    else:
+        detail = (stderr.strip().splitlines() or ["no output"])[-1]
+    return f"{what}: the TLS {role} failed ({detail})"
+
+
+def _transfer(suite: TlsSuite, *, nbytes: int, write_size: int, env: dict[str, str],
+              cert: Path, key: Path, timeout_s: float) -> dict[str, Any]:
+    """Run one server/client pair; return both sides' reports. Raises CaptureError on failure."""
+    what = f"{suite.requested} ({nbytes} bytes, write size {write_size})"
+    common = ["--cert", str(cert), "--tls", suite.tls, "--suite", suite.cipher_string,
+              "--bytes", str(nbytes), "--timeout", f"{timeout_s:g}"]
+    deadline = time.monotonic() + timeout_s + _STARTUP_S
+    procs: list[subprocess.Popen] = []
+    try:
+        server = _spawn(["server", "--key", str(key), *common], env)
+        procs.append(server)
+        ready, _, _ = select.select([server.stdout], [], [], _STARTUP_S)
+        first = server.stdout.readline() if ready else ""
+        hello = (_messages(first) or [{}])[0]
+        if hello.get("event") != "listening":
+            server.wait(timeout=5) if ready else None
+            rest = first + (server.stdout.read() if ready else "")
+            err = server.stderr.read() if server.poll() is not None else ""
+            raise CaptureError(_failure(what, "server", rest, err) if ready
+                               else f"{what}: the TLS server did not start within {_STARTUP_S:g} s")
+        client = _spawn(["client", "--port", str(hello["port"]),
+                         "--write-size", str(write_size), *common], env)
+        procs.append(client)
+        outputs = {}
+        for role, p in (("client", client), ("server", server)):
+            try:
+                out, err = p.communicate(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                raise CaptureError(f"{what}: the transfer did not finish within the {timeout_s:g} s "
+                                   f"limit (timeout_s); both processes were stopped") from None
+            if p.returncode != 0:
+                raise CaptureError(_failure(what, role, (first if role == "server" else "") + out,
+                                            err))
+            results = [m for m in _messages(out) if m.get("event") == "result"]
+            if not results:
+                raise CaptureError(f"{what}: the TLS {role} reported no result ({err.strip()!r})")
+            outputs[role] = results[0]
+        return outputs
+    finally:
+        _reap(procs)
+
+
+# --------------------------------------------------------------------------------------------
+# the capture
+
+
+def _default_timeout(nbytes: int) -> float:
+    # 30 s for set-up plus 1 s per 5 MB: generous for the slowest masked path seen (~50 MB/s).
+    return 30.0 + nbytes / 5e6
+
+
+def _run_key(suite: TlsSuite, isa_name: str, write_size: int, nbytes: int, repeat: int) -> str:
+    safe = re.sub(r"[^A-Za-z0-9.]+", "-", suite.requested)
+    return f"tls_{safe}_{isa_name}_w{write_size}_b{nbytes}_r{repeat}"
+
+
+def _frame(report: dict[str, Any], *, suite: TlsSuite, key: str, write_size: int,
+           conditions: dict[str, Any], host: dict[str, Any], run: int) -> pd.DataFrame:
+    from cipherlab.model import Run, to_frame
+
+    srv = report["server"]
+    seconds = float(srv["seconds"])
+    count = int(srv["timed_bytes"])
+    version = re.search(r"\d+\.\d+\.\d+\S*", srv.get("openssl") or "")
+    meta = {"tool": "tls", "tool_version": version.group(0) if version else srv.get("openssl"),
+            "timing": "elapsed", "label": f"tls {suite.requested}",
+            "protocol": srv["protocol"], **conditions,
+            "cpu": host.get("cpu"), "clock_hz": host.get("clock_hz")}
+    cell = {"algorithm": srv["cipher"], "name": suite.requested, "operation": "transfer",
+            "block_bytes": write_size, "count": count, "seconds": seconds,
+            "bytes_per_s": count / seconds if seconds > 0 else np.nan}
+    return to_frame([Run(meta=meta, cells=[cell])], source=_source(key), first_run=run)
+
+
+def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float = 100.0,
+                repeats: int = 3, isa: Iterable[str] | str | None = None,
+                write_size: int = RECORD_BYTES, out: str | os.PathLike | None = None,
+                seed: int = 0, resume: bool = False, timeout_s: float | None = None,
+                progress: bool = True) -> pd.DataFrame:
+    """Measure TLS transfer throughput per cipher suite and ISA preset over loopback.
+
+    For every suite, ISA preset and repeat, a server and a client process transfer ``megabytes``
+    MB over 127.0.0.1; the server measures bytes received / time from first to last byte, as
+    the OpenJDK seed's ``Server.java`` did. The order of the (suite, preset) cells is shuffled
+    afresh in every repeat (``seed``), so slow drifts of the host spread over all cells.
+
+    Parameters
+    ----------
+    suites : list of str, optional
+        OpenSSL names of TLS 1.2 ECDHE-ECDSA suites, and/or ``"TLSv1.3"`` for the TLS 1.3 default
+        suite. Default :data:`DEFAULT_SUITES`. :func:`tls_suites` lists what can run here.
+    megabytes : float
+        Bytes per run, in MB (10**6 bytes). The seed sent 100 MB (100 MiB, strictly).
+    repeats : int
+        Runs per (suite, preset) cell, each with fresh processes and a fresh handshake.
+    isa : list of str, optional
+        ISA presets or raw ``OPENSSL_ia32cap`` masks, as in :func:`cipherlab.capture`
+        (``["native", "no-aesni"]``); applied to the environment of both processes.
+        Default: ``native`` only.
+    write_size : int
+        Bytes per application write on the sending side (the seed used 1 MiB writes). Records
+        are at most 16 KiB whatever this is. Stored in ``block_bytes``.
+    out : path, optional
+        Capture folder: raw reports under ``runs/``, ``results.csv`` (+ ``.parquet``),
+        ``runs.jsonl`` and ``host.json``, written as each run finishes. ``None``: keep nothing.
+    seed : int
+        Seed of the interleaving order.
+    resume : bool
+        Skip runs already recorded in ``out`` (after a Ctrl-C, say) and return all rows.
+    timeout_s : float, optional
+        Limit per run in seconds; default 30 s + 1 s per 5 MB.
+    progress : bool
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    DataFrame
+        The tidy table, one row per run (see the module docstring for the columns).
+
+    Raises
+    ------
+    UnsupportedAlgorithmError
+        A suite the local OpenSSL does not offer (or that cannot run with an ECDSA certificate).
+    CaptureError
+        A transfer failed or exceeded ``timeout_s``; both processes are stopped and reaped.
+
+    Examples
+    --------
+    >>> df = capture_tls(["ECDHE-ECDSA-AES128-GCM-SHA256"], megabytes=2, repeats=1,
+    ...                  progress=False)
+    >>> df[["algorithm", "operation", "block_bytes", "protocol", "isa"]].iloc[0].tolist()
+    ['ECDHE-ECDSA-AES128-GCM-SHA256', 'transfer', 16384, 'TLSv1.2', 'native']
+    >>> bool(df["bytes_per_s"].iloc[0] > 0)
+    True
+    """
+    from tqdm.auto import tqdm
+
+    from cipherlab.model import concat
+    from cipherlab.runners._folder import CaptureFolder
+    from cipherlab.runners._host import host_info
+    from cipherlab.runners._isa import aesni_state, effective_mask, isa_env, resolve_isa
+
+    resolved = _resolve_suites(suites)
+    nbytes = _positive(megabytes, "megabytes", float)
+    nbytes = int(round(nbytes * 1e6))
+    repeats = int(_positive(repeats, "repeats", int))
+    write_size = int(_positive(write_size, "write_size", int))
+    limit = _default_timeout(nbytes) if timeout_s is None else _positive(timeout_s, "timeout_s", float)
+    conds = resolve_isa(["native"] if isa is None else isa, stacklevel=3)
+    if not conds:
+        raise CaptureError(f"none of the ISA conditions isa={isa!r} can run on this machine")
+
+    host = host_info()
+    folder = CaptureFolder(out, resume=resume) if out is not None else None
+
+    # The mask in effect, read once per preset through `openssl version -a` under the same
+    # environment (the openssl binary and Python's ssl load the same system libcrypto).
+    envs = {}
+    for cond in conds:
+        env = isa_env(cond)
+        mask = effective_mask(env)
+        envs[cond.name] = (env, {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask)})
+
+    rng = random.Random(seed)
+    plan = []
+    for r in range(repeats):
+        cells = [(s, c) for s in resolved for c in conds]
+        rng.shuffle(cells)
+        plan.extend((s, c, r, _run_key(s, c.name, write_size, nbytes, r)) for s, c in cells)
+    keys = [k for *_, k in plan]
+    done: set[str] = set()
+    if folder is not None:
+        folder.check_plan(keys)
+        folder.write_host(host)
+        done = folder.done_keys()
+
+    frames = []
+    with tempfile.TemporaryDirectory(prefix="cipherlab-tls-") as tmp:
+        cert, key = _make_certificate(Path(tmp))
+        bar = tqdm(plan, desc="capture_tls", unit="run", disable=not progress)
+        try:
+            for suite, cond, r, run_key in bar:
+                if run_key in done:
+                    continue
+                bar.set_postfix_str(f"{suite.requested} {cond.name}", refresh=False)
+                env, values = envs[cond.name]
+                report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
+                                   cert=cert, key=key, timeout_s=limit)
+                _check_agreement(report, what=run_key)
+                number = folder.next_run_number() if folder is not None else len(frames)
+                frame = _frame(report, suite=suite, key=run_key, write_size=write_size,
+                               conditions={**values, "repeat": r}, host=host, run=number)
+                frames.append(frame)
+                if folder is not None:
+                    folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n",
+                                   frame, _run_record(report, suite, cond, r, nbytes, write_size,
+                                                      limit))
+        finally:
+            bar.close()
+    if folder is not None:
+        # Resumed runs come back from the folder; rows of other captures sharing it do not.
+        table = folder.table()
+        wanted = {_source(k) for k in keys}
+        return table[table["source"].astype(str).isin(wanted)].reset_index(drop=True)
+    return concat(frames)
+
+
+def _source(key: str) -> str:
+    return f"runs/{key}.txt"  # = CaptureFolder.source_name(key): how resume matches rows to runs
+
+
+def _run_record(report, suite, cond, repeat, nbytes, write_size, limit) -> dict[str, Any]:
+    sides = {f"{role}_{k}": v for role, rep in report.items() for k, v in rep.items()
+             if k != "event"}
+    return {"tool": "tls", "suite": suite.requested, "tls": suite.tls, "isa": cond.name,
+            "ia32cap": cond.value, "repeat": repeat, "bytes": nbytes, "write_size": write_size,
+            "timeout_s": limit, "python": sys.executable, **sides}
+
+
+def _positive(value, name: str, kind):
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number; not {value!r}") from None
+    if not number > 0 or number != number:
+        raise ValueError(f"{name} must be a positive number; not {value!r}")
+    return number
+
+
+def _check_agreement(report: dict[str, Any], *, what: str) -> None:
+    srv, cli = report["server"], report["client"]
+    if (srv["protocol"], srv["cipher"]) != (cli["protocol"], cli["cipher"]):
+        raise CaptureError(f"{what}: server and client disagree on the session: server "
+                           f"{srv['protocol']} {srv['cipher']}, client {cli['protocol']} {cli['cipher']}")
+    if srv["bytes"] != cli["bytes"]:
+        raise CaptureError(f"{what}: the client sent {cli['bytes']} bytes but the server "
+                           f"received {srv['bytes']}")
+
+
+# --------------------------------------------------------------------------------------------
+# the prediction
+
+
+def _primitive_rates(speed: pd.DataFrame, record_bytes: int, keys: list[str]) -> pd.DataFrame:
+    needed = {"algorithm", "operation", "block_bytes", "bytes_per_s", *keys}
+    missing = sorted(needed - set(speed.columns))
+    if missing:
+        hint = (f" (add it, e.g. speed.assign({missing[0]}='native'), to say which preset the "
+                f"speed capture ran under)" if set(missing) <= set(keys) else "")
+        raise AnalysisError(f"the openssl speed table lacks column(s) {missing}{hint}")
+    ok = speed["block_bytes"].eq(record_bytes).fillna(False) & speed["bytes_per_s"].notna()
+    if "flag" in speed.columns:
+        ok &= speed["flag"].isna()
+    rows = speed.loc[ok, [*keys, "algorithm", "operation", "bytes_per_s"]]
+    if rows.empty:
+        sizes = sorted(pd.unique(speed["block_bytes"].dropna()).tolist())
+        raise AnalysisError(f"the openssl speed table has no rates at block_bytes={record_bytes} "
+                            f"(the TLS record size); its block sizes are {sizes}")
+    # The median over repeats: one slow outlier run should not move the prediction.
+    return (rows.astype({c: "object" for c in [*keys, "algorithm", "operation"]})
+            .groupby([*keys, "algorithm", "operation"], dropna=False)["bytes_per_s"]
+            .median().reset_index())
+
+
+def record_layer_rates(speed: pd.DataFrame, suites: Iterable[str], *,
+                       record_bytes: int = RECORD_BYTES, on: str | Sequence[str] = "isa"
+                       ) -> pd.DataFrame:
+    """What the TLS record layer could reach per suite, from ``openssl speed`` rates at 16 KiB.
+
+    Per full record the sender seals and the receiver opens 16 KiB:
+
+    * AEAD suites (GCM, CCM, ChaCha20-Poly1305): one AEAD pass per record, so a side's rate is
+      the AEAD's rate at 16 KiB (``encrypt`` for the sender, ``decrypt`` for the receiver).
+    * CBC-HMAC suites (``...-AES128-SHA256``): one HMAC over the record and one CBC pass, one
+      after the other on the same bytes, so their *times* add and the rates combine harmonically:
+      ``1 / (1/cbc + 1/hmac)``. (OpenSSL negotiates encrypt-then-MAC by default, which rules out
+      its stitched AES-CBC-HMAC code; the two passes really are separate.)
+
+    Sender and receiver are separate processes on separate cores, so they work as a pipeline and
+    the slower side bounds the transfer: ``predicted_bytes_per_s = min(send, receive)``. Without
+    ``decrypt`` rows the ``encrypt`` rate stands in for the receiver too, and ``basis`` says so.
+    Without ``hmac(sha256)`` rows the ``sha256`` digest rate stands in (HMAC over 16 KiB costs two
+    extra compression blocks, ~0.2 %). Kernel copies, syscalls and record framing are not in the
+    model: they are what ``measured_over_predicted`` < 1 measures.
+
+    Parameters
+    ----------
+    speed : DataFrame
+        Tidy table of an ``openssl speed`` capture (``cipherlab.capture`` or ``ingest``) with
+        rates at ``record_bytes`` for the primitives of :func:`suite_primitives`.
+    suites : list of str
+        Negotiated suite names (the ``algorithm`` column of :func:`capture_tls`).
+    record_bytes : int
+        Plaintext bytes per record; 16384 for bulk transfers.
+    on : str or list of str
+        Condition column(s) that tie a speed rate to a TLS run, normally the ISA preset ``isa``.
+
+    Returns
+    -------
+    DataFrame
+        One row per suite and ``on`` value: ``algorithm``, the ``on`` columns, ``primitives``,
+        ``predicted_send_bytes_per_s``, ``predicted_receive_bytes_per_s``,
+        ``predicted_bytes_per_s``, ``bound`` (``send``/``receive``) and ``basis``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> speed = pd.DataFrame({"isa": "native", "block_bytes": 16384,
+    ...     "algorithm": ["aes-128-cbc", "aes-128-cbc", "hmac(sha256)"],
+    ...     "operation": ["encrypt", "decrypt", "digest"], "bytes_per_s": [1.2e9, 6e9, 2e9]})
+    >>> r = record_layer_rates(speed, ["ECDHE-ECDSA-AES128-SHA256"])
+    >>> round(r["predicted_bytes_per_s"].iloc[0] / 1e6), r["bound"].iloc[0]
+    (750, 'send')
+    """
+    keys = [on] if isinstance(on, str) else list(on)
+    rates = _primitive_rates(speed, record_bytes, keys)
+    lookup = {tuple(row[:-1]): row[-1] for row in rates.itertuples(index=False, name=None)}
+    groups = rates[keys].drop_duplicates().itertuples(index=False, name=None)
+    out = []
+    for group in list(groups):
+        for suite in dict.fromkeys(suites):
+            out.append({"algorithm": suite, **dict(zip(keys, group)),
+                        **_predict_one(suite, lambda a, op: lookup.get((*group, a, op)))})
+    cols = ["algorithm", *keys, "primitives", "predicted_send_bytes_per_s",
+            "predicted_receive_bytes_per_s", "predicted_bytes_per_s", "bound", "basis"]
+    return pd.DataFrame(out, columns=cols)
+
+
+def _predict_one(suite: str, rate) -> dict[str, Any]:
+    try:
+        prim = suite_primitives(suite)
+    except UnsupportedAlgorithmError as err:
+        return {"primitives": None, "predicted_send_bytes_per_s": np.nan,
+                "predicted_receive_bytes_per_s": np.nan, "predicted_bytes_per_s": np.nan,
+                "bound": None, "basis": str(err)}
+    cipher, mac = prim["cipher"], prim["mac"]
+    notes = []
+    enc, dec = rate(cipher, "encrypt"), rate(cipher, "decrypt")
+    if enc is None:
+        notes.append(f"no {cipher} encrypt rate")
+    if dec is None and enc is not None:
+        dec = enc
+        notes.append(f"{cipher} encrypt stands in for decrypt")
+    names = [cipher]
+    mac_rate = None
+    if mac is not None:
+        names.append(mac)
+        mac_rate = rate(mac, "digest")
+        if mac_rate is None:
+            plain = mac[len("hmac("):-1]
+            mac_rate = rate(plain, "digest")
+            notes.append(f"{plain} digest stands in for {mac}" if mac_rate is not None
+                         else f"no {mac} (or {plain}) digest rate")
+
+    def side(r):
+        if r is None or (mac is not None and mac_rate is None):
+            return np.nan
+        return r if mac is None else 1.0 / (1.0 / r + 1.0 / mac_rate)
+
+    send, recv = side(enc), side(dec)
+    predicted = np.nanmin([send, recv]) if np.isfinite([send, recv]).any() else np.nan
+    bound = None if np.isnan(predicted) else ("send" if send <= recv else "receive")
+    how = "harmonic(cbc, hmac)" if mac else "aead"
+    return {"primitives": " + ".join(names), "predicted_send_bytes_per_s": send,
+            "predicted_receive_bytes_per_s": recv, "predicted_bytes_per_s": predicted,
+            "bound": bound, "basis": "; ".join([how, *notes])}
+
+
+def predict_tls(tls: pd.DataFrame, speed: pd.DataFrame, *, record_bytes: int = RECORD_BYTES,
+                on: str | Sequence[str] = "isa") -> pd.DataFrame:
+    """Put the record-layer prediction beside every TLS measurement.
+
+    Parameters
+    ----------
+    tls : DataFrame
+        Rows of :func:`capture_tls` (``tool='tls'``; other rows are left out).
+    speed : DataFrame
+        An ``openssl speed`` capture of the suites' primitives at ``record_bytes`` with the same
+        ``on`` conditions (ISA presets); see :func:`record_layer_rates` for the model.
+    record_bytes, on
+        As in :func:`record_layer_rates`.
+
+    Returns
+    -------
+    DataFrame
+        A new frame: the TLS rows plus ``primitives``, ``predicted_send_bytes_per_s``,
+        ``predicted_receive_bytes_per_s``, ``predicted_bytes_per_s``, ``bound``, ``basis`` and
+        ``measured_over_predicted`` (= ``bytes_per_s / predicted_bytes_per_s``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> speed = pd.DataFrame({"isa": ["native"], "block_bytes": [16384],
+    ...     "algorithm": ["aes-128-gcm"], "operation": ["encrypt"], "bytes_per_s": [4e9]})
+    >>> tls = pd.DataFrame({"tool": ["tls"], "isa": ["native"], "bytes_per_s": [1e9],
+    ...     "algorithm": ["ECDHE-ECDSA-AES128-GCM-SHA256"]})
+    >>> predict_tls(tls, speed)["measured_over_predicted"].tolist()
+    [0.25]
+    """
+    keys = [on] if isinstance(on, str) else list(on)
+    missing = sorted({"algorithm", "bytes_per_s", *keys} - set(tls.columns))
+    if missing:
+        raise AnalysisError(f"the TLS table lacks column(s) {missing}")
+    rows = tls[tls["tool"].astype("object").eq("tls")] if "tool" in tls.columns else tls
+    if rows.empty:
+        raise AnalysisError("the TLS table has no rows with tool='tls'")
+    suites = rows["algorithm"].astype("object").dropna().unique().tolist()
+    pred = record_layer_rates(speed, suites, record_bytes=record_bytes, on=keys)
+    if pred["predicted_bytes_per_s"].isna().all():
+        raise AnalysisError(
+            "no suite could be predicted from the speed table: " + "; ".join(
+                f"{a}: {b}" for a, b in pred[["algorithm", "basis"]].drop_duplicates()
+                .itertuples(index=False)))
+    merge_keys = ["algorithm", *keys]
+    left = rows.reset_index(drop=True).astype({c: "object" for c in merge_keys})
+    out = left.merge(pred.astype({c: "object" for c in merge_keys}), on=merge_keys, how="left")
+    out["measured_over_predicted"] = out["bytes_per_s"] / out["predicted_bytes_per_s"]
+    for c in merge_keys:
+        if isinstance(rows[c].dtype, pd.CategoricalDtype):
+            out[c] = out[c].astype("category")
+    return out
