@@ -1,0 +1,171 @@
+"""Axis formatting shared by the figures: readable units instead of powers of ten.
+
+Benchmarks span orders of magnitude (16-byte blocks at 10 MB/s, 16 KiB blocks at 4 GB/s), so the
+figures use log axes; a log axis labelled ``10^9`` makes the reader do arithmetic. These helpers
+label every tick with its unit: rates in decimal SI units as ``openssl speed`` uses them (1 kB =
+1000 bytes), block sizes in binary units as programmers write them (1 KiB = 1024 bytes), times in
+ns/µs/ms and ratios as ``2×``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+from matplotlib import ticker
+
+__all__ = ["format_bytes", "format_rate", "format_ratio", "format_seconds", "label_from_keys",
+           "rate_axis", "ratio_axis", "size_axis", "time_axis"]
+
+_RATE_UNITS = ((1e12, "TB/s"), (1e9, "GB/s"), (1e6, "MB/s"), (1e3, "kB/s"), (1.0, "B/s"))
+_SIZE_UNITS = ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"))
+_TIME_UNITS = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
+
+
+def _number(v: float, digits: int = 3) -> str:
+    return f"{v:.{digits}g}"
+
+
+def format_rate(bytes_per_s: float, digits: int = 3) -> str:
+    """A rate in bytes per second as a short string in decimal units.
+
+    >>> format_rate(2.675892e9), format_rate(20304670), format_rate(950)
+    ('2.68 GB/s', '20.3 MB/s', '950 B/s')
+    """
+    v = float(bytes_per_s)
+    if not math.isfinite(v):
+        return str(v)
+    for scale, unit in _RATE_UNITS:
+        if abs(v) >= scale:
+            return f"{_number(v / scale, digits)} {unit}"
+    return f"{_number(v, digits)} B/s"
+
+
+def format_bytes(n: float) -> str:
+    """A block size in bytes, in binary units when it is a whole number of them.
+
+    >>> format_bytes(16), format_bytes(1024), format_bytes(16384), format_bytes(1536)
+    ('16 B', '1 KiB', '16 KiB', '1.5 KiB')
+    """
+    v = float(n)
+    if not math.isfinite(v):
+        return str(v)
+    for scale, unit in _SIZE_UNITS:
+        if abs(v) >= scale:
+            return f"{_number(v / scale)} {unit}"
+    return f"{_number(v)} B"
+
+
+def _compact_bytes(n: float) -> str:
+    # tick labels: "16", "1K", "16K" (K = 1024) so that neighbouring doublings do not collide
+    v = float(n)
+    for scale, unit in ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")):
+        if abs(v) >= scale:
+            return f"{_number(v / scale)}{unit}"
+    return _number(v)
+
+
+def format_seconds(seconds: float, digits: int = 3) -> str:
+    """A duration with a readable unit.
+
+    >>> format_seconds(7.9e-7), format_seconds(4.1e-9), format_seconds(0.25)
+    ('790 ns', '4.1 ns', '250 ms')
+    """
+    v = float(seconds)
+    if not math.isfinite(v):
+        return str(v)
+    for scale, unit in _TIME_UNITS:
+        if abs(v) >= scale:
+            return f"{_number(v / scale, digits)} {unit}"
+    return f"{_number(v / 1e-9, digits)} ns"
+
+
+def format_ratio(ratio: float, digits: int = 3) -> str:
+    """A ratio as ``2×``.
+
+    >>> format_ratio(2.0), format_ratio(19.74)
+    ('2×', '19.7×')
+    """
+    return f"{_number(float(ratio), digits)}×"
+
+
+def _decade_locator(values: Iterable[float]) -> ticker.Locator:
+    # Less than ~1.5 decades of data: a tick per decade leaves one or no label, so add 2 and 5.
+    vals = np.asarray([v for v in values if v and np.isfinite(v) and v > 0], dtype=float)
+    if vals.size and vals.max() / vals.min() < 30:
+        return ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0))
+    return ticker.LogLocator(base=10)
+
+
+def _scaled(ax, which: str, *args, **kwargs):
+    if which not in ("x", "y"):
+        raise ValueError(f"`which` must be one of 'x' or 'y'; not {which!r}")
+    (ax.set_xscale if which == "x" else ax.set_yscale)(*args, **kwargs)
+    return ax.xaxis if which == "x" else ax.yaxis
+
+
+def rate_axis(ax, which: str = "y", values: Iterable[float] = ()) -> None:
+    """Log scale on ``ax``'s ``which`` axis, every tick labelled in MB/s, GB/s, ..."""
+    axis = _scaled(ax, which, "log")
+    axis.set_major_locator(_decade_locator(values))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: format_rate(v)))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def time_axis(ax, which: str = "y", values: Iterable[float] = ()) -> None:
+    """Log scale with ticks labelled in ns/µs/ms (values in seconds)."""
+    axis = _scaled(ax, which, "log")
+    axis.set_major_locator(_decade_locator(values))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: format_seconds(v)))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def size_axis(ax, which: str = "x", sizes: Iterable[float] = ()) -> None:
+    """Log-2 scale with a tick at each block size present, labelled ``16``, ``1K``, ``16K``."""
+    ticks = sorted({float(s) for s in sizes if s is not None and np.isfinite(s) and s > 0})
+    axis = _scaled(ax, which, "log", base=2)
+    if ticks:
+        axis.set_major_locator(ticker.FixedLocator(ticks))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: _compact_bytes(v)))
+    axis.set_minor_locator(ticker.NullLocator())
+
+
+def ratio_axis(ax, which: str = "y", values: Iterable[float] = (), *, log: bool | None = None) -> None:
+    """Ticks labelled ``2×``; log scale when the ratios span more than a factor of 4 (or ``log``)."""
+    vals = np.asarray([v for v in values if v is not None and np.isfinite(v) and v > 0], dtype=float)
+    if log is None:
+        log = bool(vals.size) and vals.max() / vals.min() > 4
+    axis = _scaled(ax, which, "log" if log else "linear")
+    if log:
+        axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        axis.set_minor_formatter(ticker.NullFormatter())
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: format_ratio(v)))
+
+
+def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[str]":
+    """One label per row from the key columns whose values differ between rows.
+
+    Keys that are constant over the frame say nothing to tell lines apart, so they are left out;
+    when every key is constant the first non-empty one is used.
+
+    >>> import pandas as pd
+    >>> f = pd.DataFrame({"algorithm": ["aes-128-gcm"] * 2, "aesni": ["on", "off"]})
+    >>> label_from_keys(f, ["algorithm", "aesni"])
+    ['aesni=on', 'aesni=off']
+    """
+    keys = [k for k in keys if k in frame.columns]
+    varying = [k for k in keys if frame[k].astype("object").nunique(dropna=False) > 1]
+    if not varying:
+        varying = [k for k in keys if frame[k].notna().any()][:1]
+    named = {"algorithm", "label", "source"}  # self-explanatory values: no "key=" prefix
+    out = []
+    for _, row in frame.iterrows():
+        parts = []
+        for k in varying:
+            v = row[k]
+            if v is None or (isinstance(v, float) and math.isnan(v)) or v is np.nan:
+                continue
+            parts.append(str(v) if k in named else f"{k}={v}")
+        out.append(sep.join(parts) if parts else "(all)")
+    return out

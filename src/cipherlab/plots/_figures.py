@@ -1,0 +1,593 @@
+"""The five figure types of a cipher benchmark analysis, as axes-level functions.
+
+Each function draws on one Axes (``ax=None`` means :func:`matplotlib.pyplot.gca`), returns it, and
+never calls ``plt.show()``, so figures compose into subplots, notebooks and reports alike. They
+draw what they are given: statistics (ratios, intervals, fits, crossovers, tests) come from
+:mod:`cipherlab.stats` result frames; the only data handling here is selecting, labelling and
+converting units (time per call = block size / rate). :func:`throughput` lets seaborn draw the
+spread of repeated measurements (their full range by default: a description of the data, not an
+inference); :func:`overhead` hands a tidy table to :func:`cipherlab.stats.small_block_overhead`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.errors import AnalysisError
+from cipherlab.plots._axes import (
+    _decade_locator,
+    format_bytes,
+    format_ratio,
+    label_from_keys,
+    rate_axis,
+    ratio_axis,
+    size_axis,
+    time_axis,
+)
+from cipherlab.plots._palette import palette as _palette
+
+__all__ = ["cost_model", "heatmap", "overhead", "speedup", "throughput"]
+
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
+_DASHES = ("-", "--", ":", "-.")
+#: Columns that hold results, not keys, in the stats result frames (see CONTRACTS.md).
+_RESULT_COLUMNS = frozenset({
+    "candidate", "baseline", "ratio", "ci_low", "ci_high", "statistic", "p_value", "p_adjusted",
+    "test", "n_candidate", "n_baseline", "significant", "expected", "margin", "p_equivalence",
+    "equivalent", "differs", "n", "t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "c_ci_low",
+    "c_ci_high", "asymptotic_bytes_per_s", "clock_hz", "cycles_per_byte", "n_half_bytes",
+    "r_squared", "n_sizes", "a", "b", "crossover_bytes", "t0_a_ns", "t0_b_ns", "overhead_share_a",
+    "overhead_share_b", "alpha", "adjust", "metric", "by",
+})
+# Columns that vary between runs and are worth telling apart with line styles, most telling first.
+_STYLE_CANDIDATES = ("aesni", "tier", "isa", "label", "tool", "source", "run", "repeat_group")
+
+
+def _gca(ax):
+    if ax is None:
+        import matplotlib.pyplot as plt
+        ax = plt.gca()
+    return ax
+
+
+def _need(frame: pd.DataFrame, columns: Iterable[str], what: str) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"`{what}` must be a pandas DataFrame; not {type(frame).__name__}")
+    missing = [c for c in columns if c is not None and c not in frame.columns]
+    if missing:
+        raise AnalysisError(f"`{what}` lacks column(s) {missing}; it has {list(frame.columns)}")
+
+
+def _plain(s: pd.Series) -> pd.Series:
+    """Categoricals to plain strings: seaborn would otherwise list unused categories in legends."""
+    return s.astype("object").where(s.notna(), "n/a").map(str)
+
+
+def _key_columns(frame: pd.DataFrame, exclude: Iterable[str] = ()) -> list[str]:
+    ex = set(exclude)
+    return [c for c in frame.columns if c not in _RESULT_COLUMNS and c not in ex]
+
+
+def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
+    """Split result rows into drawable series: one per distinct key combination.
+
+    Yields ``(label, hue_value, rows, style_index)``; the style index numbers the distinct
+    non-hue parts so that, e.g., two runs of one algorithm share a colour but not a marker.
+    """
+    keys = [k for k in keys if k in frame.columns]
+    if not keys:
+        yield "(all)", None, frame, 0
+        return
+    groups = frame.groupby(keys, observed=True, dropna=False, sort=False)
+    firsts = groups.head(1).reset_index(drop=True)
+    labels = label_from_keys(firsts, keys)
+    others = [k for k in keys if k != hue]
+    other_labels = label_from_keys(firsts, others) if others else ["" for _ in labels]
+    style_of = {lab: i for i, lab in enumerate(dict.fromkeys(other_labels))}
+    for (name, rows), label, other in zip(groups, labels, other_labels):
+        hue_value = rows[hue].iloc[0] if hue in rows.columns else None
+        yield label, hue_value, rows, style_of[other]
+
+
+def _colors(values: Iterable[object], palette: Mapping[str, str] | None) -> dict[str, str]:
+    return _palette([v for v in values if v is not None], base=palette)
+
+
+def _splitting_columns(d: pd.DataFrame, fixed: list[str]) -> list[str]:
+    """The fewest style columns that leave only repeats (rows differing in ``repeat``) pooled.
+
+    A candidate is kept when it takes several values inside a cell of the columns chosen so far,
+    so columns implied by earlier ones (a label naming the condition, a run number) are skipped.
+    """
+    chosen: list[str] = []
+    base = fixed + (["repeat"] if "repeat" in d.columns else [])
+    for c in _STYLE_CANDIDATES:
+        if c not in d.columns or c in fixed:
+            continue
+        keys = [_plain(d[k]) for k in base + chosen]
+        if d.groupby(keys, sort=False)[c].agg(lambda s: s.astype("object").nunique()).max() > 1:
+            chosen.append(c)
+    return chosen
+
+
+def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_s",
+               hue: str | None = "algorithm", style: str | None = "auto",
+               palette: Mapping[str, str] | None = None, errorbar=("pi", 100),
+               estimator: str = "median", legend: bool = True, ax=None, **kwargs):
+    """Throughput against block size on log-log axes, one line per algorithm (and run/condition).
+
+    Parameters
+    ----------
+    df
+        A tidy table (rows without a rate, such as public-key rows, are left out).
+    x, y
+        Columns for block size in bytes and throughput in bytes per second.
+    hue
+        Column coloured by :func:`cipherlab.plots.palette` (consistent colours per algorithm).
+    style
+        Column told apart by markers and dashes. ``"auto"`` picks the columns among ``aesni``,
+        ``tier``, ``isa``, ``label``, ``tool``, ``source``, ``run`` whose values differ within one
+        hue level (joined when several do), so distinct runs are never pooled into one line;
+        ``None`` pools them.
+    palette
+        Colours to use for hue levels (others get theirs from :func:`~cipherlab.plots.palette`).
+    errorbar
+        Passed to :func:`seaborn.lineplot`. With repeated measurements (several rows per point)
+        the line is their ``estimator`` and the band their full range (``("pi", 100)``). Pass
+        ``None`` for no band.
+    estimator
+        How repeats are summarised into the line (``"median"`` by default, robust to one slow run).
+    legend
+        Draw a legend.
+    ax
+        Axes to draw on (default: the current Axes).
+    **kwargs
+        Passed to :func:`seaborn.lineplot`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from matplotlib.figure import Figure
+    >>> from cipherlab.model import Run, to_frame
+    >>> df = to_frame([Run({"label": "demo"}, [
+    ...     {"algorithm": "aes-128-gcm", "operation": "encrypt", "block_bytes": n, "bytes_per_s": r}
+    ...     for n, r in [(16, 2.0e7), (1024, 8.4e8), (16384, 4.0e9)]])], source="<text>")
+    >>> ax = throughput(df, ax=Figure().add_subplot())
+    >>> ax.get_ylabel(), ax.get_yscale()
+    ('Throughput', 'log')
+    """
+    import seaborn as sns
+
+    _need(df, [x, y, hue] + ([style] if style not in (None, "auto") else []), "df")
+    ax = _gca(ax)
+    d = df[df[y].notna() & df[x].notna()].copy()
+    d = d[(d[y] > 0) & (d[x] > 0)]
+    if d.empty:
+        raise AnalysisError(f"`df` has no rows with a positive {x!r} and {y!r} to plot")
+    d[x] = d[x].astype(float)
+    if style == "auto":
+        varying = _splitting_columns(d, [hue, x] if hue else [x])
+        if len(varying) > 1:
+            name = " · ".join(varying)
+            d[name] = label_from_keys(d[varying], varying)
+            style = name
+        else:
+            style = varying[0] if varying else None
+    if hue:
+        d[hue] = _plain(d[hue])
+    if style:
+        d[style] = _plain(d[style])
+    hue_order = list(dict.fromkeys(d[hue])) if hue else None
+    if style:
+        kwargs.setdefault("markers", True)
+        kwargs.setdefault("dashes", True)
+    else:
+        kwargs.setdefault("marker", "o")
+    sns.lineplot(data=d, x=x, y=y, hue=hue, style=style, hue_order=hue_order,
+                 palette=_colors(hue_order, palette) if hue else None, errorbar=errorbar,
+                 estimator=estimator, legend=legend, ax=ax, **kwargs)
+    size_axis(ax, "x", d[x])
+    rate_axis(ax, "y", d[y])
+    ax.set_xlabel("Block size (bytes)")
+    ax.set_ylabel("Throughput")
+    if legend and ax.get_legend() is not None:
+        ax.legend(fontsize="small", ncols=2 if hue and d[hue].nunique() > 6 else 1)
+    return ax
+
+
+def _significance_column(result: pd.DataFrame, significance: str | None) -> str | None:
+    if significance == "auto":
+        for c in ("significant", "differs"):
+            if c in result.columns:
+                return c
+        return None
+    if significance is not None:
+        _need(result, [significance], "result")
+    return significance
+
+
+def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "block_bytes",
+            hue: str | None = "algorithm", significance: str | None = "auto",
+            palette: Mapping[str, str] | None = None, log: bool | None = None,
+            legend: bool = True, ax=None):
+    """Ratios with their confidence intervals by block size, against a claimed value.
+
+    Draws the ``ratio`` column of :func:`cipherlab.stats.speedup`, :func:`~cipherlab.stats.compare`
+    or :func:`~cipherlab.stats.ratio_test` results with ``ci_low``-``ci_high`` error bars (when
+    present), one line per series of group keys, a dashed reference line at ``expected`` and a
+    dotted one at 1× (no change). Filled markers are significant results, hollow ones are not.
+
+    Parameters
+    ----------
+    result
+        A stats result frame with ``ratio`` and ``x``.
+    expected
+        The claimed ratio to draw a reference line at (``None`` for none). When the frame has a
+        ``margin`` column (a :func:`~cipherlab.stats.ratio_test` result), the equivalence region
+        ``expected × (1 ± margin)`` is shaded.
+    x
+        Block-size column (log-2 axis).
+    hue
+        Key column that sets the colour (other varying keys set the marker and dashes).
+    significance
+        Boolean column marking significant results; ``"auto"`` uses ``significant`` (compare,
+        speedup: the ratio differs from 1) or else ``differs`` (ratio_test: it differs from
+        ``expected``); ``None`` marks nothing.
+    palette, legend, ax
+        As in :func:`throughput`.
+    log
+        Log ratio axis; ``None`` chooses it when the ratios span more than a factor of 4.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from matplotlib.figure import Figure
+    >>> res = pd.DataFrame({"algorithm": ["aes-128-cbc"] * 2, "block_bytes": [16, 8192],
+    ...                     "ratio": [2.08, 1.94], "ci_low": [2.0, 1.9], "ci_high": [2.1, 2.0],
+    ...                     "significant": [True, True]})
+    >>> ax = speedup(res, ax=Figure().add_subplot())
+    >>> [t.get_text() for t in ax.get_legend().get_texts()][:2]
+    ['aes-128-cbc', 'claimed 2×']
+    """
+    from matplotlib.lines import Line2D
+
+    _need(result, ["ratio", x], "result")
+    ax = _gca(ax)
+    sig = _significance_column(result, significance)
+    d = result[result["ratio"].notna() & result[x].notna()].copy()
+    if d.empty:
+        raise AnalysisError("`result` has no finite ratios to plot")
+    d[x] = d[x].astype(float)
+    keys = _key_columns(d, exclude=[x])
+    series = list(_series(d, keys, hue))
+    colors = _colors([str(h) for _, h, _, _ in series if h is not None], palette)
+    fallback = _colors([lab for lab, _, _, _ in series], None)
+    n = len(series)
+    handles = []
+    for i, (label, hue_value, rows, style_index) in enumerate(series):
+        rows = rows.sort_values(x)
+        colour = colors.get(str(hue_value)) if hue_value is not None else fallback[label]
+        # dodge: spread overlapping series over ±0.12 of a doubling so their bars stay readable
+        shift = 2.0 ** (0.24 * (i - (n - 1) / 2) / max(n - 1, 1)) if n > 1 else 1.0
+        xs = rows[x].to_numpy(float) * shift
+        ys = rows["ratio"].to_numpy(float)
+        marker = _MARKERS[style_index % len(_MARKERS)]
+        dash = _DASHES[style_index % len(_DASHES)]
+        if {"ci_low", "ci_high"} <= set(rows.columns):
+            lo = ys - rows["ci_low"].to_numpy(float)
+            hi = rows["ci_high"].to_numpy(float) - ys
+            ok = np.isfinite(lo) & np.isfinite(hi)
+            if ok.any():
+                ax.errorbar(xs[ok], ys[ok], yerr=np.vstack([np.clip(lo[ok], 0, None),
+                                                            np.clip(hi[ok], 0, None)]),
+                            fmt="none", ecolor=colour, elinewidth=1.0, capsize=2, zorder=2)
+        ax.plot(xs, ys, color=colour, linestyle=dash, linewidth=1.0, zorder=2)
+        filled = (rows[sig].fillna(False).astype(bool).to_numpy() if sig
+                  else np.ones(len(rows), bool))
+        ax.scatter(xs[filled], ys[filled], color=colour, marker=marker, s=22, zorder=3,
+                   edgecolors=colour)
+        ax.scatter(xs[~filled], ys[~filled], facecolors="white", marker=marker, s=22, zorder=3,
+                   edgecolors=colour)
+        handles.append(Line2D([], [], color=colour, linestyle=dash, marker=marker, label=label))
+    if expected is not None:
+        ax.axhline(expected, color="0.25", linestyle="--", linewidth=0.9, zorder=1)
+        handles.append(Line2D([], [], color="0.25", linestyle="--",
+                              label=f"claimed {format_ratio(expected)}"))
+        if "margin" in d.columns and d["margin"].notna().any():
+            m = float(d["margin"].dropna().iloc[0])
+            ax.axhspan(expected * (1 - m), expected * (1 + m), color="0.85", zorder=0, linewidth=0)
+            handles.append(Line2D([], [], color="0.85", linewidth=6,
+                                  label=f"{format_ratio(expected)} ± {m:.0%} (equivalence)"))
+    ax.axhline(1.0, color="0.55", linestyle=":", linewidth=0.8, zorder=1)
+    if sig:
+        what = "differs from 1×" if sig == "significant" else (
+            f"differs from {format_ratio(expected)}" if expected is not None else sig)
+        handles.append(Line2D([], [], color="0.3", marker="o", linestyle="none",
+                              label=f"filled: {what} (significant)"))
+        handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor="white",
+                              linestyle="none", label="hollow: not significant"))
+    values = list(d["ratio"]) + [expected or 1.0, 1.0]
+    for c in ("ci_low", "ci_high"):
+        if c in d.columns:
+            values += list(d[c].dropna())
+    ratio_axis(ax, "y", values, log=log)
+    size_axis(ax, "x", d[x])
+    ax.set_xlabel("Block size (bytes)")
+    ax.set_ylabel("Speed-up (ratio of throughputs)")
+    if legend:
+        ax.legend(handles=handles, fontsize="small")
+    return ax
+
+
+def _as_crossover(crossover) -> list[tuple[float, float, float, str]]:
+    """(bytes, ci_low, ci_high, label) for each finite crossover given as a frame or number."""
+    if crossover is None:
+        return []
+    if isinstance(crossover, pd.DataFrame):
+        _need(crossover, ["crossover_bytes"], "crossover")
+        out = []
+        for _, row in crossover.iterrows():
+            v = float(row["crossover_bytes"])
+            if not math.isfinite(v) or v <= 0:
+                continue
+            lo = float(row["ci_low"]) if "ci_low" in row and pd.notna(row["ci_low"]) else math.nan
+            hi = float(row["ci_high"]) if "ci_high" in row and pd.notna(row["ci_high"]) else math.nan
+            pair = f"{row['a']} = {row['b']}" if {"a", "b"} <= set(row.index) else "crossover"
+            out.append((v, lo, hi, f"{pair} at {format_bytes(v)}"))
+        return out
+    v = float(crossover)
+    return [(v, math.nan, math.nan, f"crossover at {format_bytes(v)}")] if math.isfinite(v) else []
+
+
+def cost_model(fit: pd.DataFrame, df: pd.DataFrame, *, crossover=None, x: str = "block_bytes",
+               y: str = "bytes_per_s", hue: str | None = "algorithm",
+               palette: Mapping[str, str] | None = None, band: bool = True,
+               legend: bool = True, ax=None):
+    """Measured time per call against block size, with the fitted ``t0 + c·n`` line and band.
+
+    Parameters
+    ----------
+    fit
+        A :func:`cipherlab.stats.cost_model` result: group keys plus ``t0_ns``, ``c_ns_per_byte``
+        and their ``*_ci_low``/``*_ci_high`` bounds.
+    df
+        The tidy table the fit came from. Its rows are matched to each fit row on the key columns
+        both frames share; time per call is ``block_bytes / bytes_per_s``.
+    crossover
+        A :func:`cipherlab.stats.crossover` result (``crossover_bytes``, ``ci_low``, ``ci_high``,
+        ``a``, ``b``) or a number of bytes: drawn as a vertical line with its interval shaded.
+    band
+        Shade between the lines drawn from the lower and from the upper interval bounds of both
+        parameters: a conservative envelope of the fit's uncertainty.
+    x, y, hue, palette, legend, ax
+        As in :func:`throughput`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from matplotlib.figure import Figure
+    >>> from cipherlab.model import Run, to_frame
+    >>> df = to_frame([Run({"label": "demo"}, [
+    ...     {"algorithm": "aes-128-gcm", "operation": "encrypt", "block_bytes": n,
+    ...      "bytes_per_s": n / ((100 + 0.25 * n) * 1e-9)} for n in (16, 256, 16384)])], source="<text>")
+    >>> fit = pd.DataFrame({"algorithm": ["aes-128-gcm"], "operation": ["encrypt"],
+    ...                     "t0_ns": [100.0], "t0_ci_low": [95.0], "t0_ci_high": [105.0],
+    ...                     "c_ns_per_byte": [0.25], "c_ci_low": [0.24], "c_ci_high": [0.26]})
+    >>> ax = cost_model(fit, df, crossover=1200, ax=Figure().add_subplot())
+    >>> ax.get_ylabel()
+    'Time per call'
+    """
+    _need(fit, ["t0_ns", "c_ns_per_byte"], "fit")
+    _need(df, [x, y], "df")
+    ax = _gca(ax)
+    data = df[df[y].notna() & df[x].notna() & (df[y] > 0)]
+    keys = [k for k in _key_columns(fit, exclude=[x]) if k in data.columns]
+    series = list(_series(fit.reset_index(drop=True), keys, hue))
+    colors = _colors([str(h) for _, h, _, _ in series if h is not None], palette)
+    fallback = _colors([lab for lab, _, _, _ in series], None)
+    all_n, all_t = [], []
+    for label, hue_value, rows, style_index in series:
+        colour = colors.get(str(hue_value)) if hue_value is not None else fallback[label]
+        marker = _MARKERS[style_index % len(_MARKERS)]
+        dash = _DASHES[style_index % len(_DASHES)]
+        row = rows.iloc[0]
+        mask = pd.Series(True, index=data.index)
+        for k in keys:
+            v = row[k]
+            mask &= data[k].isna() if pd.isna(v) else (data[k].astype("object") == v)
+        pts = data[mask]
+        n_meas = pts[x].to_numpy(float)
+        t_meas = n_meas / pts[y].to_numpy(float)
+        ax.scatter(n_meas, t_meas, color=colour, marker=marker, s=16, zorder=3, label=label)
+        lo_n = min(n_meas.min() if n_meas.size else 16.0, 16.0) / 1.5
+        hi_n = max(n_meas.max() if n_meas.size else 16384.0, 16.0) * 1.5
+        grid = np.geomspace(lo_n, hi_n, 200)
+        line = (float(row["t0_ns"]) + float(row["c_ns_per_byte"]) * grid) * 1e-9
+        ax.plot(grid, line, color=colour, linestyle=dash, linewidth=1.0, zorder=2)
+        bounds = ("t0_ci_low", "t0_ci_high", "c_ci_low", "c_ci_high")
+        if band and set(bounds) <= set(row.index) and all(pd.notna(row[b]) for b in bounds):
+            low = (float(row["t0_ci_low"]) + float(row["c_ci_low"]) * grid) * 1e-9
+            high = (float(row["t0_ci_high"]) + float(row["c_ci_high"]) * grid) * 1e-9
+            ax.fill_between(grid, np.clip(low, line * 1e-3, None), high, color=colour, alpha=0.18,
+                            linewidth=0, zorder=1)
+        all_n += list(n_meas) + [lo_n, hi_n]
+        all_t += list(t_meas) + list(line)
+    for v, lo, hi, text in _as_crossover(crossover):
+        ax.axvline(v, color="0.2", linestyle="--", linewidth=0.9, zorder=1, label=text)
+        if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+            ax.axvspan(max(lo, 1e-3), hi, color="0.5", alpha=0.15, linewidth=0, zorder=0)
+    size_axis(ax, "x", [n for n in sorted(set(data[x].astype(float)))])
+    ax.set_xlim(min(all_n or [8.0]), max(all_n or [32768.0]))
+    time_axis(ax, "y", all_t)
+    ax.set_xlabel("Block size (bytes)")
+    ax.set_ylabel("Time per call")
+    if legend:
+        ax.legend(fontsize="small")
+    return ax
+
+
+def overhead(data: pd.DataFrame, *, a: str = "aes-128-gcm", b: str = "aes-128-cbc",
+             x: str = "block_bytes", palette: Mapping[str, str] | None = None,
+             legend: bool = True, ax=None, **stats_kwargs):
+    """The throughput ratio of two algorithms by block size (small-block GCM vs CBC by default).
+
+    Parameters
+    ----------
+    data
+        A :func:`cipherlab.stats.small_block_overhead` result (it has ``ratio``), or a tidy table,
+        which is handed to that function with ``a``, ``b`` and ``stats_kwargs`` first.
+    a, b
+        The two algorithms (for the labels, and for the computation when ``data`` is a tidy table).
+    x, palette, legend, ax
+        As in :func:`throughput`; one line per run (group keys of the result).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from matplotlib.figure import Figure
+    >>> res = pd.DataFrame({"label": ["host-b"] * 3, "block_bytes": [16, 1024, 16384],
+    ...                     "ratio": [0.5, 1.4, 2.2]})
+    >>> overhead(res, ax=Figure().add_subplot()).get_ylabel()
+    'aes-128-gcm / aes-128-cbc throughput'
+    """
+    if isinstance(data, pd.DataFrame) and "ratio" not in data.columns:
+        from cipherlab import stats
+        data = stats.small_block_overhead(data, a=a, b=b, **stats_kwargs)
+    _need(data, ["ratio", x], "data")
+    ax = _gca(ax)
+    d = data[data["ratio"].notna() & data[x].notna()].copy()
+    if d.empty:
+        raise AnalysisError(f"no finite {a}/{b} ratios to plot")
+    d[x] = d[x].astype(float)
+    keys = [k for k in _key_columns(d, exclude=[x]) if k not in ("algorithm",)]
+    series = list(_series(d, keys, None))
+    colors = _colors([lab for lab, _, _, _ in series], palette)
+    for i, (label, _, rows, _) in enumerate(series):
+        rows = rows.sort_values(x)
+        ax.plot(rows[x], rows["ratio"], color=colors[label], marker=_MARKERS[i % len(_MARKERS)],
+                linestyle=_DASHES[(i // len(_MARKERS)) % len(_DASHES)], label=label)
+    ax.axhline(1.0, color="0.25", linestyle="--", linewidth=0.9, label=f"{a} = {b}")
+    size_axis(ax, "x", d[x])
+    ratio_axis(ax, "y", list(d["ratio"]) + [1.0])
+    ax.set_xlabel("Block size (bytes)")
+    ax.set_ylabel(f"{a} / {b} throughput")
+    if legend:
+        ax.legend(fontsize="small")
+    return ax
+
+
+def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: str = "algorithm",
+            block_bytes: int | None = 8192, value: str = "bytes_per_s", aggfunc: str = "median",
+            cmap: str = "cividis", log: bool = True, annot: bool = True,
+            colorbar: bool = True, ax=None, **kwargs):
+    """Machines or tiers × algorithms at one block size, each cell annotated with its rate.
+
+    Parameters
+    ----------
+    df
+        A tidy table.
+    rows
+        Column(s) for the rows; several are joined into one label (``["label", "tier"]``).
+        Rows and columns keep their order of first appearance in ``df``.
+    columns
+        Column for the columns.
+    block_bytes
+        The block size to show (``None`` when ``df`` has one size only).
+    value
+        The rate column (bytes per second).
+    aggfunc
+        How repeated cells (several rows for one row × column) are summarised.
+    cmap
+        A perceptually uniform, colour-blind-safe colour map (``cividis`` by default).
+    log
+        Logarithmic colour scale: tiers differ by orders of magnitude.
+    annot, colorbar, ax
+        Cell annotations in MB/s / GB/s; a colour bar; the Axes.
+    **kwargs
+        Passed to :func:`seaborn.heatmap`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from cipherlab.model import Run, to_frame
+    >>> df = to_frame([Run({"label": m}, [
+    ...     {"algorithm": a, "operation": "encrypt", "block_bytes": 8192, "bytes_per_s": r * k}
+    ...     for a, r in [("aes-128-cbc", 3e7), ("sha256", 1.6e7)]]) for m, k in [("L", 1), ("N", 0.5)]],
+    ...     source="<text>")
+    >>> ax = heatmap(df, ax=Figure().add_subplot())
+    >>> [t.get_text() for t in ax.texts]
+    ['30 MB/s', '16 MB/s', '15 MB/s', '8 MB/s']
+    """
+    import seaborn as sns
+    from matplotlib import ticker
+    from matplotlib.colors import LogNorm, Normalize
+
+    from cipherlab.plots._axes import format_rate
+
+    row_cols = [rows] if isinstance(rows, str) else list(rows)
+    _need(df, row_cols + [columns, value, "block_bytes"], "df")
+    ax = _gca(ax)
+    d = df[df[value].notna()]
+    if block_bytes is not None:
+        d = d[d["block_bytes"] == block_bytes]
+        if d.empty:
+            sizes = sorted(int(s) for s in df["block_bytes"].dropna().unique())
+            raise AnalysisError(f"`block_bytes` must be one of the sizes in `df` {sizes}; "
+                                f"not {block_bytes!r}")
+    elif d["block_bytes"].nunique() > 1:
+        sizes = sorted(int(s) for s in d["block_bytes"].dropna().unique())
+        raise AnalysisError(f"`df` holds several block sizes {sizes}: choose one with `block_bytes`")
+    d = d.copy()
+    row_name = " · ".join(row_cols)
+    d[row_name] = label_from_keys(d[row_cols], row_cols) if len(row_cols) > 1 else _plain(d[row_cols[0]])
+    d[columns] = _plain(d[columns])
+    table = d.pivot_table(index=row_name, columns=columns, values=value, aggfunc=aggfunc,
+                          observed=True, sort=False)
+    table = table.reindex(index=list(dict.fromkeys(d[row_name])),
+                          columns=list(dict.fromkeys(d[columns])))
+    vals = table.to_numpy(float)
+    finite = vals[np.isfinite(vals) & (vals > 0)]
+    norm = (LogNorm(finite.min(), finite.max()) if log and finite.size and finite.max() > finite.min()
+            else Normalize(finite.min() if finite.size else 0, finite.max() if finite.size else 1))
+    labels = np.vectorize(lambda v: format_rate(v) if np.isfinite(v) else "")(vals) if annot else False
+    sns.heatmap(table, ax=ax, cmap=cmap, norm=norm, annot=labels, fmt="", linewidths=0.5,
+                linecolor="white", cbar=colorbar, annot_kws={"fontsize": "x-small"},
+                **kwargs)
+    if colorbar and ax.collections and ax.collections[0].colorbar is not None:
+        cbar_axis = ax.collections[0].colorbar.ax.yaxis
+        if isinstance(norm, LogNorm):
+            cbar_axis.set_major_locator(_decade_locator(finite))
+        cbar_axis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: format_rate(v)))
+        cbar_axis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.tick_params(axis="x", labelrotation=30)
+    for t in ax.get_xticklabels():
+        t.set_horizontalalignment("right")
+    title = f"Throughput at {format_bytes(block_bytes)} blocks" if block_bytes else "Throughput"
+    ax.set_title(title)
+    return ax

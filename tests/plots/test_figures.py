@@ -1,0 +1,135 @@
+"""The figure functions: they return the Axes with the expected artists, labels and units."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import PathCollection, PolyCollection
+from matplotlib.colors import to_hex
+
+from cipherlab import plots
+from cipherlab.errors import AnalysisError
+
+
+def _tick_texts(axis):
+    axis.figure.canvas.draw()
+    return [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+
+
+def test_throughput_log_log_with_units_and_one_line_per_condition(evp_frame, ax):
+    out = plots.throughput(evp_frame, ax=ax)
+    assert out is ax
+    assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
+    ys = _tick_texts(ax.yaxis)
+    assert any(t.endswith("MB/s") for t in ys) and any(t.endswith("GB/s") for t in ys), ys
+    assert _tick_texts(ax.xaxis) == ["16", "64", "256", "1K", "8K", "16K"]
+    # 2 algorithms x aesni on/off, each with its 6 block sizes; style chose aesni, not label/run
+    lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 6]
+    assert len(lines) == 4
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {"aes-128-gcm", "aes-256-gcm", "aesni", "on", "off"} <= set(legend)
+    assert not any("run" in t for t in legend)
+
+
+def test_throughput_colours_are_the_algorithm_palette(evp_frame, ax):
+    plots.throughput(evp_frame, ax=ax)
+    colours = {to_hex(ln.get_color()).upper() for ln in ax.get_lines() if len(ln.get_xdata()) == 6}
+    assert colours == {plots.color_for("aes-128-gcm"), plots.color_for("aes-256-gcm")}
+
+
+def test_throughput_draws_an_interval_band_for_repeats(repeats_frame, ax):
+    plots.throughput(repeats_frame, ax=ax)
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bands) == 2  # aesni on and off, each pooled over its 5 repeats
+    # the line is the median of the repeats: 16-byte aesni=on median is 13425093 bytes/s
+    on = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 3]
+    ys = sorted(float(ln.get_ydata()[0]) for ln in on)
+    assert 13425093.0 in ys
+    # the band spans the full range of the repeats at 16 KiB (aesni=on: 8346204307..8595764722)
+    verts = np.concatenate([p.vertices for c in bands for p in c.get_paths()])
+    assert np.isclose(verts[:, 1].max(), 8595764722.0)
+
+
+def test_throughput_rejects_missing_columns_by_name(evp_frame, ax):
+    with pytest.raises(AnalysisError, match="lacks column.*'cpu_cycles'"):
+        plots.throughput(evp_frame, y="cpu_cycles", ax=ax)
+
+
+def test_throughput_uses_current_axes_by_default(evp_frame):
+    fig = plt.figure()
+    try:
+        assert plots.throughput(evp_frame) is fig.gca()
+    finally:
+        plt.close(fig)
+
+
+def test_speedup_reference_line_intervals_and_significance(speedup_result, ax):
+    plots.speedup(speedup_result, expected=2.0, ax=ax)
+    assert any(np.allclose(ln.get_ydata(), 2.0) and ln.get_linestyle() == "--"
+               for ln in ax.get_lines())
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "claimed 2×" in labels
+    assert "filled: differs from 1× (significant)" in labels
+    # error bars: one LineCollection per series with a segment per block size
+    from matplotlib.collections import LineCollection
+    bars = [c for c in ax.collections if isinstance(c, LineCollection)]
+    assert sum(len(c.get_segments()) for c in bars) == len(speedup_result)
+    # the non-significant 16-byte points are hollow (white face)
+    hollow = [c for c in ax.collections if isinstance(c, PathCollection) and
+              c.get_facecolors().size and np.allclose(c.get_facecolors()[:, :3], 1.0)]
+    assert sum(len(c.get_offsets()) for c in hollow) == int((~speedup_result.significant).sum())
+    assert ax.get_yscale() == "log"  # ratios from 1.3x to 20x
+
+
+def test_speedup_shades_the_equivalence_margin_of_a_ratio_test(ax):
+    res = pd.DataFrame({"algorithm": ["aes-128-cbc"] * 3, "block_bytes": [16, 1024, 8192],
+                        "ratio": [2.08, 1.94, 1.94], "ci_low": [2.0, 1.9, 1.9],
+                        "ci_high": [2.1, 2.0, 1.99], "expected": 2.0, "margin": 0.1,
+                        "differs": [False, True, True]})
+    plots.speedup(res, ax=ax)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "2× ± 10% (equivalence)" in labels
+    assert "filled: differs from 2× (significant)" in labels
+    assert ax.get_yscale() == "linear"
+
+
+def test_cost_model_draws_points_fit_band_and_crossover(evp_frame, ax):
+    fit = pd.DataFrame({"algorithm": ["aes-128-gcm", "aes-256-gcm"], "aesni": ["on", "on"],
+                        "t0_ns": [700.0, 450.0], "t0_ci_low": [650.0, 400.0],
+                        "t0_ci_high": [750.0, 500.0], "c_ns_per_byte": [0.25, 0.29],
+                        "c_ci_low": [0.24, 0.28], "c_ci_high": [0.26, 0.30]})
+    cross = pd.DataFrame({"a": ["aes-128-gcm"], "b": ["aes-128-cbc"], "crossover_bytes": [1200.0],
+                          "ci_low": [900.0], "ci_high": [1500.0]})
+    plots.cost_model(fit, evp_frame, crossover=cross, ax=ax)
+    points = [c for c in ax.collections if c.get_offsets().shape[0] == 6]
+    assert len(points) == 2  # the aesni=on rows of each algorithm only
+    # time per call = block bytes / rate: 16 B at 20304.67k -> 788 ns
+    t16 = min(float(np.min(c.get_offsets()[:, 1])) for c in points)
+    assert np.isclose(t16, 16 / 20304670.0) or np.isclose(t16, 16 / 31011150.0)
+    assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) >= 2  # fit bands
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "aes-128-gcm = aes-128-cbc at 1.17 KiB" in labels
+    assert any(t.endswith(("µs", "ns")) for t in _tick_texts(ax.yaxis))
+
+
+def test_overhead_plots_a_result_with_a_parity_line(ax):
+    res = pd.DataFrame({"label": ["host-a", "host-a", "host-b", "host-b"],
+                        "block_bytes": [16, 16384, 16, 16384], "ratio": [0.4, 2.1, 0.5, 2.2]})
+    plots.overhead(res, ax=ax)
+    assert ax.get_ylabel() == "aes-128-gcm / aes-128-cbc throughput"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["host-a", "host-b", "aes-128-gcm = aes-128-cbc"]
+    assert "1×" in _tick_texts(ax.yaxis)
+
+
+def test_heatmap_annotates_every_cell_in_readable_units(machines_frame, ax):
+    plots.heatmap(machines_frame, ax=ax)
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 9 and texts[0] == "31.7 MB/s"
+    assert [t.get_text() for t in ax.get_yticklabels()][0].startswith("Linux")
+    assert ax.get_title() == "Throughput at 8 KiB blocks"
+
+
+def test_heatmap_names_the_available_sizes_when_asked_for_a_missing_one(machines_frame, ax):
+    with pytest.raises(AnalysisError, match=r"\[8192\]; not 16"):
+        plots.heatmap(machines_frame, block_bytes=16, ax=ax)
