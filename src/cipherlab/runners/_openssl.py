@@ -1,0 +1,332 @@
+"""``cipherlab.capture``: benchmark this machine with the real ``openssl speed``.
+
+Why this module exists: a single ``openssl speed`` paste has no repeats, no record of the ISA
+mask in effect and no host facts, so its numbers cannot carry a confidence interval or a claim
+such as "AES-NI gives 16x". ``capture`` runs ``openssl speed -mr`` once per (algorithm, block
+size or size set, ISA condition, repeat) as a separate process, through an argument list (never a
+shell), interleaves the conditions (``_plan.interleave``), and parses each run's text with
+``cipherlab.ingest`` itself, so capture and ingest can never disagree on a number. Each run's raw
+text, rows and command line land in the capture folder as soon as it finishes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pandas as pd
+
+from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
+from cipherlab.runners._folder import CaptureFolder
+from cipherlab.runners._host import host_info
+from cipherlab.runners._isa import (IsaCondition, _mask_for, aesni_state, find_openssl, isa_env,
+                                    resolve_isa)
+from cipherlab.runners._plan import add_note, interleave, progress_bar, rate_warnings, slug
+
+__all__ = ["capture"]
+
+DEFAULT_ALGORITHMS = ("aes-128-gcm", "aes-128-cbc")
+DEFAULT_SIZES_COUNT = 6  # 16 64 256 1024 8192 16384 (1.1.0+); -aead: 2 31 136 1024 8192 16384
+
+# Public-key names as ``openssl speed`` takes them positionally, with the number of timed
+# operations each runs (sign+verify = 2, derive = 1); everything else goes through ``-evp``.
+_PKEY = [(re.compile(r"^(rsa|dsa)\d+$"), 2), (re.compile(r"^ecdsa\w+$"), 2),
+         (re.compile(r"^ecdh\w+$"), 1), (re.compile(r"^(ed25519|ed448|sm2)$"), 2),
+         (re.compile(r"^ffdh\d+$"), 1)]
+
+
+@dataclass(frozen=True)
+class _Alg:
+    name: str
+    pkey_ops: int  # 0 for ciphers and digests (run with -evp)
+
+    @property
+    def args(self) -> list[str]:
+        return [self.name] if self.pkey_ops else ["-evp", self.name]
+
+
+def _classify(name: str) -> _Alg:
+    for pattern, ops in _PKEY:
+        if pattern.match(name.lower()):
+            return _Alg(name.lower(), ops)
+    return _Alg(name, 0)
+
+
+def _probe(binary: str, alg: _Alg, extra: Sequence[str]) -> str | None:
+    """Start ``openssl speed`` on ``alg`` and stop it at its first progress record.
+
+    Returns None when openssl accepted the algorithm, else its complaint. Costs milliseconds,
+    and finds a typo before an hour of capture rather than in the middle of it.
+    """
+    cmd = [binary, "speed", "-mr", "-seconds", "1", *extra, *alg.args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=isa_env(IsaCondition("native", None)))
+    lines = []
+    try:
+        for line in proc.stderr:
+            if line.startswith("+DT"):
+                return None
+            lines.append(line.strip())
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stderr.close()
+    return next((ln for ln in lines if ln and ":error:" not in ln), "") or " / ".join(lines)
+
+
+def _available(binary: str) -> list[str]:
+    names: set[str] = set()
+    for kind in ("-cipher-algorithms", "-digest-algorithms"):
+        out = subprocess.run([binary, "list", kind], capture_output=True, text=True,
+                             check=False).stdout
+        for line in out.splitlines():
+            m = re.match(r"^\s*\{(.*)\}\s*@", line)
+            for tok in (m[1].split(",") if m else [line.split("=>")[0]]):
+                tok = tok.strip()
+                if tok and tok != "Legacy:" and not re.match(r"^[\d.]+$", tok):
+                    names.add(tok.lower())
+    return sorted(names)
+
+
+def _check_algorithms(binary: str, algs: list[_Alg], extra: Sequence[str]) -> None:
+    bad = {a.name: why for a in algs if (why := _probe(binary, a, extra)) is not None}
+    if bad:
+        listed = ", ".join(_available(binary))
+        raise UnsupportedAlgorithmError(
+            f"this openssl ({binary}) does not run {', '.join(map(repr, bad))} "
+            f"({'; '.join(f'{k}: {v}' for k, v in bad.items())}). Ciphers and digests it has "
+            f"(`openssl list -cipher-algorithms -digest-algorithms`): {listed}. Public-key names "
+            f"are `openssl speed`'s own: rsa2048, dsa2048, ecdsap256, ecdhp256, ecdhx25519, "
+            f"ed25519, ed448, sm2, ffdh2048 (see `man openssl-speed`).")
+
+
+def _seconds_arg(binary: str, seconds: float) -> str:
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not seconds > 0 \
+            or not math.isfinite(seconds):
+        raise ValueError(f"seconds must be a positive number; not {seconds!r}")
+    if float(seconds).is_integer():
+        return str(int(seconds))
+    help_text = subprocess.run([binary, "speed", "-help"], capture_output=True, text=True,
+                               check=False).stderr
+    m = re.search(r"^\s*-seconds\s+(\S+)", help_text, re.M)
+    if m is None or m[1] == "+int":
+        raise CaptureError(
+            f"seconds must be a whole number for this openssl ({binary}: `openssl speed "
+            f"-seconds` takes {m[1] if m else 'an integer'}); not {seconds!r}. Use e.g. "
+            f"seconds={max(1, round(seconds))}.")
+    return repr(float(seconds))
+
+
+def _as_list(value, what: str) -> list:
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a list or a comma-separated string; not {value!r}") from None
+
+
+def default_folder(prefix: str) -> Path:
+    """``captures/<prefix>-<host>-<UTC time>`` under the working directory."""
+    import socket
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return Path("captures") / f"{prefix}-{slug(socket.gethostname())}-{stamp}"
+
+
+def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[int] | None = None,
+            seconds: float = 3, repeats: int = 6, isa: str | Iterable[str] | None = None,
+            out: str | Path | None = None, timing: str = "cpu", multi: int | None = None,
+            decrypt: bool = False, aead: bool = False, seed: int | None = 0,
+            resume: bool = False, openssl: str | Path | None = None, label: str | None = None,
+            progress: bool = True) -> pd.DataFrame:
+    """Benchmark this machine with ``openssl speed``, ISA conditions interleaved, every run kept.
+
+    Parameters
+    ----------
+    algorithms : list of str or comma-separated str, optional
+        EVP cipher/digest names (``aes-128-gcm``, ``aes-256-cbc``, ``chacha20-poly1305``,
+        ``sha256``; run as ``-evp NAME``) and public-key names as ``openssl speed`` spells them
+        (``rsa2048``, ``ecdsap256``, ``ecdhx25519``, ``ed25519``). Default aes-128-gcm, aes-128-cbc.
+    sizes : list of int, optional
+        Block sizes in bytes, one ``-bytes N`` process per size. Default: openssl's own six
+        sizes in one process (16 ... 16384; with ``aead`` 2 ... 16384). Ignored for public keys.
+    seconds : int
+        Seconds per measurement (``-seconds``; OpenSSL 1.1.1-3.x accept whole numbers only).
+    repeats : int
+        Separate ``openssl`` processes per (algorithm, size, condition). Default 6 (benchstat's
+        minimum for its Mann-Whitney test).
+    isa : list of str or comma-separated str, optional
+        :data:`~cipherlab.runners.ISA_PRESETS` names or raw ``OPENSSL_ia32cap`` masks. Default
+        ``native,no-aesni``. Presets that cannot apply here are skipped with a warning.
+    out : str or Path, optional
+        The capture folder (default ``captures/openssl-<host>-<UTC time>``).
+    timing : {'cpu', 'elapsed'}
+        openssl's divisor: user CPU time (its default) or wall clock (``-elapsed``).
+    multi : int, optional
+        ``-multi N`` processes; the children time with the wall clock, so ``timing`` becomes
+        ``'elapsed'`` for those rows.
+    decrypt, aead : bool
+        ``-decrypt`` (EVP ciphers; rows get ``operation='decrypt'``) and ``-aead`` (the
+        TLS-like AEAD loop; rows get the condition ``loop='aead'``).
+    seed : int or None
+        Seed of the interleaving order (``None``: a fresh random order, which defeats resume).
+    resume : bool
+        Reopen ``out`` and run only the runs not finished there.
+    openssl : str or Path, optional
+        The binary (default: ``openssl`` on PATH).
+    label : str, optional
+        The ``label`` of every row (default: the host name).
+    progress : bool
+        Show a tqdm progress bar with runs done and an ETA.
+
+    Returns
+    -------
+    DataFrame
+        The tidy table (``cipherlab.model`` columns; ``tool='openssl'``) of every run of this
+        plan, including runs found finished on resume, with the conditions ``isa``, ``isa_mask``
+        (as ``openssl version -a`` reports it under the run's environment), ``aesni``, ``repeat``
+        and ``host``. ``source`` is the run's raw file in the folder (``runs/<key>.txt``).
+
+    Raises
+    ------
+    CaptureError
+        No ``openssl`` (the message says what to install), a non-integer ``seconds`` on a version
+        that needs one, an unwritable ``out``, a run that failed.
+    UnsupportedAlgorithmError
+        An algorithm this openssl does not run (the message lists those it has).
+
+    Warns
+    -----
+    CaptureWarning
+        A preset that was skipped, that left the reported mask unchanged, or that changed no
+        median rate by 3 % or more against ``native``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> df = capture("aes-128-gcm", sizes=[16384], seconds=1, repeats=1, isa="native",
+    ...              out=tempfile.mkdtemp(), progress=False)
+    >>> df[["algorithm", "block_bytes", "isa", "aesni", "repeat"]].iloc[0].tolist()
+    ['aes-128-gcm', 16384, 'native', 'on', 1]
+    """
+    binary = find_openssl(openssl)
+    algs = [_classify(a) for a in _as_list(DEFAULT_ALGORITHMS if algorithms is None else algorithms,
+                                           "algorithms")]
+    if not algs:
+        raise ValueError("algorithms must name at least one algorithm; got none")
+    if timing not in ("cpu", "elapsed"):
+        raise ValueError(f"timing must be one of 'cpu' or 'elapsed'; not {timing!r}")
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"repeats must be a whole number >= 1; not {repeats!r}")
+    if multi is not None and (isinstance(multi, bool) or not isinstance(multi, int) or multi < 1):
+        raise ValueError(f"multi must be a whole number >= 1 or None; not {multi!r}")
+    size_list = None if sizes is None else _as_list(sizes, "sizes")
+    if size_list is not None:
+        if not size_list or any(isinstance(s, bool) or not isinstance(s, int) or s < 1
+                                for s in size_list):
+            raise ValueError(f"sizes must be a list of whole numbers of bytes >= 1; not {sizes!r}")
+    secs = _seconds_arg(binary, seconds)
+
+    mode = (["-decrypt"] if decrypt else []) + (["-aead"] if aead else [])
+    _check_algorithms(binary, algs, mode)
+    conds = resolve_isa(isa, openssl=binary, stacklevel=3)
+    if not conds:
+        raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
+                           f"(see the warnings above)")
+
+    folder = CaptureFolder(default_folder("openssl") if out is None else out, resume=resume)
+    facts = host_info(binary)
+    folder.write_host(facts)
+    version = facts["openssl_version"]
+    eff_timing = "elapsed" if multi else timing
+
+    # A cell is one openssl process's worth of measurements under one condition.
+    cells: list[tuple[_Alg, int | None]] = []
+    for alg in algs:
+        if alg.pkey_ops or size_list is None:
+            cells.append((alg, None))
+        else:
+            cells.extend((alg, s) for s in size_list)
+    plan = interleave(cells, conds, repeats, seed)
+
+    def key(alg: _Alg, size: int | None, cond: IsaCondition, rep: int) -> str:
+        parts = ["openssl", alg.name, "all" if size is None else str(size), cond.name,
+                 *(["dec"] if decrypt else []), *(["aead"] if aead else []),
+                 *([f"multi{multi}"] if multi else []), *(["elapsed"] if timing == "elapsed" else []),
+                 f"r{rep}"]
+        return slug("_".join(parts))
+
+    keys = [key(*cell, cond, rep) for cell, cond, rep in plan]
+    folder.check_plan(keys)
+    done = folder.done_keys()
+    todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
+    masks = {cond: _mask_for(binary, cond.value) for cond in conds}
+
+    def nominal(alg: _Alg, size: int | None) -> float:
+        n = alg.pkey_ops or (1 if size is not None else DEFAULT_SIZES_COUNT)
+        return float(secs) * n
+
+    import cipherlab  # the public ingest, whatever module readers put it in
+
+    bar = progress_bar(sum(nominal(*c) for c, *_ in todo), len(todo), desc="openssl speed",
+                       enabled=progress)
+    try:
+        for i, ((alg, size), cond, rep, k) in enumerate(todo, 1):
+            cmd = [binary, "speed", "-mr", "-seconds", secs,
+                   *(["-elapsed"] if timing == "elapsed" else []),
+                   *(["-multi", str(multi)] if multi else []), *mode,
+                   *(["-bytes", str(size)] if size is not None and not alg.pkey_ops else []),
+                   *alg.args]
+            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            t0 = time.perf_counter()
+            proc = subprocess.run(cmd, env=isa_env(cond), capture_output=True, text=True,
+                                  check=False)
+            wall = time.perf_counter() - t0
+            raw = proc.stderr + proc.stdout  # the order of `2>&1` into a pipe
+            if proc.returncode != 0:
+                raise CaptureError(f"openssl speed exited with status {proc.returncode} "
+                                   f"(command: {' '.join(cmd)}); its output ends: "
+                                   f"{raw.strip()[-400:]!r}")
+            mask = masks[cond]
+            conditions = {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask),
+                          "repeat": rep, "host": facts["host"]}
+            if aead:
+                conditions["loop"] = "aead"
+            frame = cipherlab.ingest(raw, label=label or facts["host"], tool="openssl",
+                                     tool_version=version, timing=eff_timing, cpu=facts["cpu"],
+                                     clock_hz=facts["clock_hz"], multi=multi, **conditions)
+            if frame.empty:
+                raise CaptureError(f"openssl speed printed no result records (command: "
+                                   f"{' '.join(cmd)}); its output: {raw.strip()[-400:]!r}")
+            frame = frame.assign(source=folder.source_name(k), run=folder.next_run_number())
+            if decrypt:
+                op = frame["operation"].astype("object")
+                frame["operation"] = op.where(op != "encrypt", "decrypt").astype("category")
+            folder.add_run(k, raw, frame, {
+                "tool": "openssl", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
+                "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
+                "wall_s": round(wall, 4), "nominal_s": nominal(alg, size),
+                "returncode": proc.returncode})
+            bar.update(nominal(alg, size))
+            bar.set_postfix_str(f"runs {i}/{len(todo)}")
+    except KeyboardInterrupt as err:
+        add_note(err, f"cipherlab: {len(folder.done_keys())} finished runs are kept in "
+                      f"'{folder.path}'; capture(..., out='{folder.path}', resume=True) continues.")
+        raise
+    finally:
+        bar.close()
+
+    sources = {folder.source_name(k) for k in keys}
+    table = folder.table()
+    table = table[table["source"].astype(str).isin(sources) & (table["tool"] == "openssl")]
+    table = table.reset_index(drop=True)
+    rate_warnings(table, stacklevel=3)
+    return table

@@ -1,0 +1,126 @@
+"""What every runner shares: the run order, the progress bar, the "did the preset do anything" check.
+
+Why this module exists: honest repeats are the point of capturing rather than pasting one
+``openssl speed`` output (Kalibera & Jones, "Rigorous benchmarking in reasonable time", 2013:
+repeats inside one process understate variance; conditions measured back to back let drift and
+heat pass for a speedup). So every runner orders its runs the same way, in blocks:
+
+* block ``r`` holds repeat ``r`` of every cell (algorithm x size set x ...);
+* inside a block the cells come in a seeded random order, and each cell runs all its ISA
+  conditions next to each other, also in a seeded random order: ``A B | B A | A B ...``.
+
+Each pair of conditions is thus measured minutes apart at most, in alternating order, and the
+same seed gives the same plan (which is what lets ``resume=True`` find the runs still missing).
+
+Examples
+--------
+>>> plan = interleave(["gcm", "cbc"], ["native", "no-aesni"], repeats=2, seed=0)
+>>> len(plan), sorted({(c, i) for c, i, r in plan}) == sorted(
+...     {(c, i) for c in ["gcm", "cbc"] for i in ["native", "no-aesni"]})
+(8, True)
+>>> [r for c, i, r in plan]
+[1, 1, 1, 1, 2, 2, 2, 2]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import warnings
+from typing import Hashable, Sequence, TypeVar
+
+import pandas as pd
+
+from cipherlab.errors import CaptureWarning
+
+__all__ = ["interleave", "progress_bar", "rate_warnings", "slug"]
+
+C = TypeVar("C")
+I = TypeVar("I")
+
+
+def interleave(cells: Sequence[C], conds: Sequence[I], repeats: int,
+               seed: int | None = 0) -> list[tuple[C, I, int]]:
+    """The run order: ``(cell, condition, repeat)`` in seeded random blocks (see module docstring).
+
+    Repeats are numbered from 1.
+    """
+    rng = random.Random(seed)
+    plan = []
+    for r in range(1, repeats + 1):
+        order = list(cells)
+        rng.shuffle(order)
+        for cell in order:
+            cs = list(conds)
+            rng.shuffle(cs)
+            plan.extend((cell, c, r) for c in cs)
+    return plan
+
+
+def slug(text: str) -> str:
+    """A file-name-safe spelling of ``text`` (raw masks contain ``~`` and ``:``).
+
+    >>> slug("~0x200000200000000:~0x0")
+    'not0x200000200000000-not0x0'
+    """
+    out = text.replace("~", "not").replace(":", "-")
+    return "".join(ch if ch.isalnum() or ch in "-._" else "_" for ch in out)
+
+
+def progress_bar(total_s: float, n_runs: int, *, desc: str, enabled: bool = True):
+    """A tqdm.auto bar counting *nominal* seconds, so its ETA stays honest.
+
+    Runs differ in length (one block size vs six, one public-key op vs two), so a bar counting
+    runs would mis-estimate; the bar advances by each run's nominal duration (seconds x
+    measurements) and tqdm's rate turns that into a real-time ETA. Runs done show as a postfix.
+    """
+    from tqdm.auto import tqdm
+    bar = tqdm(total=round(total_s, 1), desc=desc, unit="s", disable=not enabled,
+               bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} nominal s [{elapsed}<{remaining}{postfix}]")
+    bar.set_postfix_str(f"runs 0/{n_runs}")
+    return bar
+
+
+def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: float = 0.03,
+                  keys: Sequence[Hashable] = ("algorithm", "operation", "block_bytes"),
+                  tool: str = "openssl", stacklevel: int = 3) -> list[str]:
+    """Warn for every ISA condition whose rates all stay within ``threshold`` of ``baseline``.
+
+    A preset can change the mask and still change nothing measured (3.0 has no VAES code for
+    GCM, so ``no-vaes`` measures the native code). Compares the median rate per cell; only cells
+    measured under both conditions count. Returns the messages (also emitted as warnings).
+    """
+    if table.empty or "isa" not in table.columns:
+        return []
+    rate = table["bytes_per_s"].where(table["bytes_per_s"].notna(), table["ops_per_s"])
+    df = table.assign(_rate=rate).dropna(subset=["_rate"])
+    keys = [k for k in keys if k in df.columns]
+    med = (df.astype({"isa": "object"}).groupby([*keys, "isa"], observed=True, dropna=False)["_rate"]
+           .median().unstack("isa"))
+    if baseline not in med.columns:
+        return []
+    messages = []
+    for cond in med.columns:
+        if cond == baseline:
+            continue
+        pair = med[[baseline, cond]].dropna()
+        if pair.empty:
+            continue
+        change = (pair[cond] / pair[baseline]).map(lambda x: abs(math.log(x)) if x > 0 else math.inf)
+        # Per algorithm: a preset can move CBC and leave GCM alone (OpenSSL 4.0's VAES GCM path
+        # ignores the AES-NI bit), which an all-cells test would hide.
+        still = change.groupby(level=0, observed=True).max() < math.log1p(threshold)
+        algs = sorted(map(str, still[still].index))
+        if algs:
+            msg = (f"{tool}: ISA condition {cond!r} changed no median rate of {', '.join(algs)} "
+                   f"by {threshold:.0%} or more against {baseline!r}; this build does not use the "
+                   f"masked features there, so those runs measure the {baseline} code.")
+            warnings.warn(msg, CaptureWarning, stacklevel=stacklevel)
+            messages.append(msg)
+    return messages
+
+
+def add_note(err: BaseException, note: str) -> None:
+    """Attach ``note`` to an exception (Python 3.11+), so tracebacks say where the runs are."""
+    if hasattr(err, "add_note"):
+        err.add_note(note)
