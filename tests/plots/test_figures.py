@@ -133,3 +133,13 @@ def test_heatmap_annotates_every_cell_in_readable_units(machines_frame, ax):
 def test_heatmap_names_the_available_sizes_when_asked_for_a_missing_one(machines_frame, ax):
     with pytest.raises(AnalysisError, match=r"\[8192\]; not 16"):
         plots.heatmap(machines_frame, block_bytes=16, ax=ax)
+
+
+def test_speedup_without_block_sizes_is_a_forest_plot(ax):
+    # e.g. stats.ratio_test(..., paired=True): one row per algorithm, tested across block sizes
+    res = pd.DataFrame({"algorithm": ["aes-128-cbc", "aes-128-gcm"], "ratio": [1.98, 4.3],
+                        "ci_low": [1.93, 3.5], "ci_high": [2.03, 5.2], "expected": 2.0,
+                        "margin": 0.1, "differs": [False, True], "test": "paired t"})
+    plots.speedup(res, ax=ax)
+    assert _tick_texts(ax.xaxis) == ["aes-128-cbc", "aes-128-gcm"]
+    assert ax.get_xlabel() == ""

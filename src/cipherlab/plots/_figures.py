@@ -41,7 +41,8 @@ _RESULT_COLUMNS = frozenset({
     "equivalent", "differs", "n", "t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "c_ci_low",
     "c_ci_high", "asymptotic_bytes_per_s", "clock_hz", "cycles_per_byte", "n_half_bytes",
     "r_squared", "n_sizes", "a", "b", "crossover_bytes", "t0_a_ns", "t0_b_ns", "overhead_share_a",
-    "overhead_share_b", "alpha", "adjust", "metric", "by",
+    "overhead_share_b", "alpha", "adjust", "metric", "by", "paired_over", "ratio_min",
+    "ratio_max",
 })
 # Columns that vary between runs and are worth telling apart with line styles, most telling first.
 _STYLE_CANDIDATES = ("aesni", "tier", "isa", "label", "tool", "source", "run", "repeat_group")
@@ -234,7 +235,8 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
         ``margin`` column (a :func:`~cipherlab.stats.ratio_test` result), the equivalence region
         ``expected × (1 ± margin)`` is shaded.
     x
-        Block-size column (log-2 axis).
+        Block-size column (log-2 axis). When the result has no such column (a test across block
+        sizes, ``paired=True``), each row is one point on a categorical axis: a forest plot.
     hue
         Key column that sets the colour (other varying keys set the marker and dashes).
     significance
@@ -263,25 +265,31 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
     """
     from matplotlib.lines import Line2D
 
-    _need(result, ["ratio", x], "result")
+    _need(result, ["ratio"], "result")
     ax = _gca(ax)
     sig = _significance_column(result, significance)
-    d = result[result["ratio"].notna() & result[x].notna()].copy()
+    by_size = x is not None and x in result.columns
+    d = result[result["ratio"].notna() & (result[x].notna() if by_size else True)].copy()
     if d.empty:
         raise AnalysisError("`result` has no finite ratios to plot")
-    d[x] = d[x].astype(float)
-    keys = _key_columns(d, exclude=[x])
+    if by_size:
+        d[x] = d[x].astype(float)
+    keys = _key_columns(d, exclude=[x] if by_size else [])
     series = list(_series(d, keys, hue))
     colors = _colors([str(h) for _, h, _, _ in series if h is not None], palette)
     fallback = _colors([lab for lab, _, _, _ in series], None)
     n = len(series)
-    handles = []
+    handles, tick_labels = [], []
     for i, (label, hue_value, rows, style_index) in enumerate(series):
-        rows = rows.sort_values(x)
         colour = colors.get(str(hue_value)) if hue_value is not None else fallback[label]
-        # dodge: spread overlapping series over ±0.12 of a doubling so their bars stay readable
-        shift = 2.0 ** (0.24 * (i - (n - 1) / 2) / max(n - 1, 1)) if n > 1 else 1.0
-        xs = rows[x].to_numpy(float) * shift
+        if by_size:
+            rows = rows.sort_values(x)
+            # dodge: spread overlapping series over ±0.12 of a doubling so their bars stay readable
+            shift = 2.0 ** (0.24 * (i - (n - 1) / 2) / max(n - 1, 1)) if n > 1 else 1.0
+            xs = rows[x].to_numpy(float) * shift
+        else:  # one point per series (e.g. a ratio tested across block sizes): a forest plot
+            xs = np.arange(len(rows), dtype=float) * 0.2 + i
+            tick_labels.append((i, label))
         ys = rows["ratio"].to_numpy(float)
         marker = _MARKERS[style_index % len(_MARKERS)]
         dash = _DASHES[style_index % len(_DASHES)]
@@ -293,14 +301,16 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
                 ax.errorbar(xs[ok], ys[ok], yerr=np.vstack([np.clip(lo[ok], 0, None),
                                                             np.clip(hi[ok], 0, None)]),
                             fmt="none", ecolor=colour, elinewidth=1.0, capsize=2, zorder=2)
-        ax.plot(xs, ys, color=colour, linestyle=dash, linewidth=1.0, zorder=2)
+        if by_size:
+            ax.plot(xs, ys, color=colour, linestyle=dash, linewidth=1.0, zorder=2)
         filled = (rows[sig].fillna(False).astype(bool).to_numpy() if sig
                   else np.ones(len(rows), bool))
         ax.scatter(xs[filled], ys[filled], color=colour, marker=marker, s=22, zorder=3,
                    edgecolors=colour)
         ax.scatter(xs[~filled], ys[~filled], facecolors="white", marker=marker, s=22, zorder=3,
                    edgecolors=colour)
-        handles.append(Line2D([], [], color=colour, linestyle=dash, marker=marker, label=label))
+        if by_size:
+            handles.append(Line2D([], [], color=colour, linestyle=dash, marker=marker, label=label))
     if expected is not None:
         ax.axhline(expected, color="0.25", linestyle="--", linewidth=0.9, zorder=1)
         handles.append(Line2D([], [], color="0.25", linestyle="--",
@@ -316,15 +326,25 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
             f"differs from {format_ratio(expected)}" if expected is not None else sig)
         handles.append(Line2D([], [], color="0.3", marker="o", linestyle="none",
                               label=f"filled: {what} (significant)"))
+        untested = "test" in d.columns and d["test"].astype("object").eq("single value").any()
         handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor="white",
-                              linestyle="none", label="hollow: not significant"))
+                              linestyle="none", label="hollow: not significant" +
+                              (" or untested (one value)" if untested else "")))
     values = list(d["ratio"]) + [expected or 1.0, 1.0]
     for c in ("ci_low", "ci_high"):
         if c in d.columns:
             values += list(d[c].dropna())
     ratio_axis(ax, "y", values, log=log)
-    size_axis(ax, "x", d[x])
-    ax.set_xlabel("Block size (bytes)")
+    if by_size:
+        size_axis(ax, "x", d[x])
+        ax.set_xlabel("Block size (bytes)")
+    else:
+        ax.set_xticks([i for i, _ in tick_labels], [lab for _, lab in tick_labels])
+        ax.set_xlim(-0.6, len(tick_labels) - 0.4)
+        ax.tick_params(axis="x", labelrotation=30)
+        for t in ax.get_xticklabels():
+            t.set_horizontalalignment("right")
+        ax.grid(False, axis="x")
     ax.set_ylabel("Speed-up (ratio of throughputs)")
     if legend:
         ax.legend(handles=handles, fontsize="small")
