@@ -347,11 +347,15 @@ class _HTMLTableParser(HTMLParser):
             return
         elif tag == "tr":
             self._end_row()
-            self._stack[-1]["row"] = {"line": self._line(), "cells": []}
+            self._stack[-1]["row"] = {"start": self._line(), "line": self._line(), "cells": []}
         elif tag in ("td", "th"):
             self._end_cell()
-            if self._stack[-1]["row"] is None:
-                self._stack[-1]["row"] = {"line": self._line(), "cells": []}
+            row = self._stack[-1]["row"]
+            if row is None:
+                row = self._stack[-1]["row"] = {"start": self._line(), "line": self._line(),
+                                                "cells": []}
+            if not row["cells"] and self._cell is None:
+                row["line"] = self._line()  # provenance: the line the values start on
             span = dict(attrs).get("colspan") or "1"
             self._span = int(span) if span.strip().isdigit() else 1
             self._cell = []
@@ -393,7 +397,7 @@ def _html_tables(lines: list[str]) -> list[_Table]:
     for t in parser.tables:
         if "end" not in t:
             continue
-        rows = [_Row(r["line"], r["cells"], set(range(r["line"], r.get("end", r["line"]) + 1)))
+        rows = [_Row(r["line"], r["cells"], set(range(r["start"], r["end"] + 1)))
                 for r in t["rows"]]
         in_rows = set().union(*(r.lines for r in rows)) if rows else set()
         markup = set(range(t["start"], t["end"] + 1)) - in_rows

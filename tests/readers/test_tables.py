@@ -1,0 +1,242 @@
+"""Tables shaped like openssl output in Markdown, HTML and tab pastes (readers/_tables.py).
+
+Every expected number below is copied from the source text named in the test (the cell as
+printed, then x1000 for a ``k`` cell), not computed by the code under test.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from cipherlab.model import to_frame
+from cipherlab.readers._tables import find_tables, parse_value, tier_name
+
+SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"
+AWS_VARIANTS = [
+    "aws-wiki-aesni-on-off.txt",            # the wiki page as pasted (Markdown table)
+    "aws-wiki-aesni-on-off-html.html",      # the same table as an HTML <table>
+    "aws-wiki-aesni-on-off-thousands.md",   # Markdown, thousands separators, alignment colons
+    "aws-wiki-aesni-on-off-tabs.txt",       # copied from the rendered wiki: TAB-separated cells
+    "aws-wiki-aesni-on-off-mail.txt",       # quoted in a reply mail ("> | ..."), CRLF line ends
+]
+TIER_VARIANTS = ["implementation-tiers-wiki.txt", "implementation-tiers-wiki-html.html"]
+
+
+def lines_of(name: str) -> list[str]:
+    return (SEEDS / name).read_text(encoding="utf-8").replace("\r\n", "\n").split("\n")
+
+
+def frame(name: str) -> pd.DataFrame:
+    runs, _ = find_tables(lines_of(name), name)
+    return to_frame(runs, source=name)
+
+
+def one(df: pd.DataFrame, **where) -> pd.Series:
+    mask = pd.Series(True, index=df.index)
+    for col, value in where.items():
+        mask &= df[col].astype("object").eq(value)
+    rows = df[mask]
+    assert len(rows) == 1, f"{len(rows)} rows match {where}"
+    return rows.iloc[0]
+
+
+# ---------------------------------------------------------------------------------- cells
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("282247.11k", 282247110.0),        # AWS seed, aes-128-gcm Yes, 16 bytes
+    ("6,916.78k", 6916780.0),           # tier seed, VIA Luke 1.1.0l no-asm AES-256 CBC
+    ("37,086,822.40k", 37086822400.0),  # tier seed, Ryzen 3.0.2 Kernel AES-256 CBC
+    ("1000751.10k", 1000751100.0),      # AWS seed, aes-128-gcm Yes, 8192 bytes
+    ("0.00", 0.0),                      # openssl's "not measured"
+    ("9876.54", 9876.54),               # a cell without k is already bytes/s
+    ("**522138.77k**", 522138770.0),    # Markdown emphasis
+    ("1.5e3", 1500.0),
+])
+def test_parse_value_reads_openssl_cells(cell, expected):
+    assert parse_value(cell) == expected
+
+
+def test_parse_value_keeps_inf_and_refuses_words():
+    assert math.isinf(parse_value("infk"))
+    for cell in ("n/a", "Yes", "16 bytes", "", "12,34.5k"):
+        assert parse_value(cell) is None, cell
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("Kerneld,e", ("kernel", "d,e")),
+    ("Kerneld", ("kernel", "d")),
+    ("Padlockb", ("padlock", "b")),
+    ("asmc", ("asm", "c")),
+    ("asm", ("asm", None)),
+    ("no-asm", ("no-asm", None)),
+    ("AES-NI & SHA Ext.", ("aes-ni+sha-ext", None)),
+])
+def test_tier_names_lose_their_footnote_letters(cell, expected):
+    assert tier_name(cell) == expected
+
+
+# ---------------------------------------------------------------------------------- AWS seed
+
+
+@pytest.mark.parametrize("name", AWS_VARIANTS)
+def test_aws_table_in_every_dialect(name):
+    df = frame(name)
+    # 12 rows (6 ciphers x Yes/no) x 5 block sizes, all in one run
+    assert len(df) == 60 and df["run"].nunique() == 1
+    assert sorted(df["block_bytes"].unique()) == [16, 64, 256, 1024, 8192]
+    assert set(df["aesni"]) == {"on", "off"}
+    assert (df.groupby("aesni", observed=True).size() == 30).all()
+    # "| aes-128-gcm | Yes | 282247.11k | ..." and "| aes-128-gcm | no | 72770.61k | ..."
+    on = one(df, algorithm="aes-128-gcm", aesni="on", block_bytes=16)
+    off = one(df, algorithm="aes-128-gcm", aesni="off", block_bytes=16)
+    assert on["bytes_per_s"] == 282247110.0
+    assert off["bytes_per_s"] == 72770610.0
+    assert on["name"] == "aes-128-gcm" and on["operation"] == "encrypt"
+    # "| aes-256-cbc | no | ... | 210132.99k |" (8192 bytes)
+    assert one(df, algorithm="aes-256-cbc", aesni="off", block_bytes=8192)["bytes_per_s"] == \
+        210132990.0
+    # the prose: "- AWS r3.xlarge instance", "- OpenSSL version 1.0.1f"
+    assert on["tool"] == "openssl" and on["tool_version"] == "1.0.1f"
+    assert on["dialect"] == {"html": "html", "txt": "tabs" if "tabs" in name else "markdown",
+                             "md": "markdown"}[name.rsplit(".", 1)[1]]
+
+
+def test_aws_seed_provenance_and_run_metadata():
+    df = frame("aws-wiki-aesni-on-off.txt")
+    row = one(df, algorithm="aes-128-gcm", aesni="on", block_bytes=16)
+    # line 26 of the seed is "| aes-128-gcm | Yes | 282247.11k | ..."
+    assert row["line"] == 26
+    assert lines_of("aws-wiki-aesni-on-off.txt")[25].startswith("| aes-128-gcm | Yes | 282247.11k")
+    assert row["label"] == "AWS r3.xlarge"
+    assert row["timing"] == "elapsed"        # "openssl speed -elapsed -evp aes-128-cbc"
+    assert row["compiler"] == "gcc 4.8.2"    # "- gcc - 4.8.2, and"
+
+
+def test_aws_seed_consumes_exactly_the_table():
+    lines = lines_of("aws-wiki-aesni-on-off.txt")
+    _, consumed = find_tables(lines, "aws")
+    assert {lines[i].split("|")[1].strip() for i in consumed} >= {"Cipher", "---", "aes-128-cbc"}
+    assert all(lines[i].startswith("|") for i in consumed)
+    assert len(consumed) == 14   # header + separator + 12 rows
+
+
+def test_html_row_line_is_the_line_of_its_values():
+    df = frame("aws-wiki-aesni-on-off-html.html")
+    row = one(df, algorithm="aes-128-gcm", aesni="on", block_bytes=16)
+    assert "<td>282247.11k</td>" in lines_of("aws-wiki-aesni-on-off-html.html")[row["line"] - 1]
+
+
+# ---------------------------------------------------------------------------------- tier seed
+
+
+@pytest.mark.parametrize("name", TIER_VARIANTS)
+def test_implementation_tier_table(name):
+    df = frame(name)
+    # four sections (2 CPUs x 2 OpenSSL versions) of 4, 4, 4 and 3 methods x 6 algorithms
+    assert df["run"].nunique() == 4 and len(df) == 90
+    assert set(df["block_bytes"]) == {8192}    # "Using the results for 8,192 byte blocks:"
+    assert set(df["algorithm"]) == {"aes-256-cbc", "idea-cbc", "md5", "sha1", "sha256", "sha512"}
+    # VIA Luke, OpenSSL 3.0.2: "| Kerneld | 2,033,909.76k | 9,627.65k | ..."
+    via = one(df, cpu="VIA Luke", tool_version="3.0.2", tier="kernel", algorithm="aes-256-cbc")
+    assert via["bytes_per_s"] == 2033909760.0
+    assert via["clock_hz"] == 1.0e9            # "VIA Luke @ 1.0 GHz"
+    assert via["note"] == "d"
+    # Ryzen 5 3600, OpenSSL 3.0.2: "| Kerneld | 37,086,822.40k | ..."; the text gives no clock
+    ryzen = one(df, cpu="AMD Ryzen 5 3600", tool_version="3.0.2", tier="kernel",
+                algorithm="aes-256-cbc")
+    assert ryzen["bytes_per_s"] == 37086822400.0
+    assert pd.isna(ryzen["clock_hz"])
+    # VIA Luke, OpenSSL 1.1.0l: "| Kerneld,e | 11,127.92k |" and "| Padlockb | 520,596.10k |"
+    assert one(df, cpu="VIA Luke", tool_version="1.1.0l", tier="kernel",
+               algorithm="aes-256-cbc")[["bytes_per_s", "note"]].tolist() == [11127920.0, "d,e"]
+    assert one(df, cpu="VIA Luke", tool_version="1.1.0l", tier="padlock",
+               algorithm="aes-256-cbc")["bytes_per_s"] == 520596100.0
+    # Ryzen 1.1.0l: "| AES-NI & SHA Ext. | 1,086,559.57k |"; Ryzen 3.0.2: "| asmc | 1,097,910.95k |"
+    assert one(df, tool_version="1.1.0l", tier="aes-ni+sha-ext",
+               algorithm="aes-256-cbc")["bytes_per_s"] == 1086559570.0
+    asm = one(df, cpu="AMD Ryzen 5 3600", tool_version="3.0.2", tier="asm", algorithm="sha1")
+    assert asm["bytes_per_s"] == 1036997970.0 and asm["note"] == "c"
+    # "IDEAa CBC" (3.0.2 sections): printed name kept, footnote in note, canonical algorithm
+    idea = one(df, cpu="VIA Luke", tool_version="3.0.2", tier="no-asm", algorithm="idea-cbc")
+    assert idea["name"] == "IDEAa CBC" and idea["note"] == "a"
+    assert idea["bytes_per_s"] == 9662710.0
+    assert set(df["tier"]) == {"no-asm", "asm", "kernel", "padlock", "aes-ni+sha-ext"}
+
+
+def test_tier_sections_label_their_runs():
+    df = frame("implementation-tiers-wiki.txt")
+    labels = df.groupby("run", observed=True)["label"].first().tolist()
+    assert labels == [
+        "VIA Luke @ 1.0 GHz / OpenSSL 1.1.0l on Debian Linux 11 for x86",
+        "VIA Luke @ 1.0 GHz / OpenSSL 3.0.2 on Debian Linux 11 for x86",
+        "AMD Ryzen 5 3600 / OpenSSL 1.1.0l with Debian Linux 11 for x86_64",
+        "AMD Ryzen 5 3600 / OpenSSL 3.0.2 with Debian Linux 11 for x86_64",
+    ]
+    # line 37 of the seed is the Ryzen 3.0.2 Kernel row
+    assert one(df, cpu="AMD Ryzen 5 3600", tool_version="3.0.2", tier="kernel",
+               algorithm="md5")["line"] == 37
+
+
+def test_documents_without_tables_yield_nothing():
+    for name in ("netbsd-ml-three-os-openssl-speed.txt", "openjdk-ml-aes-gcm-slow.txt"):
+        assert find_tables(lines_of(name), name) == ([], set())
+
+
+# ---------------------------------------------------------------------------------- edge cases
+
+
+def test_unreadable_row_is_left_for_the_caller_to_report():
+    text = ["| type | 16 bytes | 64 bytes |", "|---|---|---|",
+            "| md5 | 1.00k | 2.00k |", "| sha1 | 3.00k | oops |"]
+    runs, consumed = find_tables(text, "t")
+    assert consumed == {0, 1, 2}
+    assert [(c["name"], c["bytes_per_s"]) for c in runs[0].cells] == [("md5", 1000.0),
+                                                                      ("md5", 2000.0)]
+
+
+def test_tables_that_are_not_openssl_shaped_are_not_consumed():
+    text = ["| Name | Age |", "|---|---|", "| Bob | 42 |", "", "if (a || b) { x |= 1; }"]
+    assert find_tables(text, "t") == ([], set())
+
+
+def test_transposed_table_needs_its_block_size_in_the_prose():
+    table = ["| Method | AES-256 CBC | MD5 |", "|---|---|---|", "| asm | 1.00k | 2.00k |"]
+    assert find_tables(table, "t") == ([], set())
+    runs, consumed = find_tables(["Results for 16 byte blocks:", *table], "t")
+    assert consumed == {1, 2, 3}
+    assert {c["block_bytes"] for c in runs[0].cells} == {16}
+
+
+def test_tab_indented_openssl_text_is_left_to_the_text_parser():
+    text = ["type\t16 bytes\t64 bytes", "md5\t1.00k\t2.00k"]
+    assert find_tables(text, "t") == ([], set())
+
+
+def test_html_without_closing_cell_tags_and_with_colspan_sections():
+    text = ["<p>OpenSSL 3.0.2 on my laptop</p>", "<table>",
+            "<tr><th colspan=3>Laptop</th>",
+            "<tr><th>Algorithm<th>16 bytes<th>64 bytes",
+            "<tr><td>SHA-256<td>1,000.00k<td>9876.54", "</table>"]
+    runs, consumed = find_tables(text, "t")
+    assert consumed == {1, 2, 3, 4, 5}
+    assert runs[0].meta["tool_version"] == "3.0.2" and runs[0].meta["label"] == "Laptop"
+    assert [(c["algorithm"], c["block_bytes"], c["bytes_per_s"]) for c in runs[0].cells] == [
+        ("sha256", 16, 1000000.0), ("sha256", 64, 9876.54)]
+
+
+def test_repeated_header_starts_a_new_run_and_conditions_are_per_row():
+    text = ["## With AES-NI", "| Cipher | AES-NI | 16 bytes |", "|---|---|---|",
+            "| aes-128-gcm | enabled | 2.00k |", "| aes-128-gcm | disabled | 1.00k |", "",
+            "## Second machine", "| Cipher | 16 bytes |", "|---|---|", "| md5 | 3.00k |"]
+    runs, _ = find_tables(text, "t")
+    df = to_frame(runs, source="t", conditions={"host": "x"})
+    assert df.groupby("run", observed=True)["label"].first().tolist() == [
+        "With AES-NI", "Second machine"]
+    assert df["aesni"].astype("object").tolist()[:2] == ["on", "off"]
+    assert pd.isna(df["aesni"].iloc[2])
+    assert set(df["host"]) == {"x"}
