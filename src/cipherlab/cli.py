@@ -57,18 +57,39 @@ def _cmd_ingest(args) -> int:
 
 def _cmd_capture(args) -> int:
     import cipherlab
-    kwargs = dict(algorithms=args.algorithms, sizes=args.sizes, seconds=args.seconds,
-                  repeats=args.repeats, isa=args.isa, out=args.out, timing=args.timing,
-                  multi=args.multi, decrypt=args.decrypt, aead=args.aead, seed=args.seed,
-                  resume=args.resume, openssl=args.openssl)
-    df = cipherlab.capture(**kwargs)
-    if args.python:
-        py = cipherlab.capture_python(sizes=args.sizes, repeats=args.repeats, isa=args.isa,
-                                      out=args.out, seed=args.seed)
-        df = cipherlab.concat([df, py])
-    print(_summary(df))
-    print(f"capture folder: {args.out}")
+    from cipherlab.runners._openssl import default_folder
+    out = args.out or str(default_folder("capture"))
+    given = {k: v for k, v in dict(sizes=args.sizes, seconds=args.seconds, repeats=args.repeats,
+                                   isa=args.isa, seed=args.seed, resume=args.resume).items()
+             if v is not None}
+    frames = []
+    if not args.python_only:
+        frames.append(cipherlab.capture(args.algorithms, out=out, timing=args.timing,
+                                        multi=args.multi, decrypt=args.decrypt, aead=args.aead,
+                                        openssl=args.openssl, **given))
+    if args.python or args.python_only:
+        algs = args.python_algorithms or (args.algorithms if args.python_only else None)
+        frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing, **given))
+    df = cipherlab.concat(frames)
+    print(_capture_summary(df))
+    print(f"capture folder: {out}  (read it back with cipherlab.ingest({out!r}))")
     return 0
+
+
+def _capture_summary(df) -> str:
+    """Median throughput (MB/s, or ops/s for public keys) per cell and ISA condition, with n."""
+    if df.empty:
+        return "(no rows)"
+    rate = df["bytes_per_s"].where(df["bytes_per_s"].notna(), df["ops_per_s"])
+    unit = df["bytes_per_s"].notna().map({True: "MB/s", False: "ops/s"})
+    scaled = rate.where(unit == "ops/s", rate / 1e6)
+    t = df.assign(value=scaled, unit=unit, block_bytes=df["block_bytes"].astype("object").fillna("-"))
+    keys = ["tool", "algorithm", "operation", "block_bytes", "unit"]
+    g = t.astype({k: "object" for k in keys + ["isa"]}).groupby(keys + ["isa"], dropna=False)
+    med = g["value"].median().unstack("isa")
+    n = g["value"].size().unstack("isa").min(axis=1)
+    med["n"] = n
+    return med.to_string(float_format=lambda v: f"{v:,.1f}")
 
 
 def _cmd_capture_tls(args) -> int:
@@ -109,21 +130,33 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="NAME=VALUE", help="add a condition column, e.g. -c aesni=off")
     s.set_defaults(func=_cmd_ingest)
 
-    s = sub.add_parser("capture", help="benchmark this machine with openssl speed")
-    s.add_argument("--algorithms", type=_csv, default=None, help="e.g. aes-128-gcm,aes-128-cbc")
-    s.add_argument("--sizes", type=_ints, default=None, help="block sizes in bytes, e.g. 16,1024,16384")
-    s.add_argument("--seconds", type=float, default=None, help="seconds per measurement")
-    s.add_argument("--repeats", type=int, default=None, help="separate openssl processes per cell")
-    s.add_argument("--isa", type=_csv, default=None, help="presets or raw masks, e.g. native,no-aesni")
+    s = sub.add_parser("capture", help="benchmark this machine with openssl speed (and cryptography)")
+    s.add_argument("--algorithms", type=_csv, default=None,
+                   help="e.g. aes-128-gcm,aes-128-cbc,sha256,rsa2048 (default aes-128-gcm,aes-128-cbc)")
+    s.add_argument("--sizes", type=_ints, default=None,
+                   help="block sizes in bytes, one openssl process each, e.g. 16,1024,16384 "
+                        "(default: openssl's six sizes in one process)")
+    s.add_argument("--seconds", type=float, default=None,
+                   help="seconds per measurement (openssl default 3, whole numbers; python 1)")
+    s.add_argument("--repeats", type=int, default=None,
+                   help="separate processes per cell and condition (default 6)")
+    s.add_argument("--isa", type=_csv, default=None,
+                   help="presets or raw OPENSSL_ia32cap masks (default native,no-aesni); presets: "
+                        "native, no-aesni, no-aesni-classic, no-vaes, no-aesni-no-vaes, no-simd")
     s.add_argument("--timing", choices=("cpu", "elapsed"), default="cpu")
     s.add_argument("--multi", type=int, default=None, help="processes (openssl speed -multi)")
     s.add_argument("--decrypt", action="store_true")
     s.add_argument("--aead", action="store_true", help="TLS-like AEAD mode (openssl speed -aead)")
-    s.add_argument("--seed", type=int, default=0, help="seed of the interleaving order")
+    s.add_argument("--seed", type=int, default=None, help="seed of the interleaving order (default 0)")
     s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
     s.add_argument("--openssl", default=None, help="path of the openssl binary")
     s.add_argument("--python", action="store_true", help="also time the Python cryptography package")
-    s.add_argument("-o", "--out", default="captures/latest", help="capture folder")
+    s.add_argument("--python-only", action="store_true",
+                   help="time only the cryptography package (--algorithms then names its ciphers)")
+    s.add_argument("--python-algorithms", type=_csv, default=None,
+                   help="ciphers for --python (default aes-128-gcm,aes-128-cbc)")
+    s.add_argument("-o", "--out", default=None,
+                   help="capture folder (default captures/capture-<host>-<UTC time>)")
     s.set_defaults(func=_cmd_capture)
 
     s = sub.add_parser("capture-tls", help="TLS transfer throughput by cipher suite over loopback")
