@@ -28,7 +28,9 @@ Rows of the tidy table: ``tool='tls'``, ``algorithm`` = the negotiated suite (Op
 ``ECDHE-ECDSA-AES128-GCM-SHA256`` or ``TLS_AES_256_GCM_SHA384``), ``name`` = the suite as asked for
 (``TLSv1.3`` for "the TLS 1.3 default"), ``operation='transfer'``, ``block_bytes`` = the
 application's write size, ``bytes_per_s``, ``count`` = bytes timed, ``seconds``, ``timing='elapsed'``,
-and the conditions ``protocol``, ``isa``, ``isa_mask``, ``aesni``, ``repeat``.
+and the conditions ``protocol`` (negotiated), ``cipher`` (the record cipher: ``aes-128-gcm``,
+``aes-128-cbc``, ``chacha20-poly1305``, ...), ``isa``, ``isa_mask``, ``aesni``, ``repeat``; the
+bundled seed table ``data/seeds/openjdk-tls-transfer.csv`` uses the same columns.
 
 ``block_bytes`` holds the write size (not NA) on purpose: it is the one size the experiment
 varies, the analyses group by ``(algorithm, operation, block_bytes)`` and pandas drops rows whose
@@ -74,6 +76,9 @@ RECORD_BYTES = 16384
 
 _WORKER = Path(__file__).with_name("_tls_worker.py")
 _STARTUP_S = 20.0  # a child must report "listening" within this (2 busy cores, cold caches)
+# The children enforce timeout_s themselves and say how far they got; the parent's own limit
+# comes this much later and only fires when a child cannot even do that.
+_GRACE_S = 5.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,7 +138,8 @@ def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
         elif key.startswith("TLS_"):
             raise UnsupportedAlgorithmError(
                 f"TLS 1.3 suite {s!r} cannot be chosen through Python's ssl module; ask for "
-                f"{TLS13_DEFAULT!r} to run the TLS 1.3 default the local OpenSSL negotiates")
+                f"{TLS13_DEFAULT!r} to run the TLS 1.3 default the local OpenSSL negotiates. "
+                f"Suites that can run here: {', '.join(offered)}")
         else:
             if _openssl_knows(s):
                 why = (f"{ssl.OPENSSL_VERSION} knows TLS suite {s!r}, but capture_tls cannot run it: "
@@ -179,7 +185,7 @@ def suite_primitives(suite: str) -> dict[str, Any]:
             f"not {suite!r}")
     bits = m.group(1)
     for mode in ("GCM", "CCM"):
-        if re.search(rf"\b{mode}\b", s):
+        if re.search(rf"\b{mode}8?\b", s):  # CCM8: the same cipher with an 8-byte tag
             return {"kind": "aead", "cipher": f"aes-{bits}-{mode.lower()}", "mac": None}
     h = re.search(r"-SHA(1|256|384)?$", s)
     if not h:
@@ -219,31 +225,43 @@ def _make_certificate(folder: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen:
+def _spawn(procs: list[subprocess.Popen], args: list[str], env: dict[str, str]) -> subprocess.Popen:
+    """Start a worker and append it to ``procs`` with SIGINT held off, so a Ctrl-C can never
+    fall between the start and the bookkeeping that guarantees the child is reaped."""
     # A new session = a new process group that a terminal's Ctrl-C does not reach: the parent
     # alone decides when the children end, and can kill the whole group.
-    return subprocess.Popen([sys.executable, str(_WORKER), *args], env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        proc = subprocess.Popen([sys.executable, str(_WORKER), *args], env=env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        procs.append(proc)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    return proc
 
 
 def _reap(procs: Sequence[subprocess.Popen]) -> None:
-    """Kill what still runs (whole process groups) and wait for every child: no orphans, no zombies."""
+    """Kill what still runs (whole process groups) and wait for every child: no orphans, no
+    zombies, even if another Ctrl-C arrives meanwhile (it is re-raised once all are reaped)."""
     for p in procs:
         if p.poll() is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(p.pid, signal.SIGKILL)  # our own group: nothing in it is worth a grace period
+                os.killpg(p.pid, signal.SIGKILL)  # our own group: nothing in it needs a grace period
+    interrupted = None
     for p in procs:
-        try:
-            p.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a D-state child; keep trying once
-            with contextlib.suppress(ProcessLookupError):
-                p.kill()
-            p.wait()
+        while True:
+            try:
+                p.wait()  # SIGKILL cannot be ignored: this returns promptly
+                break
+            except KeyboardInterrupt as err:
+                interrupted = err
         for stream in (p.stdout, p.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+    if interrupted is not None:
+        raise interrupted
 
 
 def _messages(text: str) -> list[dict]:
@@ -256,13 +274,11 @@ def _messages(text: str) -> list[dict]:
     return out
 
 
-def _failure(what: str, role: str, stdout: str, stderr: str) -> str:
+def _detail(stdout: str, stderr: str) -> str:
     errors = [m for m in _messages(stdout) if m.get("event") == "error"]
     if errors:
-        detail = f"{errors[0].get('type')}: {errors[0].get('message')}"
-    else:
-        detail = (stderr.strip().splitlines() or ["no output"])[-1]
-    return f"{what}: the TLS {role} failed ({detail})"
+        return f"{errors[0].get('type')}: {errors[0].get('message')}"
+    return (stderr.strip().splitlines() or ["no output"])[-1]
 
 
 def _transfer(suite: TlsSuite, *, nbytes: int, write_size: int, env: dict[str, str],
@@ -271,38 +287,40 @@ def _transfer(suite: TlsSuite, *, nbytes: int, write_size: int, env: dict[str, s
     what = f"{suite.requested} ({nbytes} bytes, write size {write_size})"
     common = ["--cert", str(cert), "--tls", suite.tls, "--suite", suite.cipher_string,
               "--bytes", str(nbytes), "--timeout", f"{timeout_s:g}"]
-    deadline = time.monotonic() + timeout_s + _STARTUP_S
     procs: list[subprocess.Popen] = []
     try:
-        server = _spawn(["server", "--key", str(key), *common], env)
-        procs.append(server)
+        server = _spawn(procs, ["server", "--key", str(key), *common], env)
         ready, _, _ = select.select([server.stdout], [], [], _STARTUP_S)
-        first = server.stdout.readline() if ready else ""
+        if not ready:
+            raise CaptureError(f"{what}: the TLS server did not start within {_STARTUP_S:g} s")
+        first = server.stdout.readline()
         hello = (_messages(first) or [{}])[0]
         if hello.get("event") != "listening":
-            server.wait(timeout=5) if ready else None
-            rest = first + (server.stdout.read() if ready else "")
-            err = server.stderr.read() if server.poll() is not None else ""
-            raise CaptureError(_failure(what, "server", rest, err) if ready
-                               else f"{what}: the TLS server did not start within {_STARTUP_S:g} s")
-        client = _spawn(["client", "--port", str(hello["port"]),
-                         "--write-size", str(write_size), *common], env)
-        procs.append(client)
+            out, err = server.communicate(timeout=_STARTUP_S)
+            raise CaptureError(f"{what}: the TLS server failed to start "
+                               f"({_detail(first + out, err)})")
+        client = _spawn(procs, ["client", "--port", str(hello["port"]),
+                                "--write-size", str(write_size), *common], env)
+        deadline = time.monotonic() + timeout_s + _GRACE_S
         outputs = {}
         for role, p in (("client", client), ("server", server)):
             try:
-                out, err = p.communicate(timeout=max(0.1, deadline - time.monotonic()))
+                outputs[role] = p.communicate(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 raise CaptureError(f"{what}: the transfer did not finish within the {timeout_s:g} s "
                                    f"limit (timeout_s); both processes were stopped") from None
-            if p.returncode != 0:
-                raise CaptureError(_failure(what, role, (first if role == "server" else "") + out,
-                                            err))
+        # Both sides' words: when one side fails the other usually sees only a reset connection.
+        failed = [f"the TLS {role} failed ({_detail(*outputs[role])})"
+                  for role, p in (("server", server), ("client", client)) if p.returncode != 0]
+        if failed:
+            raise CaptureError(f"{what}: " + "; ".join(failed))
+        reports = {}
+        for role, (out, err) in outputs.items():
             results = [m for m in _messages(out) if m.get("event") == "result"]
             if not results:
                 raise CaptureError(f"{what}: the TLS {role} reported no result ({err.strip()!r})")
-            outputs[role] = results[0]
-        return outputs
+            reports[role] = results[0]
+        return reports
     finally:
         _reap(procs)
 
@@ -329,9 +347,13 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, key: str, write_size: int
     seconds = float(srv["seconds"])
     count = int(srv["timed_bytes"])
     version = re.search(r"\d+\.\d+\.\d+\S*", srv.get("openssl") or "")
+    try:
+        cipher = suite_primitives(srv["cipher"])["cipher"]
+    except UnsupportedAlgorithmError:
+        cipher = None  # e.g. ARIA or Camellia suites: measured, but outside the prediction
     meta = {"tool": "tls", "tool_version": version.group(0) if version else srv.get("openssl"),
             "timing": "elapsed", "label": f"tls {suite.requested}",
-            "protocol": srv["protocol"], **conditions,
+            "protocol": srv["protocol"], "cipher": cipher, **conditions,
             "cpu": host.get("cpu"), "clock_hz": host.get("clock_hz")}
     cell = {"algorithm": srv["cipher"], "name": suite.requested, "operation": "transfer",
             "block_bytes": write_size, "count": count, "seconds": seconds,
@@ -395,8 +417,9 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     --------
     >>> df = capture_tls(["ECDHE-ECDSA-AES128-GCM-SHA256"], megabytes=2, repeats=1,
     ...                  progress=False)
-    >>> df[["algorithm", "operation", "block_bytes", "protocol", "isa"]].iloc[0].tolist()
-    ['ECDHE-ECDSA-AES128-GCM-SHA256', 'transfer', 16384, 'TLSv1.2', 'native']
+    >>> row = df.iloc[0]
+    >>> row["algorithm"], row["operation"], int(row["block_bytes"]), row["protocol"], row["isa"]
+    ('ECDHE-ECDSA-AES128-GCM-SHA256', 'transfer', 16384, 'TLSv1.2', 'native')
     >>> bool(df["bytes_per_s"].iloc[0] > 0)
     True
     """

@@ -1,0 +1,289 @@
+"""capture_tls: real TLS transfers over loopback between two real child processes, and the
+record-layer prediction.
+
+Every transfer here is a few MB (a fraction of a second each); the point is the mechanics
+(negotiated suite, ISA environment in both children, folder, bounds, reaping), not the speed,
+so no test asserts a rate beyond "positive and consistent with count / seconds".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cipherlab.errors import AnalysisError, CaptureError, UnsupportedAlgorithmError
+from cipherlab.runners import ISA_PRESETS
+from cipherlab.runners._tls import (DEFAULT_SUITES, TLS13_DEFAULT, capture_tls, predict_tls,
+                                    record_layer_rates, suite_primitives, tls_suites)
+
+GCM = "ECDHE-ECDSA-AES128-GCM-SHA256"
+CBC = "ECDHE-ECDSA-AES128-SHA256"
+MB = 3  # per transfer: enough for thousands of records, still well under a second
+
+
+def _proc_children(parent: int) -> dict[int, tuple[str, str]]:
+    """{pid: (state, cmdline)} of the processes whose parent is ``parent`` (read from /proc;
+    psutil is not a dependency). A zombie shows state 'Z' and an empty cmdline."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            cmd = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue  # ended while we looked
+        # comm (field 2) may hold spaces and parentheses: split after its closing parenthesis
+        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        if int(ppid) == parent:
+            out[int(entry)] = (state, cmd)
+    return out
+
+
+def _workers(parent: int) -> dict[int, tuple[str, str]]:
+    return {pid: v for pid, v in _proc_children(parent).items()
+            if "_tls_worker" in v[1] or v[0] == "Z"}
+
+
+@pytest.fixture
+def no_leftovers():
+    """Fail the test if it leaves a TLS worker (running or zombie) behind in this process."""
+    before = set(_workers(os.getpid()))
+    yield
+    left = {pid: v for pid, v in _workers(os.getpid()).items() if pid not in before}
+    assert left == {}, f"TLS child processes left behind: {left}"
+
+
+@pytest.mark.openssl
+def test_every_default_suite_transfers_and_is_recorded(tmp_path, no_leftovers):
+    out = tmp_path / "tls"
+    df = capture_tls(DEFAULT_SUITES, megabytes=MB, repeats=1, out=out, progress=False)
+
+    assert len(df) == len(DEFAULT_SUITES)
+    assert set(df["name"]) == set(DEFAULT_SUITES)
+    assert (df["tool"] == "tls").all() and (df["operation"] == "transfer").all()
+    assert (df["timing"] == "elapsed").all() and (df["isa"] == "native").all()
+    assert df["block_bytes"].eq(16384).all()
+    by_name = df.set_index(df["name"].astype(str))
+    for suite in DEFAULT_SUITES[:3]:  # TLS 1.2 suites: negotiated exactly as asked
+        assert by_name.loc[suite, "algorithm"] == suite
+        assert by_name.loc[suite, "protocol"] == "TLSv1.2"
+    assert by_name.loc[TLS13_DEFAULT, "protocol"] == "TLSv1.3"
+    assert str(by_name.loc[TLS13_DEFAULT, "algorithm"]).startswith("TLS_")
+    # measured as the seed's Server.java: bytes between first and last byte / that time
+    assert np.allclose(df["bytes_per_s"], df["count"].astype(float) / df["seconds"])
+    assert (df["count"] > MB * 1e6 - 16384 - 1).all() and (df["count"] < MB * 1e6).all()
+    assert (df["bytes_per_s"] > 0).all()
+
+    # the capture folder: host facts, one raw report and one runs.jsonl line per run, the table
+    assert json.loads((out / "host.json").read_text())["cpu"]
+    runs = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
+    assert len(runs) == len(DEFAULT_SUITES)
+    for rec in runs:
+        raw = json.loads((out / rec["source"]).read_text())
+        assert raw["server"]["cipher"] == raw["client"]["cipher"]
+        assert raw["server"]["bytes"] == raw["client"]["bytes"] == MB * 10**6
+    from cipherlab.model import read_table
+    back = read_table(out / "results.csv")
+    assert sorted(back["name"].astype(str)) == sorted(DEFAULT_SUITES)
+
+
+@pytest.mark.openssl
+def test_isa_preset_reaches_both_processes(tmp_path, no_leftovers):
+    df = capture_tls([GCM], megabytes=MB, repeats=1, isa=["native", "no-aesni"],
+                     out=tmp_path, progress=False)
+    rows = df.set_index(df["isa"].astype(str))
+    assert rows.loc["native", "aesni"] == "on" and rows.loc["no-aesni", "aesni"] == "off"
+    assert rows.loc["native", "isa_mask"] != rows.loc["no-aesni", "isa_mask"]
+    for rec in map(json.loads, (tmp_path / "runs.jsonl").read_text().splitlines()):
+        want = ISA_PRESETS[rec["isa"]]
+        # each child reports the OPENSSL_ia32cap it was started with
+        assert rec["server_ia32cap"] == want and rec["client_ia32cap"] == want, rec
+
+
+@pytest.mark.openssl
+def test_resume_runs_only_what_is_missing(tmp_path, no_leftovers):
+    first = capture_tls([GCM], megabytes=1, repeats=1, out=tmp_path, progress=False)
+    with pytest.raises(CaptureError, match="resume=True"):
+        capture_tls([GCM], megabytes=1, repeats=2, out=tmp_path, progress=False)
+    both = capture_tls([GCM], megabytes=1, repeats=2, out=tmp_path, resume=True, progress=False)
+    assert sorted(both["repeat"].tolist()) == [0, 1]
+    assert both.loc[both["repeat"] == 0, "bytes_per_s"].item() == first["bytes_per_s"].item()
+
+
+@pytest.mark.parametrize("suite, message", [
+    ("ECDHE-RSA-AES128-GCM-SHA256", "only ECDHE-ECDSA suites"),
+    ("NO-SUCH-SUITE", "does not offer TLS suite 'NO-SUCH-SUITE'"),
+    ("TLS_AES_128_GCM_SHA256", "cannot be chosen through Python's ssl"),
+])
+def test_suite_the_local_openssl_cannot_run_is_a_clear_error(suite, message, no_leftovers):
+    with pytest.raises(UnsupportedAlgorithmError, match=message) as info:
+        capture_tls([suite], megabytes=1, progress=False)
+    assert GCM in str(info.value)  # the message lists what can run
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"megabytes": 0}, "megabytes"), ({"repeats": -1}, "repeats"),
+    ({"write_size": "big"}, "write_size"), ({"timeout_s": float("nan")}, "timeout_s"),
+])
+def test_bad_sizes_name_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        capture_tls([GCM], progress=False, **kwargs)
+
+
+@pytest.mark.openssl
+def test_a_run_over_its_time_limit_stops_and_reaps_both_processes(no_leftovers):
+    t0 = time.monotonic()
+    with pytest.raises(CaptureError, match="limit") as info:
+        capture_tls([CBC], megabytes=100_000, repeats=1, timeout_s=0.5, progress=False)
+    assert time.monotonic() - t0 < 15
+    assert "100000000000 bytes" in str(info.value)
+
+
+@pytest.mark.openssl
+def test_ctrl_c_in_process_reaps_both_children(no_leftovers):
+    seen: dict[int, tuple[str, str]] = {}
+
+    def interrupt_when_both_run():
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            seen.update({p: v for p, v in _workers(os.getpid()).items() if v[0] != "Z"})
+            cmds = " ".join(v[1] for v in seen.values())
+            if " server " in cmds and " client " in cmds:
+                break
+            time.sleep(0.02)
+        time.sleep(0.2)  # mid-transfer
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    killer = threading.Thread(target=interrupt_when_both_run, daemon=True)
+    killer.start()
+    with pytest.raises(KeyboardInterrupt):
+        capture_tls([CBC], megabytes=100_000, repeats=1, progress=False)
+    killer.join()
+    assert len(seen) == 2, seen
+    for pid in seen:  # reaped: not even a zombie entry remains
+        assert not Path(f"/proc/{pid}").exists(), (pid, seen[pid])
+
+
+@pytest.mark.openssl
+def test_ctrl_c_on_the_command_line_leaves_nothing_running(tmp_path):
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "cipherlab", "capture-tls", "--suites", CBC, "--megabytes",
+         "100000", "--repeats", "1", "-o", str(tmp_path / "tls")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        workers: dict[int, tuple[str, str]] = {}
+        deadline = time.monotonic() + 30
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers.update(_workers(cli.pid))
+            time.sleep(0.05)
+        assert len(workers) == 2, f"the CLI did not start both TLS processes: {workers}"
+        time.sleep(0.2)
+        cli.send_signal(signal.SIGINT)
+        _, err = cli.communicate(timeout=20)
+        assert cli.returncode == 130, err
+        assert "interrupted" in err
+        for pid in workers:
+            assert not Path(f"/proc/{pid}").exists(), (pid, workers[pid])
+    finally:
+        if cli.poll() is None:
+            os.killpg(cli.pid, signal.SIGKILL)
+            cli.wait()
+
+
+@pytest.mark.openssl
+def test_cli_capture_tls_writes_a_folder(tmp_path, capsys):
+    from cipherlab.cli import main
+    assert main(["capture-tls", "--suites", GCM, "--megabytes", "1", "--repeats", "1",
+                 "--write-size", "4096", "-o", str(tmp_path)]) == 0
+    assert "capture folder" in capsys.readouterr().out
+    df = pd.read_csv(tmp_path / "results.csv")
+    assert df["block_bytes"].tolist() == [4096] and df["algorithm"].tolist() == [GCM]
+    assert main(["capture-tls", "--suites", "NO-SUCH-SUITE", "-o", str(tmp_path / "x")]) == 2
+    assert "NO-SUCH-SUITE" in capsys.readouterr().err
+
+
+def test_tls_suites_lists_what_can_run():
+    suites = tls_suites()
+    assert set(DEFAULT_SUITES) <= set(suites)
+    assert all(s.startswith("ECDHE-ECDSA-") for s in suites[:-1])
+
+
+# ---- the prediction (numbers worked by hand from the model in record_layer_rates) -------------
+
+
+@pytest.mark.parametrize("suite, expected", [
+    ("ECDHE-ECDSA-AES128-GCM-SHA256", {"kind": "aead", "cipher": "aes-128-gcm", "mac": None}),
+    ("ECDHE-ECDSA-AES256-SHA384", {"kind": "cbc-hmac", "cipher": "aes-256-cbc",
+                                   "mac": "hmac(sha384)"}),
+    ("ECDHE-ECDSA-AES128-CCM", {"kind": "aead", "cipher": "aes-128-ccm", "mac": None}),
+    ("TLS_CHACHA20_POLY1305_SHA256", {"kind": "aead", "cipher": "chacha20-poly1305", "mac": None}),
+])
+def test_suite_primitives(suite, expected):
+    assert suite_primitives(suite) == expected
+
+
+def _speed(rows):
+    return pd.DataFrame(rows, columns=["isa", "algorithm", "operation", "block_bytes",
+                                       "bytes_per_s"])
+
+
+def test_cbc_hmac_rates_combine_harmonically_and_the_slower_side_bounds():
+    speed = _speed([
+        ("native", "aes-128-cbc", "encrypt", 16384, 1.0e9),
+        ("native", "aes-128-cbc", "decrypt", 16384, 4.0e9),
+        ("native", "hmac(sha256)", "digest", 16384, 1.0e9),
+        ("native", "aes-128-cbc", "encrypt", 1024, 9.9e9),  # other sizes are ignored
+    ])
+    r = record_layer_rates(speed, [CBC]).iloc[0]
+    assert r["predicted_send_bytes_per_s"] == pytest.approx(0.5e9)     # 1/(1/1 + 1/1) GB/s
+    assert r["predicted_receive_bytes_per_s"] == pytest.approx(0.8e9)  # 1/(1/4 + 1/1) GB/s
+    assert r["predicted_bytes_per_s"] == pytest.approx(0.5e9) and r["bound"] == "send"
+    assert r["primitives"] == "aes-128-cbc + hmac(sha256)"
+
+
+def test_prediction_uses_the_median_over_repeats_and_stand_ins_are_named():
+    speed = _speed([
+        ("off", "aes-128-gcm", "encrypt", 16384, 1e8),
+        ("off", "aes-128-gcm", "encrypt", 16384, 2e8),
+        ("off", "aes-128-gcm", "encrypt", 16384, 9e9),  # an outlier run
+        ("off", "aes-128-cbc", "encrypt", 16384, 1e8),
+        ("off", "sha256", "digest", 16384, 1e8),
+    ])
+    r = record_layer_rates(speed, [GCM, CBC]).set_index("algorithm")
+    assert r.loc[GCM, "predicted_bytes_per_s"] == pytest.approx(2e8)
+    assert "encrypt stands in for decrypt" in r.loc[GCM, "basis"]
+    assert r.loc[CBC, "predicted_bytes_per_s"] == pytest.approx(0.5e8)
+    assert "sha256 digest stands in for hmac(sha256)" in r.loc[CBC, "basis"]
+
+
+def test_predict_tls_matches_on_the_isa_preset_and_does_not_mutate():
+    speed = _speed([("native", "aes-128-gcm", "encrypt", 16384, 4e9),
+                    ("no-aesni", "aes-128-gcm", "encrypt", 16384, 2e8)])
+    tls = pd.DataFrame({"tool": "tls", "algorithm": GCM, "isa": ["native", "no-aesni"],
+                        "bytes_per_s": [1e9, 1e8]})
+    before = tls.copy()
+    out = predict_tls(tls, speed)
+    pd.testing.assert_frame_equal(tls, before)
+    assert out["measured_over_predicted"].tolist() == pytest.approx([0.25, 0.5])
+
+
+def test_predict_tls_errors_say_what_is_missing():
+    tls = pd.DataFrame({"tool": "tls", "algorithm": [GCM], "isa": ["native"], "bytes_per_s": [1e9]})
+    with pytest.raises(AnalysisError, match=r"lacks column\(s\) \['isa'\].*speed.assign"):
+        predict_tls(tls, _speed([]).drop(columns="isa"))
+    with pytest.raises(AnalysisError, match="block_bytes=16384"):
+        predict_tls(tls, _speed([("native", "aes-128-gcm", "encrypt", 1024, 4e9)]))
+    with pytest.raises(AnalysisError, match="no aes-128-gcm encrypt rate"):
+        predict_tls(tls, _speed([("native", "sha256", "digest", 16384, 4e9)]))
