@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 from typing import Any
 
@@ -99,10 +100,15 @@ def parse_value(cell: str) -> float | None:
     m = _VALUE.match(_clean(cell))
     if m is None:
         return None
-    value = float(m[1].replace(",", ""))
-    # 1000 * x rounds half-way cases badly (282247.11 * 1000 = 282247109.99999994); the
-    # printed value has two decimals, so round to what the text said.
-    return round(value * 1000, 6) if m[2] else value
+    number = m[1].replace(",", "")
+    if not m[2]:
+        return float(number)
+    # float("16791378.47") * 1000 gives 16791378469.999998: scale the decimal text exactly,
+    # then round once, so the value is the float nearest to what the text says.
+    try:
+        return float(Decimal(number) * 1000)
+    except InvalidOperation:  # pragma: no cover - the regex admits only valid numbers
+        return None
 
 
 def tier_name(cell: str) -> tuple[str, str | None]:
