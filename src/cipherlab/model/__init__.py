@@ -9,6 +9,7 @@ in one run. See ``DESIGN.md`` §2 and the README for the meaning of each column.
 from cipherlab.model._schema import (
     CELL_FIELDS,
     COLUMNS,
+    FLAG_CHILD,
     FLAG_NOT_MEASURED,
     RUN_FIELDS,
     Run,
@@ -22,6 +23,7 @@ from cipherlab.model._io import read_table, write_table
 __all__ = [
     "CELL_FIELDS",
     "COLUMNS",
+    "FLAG_CHILD",
     "FLAG_NOT_MEASURED",
     "RUN_FIELDS",
     "Run",

@@ -53,9 +53,11 @@ COLUMNS: dict[str, str] = {
 _HEAD = list(COLUMNS)[: list(COLUMNS).index("flag") + 1]
 _TAIL = list(COLUMNS)[len(_HEAD):]
 # Conditions whose values are whole numbers stay numeric so they sort and compare as numbers.
-_INTEGER_CONDITIONS = {"repeat", "write_bytes", "processes"}
+_INTEGER_CONDITIONS = {"repeat", "write_bytes", "processes", "child"}
 
 FLAG_NOT_MEASURED = "not measured"
+#: Flag of a ``-multi`` child's share of a measurement; the run's total is the unflagged row.
+FLAG_CHILD = "child process"
 # One core of any CPU made so far stays far below 1 TB/s for a cipher or digest.
 _ABSURD_BYTES_PER_S = 1e12
 
@@ -65,11 +67,15 @@ class Run:
     """One run inside a source: its metadata plus its measured cells.
 
     ``meta`` maps :data:`RUN_FIELDS` (and any condition such as ``aesni``) to values;
-    ``cells`` is a list of mappings over :data:`CELL_FIELDS` (missing keys mean NA).
+    ``cells`` is a list of mappings over :data:`CELL_FIELDS` (missing keys mean NA), or of
+    sequences holding the :data:`CELL_FIELDS` values in order (the fast form parsers use).
+    ``number`` fixes the ``run`` column; runs sharing a number are parts of one run that differ
+    in a condition (``-multi`` children, repeats), and ``None`` numbers runs in order.
     """
 
     meta: dict[str, Any] = field(default_factory=dict)
-    cells: list[Mapping[str, Any]] = field(default_factory=list)
+    cells: list[Any] = field(default_factory=list)
+    number: int | None = None
 
 
 def condition_columns(df: pd.DataFrame) -> list[str]:
@@ -83,7 +89,7 @@ def condition_columns(df: pd.DataFrame) -> list[str]:
 
 
 def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] | None = None,
-             first_run: int = 0) -> pd.DataFrame:
+             first_run: int = 0, stacklevel: int = 4) -> pd.DataFrame:
     """Build the tidy table from parsed runs.
 
     ``conditions`` (the caller's keyword arguments to ``ingest``) apply to every row and win over
@@ -104,31 +110,37 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         if not k:
             continue
         cols["source"].extend([source] * k)
-        cols["run"].extend([first_run + i] * k)
+        cols["run"].extend([first_run + i if run.number is None else run.number] * k)
         for f in ("label", "tool", "tool_version", "timing"):
             cols[f].extend([meta.get(f)] * k)
-        for f in CELL_FIELDS:
-            cols[f].extend(c.get(f) for c in run.cells)
+        mappings = isinstance(run.cells[0], Mapping)
+        if mappings:
+            for f in CELL_FIELDS:
+                cols[f].extend(c.get(f) for c in run.cells)
+        else:
+            for f, values in zip(CELL_FIELDS, zip(*run.cells)):
+                cols[f].extend(values)
         for key, value in meta.items():
             if key in ("label", "tool", "tool_version", "timing"):
                 continue
             col = extra.setdefault(key, [None] * n)
             col.extend([value] * k)
-        skip = {*CELL_FIELDS, *conditions, "label", "tool", "tool_version", "timing"}
-        for key in dict.fromkeys(key for c in run.cells for key in c if key not in skip):
-            col = extra.setdefault(key, [None] * n)
-            del col[n:]  # the run-level value (if any) is replaced cell by cell
-            col.extend(c.get(key, meta.get(key)) for c in run.cells)
+        if mappings:
+            skip = {*CELL_FIELDS, *conditions, "label", "tool", "tool_version", "timing"}
+            for key in dict.fromkeys(key for c in run.cells for key in c if key not in skip):
+                col = extra.setdefault(key, [None] * n)
+                del col[n:]  # the run-level value (if any) is replaced cell by cell
+                col.extend(c.get(key, meta.get(key)) for c in run.cells)
         n += k
         for col in extra.values():
             if len(col) < n:
                 col.extend([None] * (n - len(col)))
     data = {**cols, **extra}
     df = pd.DataFrame(data, columns=list(data)) if n else pd.DataFrame(columns=list(data))
-    return _flag(coerce(df), source)
+    return _flag(coerce(df), source, stacklevel)
 
 
-def _flag(df: pd.DataFrame, source: str) -> pd.DataFrame:
+def _flag(df: pd.DataFrame, source: str, stacklevel: int = 4) -> pd.DataFrame:
     rate = df["bytes_per_s"].where(df["bytes_per_s"].notna(), df["ops_per_s"])
     flag = df["flag"].astype("object")
     zero = rate.eq(0) & flag.isna()
@@ -152,7 +164,7 @@ def _flag(df: pd.DataFrame, source: str) -> pd.DataFrame:
             f"{source}: {int(suspicious.sum())} suspicious value(s) kept and flagged in the 'flag' "
             f"column (negative, infinite or beyond 1 TB/s) at line(s) {shown}; check the source "
             f"text and filter with df[df.flag.isna()] before averaging.",
-            IngestWarning, stacklevel=4)
+            IngestWarning, stacklevel=stacklevel)
     return df
 
 
