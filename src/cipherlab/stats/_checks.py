@@ -1,0 +1,467 @@
+"""Plausibility and comparability checks: ``lint`` and ``comparable``.
+
+Why this module exists: the worst errors in cipher benchmarks are not statistical. A rate timed
+in user CPU time while the kernel did the work, two openssl versions whose AEAD loop means
+different things, a 1.1.1 legacy name that never used AES-NI, a ``-multi`` sum beside a single
+process: each gives a clean-looking number that answers a different question. These checks find
+them and say why (measurement-notes §1 and §3), so no such row silently enters a comparison.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.errors import ComparabilityWarning, PlausibilityWarning
+from cipherlab.stats._clock import resolve_clock
+from cipherlab.stats._common import RUN_KEYS, as_list, require_columns
+
+__all__ = ["aead_era", "comparable", "lint", "physical_floor"]
+
+# ---------------------------------------------------------------------------------------------
+# The AEAD-loop boundary. Source: openssl PR #25823 (Nov 2024), backported to 3.0-3.3, as
+# summarised in measurement-notes §1.3 (and user reports openssl #27513, #28063). From these
+# releases on, `openssl speed` runs a full init/IV/AAD/update/final/tag per GCM/CCM/OCB/SIV
+# message; before, one context streamed updates.
+#   3.0.16+, 3.1.8+, 3.2.4+, 3.3.3+ and 3.4.0+ (and every later major/minor): "new"
+#   3.0.0-3.0.15, 3.1.0-3.1.7, 3.2.0-3.2.3, 3.3.0-3.3.2, all 1.x and 0.x:       "old"
+_AEAD_NEW_FROM_PATCH = {(3, 0): 16, (3, 1): 8, (3, 2): 4, (3, 3): 3}
+_AEAD_RE = re.compile(r"gcm|ccm|ocb|siv", re.IGNORECASE)
+_VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+_NOT_OPENSSL = {"libressl", "boringssl", "cryptography", "tls", "ssleay"}
+
+
+def _version(text) -> tuple[int, int, int] | None:
+    m = _VERSION_RE.search(str(text)) if text is not None else None
+    return tuple(int(g) for g in m.groups()) if m else None  # type: ignore[return-value]
+
+
+def aead_era(tool_version) -> str | None:
+    """Which side of openssl's AEAD-loop change (PR #25823) a version is on: old, new or None.
+
+    Examples
+    --------
+    >>> [aead_era(v) for v in ["3.0.15", "3.0.16", "3.1.7", "3.1.8", "3.3.2", "3.3.3", "3.4.0",
+    ...                        "1.1.1w", "0.9.8g", "garbage"]]
+    ['old', 'new', 'old', 'new', 'old', 'new', 'new', 'old', 'old', None]
+    """
+    v = _version(tool_version)
+    if v is None:
+        return None
+    major, minor, patch = v
+    if major < 3:
+        return "old"
+    if (major, minor) in _AEAD_NEW_FROM_PATCH:
+        return "new" if patch >= _AEAD_NEW_FROM_PATCH[(major, minor)] else "old"
+    return "new"  # 3.4.0 and later
+
+
+def _per_unique(s: pd.Series, fn) -> np.ndarray:
+    """Apply ``fn`` once per distinct value (labels/versions repeat on every row of a run)."""
+    codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
+    mapped = np.array([fn(u) for u in uniques] + [fn(None)], dtype=object)
+    return mapped[codes]
+
+
+def _text(df: pd.DataFrame, cols) -> pd.Series:
+    parts = [df[c].astype("object").fillna("").astype(str) for c in cols if c in df.columns]
+    if not parts:
+        return pd.Series("", index=df.index)
+    out = parts[0]
+    for p in parts[1:]:
+        out = out + " " + p
+    return out
+
+
+def _is_openssl(df: pd.DataFrame) -> np.ndarray:
+    if "tool" not in df.columns:
+        return np.ones(len(df), dtype=bool)
+    tool = df["tool"].astype("object").fillna("openssl").astype(str).str.lower()
+    return ~tool.isin(_NOT_OPENSSL).to_numpy()
+
+
+# ---------------------------------------------------------------------------------------------
+# comparable
+
+
+_MESSAGES = {
+    "timing": ("rows compared were timed on different bases ({values}): openssl speed divides by "
+               "user CPU time by default, by wall-clock time with -elapsed and in -multi children "
+               "(measurement-notes §1.2); a ratio across timing bases mixes two units of time."),
+    "aead-loop": ("AEAD rows (GCM/CCM/OCB/SIV) come from openssl versions on both sides of the "
+                  "AEAD-loop change ({values}): from 3.0.16, 3.1.8, 3.2.4, 3.3.3 and 3.4.0 on "
+                  "(openssl PR #25823) every message runs a full init/IV/AAD/final/tag, before "
+                  "one context streamed updates; small-block figures are not like for like "
+                  "(measurement-notes §1.3, openssl #27513, #28063)."),
+    "legacy-names": ("rows use 1.x legacy names such as 'aes-128 cbc' (openssl speed without "
+                     "-evp), which call the low-level AES API and never use AES-NI (openssl "
+                     "#17813, #20391), beside EVP rows or in an ISA comparison; compare "
+                     "`openssl speed -evp` rows instead (measurement-notes §1.4)."),
+    "multi": ("rows mix -multi runs (the sum over child processes, timed on wall clock) with "
+              "other process counts ({values}); divide by the process count or compare like "
+              "with like (measurement-notes §1.7)."),
+}
+_ISA_COLUMNS = ("aesni", "isa", "isa_mask")
+_LEGACY_NAME_RE = re.compile(r"^aes-\d+ [a-z0-9]+$")
+
+
+def _mixed(df, keys, attr, valid):
+    """Rows in groups (by ``keys``) where ``attr`` takes more than one value among ``valid`` rows."""
+    sub = pd.DataFrame({"_a": attr}, index=df.index)[valid]
+    if sub.empty:
+        return np.zeros(len(df), dtype=bool), []
+    if keys:
+        gk = [df.loc[valid, k].astype("object") for k in keys]
+        n = sub.groupby(gk, dropna=False, observed=True)["_a"].transform("nunique")
+    else:
+        n = pd.Series(sub["_a"].nunique(), index=sub.index)
+    bad = pd.Series(False, index=df.index)
+    bad.loc[n.index[n.to_numpy() > 1]] = True
+    values = sorted(map(str, pd.unique(sub.loc[n.to_numpy() > 1, "_a"])))
+    return bad.to_numpy(), values
+
+
+def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: bool = True,
+               stacklevel: int = 2) -> pd.DataFrame:
+    """Check that rows about to be compared were measured like for like.
+
+    Rows are compared within each group of ``groupby`` (default: the whole table is one
+    comparison). Four checks, each emitting one :class:`~cipherlab.errors.ComparabilityWarning`:
+
+    ``timing``
+        different known timing bases (``cpu`` vs ``elapsed``), measurement-notes §1.2.
+    ``aead-loop``
+        AEAD rows from openssl versions on both sides of PR #25823 (boundary table in
+        :func:`aead_era`), §1.3.
+    ``legacy-names``
+        1.x legacy AES names (no AES-NI) mixed with EVP rows, or used in an ISA comparison
+        (``by`` in ``aesni``/``isa``/``isa_mask``), §1.4.
+    ``multi``
+        ``-multi`` runs beside other process counts, §1.7.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Tidy table.
+    by : str, optional
+        The column the comparison is about (used by the legacy-names check).
+    groupby : str or list of str, optional
+        Compare only within these groups (e.g. ``["algorithm", "operation"]``).
+    warn : bool
+        Emit the warnings (the returned frame is the same either way).
+
+    Returns
+    -------
+    DataFrame
+        One row per finding and run: ``check``, ``message``, ``source``, ``run``, ``label``,
+        ``tool_version``, ``timing``, ``multi``, ``value`` (the attribute that differs).
+        Empty when everything is comparable.
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd
+    >>> df = pd.DataFrame({"source": ["a.txt", "b.txt"], "run": 0, "label": ["old", "new"],
+    ...                    "tool": "openssl", "tool_version": ["3.0.15", "3.0.16"],
+    ...                    "timing": "cpu", "algorithm": "aes-128-gcm",
+    ...                    "name": "AES-128-GCM", "bytes_per_s": [8.6e8, 1.1e8]})
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     found = comparable(df)
+    >>> found[["check", "label", "value"]]
+           check label value
+    0  aead-loop   old   old
+    1  aead-loop   new   new
+    >>> w[0].category.__name__
+    'ComparabilityWarning'
+    """
+    require_columns(df, [], what="comparable")
+    keys = [k for k in as_list(groupby) if k in df.columns]
+    findings = []
+    n = len(df)
+    everything = np.ones(n, dtype=bool)
+    if "timing" in df.columns:
+        timing = df["timing"].astype("object")
+        bad, values = _mixed(df, keys, timing, timing.notna().to_numpy())
+        findings.append(("timing", bad, timing, values))
+    if "tool_version" in df.columns and "algorithm" in df.columns:
+        algo = df["algorithm"].astype("object").fillna("").astype(str)
+        is_aead = algo.str.contains(_AEAD_RE).to_numpy() & _is_openssl(df)
+        era = pd.Series(_per_unique(df["tool_version"], aead_era), index=df.index)
+        bad, values = _mixed(df, keys, era, is_aead & era.notna().to_numpy())
+        findings.append(("aead-loop", bad, era, values))
+    if {"tool_version", "name", "algorithm"} <= set(df.columns):
+        legacy_version = _per_unique(
+            df["tool_version"], lambda v: (1, 0, 1) <= (_version(v) or (9, 0, 0)) < (3, 0, 0))
+        names = df["name"].astype("object").fillna("").astype(str).str.strip().str.lower()
+        aes = df["algorithm"].astype("object").fillna("").astype(str).str.startswith("aes-")
+        legacy = (names.str.match(_LEGACY_NAME_RE).to_numpy() & legacy_version.astype(bool)
+                  & _is_openssl(df))
+        kind = pd.Series(np.where(legacy, "legacy name", "EVP name"), index=df.index)
+        bad, values = _mixed(df, keys, kind, aes.to_numpy())
+        if by in _ISA_COLUMNS:
+            bad = bad | legacy
+        findings.append(("legacy-names", bad, kind, values))
+    if "multi" in df.columns:
+        procs = pd.to_numeric(df["multi"], errors="coerce").fillna(1)
+        bad, values = _mixed(df, keys, procs, everything)
+        findings.append(("multi", bad, procs, [f"{float(v):g} process(es)" for v in values]))
+    frames = []
+    for check, bad, attr, values in findings:
+        if not bad.any():
+            continue
+        message = _MESSAGES[check].format(values=", ".join(map(str, values)))
+        rows = df.loc[bad]
+        cols = [c for c in (*RUN_KEYS, "tool_version", "timing", "multi") if c in rows.columns]
+        found = rows[cols].astype("object").assign(value=attr[bad].astype(str).to_numpy())
+        found = found.drop_duplicates().reset_index(drop=True)
+        found.insert(0, "message", message)
+        found.insert(0, "check", check)
+        frames.append(found)
+        if warn:
+            runs = len(found)
+            warnings.warn(f"{message} ({runs} run(s); see cipherlab.stats.comparable(df))",
+                          ComparabilityWarning, stacklevel=stacklevel)
+    from cipherlab.stats._export import StatsResult
+
+    if not frames:
+        return StatsResult(pd.DataFrame(columns=["check", "message", *RUN_KEYS, "tool_version",
+                                                 "timing", "multi", "value"]))
+    return StatsResult(pd.concat(frames, ignore_index=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# lint: the physical limit (measurement-notes §3)
+
+# Floors in cycles per byte, chosen *below* the best published figure for each class so that a
+# row under the floor is impossible, not merely fast. AES figures are for AES-128 (10 rounds);
+# AES-192/256 scale by 12/10 and 14/10 rounds.
+#   any CPU, parallel AES modes (ECB/CTR/GCM/OCB/XTS, CBC decrypt): 0.15 < 0.16 cpb, the
+#       theoretical 512-bit VAES bound (Drucker, Gueron & Krasnov, "Making AES great again").
+#   any CPU, serial AES modes (CBC/CFB/OFB encrypt, CCM): 1.0 < ~1.9-2.6 cpb, AES-NI latency-bound
+#       CBC-encrypt on Ice Lake/Skylake (aesni-x86_64.pl; notes §3: Skylake 2.62).
+#   no AES-NI (aesni=off, no-asm, CPUs before 2010): 4.0 < ~6-7 cpb bitsliced CTR (Käsper &
+#       Schwabe 2009) and ~10 cpb vpaes (vpaes-x86_64.pl header).
+#   VIA PadLock (C3/C7/Nano): 0.75 < ~1.9 cpb measured for AES-256-CBC on a C3 Nehemiah
+#       (implementation-tiers seed: 520 MB/s at 1.0 GHz, i.e. 1.4 cpb scaled to AES-128).
+# Other families, any CPU: SHA-1 0.7 (SHA-NI ~1.5-2), SHA-256 1.0 (SHA-NI ~1.8-2), SHA-512 1.5
+# (AVX2 ~5), MD5 3.0 (serial, ~4.5), ChaCha20 0.25 (AVX-512 ~0.5), DES 5, 3DES 15, RC4 1.0,
+# Blowfish 4 (openssl's perlasm headers for each).
+_AES_FLOORS = {"parallel": 0.15, "serial": 1.0, "no-aesni": 4.0, "via": 0.75}
+_OTHER_FLOORS = {"sha1": 0.7, "sha224": 1.0, "sha256": 1.0, "sha384": 1.5, "sha512": 1.5,
+                 "md5": 3.0, "chacha20": 0.25, "chacha20-poly1305": 0.3, "des-cbc": 5.0,
+                 "des-ede3-cbc": 15.0, "rc4": 1.0, "bf-cbc": 4.0}
+_SERIAL_MODES = ("cbc", "cfb", "cfb1", "cfb8", "ofb", "ccm")
+#: Clock assumed when none is known: above the fastest shipping boost clocks (~6.2 GHz).
+MAX_CLOCK_HZ = 6.5e9
+_VIA_RE = re.compile(r"\bVIA\b|Nehemiah|\bC3\b|\bC7\b|\bLuke\b|\bEden\b|\bEsther\b|\bNano\b",
+                     re.IGNORECASE)
+_OLD_CPU_RE = re.compile(r"\bP[234]\b|Pentium|Celeron|Athlon|Duron|Core ?2|Opteron|Sempron|"
+                         r"\bAtom\b|PowerPC|UltraSPARC|\bG[345]\b", re.IGNORECASE)
+_KERNEL_RE = re.compile(r"kernel|afalg|af_alg|devcrypto|cryptodev", re.IGNORECASE)
+_AES_RE = re.compile(r"^aes-(128|192|256)-([a-z0-9]+)")
+
+
+def physical_floor(algorithm: str, operation: str = "encrypt", cpu_class: str = "any") -> float:
+    """The lowest cycles per byte any CPU of ``cpu_class`` can reach for ``algorithm``.
+
+    ``cpu_class`` is ``"any"``, ``"no-aesni"`` or ``"via"``; NaN for algorithms with no floor.
+    The table and its sources are in this module's source (measurement-notes §3).
+
+    Examples
+    --------
+    >>> physical_floor("aes-128-gcm"), physical_floor("aes-256-cbc"), physical_floor("aes-256-cbc", cpu_class="via")
+    (0.15, 1.4, 1.05)
+    >>> physical_floor("hmac(sha256)"), physical_floor("idea-cbc")
+    (1.0, nan)
+    """
+    algorithm = str(algorithm).lower()
+    m = _AES_RE.match(algorithm)
+    if m:
+        scale = {"128": 1.0, "192": 1.2, "256": 1.4}[m.group(1)]
+        mode = m.group(2)
+        if cpu_class in ("no-aesni", "via"):
+            return round(_AES_FLOORS[cpu_class] * scale, 6)
+        serial = mode in _SERIAL_MODES and not (mode == "cbc" and operation == "decrypt")
+        return round(_AES_FLOORS["serial" if serial else "parallel"] * scale, 6)
+    inner = re.fullmatch(r"hmac\((.+)\)", algorithm)
+    return _OTHER_FLOORS.get(inner.group(1) if inner else algorithm, np.nan)
+
+
+def _cpu_class(df: pd.DataFrame) -> np.ndarray:
+    text = _text(df, ("label", "cpu"))
+    klass = _per_unique(text, lambda t: "via" if t and _VIA_RE.search(t) else (
+        "no-aesni" if t and _OLD_CPU_RE.search(t) else "any"))
+    if "aesni" in df.columns:
+        off = df["aesni"].astype("object").astype(str).str.lower().isin(["off", "no", "false"])
+        klass = np.where(off.to_numpy() & (klass == "any"), "no-aesni", klass)
+    if "tier" in df.columns:
+        c_only = df["tier"].astype("object").astype(str).str.lower().str.contains("no-asm")
+        klass = np.where(c_only.to_numpy() & (klass == "any"), "no-aesni", klass)
+    return klass
+
+
+def _limit_findings(df: pd.DataFrame, clock_hz) -> tuple[np.ndarray, list[str], pd.DataFrame]:
+    rate = pd.to_numeric(df["bytes_per_s"], errors="coerce").to_numpy(float, na_value=np.nan)
+    algo = df["algorithm"].astype("object").fillna("").astype(str).to_numpy()
+    op = (df["operation"].astype("object").fillna("encrypt").astype(str).to_numpy()
+          if "operation" in df.columns else np.full(len(df), "encrypt"))
+    klass = _cpu_class(df)
+    keys = pd.DataFrame({"a": algo, "o": op, "k": klass})
+    codes, uniq = pd.factorize(pd.MultiIndex.from_frame(keys))
+    floors = np.array([physical_floor(a, o, k) for a, o, k in uniq] + [np.nan])[codes]
+    clock = resolve_clock(df, clock_hz).to_numpy(float)
+    known = ~np.isnan(clock)
+    procs = (pd.to_numeric(df["multi"], errors="coerce").fillna(1).to_numpy(float)
+             if "multi" in df.columns else np.ones(len(df)))
+    used_clock = np.where(known, clock, MAX_CLOCK_HZ)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ceiling = used_clock * procs / floors
+        bad = np.isfinite(rate) & (rate > ceiling)
+    idx = np.flatnonzero(bad)
+    kernel_text = _text(df, ("tier", "name", "label", "engine"))
+    timing = (df["timing"].astype("object").to_numpy() if "timing" in df.columns
+              else np.full(len(df), None))
+    messages = []
+    for i in idx:  # only the offending rows: a handful
+        cpb = used_clock[i] / rate[i]
+        where = (f"{clock[i] / 1e9:.3g} GHz" if known[i]
+                 else f"the fastest clock any CPU reaches ({MAX_CLOCK_HZ / 1e9:.1f} GHz; no clock known)")
+        what = {"via": "a VIA PadLock CPU", "no-aesni": "a CPU without AES-NI",
+                "any": "any CPU"}[klass[i]]
+        msg = (f"{rate[i] / 1e6:,.0f} MB/s is {cpb:.2g} cycles/byte at {where}: beyond the physical "
+               f"limit of {floors[i]:g} cycles/byte for {algo[i]} on {what} (measurement-notes §3)")
+        if _KERNEL_RE.search(kernel_text.iloc[i]):
+            msg += ("; the row ran in the kernel (afalg engine / AF_ALG): openssl speed divides by "
+                    "the user CPU time of its own process, which does not include the kernel's "
+                    "work, so the rate is inflated. Re-measure with -elapsed.")
+        elif timing[i] in (None, "cpu") or pd.isna(timing[i]):
+            msg += ("; if it was timed in user CPU time (openssl's default), work done outside the "
+                    "process (kernel, engine, offload) was not counted. Re-measure with -elapsed.")
+        else:
+            msg += "; check the units (k = 1000 bytes/s) and the block size of the cell."
+        messages.append(msg)
+    extra = pd.DataFrame({"clock_hz": np.where(known, clock, np.nan),
+                          "limit_bytes_per_s": ceiling}, index=df.index)
+    return bad, messages, extra
+
+
+def lint(df: pd.DataFrame, clock_hz=None, *, drop_ratio: float = 0.5, warn: bool = True
+         ) -> pd.DataFrame:
+    """Find cells that cannot be right: beyond the physical limit, falling with size, negative, inf.
+
+    Checks, one row per offending cell:
+
+    ``physical-limit``
+        ``bytes_per_s`` above ``clock * processes / floor``, where the floor is the lowest
+        cycles per byte the algorithm can take on that class of CPU (:func:`physical_floor`,
+        measurement-notes §3). The clock is the caller's, the ``clock_hz`` column, or one named
+        in the label/CPU string; with no clock known, a generous 6.5 GHz is assumed. The message
+        says why such a rate appears (user-CPU timing of kernel work, e.g. the afalg engine).
+    ``drops-with-size``
+        throughput below ``drop_ratio`` times the best rate at a smaller block size in the same
+        run, algorithm and operation (per-call overhead shrinks as blocks grow, so throughput
+        rises or levels off).
+    ``negative`` / ``inf``
+        negative or infinite rates (also cells the readers flagged so).
+
+    Parameters
+    ----------
+    df : DataFrame
+        Tidy table.
+    clock_hz : float or {label: Hz}, optional
+        The clock, when the table does not carry one.
+    drop_ratio : float
+        Threshold of the size check.
+    warn : bool
+        Emit one :class:`~cipherlab.errors.PlausibilityWarning` per check that found something.
+
+    Returns
+    -------
+    DataFrame
+        ``check``, ``message`` and the provenance of each cell: ``source``, ``run``, ``label``,
+        ``line``, ``algorithm``, ``name``, ``operation``, ``block_bytes``, ``bytes_per_s``,
+        ``clock_hz``, ``limit_bytes_per_s``.
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd
+    >>> df = pd.DataFrame({"source": "tiers", "run": 0, "label": "VIA Luke @ 1.0 GHz",
+    ...                    "tier": ["padlock", "kernel"], "algorithm": "aes-256-cbc",
+    ...                    "operation": "encrypt", "block_bytes": 8192,
+    ...                    "bytes_per_s": [515_844_780.0, 2_033_909_760.0]})
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     found = lint(df)
+    >>> found[["check", "tier", "bytes_per_s"]]
+                check    tier    bytes_per_s
+    0  physical-limit  kernel  2,033,909,760
+    >>> "afalg" in found["message"].iloc[0]
+    True
+    """
+    require_columns(df, ["bytes_per_s", "algorithm"], what="lint")
+    rate = pd.to_numeric(df["bytes_per_s"], errors="coerce").to_numpy(float, na_value=np.nan)
+    flag = (df["flag"].astype("object").astype(str).to_numpy() if "flag" in df.columns
+            else np.full(len(df), ""))
+    checks: list[tuple[str, np.ndarray, object]] = []
+    with np.errstate(invalid="ignore"):
+        checks.append(("negative", (rate < 0) | (flag == "negative"),
+                       "negative throughput: an overflowed or mis-split cell "
+                       "(measurement-notes §1.8); never average it"))
+        checks.append(("inf", np.isinf(rate) | (flag == "inf"),
+                       "infinite throughput ('infk'): the timer measured zero time "
+                       "(measurement-notes §1.8); never average it"))
+    bad, messages, extra = _limit_findings(df, clock_hz)
+    checks.append(("physical-limit", bad, messages))
+    if "block_bytes" in df.columns:
+        checks.append(("drops-with-size", *_drops(df, rate, drop_ratio)))
+    provenance = [c for c in (*RUN_KEYS, "line", "tier", "algorithm", "name", "operation",
+                              "block_bytes", "bytes_per_s") if c in df.columns]
+    frames = []
+    for check, mask, message in checks:
+        mask = np.asarray(mask, dtype=bool)
+        if not mask.any():
+            continue
+        rows = df.loc[mask, provenance].copy()
+        rows["clock_hz"] = extra["clock_hz"].to_numpy()[mask]
+        rows["limit_bytes_per_s"] = (extra["limit_bytes_per_s"].to_numpy()[mask]
+                                     if check == "physical-limit" else np.nan)
+        rows.insert(0, "message", message)
+        rows.insert(0, "check", check)
+        frames.append(rows)
+        if warn:
+            shown = message if isinstance(message, str) else message[0]
+            more = f" (and {int(mask.sum()) - 1} more)" if mask.sum() > 1 else ""
+            warnings.warn(f"lint: {check}: {shown}{more}; see cipherlab.stats.lint(df).",
+                          PlausibilityWarning, stacklevel=2)
+    from cipherlab.stats._export import StatsResult
+
+    if not frames:
+        return StatsResult(pd.DataFrame(columns=["check", "message", *provenance, "clock_hz",
+                                                 "limit_bytes_per_s"]))
+    out = pd.concat(frames, ignore_index=False)
+    return StatsResult(out.reset_index(drop=True))
+
+
+def _drops(df, rate, drop_ratio):
+    from cipherlab.model import COLUMNS
+
+    keys = [c for c in (*RUN_KEYS, "algorithm", "operation", "name") if c in df.columns]
+    keys += [c for c in df.columns if c not in COLUMNS]
+    frame = pd.DataFrame({k: df[k].astype("object") for k in keys}, index=df.index)
+    frame["_n"] = pd.to_numeric(df["block_bytes"], errors="coerce").to_numpy(float)
+    frame["_r"] = np.where(np.isfinite(rate) & (rate > 0), rate, np.nan)
+    frame = frame[frame["_n"].notna() & frame["_r"].notna()].sort_values("_n", kind="stable")
+    if frame.empty:
+        return np.zeros(len(df), dtype=bool), "throughput falls as block size grows"
+    gid = frame.groupby(keys, dropna=False, observed=True, sort=False).ngroup()
+    best_before = frame["_r"].groupby(gid).cummax().groupby(gid).shift()
+    drop = frame["_r"] < drop_ratio * best_before
+    bad = pd.Series(False, index=df.index)
+    bad.loc[drop.index[drop.to_numpy()]] = True
+    message = (f"throughput falls below {drop_ratio:g} x the rate at a smaller block size of the "
+               f"same run: per-call overhead shrinks as blocks grow, so a sharp drop points to a "
+               f"mis-split row, a throttled or disturbed run, or a unit error")
+    return bad.to_numpy(), message

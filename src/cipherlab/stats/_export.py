@@ -1,0 +1,243 @@
+"""Readable display and paper export of analysis results.
+
+Why this module exists: a result is a DataFrame (so it filters, merges and plots like any other),
+but raw float columns print as ``1.978412e+00`` and p-values as ``3.2e-07`` beside ``0.41``.
+:class:`StatsResult` keeps the numbers untouched and formats only what is shown in a REPL or a
+notebook; :func:`to_latex` and :func:`to_markdown` write tables for papers and READMEs with each
+estimate and its interval in one cell: ``1.98 [1.95, 2.01]``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cipherlab.errors import AnalysisError
+
+__all__ = ["StatsResult", "to_latex", "to_markdown"]
+
+# (estimate, low, high) column triples shown as one "estimate [low, high]" cell on export.
+_INTERVALS = (
+    ("ratio", "ci_low", "ci_high"),
+    ("crossover_bytes", "ci_low", "ci_high"),
+    ("t0_ns", "t0_ci_low", "t0_ci_high"),
+    ("c_ns_per_byte", "c_ci_low", "c_ci_high"),
+)
+_P_COLUMNS = ("p_value", "p_adjusted", "p_equivalence")
+_FIXED3 = ("ratio", "ci_low", "ci_high", "ratio_min", "ratio_max", "expected", "margin",
+           "statistic", "r_squared", "overhead_share_a", "overhead_share_b")
+
+
+def _num(x, digits: int = 3, round_large: bool = False) -> str:
+    """A number with ``digits`` significant digits, thousands separators, never scientific.
+
+    Numbers of ``digits`` or more integer digits print whole (rounded to ``digits`` significant
+    digits when ``round_large``), so a rate reads as openssl printed it.
+    """
+    if x is None or (isinstance(x, float) and math.isnan(x)) or x is pd.NA:
+        return "–"
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, (int, np.integer)):
+        return f"{int(x):,}"
+    x = float(x)
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    if x == 0:
+        return "0"
+    magnitude = int(math.floor(math.log10(abs(x))))
+    if magnitude >= digits - 1 and not round_large:
+        return f"{x:,.0f}"
+    if magnitude >= digits - 1:
+        scale = 10.0 ** (magnitude - digits + 1)
+        return f"{round(x / scale) * scale:,.0f}"
+    return f"{x:,.{digits - 1 - magnitude}f}"
+
+
+def _p(x) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return "< 0.001" if x < 0.001 else f"{x:.3f}"
+
+
+def _format_column(name: str, s: pd.Series, digits: int) -> pd.Series:
+    if name in _P_COLUMNS:
+        return s.map(_p)
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return s.map(_num)
+    if pd.api.types.is_float_dtype(s.dtype):
+        if name in _FIXED3:
+            return s.map(lambda v: "–" if pd.isna(v) else (
+                ("∞" if v > 0 else "-∞") if np.isinf(v) else f"{v:.3f}"))
+        return s.map(lambda v: _num(v, digits))
+    if pd.api.types.is_integer_dtype(s.dtype):
+        return s.map(lambda v: "–" if pd.isna(v) else str(int(v)))
+    return s.astype("object").map(lambda v: "–" if v is None or v is pd.NA
+                                  or (isinstance(v, float) and math.isnan(v)) else str(v))
+
+
+def display_frame(result: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
+    """A plain DataFrame of strings: ``result`` formatted for reading (numbers untouched)."""
+    return pd.DataFrame({c: _format_column(c, result[c], digits) for c in result.columns},
+                        index=result.index)
+
+
+class StatsResult(pd.DataFrame):
+    """A :class:`pandas.DataFrame` that prints its numbers formatted for reading.
+
+    Only the display changes (REPL ``repr`` and notebook HTML); values, dtypes and every pandas
+    operation are those of a DataFrame. ``pd.DataFrame(result)`` gives a plain frame back.
+    """
+
+    _metadata: list[str] = []
+
+    @property
+    def _constructor(self):
+        return StatsResult
+
+    def __repr__(self) -> str:
+        if self.columns.empty:
+            return pd.DataFrame.__repr__(self)
+        return repr(display_frame(self))
+
+    def _repr_html_(self):
+        if self.columns.empty:
+            return pd.DataFrame._repr_html_(self)
+        return display_frame(self)._repr_html_()
+
+    def to_latex(self, *args, **kwargs) -> str:  # type: ignore[override]
+        """Booktabs LaTeX of this result; see :func:`cipherlab.stats.to_latex`."""
+        return to_latex(self, *args, **kwargs)
+
+    def to_markdown(self, *args, **kwargs) -> str:  # type: ignore[override]
+        """Markdown table of this result; see :func:`cipherlab.stats.to_markdown`."""
+        return to_markdown(self, *args, **kwargs)
+
+
+def _cells(result: pd.DataFrame, columns: Sequence[str] | None, digits: int,
+           interval: bool) -> tuple[list[str], list[list[str]], list[bool]]:
+    if not isinstance(result, pd.DataFrame):
+        raise AnalysisError(f"export needs a DataFrame (a cipherlab.stats result); "
+                            f"not {type(result).__name__}.")
+    cols = list(result.columns) if columns is None else list(columns)
+    missing = [c for c in cols if c not in result.columns]
+    if missing:
+        raise AnalysisError(f"`columns` names {missing}, which the result does not have; its "
+                            f"columns are {list(result.columns)}.")
+    merged: dict[str, tuple[str, str]] = {}
+    if interval:
+        for est, lo, hi in _INTERVALS:
+            if est in cols and lo in result.columns and hi in result.columns:
+                merged[est] = (lo, hi)
+        # a crossover table uses ci_low/ci_high for the crossover, not for a ratio
+        if "crossover_bytes" in merged:
+            merged.pop("ratio", None)
+    hidden = {c for pair in merged.values() for c in pair}
+    shown = [c for c in cols if c not in hidden]
+    header, body, numeric = [], [], []
+    for c in shown:
+        s = result[c]
+        if c in merged:
+            lo, hi = merged[c]
+            fmt = (lambda v: "–" if pd.isna(v) else ("∞" if np.isinf(v) else f"{v:.{digits - 1}f}")
+                   ) if c == "ratio" else (lambda v: _num(v, digits, round_large=True))
+            col = [f"{fmt(e)} [{fmt(a)}, {fmt(b)}]" if not pd.isna(a) else fmt(e)
+                   for e, a, b in zip(s, result[lo], result[hi])]
+            header.append(f"{c} [CI]")
+        else:
+            col = _format_column(c, s, digits).tolist()
+            header.append(c)
+        body.append(col)
+        numeric.append(pd.api.types.is_numeric_dtype(s.dtype) and not
+                       pd.api.types.is_bool_dtype(s.dtype))
+    rows = [list(r) for r in zip(*body)] if body else []
+    return header, rows, numeric
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}", "∞": r"$\infty$", "–": "--", "<": r"$<$"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digits: int = 3,
+             interval: bool = True, caption: str | None = None, label: str | None = None) -> str:
+    """A booktabs LaTeX table of a result, estimates and intervals together: ``1.98 [1.95, 2.01]``.
+
+    Parameters
+    ----------
+    result : DataFrame
+        Any :mod:`cipherlab.stats` result (or frame).
+    columns : list of str, optional
+        Columns to show, in order; default all. An estimate (``ratio``, ``t0_ns``,
+        ``c_ns_per_byte``, ``crossover_bytes``) absorbs its interval columns.
+    digits : int
+        Significant digits of numbers (ratios: ``digits - 1`` decimals).
+    interval : bool
+        Merge intervals into their estimate's cell.
+    caption, label : str, optional
+        Wrap the tabular in a ``table`` float with this caption / label.
+
+    Returns
+    -------
+    str
+        LaTeX source needing ``\\usepackage{booktabs}``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"block_bytes": [16], "ratio": [1.978], "ci_low": [1.951],
+    ...                   "ci_high": [2.012], "p_adjusted": [0.0004]})
+    >>> print(to_latex(r))
+    \\begin{tabular}{rrr}
+    \\toprule
+    block\\_bytes & ratio [CI] & p\\_adjusted \\\\
+    \\midrule
+    16 & 1.98 [1.95, 2.01] & $<$ 0.001 \\\\
+    \\bottomrule
+    \\end{tabular}
+    """
+    header, rows, numeric = _cells(result, columns, digits, interval)
+    align = "".join("r" if n or h.endswith("[CI]") else "l" for h, n in zip(header, numeric))
+    lines = [rf"\begin{{tabular}}{{{align}}}", r"\toprule",
+             " & ".join(_tex(h) for h in header) + r" \\", r"\midrule"]
+    lines += [" & ".join(_tex(c) for c in row) + r" \\" for row in rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if caption is not None or label is not None:
+        head = [r"\begin{table}", r"\centering"]
+        if caption is not None:
+            head.append(rf"\caption{{{_tex(caption)}}}")
+        if label is not None:
+            head.append(rf"\label{{{label}}}")
+        lines = head + lines + [r"\end{table}"]
+    return "\n".join(lines)
+
+
+def to_markdown(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digits: int = 3,
+                interval: bool = True) -> str:
+    """A Markdown (GitHub) table of a result, estimates and intervals together.
+
+    Parameters are those of :func:`to_latex` (without caption/label).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"algorithm": ["aes-128-gcm"], "ratio": [4.7], "ci_low": [3.9],
+    ...                   "ci_high": [5.6], "significant": [True]})
+    >>> print(to_markdown(r))
+    | algorithm | ratio [CI] | significant |
+    |:--|--:|:--|
+    | aes-128-gcm | 4.70 [3.90, 5.60] | yes |
+    """
+    header, rows, numeric = _cells(result, columns, digits, interval)
+    esc = lambda t: str(t).replace("|", r"\|")  # noqa: E731
+    align = ["--:" if n or h.endswith("[CI]") else ":--" for h, n in zip(header, numeric)]
+    lines = ["| " + " | ".join(esc(h) for h in header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
