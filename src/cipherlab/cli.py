@@ -94,10 +94,29 @@ def _capture_summary(df) -> str:
 
 def _cmd_capture_tls(args) -> int:
     import cipherlab
-    df = cipherlab.capture_tls(suites=args.suites, megabytes=args.megabytes, repeats=args.repeats,
-                               isa=args.isa, write_size=args.write_size, out=args.out, seed=args.seed)
-    print(_summary(df))
-    print(f"capture folder: {args.out}")
+    from cipherlab.runners._openssl import default_folder
+    from cipherlab.runners._tls import tls_suites
+    if args.list_suites:
+        print("\n".join(tls_suites()))
+        return 0
+    out = args.out or str(default_folder("tls"))
+    given = {k: v for k, v in dict(megabytes=args.megabytes, repeats=args.repeats, isa=args.isa,
+                                   write_size=args.write_size, seed=args.seed,
+                                   timeout_s=args.timeout).items() if v is not None}
+    df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume, **given)
+    print(_capture_summary(df))
+    if args.predict:
+        from cipherlab.runners._tls import predict_tls
+        pred = predict_tls(df, cipherlab.ingest(args.predict))
+        keys = ["algorithm", "isa", "primitives", "bound"]
+        table = (pred.astype({k: "object" for k in keys}).groupby(keys, dropna=False)
+                 .agg(measured_MB_s=("bytes_per_s", "median"),
+                      predicted_MB_s=("predicted_bytes_per_s", "median"),
+                      measured_over_predicted=("measured_over_predicted", "median"),
+                      n=("bytes_per_s", "size")))
+        table[["measured_MB_s", "predicted_MB_s"]] /= 1e6
+        print(table.to_string(float_format=lambda v: f"{v:,.2f}"))
+    print(f"capture folder: {out}  (read it back with cipherlab.ingest({out!r}))")
     return 0
 
 
@@ -160,13 +179,28 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_cmd_capture)
 
     s = sub.add_parser("capture-tls", help="TLS transfer throughput by cipher suite over loopback")
-    s.add_argument("--suites", type=_csv, default=None)
-    s.add_argument("--megabytes", type=float, default=100.0)
-    s.add_argument("--repeats", type=int, default=3)
-    s.add_argument("--isa", type=_csv, default=None)
-    s.add_argument("--write-size", type=int, default=16384)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("-o", "--out", default="captures/tls")
+    s.add_argument("--suites", type=_csv, default=None,
+                   help="OpenSSL names of TLS 1.2 ECDHE-ECDSA suites and/or TLSv1.3 (default "
+                        "ECDHE-ECDSA-AES128-GCM-SHA256,ECDHE-ECDSA-AES128-SHA256,"
+                        "ECDHE-ECDSA-CHACHA20-POLY1305,TLSv1.3); see --list-suites")
+    s.add_argument("--megabytes", type=float, default=None, help="MB per transfer (default 100)")
+    s.add_argument("--repeats", type=int, default=None,
+                   help="transfers per suite and condition, each with fresh processes (default 3)")
+    s.add_argument("--isa", type=_csv, default=None,
+                   help="presets or raw OPENSSL_ia32cap masks, applied to server and client "
+                        "(default native), e.g. native,no-aesni")
+    s.add_argument("--write-size", type=int, default=None,
+                   help="bytes per write on the sending side (default 16384)")
+    s.add_argument("--timeout", type=float, default=None,
+                   help="seconds allowed per transfer (default 30 + 1 per 5 MB)")
+    s.add_argument("--seed", type=int, default=None, help="seed of the interleaving order (default 0)")
+    s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
+    s.add_argument("--predict", metavar="SPEED", default=None,
+                   help="an openssl speed capture (folder or dump) with 16384-byte rates of the "
+                        "suites' primitives: print measured/predicted per suite and preset")
+    s.add_argument("--list-suites", action="store_true", help="print the suites that can run here")
+    s.add_argument("-o", "--out", default=None,
+                   help="capture folder (default captures/tls-<host>-<UTC time>)")
     s.set_defaults(func=_cmd_capture_tls)
 
     s = sub.add_parser("report", help="the whole analysis as figures, tables and report.html")

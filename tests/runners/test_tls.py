@@ -117,8 +117,8 @@ def test_resume_runs_only_what_is_missing(tmp_path, no_leftovers):
     with pytest.raises(CaptureError, match="resume=True"):
         capture_tls([GCM], megabytes=1, repeats=2, out=tmp_path, progress=False)
     both = capture_tls([GCM], megabytes=1, repeats=2, out=tmp_path, resume=True, progress=False)
-    assert sorted(both["repeat"].tolist()) == [0, 1]
-    assert both.loc[both["repeat"] == 0, "bytes_per_s"].item() == first["bytes_per_s"].item()
+    assert sorted(both["repeat"].tolist()) == [1, 2]  # repeats count from 1, as in capture
+    assert both.loc[both["repeat"] == 1, "bytes_per_s"].item() == first["bytes_per_s"].item()
 
 
 @pytest.mark.parametrize("suite, message", [
@@ -126,33 +126,36 @@ def test_resume_runs_only_what_is_missing(tmp_path, no_leftovers):
     ("NO-SUCH-SUITE", "does not offer TLS suite 'NO-SUCH-SUITE'"),
     ("TLS_AES_128_GCM_SHA256", "cannot be chosen through Python's ssl"),
 ])
-def test_suite_the_local_openssl_cannot_run_is_a_clear_error(suite, message, no_leftovers):
+def test_suite_the_local_openssl_cannot_run_is_a_clear_error(suite, message, tmp_path,
+                                                             no_leftovers):
     with pytest.raises(UnsupportedAlgorithmError, match=message) as info:
-        capture_tls([suite], megabytes=1, progress=False)
+        capture_tls([suite], megabytes=1, out=tmp_path, progress=False)
     assert GCM in str(info.value)  # the message lists what can run
     assert isinstance(info.value, ValueError)
 
 
 @pytest.mark.parametrize("kwargs, name", [
-    ({"megabytes": 0}, "megabytes"), ({"repeats": -1}, "repeats"),
+    ({"megabytes": 0}, "megabytes"), ({"repeats": -1}, "repeats"), ({"repeats": 1.5}, "repeats"),
     ({"write_size": "big"}, "write_size"), ({"timeout_s": float("nan")}, "timeout_s"),
 ])
-def test_bad_sizes_name_the_parameter(kwargs, name):
+def test_bad_sizes_name_the_parameter(kwargs, name, tmp_path):
     with pytest.raises(ValueError, match=name):
-        capture_tls([GCM], progress=False, **kwargs)
+        capture_tls([GCM], out=tmp_path, progress=False, **kwargs)
+    assert not (tmp_path / "runs.jsonl").exists()
 
 
 @pytest.mark.openssl
-def test_a_run_over_its_time_limit_stops_and_reaps_both_processes(no_leftovers):
+def test_a_run_over_its_time_limit_stops_and_reaps_both_processes(tmp_path, no_leftovers):
     t0 = time.monotonic()
     with pytest.raises(CaptureError, match="limit") as info:
-        capture_tls([CBC], megabytes=100_000, repeats=1, timeout_s=0.5, progress=False)
+        capture_tls([CBC], megabytes=100_000, repeats=1, timeout_s=0.5, out=tmp_path,
+                    progress=False)
     assert time.monotonic() - t0 < 15
     assert "100000000000 bytes" in str(info.value)
 
 
 @pytest.mark.openssl
-def test_ctrl_c_in_process_reaps_both_children(no_leftovers):
+def test_ctrl_c_in_process_reaps_both_children(tmp_path, no_leftovers):
     seen: dict[int, tuple[str, str]] = {}
 
     def interrupt_when_both_run():
@@ -168,9 +171,10 @@ def test_ctrl_c_in_process_reaps_both_children(no_leftovers):
 
     killer = threading.Thread(target=interrupt_when_both_run, daemon=True)
     killer.start()
-    with pytest.raises(KeyboardInterrupt):
-        capture_tls([CBC], megabytes=100_000, repeats=1, progress=False)
+    with pytest.raises(KeyboardInterrupt) as info:
+        capture_tls([CBC], megabytes=100_000, repeats=1, out=tmp_path, progress=False)
     killer.join()
+    assert "resume=True" in "".join(getattr(info.value, "__notes__", [""]))
     assert len(seen) == 2, seen
     for pid in seen:  # reaped: not even a zombie entry remains
         assert not Path(f"/proc/{pid}").exists(), (pid, seen[pid])

@@ -45,7 +45,6 @@ import datetime
 import ipaddress
 import json
 import os
-import random
 import re
 import select
 import signal
@@ -335,12 +334,13 @@ def _default_timeout(nbytes: int) -> float:
 
 
 def _run_key(suite: TlsSuite, isa_name: str, write_size: int, nbytes: int, repeat: int) -> str:
-    safe = re.sub(r"[^A-Za-z0-9.]+", "-", suite.requested)
-    return f"tls_{safe}_{isa_name}_w{write_size}_b{nbytes}_r{repeat}"
+    from cipherlab.runners._plan import slug
+    return slug(f"tls_{suite.requested}_{isa_name}_w{write_size}_b{nbytes}_r{repeat}")
 
 
 def _frame(report: dict[str, Any], *, suite: TlsSuite, key: str, write_size: int,
-           conditions: dict[str, Any], host: dict[str, Any], run: int) -> pd.DataFrame:
+           conditions: dict[str, Any], facts: dict[str, Any], label: str | None,
+           run: int) -> pd.DataFrame:
     from cipherlab.model import Run, to_frame
 
     srv = report["server"]
@@ -352,9 +352,9 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, key: str, write_size: int
     except UnsupportedAlgorithmError:
         cipher = None  # e.g. ARIA or Camellia suites: measured, but outside the prediction
     meta = {"tool": "tls", "tool_version": version.group(0) if version else srv.get("openssl"),
-            "timing": "elapsed", "label": f"tls {suite.requested}",
+            "timing": "elapsed", "label": label or facts.get("host"),
             "protocol": srv["protocol"], "cipher": cipher, **conditions,
-            "cpu": host.get("cpu"), "clock_hz": host.get("clock_hz")}
+            "cpu": facts.get("cpu"), "clock_hz": facts.get("clock_hz")}
     cell = {"algorithm": srv["cipher"], "name": suite.requested, "operation": "transfer",
             "block_bytes": write_size, "count": count, "seconds": seconds,
             "bytes_per_s": count / seconds if seconds > 0 else np.nan}
@@ -364,8 +364,8 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, key: str, write_size: int
 def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float = 100.0,
                 repeats: int = 3, isa: Iterable[str] | str | None = None,
                 write_size: int = RECORD_BYTES, out: str | os.PathLike | None = None,
-                seed: int = 0, resume: bool = False, timeout_s: float | None = None,
-                progress: bool = True) -> pd.DataFrame:
+                seed: int | None = 0, resume: bool = False, timeout_s: float | None = None,
+                label: str | None = None, progress: bool = True) -> pd.DataFrame:
     """Measure TLS transfer throughput per cipher suite and ISA preset over loopback.
 
     For every suite, ISA preset and repeat, a server and a client process transfer ``megabytes``
@@ -390,33 +390,45 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         Bytes per application write on the sending side (the seed used 1 MiB writes). Records
         are at most 16 KiB whatever this is. Stored in ``block_bytes``.
     out : path, optional
-        Capture folder: raw reports under ``runs/``, ``results.csv`` (+ ``.parquet``),
-        ``runs.jsonl`` and ``host.json``, written as each run finishes. ``None``: keep nothing.
-    seed : int
-        Seed of the interleaving order.
+        The capture folder (default ``captures/tls-<host>-<UTC time>``): both sides' raw JSON
+        reports under ``runs/``, ``results.csv`` (+ ``.parquet``), ``runs.jsonl`` and
+        ``host.json``, written as each run finishes (see ``runners._folder``).
+    seed : int or None
+        Seed of the interleaving order (shared with ``capture``: repeats in blocks, the ISA
+        conditions of a suite next to each other in alternating order).
     resume : bool
         Skip runs already recorded in ``out`` (after a Ctrl-C, say) and return all rows.
     timeout_s : float, optional
         Limit per run in seconds; default 30 s + 1 s per 5 MB.
+    label : str, optional
+        The ``label`` of every row (default: the host name, as ``capture`` does).
     progress : bool
-        Show a tqdm progress bar.
+        Show a tqdm progress bar (bytes moved, so its rate is the running transfer rate).
 
     Returns
     -------
     DataFrame
-        The tidy table, one row per run (see the module docstring for the columns).
+        The tidy table, one row per run of this plan, including runs found finished on resume
+        (see the module docstring for the columns). Repeats are numbered from 1.
 
     Raises
     ------
     UnsupportedAlgorithmError
         A suite the local OpenSSL does not offer (or that cannot run with an ECDSA certificate).
     CaptureError
-        A transfer failed or exceeded ``timeout_s``; both processes are stopped and reaped.
+        A transfer failed or exceeded ``timeout_s`` (both processes are stopped and reaped),
+        an unwritable ``out``, or planned runs already in ``out`` without ``resume=True``.
+
+    Warns
+    -----
+    CaptureWarning
+        A preset that was skipped, left the mask unchanged, or changed no median rate by 3 %.
 
     Examples
     --------
+    >>> import tempfile
     >>> df = capture_tls(["ECDHE-ECDSA-AES128-GCM-SHA256"], megabytes=2, repeats=1,
-    ...                  progress=False)
+    ...                  out=tempfile.mkdtemp(), progress=False)
     >>> row = df.iloc[0]
     >>> row["algorithm"], row["operation"], int(row["block_bytes"]), row["protocol"], row["isa"]
     ('ECDHE-ECDSA-AES128-GCM-SHA256', 'transfer', 16384, 'TLSv1.2', 'native')
@@ -425,95 +437,102 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     """
     from tqdm.auto import tqdm
 
-    from cipherlab.model import concat
     from cipherlab.runners._folder import CaptureFolder
     from cipherlab.runners._host import host_info
     from cipherlab.runners._isa import aesni_state, effective_mask, isa_env, resolve_isa
+    from cipherlab.runners._openssl import default_folder
+    from cipherlab.runners._plan import add_note, interleave, rate_warnings
 
     resolved = _resolve_suites(suites)
-    nbytes = _positive(megabytes, "megabytes", float)
-    nbytes = int(round(nbytes * 1e6))
-    repeats = int(_positive(repeats, "repeats", int))
-    write_size = int(_positive(write_size, "write_size", int))
+    nbytes = int(round(_positive(megabytes, "megabytes", float) * 1e6))
+    repeats = _positive(repeats, "repeats", int)
+    write_size = _positive(write_size, "write_size", int)
     limit = _default_timeout(nbytes) if timeout_s is None else _positive(timeout_s, "timeout_s", float)
     conds = resolve_isa(["native"] if isa is None else isa, stacklevel=3)
     if not conds:
-        raise CaptureError(f"none of the ISA conditions isa={isa!r} can run on this machine")
+        raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
+                           f"(see the warnings above)")
 
-    host = host_info()
-    folder = CaptureFolder(out, resume=resume) if out is not None else None
-
-    # The mask in effect, read once per preset through `openssl version -a` under the same
-    # environment (the openssl binary and Python's ssl load the same system libcrypto).
+    folder = CaptureFolder(default_folder("tls") if out is None else out, resume=resume)
+    facts = host_info()
+    # The mask in effect, read once per preset by `openssl version -a` under the same
+    # environment: the openssl binary and Python's ssl load the same system libcrypto.
     envs = {}
     for cond in conds:
         env = isa_env(cond)
         mask = effective_mask(env)
-        envs[cond.name] = (env, {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask)})
+        envs[cond] = (env, {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask),
+                            "host": facts["host"]})
 
-    rng = random.Random(seed)
-    plan = []
-    for r in range(repeats):
-        cells = [(s, c) for s in resolved for c in conds]
-        rng.shuffle(cells)
-        plan.extend((s, c, r, _run_key(s, c.name, write_size, nbytes, r)) for s, c in cells)
-    keys = [k for *_, k in plan]
-    done: set[str] = set()
-    if folder is not None:
-        folder.check_plan(keys)
-        folder.write_host(host)
-        done = folder.done_keys()
+    plan = interleave(resolved, conds, repeats, seed)
+    keys = [_run_key(s, c.name, write_size, nbytes, r) for s, c, r in plan]
+    folder.check_plan(keys)
+    folder.write_host(facts)
+    done = folder.done_keys()
+    todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
 
-    frames = []
     with tempfile.TemporaryDirectory(prefix="cipherlab-tls-") as tmp:
         cert, key = _make_certificate(Path(tmp))
-        bar = tqdm(plan, desc="capture_tls", unit="run", disable=not progress)
+        # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
+        # is honest even when presets differ tenfold in speed.
+        bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
+                   disable=not progress)
         try:
-            for suite, cond, r, run_key in bar:
-                if run_key in done:
-                    continue
-                bar.set_postfix_str(f"{suite.requested} {cond.name}", refresh=False)
-                env, values = envs[cond.name]
+            for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
+                bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
+                env, values = envs[cond]
+                started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
                 report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
                                    cert=cert, key=key, timeout_s=limit)
                 _check_agreement(report, what=run_key)
-                number = folder.next_run_number() if folder is not None else len(frames)
                 frame = _frame(report, suite=suite, key=run_key, write_size=write_size,
-                               conditions={**values, "repeat": r}, host=host, run=number)
-                frames.append(frame)
-                if folder is not None:
-                    folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n",
-                                   frame, _run_record(report, suite, cond, r, nbytes, write_size,
-                                                      limit))
+                               conditions={**values, "repeat": rep}, facts=facts,
+                               label=label, run=folder.next_run_number())
+                folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
+                               _run_record(report, suite, cond, rep, nbytes, write_size, limit,
+                                           started))
+                bar.update(nbytes)
+        except KeyboardInterrupt as err:
+            add_note(err, f"cipherlab: {len(folder.done_keys())} finished runs are kept in "
+                          f"'{folder.path}'; capture_tls(..., out='{folder.path}', resume=True) "
+                          f"continues.")
+            raise
         finally:
             bar.close()
-    if folder is not None:
-        # Resumed runs come back from the folder; rows of other captures sharing it do not.
-        table = folder.table()
-        wanted = {_source(k) for k in keys}
-        return table[table["source"].astype(str).isin(wanted)].reset_index(drop=True)
-    return concat(frames)
+
+    # Resumed runs come back from the folder; rows of other captures sharing it do not.
+    table = folder.table()
+    wanted = {_source(k) for k in keys}
+    table = table[table["source"].astype(str).isin(wanted) & (table["tool"] == "tls")]
+    table = table.reset_index(drop=True)
+    rate_warnings(table, tool="capture_tls", stacklevel=3)
+    return table
 
 
 def _source(key: str) -> str:
     return f"runs/{key}.txt"  # = CaptureFolder.source_name(key): how resume matches rows to runs
 
 
-def _run_record(report, suite, cond, repeat, nbytes, write_size, limit) -> dict[str, Any]:
+def _run_record(report, suite, cond, repeat, nbytes, write_size, limit, started) -> dict[str, Any]:
     sides = {f"{role}_{k}": v for role, rep in report.items() for k, v in rep.items()
              if k != "event"}
     return {"tool": "tls", "suite": suite.requested, "tls": suite.tls, "isa": cond.name,
             "ia32cap": cond.value, "repeat": repeat, "bytes": nbytes, "write_size": write_size,
-            "timeout_s": limit, "python": sys.executable, **sides}
+            "timeout_s": limit, "started": started, "python": sys.executable,
+            "worker": str(_WORKER), **sides}
 
 
 def _positive(value, name: str, kind):
+    """``value`` as a positive ``kind`` (int: a whole number, not a bool), else a ValueError."""
+    ok = not isinstance(value, bool)
     try:
-        number = kind(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number; not {value!r}") from None
-    if not number > 0 or number != number:
-        raise ValueError(f"{name} must be a positive number; not {value!r}")
+        number = kind(value) if ok else None
+        ok = ok and number > 0 and (kind is not int or number == float(value))
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        what = "a whole number >= 1" if kind is int else "a positive number"
+        raise ValueError(f"{name} must be {what}; not {value!r}")
     return number
 
 
