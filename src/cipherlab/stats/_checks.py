@@ -195,7 +195,9 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     if {"tool_version", "name", "algorithm"} <= set(df.columns):
         legacy_version = _per_unique(
             df["tool_version"], lambda v: (1, 0, 1) <= (_version(v) or (9, 0, 0)) < (3, 0, 0))
-        names = df["name"].astype("object").fillna("").astype(str).str.strip().str.lower()
+        # case-sensitive: openssl prints legacy rows in lowercase ('aes-128 cbc'); wiki tables'
+        # 'AES-256 CBC' says nothing about how the row was measured
+        names = df["name"].astype("object").fillna("").astype(str).str.strip()
         aes = df["algorithm"].astype("object").fillna("").astype(str).str.startswith("aes-")
         legacy = (names.str.match(_LEGACY_NAME_RE).to_numpy() & legacy_version.astype(bool)
                   & _is_openssl(df))
