@@ -57,6 +57,9 @@ _CPU = re.compile(r"\b((?:Intel|AMD|VIA|Apple|ARM|Qualcomm|Ampere|IBM|Cyrix|Tran
                   r"|(?:Core\s+)?i[3579]-\d{4}\w*(?:\s+CPU)?|Xeon[^,;:()@]*?|Ryzen[^,;:()@]*?"
                   r"|EPYC[^,;:()@]*?|Graviton\s*\d*)\s*(?=@|$|[,;:()])")
 _GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
+# Lower-case words one of which a line must contain to state a fact _facts() looks for.
+_FACT_HINT = re.compile(r"ssl|aws|hz|gcc|intel|amd|via|apple|arm|qualcomm|ampere|ibm|cyrix|"
+                        r"transmeta|core|xeon|ryzen|epyc|graviton|i[3579]-")
 _BLOCK_SIZE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)[\s-]*bytes?[\s-]+blocks?\b", re.IGNORECASE)
 
 # Column headers that name the row-name column of an ordinary (rows = algorithms) table.
@@ -97,7 +100,12 @@ def parse_value(cell: str) -> float | None:
     >>> parse_value("n/a") is None
     True
     """
-    m = _VALUE.match(_clean(cell))
+    return _value(_clean(cell))
+
+
+def _value(cell: str) -> float | None:
+    # parse_value() for a cell already passed through _clean().
+    m = _VALUE.match(cell)
     if m is None:
         return None
     number = m[1].replace(",", "")
@@ -179,6 +187,8 @@ def find_tables(lines: list[str], source: str) -> tuple[list[Run], set[int]]:
     tables += _markdown_tables(lines, taken)
     taken |= set().union(*(t.span for t in tables)) if tables else set()
     tables += _tab_tables(lines, taken)
+    if not tables:
+        return [], set()
     tables.sort(key=lambda t: t.start)
 
     runs: list[Run] = []
@@ -232,11 +242,14 @@ class _Table:
 
 
 def _clean(cell: str) -> str:
-    cell = html.unescape(cell).replace("\u00a0", " ").strip()
-    m = _EMPHASIS.match(cell)
-    while m:
-        cell = m[2].strip()
+    if "&" in cell:
+        cell = html.unescape(cell)
+    cell = cell.replace("\u00a0", " ").strip()
+    while cell[:1] in ("*", "_", "`"):
         m = _EMPHASIS.match(cell)
+        if m is None:
+            break
+        cell = m[2].strip()
     return cell
 
 
@@ -272,7 +285,7 @@ def _markdown_tables(lines: list[str], taken: set[int]) -> list[_Table]:
             block.clear()
 
     for i, line in enumerate(lines):
-        cells = None if i in taken else _pipe_cells(_unquote(line))
+        cells = None if i in taken or "|" not in line else _pipe_cells(_unquote(line))
         if cells is None:
             close()
         else:
@@ -287,7 +300,7 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     A line without TABs between two TAB rows is a section row (a cell spanning the table).
     """
     def cells_of(i: int) -> list[str] | None:
-        if i in taken or i >= len(lines):
+        if i in taken or i >= len(lines) or "\t" not in lines[i]:
             return None
         text = _unquote(lines[i]).strip(" ")
         if "\t" not in text.strip("\t"):
@@ -428,22 +441,31 @@ class _Context:
     block_bytes: int | None = None
 
     def read_prose(self, line: str) -> None:
-        text = re.sub(r"<[^>]+>", " ", _unquote(line))
-        text = " ".join(html.unescape(text).split())
+        text = _unquote(line)
+        if "<" in text:
+            text = re.sub(r"<[^>]+>", " ", text)
+        if "&" in text:
+            text = html.unescape(text)
+        text = " ".join(text.split())
         if not text:
             return
-        m = _HEADING.match(text)
-        if m:
-            self.heading = m[1]
-        facts = _facts(text)
-        if "machine" in facts:
-            self.facts.pop("cpu", None)
-            self.facts.pop("clock_hz", None)
-        self.facts.update(facts)
-        m = _BLOCK_SIZE.search(text)
-        if m:
-            self.block_bytes = int(m[1].replace(",", ""))
-        if len(text) <= 80 and not _SPEED_COMMAND.search(text) and not text.startswith(("$", "#")):
+        if text[0] == "#":
+            m = _HEADING.match(text)
+            if m:
+                self.heading = m[1]
+        low = text.lower()
+        # Cheap substring checks first: most prose lines state none of these facts.
+        if _FACT_HINT.search(low):
+            facts = _facts(text)
+            if "machine" in facts:
+                self.facts.pop("cpu", None)
+                self.facts.pop("clock_hz", None)
+            self.facts.update(facts)
+        if "byte" in low:
+            m = _BLOCK_SIZE.search(text)
+            if m:
+                self.block_bytes = int(m[1].replace(",", ""))
+        if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
             self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
 
     def after_table(self) -> None:
@@ -509,6 +531,7 @@ class _Header:
     conditions: dict[int, str]        # column -> condition name
     algorithms: dict[int, str]        # column -> name as printed ("transposed")
     block_bytes: int | None = None    # the one block size of a transposed table
+    width: int = 0                    # number of header cells: data rows are padded to it
 
 
 def _condition_key(header: str) -> str:
@@ -519,7 +542,6 @@ def _condition_key(header: str) -> str:
 
 
 def _condition_value(key: str, cell: str) -> str | None:
-    cell = _clean(cell)
     if not cell:
         return None
     if key == "aesni":
@@ -532,10 +554,10 @@ def _condition_value(key: str, cell: str) -> str | None:
 
 
 def _header(cells: list[str], context: _Context) -> _Header | None:
-    cleaned = [_clean(c) for c in cells]
+    cleaned = cells
     sizes = {}
     for j, c in enumerate(cleaned):
-        m = _SIZE.match(c)
+        m = _SIZE.match(c) if c[-1:] in ("s", "S", "B", "e", "E") else None
         if m:
             sizes[j] = int(m[1].replace(",", ""))
     if sizes:
@@ -545,14 +567,14 @@ def _header(cells: list[str], context: _Context) -> _Header | None:
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
-        return _Header("sizes", name_col, sizes, conditions, {})
+        return _Header("sizes", name_col, sizes, conditions, {}, width=len(cleaned))
     if (len(cleaned) >= 3 and cleaned[0].lower() in _TIER_HEADERS and context.block_bytes
-            and all(c and parse_value(c) is None for c in cleaned[1:])):
+            and all(c and _value(c) is None for c in cleaned[1:])):
         key = "tier" if cleaned[0].lower() not in ("engine", "provider", "build") else \
             _condition_key(cleaned[0])
         return _Header("transposed", 0, {}, {0: key},
                        {j: c for j, c in enumerate(cleaned) if j > 0},
-                       block_bytes=context.block_bytes)
+                       block_bytes=context.block_bytes, width=len(cleaned))
     return None
 
 
@@ -568,9 +590,9 @@ def _split_footnote(name: str) -> tuple[str, list[str]]:
 
 
 def _title(cells: list[str]) -> str | None:
-    cleaned = [_clean(c) for c in cells]
+    cleaned = cells
     filled = [c for c in cleaned if c]
-    if len(filled) == 1 and cleaned[0] and parse_value(cleaned[0]) is None:
+    if len(filled) == 1 and cleaned[0] and _value(cleaned[0]) is None:
         return cleaned[0]
     return None
 
@@ -610,15 +632,16 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int]]:
     section = _Section()
     run: Run | None = None
     for row in table.rows:
-        if not any(_clean(c) for c in row.cells):
+        cells = [_clean(c) for c in row.cells]
+        if not any(cells):
             used |= row.lines
             continue
-        new_header = _header(row.cells, context)
+        new_header = _header(cells, context)
         if new_header is not None:
             header, run = new_header, None
             used |= row.lines
             continue
-        title = _title(row.cells)
+        title = _title(cells)
         if title is not None:
             section.read(title)
             run = None
@@ -626,7 +649,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int]]:
             continue
         if header is None:
             continue
-        cells = _row_cells(row, header)
+        cells = _row_cells(row.line, cells, header)
         if cells is None:
             continue
         if run is None:
@@ -642,32 +665,31 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int]]:
     return runs, used | table.markup
 
 
-def _row_cells(row: _Row, header: _Header) -> list[dict[str, Any]] | None:
-    """The cells of one data row, or None when the row cannot be read as measurements."""
-    cells = [_clean(c) for c in row.cells]
+def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, Any]] | None:
+    """The cells of one data row (cleaned text), or None when it cannot be read as measurements."""
 
-    def at(j: int) -> str:
-        return cells[j] if j < len(cells) else ""
-
+    if len(cells) < header.width:
+        cells = cells + [""] * (header.width - len(cells))
+    at = cells.__getitem__
     out: list[dict[str, Any]] = []
     if header.kind == "sizes":
         name = at(header.name_col)
-        if not name or parse_value(name) is not None:
+        if not name or _value(name) is not None:
             return None
         conditions = {key: _condition_value(key, at(j)) for j, key in header.conditions.items()}
         algorithm, operation = canonical(name)
         for j, size in header.sizes.items():
             if at(j).lower() in _BLANK_CELLS:
                 continue
-            value = parse_value(at(j))
+            value = _value(at(j))
             if value is None:
                 return None
-            out.append({"line": row.line + 1, "algorithm": algorithm, "operation": operation,
+            out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                         "name": name, "block_bytes": size, "bytes_per_s": value, **conditions})
         return out or None
     key = header.conditions[0]
     method = at(0)
-    if not method or parse_value(method) is not None:
+    if not method or _value(method) is not None:
         return None
     if key == "tier":
         tier, note = tier_name(method)
@@ -677,13 +699,13 @@ def _row_cells(row: _Row, header: _Header) -> list[dict[str, Any]] | None:
     for j, printed in header.algorithms.items():
         if at(j).lower() in _BLANK_CELLS:
             continue
-        value = parse_value(at(j))
+        value = _value(at(j))
         if value is None:
             return None
         bare, name_notes = _split_footnote(printed)
         algorithm, operation = canonical(bare)
         notes = sorted(set(row_notes + name_notes))
-        out.append({"line": row.line + 1, "algorithm": algorithm, "operation": operation,
+        out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                     "name": printed, "block_bytes": header.block_bytes, "bytes_per_s": value,
                     key: tier, "note": ",".join(notes) if notes else None})
     return out or None
