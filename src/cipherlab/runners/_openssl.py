@@ -214,8 +214,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     >>> import tempfile
     >>> df = capture("aes-128-gcm", sizes=[16384], seconds=1, repeats=1, isa="native",
     ...              out=tempfile.mkdtemp(), progress=False)
-    >>> df[["algorithm", "block_bytes", "isa", "aesni", "repeat"]].iloc[0].tolist()
-    ['aes-128-gcm', 16384, 'native', 'on', 1]
+    >>> row = df.iloc[0]
+    >>> row.algorithm, int(row.block_bytes), row.isa, row.aesni, int(row.repeat)
+    ('aes-128-gcm', 16384, 'native', 'on', 1)
     """
     binary = find_openssl(openssl)
     algs = [_classify(a) for a in _as_list(DEFAULT_ALGORITHMS if algorithms is None else algorithms,

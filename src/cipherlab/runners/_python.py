@@ -39,12 +39,13 @@ WORKER = Path(_pyworker.__file__)
 
 
 def _parse(raw: str, *, source: str) -> tuple[dict, list[dict]]:
+    """The worker's start/end facts (merged) and its result cells."""
     start: dict = {}
     cells = []
     for lineno, line in enumerate(raw.splitlines(), 1):
         rec = json.loads(line)
-        if rec.get("event") == "start":
-            start = rec
+        if rec.get("event") in ("start", "end"):
+            start.update(rec)
         elif rec.get("event") == "result":
             n, secs, size = rec["count"], rec["seconds"], rec["block_bytes"]
             ops = n / secs if secs > 0 else float("nan")
@@ -95,9 +96,10 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     DataFrame
         The tidy table with ``tool='cryptography'``, ``tool_version`` = cryptography's version and
         the condition ``backend`` = the OpenSSL its wheel bundles, plus ``isa``, ``isa_mask``,
-        ``aesni``, ``repeat``, ``host``. ``isa_mask`` is the mask the system ``openssl`` reports
-        for the same ``OPENSSL_ia32cap`` value (the bundled library cannot be asked; both parse the
-        first two words alike since 3.0).
+        ``aesni``, ``repeat``, ``host``. ``isa_mask`` is the mask in effect inside the bundled
+        OpenSSL, read by the worker from its own memory on Linux x86-64
+        (``_pyworker.bundled_mask``); elsewhere, the mask the system ``openssl`` reports for the
+        same ``OPENSSL_ia32cap`` value (both parse the first two words alike since 3.0).
 
     Examples
     --------
@@ -105,8 +107,9 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     >>> df = capture_python("aes-128-gcm", sizes=[1024], seconds=0.2, repeats=1, isa="native",
     ...                     operations="encrypt", warmup_s=0.05, out=tempfile.mkdtemp(),
     ...                     progress=False)
-    >>> df[["tool", "algorithm", "operation", "block_bytes", "isa"]].iloc[0].tolist()
-    ['cryptography', 'aes-128-gcm', 'encrypt', 1024, 'native']
+    >>> row = df.iloc[0]
+    >>> row.tool, row.algorithm, row.operation, int(row.block_bytes), row.isa
+    ('cryptography', 'aes-128-gcm', 'encrypt', 1024, 'native')
     """
     algs = _as_list(DEFAULT_ALGORITHMS if algorithms is None else algorithms, "algorithms")
     bad = [a for a in algs if a not in _pyworker.ALGORITHMS]
@@ -171,7 +174,9 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
                                    f"{proc.returncode} (spec {spec}): {proc.stderr.strip()[-600:]}")
             source = folder.source_name(k)
             start, rows = _parse(proc.stdout, source=source)
-            mask = masks[cond]
+            # The mask inside cryptography's own OpenSSL when the worker could read it (Linux
+            # x86-64); else what the system openssl reports for the same OPENSSL_ia32cap value.
+            mask = start.get("ia32cap_in_effect") or masks[cond]
             meta = {"label": label or facts["host"], "tool": "cryptography",
                     "tool_version": start.get("cryptography"), "timing": timing,
                     "cpu": facts["cpu"], "clock_hz": facts["clock_hz"]}

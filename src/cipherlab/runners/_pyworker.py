@@ -100,6 +100,63 @@ def measure(call, seconds: float, timing: str, warmup_s: float) -> tuple[int, fl
     return count, clock() - c0
 
 
+def _elf_symbol(path: str, name: bytes) -> int | None:
+    """``st_value`` of a (local) symbol in an ELF64 little-endian file's ``.symtab``, or None."""
+    import struct
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+                for i in range(shnum)]
+    for sh in sections:
+        if sh[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[sh[6]]
+        strings = data[strtab[4]:strtab[4] + strtab[5]]
+        at = strings.find(b"\0" + name + b"\0")
+        if at < 0:
+            return None
+        for st_name, _info, _other, _shndx, value, _size in struct.iter_unpack(
+                "<IBBHQQ", data[sh[4]:sh[4] + sh[5]]):
+            if st_name == at + 1:
+                return value
+    return None
+
+
+def bundled_mask() -> str | None:
+    """The capability mask in effect inside the OpenSSL that cryptography's wheel links in.
+
+    That library cannot be asked with ``openssl version -a``, and its copy of
+    ``OPENSSL_ia32cap_P`` is a local symbol; on Linux x86-64 it is read here from this process's
+    memory (symbol offset from the ELF ``.symtab`` + the load address from ``/proc/self/maps``),
+    formatted as OpenSSL 3.0-3.4 print it (``word0:word1``). None where that is not possible.
+    """
+    try:
+        import ctypes
+
+        from cryptography.hazmat.bindings import _rust
+        path = os.path.realpath(_rust.__file__)
+        offset = _elf_symbol(path, b"OPENSSL_ia32cap_P")
+        if offset is None:
+            return None
+        base = None
+        with open("/proc/self/maps", encoding="utf-8") as fh:
+            for line in fh:
+                fields = line.split()
+                if len(fields) >= 6 and os.path.realpath(fields[5]) == path and int(fields[2], 16) == 0:
+                    base = int(fields[0].split("-")[0], 16)
+                    break
+        if base is None:
+            return None
+        p = (ctypes.c_uint32 * 4).from_address(base + offset)
+        return f"0x{p[1] << 32 | p[0]:x}:0x{p[3] << 32 | p[2]:x}"
+    except Exception:  # any platform where this does not hold: no mask rather than a wrong one
+        return None
+
+
 def main(argv: list[str]) -> int:
     spec = json.loads(argv[1])
     import cryptography
@@ -116,6 +173,7 @@ def main(argv: list[str]) -> int:
                               "operation": spec["operation"], "block_bytes": int(size),
                               "count": count, "seconds": secs}) + "\n")
         out.flush()
+    out.write(json.dumps({"event": "end", "ia32cap_in_effect": bundled_mask()}) + "\n")
     return 0
 
 
