@@ -53,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -60,7 +61,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from cipherlab.errors import AnalysisError, CaptureError, UnsupportedAlgorithmError
+from cipherlab.errors import (AnalysisError, CaptureError, CaptureWarning,
+                              UnsupportedAlgorithmError)
 
 __all__ = ["DEFAULT_SUITES", "RECORD_BYTES", "TLS13_DEFAULT", "capture_tls", "predict_tls",
            "record_layer_rates", "suite_primitives", "tls_suites"]
@@ -455,6 +457,12 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
 
     folder = CaptureFolder(default_folder("tls") if out is None else out, resume=resume)
     facts = host_info()
+    if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
+        warnings.warn(
+            f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
+            f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
+            f"column may not be the one in effect in the TLS processes. Check that the rates "
+            f"moved between presets.", CaptureWarning, stacklevel=2)
     # The mask in effect, read once per preset by `openssl version -a` under the same
     # environment: the openssl binary and Python's ssl load the same system libcrypto.
     envs = {}
