@@ -94,6 +94,20 @@ def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
         yield label, hue_value, rows, style_of[other]
 
 
+def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
+    """A small-font legend; outside the plot on the right when it is long (would hide data)."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    else:
+        labels = [h.get_label() for h in handles]
+    if not handles:
+        return
+    if outside is None:
+        outside = len(handles) > 5
+    kw = dict(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0) if outside else {}
+    ax.legend(handles, labels, fontsize="small", **kw)
+
+
 def _colors(values: Iterable[object], palette: Mapping[str, str] | None) -> dict[str, str]:
     return _palette([v for v in values if v is not None], base=palette)
 
@@ -200,7 +214,7 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
     ax.set_xlabel("Block size (bytes)")
     ax.set_ylabel("Throughput")
     if legend and ax.get_legend() is not None:
-        ax.legend(fontsize="small", ncols=2 if hue and d[hue].nunique() > 6 else 1)
+        _legend(ax)
     return ax
 
 
@@ -347,7 +361,7 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
         ax.grid(False, axis="x")
     ax.set_ylabel("Speed-up (ratio of throughputs)")
     if legend:
-        ax.legend(handles=handles, fontsize="small")
+        _legend(ax, handles)
     return ax
 
 
@@ -458,7 +472,7 @@ def cost_model(fit: pd.DataFrame, df: pd.DataFrame, *, crossover=None, x: str = 
     ax.set_xlabel("Block size (bytes)")
     ax.set_ylabel("Time per call")
     if legend:
-        ax.legend(fontsize="small")
+        _legend(ax)
     return ax
 
 
@@ -512,7 +526,7 @@ def overhead(data: pd.DataFrame, *, a: str = "aes-128-gcm", b: str = "aes-128-cb
     ax.set_xlabel("Block size (bytes)")
     ax.set_ylabel(f"{a} / {b} throughput")
     if legend:
-        ax.legend(fontsize="small")
+        _legend(ax)
     return ax
 
 
