@@ -124,7 +124,7 @@ def test_resume_runs_only_what_is_missing(tmp_path, no_leftovers):
 @pytest.mark.parametrize("suite, message", [
     ("ECDHE-RSA-AES128-GCM-SHA256", "only ECDHE-ECDSA suites"),
     ("NO-SUCH-SUITE", "does not offer TLS suite 'NO-SUCH-SUITE'"),
-    ("TLS_AES_128_GCM_SHA256", "cannot be chosen through Python's ssl"),
+    ("TLS_AES_128_CCM_8_SHA256", "does not offer TLS suite"),
 ])
 def test_suite_the_local_openssl_cannot_run_is_a_clear_error(suite, message, tmp_path,
                                                              no_leftovers):
@@ -221,7 +221,16 @@ def test_cli_capture_tls_writes_a_folder(tmp_path, capsys):
 def test_tls_suites_lists_what_can_run():
     suites = tls_suites()
     assert set(DEFAULT_SUITES) <= set(suites)
-    assert all(s.startswith("ECDHE-ECDSA-") for s in suites[:-1])
+    assert all(s.startswith(("ECDHE-ECDSA-", "TLS_")) for s in suites[:-1])
+
+
+@pytest.mark.openssl
+def test_a_tls13_suite_is_chosen_through_openssl_conf(tmp_path, no_leftovers):
+    suites = ["TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_128_GCM_SHA256"]
+    df = capture_tls(suites, megabytes=1, repeats=1, out=tmp_path, progress=False)
+    assert sorted(df["algorithm"].astype(str)) == sorted(suites)
+    assert set(df["protocol"]) == {"TLSv1.3"}
+    assert sorted(df["cipher"].astype(str)) == ["aes-128-gcm", "chacha20-poly1305"]
 
 
 # ---- the prediction (numbers worked by hand from the model in record_layer_rates) -------------

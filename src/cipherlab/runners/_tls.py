@@ -99,22 +99,29 @@ class TlsSuite:
         return f"TlsSuite({self.requested!r}, TLS {self.tls})"
 
 
+def _tls13_suites() -> list[str]:
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    return sorted(c["name"] for c in ctx.get_ciphers() if c["protocol"] == "TLSv1.3")
+
+
 def tls_suites() -> list[str]:
-    """The TLS 1.2 ECDSA suites the local OpenSSL (through Python's ``ssl``) offers, plus
-    :data:`TLS13_DEFAULT`: everything :func:`capture_tls` can run with its ECDSA certificate.
+    """Every suite :func:`capture_tls` can run here with its ECDSA certificate: the TLS 1.2
+    ECDHE-ECDSA suites the local OpenSSL offers, its TLS 1.3 suites, and :data:`TLS13_DEFAULT`.
 
     Examples
     --------
     >>> suites = tls_suites()
-    >>> "ECDHE-ECDSA-AES128-GCM-SHA256" in suites and suites[-1] == "TLSv1.3"
+    >>> "ECDHE-ECDSA-AES128-GCM-SHA256" in suites and "TLS_AES_128_GCM_SHA256" in suites
     True
+    >>> suites[-1]
+    'TLSv1.3'
     """
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.set_ciphers("ALL:@SECLEVEL=0")
     names = [c["name"] for c in ctx.get_ciphers()
              if c["protocol"] == "TLSv1.2" and c.get("auth") in ("auth-ecdsa", "auth-any")
              and c.get("kea") in ("kx-ecdhe", "kx-any")]
-    return sorted(set(names)) + [TLS13_DEFAULT]
+    return sorted(set(names)) + _tls13_suites() + [TLS13_DEFAULT]
 
 
 def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
@@ -126,7 +133,8 @@ def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
     if not suites:
         raise ValueError("suites must name at least one suite; got an empty list")
     offered = tls_suites()
-    by_upper = {s.upper(): s for s in offered}
+    tls13 = {n.upper(): n for n in _tls13_suites()}
+    by_upper = {n.upper(): n for n in offered if n.upper() not in tls13}
     out = []
     for s in suites:
         if not isinstance(s, str) or not s.strip():
@@ -134,22 +142,35 @@ def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
         key = s.strip().upper()
         if key in ("TLSV1.3", "TLS1.3", "1.3"):
             out.append(TlsSuite(TLS13_DEFAULT, "1.3", "DEFAULT"))
+        elif key in tls13:
+            out.append(TlsSuite(tls13[key], "1.3", tls13[key]))
         elif key in by_upper:
             out.append(TlsSuite(by_upper[key], "1.2", by_upper[key]))
-        elif key.startswith("TLS_"):
-            raise UnsupportedAlgorithmError(
-                f"TLS 1.3 suite {s!r} cannot be chosen through Python's ssl module; ask for "
-                f"{TLS13_DEFAULT!r} to run the TLS 1.3 default the local OpenSSL negotiates. "
-                f"Suites that can run here: {', '.join(offered)}")
         else:
             if _openssl_knows(s):
                 why = (f"{ssl.OPENSSL_VERSION} knows TLS suite {s!r}, but capture_tls cannot run it: "
                        f"its throw-away certificate is ECDSA P-256 and the key exchange is ECDHE, "
-                       f"so only ECDHE-ECDSA suites (and {TLS13_DEFAULT!r}) can be negotiated")
+                       f"so only ECDHE-ECDSA suites and TLS 1.3 suites can be negotiated")
             else:
                 why = f"the local {ssl.OPENSSL_VERSION} does not offer TLS suite {s!r}"
             raise UnsupportedAlgorithmError(f"{why}. Suites that can run here: {', '.join(offered)}")
     return out
+
+
+def _tls13_config(folder: Path, suite: str) -> Path:
+    """An OpenSSL config that restricts TLS 1.3 to ``suite``.
+
+    Python's ``ssl`` has no call for TLS 1.3 suites (``set_ciphers`` only governs TLS 1.2), but
+    libssl applies the ``system_default`` section of the config named by ``OPENSSL_CONF`` to
+    every new context; the children get this file in their environment. It replaces the system
+    config for those two processes only; the other settings it would carry (cipher string,
+    minimum protocol) are set by the children explicitly anyway.
+    """
+    path = folder / f"tls13-{suite}.cnf"
+    path.write_text("openssl_conf = openssl_init\n[openssl_init]\nssl_conf = ssl_sect\n"
+                    "[ssl_sect]\nsystem_default = system_default_sect\n"
+                    f"[system_default_sect]\nCiphersuites = {suite}\n", encoding="utf-8")
+    return path
 
 
 def _openssl_knows(cipher_string: str) -> bool:
@@ -378,8 +399,11 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     Parameters
     ----------
     suites : list of str, optional
-        OpenSSL names of TLS 1.2 ECDHE-ECDSA suites, and/or ``"TLSv1.3"`` for the TLS 1.3 default
-        suite. Default :data:`DEFAULT_SUITES`. :func:`tls_suites` lists what can run here.
+        OpenSSL names of TLS 1.2 ECDHE-ECDSA suites (``ECDHE-ECDSA-AES128-GCM-SHA256``), TLS 1.3
+        suites (``TLS_AES_128_GCM_SHA256``; chosen through a throw-away ``OPENSSL_CONF``, as
+        Python's ``ssl`` has no call for them), and/or ``"TLSv1.3"`` for whatever TLS 1.3 suite
+        the local OpenSSL negotiates by default. Default :data:`DEFAULT_SUITES`.
+        :func:`tls_suites` lists what can run here.
     megabytes : float
         Bytes per run, in MB (10**6 bytes). The seed sent 100 MB (100 MiB, strictly).
     repeats : int
@@ -481,6 +505,8 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
 
     with tempfile.TemporaryDirectory(prefix="cipherlab-tls-") as tmp:
         cert, key = _make_certificate(Path(tmp))
+        configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
+                   if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
         # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
         # is honest even when presets differ tenfold in speed.
         bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
@@ -489,10 +515,12 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
             for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
                 bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
                 env, values = envs[cond]
+                if suite in configs:
+                    env = {**env, "OPENSSL_CONF": str(configs[suite])}
                 started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
                 report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
                                    cert=cert, key=key, timeout_s=limit)
-                _check_agreement(report, what=run_key)
+                _check_agreement(report, suite, what=run_key)
                 frame = _frame(report, suite=suite, key=run_key, write_size=write_size,
                                conditions={**values, "repeat": rep}, facts=facts,
                                label=label, run=folder.next_run_number())
@@ -544,8 +572,13 @@ def _positive(value, name: str, kind):
     return number
 
 
-def _check_agreement(report: dict[str, Any], *, what: str) -> None:
+def _check_agreement(report: dict[str, Any], suite: TlsSuite, *, what: str) -> None:
     srv, cli = report["server"], report["client"]
+    if suite.requested != TLS13_DEFAULT and srv["cipher"] != suite.cipher_string:
+        raise CaptureError(f"{what}: asked for {suite.requested} but the processes negotiated "
+                           f"{srv['protocol']} {srv['cipher']}"
+                           + (" (this Python's ssl may not load OPENSSL_CONF, through which "
+                              "TLS 1.3 suites are chosen)" if suite.tls == "1.3" else ""))
     if (srv["protocol"], srv["cipher"]) != (cli["protocol"], cli["cipher"]):
         raise CaptureError(f"{what}: server and client disagree on the session: server "
                            f"{srv['protocol']} {srv['cipher']}, client {cli['protocol']} {cli['cipher']}")

@@ -47,7 +47,7 @@ def _context(args, *, server: bool) -> ssl.SSLContext:
     version = ssl.TLSVersion.TLSv1_3 if args.tls == "1.3" else ssl.TLSVersion.TLSv1_2
     ctx.minimum_version = ctx.maximum_version = version
     if args.tls == "1.2":
-        # TLS 1.3 suites cannot be chosen through Python's ssl; 1.3 runs use OpenSSL's default.
+        # TLS 1.3 suites cannot be set here: the parent restricts them through OPENSSL_CONF.
         ctx.set_ciphers(args.suite)
     if server:
         ctx.load_cert_chain(args.cert, args.key)
