@@ -4,3 +4,7 @@
 dialect turns lines into :class:`cipherlab.model.Run` records without pandas; only
 :func:`cipherlab.model.to_frame` builds frames.
 """
+
+from cipherlab.readers._api import ingest
+
+__all__ = ["ingest"]

@@ -1,0 +1,706 @@
+"""The run builder: one pass over the lines of an openssl text, every dialect at once.
+
+Why this module exists: real files mix dialects. A ``2>&1`` capture holds ``Doing ...`` lines,
+then the header block and tables; a ``-multi`` run adds ``Forked child``, children's ``+DT``/``+R``
+records and ``Got: ... from N`` lines before a header-less parent table; a mailing-list post
+holds several machines' runs, each introduced by a line of prose, with rows wrapped by the mail
+client. The dialect modules (``_terminal``, ``_progress``, ``_mr``, ``_harness``) recognise single
+lines; this module decides which run a line belongs to, rejoins wrapped lines, ties progress
+records to the table cells they measured (filling ``count``/``seconds``), and returns
+:class:`cipherlab.model.Run` records plus the lines that looked like data but fit nowhere.
+
+Cells are kept as lists in :data:`cipherlab.model.CELL_FIELDS` order (``line``, ``algorithm``,
+``name``, ``operation``, ``block_bytes``, ``bytes_per_s``, ``ops_per_s``, ``count``, ``seconds``,
+``flag``) so that building the frame stays column-wise and fast.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict, deque
+from typing import Any
+
+from cipherlab.model import FLAG_CHILD, Run
+from cipherlab.readers import _harness, _mr, _progress, _terminal as T
+from cipherlab.readers._names import canonical
+from cipherlab.readers._text import clean, parse_prompt, prose_label
+
+__all__ = ["parse"]
+
+_SIZES_5 = [16, 64, 256, 1024, 8192]
+_SIZES_6 = [16, 64, 256, 1024, 8192, 16384]
+_SIZES_AEAD = [2, 31, 136, 1024, 8192, 16384]
+_SIZES_MB = [8192, 16384, 32768, 65536, 131072]
+_NUMTOK = re.compile(r"^-?\d[\d,]*\.\d+[ks]?$|^[-+]?(?:inf|nan)k?$")
+_INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
+_MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
+_GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
+_FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
+# Index of each field in a cell list.
+LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
+
+
+def looks_like_data(line: str) -> bool:
+    """Whether an unplaced line looks like a measurement (and so must be reported)."""
+    if line[:1] == "+" and len(line) > 2 and line[1].isalpha() and ":" in line:
+        return True
+    if line.startswith(("Doing ", "Got: ")):
+        return True
+    toks = line.split()
+    if sum(1 for t in toks if _NUMTOK.match(t)) >= 2:
+        return True
+    return bool(_INTS.match(line))
+
+
+class _Run:
+    """A run being built."""
+
+    def __init__(self, start: int, label: str | None, conditions: dict[str, Any]):
+        self.start = start
+        self.meta: dict[str, Any] = {"label": label, **conditions}
+        self.version = None
+        self.has_version = False
+        self.sizes: list[int] | None = None  # from the `type` header
+        self.header_used = False
+        self.mr_sizes: list[int] | None = None  # from +H
+        self.pk_kind: str | None = None
+        self.rows: list[list] = []  # throughput cells
+        self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
+        self.progress: list[_progress.Progress] = []
+        # cells that differ from the run in a condition: -multi children, harness repeats
+        self.children: list[tuple[dict, Any, tuple | None]] = []  # (conditions, cell, key)
+        self.open_dt: deque = deque()  # +DT records waiting for their +R
+        self.open_dtp: deque = deque()  # +DTP records waiting for their +R<n>
+        self.child_sizes: dict[int, list[int]] = {}
+        self.opts: dict[str, Any] = {}
+        self.kem_names: list[str] = []
+        self.sig_names: list[str] = []
+        self.ks_seen = [0, 0]
+        self.child_ks: dict[int, list[int]] = {}
+        self.f10 = False
+        self.multi = 0
+        self.elapsed = False
+        self.stderr_seen = False
+        self.dialects: set[str] = set()
+        self.last = start
+        self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
+
+    def has_cells(self) -> bool:
+        return bool(self.rows or self.pk or self.children)
+
+    def has_content(self) -> bool:
+        return self.has_cells() or bool(self.progress) or self.has_version or bool(self.opts)
+
+    def sizes_for(self, n: int) -> list[int] | None:
+        """Block sizes for a row of ``n`` values."""
+        for sizes in (self.sizes, self.mr_sizes):
+            if sizes:
+                return sizes
+        o = self.opts
+        if o.get("aead"):
+            return _SIZES_AEAD
+        if o.get("mb"):
+            return _SIZES_MB
+        if o.get("bytes"):
+            return [o["bytes"]]
+        return _SIZES_5 if n == 5 else _SIZES_6 if n == 6 else None
+
+
+class _Parser:
+    def __init__(self, lines: list[str], skip: set[int], source: str, hints: dict[str, Any]):
+        self.lines, self.skip, self.source = lines, skip, source
+        self.hint_version = _mr.parse_version(hints.get("tool_version"))
+        self.runs: list[_Run] = []
+        self.cur: _Run | None = None
+        self.unplaced: list[tuple[int, str]] = []
+        self.prose: tuple[int, str] | None = None
+        self.marker: tuple[int, dict[str, str]] | None = None
+        self.quoted: dict[tuple, str] = {}
+        # continuation state
+        self.pending_row: tuple | None = None  # (run, lineno, name, tokens)
+        self.pending_pk: tuple | None = None  # (run, lineno, parsed, kind)
+        self.pending_hdr: str | None = None  # "sym" or a public-key kind head
+        self.pending_hdr_text = ""
+        self.pending_doing: _progress.Progress | None = None
+        self.cont_field: str | None = None
+        self.harness: _harness.Harness | None = None
+
+    # --- runs ---------------------------------------------------------------------------
+    def run(self, i: int) -> _Run:
+        if self.cur is None:
+            self.new_run(i)
+        self.cur.last = i
+        return self.cur
+
+    def new_run(self, i: int) -> _Run:
+        prev_end = self.cur.last if self.cur is not None else -1
+        label = self.prose[1] if self.prose and self.prose[0] > prev_end else None
+        conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
+        self.flush_pending()
+        self.cur = _Run(i, label, dict(conds))
+        self.runs.append(self.cur)
+        return self.cur
+
+    # --- pending continuations ------------------------------------------------------------
+    def flush_pending(self) -> None:
+        if self.pending_row is not None:
+            run, lineno, name, toks = self.pending_row
+            self.pending_row = None
+            self.add_row(run, lineno, name, toks)
+        if self.pending_pk is not None:
+            run, lineno, parsed, kind = self.pending_pk
+            self.pending_pk = None
+            self.add_pk(run, lineno, parsed, kind)
+        self.pending_hdr = None
+        self.cont_field = None
+
+    def continuation(self, i: int, line: str) -> bool:
+        if self.pending_row is not None:
+            vals = T.values_only(line)
+            if vals is not None:
+                run, lineno, name, toks = self.pending_row
+                toks = toks + vals
+                want = run.sizes_for(len(toks))
+                if want is not None and len(toks) >= len(want):
+                    self.pending_row = None
+                    self.add_row(run, lineno, name, toks)
+                else:
+                    self.pending_row = (run, lineno, name, toks)
+                run.last = i
+                return True
+        if self.pending_pk is not None:
+            vals = T.pkey_continuation(line)
+            if vals is not None:
+                run, lineno, parsed, kind = self.pending_pk
+                parsed = (*parsed[:4], parsed[4] + vals)
+                if len(parsed[4]) >= 2 * len(T.OPS[kind]):
+                    self.pending_pk = None
+                    self.add_pk(run, lineno, parsed, kind)
+                else:
+                    self.pending_pk = (run, lineno, parsed, kind)
+                run.last = i
+                return True
+        if self.pending_hdr == "sym":
+            sizes = T.size_continuation(line)
+            if sizes is not None:
+                self.cur.sizes = self.cur.sizes + sizes
+                self.cur.last = i
+                return True
+        elif self.pending_hdr is not None:
+            text = f"{self.pending_hdr_text} {line}"
+            kind = T.pkey_header(text)
+            if kind is not None:
+                self.cur.pk_kind = kind
+                self.pending_hdr = None
+                self.cur.last = i
+                return True
+            if T.pkey_header_head(text):
+                self.pending_hdr_text = text
+                return True
+        if self.cont_field is not None:
+            rx = T.OPTIONS_CONT if self.cont_field == "options" else T.COMPILER_CONT
+            if rx.match(line):
+                run = self.cur
+                run.meta[self.cont_field] = f"{run.meta.get(self.cont_field, '')} {line}".strip()
+                run.last = i
+                return True
+        return False
+
+    # --- cells ----------------------------------------------------------------------------
+    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
+        sizes = run.sizes_for(len(toks))
+        if sizes is None:
+            self.unplaced.append((lineno, self.lines[lineno - 1]))
+            return
+        key = tuple(toks)
+        seen = self.quoted.get(key)
+        if seen is not None and seen != name and name.endswith(seen):
+            return  # a later quotation of a row already read ("L : aes-128 cbc ...")
+        if any(t.rstrip("k") not in ("0.00",) for t in toks):
+            self.quoted.setdefault(key, name)
+        algorithm, op = canonical(name)
+        if run.opts.get("decrypt") and op == "encrypt":
+            op = "decrypt"
+        if len(toks) > len(sizes):
+            self.unplaced.append((lineno, self.lines[lineno - 1]))
+            toks = toks[: len(sizes)]
+        rows = run.rows
+        for size, tok in zip(sizes, toks):
+            v = T.bytes_per_s(tok)
+            rows.append([lineno, algorithm, name, op, size, v, v / size, None, None, None])
+        run.dialects.add("text")
+
+    def add_pk(self, run: _Run, lineno: int, parsed: tuple, kind: str) -> None:
+        name, fam, algorithm, bits, toks = parsed
+        rates = T.rates(toks)
+        ops = T.OPS[kind]
+        if len(rates) != len(ops):
+            self.unplaced.append((lineno, self.lines[lineno - 1]))
+            return
+        for op, rate in zip(ops, rates):
+            cell = [lineno, algorithm, name, op, None, None, rate, None, None, None]
+            run.pk.append((cell, (fam, bits, op)))
+        run.dialects.add("text")
+
+    # --- the pass ---------------------------------------------------------------------------
+    def parse(self) -> None:
+        skip = self.skip
+        for idx, raw in enumerate(self.lines):
+            if idx in skip:
+                continue
+            line = clean(raw)
+            if not line:
+                continue
+            i = idx + 1  # 1-based line numbers from here on
+            if (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field) and \
+                    self.continuation(i, line):
+                continue
+            self.flush_pending()
+            try:
+                placed = self.line(i, line)
+            except (ValueError, IndexError):
+                placed = False
+            if not placed:
+                if looks_like_data(line):
+                    self.unplaced.append((i, raw))
+                else:
+                    self.note_prose(i, line)
+        self.flush_pending()
+
+    def note_prose(self, i: int, line: str) -> None:
+        if line.startswith("#"):
+            conds = dict(_MARKER_CONDITION.findall(line))
+            if conds:
+                self.marker = (i, conds)
+        label = prose_label(line)
+        if label is not None:
+            self.prose = (i, label)
+
+    def line(self, i: int, line: str) -> bool:  # noqa: C901 - one dispatch table, kept flat for speed
+        c = line[0]
+        if c == "+":
+            return self.mr(i, line, None)
+        if c == "D" and line.startswith("Doing "):
+            return self.doing(i, line)
+        if c == "G" and line.startswith("Got: "):
+            m = _GOT.match(line)
+            if m is None:
+                return False
+            run = self.run(i)
+            child = int(m["child"])
+            run.multi = max(run.multi, child + 1)
+            return self.mr(i, m["rec"], child)
+        if c == "F" and line.startswith("Forked child"):
+            m = _FORKED.match(line)
+            if m is None:
+                return False
+            run = self.cur if self.cur is not None and not self.cur.has_cells() else self.new_run(i)
+            run.last = i
+            run.multi = max(run.multi, int(m["child"]) + 1)
+            return True
+        if c == "t" and line.startswith("type"):
+            sizes = T.sym_header(line)
+            if sizes is not None:
+                run = self.cur
+                if run is None or (run.rows and run.header_used):
+                    run = self.new_run(i)
+                run.last = i
+                run.sizes, run.header_used = sizes, True
+                self.pending_hdr = "sym"
+                return True
+        ver = T.version_line(line) if c in "vOLSB" else None
+        if ver is not None:
+            run = self.cur
+            # (a -multi parent's header follows its children's Got: lines: same run)
+            if run is None or run.has_version or run.rows or run.pk:
+                moved = self.trailing_progress(run) if run is not None else []
+                run = self.new_run(i)
+                run.progress.extend(moved)
+            run.last = i
+            run.has_version = True
+            run.meta["tool"], run.meta["tool_version"] = ver
+            run.version = _mr.parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
+            return True
+        meta = T.meta_line(line)
+        if meta is not None:
+            run = self.run(i)
+            field, value = meta
+            if field in ("timing_options", "timing_function"):
+                run.meta.setdefault("tool", "openssl")
+                return True
+            run.meta[field] = value
+            if field in ("options", "compiler"):
+                self.cont_field = field
+            return True
+        if c in "skeo":
+            kind = T.pkey_header(line)
+            if kind is not None:
+                run = self.run(i)
+                run.pk_kind = kind
+                return True
+            head = T.pkey_header_head(line)
+            if head is not None and self.cur is not None:
+                self.pending_hdr, self.pending_hdr_text = head, line
+                return True
+        if "speed" in line:
+            prompt = parse_prompt(line)
+            if prompt is not None:
+                run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+                run.last = i
+                self.apply_prompt(run, prompt)
+                return True
+        if c.isdigit() or c in "rd":
+            parsed = T.pkey_row(line)
+            if parsed is not None:
+                return self.pk_row(i, parsed)
+        run = self.cur
+        if run is not None and run.pk_kind in ("kem", "sig"):
+            ks = T.kem_sig_row(line)
+            if ks is not None and len(ks[1]) >= 1 and any(t.endswith("s") for t in ks[1]):
+                name, toks = ks
+                algorithm = canonical(name)[0]
+                parsed = (name, f"{run.pk_kind}:{algorithm}", algorithm, None, toks)
+                return self.pk_row(i, parsed)
+        row = T.sym_row(line)
+        if row is not None:
+            name, toks = row
+            if T.VALUE.fullmatch(name) or name.endswith(":"):
+                return False
+            run = self.cur
+            if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
+                if len(toks) not in (5, 6):
+                    return False  # no table here, and not a whole header-less row either
+                run = self.run(i)
+            run.last = i
+            want = run.sizes_for(len(toks))
+            if want is not None and len(toks) < len(want):
+                self.pending_row = (run, i, name, toks)
+            else:
+                self.add_row(run, i, name, toks)
+            return True
+        if self.pending_doing is not None and _progress.looks_like_result(line):
+            rec = self.pending_doing
+            self.pending_doing = None
+            return _progress.result(rec, line)
+        if line.startswith(T.ELAPSED_NOTICES):
+            run = self.run(i)
+            run.elapsed = run.stderr_seen = True
+            return True
+        if line.startswith(T.NOTICES):
+            return True
+        if T.engine_line(line) is not None:
+            self.run(i).meta["engine"] = T.engine_line(line)
+            return True
+        if T.is_failure(line):
+            if self.cur is not None:
+                self.cur.stderr_seen = True
+            return True
+        return self.harness_line(i, line)
+
+    def harness_line(self, i: int, line: str) -> bool:
+        header = _harness.header(line)
+        if header is not None:
+            run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+            run.last = i
+            self.harness = _harness.Harness(run.meta, header)
+            run.opts["harness"] = True
+            return True
+        if self.harness is not None and self.cur is not None and self.cur.opts.get("harness"):
+            cells = self.harness.row(i, line)
+            if cells is not None:
+                self.cur.children.extend(({}, c, None) for c in cells)
+                self.cur.last = i
+                self.cur.dialects.add("harness")
+                return True
+        return False
+
+    def apply_prompt(self, run: _Run, prompt: dict) -> None:
+        run.opts.update({k: v for k, v in prompt.items() if k != "args"})
+        run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
+        if prompt.get("timing") == "elapsed":
+            run.elapsed = True
+        if prompt.get("multi"):
+            run.multi = max(run.multi, prompt["multi"])
+        if "isa_mask" in prompt:
+            run.meta["isa_mask"] = prompt["isa_mask"]
+
+    def pk_row(self, i: int, parsed: tuple) -> bool:
+        run = self.run(i)
+        name, fam, algorithm, bits, toks = parsed
+        kind = run.pk_kind
+        n_rates = sum(1 for t in toks if t[-1] != "s")
+        if fam.startswith(("kem:", "sig:")):
+            pass
+        elif fam == "rsa" and kind not in ("rsa4", "sign"):
+            kind = "rsa4" if len(toks) >= 8 or n_rates >= 4 else "sign"
+        elif fam == "rsa" and kind == "sign" and len(toks) >= 8:
+            kind = "rsa4"
+        elif fam in ("ecdh", "ffdh"):
+            kind = "op"
+        elif fam != "rsa":
+            kind = "sign"
+        if len(toks) < 2 * len(T.OPS[kind]):
+            self.pending_pk = (run, i, parsed, kind)
+        else:
+            self.add_pk(run, i, parsed, kind)
+        return True
+
+    # --- progress -------------------------------------------------------------------------
+    def doing(self, i: int, line: str) -> bool:
+        got = _progress.doing(line, i)
+        if got is None:
+            return False
+        rec, rest = got
+        run = self.cur
+        if run is None or (run.has_cells() and (self.repeats(run, rec) or self.prose_after(run))):
+            run = self.new_run(i)
+        run.last = i
+        run.stderr_seen = True
+        if run.opts.get("decrypt") and rec.operation == "encrypt":
+            rec.operation = "decrypt"
+        run.progress.append(rec)
+        if not _progress.result(rec, rest):
+            self.pending_doing = rec if not rest.strip() else None
+        run.dialects.add("progress")
+        return True
+
+    def prose_after(self, run: _Run) -> bool:
+        """A line of prose (or a marker) since the run's last line: the text moved on."""
+        return any(p is not None and p[0] > run.last for p in (self.prose, self.marker))
+
+    @staticmethod
+    def repeats(run: _Run, rec: _progress.Progress) -> bool:
+        key = rec.key()
+        return any(p.key() == key and p.count is not None for p in run.progress)
+
+    @staticmethod
+    def trailing_progress(run: _Run) -> list:
+        """Progress records after the run's last table cell that match none of its cells.
+
+        On a terminal the next run's ``Doing`` lines precede its header block; they belong to
+        the run that the header opens, not to the run before.
+        """
+        last_cell = max([c[LINE] for c in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
+        keys = {(c[ALG], c[BLOCK]) for c in run.rows} | {k for _, k in run.pk}
+        moved = [p for p in run.progress if p.lineno > last_cell and p.key() not in keys]
+        if moved:
+            run.progress = [p for p in run.progress if p not in moved]
+        return moved
+
+    # --- -mr records ----------------------------------------------------------------------
+    def mr(self, i: int, line: str, child: int | None) -> bool:
+        body = line[1:]
+        tag, _, rest = body.partition(":")
+        if not rest:
+            return False
+        fields = rest.split(":")
+        run = self.cur
+        if tag in ("DT", "DN"):
+            if len(fields) < 3:
+                return False
+            name, block = ":".join(fields[:-2]), int(fields[-1])
+            algorithm, op = canonical(name)
+            rec = _progress.Progress(i, name, block, None, None, algorithm, op)
+            if run is None or (run.has_cells() and child is None and (
+                    self.repeats(run, rec) or self.prose_after(run))):
+                run = self.new_run(i)
+            if run.opts.get("decrypt") and op == "encrypt":
+                rec.operation = "decrypt"
+            run.last = i
+            run.progress.append(rec)
+            run.open_dt.append(rec)
+            run.dialects.add("mr")
+            return True
+        run = self.run(i)
+        run.dialects.add("mr")
+        version = run.version or self.hint_version
+        if tag == "R":
+            count, name, secs = int(fields[0]), ":".join(fields[1:-1]), float(fields[-1])
+            # Results come in the order of their +DT prompts (children interleave theirs), and
+            # -mb names every result "evp".
+            rec = next((r for r in run.open_dt if r.name == name or name == "evp"), None)
+            if rec is None:
+                return False  # a result without its block size
+            run.open_dt.remove(rec)
+            rec.count, rec.seconds = count, secs
+            return True
+        if tag in ("DTP", "DNP"):
+            if tag == "DNP":
+                fields = fields[1:] + ["0"]
+            rec = _mr.dtp_record(fields, i)
+            run.open_dtp.append(rec)
+            if rec.family.startswith(("kem", "sig")):
+                names = run.sig_names if rec.family.startswith("sig") else run.kem_names
+                if rec.family.startswith(("kem:", "sig:")) and rec.algorithm not in [
+                        canonical(n)[0] for n in names]:
+                    names.append(fields[0])
+            run.progress.append(rec)
+            return True
+        if tag[0] == "R" and tag[1:].isdigit():
+            # results come in the order of their +DTP prompts (children interleave theirs)
+            opened = run.open_dtp.popleft() if run.open_dtp else None
+            rec = _mr.r_record(int(tag[1:]), fields, opened, version, i)
+            if rec is not opened:
+                run.progress.append(rec)
+            return True
+        if tag == "H":
+            sizes = [int(x) for x in fields]
+            if child is None:
+                run.mr_sizes = sizes
+            else:
+                run.child_sizes[child] = sizes
+                run.mr_sizes = run.mr_sizes or sizes
+            return True
+        if tag == "F":
+            sizes = run.child_sizes.get(child) if child is not None else None
+            sizes = sizes or run.mr_sizes
+            n = len(sizes) if sizes else None
+            if n is None:
+                # parent of -mr -multi: no +H; children's sizes, else all values
+                n = len(fields) - 2
+                sizes = run.sizes_for(n)
+                if sizes is None:
+                    return False
+            name = ":".join(fields[1:len(fields) - n])
+            toks = fields[len(fields) - n:]
+            algorithm, op = canonical(name)
+            if run.opts.get("decrypt") and op == "encrypt":
+                op = "decrypt"
+            for size, tok in zip(sizes, toks):
+                v = float(tok)
+                cell = [i, algorithm, name, op, size, v, v / size, None, None, None]
+                if child is None:
+                    run.rows.append(cell)
+                else:
+                    run.children.append(({"child": child}, cell, (algorithm, size)))
+            return True
+        if tag[0] == "F" and tag[1:].isdigit():
+            n = int(tag[1:])
+            if n == 10:
+                run.f10 = True
+            ks_seen = run.ks_seen if child is None else run.child_ks.setdefault(child, [0, 0])
+            cells = _mr.f_records(n, fields, version, run.kem_names, run.sig_names, run.f10,
+                                  ks_seen)
+            for c in cells:
+                cell = [i, c.algorithm, c.name, c.operation, None, None, c.ops_per_s, None, None, None]
+                key = (c.family, c.bits, c.operation)
+                if child is None:
+                    run.pk.append((cell, key))
+                else:
+                    run.children.append(({"child": child}, cell, key))
+            return True
+        return False
+
+    # --- assembly -------------------------------------------------------------------------
+    def build(self) -> list[Run]:
+        out = []
+        for run in self.runs:
+            built = self.assemble(run)
+            if built is not None:
+                out.append(built)
+        return out
+
+    def assemble(self, run: _Run) -> Run | None:
+        meta = run.meta
+        self.settle_kem(run)
+        # The -multi -evp parent row named literally "evp" (until 3.0.10/3.1.2): take the name
+        # the children reported.
+        if any(c[ALG] == "evp" for c in run.rows):
+            names = {c[ALG] for conds, c, _ in run.children if "child" in conds
+                     and c[BLOCK] is not None} | {
+                p.algorithm for p in run.progress if p.block is not None}
+            names.discard("evp")
+            if len(names) == 1:
+                real = names.pop()
+                for c in run.rows:
+                    if c[ALG] == "evp":
+                        c[ALG] = real
+        index: dict[tuple, deque] = defaultdict(deque)
+        for c in run.rows:
+            index[(c[ALG], c[BLOCK])].append(c)
+        for c, key in run.pk:
+            index[key].append(c)
+        child_keys = {key for _, _, key in run.children if key is not None}
+        cells = run.rows + [c for c, _ in run.pk]
+        loose: list[list] = []
+        for p in run.progress:
+            if p.count is None:
+                continue
+            key = p.key()
+            if run.multi:
+                # Progress records of a -multi run are the children's: their results are in
+                # the Got: lines (or summed into the parent's table), never the parent's count.
+                if key in child_keys or key in index:
+                    continue
+                loose.append(self.progress_cell(p))
+                loose[-1][FLAG] = FLAG_CHILD
+                continue
+            q = index.get(key)
+            if q:
+                cell = q.popleft()
+                cell[COUNT], cell[SECS] = p.count, p.seconds
+                continue
+            loose.append(self.progress_cell(p))
+        cells.extend(loose)
+        sub = [c if isinstance(c, dict) else
+               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
+               for conds, c, _ in run.children]
+        if not cells and not sub:
+            return None
+        cells.sort(key=_line_of)
+        if sub:
+            cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
+            cells.sort(key=lambda c: c["line"])
+        if run.multi:
+            meta["multi"] = run.multi
+        meta.setdefault("tool", "openssl")
+        if "timing" not in meta:
+            meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
+                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
+        meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
+            else "progress" if "progress" in run.dialects else "harness"
+        return Run(meta=meta, cells=cells)
+
+    @staticmethod
+    def settle_kem(run: _Run) -> None:
+        """Keygen records say neither KEM nor SIG: the algorithm's other records do."""
+        kinds = {}
+        for p in run.progress:
+            if p.family and p.family[:4] in ("kem:", "sig:"):
+                kinds[p.algorithm] = p.family[:3]
+        for p in run.progress:
+            if p.family and p.family.startswith("kem?:"):
+                p.family = f"{kinds.get(p.algorithm, 'kem')}:{p.algorithm}"
+
+    @staticmethod
+    def progress_cell(p: _progress.Progress) -> list:
+        """A cell measured only by a progress record: rate = count (x block) / seconds."""
+        if p.seconds:
+            ops = p.count / p.seconds
+        else:
+            ops = float("inf") if p.count else 0.0
+        if p.block is not None:
+            return [p.lineno, p.algorithm, p.name, p.operation, p.block, ops * p.block, ops,
+                    p.count, p.seconds, None]
+        return [p.lineno, p.algorithm, p.name, p.operation, None, None, ops, p.count,
+                p.seconds, None]
+
+
+_FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s", "ops_per_s",
+           "count", "seconds", "flag")
+
+
+def _line_of(c):
+    return c[LINE]
+
+
+def parse(lines: list[str], skip: set[int], source: str,
+          hints: dict[str, Any] | None = None) -> tuple[list[Run], list[tuple[int, str]]]:
+    """Parse every line not in ``skip`` (0-based indices); return runs and unplaced lines.
+
+    ``hints`` may hold ``tool_version`` for ``-mr`` records of unknown release. Unplaced lines
+    are ``(1-based line number, line)`` pairs of lines that looked like data but fit nowhere.
+    """
+    p = _Parser(lines, skip, source, hints or {})
+    p.parse()
+    return p.build(), sorted(set(p.unplaced))

@@ -1,0 +1,149 @@
+"""``Doing ...`` progress lines: the exact operation counts and seconds behind every table cell.
+
+Why this module exists: the summary tables round (``%.2f``) and lose the raw count; the
+progress lines on stderr keep ``count`` and ``seconds``. They fill those columns of table cells,
+and when a paste holds only stderr (no table), they are the measurements. Formats: §6 of
+``openssl-speed-formats.md`` (0.9.7 ``'s in``, 3.2+ ``ops in``, the non-SIGALRM ``N times`` form,
+public-key, KEM and signature prompts).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cipherlab.readers._names import canonical, pkey_algorithm
+from cipherlab.readers._terminal import family
+
+_DOING_SYM = re.compile(
+    r"^Doing (?P<alg>.+?)(?: ops)? for (?P<secs>\d+)s on (?P<len>\d+) size blocks:\s?(?P<rest>.*)$")
+_DOING_SYMN = re.compile(r"^Doing (?P<alg>.+?) (?P<n>\d+) times on (?P<len>\d+) size blocks:\s?(?P<rest>.*)$")
+_DOING_PK = re.compile(
+    r"^Doing (?P<bits>\d+) bits? (?P<what>.*?)(?:'s| ops) for (?P<secs>\d+)s:\s?(?P<rest>.*)$")
+_DOING_PKN = re.compile(r"^Doing (?P<n>\d+) (?P<bits>\d+) bits? (?P<what>.*?)'s:\s?(?P<rest>.*)$")
+_DOING_KS = re.compile(
+    r"^Doing (?P<alg>\S+) (?P<op>keygen|encaps|decaps|signs|verify) ops for (?P<secs>\d+)s:\s?(?P<rest>.*)$")
+_RES_SYM = re.compile(r"^(?P<count>-?\d+) (?P<alg>.+?)(?:'s| ops) in (?P<time>\d+\.\d+)s\s*$")
+_RES_PK = re.compile(r"^(?P<count>-?\d+) (?:(?P<bits>\d+)[ -]bits? )?(?P<desc>.+?) in (?P<time>\d+\.\d+)s\s*$")
+_RES_KS = re.compile(r"^(?P<count>-?\d+) (?P<alg>\S+) (?:KEM|signature) (?P<op>\w+) ops in (?P<time>\d+\.\d+)s\s*$")
+_RSA_OPS = {"private": "sign", "public": "verify"}
+
+
+class Progress:
+    """One progress measurement: what was measured, and (once known) count and seconds."""
+
+    __slots__ = ("lineno", "name", "block", "family", "bits", "algorithm", "operation", "count",
+                 "seconds", "used")
+
+    def __init__(self, lineno, name, block, family, bits, algorithm, operation):
+        self.lineno, self.name, self.block = lineno, name, block
+        self.family, self.bits, self.algorithm, self.operation = family, bits, algorithm, operation
+        self.count = self.seconds = None
+        self.used = False
+
+    def key(self):
+        """Symmetric: (algorithm, block); public key: (family, bits, operation)."""
+        if self.block is not None:
+            return (self.algorithm, self.block)
+        return (self.family, self.bits, self.operation)
+
+    def __repr__(self):
+        return (f"Progress(line {self.lineno}: {self.name!r} {self.operation} "
+                f"block={self.block} count={self.count} seconds={self.seconds})")
+
+
+def pk_identity(bits: int, what: str) -> tuple[str, str, str]:
+    """``(family, algorithm, operation)`` from a public-key prompt's ``bits`` and ``what``.
+
+    ``what`` is ``str str2`` of ``pkey_print_message``: ``private rsa``, ``public rsa verify``,
+    ``sign dsa``, ``verify ecdsa``, `` ecdh``, ``sign Ed25519``, ``verify CurveSM2``, ``ffdh``,
+    4.0's ``sign prime256v1`` and `` X25519``. Curves are not named for ECDSA/ECDH: the NIST
+    curve of that size is assumed for the algorithm (the family key still ties the record to the
+    right table row).
+
+    >>> pk_identity(2048, "private rsa"), pk_identity(256, " ecdh")
+    (('rsa', 'rsa2048', 'sign'), ('ecdh', 'ecdh-p256', 'derive'))
+    >>> pk_identity(2048, "public rsa encrypt"), pk_identity(253, "sign Ed25519")
+    (('rsa', 'rsa2048', 'encrypt'), ('ed25519', 'ed25519', 'sign'))
+    """
+    words = what.split()
+    low = [w.lower() for w in words]
+    op = None
+    for w in low:
+        if w in ("sign", "signs", "verify", "encrypt", "decrypt", "private", "public"):
+            op = w
+    kinds = [w for w in low if w in ("rsa", "dsa", "ecdsa", "ecdh", "ffdh")]
+    if kinds:
+        kind = kinds[0]
+        if kind == "rsa":
+            last = low[-1]
+            op = last if last in ("sign", "verify", "encrypt", "decrypt") else _RSA_OPS.get(low[0], op)
+            return "rsa", f"rsa{bits}", op
+        if kind in ("dsa", "ffdh"):
+            return kind, f"{kind}{bits}", "sign" if op in ("sign", "signs") else (op or "derive")
+        if kind == "ecdh":
+            algorithm = pkey_algorithm("ecdh", bits, _NIST.get(bits, str(bits)))
+            return family("ecdh", algorithm), algorithm, "derive"
+        algorithm = pkey_algorithm("ecdsa", bits, _NIST.get(bits, str(bits)))
+        return "ecdsa", algorithm, "sign" if op in ("sign", "signs") else op
+    # EdDSA / SM2 (curve named), or 4.0 prompts that name a group instead of a family.
+    curve = next((w for w in words if w.lower() not in ("sign", "signs", "verify")), "")
+    is_ecdh = op is None
+    algorithm = pkey_algorithm("ecdh" if is_ecdh else "ec", bits, curve)
+    return family("ecdh" if is_ecdh else "ec", algorithm), algorithm, \
+        "derive" if is_ecdh else ("sign" if op in ("sign", "signs") else op)
+
+
+_NIST = {160: "secp160r1", 192: "nistp192", 224: "nistp224", 256: "nistp256", 384: "nistp384",
+         521: "nistp521", 253: "X25519", 448: "X448", 163: "nistk163", 233: "nistk233",
+         283: "nistk283", 409: "nistk409", 571: "nistk571"}
+
+
+def doing(line: str, lineno: int) -> tuple[Progress, str] | None:
+    """Parse a ``Doing ...`` prompt; return the record and the text after the prompt."""
+    m = _DOING_SYM.match(line)
+    if m:
+        name = m["alg"]
+        algorithm, op = canonical(name)
+        return Progress(lineno, name, int(m["len"]), None, None, algorithm, op), m["rest"]
+    m = _DOING_PK.match(line) or _DOING_PKN.match(line)
+    if m:
+        bits = int(m["bits"])
+        fam, algorithm, op = pk_identity(bits, m["what"])
+        return Progress(lineno, f"{bits} bits {m['what'].strip()}", None, fam, bits, algorithm, op), m["rest"]
+    m = _DOING_KS.match(line)
+    if m:
+        algorithm = canonical(m["alg"])[0]
+        op = "sign" if m["op"] == "signs" else m["op"]
+        # keygen is shared by KEM and SIG: "kem?" is settled by the result line or later records.
+        kind = "sig" if m["op"] in ("signs", "verify") else "kem" if m["op"] in ("encaps", "decaps") else "kem?"
+        return Progress(lineno, m["alg"], None, f"{kind}:{algorithm}", None, algorithm, op), m["rest"]
+    m = _DOING_SYMN.match(line)
+    if m:
+        name = m["alg"]
+        algorithm, op = canonical(name)
+        return Progress(lineno, name, int(m["len"]), None, None, algorithm, op), m["rest"]
+    return None
+
+
+def result(rec: Progress, rest: str) -> bool:
+    """Fill ``count`` and ``seconds`` from the result text; True when it was a result."""
+    rest = rest.strip()
+    if not rest:
+        return False
+    if rec.block is not None:
+        m = _RES_SYM.match(rest)
+    elif rec.family.startswith(("kem:", "sig:")):
+        m = _RES_KS.match(rest)
+    else:
+        m = _RES_PK.match(rest)
+    if m is None:
+        return False
+    rec.count, rec.seconds = int(m["count"]), float(m["time"])
+    if rec.family is not None and rec.family.startswith("kem?:"):
+        rec.family = ("sig:" if " signature " in rest else "kem:") + rec.family[5:]
+    return True
+
+
+def looks_like_result(rest: str) -> bool:
+    """A bare result line (``3302 2048 bits private RSA's in 1.00s``) split from its prompt."""
+    return bool(_RES_SYM.match(rest) or _RES_PK.match(rest))

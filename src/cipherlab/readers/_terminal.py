@@ -1,0 +1,263 @@
+"""The human-readable ``openssl speed`` summary: header block, throughput table, public-key tables.
+
+Why this module exists: this is the form people paste most (SSLeay/OpenSSL 0.9.7 to 4.x and
+LibreSSL terminal output). It knows the printf formats of ``apps/speed.c`` (see
+``openssl-speed-formats.md`` §3-§5) and nothing about runs or frames: each function looks at one
+cleaned line and says what it is. The run-building state machine lives in ``_openssl.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cipherlab.readers._names import canonical, pkey_algorithm
+
+# --- header block (§3.2) --------------------------------------------------------------------
+_VERSION_OLD = re.compile(
+    r"^(?P<lib>OpenSSL|LibreSSL|SSLeay|BoringSSL)\s+(?P<version>\d+\.\d+\.\d+[a-z]{0,2}(?:-[\w.]+)*)"
+    r"(?:\s+(?P<rest>.*?))?\s*$")
+_VERSION_NEW = re.compile(r"^version:\s*(?P<version>\d+\.\d+\.\d+\S*)\s*$")
+_META = (
+    ("built_on", re.compile(r"^built on:?\s*(?:built on:\s*)?(?P<v>.*?)\s*$")),
+    ("options", re.compile(r"^options:\s?(?P<v>.*?)\s*$")),
+    ("compiler", re.compile(r"^(?:compiler:|C flags:)\s?(?P<v>.*?)\s*$")),
+    ("cpuinfo", re.compile(r"^CPUINFO:\s*(?P<v>.*?)\s*$")),
+    ("timing_options", re.compile(r"^available timing options:\s*(?P<v>.*?)\s*$")),
+    ("timing_function", re.compile(r"^timing function used:\s*(?P<v>.*?)\s*$")),
+)
+_META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
+                  "timing function")
+ELAPSED_NOTICES = (
+    "You have chosen to measure elapsed time",
+    "To get the most accurate results, try to run this",
+    "program when this computer is idle.",
+)
+NOTICES = ("The 'numbers' are in 1000s of bytes", "First we calculate the approximate speed",
+           "[exit status:", "----- stdout", "----- stderr")
+_ENGINE = re.compile(r'^[Ee]ngine "(?P<engine>[^"]+)" set\.\s*$')
+# Error stacks and failure notices (stderr); they explain missing rows, they are not data.
+_ERR_STACK = re.compile(r"^(?:[0-9A-Fa-f]+|\d+):error:[0-9A-Fa-f]+:")
+_FAILURE = re.compile(r"failure|error!|don't match|^Error |^Too many |MemAlloc|Signing error|"
+                      r"Verify (?:2 )?error|Encaps error|Decaps error|^Child |^Waiting for child|"
+                      r"^Waitng for child|^Don't understand line|^Unknown type|^fdopen failure|"
+                      r"^Error initializing")
+# Continuations of wrapped `options:` (`aes(partial) blowfish(idx)`) and `compiler:` lines.
+OPTIONS_CONT = re.compile(r"^(?:[a-z0-9_]+(?:\([^)]*\))?\s*)+$")
+COMPILER_CONT = re.compile(r"^-[A-Za-z]")
+
+
+def version_line(line: str) -> tuple[str, str] | None:
+    """``(tool, version)`` from the first line of the header block, else None.
+
+    >>> version_line("OpenSSL 1.1.1w  11 Sep 2023"), version_line("version: 3.0.19")
+    (('openssl', '1.1.1w'), ('openssl', '3.0.19'))
+    >>> version_line("LibreSSL 2.2.7"), version_line("OpenSSL offers a speed tool")
+    (('libressl', '2.2.7'), None)
+    """
+    c = line[:1]
+    if c == "v":
+        m = _VERSION_NEW.match(line)
+        return ("openssl", m["version"]) if m else None
+    if c in "OLSB":
+        m = _VERSION_OLD.match(line)
+        if m:
+            return m["lib"].lower(), m["version"]
+    return None
+
+
+def meta_line(line: str) -> tuple[str, str] | None:
+    """``(field, value)`` for ``built on:``, ``options:``, ``compiler:``, ``CPUINFO:`` ... lines.
+
+    >>> meta_line("built on: built on: Thu Aug  5 18:45:56 2021 UTC")
+    ('built_on', 'Thu Aug  5 18:45:56 2021 UTC')
+    """
+    if not line.startswith(_META_PREFIXES):
+        return None
+    for field, rx in _META:
+        m = rx.match(line)
+        if m:
+            return field, m["v"]
+    return None
+
+
+def engine_line(line: str) -> str | None:
+    m = _ENGINE.match(line) if line[:1] in "Ee" else None
+    return m["engine"] if m else None
+
+
+def is_failure(line: str) -> bool:
+    """Error-stack and failure lines: kept out of the data, never warned about."""
+    return bool(_ERR_STACK.match(line) or _FAILURE.search(line))
+
+
+# --- symmetric table (§4) ---------------------------------------------------------------------
+_SIZES = re.compile(r"(\d+)\s*bytes")
+_SYM_HEADER = re.compile(r"^type\s*((?:\s*\d+\s*bytes)+)\s*$")
+_SIZE_CONT = re.compile(r"^(?:\d+\s*bytes\s*)+$")
+# openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
+_VAL = r"(?:\d[\d,]*\.\d\dk?|-?(?:inf|nan)k?)"
+VALUE = re.compile(_VAL)
+_VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
+_ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
+
+
+def sym_header(line: str) -> list[int] | None:
+    """Block sizes of a ``type 16 bytes 64 bytes ...`` header, else None.
+
+    >>> sym_header("type             16 bytes     64 bytes"), sym_header("type sign")
+    ([16, 64], None)
+    """
+    m = _SYM_HEADER.match(line)
+    return [int(x) for x in _SIZES.findall(m[1])] if m else None
+
+
+def size_continuation(line: str) -> list[int] | None:
+    """``8192 bytes  16384 bytes``: the tail of a wrapped ``type`` header."""
+    return [int(x) for x in _SIZES.findall(line)] if _SIZE_CONT.match(line) else None
+
+
+def values_only(line: str) -> list[str] | None:
+    """A line of value tokens only (the wrapped tail of a row), else None."""
+    return line.split() if _VALUES_ONLY.match(line) else None
+
+
+def sym_row(line: str) -> tuple[str, list[str]] | None:
+    """``(name, value tokens)`` of a throughput row, else None.
+
+    >>> sym_row("aes-128 cbc     1354589.59k  1789186.55k")
+    ('aes-128 cbc', ['1354589.59k', '1789186.55k'])
+    >>> sym_row("md4                  0.00         0.00 ")
+    ('md4', ['0.00', '0.00'])
+    """
+    m = _ROW.match(line)
+    if m is None:
+        return None
+    return m["name"], m["values"].split()
+
+
+def bytes_per_s(tok: str) -> float:
+    """A table cell in bytes/s: ``k`` cells are thousands (×1000, decimal), others are raw.
+
+    >>> bytes_per_s("1354589.59k"), bytes_per_s("9876.54"), bytes_per_s("1,086,559.57k")
+    (1354589590.0, 9876.54, 1086559570.0)
+    """
+    if tok[-1] != "k":
+        return float(tok.replace(",", "") if "," in tok else tok)
+    s = tok[:-1].replace(",", "") if "," in tok else tok[:-1]
+    i = s.find(".")
+    if 0 < i and len(s) - i <= 4 and s[-1].isdigit():
+        # shift the decimal point in the text: exact, where float(s) * 1000 can be off by an ulp
+        frac = s[i + 1:]
+        return float(s[:i] + frac + "0" * (3 - len(frac)))
+    return float(s) * 1000.0
+
+
+# --- public-key tables (§5) -------------------------------------------------------------------
+# kind -> operations of the rate columns, in order
+OPS = {
+    "sign": ("sign", "verify"),
+    "rsa4": ("sign", "verify", "encrypt", "decrypt"),
+    "op": ("derive",),
+    "kem": ("keygen", "encaps", "decaps"),
+    "sig": ("keygen", "sign", "verify"),
+}
+_HEADERS = (
+    ("rsa4", re.compile(r"^sign\s+verify\s+encrypt\s+decrypt\s+sign/s\s+verify/s\s+encr\./s\s+decr\./s$")),
+    ("sign", re.compile(r"^sign\s+verify\s+sign/s\s+verify/s$")),
+    ("op", re.compile(r"^op\s+op/s$")),
+    ("kem", re.compile(r"^keygen\s+encaps\s+decaps\s+keygens/s\s+encaps/s\s+decaps/s$")),
+    ("sig", re.compile(r"^keygen\s+signs\s+verify\s+keygens/s\s+sign/s\s+verify/s$")),
+)
+# Leading parts of wrapped public-key headers, with the kind they can grow into.
+_HEADER_HEADS = (
+    ("rsa4", re.compile(r"^sign\s+verify\s+encrypt\s+decrypt(?:\s+sign/s(?:\s+verify/s(?:\s+encr\./s)?)?)?$")),
+    ("sign", re.compile(r"^sign\s+verify(?:\s+sign/s)?$")),
+    ("kem", re.compile(r"^keygen\s+encaps\s+decaps(?:\s+keygens/s(?:\s+encaps/s)?)?$")),
+    ("sig", re.compile(r"^keygen\s+signs\s+verify(?:\s+keygens/s(?:\s+sign/s)?)?$")),
+)
+_NUM = r"(?:\d+\.\d+|-?inf|-?nan)"
+_PK_NAME = re.compile(
+    r"^\s*(?:(?P<rd>rsa|dsa)\s+(?P<rbits>\d+)\s+bits?"
+    r"|(?P<bits>\d+)\s*-?\s*bits?\s+(?:(?P<kind>ecdsa|ecdh|EdDSA|SM2|EC|eddsa|sm2)\s+\(\s*(?P<curve>[^)]+?)\s*\)"
+    r"|(?P<ffdh>ffdh)))(?P<rest>(?:\s+" + _NUM + r"s?)*)\s*$")
+_KS_ROW = re.compile(r"^(?P<name>\S+)(?P<rest>(?:\s+" + _NUM + r"s?)+)\s*$")
+_PK_CONT = re.compile(r"^(?:" + _NUM + r"s?\s*)+$")
+
+
+def pkey_header(line: str) -> str | None:
+    """The kind of a public-key table header (``sign``, ``rsa4``, ``op``, ``kem``, ``sig``)."""
+    for kind, rx in _HEADERS:
+        if rx.match(line):
+            return kind
+    return None
+
+
+def pkey_header_head(line: str) -> str | None:
+    """The kind a wrapped (cut short) public-key header will become, else None."""
+    for kind, rx in _HEADER_HEADS:
+        if rx.match(line):
+            return kind
+    return None
+
+
+def pkey_continuation(line: str) -> list[str] | None:
+    """The wrapped tail of a public-key row (``0.000017s  59355.3``), else None."""
+    return line.split() if _PK_CONT.match(line) else None
+
+
+def pkey_row(line: str) -> tuple[str, str, str, int | None, list[str]] | None:
+    """Parse a public-key row; return ``(name, family, algorithm, bits, number tokens)``.
+
+    ``family`` is how progress lines name the algorithm (``rsa``, ``dsa``, ``ecdsa``, ``ecdh``,
+    ``ffdh``, or the algorithm itself for ``ed25519``/``ed448``/``sm2``): the key that ties a
+    row to its ``Doing ...`` lines.
+
+    >>> pkey_row("rsa 2048 bits 0.000289s 0.000016s   3457.6  64488.0")[1:4]
+    ('rsa', 'rsa2048', 2048)
+    >>> pkey_row(" 253 bits EdDSA (Ed25519)   0.0000s   0.0001s  29301.0  11179.8")[1:4]
+    ('ed25519', 'ed25519', 253)
+    """
+    m = _PK_NAME.match(line)
+    if m is None:
+        return None
+    rest = m["rest"].split()
+    name = line[: m.start("rest")].strip()
+    if m["rd"]:
+        bits = int(m["rbits"])
+        return name, m["rd"], f"{m['rd']}{bits}", bits, rest
+    bits = int(m["bits"])
+    if m["ffdh"]:
+        return name, "ffdh", f"ffdh{bits}", bits, rest
+    kind = m["kind"].lower()
+    algorithm = pkey_algorithm(kind, bits, m["curve"])
+    return name, family(kind, algorithm), algorithm, bits, rest
+
+
+def family(kind: str, algorithm: str) -> str:
+    """The progress-line family of a public-key algorithm (see :func:`pkey_row`)."""
+    if algorithm in ("ed25519", "ed448", "sm2"):
+        return algorithm
+    if kind in ("rsa", "dsa", "ffdh"):
+        return kind
+    return "ecdh" if kind == "ecdh" or algorithm.startswith("ecdh") or algorithm in (
+        "x25519", "x448") else "ecdsa"
+
+
+def kem_sig_row(line: str) -> tuple[str, list[str]] | None:
+    """``(name, number tokens)`` of a KEM/SIG row (``rsa2048 0.034757s ... 59290.0``)."""
+    m = _KS_ROW.match(line)
+    return (m["name"], m["rest"].split()) if m else None
+
+
+def rates(tokens: list[str]) -> list[float]:
+    """The rate columns of a public-key row: the tokens without the ``s`` suffix."""
+    return [float(t) for t in tokens if t[-1] != "s"]
+
+
+def times(tokens: list[str]) -> list[float]:
+    """The time columns (seconds per operation) of a public-key row."""
+    return [float(t[:-1]) for t in tokens if t[-1] == "s"]
+
+
+def kem_sig_algorithm(name: str) -> str:
+    return canonical(name)[0]

@@ -1,0 +1,177 @@
+"""Decoding and normalising pasted benchmark text.
+
+Why this module exists: ``openssl speed`` output reaches cipherlab through terminals, mail
+clients, wikis and blogs. Before any dialect parser looks at it, the bytes must become text
+(or a clear error when they are not text at all), line ends must be unified, and the damage done
+by pasting (``>`` quoting, indentation, tabs, ANSI escape junk, mojibake such as ``Â`` from
+UTF-8 read as Latin-1, non-breaking spaces) must be undone, without ever shifting line numbers:
+line numbers are provenance.
+
+Two levels of cleaning are offered: :func:`split_lines` repairs only what no reader wants to see
+(line ends, mojibake) and is what table readers receive; :func:`clean` also strips quoting,
+prompts' decorations, escapes and outer blanks for the line-oriented openssl parsers.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from cipherlab.errors import IngestError
+
+__all__ = ["clean", "decode", "parse_prompt", "prose_label", "split_lines"]
+
+# Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
+_BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+_MOJIBAKE = (
+    ("\u00c2\u00a0", " "),   # NBSP encoded in UTF-8, read as Latin-1
+    ("\u00c2 ", " "),        # the same after a mail client turned the NBSP into a space
+    ("\u00e2\u0080\u0099", "'"), ("\u00e2\u0080\u009c", '"'), ("\u00e2\u0080\u009d", '"'),
+    ("\u00e2\u0080\u0093", "-"), ("\u00e2\u0080\u0094", "-"),
+    ("\u00e2\u20ac\u2122", "'"), ("\u00e2\u20ac\u0153", '"'), ("\u00e2\u20ac\u009d", '"'),
+    ("\u00e2\u20ac\u201c", "-"), ("\u00e2\u20ac\u201d", "-"),
+    ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "), ("\ufeff", ""),
+)
+_MOJIBAKE_HINT = re.compile("[\u00c2\u00e2\u00a0\u202f\u2009\ufeff]")
+# ANSI CSI sequences, other ESC sequences, and their caret renderings (^[[A) left by terminals.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Quoting and list decorations left by mail clients, wikis and blogs.
+_QUOTE = re.compile(r"^(?:\s*(?:>|\|(?!.*\|\s*$)|\*\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?)+")
+_PROMPT = re.compile(
+    r"^\s*(?P<ps>[\w.@:~/\\-]*[$#%>]\s*)?(?P<env>(?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+)*)"
+    r"(?:\S*/)?openssl(?:\.exe)?\s+speed(?P<args>(?:\s+-?[\w./=+:-]+)*)\s*(?:\(.*\))?\s*$")
+
+
+def decode(data: bytes, source: str) -> str:
+    """Bytes -> text: UTF-8 (with or without BOM), else Windows-1252; binary is refused.
+
+    Raises
+    ------
+    IngestError
+        When the bytes hold NUL or other control characters that text never contains, or
+        cannot be decoded at all.
+
+    Examples
+    --------
+    >>> decode(b"md5 1.00k\\r\\n", "x.txt")
+    'md5 1.00k\\r\\n'
+    >>> decode(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00", "plot.png")
+    Traceback (most recent call last):
+    ...
+    cipherlab.errors.IngestError: this is binary data, not benchmark text: byte 0x1a at offset 6; give ingest a text file (plot.png)
+    """
+    bad = _BINARY.search(data, 0, 1 << 16)
+    if bad:
+        raise IngestError(
+            f"this is binary data, not benchmark text: byte 0x{bad.group()[0]:02x} at offset "
+            f"{bad.start()}; give ingest a text file", source=source)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        try:
+            return data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise IngestError(
+                f"cannot decode the text as UTF-8 or Windows-1252 (bad byte at offset "
+                f"{err.start}); save it as UTF-8 and retry", source=source) from err
+
+
+def split_lines(text: str) -> list[str]:
+    """Text -> lines with CRLF/CR ends removed and mojibake repaired; nothing else changed.
+
+    Only ``\\n`` ends a line, so line numbers match what editors show.
+
+    >>> split_lines("a\\r\\nb\\u00c2\\u00a0c\\r\\n")
+    ['a', 'b c', '']
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r\n" not in text else \
+            text.replace("\r\n", "\n").replace("\r", " ")
+    if _MOJIBAKE_HINT.search(text):
+        for bad, good in _MOJIBAKE:
+            text = text.replace(bad, good)
+    return text.split("\n")
+
+
+def clean(line: str) -> str:
+    """One line as the openssl parsers want it: no escapes, quoting, or outer blanks.
+
+    >>> clean(">> \\tmd5   1.00k\\x1b[0m  ")
+    'md5   1.00k'
+    >>> clean("| rsa 2048 bits 0.000289s")
+    'rsa 2048 bits 0.000289s'
+    """
+    if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:
+        line = _ANSI.sub("", line)
+    s = line.strip()
+    if s and s[0] in ">|*#":
+        s = _QUOTE.sub("", s).strip()
+    return s
+
+
+def parse_prompt(line: str) -> dict | None:
+    """Read a shell prompt running ``openssl speed``; return what it tells about the run.
+
+    Returns ``None`` when the line is not such a prompt. Keys: ``args`` (the argument list),
+    and when the arguments say so ``timing`` (``elapsed``), ``multi``, ``decrypt``, ``mr``,
+    ``aead``, ``mb``, ``bytes``, ``evp``, ``seconds``, and ``isa_mask`` from an
+    ``OPENSSL_ia32cap=`` environment prefix.
+
+    >>> parse_prompt("$ openssl speed -seconds 1 -elapsed -multi 2 -evp aes-128-cbc")["multi"]
+    2
+    >>> parse_prompt("OPENSSL_ia32cap='~0x200000200000000' openssl speed -evp aes-128-gcm")["isa_mask"]
+    '~0x200000200000000'
+    >>> parse_prompt("I ran openssl speed on my laptop"), parse_prompt("openssl speed")
+    (None, None)
+    """
+    if "speed" not in line:
+        return None
+    m = _PROMPT.match(line)
+    if not m:
+        return None
+    args = m["args"].split()
+    if not (m["ps"] or args or m["env"]):
+        return None  # a bare "openssl speed" is a subject line, not a command
+    out: dict = {"args": args}
+    env = m["env"]
+    if env:
+        try:
+            for tok in shlex.split(env):
+                key, _, value = tok.partition("=")
+                if key.upper() == "OPENSSL_IA32CAP":
+                    out["isa_mask"] = value
+        except ValueError:
+            pass
+    it = iter(range(len(args)))
+    for i in it:
+        a = args[i].lstrip("-") if args[i].startswith("-") else None
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if a == "elapsed":
+            out["timing"] = "elapsed"
+        elif a in ("decrypt", "mr", "aead", "mb"):
+            out[a] = True
+        elif a in ("multi", "bytes", "seconds") and nxt is not None and nxt.isdigit():
+            out[a] = int(nxt)
+            next(it, None)
+        elif a in ("evp", "hmac", "cmac") and nxt is not None:
+            out[a] = nxt
+            next(it, None)
+    return out
+
+
+_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|[*=\-_:\s]+$")
+_NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:Most interesting|Cheers|Regards|Thanks)\b", re.I)
+
+
+def prose_label(line: str) -> str | None:
+    """A free-text line turned into a run label, or None when it cannot be one.
+
+    >>> prose_label("Linux (P3 750Mhz; 512MBram):")
+    'Linux (P3 750Mhz; 512MBram)'
+    >>> prose_label("**Laptop**"), prose_label("# M1 MacBookAir")
+    ('Laptop', 'M1 MacBookAir')
+    """
+    s = _LABEL_JUNK.sub("", line.strip())
+    if not s or len(s) > 100 or _NOT_LABEL.match(s) or not any(c.isalpha() for c in s):
+        return None
+    return s
