@@ -1,0 +1,158 @@
+"""Result columns (the contract with plots/report/widgets), display, export, bad input."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cipherlab
+import cipherlab.stats as st
+from cipherlab.errors import AnalysisError, CipherlabWarning
+
+COMPARE = ["candidate", "baseline", "ratio", "ci_low", "ci_high", "statistic", "p_value",
+           "p_adjusted", "test", "n_candidate", "n_baseline", "significant"]
+RATIO_TEST = ["ratio", "ci_low", "ci_high", "expected", "margin", "p_value", "p_equivalence",
+              "equivalent", "differs", "n", "test"]
+COST = ["t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "c_ci_low", "c_ci_high",
+        "asymptotic_bytes_per_s", "clock_hz", "cycles_per_byte", "n_half_bytes", "r_squared",
+        "n_sizes"]
+
+
+def quiet(fn, *a, **k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*a, **k)
+
+
+def repeats(seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for algo, gain in (("aes-128-cbc", 2.0), ("aes-128-gcm", 8.0)):
+        for n in (16, 1024):
+            for side, f in (("on", gain), ("off", 1.0)):
+                for r in range(4):
+                    rows.append({"algorithm": algo, "operation": "encrypt", "block_bytes": n,
+                                 "aesni": side, "repeat": r, "source": "cap", "run": r,
+                                 "label": "host",
+                                 "bytes_per_s": 1e8 * f * n / (n + 20) * rng.lognormal(0, .02)})
+    return pd.DataFrame(rows)
+
+
+def test_public_names():
+    assert st.__all__ == sorted(st.__all__)
+    for name in ("compare", "speedup", "ratio_test", "cost_model", "crossover",
+                 "small_block_overhead", "comparable", "lint", "per_ghz", "cycles_per_byte",
+                 "to_latex", "to_markdown"):
+        assert callable(getattr(st, name)) and name in st.__all__
+    assert cipherlab.stats is st
+
+
+def test_contract_columns(aws):
+    df = repeats()
+    for test in ("welch", "mannwhitney", "bootstrap"):
+        r = st.speedup(df, test=test, n_boot=200)
+        assert list(r.columns) == ["algorithm", "operation", "block_bytes", *COMPARE]
+        assert set(r["test"]) == {test}
+        if test == "mannwhitney":  # 4 vs 4, fully separated: exact p = 2 / C(8, 4) = 2/70
+            assert r["p_value"].to_numpy() == pytest.approx(2 / 70)
+        else:
+            assert r["significant"].all()
+    assert set(RATIO_TEST) <= set(st.ratio_test(df, by="aesni", baseline="off").columns)
+    fit = st.cost_model(df)
+    assert list(fit.columns[:6]) == ["algorithm", "operation", "source", "run", "label", "aesni"]
+    assert set(COST) <= set(fit.columns)
+    x = quiet(st.crossover, aws)
+    assert {"a", "b", "crossover_bytes", "ci_low", "ci_high"} <= set(x.columns)
+    o = quiet(st.small_block_overhead, aws)
+    assert {"block_bytes", "ratio", "t0_a_ns", "t0_b_ns", "overhead_share_a",
+            "overhead_share_b"} <= set(o.columns)
+    assert {"check", "message"} <= set(quiet(st.lint, aws).columns)
+    assert {"check", "message"} <= set(st.comparable(aws).columns)
+
+
+def test_inputs_are_never_mutated(aws):
+    df = repeats()
+    before, aws_before = df.copy(), aws.copy()
+    st.speedup(df)
+    st.ratio_test(df, by="aesni", baseline="off")
+    st.cost_model(df)
+    st.per_ghz(df, clock_hz=3e9)
+    st.cycles_per_byte(df, clock_hz=3e9)
+    quiet(st.crossover, aws)
+    quiet(st.lint, aws)
+    pd.testing.assert_frame_equal(df, before)
+    pd.testing.assert_frame_equal(aws, aws_before)
+
+
+def test_groupby_keeps_hosts_apart_and_pooled_repeats():
+    df = pd.concat([repeats(1).assign(host="a"), repeats(2).assign(host="b")])
+    r = st.speedup(df, groupby=["host", "algorithm", "block_bytes"])
+    assert len(r) == 8 and (r["n_candidate"] == 4).all()
+    pooled = st.speedup(df)
+    assert len(pooled) == 4 and (pooled["n_candidate"] == 8).all()
+
+
+def test_holm_is_applied_across_the_whole_grid():
+    r = st.speedup(repeats())
+    assert r["p_adjusted"].to_numpy() == pytest.approx(st.adjust_p(r["p_value"], "holm"))
+    bh = st.speedup(repeats(), adjust="bh")
+    assert bh["p_adjusted"].to_numpy() == pytest.approx(st.adjust_p(r["p_value"], "bh"))
+
+
+def test_display_is_formatted_and_values_untouched():
+    r = st.speedup(repeats())
+    with pd.option_context("display.width", 400, "display.max_columns", 50):
+        text = repr(r)
+    assert "< 0.001" in text and "welch" in text and "e-" not in text
+    assert "<table" in r._repr_html_()
+    assert isinstance(r, pd.DataFrame) and r["p_value"].dtype == float
+    plain = pd.DataFrame(r)
+    assert r[r["significant"]].shape == r.shape  # slicing keeps working
+
+
+def test_to_latex_and_markdown(aws):
+    r = quiet(st.ratio_test, aws, by="aesni", baseline="off")
+    tex = st.to_latex(r, ["algorithm", "ratio", "p_adjusted", "equivalent"],
+                      caption="AES-NI speed-up", label="tab:aesni")
+    assert tex.startswith("\\begin{table}") and "\\toprule" in tex and "\\bottomrule" in tex
+    assert "\\caption{AES-NI speed-up}" in tex and "\\label{tab:aesni}" in tex
+    row = next(line for line in tex.splitlines() if line.startswith("aes-128-cbc"))
+    lo, hi = r.loc[r["algorithm"] == "aes-128-cbc", ["ci_low", "ci_high"]].iloc[0]
+    assert f"1.98 [{lo:.2f}, {hi:.2f}]" in row and row.endswith("yes \\\\")
+    md = r.to_markdown(["algorithm", "ratio", "differs"])
+    assert md.splitlines()[0] == "| algorithm | ratio [CI] | differs |"
+    assert len(md.splitlines()) == 2 + len(r)
+    fit = quiet(st.cost_model, aws)
+    assert "t0_ns [CI]" in st.to_markdown(fit, ["algorithm", "aesni", "t0_ns", "c_ns_per_byte"])
+    x = quiet(st.crossover, aws)
+    assert "$\\infty$" in st.to_latex(x, ["aesni", "crossover_bytes"])
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda df: st.compare(df, by="aesni", baseline="of"), r"`baseline` must be a value of "
+                                                           r"column 'aesni' \('off', 'on'\)"),
+    (lambda df: st.compare(df, by="nope", baseline="off"), r"no column\(s\) \['nope'\]"),
+    (lambda df: st.compare(df, by="aesni", baseline="off", test="t-test"),
+     r"`test` must be one of 'welch', 'mannwhitney', 'bootstrap'; not 't-test'"),
+    (lambda df: st.compare(df, by="aesni", baseline="off", adjust="bonferroni"),
+     r"`adjust` must be one of 'holm', 'bh'; not 'bonferroni'"),
+    (lambda df: st.compare(df, by="aesni", baseline="off", alpha=5),
+     r"`alpha` must be a number between 0 and 0.5"),
+    (lambda df: st.ratio_test(df, by="aesni", baseline="off", margin=10),
+     r"`margin` must be a relative margin between 0 and 1"),
+    (lambda df: st.crossover(df, "aes-128-gcm", "chacha20"), r"`b` must be an algorithm"),
+    (lambda df: st.per_ghz(df, clock_hz="3GHz"), r"`clock_hz` must be a positive number"),
+    (lambda df: st.to_latex(df, ["nope"]), r"`columns` names \['nope'\]"),
+])
+def test_bad_input_messages(call, match):
+    with pytest.raises(AnalysisError, match=match):
+        call(repeats())
+
+
+def test_flagged_cells_are_left_out_with_a_warning():
+    df = repeats()
+    df.loc[0, "bytes_per_s"] = -1.0
+    with pytest.warns(CipherlabWarning, match="1 flagged, non-positive or infinite"):
+        r = st.speedup(df)
+    assert r["n_candidate"].iloc[0] == 3
