@@ -40,8 +40,8 @@ intervals below reflect run-to-run variation, not one lucky run."""),
         code("""import tempfile
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.figure import Figure
 
 import cipherlab
 from cipherlab import plots, stats
@@ -87,7 +87,8 @@ gcm_vs_cbc[["isa", "candidate", "baseline", "ratio", "ci_low", "ci_high", "p_adj
             "n_candidate", "n_baseline", "significant"]]"""),
         code("""aesni = stats.speedup(tls, by="isa", on="native", off="no-aesni")
 aesni[["algorithm", "ratio", "ci_low", "ci_high", "p_adjusted", "n_candidate", "n_baseline"]]"""),
-        code("""fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
+        code("""fig = Figure(figsize=(10, 3.6), layout="constrained")  # not pyplot: shown once, below
+left, right = fig.subplots(1, 2)
 order = summary.reset_index()
 labels = [f"{a.replace('ECDHE-ECDSA-', '')}\\n{i}" for a, i in zip(order.algorithm, order.isa)]
 left.bar(range(len(order)), order.median_MB_s,
@@ -115,7 +116,9 @@ ChaCha20-Poly1305; one HMAC-SHA256 plus one CBC pass for CBC-SHA256, whose times
 rates combine harmonically. Sender and receiver are separate processes, so the slower side
 bounds the transfer (see `cipherlab.runners._tls.record_layer_rates`). The primitives are
 measured by `cipherlab.capture` at 16384 bytes under the same ISA presets, encrypting and
-decrypting; `sha256` stands in for HMAC-SHA256 (two extra compression blocks per record)."""),
+decrypting; `sha256` stands in for HMAC-SHA256 (two extra compression blocks per record).
+`openssl speed` divides by user CPU time, so the prediction is what the crypto could reach on a
+core of its own; the transfers are timed by the wall clock, as the seed's were."""),
         code("""# the record ciphers of the suites measured, and sha256 for the CBC suites' HMAC
 ciphers = sorted(tls["cipher"].dropna().astype(str).unique())
 enc = cipherlab.capture(ciphers + ["sha256"], sizes=[16384], seconds=SPEED_SECONDS,
