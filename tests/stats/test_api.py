@@ -156,3 +156,20 @@ def test_flagged_cells_are_left_out_with_a_warning():
     with pytest.warns(CipherlabWarning, match="1 flagged, non-positive or infinite"):
         r = st.speedup(df)
     assert r["n_candidate"].iloc[0] == 3
+
+
+def test_warnings_point_at_the_callers_line(aws):
+    with pytest.warns(CipherlabWarning) as record:
+        st.speedup(aws)  # speedup -> compare -> warning: still reported here
+    assert {w.filename for w in record} == {__file__}
+    # AES-NI on timed in CPU time, off on the wall clock: every compared cell mixes bases
+    mixed = aws.assign(timing=pd.Categorical(np.where(aws["aesni"] == "on", "cpu", "elapsed")))
+    with pytest.warns(CipherlabWarning) as record:
+        st.speedup(mixed, paired=True)
+    assert any("timed on different bases" in str(w.message) for w in record)
+    assert {w.filename for w in record} == {__file__}
+
+
+def test_paired_without_block_bytes_in_groupby():
+    r = st.speedup(repeats(), groupby=["algorithm"], paired=True)
+    assert len(r) == 2 and (r["n_candidate"] == 2).all() and "block_bytes" not in r.columns

@@ -10,7 +10,6 @@ them and say why (measurement-notes §1 and §3), so no such row silently enters
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -18,6 +17,7 @@ import pandas as pd
 from cipherlab.errors import ComparabilityWarning, PlausibilityWarning
 from cipherlab.stats._clock import resolve_clock
 from cipherlab.stats._common import RUN_KEYS, as_list, require_columns
+from cipherlab.stats._common import warn as _warn
 
 __all__ = ["aead_era", "comparable", "lint", "physical_floor"]
 
@@ -125,7 +125,7 @@ def _mixed(df, keys, attr, valid):
 
 
 def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: bool = True,
-               stacklevel: int = 2) -> pd.DataFrame:
+) -> pd.DataFrame:
     """Check that rows about to be compared were measured like for like.
 
     Rows are compared within each group of ``groupby`` (default: the whole table is one
@@ -224,8 +224,8 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         frames.append(found)
         if warn:
             runs = len(found)
-            warnings.warn(f"{message} ({runs} run(s); see cipherlab.stats.comparable(df))",
-                          ComparabilityWarning, stacklevel=stacklevel)
+            _warn(f"{message} ({runs} run(s); see cipherlab.stats.comparable(df))",
+                 ComparabilityWarning)
     from cipherlab.stats._export import StatsResult
 
     if not frames:
@@ -436,8 +436,8 @@ def lint(df: pd.DataFrame, clock_hz=None, *, drop_ratio: float = 0.5, warn: bool
         if warn:
             shown = message if isinstance(message, str) else message[0]
             more = f" (and {int(mask.sum()) - 1} more)" if mask.sum() > 1 else ""
-            warnings.warn(f"lint: {check}: {shown}{more}; see cipherlab.stats.lint(df).",
-                          PlausibilityWarning, stacklevel=2)
+            _warn(f"lint: {check}: {shown}{more}; see cipherlab.stats.lint(df).",
+                 PlausibilityWarning)
     from cipherlab.stats._export import StatsResult
 
     if not frames:

@@ -7,7 +7,9 @@ on log throughput of the clean cells only (flagged cells never silently enter a 
 
 from __future__ import annotations
 
+import sys
 import warnings
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -21,6 +23,21 @@ CELL_KEYS = ("algorithm", "operation", "block_bytes")
 RUN_KEYS = ("source", "run", "label")
 # Condition columns that never define a separate fit or comparison: repeats are pooled.
 _POOLED = ("repeat",)
+
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` pointing at the first caller outside cipherlab (the user's line).
+
+    The public functions call each other (``speedup`` -> ``compare`` -> ``comparable``), so a
+    fixed ``stacklevel`` would point inside the package for some entry points.
+    """
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def check_one_of(param: str, value: Any, allowed: Sequence[Any]) -> Any:
@@ -66,7 +83,7 @@ def condition_keys(df: pd.DataFrame, exclude: Iterable[str] = ()) -> list[str]:
     return [c for c in df.columns if c not in COLUMNS and c not in skip]
 
 
-def clean_metric(df: pd.DataFrame, metric: str, *, what: str, stacklevel: int = 3) -> pd.DataFrame:
+def clean_metric(df: pd.DataFrame, metric: str, *, what: str) -> pd.DataFrame:
     """Rows whose ``metric`` is a positive finite number and whose ``flag`` is empty.
 
     Cells flagged by the readers (negative, inf, absurd) and non-positive values cannot enter a
@@ -85,10 +102,10 @@ def clean_metric(df: pd.DataFrame, metric: str, *, what: str, stacklevel: int = 
         bad_value = ~np.isnan(value) & ~(np.isfinite(value) & (value > 0))
     dropped = flagged | bad_value
     if dropped.any():
-        warnings.warn(
+        warn(
             f"{what}: {int(dropped.sum())} flagged, non-positive or infinite `{metric}` cell(s) left "
             f"out of the analysis; run cipherlab.stats.lint(df) to see them.",
-            CipherlabWarning, stacklevel=stacklevel)
+            CipherlabWarning)
     keep = ~dropped & ~np.isnan(value)
     return df.loc[keep]
 

@@ -14,7 +14,6 @@ the log ratios *across* cells (block sizes by default), treating each block size
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -25,7 +24,7 @@ from cipherlab.errors import AnalysisError, CipherlabWarning
 from cipherlab.stats._adjust import adjust_p
 from cipherlab.stats._common import (
     CELL_KEYS, as_list, check_alpha, check_one_of, clean_metric, key_values, require_columns,
-    tidy_keys)
+    tidy_keys, warn)
 
 __all__ = ["compare", "ratio_test", "speedup"]
 
@@ -67,11 +66,11 @@ def _sides(df, by, baseline, candidate, metric, what):
         raise AnalysisError(f"{what}: column {by!r} has no value other than the baseline "
                             f"{baseline!r} to compare with.")
     rows = df.loc[levels.isin([baseline, *candidates]).to_numpy()]
-    rows = clean_metric(rows, metric, what=what, stacklevel=5)
+    rows = clean_metric(rows, metric, what=what)
     return rows, candidates
 
 
-def _keys(df, groupby, by, paired=None):
+def _keys(df, groupby, by):
     if groupby is None:
         keys = [k for k in CELL_KEYS if k in df.columns]
     else:
@@ -126,13 +125,6 @@ def _t_interval(diff, se, dof, alpha):
     q = _st.t.ppf(1 - alpha / 2, dof)
     with np.errstate(over="ignore", invalid="ignore"):
         return np.exp(diff - q * se), np.exp(diff + q * se)
-
-
-def _dense(frame, cell_cols, side_mask):
-    """Values of one side per cell as a NaN-padded matrix (cells x max n) and the counts."""
-    sub = frame.loc[side_mask, [*cell_cols, "_y"]]
-    idx = sub.groupby(cell_cols, observed=True, dropna=False, sort=False).ngroup()
-    return sub, idx
 
 
 def _values_matrix(cell_id, y, n_cells):
@@ -323,41 +315,37 @@ def _paired(frame, keys, pair_keys, baseline, candidates, test, alpha, n_boot, s
     return out, out_keys
 
 
-def _pair_keys(paired, keys, df):
-    if paired is True:
-        pk = ["block_bytes"]
-    else:
-        pk = as_list(paired)
+def _pair_keys(paired, df):
+    """The columns to pair across: [] for an unpaired analysis, block_bytes for ``True``."""
+    if paired is None or paired is False:
+        return []
+    if not isinstance(paired, (bool, str, list, tuple)):
+        raise AnalysisError(f"`paired` must be False, True, a column name or a list of column "
+                            f"names; not {paired!r}.")
+    pk = ["block_bytes"] if paired is True else as_list(paired)
     require_columns(df, pk, what="`paired`")
     return pk
 
 
-def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, n_boot, seed, what,
-         check):
+def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, what, check):
+    """Validate the arguments; return the analysis frame, cell keys, candidates, pair keys."""
     check_alpha(alpha)
-    if test in ("t", "paired t"):
-        test = "welch"
-    elif test == "wilcoxon":
-        test = "mannwhitney"
+    test = {"t": "welch", "paired t": "welch", "wilcoxon": "mannwhitney"}.get(test, test)
     check_one_of("test", test, _TESTS)
-    if not isinstance(paired, (bool, str, list, tuple)) and paired is not None:
-        raise AnalysisError(f"`paired` must be False, True, a column name or a list of column "
-                            f"names; not {paired!r}.")
+    pair_keys = _pair_keys(paired, df)
     rows, candidates = _sides(df, by, baseline, candidate, metric, what)
     keys = _keys(df, groupby, by)
     if check:
         from cipherlab.stats._checks import comparable
 
-        comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"], stacklevel=5)
-    frame = _frame(rows, keys + [k for k in (as_list(paired) if isinstance(paired, (str, list,
-                                                                                    tuple))
-                                              else []) if k not in keys], by)
+        comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"])
+    frame = _frame(rows, [*keys, *[k for k in pair_keys if k not in keys]], by)
     with np.errstate(divide="ignore"):
         frame["_y"] = np.log(pd.to_numeric(rows[metric]).to_numpy(float))
     if frame.empty:
         raise AnalysisError(f"{what}: no usable `{metric}` values for {by!r} in "
                             f"{[baseline, *candidates]}.")
-    return frame, keys, candidates
+    return frame, keys, candidates, test, pair_keys
 
 
 def _finish(out, keys, df, adjust, alpha, what):
@@ -449,21 +437,21 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
        ratio      test  n_candidate
     0    2.0  paired t            2
     """
-    frame, keys, candidates = _run(df, by, baseline, candidate, groupby, metric, test, alpha,
-                                   paired, n_boot, seed, "compare", check)
-    if paired is not False and paired is not None:
-        out, keys = _paired(frame, keys, _pair_keys(paired, keys, df), baseline, candidates, test,
-                            alpha, n_boot, seed)
+    frame, keys, candidates, test, pair_keys = _run(df, by, baseline, candidate, groupby, metric,
+                                                    test, alpha, paired, "compare", check)
+    if pair_keys:
+        out, keys = _paired(frame, keys, pair_keys, baseline, candidates, test, alpha, n_boot,
+                            seed)
     else:
         out = _per_cell(frame, keys, baseline, candidates, test, alpha, n_boot, seed)
         single = int((out["test"] == SINGLE).sum())
         if single:
-            warnings.warn(
+            warn(
                 f"compare: {single} of {len(out)} cell(s) have a single value on a side (a pasted "
                 f"dump has no repeats), so no test is possible there: their `test` is "
                 f"{SINGLE!r} and p_value is NaN. Use paired=True to test the ratios across block "
                 f"sizes (or paired=[...] across other columns), or capture repeats.",
-                CipherlabWarning, stacklevel=2)
+                CipherlabWarning)
     out = _finish(out, keys, df, adjust, alpha, "compare")
     cols = [*keys, *COMPARE_COLUMNS] + [c for c in ("paired_over", "ratio_min", "ratio_max")
                                         if c in out.columns]
@@ -549,19 +537,20 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     if not (isinstance(margin, (int, float)) and 0 < margin < 1):
         raise AnalysisError(f"`margin` must be a relative margin between 0 and 1 (e.g. 0.1 for "
                             f"±10 %); not {margin!r}.")
-    frame, keys, candidates = _run(df, by, baseline, candidate, groupby, "bytes_per_s"
-                                   if metric is None else metric, "welch", alpha,
-                                   paired, 2000, 0, "ratio_test", check)
     if paired is None:
+        # auto: per cell when every cell has repeats on both sides, else across block sizes
+        frame, keys, candidates, _, _ = _run(df, by, baseline, candidate, groupby, metric,
+                                             "welch", alpha, False, "ratio_test", check)
         per_cell = _per_cell(frame, keys, baseline, candidates, "welch", alpha, 0, 0)
-        if (per_cell["test"] == SINGLE).any():
-            paired = True
-            if "block_bytes" not in keys:
-                raise AnalysisError("ratio_test: cells have one value per side and `groupby` has "
-                                    "no block_bytes to pair across; pass paired=[column, ...].")
-    if paired is not None and paired is not False:
-        out, keys = _paired(frame, keys, _pair_keys(paired, keys, df), baseline, candidates,
-                            "welch", alpha, 0, 0)
+        paired = bool((per_cell["test"] == SINGLE).any())
+        if paired and "block_bytes" not in df.columns:
+            raise AnalysisError("ratio_test: cells have one value per side and the table has no "
+                                "block_bytes to pair across; pass paired=[column, ...].")
+        check = False  # already checked
+    frame, keys, candidates, _, pair_keys = _run(df, by, baseline, candidate, groupby, metric,
+                                                 "welch", alpha, paired, "ratio_test", check)
+    if pair_keys:
+        out, keys = _paired(frame, keys, pair_keys, baseline, candidates, "welch", alpha, 0, 0)
         n = out["n_candidate"].to_numpy()
     else:
         out = _per_cell(frame, keys, baseline, candidates, "welch", alpha, 0, 0)

@@ -40,7 +40,7 @@ def _cost_keys(df, groupby):
 
 def _points(df, keys, metric, clock_hz, what):
     require_columns(df, ["block_bytes", metric], what=what)
-    rows = clean_metric(df[df["block_bytes"].notna().to_numpy()], metric, what=what, stacklevel=5)
+    rows = clean_metric(df[df["block_bytes"].notna().to_numpy()], metric, what=what)
     out = key_values(rows, keys)
     out["_n"] = pd.to_numeric(rows["block_bytes"]).to_numpy(float)
     out["_t"] = 1e9 * out["_n"].to_numpy() / pd.to_numeric(rows[metric]).to_numpy(float)
