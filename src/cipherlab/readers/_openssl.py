@@ -181,9 +181,13 @@ class _Parser:
                 run.last = i
                 return True
         if self.pending_hdr == "sym":
-            sizes = T.size_continuation(line)
-            if sizes is not None:
-                self.cur.sizes = self.cur.sizes + sizes
+            # the tail of a wrapped `type` header, cut between sizes or inside "8192 bytes"
+            text = f"{self.pending_hdr_text} {line}"
+            sizes = T.sym_header(text)
+            if sizes is not None or T.SYM_HEADER_HEAD.match(text):
+                if sizes is not None:
+                    self.cur.sizes = sizes
+                self.pending_hdr_text = text
                 self.cur.last = i
                 return True
         elif self.pending_hdr is not None:
@@ -300,13 +304,13 @@ class _Parser:
             return True
         if c == "t" and line.startswith("type"):
             sizes = T.sym_header(line)
-            if sizes is not None:
+            if sizes is not None or T.SYM_HEADER_HEAD.match(line):
                 run = self.cur
                 if run is None or (run.rows and run.header_used):
                     run = self.new_run(i)
                 run.last = i
                 run.sizes, run.header_used = sizes, True
-                self.pending_hdr = "sym"
+                self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
         ver = T.version_line(line) if c in "vOLSB" else None
         if ver is not None:
@@ -612,9 +616,10 @@ class _Parser:
             names.discard("evp")
             if len(names) == 1:
                 real = names.pop()
+                op = canonical(real)[1]
                 for c in run.rows:
                     if c[ALG] == "evp":
-                        c[ALG] = real
+                        c[ALG], c[OP] = real, op
         index: dict[tuple, deque] = defaultdict(deque)
         for c in run.rows:
             index[(c[ALG], c[BLOCK])].append(c)

@@ -94,6 +94,8 @@ def is_failure(line: str) -> bool:
 _SIZES = re.compile(r"(\d+)\s*bytes")
 _SYM_HEADER = re.compile(r"^type\s*((?:\s*\d+\s*bytes)+)\s*$")
 _SIZE_CONT = re.compile(r"^(?:\d+\s*bytes\s*)+$")
+#: A `type` header cut short by a mail client (``type   16 bytes ... 8192``).
+SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
 # openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
 _VAL = r"(?:\d[\d,]*\.\d\dk?|-?(?:inf|nan)k?)"
 VALUE = re.compile(_VAL)
