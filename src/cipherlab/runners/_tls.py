@@ -2,7 +2,7 @@
 
 Why this module exists: ``openssl speed`` says what a primitive can do; users choosing a cipher
 suite want to know what it means for a real transfer. The OpenJDK seed
-(``data/seeds/openjdk-ml-aes-gcm-slow.txt``) sent 100 MB over a TLS 1.2 socket and got 5.2 MiB/s
+(``data/seeds/openjdk-ml-aes-gcm-slow.txt``) sent 100 MiB over a TLS 1.2 socket and got 5.2 MiB/s
 with AES-128-GCM but 100 MiB/s with AES-128-CBC-SHA256, because that JDK's GHASH did not use
 PCLMULQDQ. :func:`capture_tls` repeats that experiment with Python's ``ssl`` (the system OpenSSL),
 per suite and per ISA preset, and :func:`predict_tls` puts beside each measurement what the record
@@ -16,13 +16,15 @@ How a run works (see ``_tls_worker.py`` for the children):
 * the server child binds 127.0.0.1 port 0 (the OS picks a free port) and reports the port on
   stdout; the client child connects, both with the ISA preset's ``OPENSSL_ia32cap`` in their
   environment (libcrypto reads it once, at start-up, so it must be set before the process starts);
+  a TLS 1.3 suite asked for by name reaches both through a throw-away ``OPENSSL_CONF``;
 * the client sends exactly ``megabytes`` MB in writes of ``write_size`` bytes; the server
   receives them and measures, as the seed's ``Server.java`` did, on the receiving side:
   bytes received / time from the first byte to the last (the handshake is not timed; the bytes
   of the first read, which arrived before the clock started, are not counted);
 * every run is bounded in bytes and time (socket timeouts, a deadline in each child, a
   ``SIGALRM`` backstop, and the parent's own timeout); both children run in their own process
-  group and are always killed and reaped, on success, on errors and on Ctrl-C.
+  group and are always killed and reaped, on success, on errors and on Ctrl-C (so this module
+  needs a POSIX system: process groups, ``SIGALRM``).
 
 Rows of the tidy table: ``tool='tls'``, ``algorithm`` = the negotiated suite (OpenSSL's name, e.g.
 ``ECDHE-ECDSA-AES128-GCM-SHA256`` or ``TLS_AES_256_GCM_SHA384``), ``name`` = the suite as asked for
@@ -67,7 +69,7 @@ from cipherlab.errors import (AnalysisError, CaptureError, CaptureWarning,
 __all__ = ["DEFAULT_SUITES", "RECORD_BYTES", "TLS13_DEFAULT", "capture_tls", "predict_tls",
            "record_layer_rates", "suite_primitives", "tls_suites"]
 
-#: What the TLS 1.3 default is asked for by (Python's ``ssl`` cannot pick TLS 1.3 suites).
+#: Asks for whatever TLS 1.3 suite the local OpenSSL negotiates by default.
 TLS13_DEFAULT = "TLSv1.3"
 #: The suites of the issue: the seed's two (as ECDHE-ECDSA), ChaCha20-Poly1305, and TLS 1.3.
 DEFAULT_SUITES = ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-SHA256",
@@ -88,8 +90,9 @@ _GRACE_S = 5.0
 
 @dataclass(frozen=True)
 class TlsSuite:
-    """A suite as asked for: ``requested`` (the user's spelling), ``tls`` (``"1.2"``/``"1.3"``)
-    and ``cipher_string`` (what the children pass to ``SSLContext.set_ciphers``)."""
+    """A suite as asked for: ``requested`` (OpenSSL's spelling), ``tls`` (``"1.2"``/``"1.3"``)
+    and ``cipher_string`` (TLS 1.2: what the children pass to ``SSLContext.set_ciphers``; TLS 1.3:
+    the ``Ciphersuites`` entry of their ``OPENSSL_CONF``, or ``DEFAULT``)."""
 
     requested: str
     tls: str
@@ -469,6 +472,9 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._plan import add_note, interleave, rate_warnings
 
+    if os.name != "posix":
+        raise CaptureError("capture_tls needs a POSIX system (it runs its two TLS processes in "
+                           "their own process group and bounds them with SIGALRM)")
     resolved = _resolve_suites(suites)
     nbytes = int(round(_positive(megabytes, "megabytes", float) * 1e6))
     repeats = _positive(repeats, "repeats", int)
