@@ -215,7 +215,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     >>> df = capture("aes-128-gcm", sizes=[16384], seconds=1, repeats=1, isa="native",
     ...              out=tempfile.mkdtemp(), progress=False)
     >>> row = df.iloc[0]
-    >>> row.algorithm, int(row.block_bytes), row.isa, row.aesni, int(row.repeat)
+    >>> row["algorithm"], int(row["block_bytes"]), row["isa"], row["aesni"], int(row["repeat"])
     ('aes-128-gcm', 16384, 'native', 'on', 1)
     """
     binary = find_openssl(openssl)

@@ -1,0 +1,187 @@
+"""capture() against the real openssl binary, with short settings (-seconds 1, one size).
+
+Budget: about 12 openssl runs of ~1 s in the whole module. What is checked: the rows match the
+raw text openssl printed, conditions are interleaved, each run records the mask openssl reports,
+the folder reads back through cipherlab.ingest, resume runs only what is missing, Ctrl-C keeps
+finished runs (a real SIGINT to a real capture), and bad arguments give the promised messages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import cipherlab
+from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
+from cipherlab.runners import IsaCondition, capture, effective_mask, isa_env
+
+pytestmark = pytest.mark.openssl
+
+SHORT = dict(sizes=[16384], seconds=1, progress=False)
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory):
+    out = tmp_path_factory.mktemp("capture")
+    df = capture("aes-128-gcm", repeats=2, isa="native,no-aesni", out=out, **SHORT)
+    return out, df
+
+
+def _jsonl(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
+
+
+def test_one_row_per_run_with_conditions_and_provenance(captured):
+    out, df = captured
+    assert len(df) == 4 and set(df["tool"]) == {"openssl"}
+    assert df["tool_version"].iloc[0] == cipherlab.host_info()["openssl_version"]
+    assert set(df["algorithm"]) == {"aes-128-gcm"} and set(df["block_bytes"]) == {16384}
+    assert sorted(zip(df["isa"].astype(str), df["repeat"])) == [
+        ("native", 1), ("native", 2), ("no-aesni", 1), ("no-aesni", 2)]
+    assert dict(zip(df["isa"].astype(str), df["aesni"].astype(str))) == {"native": "on",
+                                                                         "no-aesni": "off"}
+    assert df["run"].is_unique and df["source"].astype(str).str.startswith("runs/").all()
+    assert set(df["timing"].astype(str)) == {"cpu"} and df["cpu"].notna().all()
+
+
+def test_each_run_records_the_mask_openssl_reports(captured):
+    _, df = captured
+    for isa, mask in zip(df["isa"].astype(str), df["isa_mask"].astype(str)):
+        value = cipherlab.ISA_PRESETS[isa]
+        assert mask == effective_mask(isa_env(IsaCondition(isa, value)))
+    native = df.loc[df["isa"] == "native", "bytes_per_s"].median()
+    off = df.loc[df["isa"] == "no-aesni", "bytes_per_s"].median()
+    assert native > 2 * off  # GCM without AES-NI/PCLMULQDQ is several times slower
+
+
+def test_rows_equal_the_numbers_openssl_printed(captured):
+    out, df = captured
+    for rec in _jsonl(out):
+        raw = (out / rec["source"]).read_text()
+        f_line = next(ln for ln in raw.splitlines() if ln.startswith("+F:"))
+        printed = float(f_line.rsplit(":", 1)[1])  # bytes/s, one -bytes size
+        row = df[df["source"].astype(str) == rec["source"]]
+        assert row["bytes_per_s"].tolist() == [printed]
+        assert rec["command"][:3] == [rec["command"][0], "speed", "-mr"]
+        assert ["-bytes", "16384"] == rec["command"][rec["command"].index("-bytes"):][:2]
+
+
+def test_conditions_are_interleaved_by_repeat(captured):
+    out, _ = captured
+    recs = _jsonl(out)
+    assert [r["repeat"] for r in recs] == [1, 1, 2, 2]
+    assert {r["isa"] for r in recs[:2]} == {"native", "no-aesni"}
+
+
+def test_folder_holds_raw_text_tables_and_host(captured):
+    out, df = captured
+    assert len(list((out / "runs").glob("*.txt"))) == 4
+    assert (out / "results.csv").exists() and (out / "results.parquet").exists()
+    host = json.loads((out / "host.json").read_text())
+    assert host["openssl_version"] == df["tool_version"].iloc[0]
+
+
+def test_ingest_reads_the_folder_back(captured):
+    out, df = captured
+    back = cipherlab.ingest(out)
+    key = ["source", "block_bytes"]
+    pd.testing.assert_frame_equal(back.sort_values(key).reset_index(drop=True)[df.columns],
+                                  df.sort_values(key).reset_index(drop=True),
+                                  check_categorical=False)
+
+
+def test_resume_runs_only_what_is_missing(captured, tmp_path):
+    out, df = captured
+    again = capture("aes-128-gcm", repeats=2, isa="native,no-aesni", out=out, resume=True,
+                    **SHORT)
+    assert len(_jsonl(out)) == 4 and len(again) == 4  # nothing redone
+    more = capture("aes-128-gcm", repeats=3, isa="native,no-aesni", out=out, resume=True,
+                   **SHORT)
+    recs = _jsonl(out)
+    assert len(recs) == 6 and len({r["key"] for r in recs}) == 6
+    assert sorted(more["repeat"]) == [1, 1, 2, 2, 3, 3]
+    with pytest.raises(CaptureError, match="resume=True"):
+        capture("aes-128-gcm", repeats=1, isa="native", out=out, **SHORT)
+
+
+def test_ctrl_c_keeps_finished_runs_and_resume_completes(tmp_path):
+    out = tmp_path / "cap"
+    cmd = [sys.executable, "-m", "cipherlab", "capture", "--algorithms", "aes-128-cbc",
+           "--sizes", "16", "--seconds", "1", "--repeats", "3", "--isa", "native", "-o", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    jsonl = out / "runs.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (jsonl.exists() and jsonl.read_text().strip()):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # in the middle of run 2 of 3
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err
+    done = _jsonl(out)
+    assert 1 <= len(done) < 3
+    table = pd.read_csv(out / "results.csv")
+    assert sorted(table["source"]) == sorted(r["source"] for r in done)
+    assert all((out / r["source"]).read_text().strip() for r in done)
+    assert not list(out.rglob("*.tmp"))
+
+    df = capture("aes-128-cbc", sizes=[16], seconds=1, repeats=3, isa="native", out=out,
+                 resume=True, progress=False)
+    recs = _jsonl(out)
+    assert [r["key"] for r in recs[:len(done)]] == [r["key"] for r in done]  # kept, not redone
+    assert len(recs) == 3 and sorted(df["repeat"]) == [1, 2, 3]
+
+
+# -- bad arguments: each fails before any benchmark runs ----------------------------------------
+
+def test_no_openssl_on_path_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(CaptureError, match=r"no `openssl` found on PATH.*apt install openssl"):
+        capture("aes-128-gcm", out=tmp_path / "x", **SHORT)
+
+
+def test_missing_binary_path_is_named(tmp_path):
+    with pytest.raises(CaptureError, match=r"openssl='/nonexistent/openssl' is not an executable"):
+        capture("aes-128-gcm", openssl="/nonexistent/openssl", out=tmp_path, **SHORT)
+
+
+def test_unknown_algorithm_lists_what_this_openssl_has(tmp_path):
+    with pytest.raises(UnsupportedAlgorithmError) as info:
+        capture(["aes-128-gcm", "aes-128-gcn"], out=tmp_path, **SHORT)
+    msg = str(info.value)
+    assert "'aes-128-gcn'" in msg and "aes-128-gcm" in msg.split("it has")[1]
+    assert "rsa2048" in msg and not list(tmp_path.iterdir())  # nothing was written
+
+
+def test_fractional_seconds_on_an_integer_only_openssl(tmp_path):
+    help_text = subprocess.run(["openssl", "speed", "-help"], capture_output=True,
+                               text=True).stderr
+    if "-seconds +int" not in help_text:
+        pytest.skip("this openssl accepts fractional -seconds")
+    with pytest.raises(CaptureError, match=r"seconds must be a whole number .*not 1\.5"):
+        capture("aes-128-gcm", sizes=[16], seconds=1.5, out=tmp_path, progress=False)
+
+
+def test_unwritable_folder(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(CaptureError, match="cannot write to the capture folder"):
+        capture("aes-128-gcm", out=blocker / "cap", **SHORT)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(timing="wall"), r"timing must be one of 'cpu' or 'elapsed'; not 'wall'"),
+    (dict(repeats=0), r"repeats must be a whole number >= 1; not 0"),
+    (dict(sizes=[16, -1]), r"sizes must be a list of whole numbers"),
+    (dict(isa="native,aes-off"), r"isa must name presets .*not 'aes-off'"),
+])
+def test_bad_parameters_name_the_parameter(tmp_path, kwargs, match):
+    args = {**SHORT, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        capture("aes-128-gcm", out=tmp_path, **args)
