@@ -240,3 +240,54 @@ def test_repeated_header_starts_a_new_run_and_conditions_are_per_row():
     assert df["aesni"].astype("object").tolist()[:2] == ["on", "off"]
     assert pd.isna(df["aesni"].iloc[2])
     assert set(df["host"]) == {"x"}
+
+
+# ---------------------------------------------------------------------------------- via ingest
+
+
+def _measurements(df: pd.DataFrame) -> list[tuple]:
+    return sorted(zip(df["algorithm"].astype(str), df["aesni"].astype(str),
+                      df["block_bytes"].astype(int), df["bytes_per_s"]))
+
+
+def test_every_aws_variant_ingests_to_the_same_measurements():
+    import cipherlab
+
+    frames = {name: cipherlab.ingest(SEEDS / name) for name in AWS_VARIANTS}
+    reference = _measurements(frames["aws-wiki-aesni-on-off.txt"])
+    assert len(reference) == 60
+    for name, df in frames.items():
+        assert _measurements(df) == reference, name
+        assert set(df["tool_version"]) == {"1.0.1f"}, name
+
+
+def test_netbsd_seed_three_runs_via_ingest():
+    import cipherlab
+
+    df = cipherlab.ingest(SEEDS / "netbsd-ml-three-os-openssl-speed.txt")
+    labels = df.groupby("run", observed=True)["label"].first().tolist()
+    assert labels == ["Linux (P3 750Mhz; 512MBram)", "OpenBSD (P3 500Mhz; 192MBram)",
+                      "NetBSD (P3 750Mhz; 512MBram)"]
+    assert df.groupby("run", observed=True)["tool_version"].first().tolist() == [
+        "0.9.8g", "0.9.7j", "0.9.8e"]
+    # "aes-128 cbc 21271.44k ..." (line 38), "... 14453.82k" (line 86), "... 13096.45k" (line 123)
+    aes = df[(df["name"] == "aes-128 cbc") & (df["block_bytes"] == 16)]
+    assert aes[["run", "line", "bytes_per_s"]].to_numpy().tolist() == [
+        [0, 38, 21271440.0], [1, 86, 14453820.0], [2, 123, 13096450.0]]
+    assert set(aes["algorithm"]) == {"aes-128-cbc"}
+    # "camellia-128 cbc 0.00 0.00 0.00 0.00" wrapped, "0.00" on the next line: five cells,
+    # all "not measured", in the Linux and NetBSD runs (0.9.7j has no camellia)
+    cam = df[df["name"] == "camellia-128 cbc"]
+    assert cam.groupby("run").size().to_dict() == {0: 5, 2: 5}
+    assert set(cam["flag"]) == {"not measured"} and cam["bytes_per_s"].isna().all()
+    assert set(cam.loc[cam["run"] == 0, "line"]) == {41}
+    assert lines_of("netbsd-ml-three-os-openssl-speed.txt")[41] == "0.00"
+
+
+def test_openjdk_thread_has_no_openssl_measurements():
+    # its two figures are prose; they are bundled as data/seeds/openjdk-tls-transfer.csv
+    import cipherlab
+    from cipherlab.errors import IngestError
+
+    with pytest.raises(IngestError, match="no measurements"):
+        cipherlab.ingest(SEEDS / "openjdk-ml-aes-gcm-slow.txt")
