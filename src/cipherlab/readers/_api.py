@@ -137,7 +137,7 @@ def _resolve(source: Any) -> Iterable[tuple[Any, str, bool]]:
         name = getattr(source, "name", None)
         yield data, str(name) if isinstance(name, (str, os.PathLike)) else "<stream>", False
         return
-    if isinstance(source, str) and ("\n" in source or "\r" in source):
+    if isinstance(source, str) and ("\n" in source or "\r" in source or not source.strip()):
         yield source, "<text>", False
         return
     if not isinstance(source, (str, os.PathLike)):

@@ -225,9 +225,11 @@ class _Parser:
         algorithm, op = canonical(name)
         if run.opts.get("decrypt") and op == "encrypt":
             op = "decrypt"
-        if len(toks) > len(sizes):
+        if len(toks) != len(sizes):
+            # a row cut short (and never continued) or with values beyond the header: the
+            # columns cannot be told apart, so it is reported rather than guessed
             self.unplaced.append((lineno, self.lines[lineno - 1]))
-            toks = toks[: len(sizes)]
+            return
         rows = run.rows
         for size, tok in zip(sizes, toks):
             v = T.bytes_per_s(tok)
@@ -368,8 +370,8 @@ class _Parser:
         row = T.sym_row(line)
         if row is not None:
             name, toks = row
-            if T.VALUE.fullmatch(name) or name.endswith(":"):
-                return False
+            if name.endswith(":") or any(T.VALUE.fullmatch(w) for w in name.split()):
+                return False  # prose, or values where a name should be
             run = self.cur
             if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
                 if len(toks) not in (5, 6):

@@ -97,7 +97,7 @@ _SIZE_CONT = re.compile(r"^(?:\d+\s*bytes\s*)+$")
 #: A `type` header cut short by a mail client (``type   16 bytes ... 8192``).
 SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
 # openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
-_VAL = r"(?:\d[\d,]*\.\d\dk?|-?(?:inf|nan)k?)"
+_VAL = r"(?:-?\d[\d,]*\.\d\dk?|-?(?:inf|nan)k?)"
 VALUE = re.compile(_VAL)
 _VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
 _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
