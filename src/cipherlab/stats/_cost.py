@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from cipherlab.errors import AnalysisError
+from cipherlab.errors import AnalysisError, CipherlabWarning
 from cipherlab.stats._clock import resolve_clock
 from cipherlab.stats._common import (
     as_list, check_alpha, clean_metric, condition_keys, key_values, require_columns, tidy_keys)
+from cipherlab.stats._common import warn as _warn
 
 __all__ = ["cost_model", "crossover", "small_block_overhead"]
 
@@ -94,8 +95,65 @@ def _fit(points, keys, alpha):
     return out
 
 
+def _boot_fits(points, keys, n_boot, seed):
+    """Stratified bootstrap of the WLS fit: resample repeats within each (group, block size).
+
+    Keeps the design (every replicate has the same block sizes), so only the repeat-to-repeat
+    noise enters the interval. Vectorised over all groups at once, in chunks of replicates.
+    Returns t0 and c as (groups x n_boot) arrays, in the group order of :func:`_fit`, and a mask
+    of the groups that have repeats at all (a bootstrap of single values has no spread).
+    """
+    rng = np.random.default_rng(seed)
+    frame = points[keys].copy()
+    frame["_n"] = points["_n"]
+    gid = frame.groupby(keys, observed=True, dropna=False, sort=True).ngroup().to_numpy()
+    stratum = frame.groupby([*keys, "_n"], observed=True, dropna=False, sort=True).ngroup()
+    order = np.argsort(stratum.to_numpy(), kind="stable")
+    st_sorted = stratum.to_numpy()[order]
+    x = points["_n"].to_numpy(float)[order]
+    y = points["_t"].to_numpy(float)[order]
+    g = gid[order]
+    sizes = np.bincount(st_sorted)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    first, length = starts[st_sorted], sizes[st_sorted]
+    n_groups, n_points = int(g.max()) + 1, len(x)
+    has_repeats = np.bincount(g, weights=(length > 1).astype(float), minlength=n_groups) > 0
+    t0s = np.empty((n_groups, n_boot))
+    cs = np.empty((n_groups, n_boot))
+    chunk = max(1, 2_000_000 // max(n_points, 1))
+    for lo in range(0, n_boot, chunk):
+        b = min(chunk, n_boot - lo)
+        pick = first + (rng.random((b, n_points)) * length).astype(np.int64)
+        xb, yb = x[pick], y[pick]
+        wb = 1.0 / yb ** 2
+        slot = (np.arange(b)[:, None] * n_groups + g[None, :]).ravel()
+
+        def total(v):
+            return np.bincount(slot, weights=v.ravel(), minlength=b * n_groups).reshape(b, n_groups)
+
+        S0, Sx, Sxx = total(wb), total(wb * xb), total(wb * xb * xb)
+        Sy, Sxy = total(wb * yb), total(wb * xb * yb)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            D = S0 * Sxx - Sx ** 2
+            cs[:, lo:lo + b] = ((S0 * Sxy - Sx * Sy) / D).T
+            t0s[:, lo:lo + b] = ((Sxx * Sy - Sx * Sxy) / D).T
+    return t0s, cs, has_repeats
+
+
+def _percentile_ci(samples, alpha):
+    lo, hi = np.quantile(samples, [alpha / 2, 1 - alpha / 2], axis=-1, method="inverted_cdf")
+    return lo, hi
+
+
+def _check_ci(ci, allowed):
+    from cipherlab.stats._common import check_one_of
+
+    return check_one_of("ci", ci, allowed)
+
+
 def cost_model(df: pd.DataFrame, *, groupby: str | Sequence[str] | None = None,
-               metric: str = "bytes_per_s", clock_hz=None, alpha: float = 0.05) -> pd.DataFrame:
+               metric: str = "bytes_per_s", clock_hz=None, alpha: float = 0.05,
+               ci: str = "fit", n_boot: int = 999, seed: int = 0) -> pd.DataFrame:
     """Fit the per-call cost ``t(n) = t0 + c·n`` over the block sizes of each run and algorithm.
 
     The time per call is ``t(n) = n / bytes_per_s(n)``; the fit is weighted least squares with
@@ -120,6 +178,13 @@ def cost_model(df: pd.DataFrame, *, groupby: str | Sequence[str] | None = None,
         :func:`resolve_clock`).
     alpha : float
         ``1 - alpha`` intervals.
+    ci : {"fit", "bootstrap"}
+        ``"fit"``: t intervals of the WLS coefficients. ``"bootstrap"``: percentile intervals
+        from ``n_boot`` stratified resamples (repeats resampled within each block size, seeded
+        with ``seed``; Efron & Tibshirani 1993, ch. 9, bootstrapping pairs); needs repeats: NaN
+        for groups with one value per size. Resampling ``r`` repeats shrinks the variance by
+        ``(r - 1) / r``, so it needs about 10 repeats per size to reach its nominal coverage
+        (tests/stats/test_simulation.py: ~0.86 with 4 repeats, ~0.91-0.93 with 10).
 
     Returns
     -------
@@ -148,6 +213,16 @@ def cost_model(df: pd.DataFrame, *, groupby: str | Sequence[str] | None = None,
     if points.empty:
         raise AnalysisError(f"cost_model: no rows with a block size and a positive `{metric}`.")
     fit = _fit(points, keys, alpha)
+    if _check_ci(ci, ("fit", "bootstrap")) == "bootstrap":
+        t0s, cs, has_repeats = _boot_fits(points, keys, n_boot, seed)
+        for name, samples in (("t0", t0s), ("c", cs)):
+            lo, hi = _percentile_ci(samples, alpha)
+            fit[f"{name}_ci_low"] = np.where(has_repeats, lo, np.nan)
+            fit[f"{name}_ci_high"] = np.where(has_repeats, hi, np.nan)
+        if not has_repeats.all():
+            _warn(f"cost_model: {int((~has_repeats).sum())} fit(s) have one value per block size, "
+                  f"so a bootstrap over repeats has nothing to resample: their intervals are NaN; "
+                  f"use ci='fit'.", CipherlabWarning)
     fit = tidy_keys(fit, keys, df)
     from cipherlab.stats._export import StatsResult
 
@@ -182,7 +257,8 @@ def _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, what):
 
 def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", *,
               groupby: str | Sequence[str] | None = None, metric: str = "bytes_per_s",
-              alpha: float = 0.05, clock_hz=None) -> pd.DataFrame:
+              alpha: float = 0.05, clock_hz=None, ci: str = "delta", n_boot: int = 999,
+              seed: int = 0) -> pd.DataFrame:
     """Block size where algorithm ``a`` overtakes ``b``: where their cost lines cross.
 
     With fits ``t_a = t0_a + c_a·n`` and ``t_b = t0_b + c_b·n`` (see :func:`cost_model`), ``a``
@@ -199,6 +275,10 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
         Canonical algorithm names (``a`` overtakes ``b``).
     groupby, metric, alpha, clock_hz
         As in :func:`cost_model`; ``groupby`` must contain ``algorithm``.
+    ci : {"delta", "bootstrap"}
+        ``"delta"`` (above) or the percentile interval of the crossing over ``n_boot``
+        stratified resamples of the repeats of both algorithms (see :func:`cost_model`); a
+        replicate in which ``a`` never overtakes counts as inf. Needs repeats.
 
     Returns
     -------
@@ -207,7 +287,8 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
         ``crossover_bytes``, ``ci_low``, ``ci_high`` and ``regime``:
         ``"a overtakes b"`` (finite crossover), ``"a always faster"`` (0),
         ``"never"`` (inf: ``a`` is never faster), ``"b overtakes a"`` (inf: ``a`` is faster only
-        below the crossing, which ``ci_*`` then describes) or ``"no fit"`` (NaN).
+        below the crossing) or ``"no fit"`` (NaN). Intervals are NaN unless the regime is
+        ``"a overtakes b"``.
 
     Examples
     --------
@@ -222,7 +303,8 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
                  a            b crossover_bytes         regime
     0  aes-128-gcm  aes-128-cbc           45.00  a overtakes b
     """
-    both, keys, _ = _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, "crossover")
+    _check_ci(ci, ("delta", "bootstrap"))
+    both, keys, points = _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, "crossover")
     t0a, ca, t0b, cb = (both[c].to_numpy(float) for c in ("t0_ns_a", "c_ns_per_byte_a",
                                                           "t0_ns_b", "c_ns_per_byte_b"))
     dt0, dc = t0a - t0b, cb - ca  # dc > 0: a is cheaper per byte
@@ -250,6 +332,9 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
     slope_uncertain = dc - q * se_dc <= 0
     lo = np.where(finite, np.maximum(n_star - half, 0.0), np.nan)
     hi = np.where(finite, np.where(slope_uncertain, np.inf, n_star + half), np.nan)
+    if ci == "bootstrap":
+        lo, hi = _boot_crossover(points, keys, both, a, b, alpha, n_boot, seed)
+        lo, hi = np.where(finite, lo, np.nan), np.where(finite, hi, np.nan)
     out = both[keys].copy()
     out["a"], out["b"] = a, b
     out["crossover_bytes"], out["ci_low"], out["ci_high"] = value, lo, hi
@@ -258,6 +343,31 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
     from cipherlab.stats._export import StatsResult
 
     return StatsResult(out.reset_index(drop=True))
+
+
+def _boot_crossover(points, keys, both, a, b, alpha, n_boot, seed):
+    """Percentile interval of the crossing over stratified bootstrap replicates of both fits."""
+    full = ["algorithm", *keys]
+    t0s, cs, has_repeats = _boot_fits(points, full, n_boot, seed)
+    groups = points.groupby(full, observed=True, dropna=False, sort=True).size().index.to_frame(
+        index=False)
+    groups["_row"] = np.arange(len(groups))
+    ia = both[keys].merge(groups[groups["algorithm"] == a].drop(columns="algorithm"), on=keys,
+                          how="left")["_row"].to_numpy() if keys else np.flatnonzero(
+        groups["algorithm"] == a)
+    ib = both[keys].merge(groups[groups["algorithm"] == b].drop(columns="algorithm"), on=keys,
+                          how="left")["_row"].to_numpy() if keys else np.flatnonzero(
+        groups["algorithm"] == b)
+    dt0, dc = t0s[ia] - t0s[ib], cs[ib] - cs[ia]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_star = np.where(dc > 0, np.maximum(dt0 / dc, 0.0), np.inf)
+    lo, hi = _percentile_ci(n_star, alpha)
+    ok = has_repeats[ia] & has_repeats[ib]
+    if not ok.all():
+        _warn(f"crossover: {int((~ok).sum())} pair(s) have one value per block size, so a "
+              f"bootstrap over repeats has nothing to resample: their intervals are NaN; use "
+              f"ci='delta'.", CipherlabWarning)
+    return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
 
 
 def small_block_overhead(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", *,

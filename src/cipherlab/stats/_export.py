@@ -31,48 +31,72 @@ _FIXED3 = ("ratio", "ci_low", "ci_high", "ratio_min", "ratio_max", "expected", "
            "statistic", "r_squared", "overhead_share_a", "overhead_share_b")
 
 
-def _num(x, digits: int = 3, round_large: bool = False) -> str:
-    """A number with ``digits`` significant digits, thousands separators, never scientific.
+def _format_floats(values, digits: int = 3, round_large: bool = False,
+                   fixed: int | None = None) -> np.ndarray:
+    """Numbers with ``digits`` significant digits, thousands separators, never scientific.
 
     Numbers of ``digits`` or more integer digits print whole (rounded to ``digits`` significant
-    digits when ``round_large``), so a rate reads as openssl printed it.
+    digits when ``round_large``), so a rate reads as openssl printed it; ``fixed`` gives that
+    many decimals instead. NaN prints as an en dash, inf as ∞. Vectorised: one f-string pass per
+    distinct number of decimals.
     """
-    if x is None or (isinstance(x, float) and math.isnan(x)) or x is pd.NA:
+    a = np.asarray(values, dtype=float)
+    out = np.full(a.shape, "–", dtype=object)
+    finite = np.isfinite(a)
+    out[np.isposinf(a)] = "∞"
+    out[np.isneginf(a)] = "-∞"
+    if fixed is not None:
+        idx = np.flatnonzero(finite)
+        out[idx] = [f"{v:,.{fixed}f}" for v in a[idx]]
+        return out
+    out[finite & (a == 0)] = "0"
+    nonzero = finite & (a != 0)
+    magnitude = np.zeros(a.shape, dtype=int)
+    magnitude[nonzero] = np.floor(np.log10(np.abs(a[nonzero]))).astype(int)
+    large = nonzero & (magnitude >= digits - 1)
+    shown = a
+    if round_large:
+        scale = 10.0 ** (magnitude - digits + 1)
+        shown = np.where(large, np.round(a / scale) * scale, a)
+    idx = np.flatnonzero(large)
+    out[idx] = [f"{v:,.0f}" for v in shown[idx]]
+    small = nonzero & ~large
+    decimals = digits - 1 - magnitude
+    for d in np.unique(decimals[small]):
+        idx = np.flatnonzero(small & (decimals == d))
+        out[idx] = [f"{v:,.{d}f}" for v in a[idx]]
+    return out
+
+
+def _num(x, digits: int = 3, round_large: bool = False) -> str:
+    """One value formatted for a table (see :func:`_format_floats`); bools print yes/no."""
+    if x is None or x is pd.NA:
         return "–"
     if isinstance(x, (bool, np.bool_)):
         return "yes" if x else "no"
     if isinstance(x, (int, np.integer)):
         return f"{int(x):,}"
-    x = float(x)
-    if math.isinf(x):
-        return "∞" if x > 0 else "-∞"
-    if x == 0:
-        return "0"
-    magnitude = int(math.floor(math.log10(abs(x))))
-    if magnitude >= digits - 1 and not round_large:
-        return f"{x:,.0f}"
-    if magnitude >= digits - 1:
-        scale = 10.0 ** (magnitude - digits + 1)
-        return f"{round(x / scale) * scale:,.0f}"
-    return f"{x:,.{digits - 1 - magnitude}f}"
+    return str(_format_floats([x], digits, round_large)[0])
 
 
-def _p(x) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return "< 0.001" if x < 0.001 else f"{x:.3f}"
+def _format_p(values) -> np.ndarray:
+    a = np.asarray(values, dtype=float)
+    out = np.full(a.shape, "–", dtype=object)
+    out[a < 0.001] = "< 0.001"
+    idx = np.flatnonzero(a >= 0.001)
+    out[idx] = [f"{v:.3f}" for v in a[idx]]
+    return out
 
 
 def _format_column(name: str, s: pd.Series, digits: int) -> pd.Series:
-    if name in _P_COLUMNS:
-        return s.map(_p)
+    if name in _P_COLUMNS and pd.api.types.is_numeric_dtype(s.dtype):
+        return pd.Series(_format_p(s.to_numpy(float, na_value=np.nan)), index=s.index)
     if pd.api.types.is_bool_dtype(s.dtype):
-        return s.map(_num)
+        return s.map({True: "yes", False: "no"}).fillna("–").astype(object)
     if pd.api.types.is_float_dtype(s.dtype):
-        if name in _FIXED3:
-            return s.map(lambda v: "–" if pd.isna(v) else (
-                ("∞" if v > 0 else "-∞") if np.isinf(v) else f"{v:.3f}"))
-        return s.map(lambda v: _num(v, digits))
+        values = s.to_numpy(float, na_value=np.nan)
+        return pd.Series(_format_floats(values, digits, fixed=3 if name in _FIXED3 else None),
+                         index=s.index)
     if pd.api.types.is_integer_dtype(s.dtype):
         return s.map(lambda v: "–" if pd.isna(v) else str(int(v)))
     return s.astype("object").map(lambda v: "–" if v is None or v is pd.NA
@@ -142,10 +166,11 @@ def _cells(result: pd.DataFrame, columns: Sequence[str] | None, digits: int,
         s = result[c]
         if c in merged:
             lo, hi = merged[c]
-            fmt = (lambda v: "–" if pd.isna(v) else ("∞" if np.isinf(v) else f"{v:.{digits - 1}f}")
-                   ) if c == "ratio" else (lambda v: _num(v, digits, round_large=True))
-            col = [f"{fmt(e)} [{fmt(a)}, {fmt(b)}]" if not pd.isna(a) else fmt(e)
-                   for e, a, b in zip(s, result[lo], result[hi])]
+            parts = [_format_floats(result[k].to_numpy(float, na_value=np.nan), digits,
+                                    round_large=True, fixed=digits - 1 if c == "ratio" else None)
+                     for k in (c, lo, hi)]
+            has_ci = result[lo].notna().to_numpy()
+            col = [f"{e} [{a}, {b}]" if ok else e for e, a, b, ok in zip(*parts, has_ci)]
             header.append(f"{c} [CI]")
         else:
             col = _format_column(c, s, digits).tolist()
