@@ -35,6 +35,7 @@ __all__ = ["report"]
 #: The claim the AES-NI section tests ("about twice as fast") and its equivalence margin.
 CLAIMED_SPEEDUP = 2.0
 EQUIVALENCE_MARGIN = 0.1
+_AEAD = r"gcm|ccm|ocb|siv|poly1305"
 _GCM_CBC_PAIRS = (("aes-128-gcm", "aes-128-cbc"), ("aes-256-gcm", "aes-256-cbc"))
 _FIGURE_FORMATS = ("pdf", "svg", "png")
 _PNG_DPI = 200
@@ -142,9 +143,15 @@ def _ratio(row, digits: int = 3) -> str:
 
 
 def _p(value) -> str:
+    """An HTML-ready p-value: ``p &lt; 0.001`` or ``p = 0.013``."""
     if value is None or pd.isna(value):
         return "p not available"
-    return "p < 0.001" if value < 0.001 else f"p = {value:.3f}"
+    return "p &lt; 0.001" if value < 0.001 else f"p = {value:.3f}"
+
+
+def _share(value: float) -> str:
+    # 0.996 must not print as "100 %": keep a decimal where rounding would overstate
+    return f"{value:.1%}" if 0.99 < value < 1 or 0 < value < 0.01 else f"{value:.0%}"
 
 
 def _slug(text: str) -> str:
@@ -372,6 +379,20 @@ def _small_blocks(df: pd.DataFrame, w: _Writer) -> _Section:
             costs = (f" Fixed cost per call {_t0(fa)} for {a} against {_t0(fb)} for {b}; "
                      f"per byte {fa['c_ns_per_byte']:.3g} against {fb['c_ns_per_byte']:.3g} ns.")
         lines.append(f"{where}: {_crossing(row)}.{costs}")
+    eras = {}
+    for src in sources:
+        versions = _values(sub.loc[sub["source"] == src, "tool_version"])
+        eras[src] = {stats.aead_era(v) for v in versions} - {None}
+    if len(set().union(*eras.values())) > 1:
+        new = [Path(str(x)).name for x, e in eras.items() if "new" in e]
+        old = [Path(str(x)).name for x, e in eras.items() if "old" in e]
+        sec.say(
+            "<b>Not like for like across sources:</b> OpenSSL 3.0.16, 3.1.8, 3.2.4, 3.3.3 and 3.4 "
+            "changed what <code>openssl speed</code> times for AEAD ciphers (PR #25823): each "
+            "message now pays a full init, IV, AAD and tag, where older versions streamed one "
+            f"context. The fixed cost of GCM from {_esc(', '.join(new))} (new loop) therefore "
+            f"includes work that {_esc(', '.join(old))} (old loop) did not time; compare "
+            "t<sub>0</sub> within a source, not across these.")
     sec.say(f"Where <b>{a}</b> overtakes <b>{b}</b>:")
     sec.items(lines)
     small = over[over["block_bytes"] == over["block_bytes"].min()]
@@ -379,7 +400,7 @@ def _small_blocks(df: pd.DataFrame, w: _Writer) -> _Section:
         sec.findings.append(
             f"At {int(row['block_bytes'])} bytes {_esc(a)} runs at {row['ratio']:.2f}× the speed "
             f"of {_esc(b)} ({_esc(_context(row, keys, df))}); fixed per-call overhead is "
-            f"{row['overhead_share_a']:.0%} of a {_esc(a)} call there. "
+            f"{_share(row['overhead_share_a'])} of a {_esc(a)} call there. "
             + _crossing(cross_row(cross, row, keys)) + ".")
     for key, rows in fit.groupby([k for k in keys if k != "algorithm"], observed=True,
                                  dropna=False, sort=False):
@@ -511,10 +532,11 @@ def _machines(df: pd.DataFrame, w: _Writer) -> _Section:
     from cipherlab import plots, stats
 
     sec = _Section("machines", "Machines: the same benchmark on different systems")
-    if "host" not in df.columns:
-        sec.say("These data name no machines (no <code>host</code> condition).")
-        return sec
+    # the bundled data name machines in `host`; other dumps name each run in `label`
+    machine = "host" if "host" in df.columns and df["host"].notna().any() else "label"
     rated = df[df["bytes_per_s"].notna() & df["block_bytes"].notna()]
+    if "multi" in rated.columns:  # -multi rows are sums over processes: not one machine's speed
+        rated = rated[rated["multi"].isna() | (rated["multi"] <= 1)]
     if "aesni" in rated.columns:  # ISA ablations are the AES-NI section's business
         rated = rated[rated["aesni"].isna() | (rated["aesni"] == "on")]
     if "tier" in rated.columns:  # implementation tiers get their own section
@@ -522,12 +544,14 @@ def _machines(df: pd.DataFrame, w: _Writer) -> _Section:
     groups = []
     for src in _values(rated["source"]):
         sub = rated[rated["source"] == src]
-        if sub["host"].nunique() >= 2:
+        if sub[machine].nunique() >= 2:
             groups.append((f"{Path(src).name}", _source_slug(src), sub))
     captures = rated[rated["source"].astype("object").str.startswith("captures/")
-                     & rated["tool"].astype("object").eq("openssl")]
-    if captures["host"].nunique() >= 2:
-        groups.append(("the captures of " + " and ".join(_values(captures["host"])), "captures",
+                     & rated["tool"].astype("object").eq("openssl")
+                     & rated["timing"].astype("object").eq("cpu")
+                     & ~rated["algorithm"].astype("object").str.contains(_AEAD, regex=True)]
+    if captures[machine].nunique() >= 2:
+        groups.append(("the captures of " + " and ".join(_values(captures[machine])), "captures",
                        captures))
     if not groups:
         sec.say("No source compares two or more machines on the same algorithms.")
@@ -539,19 +563,21 @@ def _machines(df: pd.DataFrame, w: _Writer) -> _Section:
         "size); with repeated measurements each cell is tested on its own (Welch's t-test on log "
         "throughput). p-values are Holm-adjusted across each table. Where the clock is known, "
         "the same comparison per GHz tells whether a machine is faster per cycle or only "
-        "clocked higher.")
+        "clocked higher. Captures are compared on single-process runs timed in user CPU time "
+        "(openssl's default) and without AEAD ciphers, whose benchmark loop differs between "
+        "openssl versions and modes (<code>-aead</code>) in ways a dump does not always show.")
     results = []
     for title, slug, sub in groups:
-        hosts = _values(sub["host"])
+        hosts = _values(sub[machine])
         size = _common_size(sub)
-        algos = _complete(sub, "host", size)
+        algos = _complete(sub, machine, size)
         if not algos:
             continue
         sub = sub[sub["algorithm"].isin(algos)]
         baseline = hosts[0]
-        single = not _has_repeats(sub, "host")
+        single = not _has_repeats(sub, machine)
         paired = True if single else False
-        res = stats.compare(sub, by="host", baseline=baseline, paired=paired)
+        res = stats.compare(sub, by=machine, baseline=baseline, paired=paired)
         results.append(pd.DataFrame(res).assign(comparison=title))
         sec.blocks.append(f"<h3>{_esc(title)}: {len(hosts)} machines, {len(algos)} algorithms"
                           "</h3>")
@@ -568,10 +594,10 @@ def _machines(df: pd.DataFrame, w: _Writer) -> _Section:
         sec.items(lines)
         per = stats.per_ghz(sub)
         if per["bytes_per_s_per_ghz"].notna().all():
-            res_ghz = stats.compare(per, by="host", baseline=baseline, paired=paired,
+            res_ghz = stats.compare(per, by=machine, baseline=baseline, paired=paired,
                                     metric="bytes_per_s_per_ghz")
             results.append(pd.DataFrame(res_ghz).assign(comparison=title + " (per GHz)"))
-            clocks = per.groupby("host", observed=True, sort=False)["clock_hz"].first()
+            clocks = per.groupby(machine, observed=True, sort=False)["clock_hz"].first()
             lines = [f"{_esc(h)}: {c / 1e6:.0f} MHz" for h, c in clocks.items()]
             sec.say("Clocks as the sources give them: " + "; ".join(lines) +
                     ". Per GHz of clock:")
@@ -585,17 +611,19 @@ def _machines(df: pd.DataFrame, w: _Writer) -> _Section:
             f"{_esc(baseline)}'s throughput.")
         sec.blocks.append(w.figure(
             f"machines-heatmap-{slug}", lambda ax, sub=sub, size=size: plots.heatmap(
-                sub, rows="host", columns="algorithm", block_bytes=size, ax=ax),
+                sub, rows=machine, columns="algorithm", block_bytes=size, ax=ax),
             f"Throughput by machine and algorithm at {size}-byte blocks ({title}); colour on a "
             "log scale.", wide=True, aspect=0.22 + 0.07 * len(hosts)))
         sec.blocks.append(w.figure(
             f"machines-throughput-{_slug(focus)}-{slug}",
             lambda ax, sub=sub, focus=focus: plots.throughput(
-                sub[sub["algorithm"] == focus], hue="host", ax=ax),
+                sub[sub["algorithm"] == focus], hue=machine, ax=ax),
             f"{focus} throughput by block size on each machine ({title})."))
         sec.blocks.append(w.figure(
             f"machines-ratio-{slug}", lambda ax, res=res: plots.speedup(
-                res, expected=None, hue="algorithm", palette=w.colours, ax=ax),
+                res, expected=None, hue="algorithm", palette=w.colours, ax=ax,
+                ylabel=f"Throughput relative to {baseline}" if len(baseline) < 30 else
+                "Throughput relative to the baseline"),
             f"Throughput of each machine relative to {baseline} ({title}), with 95 % intervals; "
             "dotted: equal speed. Filled: significantly different from 1×."))
     if results:
@@ -625,7 +653,7 @@ def _focus_text(res: pd.DataFrame, algorithm: str) -> str:
     rows = res[res["algorithm"].astype("object") == algorithm]
     if "block_bytes" in rows.columns:
         rows = rows[rows["block_bytes"] == rows["block_bytes"].max()]
-    return ", ".join(f"{_ratio(r, 2)} for {r['candidate']}" for _, r in rows.iterrows())
+    return ", ".join(f"{_ratio(r)} for {r['candidate']}" for _, r in rows.iterrows())
 
 
 def _tiers(df: pd.DataFrame, w: _Writer) -> _Section:

@@ -158,7 +158,7 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
     varying = [k for k in keys if frame[k].astype("object").nunique(dropna=False) > 1]
     if not varying:
         varying = [k for k in keys if frame[k].notna().any()][:1]
-    named = {"algorithm", "label", "source"}  # self-explanatory values: no "key=" prefix
+    named = {"algorithm", "label", "source", "candidate", "host"}  # self-explanatory values: no "key=" prefix
     out = []
     for _, row in frame.iterrows():
         parts = []

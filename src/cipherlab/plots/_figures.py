@@ -76,12 +76,18 @@ def _key_columns(frame: pd.DataFrame, exclude: Iterable[str] = ()) -> list[str]:
 def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
     """Split result rows into drawable series: one per distinct key combination.
 
-    Yields ``(label, hue_value, rows, style_index)``; the style index numbers the distinct
-    non-hue parts so that, e.g., two runs of one algorithm share a colour but not a marker.
+    Yields ``(label, hue_value, rows, style_index, other)``; the style index numbers the
+    distinct non-hue parts (``other``, a label of its own) so that, e.g., two runs of one
+    algorithm share a colour but not a marker.
     """
     keys = [k for k in keys if k in frame.columns]
+    # an operation implied by the algorithm (encrypt for ciphers, digest for hashes) adds no
+    # information to a label
+    if {"algorithm", "operation"} <= set(keys) and frame.groupby(
+            frame["algorithm"].astype("object"))["operation"].nunique().max() <= 1:
+        keys = [k for k in keys if k != "operation"]
     if not keys:
-        yield "(all)", None, frame, 0
+        yield "(all)", None, frame, 0, ""
         return
     groups = frame.groupby(keys, observed=True, dropna=False, sort=False)
     firsts = groups.head(1).reset_index(drop=True)
@@ -91,7 +97,7 @@ def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
     style_of = {lab: i for i, lab in enumerate(dict.fromkeys(other_labels))}
     for (name, rows), label, other in zip(groups, labels, other_labels):
         hue_value = rows[hue].iloc[0] if hue in rows.columns else None
-        yield label, hue_value, rows, style_of[other]
+        yield label, hue_value, rows, style_of[other], other
 
 
 def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
@@ -232,7 +238,7 @@ def _significance_column(result: pd.DataFrame, significance: str | None) -> str 
 def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "block_bytes",
             hue: str | None = "algorithm", significance: str | None = "auto",
             palette: Mapping[str, str] | None = None, log: bool | None = None,
-            legend: bool = True, ax=None):
+            ylabel: str = "Speed-up (ratio of throughputs)", legend: bool = True, ax=None):
     """Ratios with their confidence intervals by block size, against a claimed value.
 
     Draws the ``ratio`` column of :func:`cipherlab.stats.speedup`, :func:`~cipherlab.stats.compare`
@@ -289,12 +295,21 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
     if by_size:
         d[x] = d[x].astype(float)
     keys = _key_columns(d, exclude=[x] if by_size else [])
+    # several candidates against one baseline (machines, tiers): each candidate is a series
+    keys += [c for c in ("candidate", "baseline") if c in d.columns
+             and d[c].astype("object").nunique() > 1]
     series = list(_series(d, keys, hue))
-    colors = _colors([str(h) for _, h, _, _ in series if h is not None], palette)
-    fallback = _colors([lab for lab, _, _, _ in series], None)
+    colors = _colors([str(h) for _, h, _, _, _ in series if h is not None], palette)
+    fallback = _colors([lab for lab, _, _, _, _ in series], None)
     n = len(series)
     handles, tick_labels = [], []
-    for i, (label, hue_value, rows, style_index) in enumerate(series):
+    # categorical mode: one tick per hue level (or per series without a hue), the series of a
+    # level side by side, told apart by marker (legend) rather than by a crowded tick label
+    by_hue = hue is not None and hue in d.columns and any(h is not None for _, h, _, _, _ in series)
+    cats = list(dict.fromkeys((str(h) if by_hue else lab) for lab, h, _, _, _ in series))
+    n_styles = max(si for _, _, _, si, _ in series) + 1
+    style_handles: dict[int, object] = {}
+    for i, (label, hue_value, rows, style_index, other) in enumerate(series):
         colour = colors.get(str(hue_value)) if hue_value is not None else fallback[label]
         if by_size:
             rows = rows.sort_values(x)
@@ -302,8 +317,13 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
             shift = 2.0 ** (0.24 * (i - (n - 1) / 2) / max(n - 1, 1)) if n > 1 else 1.0
             xs = rows[x].to_numpy(float) * shift
         else:  # one point per series (e.g. a ratio tested across block sizes): a forest plot
-            xs = np.arange(len(rows), dtype=float) * 0.2 + i
-            tick_labels.append((i, label))
+            cat = cats.index(str(hue_value) if by_hue else label)
+            offset = 0.22 * (style_index - (n_styles - 1) / 2) if by_hue else 0.0
+            xs = np.arange(len(rows), dtype=float) * 0.1 + cat + offset
+            if by_hue and n_styles > 1 and style_index not in style_handles:
+                style_handles[style_index] = Line2D(
+                    [], [], color="0.3", marker=_MARKERS[style_index % len(_MARKERS)],
+                    linestyle="none", label=other)
         ys = rows["ratio"].to_numpy(float)
         marker = _MARKERS[style_index % len(_MARKERS)]
         dash = _DASHES[style_index % len(_DASHES)]
@@ -325,6 +345,9 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
                    edgecolors=colour)
         if by_size:
             handles.append(Line2D([], [], color=colour, linestyle=dash, marker=marker, label=label))
+    if not by_size:
+        tick_labels = list(enumerate(cats))
+        handles = [style_handles[k] for k in sorted(style_handles)] + handles
     if expected is not None:
         ax.axhline(expected, color="0.25", linestyle="--", linewidth=0.9, zorder=1)
         handles.append(Line2D([], [], color="0.25", linestyle="--",
@@ -359,7 +382,7 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
         for t in ax.get_xticklabels():
             t.set_horizontalalignment("right")
         ax.grid(False, axis="x")
-    ax.set_ylabel("Speed-up (ratio of throughputs)")
+    ax.set_ylabel(ylabel)
     if legend:
         _legend(ax, handles)
     return ax
@@ -433,10 +456,10 @@ def cost_model(fit: pd.DataFrame, df: pd.DataFrame, *, crossover=None, x: str = 
     data = df[df[y].notna() & df[x].notna() & (df[y] > 0)]
     keys = [k for k in _key_columns(fit, exclude=[x]) if k in data.columns]
     series = list(_series(fit.reset_index(drop=True), keys, hue))
-    colors = _colors([str(h) for _, h, _, _ in series if h is not None], palette)
-    fallback = _colors([lab for lab, _, _, _ in series], None)
+    colors = _colors([str(h) for _, h, _, _, _ in series if h is not None], palette)
+    fallback = _colors([lab for lab, _, _, _, _ in series], None)
     all_n, all_t = [], []
-    for label, hue_value, rows, style_index in series:
+    for label, hue_value, rows, style_index, _ in series:
         colour = colors.get(str(hue_value)) if hue_value is not None else fallback[label]
         marker = _MARKERS[style_index % len(_MARKERS)]
         dash = _DASHES[style_index % len(_DASHES)]
@@ -515,8 +538,8 @@ def overhead(data: pd.DataFrame, *, a: str = "aes-128-gcm", b: str = "aes-128-cb
     d[x] = d[x].astype(float)
     keys = [k for k in _key_columns(d, exclude=[x]) if k not in ("algorithm",)]
     series = list(_series(d, keys, None))
-    colors = _colors([lab for lab, _, _, _ in series], palette)
-    for i, (label, _, rows, _) in enumerate(series):
+    colors = _colors([lab for lab, _, _, _, _ in series], palette)
+    for i, (label, _, rows, _, _) in enumerate(series):
         rows = rows.sort_values(x)
         ax.plot(rows[x], rows["ratio"], color=colors[label], marker=_MARKERS[i % len(_MARKERS)],
                 linestyle=_DASHES[(i // len(_MARKERS)) % len(_DASHES)], label=label)
@@ -580,7 +603,7 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
     from matplotlib import ticker
     from matplotlib.colors import LogNorm, Normalize
 
-    from cipherlab.plots._axes import format_rate
+    from cipherlab.plots._axes import _RATE_UNITS, format_rate
 
     row_cols = [rows] if isinstance(rows, str) else list(rows)
     _need(df, row_cols + [columns, value, "block_bytes"], "df")
@@ -607,7 +630,14 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
     finite = vals[np.isfinite(vals) & (vals > 0)]
     norm = (LogNorm(finite.min(), finite.max()) if log and finite.size and finite.max() > finite.min()
             else Normalize(finite.min() if finite.size else 0, finite.max() if finite.size else 1))
-    labels = np.vectorize(lambda v: format_rate(v) if np.isfinite(v) else "")(vals) if annot else False
+    title_unit = ""
+    if annot and vals.shape[1] > 8 and finite.size:
+        # many narrow cells: numbers in one unit (named in the title) instead of a unit per cell
+        scale, title_unit = next(((f, u) for f, u in _RATE_UNITS if np.median(finite) >= f),
+                                 (1.0, "B/s"))
+        labels = np.vectorize(lambda v: f"{v / scale:.3g}" if np.isfinite(v) else "")(vals)
+    else:
+        labels = np.vectorize(lambda v: format_rate(v) if np.isfinite(v) else "")(vals) if annot else False
     sns.heatmap(table, ax=ax, cmap=cmap, norm=norm, annot=labels, fmt="", linewidths=0.5,
                 linecolor="white", cbar=colorbar, annot_kws={"fontsize": "x-small"},
                 **kwargs)
@@ -623,5 +653,7 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
     for t in ax.get_xticklabels():
         t.set_horizontalalignment("right")
     title = f"Throughput at {format_bytes(block_bytes)} blocks" if block_bytes else "Throughput"
+    if title_unit:
+        title += f" ({title_unit})"
     ax.set_title(title)
     return ax

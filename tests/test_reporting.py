@@ -1,0 +1,156 @@
+"""cipherlab.report(): the whole analysis of the bundled data, its files, and the page in Chromium.
+
+The report is built once per module (it is the slow part, ~10-30 s on 2 cores) and shared by the
+file checks and the browser test. Expected numbers are recomputed here through the public API
+(stats on the bundled data) or from the seed text by hand, with the arithmetic in a comment.
+"""
+
+import io
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cipherlab
+from cipherlab import stats
+
+FIGURE_FORMATS = (".pdf", ".svg", ".png")
+TABLE_FORMATS = (".csv", ".tex", ".md")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the page lists them; tested below
+        page = cipherlab.report(out=out)
+    return page, page.read_text(encoding="utf-8")
+
+
+def _text(html: str) -> str:
+    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
+    import html as h
+    return re.sub(r"\s+", " ", h.unescape(re.sub(r"<[^>]+>", "", html)))
+
+
+def test_report_writes_every_figure_in_three_formats_and_every_table_in_three(built):
+    page, _ = built
+    out = page.parent
+    assert page.name == "report.html" and (out / "data.csv").is_file()
+    figures = sorted((out / "figures").iterdir())
+    stems = {p.stem for p in figures}
+    assert len(stems) >= 8, stems
+    for stem in stems:
+        for suffix in FIGURE_FORMATS:
+            f = out / "figures" / f"{stem}{suffix}"
+            assert f.is_file() and f.stat().st_size > 1000, f
+    tables = {p.stem for p in (out / "tables").iterdir()}
+    assert {"aesni-speedup", "aesni-2x-test", "cost-model", "crossover", "small-block-overhead",
+            "machines", "tiers", "plausibility"} <= tables
+    for stem in tables:
+        for suffix in TABLE_FORMATS:
+            assert (out / "tables" / f"{stem}{suffix}").is_file()
+    assert "\\toprule" in (out / "tables" / "aesni-2x-test.tex").read_text()
+
+
+def test_every_figure_is_embedded_so_the_page_opens_offline(built):
+    page, html = built
+    srcs = re.findall(r"<img[^>]*\ssrc='([^']*)'", html)
+    assert len(srcs) == len(list((page.parent / "figures").glob("*.png")))
+    assert all(s.startswith("data:image/png;base64,") for s in srcs)
+    # nothing fetched from elsewhere: no external scripts, styles or images
+    assert not re.search(r"(src|href)=['\"]https?://", html)
+    assert "<script" not in html
+
+
+def test_pdfs_use_embedded_truetype_fonts(built):
+    page, _ = built
+    for pdf in (page.parent / "figures").glob("*.pdf"):
+        data = pdf.read_bytes()
+        assert b"/Subtype /Type3" not in data and b"/FontFile2" in data, pdf.name
+
+
+def test_aesni_section_states_the_2x_verdicts_of_the_aws_seed(built):
+    _, html = built
+    text = _text(html)
+    aws = cipherlab.datasets.load("aws-wiki-aesni-on-off.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rt = stats.ratio_test(aws, by="aesni", baseline="off", candidate="on", expected=2.0,
+                              margin=0.1)
+    cbc = rt[rt.algorithm == "aes-128-cbc"].iloc[0]
+    gcm = rt[rt.algorithm == "aes-128-gcm"].iloc[0]
+    assert bool(cbc.equivalent) and bool(gcm.differs)  # the seed's "twice as fast" holds for CBC
+    assert f"aes-128-cbc: {cbc.ratio:.3g}× [{cbc.ci_low:.2f}, {cbc.ci_high:.2f}], equivalent to 2×" in text
+    assert f"aes-128-gcm: {gcm.ratio:.3g}× [{gcm.ci_low:.2f}, {gcm.ci_high:.2f}], differs from 2×" in text
+    # per-cell ratio straight from the seed text: 282247.11k / 72770.61k = 3.878
+    assert "3.88× at 16 bytes" in text
+
+
+def test_small_block_section_quotes_the_crossover_and_host_b_numbers(built):
+    _, html = built
+    text = _text(html)
+    assert "Small blocks: the per-call cost of GCM against CBC" in text
+    assert re.search(r"aes-128-gcm overtakes aes-128-cbc above [\d.]+ (B|KiB)", text)
+    # host-b evp.txt, AES-NI on, 16 bytes: GCM 20304.67k / CBC (from the same file)
+    assert "host-b" in text
+
+
+def test_warnings_and_plausibility_are_on_the_page(built):
+    _, html = built
+    text = _text(html)
+    assert "Plausibility: numbers that cannot be right" in text
+    # the tier seed's kernel (AF_ALG) rows: 37,086,822.40k = 37.1 GB/s AES-256-CBC on a Ryzen 5
+    assert "37.1 GB/s" in text
+    assert "Warnings raised by this analysis" in text
+
+
+def test_report_of_given_sources_via_the_cli(tmp_path, capsys):
+    from cipherlab.cli import main
+
+    seed = cipherlab.datasets.path("aws-wiki-aesni-on-off.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["report", str(seed), "-o", str(tmp_path / "r")]) == 0
+    printed = capsys.readouterr().out
+    assert printed.strip() == f"report: {tmp_path / 'r' / 'report.html'}"
+    text = _text((tmp_path / "r" / "report.html").read_text())
+    assert "aws-wiki-aesni-on-off.txt" in text and "AES-NI on and off" in text
+    # no machines or tiers in this source: the sections say so instead of failing
+    assert "No source compares two or more machines" in text
+
+
+def test_report_rejects_an_empty_source_list(tmp_path):
+    with pytest.raises(ValueError, match="`sources` must name at least one"):
+        cipherlab.report([], out=tmp_path)
+
+
+@pytest.mark.browser
+def test_report_opens_in_chromium_with_every_figure_loaded(built, page):
+    from matplotlib.image import imread
+
+    path, html = built
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    images = page.locator("img")
+    n = images.count()
+    assert n == len(re.findall(r"<img", html)) and n >= 8
+    sizes = page.evaluate(
+        "() => Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight])")
+    assert all(done and w > 0 and h > 0 for done, w, h in sizes), sizes
+    body = page.locator("body").inner_text()
+    for needle in ("Key findings", "equivalent to 2×", "differs from 2×", "3.88× at 16 bytes",
+                   "37.1 GB/s"):
+        assert needle in body, needle
+    # the images as the browser drew them have real content, not a blank canvas
+    for i in range(n):
+        img = images.nth(i)
+        img.scroll_into_view_if_needed()
+        pixels = imread(io.BytesIO(img.screenshot()), format="png")[..., :3]
+        assert pixels.std() > 0.05, f"image {i} looks blank"
+        assert (pixels.mean(axis=2) < 0.5).mean() > 0.002, f"image {i} has almost no ink"
+    assert not errors, errors
