@@ -23,7 +23,11 @@ AWS_VARIANTS = [
     "aws-wiki-aesni-on-off-tabs.txt",       # copied from the rendered wiki: TAB-separated cells
     "aws-wiki-aesni-on-off-mail.txt",       # quoted in a reply mail ("> | ..."), CRLF line ends
 ]
-TIER_VARIANTS = ["implementation-tiers-wiki.txt", "implementation-tiers-wiki-html.html"]
+TIER_VARIANTS = [
+    "implementation-tiers-wiki.txt",            # the wiki page as pasted (Markdown-like)
+    "implementation-tiers-wiki-html.html",      # as HTML: colspan section rows, <sup> footnotes
+    "implementation-tiers-wiki-mediawiki.txt",  # as MediaWiki markup ({| |- ! || |})
+]
 
 
 def lines_of(name: str) -> list[str]:
@@ -282,6 +286,21 @@ def test_netbsd_seed_three_runs_via_ingest():
     assert set(cam["flag"]) == {"not measured"} and cam["bytes_per_s"].isna().all()
     assert set(cam.loc[cam["run"] == 0, "line"]) == {41}
     assert lines_of("netbsd-ml-three-os-openssl-speed.txt")[41] == "0.00"
+
+
+def test_every_tier_variant_ingests_to_the_same_measurements():
+    import cipherlab
+
+    def cells(df):
+        text = [df[c].astype("object").fillna("").tolist()
+                for c in ("cpu", "tool_version", "tier", "note", "name")]
+        return sorted(zip(*text, df["bytes_per_s"]))
+
+    frames = {name: cipherlab.ingest(SEEDS / name) for name in TIER_VARIANTS}
+    reference = cells(frames[TIER_VARIANTS[0]])
+    assert len(reference) == 90
+    for name, df in frames.items():
+        assert cells(df) == reference, name
 
 
 def test_openjdk_thread_has_no_openssl_measurements():

@@ -1,8 +1,8 @@
-"""Tables shaped like ``openssl speed`` output inside documents: Markdown, HTML and tab pastes.
+"""Tables shaped like ``openssl speed`` output inside documents: Markdown, HTML, wiki pastes.
 
 Why this module exists: people rarely paste ``openssl speed``'s own text table into a wiki or a
-report. They retype it as a Markdown pipe table, an HTML ``<table>``, or copy a rendered wiki
-table, which arrives as tab-separated cells. Rows are algorithms and columns are block sizes
+report. They retype it as a Markdown pipe table, an HTML ``<table>`` or MediaWiki markup
+(``{| ... |}``), or copy a rendered wiki table, which arrives as tab-separated cells. Rows are algorithms and columns are block sizes
 (``16 bytes``), cells keep openssl's ``k`` suffix (x1000 bytes/s) and sometimes gain thousands
 separators (``6,916.78k``); the condition the author varied becomes an extra column (the AWS
 wiki's ``AES-NI Enabled``). Some pages transpose the table: rows are implementation tiers
@@ -162,8 +162,8 @@ def find_tables(lines: list[str], source: str) -> tuple[list[Run], set[int]]:
         order. Cells carry ``line`` (1-based), ``algorithm``/``operation`` (canonical),
         ``name`` (as printed), ``block_bytes`` and ``bytes_per_s``; conditions that vary by row
         (``aesni``, ``tier``, ``note``) are cell keys too. ``meta`` holds ``dialect``
-        (``markdown``, ``html`` or ``tabs``), ``label`` and what the prose says (``tool``,
-        ``tool_version``, ``timing``, ``cpu``, ``clock_hz``, ``compiler``).
+        (``markdown``, ``html``, ``mediawiki`` or ``tabs``), ``label`` and what the prose
+        says (``tool``, ``tool_version``, ``timing``, ``cpu``, ``clock_hz``, ``compiler``).
     consumed : set of int
         0-based indices of the lines that belong to the tables found (markup, headers, section
         rows and data rows). Rows whose cells could not be read are left out, so the caller
@@ -183,6 +183,8 @@ def find_tables(lines: list[str], source: str) -> tuple[list[Run], set[int]]:
     [('aes-128-gcm', 'on', 16, 282247110.0), ('aes-128-gcm', 'on', 64, 687515580.0), ('aes-128-gcm', 'off', 16, 72770610.0)]
     """
     tables = _html_tables(lines)
+    taken = set().union(*(t.span for t in tables)) if tables else set()
+    tables += _mediawiki_tables(lines, taken)
     taken = set().union(*(t.span for t in tables)) if tables else set()
     tables += _markdown_tables(lines, taken)
     taken |= set().union(*(t.span for t in tables)) if tables else set()
@@ -404,6 +406,71 @@ class _HTMLTableParser(HTMLParser):
             self._cell.append(data)
         elif self._caption is not None:
             self._caption.append(data)
+
+
+_WIKI_ATTRS = re.compile(r"^\s*[\w-]+\s*=")
+
+
+def _wiki_cell(cell: str) -> tuple[str, int]:
+    """A MediaWiki cell ``colspan="7" | text`` -> (``text``, 7)."""
+    span = 1
+    if "|" in cell:
+        attrs, text = cell.split("|", 1)
+        if _WIKI_ATTRS.match(attrs):
+            m = re.search(r"colspan\s*=\s*[\"']?(\d+)", attrs)
+            span = int(m[1]) if m else 1
+            cell = text
+    return cell.strip(), span
+
+
+def _mediawiki_tables(lines: list[str], taken: set[int]) -> list[_Table]:
+    """MediaWiki table markup pasted from a wiki's editor (``{|`` ... ``|-`` ... ``|}``)."""
+    if not any("{|" in line for line in lines):
+        return []
+    tables: list[_Table] = []
+    table: _Table | None = None
+    row: _Row | None = None
+
+    def end_row() -> None:
+        nonlocal row
+        if table is not None and row is not None and row.cells:
+            table.rows.append(row)
+        row = None
+
+    for i, line in enumerate(lines):
+        if i in taken:
+            continue
+        text = _unquote(line).strip()
+        if table is None:
+            if text.startswith("{|"):
+                table = _Table("mediawiki", i, i, [], {i})
+            continue
+        table.end = i
+        if text.startswith("|}"):
+            end_row()
+            table.markup.add(i)
+            tables.append(table)
+            table = None
+        elif text.startswith("|-"):
+            end_row()
+            table.markup.add(i)
+        elif text.startswith("|+"):
+            table.caption = _wiki_cell(text[2:])[0] or None
+            table.markup.add(i)
+        elif text[:1] in ("|", "!"):
+            if row is None:
+                row = _Row(i, [], set())
+            row.lines.add(i)
+            sep = "!!" if text[0] == "!" else "||"
+            for part in text[1:].replace("||", sep).split(sep):
+                cell, span = _wiki_cell(part)
+                row.cells.extend([cell] + [""] * (span - 1))
+        elif row is not None and row.cells and text:
+            row.cells[-1] = f"{row.cells[-1]} {text}"  # a cell's text continued on the next line
+            row.lines.add(i)
+        else:
+            table.markup.add(i)
+    return tables
 
 
 def _html_tables(lines: list[str]) -> list[_Table]:
