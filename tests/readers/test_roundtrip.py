@@ -1,0 +1,160 @@
+"""Property test: render random measurements in each dialect, parse them back, get the same values.
+
+Renderers (``render.py``) use the printf formats of ``apps/speed.c``; the expected value of a cell
+is what its printed text says (``%11.2fk`` keeps two decimals of kB/s), so the comparison is exact
+up to float parsing (rtol 1e-12).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import cipherlab
+from cipherlab.readers._names import canonical
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import render as R  # noqa: E402
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+LEGACY = ["md5", "sha1", "sha256", "sha512", "rmd160", "rc4", "des cbc", "des ede3", "idea cbc",
+          "seed cbc", "rc2 cbc", "rc5-32/12 cbc", "blowfish cbc", "cast cbc", "aes-128 cbc",
+          "aes-192 cbc", "aes-256 cbc", "camellia-128 cbc", "camellia-256 cbc", "aes-128 ige",
+          "hmac(md5)", "ghash", "rand", "whirlpool", "aes-128-gcm", "chacha20-poly1305"]
+MODERN = ["md5", "sha1", "sha256", "sha512", "rmd160", "hmac(sha256)", "des-ede3", "idea-cbc",
+          "rc5-cbc", "blowfish", "cast-cbc", "aes-128-cbc", "camellia-128-cbc", "ghash", "rand",
+          "AES-128-GCM", "AES-256-CBC-HMAC-SHA256", "ChaCha20-Poly1305", "cmac(aes-128-cbc)",
+          "kmac128"]
+SIZE_SETS = [R.SIZES_5, R.SIZES_6, [2, 31, 136, 1024, 8192, 16384], [16], [1048576]]
+
+# A rate as openssl can print it: zero (not measured), below 10000 (raw), or thousands (k).
+rates = st.one_of(st.just(0.0), st.floats(0.01, 9999.99),
+                  st.floats(10000.5, 5e11, allow_nan=False, allow_infinity=False))
+
+
+def _close(a, b):
+    if b is None or (isinstance(b, float) and math.isnan(b)):
+        return a is None or (isinstance(a, float) and math.isnan(a))
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
+
+
+@st.composite
+def tables(draw):
+    modern = draw(st.booleans())
+    pool = MODERN if modern else LEGACY
+    names = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=6, unique=True))
+    sizes = draw(st.sampled_from(SIZE_SETS if modern else SIZE_SETS[:2]))
+    rows = [(n, draw(st.lists(rates, min_size=len(sizes), max_size=len(sizes)))) for n in names]
+    rsa = draw(st.lists(st.tuples(st.sampled_from([512, 1024, 2048, 3072, 4096]),
+                                  st.floats(1.0, 9e4), st.floats(1.0, 9e5)),
+                        max_size=3, unique_by=lambda r: r[0]))
+    header = R.header_3x("3.0.19") if modern else R.header_1x("1.1.1w")
+    text = header + R.sym_table(rows, sizes) + (R.rsa_table(rsa) if rsa else "")
+    return text, rows, sizes, rsa
+
+
+def _expected_sym(rows, sizes):
+    out = []
+    for name, values in rows:
+        for size, v in zip(sizes, values):
+            back = R.parsed_cell(v)
+            out.append((canonical(name)[0], size, back if back != 0 else float("nan")))
+    return out
+
+
+def _got_sym(df):
+    sym = df[df.block_bytes.notna()]
+    return list(zip(sym.algorithm.astype(str), sym.block_bytes.astype(int), sym.bytes_per_s))
+
+
+def _check_table(df, rows, sizes, rsa):
+    got, want = _got_sym(df), _expected_sym(rows, sizes)
+    assert len(got) == len(want)
+    for (ga, gs, gv), (wa, ws, wv) in zip(got, want):
+        assert (ga, gs) == (wa, ws) and _close(gv, wv), ((ga, gs, gv), (wa, ws, wv))
+    pk = df[df.block_bytes.isna()]
+    want_pk = [v for _, s, ver in rsa for v in (float("%8.1f" % s), float("%8.1f" % ver))]
+    assert [float(x) for x in pk.ops_per_s] == want_pk
+
+
+@SETTINGS
+@given(tables())
+def test_terminal_table(case):
+    text, rows, sizes, rsa = case
+    df = cipherlab.ingest(text, strict=True)
+    _check_table(df, rows, sizes, rsa)
+
+
+@SETTINGS
+@given(tables(), st.integers(60, 80), st.sampled_from(["", "> ", ">> ", "    "]),
+       st.booleans())
+def test_wrapped_mail_paste(case, width, quote, crlf):
+    text, rows, sizes, rsa = case
+    pasted = "Here are my numbers:\n" + R.mail_wrap(text, width, quote=quote) + "\nCheers\n"
+    if crlf:
+        pasted = pasted.replace("\n", "\r\n")
+    df = cipherlab.ingest(pasted, strict=True)
+    _check_table(df, rows, sizes, rsa)
+    assert set(df.label) == {"Here are my numbers"}
+
+
+@st.composite
+def progress_records(draw):
+    name = draw(st.sampled_from(MODERN + LEGACY))
+    sizes = draw(st.sampled_from(SIZE_SETS))
+    counts = draw(st.lists(st.integers(0, 2**31 - 1), min_size=len(sizes), max_size=len(sizes)))
+    secs = draw(st.lists(st.integers(1, 1000), min_size=len(sizes), max_size=len(sizes)))
+    secs = [s / 100 for s in secs]
+    # keep rates below the 1 TB/s plausibility limit (beyond it cells are flagged and warned)
+    counts = [min(c, int(5e11 * t / s)) for c, s, t in zip(counts, sizes, secs)]
+    return name, sizes, counts, secs
+
+
+@SETTINGS
+@given(progress_records(), st.booleans())
+def test_doing_lines_alone(rec, ops):
+    name, sizes, counts, secs = rec
+    text = "".join(R.doing_sym(name, 3, s, c, t, ops=ops) for s, c, t in zip(sizes, counts, secs))
+    df = cipherlab.ingest(text, strict=True)
+    assert df["count"].tolist() == counts and df.seconds.tolist() == secs
+    for (_, row), s, c, t in zip(df.iterrows(), sizes, counts, secs):
+        want = c * s / float("%.2f" % t)
+        assert _close(row.bytes_per_s, want if want else float("nan"))
+        assert row.algorithm == canonical(name)[0] and row.block_bytes == s
+
+
+@SETTINGS
+@given(progress_records())
+def test_mr_records(rec):
+    name, sizes, counts, secs = rec
+    name = name.replace(" ", "-")
+    if name in ("rand",):
+        name = "sha256"
+    text = R.mr_sym(name, 25, sizes, counts, secs)
+    df = cipherlab.ingest(text, strict=True)
+    assert df["count"].tolist() == counts
+    assert df.seconds.tolist() == [float("%f" % t) for t in secs]
+    for v, s, c, t in zip(df.bytes_per_s, sizes, counts, secs):
+        want = float("%.2f" % (c * s / t))
+        assert _close(v, want if want else float("nan"))
+
+
+@SETTINGS
+@given(tables())
+def test_markdown_table(case):
+    _, rows, sizes, _ = case
+    head = "| type | " + " | ".join(f"{s} bytes" for s in sizes) + " |\n"
+    rule = "|---" * (len(sizes) + 1) + "|\n"
+    body = "".join("| " + n + " | " + " | ".join(R.cell(v).strip() for v in values) + " |\n"
+                   for n, values in rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = cipherlab.ingest("Results on my box:\n\n" + head + rule + body)
+    got, want = _got_sym(df), _expected_sym(rows, sizes)
+    assert [(a, s) for a, s, _ in got] == [(a, s) for a, s, _ in want]
+    assert all(_close(g, w) for (_, _, g), (_, _, w) in zip(got, want))
