@@ -155,3 +155,15 @@ def test_netbsd_paired_across_algorithms_and_sizes(netbsd):
     # one row per operation (digest, encrypt) and candidate
     assert set(both["paired_over"]) == {"algorithm, block_bytes"}
     assert len(both) == 4
+
+
+def test_comparing_tiers_warns_about_the_kernel_rows(tiers):
+    with pytest.warns(CipherlabWarning) as record:
+        r = st.compare(tiers, by="tier", baseline="asm", candidate="kernel",
+                       groupby=["label", "algorithm", "operation", "block_bytes"])
+    implausible = [w for w in record if w.category is PlausibilityWarning]
+    assert len(implausible) == 1 and "afalg" in str(implausible[0].message)
+    assert any("single value" in str(w.message) for w in record)
+    via = r[r["label"].astype(str).str.startswith("VIA") & (r["algorithm"] == "aes-256-cbc")]
+    # seed: Kernel 2,033,909.76k vs asm 11,127.47k under OpenSSL 3.0.2 on the VIA Luke
+    assert via["ratio"].max() == pytest.approx(2_033_909.76 / 11_127.47, rel=1e-9)

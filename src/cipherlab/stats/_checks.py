@@ -311,9 +311,13 @@ def _limit_findings(df: pd.DataFrame, clock_hz) -> tuple[np.ndarray, list[str], 
     op = (df["operation"].astype("object").fillna("encrypt").astype(str).to_numpy()
           if "operation" in df.columns else np.full(len(df), "encrypt"))
     klass = _cpu_class(df)
-    keys = pd.DataFrame({"a": algo, "o": op, "k": klass})
-    codes, uniq = pd.factorize(pd.MultiIndex.from_frame(keys))
-    floors = np.array([physical_floor(a, o, k) for a, o, k in uniq] + [np.nan])[codes]
+    # one floor per distinct (algorithm, operation, class): combine the codes of each column
+    parts = [pd.factorize(col) for col in (algo, op, klass)]
+    combined = np.zeros(len(df), dtype=np.int64)
+    for codes, uniques in parts:
+        combined = combined * (len(uniques) + 1) + codes
+    uniq_codes, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    floors = np.array([physical_floor(algo[i], op[i], klass[i]) for i in first])[inverse]
     clock = resolve_clock(df, clock_hz).to_numpy(float)
     known = ~np.isnan(clock)
     procs = (pd.to_numeric(df["multi"], errors="coerce").fillna(1).to_numpy(float)
@@ -445,6 +449,17 @@ def lint(df: pd.DataFrame, clock_hz=None, *, drop_ratio: float = 0.5, warn: bool
                                                  "limit_bytes_per_s"]))
     out = pd.concat(frames, ignore_index=False)
     return StatsResult(out.reset_index(drop=True))
+
+
+def warn_implausible(df: pd.DataFrame, what: str) -> None:
+    """Warn (once) when rows about to be analysed lie beyond the physical limit (see lint)."""
+    if "bytes_per_s" not in df.columns or "algorithm" not in df.columns or df.empty:
+        return
+    bad, messages, _ = _limit_findings(df, None)
+    if bad.any():
+        more = f" (and {int(bad.sum()) - 1} more)" if bad.sum() > 1 else ""
+        _warn(f"{what}: a compared value is implausible: {messages[0]}{more}; see "
+              f"cipherlab.stats.lint(df) and leave such rows out.", PlausibilityWarning)
 
 
 def _drops(df, rate, drop_ratio):

@@ -336,9 +336,11 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, what
     rows, candidates = _sides(df, by, baseline, candidate, metric, what)
     keys = _keys(df, groupby, by)
     if check:
-        from cipherlab.stats._checks import comparable
+        from cipherlab.stats._checks import comparable, warn_implausible
 
         comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"])
+        if metric == "bytes_per_s":
+            warn_implausible(rows, what)
     frame = _frame(rows, [*keys, *[k for k in pair_keys if k not in keys]], by)
     with np.errstate(divide="ignore"):
         frame["_y"] = np.log(pd.to_numeric(rows[metric]).to_numpy(float))
@@ -402,7 +404,8 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
         Bootstrap resamples and seed (``test="bootstrap"`` only).
     check : bool
         Run :func:`comparable` on the compared rows and warn about mixed timing bases, AEAD-loop
-        versions, legacy 1.1.1 names and ``-multi`` runs.
+        versions, legacy 1.1.1 names and ``-multi`` runs, and warn about rates beyond the
+        physical limit (the ``physical-limit`` check of :func:`lint`).
 
     Returns
     -------
