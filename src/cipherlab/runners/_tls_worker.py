@@ -165,7 +165,10 @@ def main(argv=None) -> int:
                 raise ValueError("the client needs --port")
             send(args)
     except Exception as err:  # noqa: BLE001 - reported to the parent, which raises CaptureError
-        _emit(event="error", role=args.role, type=type(err).__name__, message=str(err))
+        message = str(err) or repr(err)
+        if isinstance(err, TimeoutError) and "limit" not in message:  # a socket timeout
+            message += f" (a socket operation exceeded the run's {args.timeout:g} s limit)"
+        _emit(event="error", role=args.role, type=type(err).__name__, message=message)
         return 1
     return 0
 
