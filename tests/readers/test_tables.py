@@ -196,11 +196,28 @@ def test_documents_without_tables_yield_nothing():
 
 def test_unreadable_row_is_left_for_the_caller_to_report():
     text = ["| type | 16 bytes | 64 bytes |", "|---|---|---|",
-            "| md5 | 1.00k | 2.00k |", "| sha1 | 3.00k | oops |"]
-    runs, consumed = find_tables(text, "t")
+            "| md5 | 1.00k | 2.00k |", "| sha1 | 3.00k | oops |", "| Notes | see | below |"]
+    unplaced: list = []
+    runs, consumed = find_tables(text, "t", unplaced=unplaced)
     assert consumed == {0, 1, 2}
     assert [(c["name"], c["bytes_per_s"]) for c in runs[0].cells] == [("md5", 1000.0),
                                                                       ("md5", 2000.0)]
+    # the row with numbers is reported (1-based line); the wordy row is not a measurement
+    assert unplaced == [(4, "| sha1 | 3.00k | oops |")]
+
+
+def test_ingest_warns_about_an_unreadable_table_row_and_strict_raises():
+    import cipherlab
+    from cipherlab.errors import IngestError, IngestWarning
+
+    text = ("Measured with OpenSSL 1.1.1w\n| type | 16 bytes | 64 bytes |\n|---|---|---|\n"
+            "| md5 | 1.00k | 2.00k |\n| sha1 | 3.00k | oops |\n")
+    with pytest.warns(IngestWarning, match=r"1 line\(s\) look like measurements .*line\(s\) 5"):
+        df = cipherlab.ingest(text)
+    assert df["name"].astype(str).tolist() == ["md5", "md5"]
+    with pytest.raises(IngestError) as err:
+        cipherlab.ingest(text, strict=True)
+    assert (err.value.lineno, err.value.line) == (5, "| sha1 | 3.00k | oops |")
 
 
 def test_tables_that_are_not_openssl_shaped_are_not_consumed():

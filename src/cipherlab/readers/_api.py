@@ -230,8 +230,11 @@ def read_text(text: str, source: str, *, strict: bool = False,
               hints: dict[str, Any] | None = None) -> pd.DataFrame:
     """Parse one decoded text; the workhorse behind :func:`ingest` (see there)."""
     lines = split_lines(text)
-    found, taken = find_tables(lines, source)
+    bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
+    found, taken = find_tables(lines, source, unplaced=bad_rows)
     runs, unplaced = _openssl.parse(lines, taken, source, hints)
+    if bad_rows:
+        unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells]
     if unplaced:
         lineno, line = unplaced[0]

@@ -143,7 +143,8 @@ def tier_name(cell: str) -> tuple[str, str | None]:
     return "+".join(parts), (",".join(notes) if notes else None)
 
 
-def find_tables(lines: list[str], source: str) -> tuple[list[Run], set[int]]:
+def find_tables(lines: list[str], source: str, *,
+                unplaced: list[tuple[int, str]] | None = None) -> tuple[list[Run], set[int]]:
     """Find every openssl-shaped table in a document and read it into runs.
 
     Parameters
@@ -153,6 +154,10 @@ def find_tables(lines: list[str], source: str) -> tuple[list[Run], set[int]]:
         stripped: mail quoting ``>`` and indentation are handled here).
     source : str
         The source name, used in messages.
+    unplaced : list, optional
+        When given, ``(lineno, line)`` (1-based) is appended for every row of a recognised
+        table that holds numbers but cannot be read (a cell that is not a number, a missing
+        name), so the caller can warn about it or, with ``strict``, raise.
 
     Returns
     -------
@@ -206,7 +211,9 @@ def find_tables(lines: list[str], source: str) -> tuple[list[Run], set[int]]:
             context.read_prose(line)
             continue
         skip_until = table.end
-        found, used = _read_table(table, context)
+        found, used, bad = _read_table(table, context)
+        if unplaced is not None:
+            unplaced.extend((i + 1, lines[i]) for i in bad)
         if found:
             runs.extend(found)
             consumed |= used
@@ -692,9 +699,10 @@ class _Section:
         return meta
 
 
-def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int]]:
+def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], list[int]]:
     runs: list[Run] = []
     used: set[int] = set()
+    bad: list[int] = []  # rows under a header that hold numbers but cannot be read
     header: _Header | None = None
     section = _Section()
     run: Run | None = None
@@ -716,9 +724,12 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int]]:
             continue
         if header is None:
             continue
-        cells = _row_cells(row.line, cells, header)
-        if cells is None:
+        found = _row_cells(row.line, cells, header)
+        if found is None:
+            if any(_value(c) is not None for c in cells):
+                bad.append(row.line)
             continue
+        cells = found
         if run is None:
             meta = context.meta(table.dialect, table.caption)
             meta.update({k: v for k, v in section.meta().items()})
@@ -728,8 +739,8 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int]]:
         run.cells.extend(cells)
         used |= row.lines
     if not runs:
-        return [], set()
-    return runs, used | table.markup
+        return [], set(), bad
+    return runs, used | table.markup, bad
 
 
 def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, Any]] | None:
