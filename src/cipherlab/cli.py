@@ -78,6 +78,7 @@ def _cmd_capture(args) -> int:
 
 def _capture_summary(df) -> str:
     """Median throughput (MB/s, or ops/s for public keys) per cell and ISA condition, with n."""
+    df = df[df["flag"].isna()]  # -multi children and flagged cells are not the run's figure
     if df.empty:
         return "(no rows)"
     rate = df["bytes_per_s"].where(df["bytes_per_s"].notna(), df["ops_per_s"])
@@ -225,3 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"cipherlab {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `cipherlab ... | head`: the reader left; that is not an error
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
