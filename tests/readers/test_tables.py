@@ -236,6 +236,12 @@ def test_transposed_table_needs_its_block_size_in_the_prose():
 def test_tab_indented_openssl_text_is_left_to_the_text_parser():
     text = ["type\t16 bytes\t64 bytes", "md5\t1.00k\t2.00k"]
     assert find_tables(text, "t") == ([], set())
+    # openssl's public-key header with TABs for the blank name column, below prose that names
+    # a block size: still openssl text, not a transposed table with a blank corner
+    unplaced: list = []
+    text = ["Results for 16 byte blocks", "\t\tsign\tverify\tsign/s\tverify/s",
+            "rsa 2048 bits\t0.000801s\t0.000024s\t1247.7\t41682.7"]
+    assert find_tables(text, "t", unplaced=unplaced) == ([], set()) and unplaced == []
 
 
 def test_html_without_closing_cell_tags_and_with_colspan_sections():

@@ -627,7 +627,7 @@ def _condition_value(key: str, cell: str) -> str | None:
     return cell
 
 
-def _header(cells: list[str], context: _Context) -> _Header | None:
+def _header(cells: list[str], context: _Context, dialect: str) -> _Header | None:
     cleaned = cells
     sizes = {}
     for j, c in enumerate(cleaned):
@@ -642,7 +642,10 @@ def _header(cells: list[str], context: _Context) -> _Header | None:
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
         return _Header("sizes", name_col, sizes, conditions, {}, width=len(cleaned))
-    if (len(cleaned) >= 3 and cleaned[0].lower() in _TIER_HEADERS and context.block_bytes
+    # A blank corner cell is normal in a marked-up table; in a TAB paste it is what openssl's
+    # own public-key header ("\t\tsign\tverify\tsign/s") looks like, so it is not taken there.
+    corner_ok = cleaned[0].lower() in _TIER_HEADERS and (cleaned[0] or dialect != "tabs")
+    if (len(cleaned) >= 3 and corner_ok and context.block_bytes
             and all(c and _value(c) is None for c in cleaned[1:])):
         key = "tier" if cleaned[0].lower() not in ("engine", "provider", "build") else \
             _condition_key(cleaned[0])
@@ -711,7 +714,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         if not any(cells):
             used |= row.lines
             continue
-        new_header = _header(cells, context)
+        new_header = _header(cells, context, table.dialect)
         if new_header is not None:
             header, run = new_header, None
             used |= row.lines
