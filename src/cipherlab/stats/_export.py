@@ -114,6 +114,15 @@ class StatsResult(pd.DataFrame):
 
     Only the display changes (REPL ``repr`` and notebook HTML); values, dtypes and every pandas
     operation are those of a DataFrame. ``pd.DataFrame(result)`` gives a plain frame back.
+
+    Examples
+    --------
+    >>> r = StatsResult({"ratio": [1.978412], "p_value": [3.2e-07], "significant": [True]})
+    >>> r
+       ratio p_value significant
+    0  1.978 < 0.001         yes
+    >>> float(r["ratio"].iloc[0])
+    1.978412
     """
 
     _metadata: list[str] = []
