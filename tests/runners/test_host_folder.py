@@ -9,6 +9,8 @@ import sys
 import pandas as pd
 import pytest
 
+import cipherlab
+
 from cipherlab.errors import CaptureError, CaptureWarning
 from cipherlab.model import Run, to_frame
 from cipherlab.runners import host_frame, host_info
@@ -62,13 +64,30 @@ def test_unwritable_folder_is_a_clear_error(tmp_path):
 def test_rows_of_a_run_without_its_done_mark_are_dropped_on_reopen(tmp_path):
     folder = CaptureFolder(tmp_path)
     folder.add_run("a", "raw a\n", _frame("a"), {"wall_s": 1})
-    # a crash after the tables were written but before runs.jsonl got the line for "b"
-    folder._write_tables(pd.concat([folder.table(), _frame("b")]))
+    folder.close()
+    # a crash after the rows of "b" reached results.csv but before runs.jsonl got its line
+    folder._append_csv(_frame("b"))
+    assert len(pd.read_csv(tmp_path / "results.csv")) == 2
     again = CaptureFolder(tmp_path, resume=True)
     assert again.done_keys() == {"a"}
     assert again.table()["source"].astype(str).tolist() == ["runs/a.txt"]
+    for name in ("results.csv", "results.parquet"):  # both rewritten without the torn run
+        assert cipherlab.model.read_table(tmp_path / name)["source"].tolist() == ["runs/a.txt"]
     assert (tmp_path / "runs" / "a.txt").read_text() == "raw a\n"
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_parquet_is_never_older_than_the_csv(tmp_path):
+    folder = CaptureFolder(tmp_path)
+    folder.add_run("a", "raw a\n", _frame("a"))
+    folder.close()
+    assert (tmp_path / "results.parquet").exists()
+    again = CaptureFolder(tmp_path, resume=True)
+    again.add_run("b", "raw b\n", _frame("b"))  # a session that then crashes before close()
+    assert not (tmp_path / "results.parquet").exists()
+    assert len(cipherlab.ingest(tmp_path)) == 2  # ingest falls back to the current CSV
+    again.close()
+    assert len(cipherlab.model.read_table(tmp_path / "results.parquet")) == 2
 
 
 def test_planned_runs_already_done_need_resume(tmp_path):

@@ -11,11 +11,17 @@ must not cost the runs already done. Layout::
       runs.jsonl         one JSON line per finished run: key, command, environment, exit status,
                          wall time ... ; a key listed here is done (resume skips it)
 
-Order of writes for each run: raw text, then the tables (each written to a temporary file and
-renamed over the old one, so a reader never sees half a table), then the ``runs.jsonl`` line,
-which is the "done" mark. Rows whose run never got its mark (a crash between the two) are dropped
-when the folder is reopened, so a resumed run is never counted twice. KeyboardInterrupt arriving
-during these writes is held back until they are complete (main thread only).
+Order of writes for each run: raw text (written to a temporary file and renamed), then its rows
+appended to ``results.csv``, then the ``runs.jsonl`` line, which is the "done" mark; each is
+flushed to disk before the next. Rows whose run never got its mark (a crash between the two) are
+dropped when the folder is reopened, so a resumed run is never counted twice. KeyboardInterrupt
+arriving during these writes is held back until they are complete (main thread only).
+
+``results.parquet`` is rewritten by :meth:`CaptureFolder.close` (at the end of a capture call,
+Ctrl-C included); the first new run of a session removes the old one, so after a crash there is
+no out-of-date Parquet for a reader to prefer, only the current CSV. Appending instead of
+rewriting both tables after every run keeps the cost per run at milliseconds
+(``benchmarks/capture_fidelity.py``).
 
 ``cipherlab.ingest(folder)`` reads ``results.parquet`` (or ``results.csv``) back.
 
@@ -28,6 +34,7 @@ Examples
 >>> frame = to_frame([Run({"tool": "openssl"}, [{"algorithm": "sha256", "block_bytes": 16,
 ...                   "bytes_per_s": 1e9}])], source="runs/a.txt")
 >>> folder.add_run("a", "+F:6:sha256:1000000000.00\\n", frame, {"wall_s": 1.0})
+>>> folder.close()
 >>> sorted(CaptureFolder(tmp, resume=True).done_keys())
 ['a']
 """
@@ -108,10 +115,18 @@ class CaptureFolder:
             raise CaptureError(f"cannot write to the capture folder '{self.path}': "
                                f"{err.strerror or err}; choose another folder with out=...") from err
         self._runs = self._read_runs()
-        self._table = self._read_table()
+        self._frames: list[pd.DataFrame] = []
+        self._csv_columns: list[str] | None = None
+        self._cache: pd.DataFrame | None = None
+        table, dropped = self._read_table()
+        if len(table):
+            self._frames.append(table)
+        if dropped:  # rows of a run that never got its done mark: rewrite the tables without them
+            self._rewrite_csv()
+            self.close()
 
     def __repr__(self) -> str:
-        return f"CaptureFolder('{self.path}', runs={len(self._runs)}, rows={len(self._table)})"
+        return f"CaptureFolder('{self.path}', runs={len(self._runs)}, rows={len(self.table())})"
 
     # -- reading back -------------------------------------------------------------------------
     def _read_runs(self) -> dict[str, dict]:
@@ -126,17 +141,29 @@ class CaptureFolder:
                 runs[rec["key"]] = rec
         return runs
 
-    def _read_table(self) -> pd.DataFrame:
-        for name in (RESULTS_PARQUET, RESULTS_CSV):
+    def _read_table(self) -> tuple[pd.DataFrame, bool]:
+        """The rows of the finished runs, and whether the CSV holds rows of unfinished ones.
+
+        The CSV is the authority (the Parquet may be missing or older after a crash); a Parquet
+        holding exactly the finished runs is preferred because it keeps the dtypes exactly.
+        """
+        done = {rec.get("source") for rec in self._runs.values()}
+        tables = {}
+        for name in (RESULTS_CSV, RESULTS_PARQUET):
             p = self.path / name
             if p.exists():
                 try:
-                    table = read_table(p)
-                except Exception:  # a torn table from an old crash: the other format may be fine
-                    continue
-                done = {rec.get("source") for rec in self._runs.values()}
-                return table[table["source"].astype(str).isin(done)].reset_index(drop=True)
-        return pd.DataFrame()
+                    tables[name] = read_table(p)
+                except Exception:  # a table torn by a crash: the other one may be fine
+                    pass
+        csv, parquet = tables.get(RESULTS_CSV), tables.get(RESULTS_PARQUET)
+        dropped = csv is not None and bool((~csv["source"].astype(str).isin(done)).any())
+        if parquet is not None and set(parquet["source"].astype(str)) == done:
+            return parquet, dropped
+        table = csv if csv is not None else parquet
+        if table is None:
+            return pd.DataFrame(), dropped
+        return table[table["source"].astype(str).isin(done)].reset_index(drop=True), dropped
 
     def done_keys(self) -> set[str]:
         """Keys of the runs finished in this folder."""
@@ -147,8 +174,11 @@ class CaptureFolder:
         return list(self._runs.values())
 
     def table(self) -> pd.DataFrame:
-        """The tidy table of every finished run (a copy)."""
-        return self._table.copy()
+        """The tidy table of every finished run (a new frame)."""
+        if self._cache is None:
+            self._cache = concat(self._frames) if self._frames else pd.DataFrame()
+            self._frames = [self._cache] if self._frames else []
+        return self._cache.copy()
 
     def next_run_number(self) -> int:
         """The ``run`` number for the next run: runs are numbered across the whole folder."""
@@ -191,23 +221,48 @@ class CaptureFolder:
                   **dict(meta or {})}
         with _hold_interrupts():
             self._atomic_write(self.raw_path(key), raw_text)
-            table = concat([self._table, frame]) if len(self._table) else concat([frame])
-            self._write_tables(table)
+            self._frames.append(frame)
+            self._cache = None
+            self._append_csv(frame)
+            stale = self.path / RESULTS_PARQUET
+            if stale.exists():
+                stale.unlink()
             with open(self.path / RUNS_JSONL, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(record, default=str) + "\n")
                 fh.flush()
                 os.fsync(fh.fileno())
-            self._table = table
             self._runs[key] = record
 
-    def _write_tables(self, table: pd.DataFrame) -> None:
+    def close(self) -> None:
+        """Write ``results.parquet`` (when pyarrow is installed) from the finished runs."""
+        if not _has_pyarrow() or not self._runs:
+            return
+        with _hold_interrupts():
+            tmp = self.path / (RESULTS_PARQUET + ".tmp")
+            self.table().to_parquet(tmp, index=False)
+            os.replace(tmp, self.path / RESULTS_PARQUET)
+
+    def _append_csv(self, frame: pd.DataFrame) -> None:
+        p = self.path / RESULTS_CSV
+        if self._csv_columns is None and p.exists():
+            with open(p, encoding="utf-8") as fh:
+                self._csv_columns = fh.readline().rstrip("\n").split(",")
+        if self._csv_columns == list(frame.columns):
+            with open(p, "a", encoding="utf-8", newline="") as fh:
+                frame.to_csv(fh, header=False, index=False)
+                fh.flush()
+                os.fsync(fh.fileno())
+        else:  # first run, or a run with other condition columns: rewrite with the union
+            self._rewrite_csv()
+
+    def _rewrite_csv(self) -> None:
+        table = self.table()
         tmp = self.path / (RESULTS_CSV + ".tmp")
         table.to_csv(tmp, index=False)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
         os.replace(tmp, self.path / RESULTS_CSV)
-        if _has_pyarrow():
-            tmp = self.path / (RESULTS_PARQUET + ".tmp")
-            table.to_parquet(tmp, index=False)
-            os.replace(tmp, self.path / RESULTS_PARQUET)
+        self._csv_columns = list(table.columns)
 
     @staticmethod
     def _atomic_write(path: Path, text: str) -> None:

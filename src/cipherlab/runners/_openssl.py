@@ -324,6 +324,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         raise
     finally:
         bar.close()
+        folder.close()
 
     sources = {folder.source_name(k) for k in keys}
     table = folder.table()

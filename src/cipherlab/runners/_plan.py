@@ -92,6 +92,8 @@ def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: f
     """
     if table.empty or "isa" not in table.columns:
         return []
+    if "flag" in table.columns:  # -multi children, "not measured" cells: not the run's figure
+        table = table[table["flag"].isna()]
     rate = table["bytes_per_s"].where(table["bytes_per_s"].notna(), table["ops_per_s"])
     df = table.assign(_rate=rate).dropna(subset=["_rate"])
     keys = [k for k in keys if k in df.columns]

@@ -198,6 +198,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
         raise
     finally:
         bar.close()
+        folder.close()
 
     sources = {folder.source_name(k) for k in keys}
     table = folder.table()
