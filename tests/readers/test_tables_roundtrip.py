@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -131,29 +132,18 @@ def check(lines, first_data_index, table, dialect):
     assert 0 not in consumed  # the prose line stays with the caller
 
 
-@settings(max_examples=60, deadline=None)
-@given(tables(), st.booleans(), st.booleans())
-def test_markdown_round_trip(table, quote, outer_pipes):
-    lines, first = render_markdown(table, quote, outer_pipes)
-    check(lines, first, table, "markdown")
+# dialect -> renderer(table, flag_a, flag_b) -> (lines, first data line(s))
+RENDERERS = {
+    "markdown": lambda t, quote, outer_pipes: render_markdown(t, quote, outer_pipes),
+    "html": lambda t, close_cells, _: render_html(t, close_cells),
+    "mediawiki": lambda t, one_cell_per_line, _: render_mediawiki(t, one_cell_per_line),
+    "tabs": lambda t, _a, _b: render_tabs(t),
+}
 
 
-@settings(max_examples=60, deadline=None)
-@given(tables(), st.booleans())
-def test_html_round_trip(table, close_cells):
-    lines, first = render_html(table, close_cells)
-    check(lines, first, table, "html")
-
-
-@settings(max_examples=40, deadline=None)
-@given(tables())
-def test_tab_paste_round_trip(table):
-    lines, first = render_tabs(table)
-    check(lines, first, table, "tabs")
-
-
-@settings(max_examples=40, deadline=None)
-@given(tables(), st.booleans())
-def test_mediawiki_round_trip(table, one_cell_per_line):
-    lines, starts = render_mediawiki(table, one_cell_per_line)
-    check(lines, starts, table, "mediawiki")
+@pytest.mark.parametrize("dialect", list(RENDERERS))
+@settings(max_examples=50, deadline=None)
+@given(table=tables(), flag_a=st.booleans(), flag_b=st.booleans())
+def test_round_trip(dialect, table, flag_a, flag_b):
+    lines, first = RENDERERS[dialect](table, flag_a, flag_b)
+    check(lines, first, table, dialect)
