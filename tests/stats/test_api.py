@@ -173,3 +173,15 @@ def test_warnings_point_at_the_callers_line(aws):
 def test_paired_without_block_bytes_in_groupby():
     r = st.speedup(repeats(), groupby=["algorithm"], paired=True)
     assert len(r) == 2 and (r["n_candidate"] == 2).all() and "block_bytes" not in r.columns
+
+
+def test_candidates_default_to_every_other_level_and_accept_lists(tiers):
+    keys = ["label", "algorithm", "operation", "block_bytes"]
+    everyone = quiet(st.compare, tiers, by="tier", baseline="asm", groupby=keys)
+    levels = set(tiers["tier"].dropna().astype(str)) - {"asm"}
+    assert set(everyone["candidate"]) == levels
+    two = quiet(st.compare, tiers, by="tier", baseline="asm", candidate=["kernel", "padlock"],
+                groupby=keys)
+    assert list(dict.fromkeys(two["candidate"])) == ["kernel", "padlock"]  # in the order given
+    df = repeats().assign(level=lambda d: np.where(d["aesni"] == "on", 2, 1))
+    assert len(st.compare(df, by="level", baseline=1, candidate=np.int64(2))) == 4

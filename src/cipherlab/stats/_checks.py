@@ -178,7 +178,8 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     'ComparabilityWarning'
     """
     require_columns(df, [], what="comparable")
-    keys = [k for k in as_list(groupby) if k in df.columns]
+    keys = as_list(groupby)
+    require_columns(df, keys, what="comparable `groupby`")
     findings = []
     n = len(df)
     everything = np.ones(n, dtype=bool)

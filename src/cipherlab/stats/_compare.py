@@ -54,7 +54,9 @@ def _sides(df, by, baseline, candidate, metric, what):
     if candidate is None:
         candidates = [v for v in sorted(present, key=str) if v != baseline]
     else:
-        candidates = as_list(candidate) if not isinstance(candidate, (int, float)) else [candidate]
+        candidates = (list(candidate) if isinstance(candidate, (list, tuple, set, np.ndarray,
+                                                                 pd.Index, pd.Series))
+                      else [candidate])
         unknown = [c for c in candidates if c not in set(present)]
         if unknown:
             raise AnalysisError(f"{what}: `candidate` must be value(s) of column {by!r} "
