@@ -27,7 +27,7 @@ from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._host import host_info
 from cipherlab.runners._isa import (IsaCondition, _mask_for, aesni_state, find_openssl, isa_env,
                                     resolve_isa)
-from cipherlab.runners._plan import add_note, interleave, progress_bar, rate_warnings, slug
+from cipherlab.runners._plan import interleave, progress_bar, results, session, slug
 
 __all__ = ["capture"]
 
@@ -279,7 +279,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
 
     bar = progress_bar(sum(nominal(*c) for c, *_ in todo), len(todo), desc="openssl speed",
                        enabled=progress)
-    try:
+    with session(folder, bar, "capture"):
         for i, ((alg, size), cond, rep, k) in enumerate(todo, 1):
             cmd = [binary, "speed", "-mr", "-seconds", secs,
                    *(["-elapsed"] if timing == "elapsed" else []),
@@ -318,17 +318,4 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                 "returncode": proc.returncode})
             bar.update(nominal(alg, size))
             bar.set_postfix_str(f"runs {i}/{len(todo)}")
-    except KeyboardInterrupt as err:
-        add_note(err, f"cipherlab: {len(folder.done_keys())} finished runs are kept in "
-                      f"'{folder.path}'; capture(..., out='{folder.path}', resume=True) continues.")
-        raise
-    finally:
-        bar.close()
-        folder.close()
-
-    sources = {folder.source_name(k) for k in keys}
-    table = folder.table()
-    table = table[table["source"].astype(str).isin(sources) & (table["tool"] == "openssl")]
-    table = table.reset_index(drop=True)
-    rate_warnings(table, stacklevel=3)
-    return table
+    return results(folder, keys, "openssl")

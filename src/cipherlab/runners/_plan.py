@@ -24,16 +24,17 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import warnings
-from typing import Hashable, Sequence, TypeVar
+from typing import Hashable, Iterator, Sequence, TypeVar
 
 import pandas as pd
 
 from cipherlab.errors import CaptureWarning
 
-__all__ = ["interleave", "progress_bar", "rate_warnings", "slug"]
+__all__ = ["add_note", "interleave", "progress_bar", "rate_warnings", "results", "session", "slug"]
 
 C = TypeVar("C")
 I = TypeVar("I")
@@ -120,6 +121,33 @@ def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: f
             warnings.warn(msg, CaptureWarning, stacklevel=stacklevel)
             messages.append(msg)
     return messages
+
+
+@contextlib.contextmanager
+def session(folder, bar, call: str) -> Iterator[None]:
+    """Run a capture loop: on Ctrl-C say where the finished runs are; always close bar and folder."""
+    try:
+        yield
+    except KeyboardInterrupt as err:
+        add_note(err, f"cipherlab: {len(folder.done_keys())} finished runs are kept in "
+                      f"'{folder.path}'; {call}(..., out='{folder.path}', resume=True) continues.")
+        raise
+    finally:
+        bar.close()
+        folder.close()
+
+
+def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> pd.DataFrame:
+    """The rows of the planned runs of ``tool`` in ``folder`` (resumed ones included), checked
+    with :func:`rate_warnings`."""
+    sources = {folder.source_name(k) for k in keys}
+    table = folder.table()
+    if table.empty:
+        return table
+    table = table[table["source"].astype(str).isin(sources) & (table["tool"] == tool)]
+    table = table.reset_index(drop=True)
+    rate_warnings(table, tool=tool, stacklevel=stacklevel)
+    return table
 
 
 def add_note(err: BaseException, note: str) -> None:

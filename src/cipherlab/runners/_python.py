@@ -29,7 +29,7 @@ from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._host import host_info
 from cipherlab.runners._isa import _mask_for, aesni_state, find_openssl, isa_env, resolve_isa
 from cipherlab.runners._openssl import _as_list, default_folder
-from cipherlab.runners._plan import add_note, interleave, progress_bar, rate_warnings, slug
+from cipherlab.runners._plan import interleave, progress_bar, results, session, slug
 
 __all__ = ["capture_python"]
 
@@ -159,7 +159,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
 
     bar = progress_bar(sum(per_run(c) for c, *_ in todo), len(todo), desc="cryptography",
                        enabled=progress)
-    try:
+    with session(folder, bar, "capture_python"):
         for i, ((alg, op, sz), cond, rep, k) in enumerate(todo, 1):
             spec = {"algorithm": alg, "operation": op, "sizes": list(sz), "seconds": seconds,
                     "warmup_s": warmup_s, "timing": timing}
@@ -191,18 +191,4 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
                 "returncode": proc.returncode})
             bar.update(per_run((alg, op, sz)))
             bar.set_postfix_str(f"runs {i}/{len(todo)}")
-    except KeyboardInterrupt as err:
-        add_note(err, f"cipherlab: {len(folder.done_keys())} finished runs are kept in "
-                      f"'{folder.path}'; capture_python(..., out='{folder.path}', resume=True) "
-                      f"continues.")
-        raise
-    finally:
-        bar.close()
-        folder.close()
-
-    sources = {folder.source_name(k) for k in keys}
-    table = folder.table()
-    table = table[table["source"].astype(str).isin(sources) & (table["tool"] == "cryptography")]
-    table = table.reset_index(drop=True)
-    rate_warnings(table, tool="cryptography", stacklevel=3)
-    return table
+    return results(folder, keys, "cryptography")
