@@ -51,7 +51,6 @@ class _Figure:
     caption: str
     png: bytes
     files: list[Path]
-    wide: bool
 
 
 @dataclass
@@ -89,22 +88,20 @@ class _Writer:
         self.colours = colours
         self.files: list[Path] = []
 
-    def figure(self, name: str, draw: Callable, caption: str, *, wide: bool = False,
-               aspect: float = 0.62) -> _Figure:
+    def figure(self, name: str, draw: Callable, caption: str, *, aspect: float = 0.5) -> _Figure:
+        """Draw on a fresh full-width (7.2 in, two-column) figure and write PDF, SVG and PNG."""
         from matplotlib.figure import Figure
 
         from cipherlab import plots
 
-        width = "double" if wide else 5.0
-        with plots.paper(width, font_size=8 if wide else 7.5):
-            inches = plots.COLUMN_INCHES["double"] if wide else 5.0
+        inches = plots.COLUMN_INCHES["double"]
+        with plots.paper("double"):
             fig = Figure(figsize=(inches, inches * aspect), layout="constrained")
             draw(fig.add_subplot())
             paths = plots.save_figure(fig, self.figures / name, _FIGURE_FORMATS, width=inches,
                                       dpi=_PNG_DPI)
         self.files += paths
-        return _Figure(name, caption, paths[_FIGURE_FORMATS.index("png")].read_bytes(), paths,
-                       wide)
+        return _Figure(name, caption, paths[_FIGURE_FORMATS.index("png")].read_bytes(), paths)
 
     def table(self, name: str, result: pd.DataFrame, caption: str,
               columns: Sequence[str] | None = None) -> _Table:
@@ -284,11 +281,10 @@ def _aesni(df: pd.DataFrame, w: _Writer) -> _Section:
         sec.items(verdicts[:12])
         if len(verdicts) > 12:
             sec.say(f"… and {len(verdicts) - 12} more cells in the table below.")
-        n_eq, n_diff = int(rt["equivalent"].sum()), int(rt["differs"].sum())
         sec.findings.append(
-            f"AES-NI on {_esc(_describe_short(df, src))}: speed-up {_esc(_span(sp))}; "
-            f"{n_eq} of {len(rt)} tested {'cells' if 'block_bytes' in rt.columns else 'algorithms'}"
-            f" equivalent to {CLAIMED_SPEEDUP:g}×, {n_diff} differ from it.")
+            f"<b>AES-NI, {_esc(_describe_short(df, src))}</b>: " + "; ".join(
+                _claim_summary(alg, rows) for alg, rows in
+                rt.groupby("algorithm", observed=True, sort=False)) + ".")
         sec.blocks.append(w.figure(
             f"aesni-throughput-{slug}", lambda ax, sub=sub: plots.throughput(
                 sub, palette=w.colours, ax=ax),
@@ -397,11 +393,13 @@ def _small_blocks(df: pd.DataFrame, w: _Writer) -> _Section:
     sec.items(lines)
     small = over[over["block_bytes"] == over["block_bytes"].min()]
     for _, row in small.iterrows():
+        fa, fb = _fit_row(fit, row, keys, a), _fit_row(fit, row, keys, b)
+        costs = (f" (fixed cost per call {_t0(fa, interval=False)} against "
+                 f"{_t0(fb, interval=False)})" if fa is not None and fb is not None else "")
         sec.findings.append(
-            f"At {int(row['block_bytes'])} bytes {_esc(a)} runs at {row['ratio']:.2f}× the speed "
-            f"of {_esc(b)} ({_esc(_context(row, keys, df))}); fixed per-call overhead is "
-            f"{_share(row['overhead_share_a'])} of a {_esc(a)} call there. "
-            + _crossing(cross_row(cross, row, keys)) + ".")
+            f"<b>{_esc(a)} against {_esc(b)}, {_esc(_context(row, keys, df))}</b>: at "
+            f"{int(row['block_bytes'])} bytes GCM runs at {row['ratio']:.2g}× CBC's speed"
+            f"{costs}; {_crossing(cross_row(cross, row, keys))}.")
     for key, rows in fit.groupby([k for k in keys if k != "algorithm"], observed=True,
                                  dropna=False, sort=False):
         rows = pd.DataFrame(rows)
@@ -429,8 +427,7 @@ def _small_blocks(df: pd.DataFrame, w: _Writer) -> _Section:
         f"overhead-{_slug(a)}-vs-{_slug(b)}", lambda ax: plots.overhead(
             over, a=a, b=b, ax=ax),
         f"Throughput of {a} relative to {b} by block size (dashed: equal speed). Below the line, "
-        f"{b} is faster: the fixed per-call cost of {a} dominates small messages.", wide=True,
-        aspect=0.45))
+        f"{b} is faster: the fixed per-call cost of {a} dominates small messages.", aspect=0.4))
     sec.blocks.append(w.table(
         "cost-model", fit, f"Per-call cost fits t(n) = t0 + c·n of {a} and {b}: fixed cost t0 "
         "(ns), cost per byte c (ns), asymptotic throughput, half-performance length n½ = t0/c.",
@@ -469,11 +466,11 @@ def _fit_row(fit: pd.DataFrame, row: pd.Series, keys: Sequence[str], algorithm: 
     return fit[mask].iloc[0] if mask.any() else None
 
 
-def _t0(row) -> str:
+def _t0(row, interval: bool = True) -> str:
     from cipherlab.plots import format_seconds
 
     text = format_seconds(row["t0_ns"] * 1e-9)
-    if pd.notna(row.get("t0_ci_low")) and pd.notna(row.get("t0_ci_high")):
+    if interval and pd.notna(row.get("t0_ci_low")) and pd.notna(row.get("t0_ci_high")):
         text += (f" [{format_seconds(row['t0_ci_low'] * 1e-9)}, "
                  f"{format_seconds(row['t0_ci_high'] * 1e-9)}]")
     return text
@@ -607,13 +604,13 @@ def _machines(df: pd.DataFrame, w: _Writer) -> _Section:
                 for cand, rows in res_ghz.groupby("candidate", observed=True, sort=False))
         focus = "aes-128-cbc" if "aes-128-cbc" in algos else algos[0]
         sec.findings.append(
-            f"{_esc(title)}: {_esc(focus)} at {_esc(_focus_text(res, focus))} of "
-            f"{_esc(baseline)}'s throughput.")
+            f"<b>Machines, {_esc(title)}</b>: {_esc(focus)} runs at {_esc(_focus_text(res, focus))}"
+            f" of {_esc(baseline)}'s throughput.")
         sec.blocks.append(w.figure(
             f"machines-heatmap-{slug}", lambda ax, sub=sub, size=size: plots.heatmap(
                 sub, rows=machine, columns="algorithm", block_bytes=size, ax=ax),
             f"Throughput by machine and algorithm at {size}-byte blocks ({title}); colour on a "
-            "log scale.", wide=True, aspect=0.22 + 0.07 * len(hosts)))
+            "log scale.", aspect=0.22 + 0.07 * len(hosts)))
         sec.blocks.append(w.figure(
             f"machines-throughput-{_slug(focus)}-{slug}",
             lambda ax, sub=sub, focus=focus: plots.throughput(
@@ -676,7 +673,7 @@ def _tiers(df: pd.DataFrame, w: _Writer) -> _Section:
     found = stats.lint(d, warn=False)
     flagged = set(zip(found["label"].astype("object"), found["tier"].astype("object"),
                       found["algorithm"].astype("object"))) if len(found) else set()
-    results = []
+    results, gains = [], []
     for label, sub in d.groupby("label", observed=True, sort=False):
         if "no-asm" not in set(_values(sub["tier"])):
             continue
@@ -690,12 +687,14 @@ def _tiers(df: pd.DataFrame, w: _Writer) -> _Section:
                       if (label, c, a) in flagged})
         if len(ok):
             best = ok.loc[ok["ratio"].idxmax()]
-            text = (f"{_esc(label)}: the largest plausible gain over portable C is "
-                    f"{_esc(best['candidate'])} for {_esc(best['algorithm'])}, {_ratio(best, 3)}")
+            text = (f"{_esc(_short_label(label))}: {_esc(best['candidate'])} "
+                    f"{_ratio(best, 3)} for {_esc(best['algorithm'])}")
             if bad:
-                text += (f"; {_esc(', '.join(bad))} exceed{'s' if len(bad) == 1 else ''} the "
-                         "physical limit (see Plausibility)")
-            sec.findings.append(text + ".")
+                text += f" ({_esc(', '.join(bad))}: implausible, see Plausibility)"
+            gains.append(text)
+    if gains:
+        sec.findings.append("<b>Largest plausible gain over portable C</b>: " + "; ".join(gains)
+                            + ".")
     if results:
         table = pd.concat(results, ignore_index=True)
         lines = []
@@ -711,16 +710,66 @@ def _tiers(df: pd.DataFrame, w: _Writer) -> _Section:
             "Each tier's throughput over no-asm on the same machine and build (one value per "
             "cell: descriptive ratios).",
             ["label", "candidate", "baseline", "algorithm", "block_bytes", "ratio", "test"]))
-    short = d["label"].astype("object").str.replace(r"\s+(on|with)\s+Debian.*$", "",
-                                                     regex=True)
-    d["machine · tier"] = short + " · " + d["tier"].astype("object")
+    d["machine · tier"] = (d["label"].astype("object").map(_short_label) + " · "
+                           + d["tier"].astype("object"))
     size = _common_size(d)
     sec.blocks.append(w.figure(
         "tiers-heatmap", lambda ax: plots.heatmap(d, rows="machine · tier", columns="algorithm",
                                                   block_bytes=size, ax=ax),
         f"Throughput by machine, OpenSSL build and implementation tier at {size}-byte blocks; "
-        "colour on a log scale. Blank: not measured.", wide=True,
-        aspect=0.12 + 0.035 * d["machine · tier"].nunique()))
+        "colour on a log scale. Blank: not measured.", aspect=0.12 + 0.035 * d["machine · tier"].nunique()))
+    return sec
+
+
+def _transfers(df: pd.DataFrame, w: _Writer) -> _Section:
+    from cipherlab import stats
+
+    sec = _Section("tls", "TLS transfers: whole-protocol throughput")
+    d = df[df["operation"].astype("object").eq("transfer") & df["bytes_per_s"].notna()]
+    if d.empty or "cipher" not in d.columns:
+        sec.say("These data hold no TLS transfer measurements.")
+        return sec
+    sec.say(
+        "A TLS transfer measures the whole record layer (cipher, MAC or tag, framing, copies) "
+        "through one implementation. Cycles per byte (clock / throughput) make such figures "
+        "comparable with the cipher benchmarks above: a TLS stack cannot move data faster than "
+        "its cipher, so a gap of orders of magnitude points at the implementation, not the "
+        "algorithm.")
+    cpb = stats.cycles_per_byte(d)
+    lines = []
+    for _, r in cpb.iterrows():
+        cycles = (f", {r['cycles_per_byte']:.3g} cycles per byte at "
+                  f"{r['clock_hz'] / 1e9:.3g} GHz" if pd.notna(r["cycles_per_byte"]) else "")
+        lines.append(f"<b>{_esc(r['algorithm'])}</b> ({_esc(r['tool'])} {_esc(r['tool_version'])}"
+                     f", {_esc(r['host']) if 'host' in r.index else _esc(r['label'])}): "
+                     f"{_esc(_rate(r['bytes_per_s']))}{cycles}")
+    sec.items(lines)
+    ciphers = _values(d["cipher"])
+    for a, b in _GCM_CBC_PAIRS:
+        if {a, b} <= set(ciphers):
+            keys = [k for k in ("source", "tool", "protocol") if k in d.columns]
+            res = stats.compare(d, by="cipher", baseline=b, candidate=a, groupby=keys)
+            for _, r in res.iterrows():
+                best = df[df["algorithm"].astype("object").eq(a) & df["bytes_per_s"].notna()
+                          & ~df["operation"].astype("object").eq("transfer") & df["flag"].isna()]
+                if "multi" in best.columns:  # one process, like a TLS connection
+                    best = best[best["multi"].isna() | (best["multi"] <= 1)]
+                ref = ""
+                if len(best):
+                    top = best.loc[best["bytes_per_s"].idxmax()]
+                    ref = (f" For scale: the cipher benchmarks in these data reach "
+                           f"{_esc(_rate(top['bytes_per_s']))} for {_esc(a)} on one core "
+                           f"({_esc(_describe_short(df, top['source']))}).")
+                sec.say(f"Over TLS ({_esc(r['source'])}), {_esc(a)} moves data at "
+                        f"{_ratio(r)} the rate of {_esc(b)} (one value per side: a descriptive "
+                        f"ratio, no test).{ref}")
+                sec.findings.append(
+                    f"<b>TLS, {_esc(Path(str(r['source'])).name)}</b>: {_esc(a)} at "
+                    f"{_ratio(r)} the throughput of {_esc(b)}.")
+    sec.blocks.append(w.table(
+        "tls-transfers", cpb, "TLS transfer throughput with cycles per byte where the clock is "
+        "known.", ["source", "line", "label", "tool", "tool_version", "algorithm", "cipher",
+                   "protocol", "bytes_per_s", "clock_hz", "cycles_per_byte"]))
     return sec
 
 
@@ -753,11 +802,13 @@ def _plausibility(df: pd.DataFrame, w: _Writer) -> _Section:
         lines.append(f"<b>{_esc(row['algorithm'])}</b>{_esc(tier)} at "
                      f"{format_rate(row['bytes_per_s'])} [{_esc(where)}]: {_esc(row['message'])}")
     sec.items(lines)
-    top = found.iloc[0]
+    cells = [f"{_esc(r['algorithm'])} at {_esc(_rate(r['bytes_per_s']))} "
+             f"({_esc(Path(str(r['source'])).name)}" + (f", line {int(r['line'])}" if "line" in
+                                                      r.index and pd.notna(r["line"]) else "") + ")"
+             for _, r in found.head(4).iterrows()]
     sec.findings.append(
-        f"{len(found)} cell(s) fail the plausibility checks, e.g. {_esc(top['algorithm'])} at "
-        f"{_esc(_rate(top['bytes_per_s']))} in {_esc(Path(str(top['source'])).name)}: "
-        f"{_esc(str(top['message']).split(';')[0])}.")
+        f"<b>Plausibility</b>: {len(found)} cell(s) cannot be right: " + "; ".join(cells)
+        + ("; …" if len(found) > 4 else "") + ". Details and reasons in the Plausibility section.")
     sec.blocks.append(w.table(
         "plausibility", found, "Cells that fail a plausibility check, with their provenance.",
         ["check", "source", "line", "label", "tier", "algorithm", "block_bytes", "bytes_per_s",
@@ -769,6 +820,33 @@ def _rate(v) -> str:
     from cipherlab.plots import format_rate
 
     return format_rate(v)
+
+
+def _claim_summary(algorithm: str, rows: pd.DataFrame) -> str:
+    """``aes-128-cbc 1.98× (≈ 2×)`` or, per block size, ``aes-128-gcm 0.857×–42.6× (≠ 2× in 5/6)``."""
+    from cipherlab.plots import format_ratio
+
+    def short(row) -> str:
+        if bool(row["equivalent"]):
+            return f"≈ {CLAIMED_SPEEDUP:g}×"
+        if bool(row["differs"]):
+            return f"≠ {CLAIMED_SPEEDUP:g}×"
+        return "inconclusive"
+
+    if len(rows) == 1:
+        row = rows.iloc[0]
+        return f"{_esc(algorithm)} {format_ratio(row['ratio'])} ({short(row)})"
+    n_diff, n_eq = int(rows["differs"].sum()), int(rows["equivalent"].sum())
+    verdict = ", ".join(x for x in (
+        f"≠ {CLAIMED_SPEEDUP:g}× in {n_diff}/{len(rows)} sizes" if n_diff else "",
+        f"≈ {CLAIMED_SPEEDUP:g}× in {n_eq}/{len(rows)}" if n_eq else "") if x) or "inconclusive"
+    return (f"{_esc(algorithm)} {format_ratio(rows['ratio'].min())}–"
+            f"{format_ratio(rows['ratio'].max())} ({verdict})")
+
+
+def _short_label(label: object) -> str:
+    """Drop the distribution blurb of a long run label: ``VIA Luke @ 1.0 GHz / OpenSSL 1.1.0l``."""
+    return re.sub(r"\s+(on|with)\s+(Debian|Ubuntu|Fedora|Linux).*$", "", str(label))
 
 
 def _first(frame: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -804,7 +882,7 @@ h1{font-size:1.8em;margin-bottom:.1em} h2{margin-top:2.2em;border-bottom:1px sol
   padding-bottom:.2em} h3{font-size:1.05em;margin-top:1.6em}
 .sub{color:#555;margin-top:0} .src{color:#777;font-weight:normal;font-size:.85em}
 figure{margin:1.2em 0} figure img{max-width:100%;height:auto;border:1px solid #eee}
-figure.narrow img{width:620px} figure.wide img{width:100%}
+figure img{width:100%}
 figcaption{font-size:.88em;color:#444;margin-top:.3em} figcaption a,.files a{color:#0072B2}
 table{border-collapse:collapse;font-size:.8em;margin:.6em 0;display:block;overflow-x:auto}
 th,td{padding:.25em .6em;border-bottom:1px solid #e5e5e5;white-space:nowrap;text-align:left}
@@ -842,7 +920,7 @@ def _figure_html(fig: _Figure, out: Path) -> str:
     data = base64.b64encode(fig.png).decode("ascii")
     links = " · ".join(f"<a href='{_esc(p.relative_to(out).as_posix())}'>{p.suffix[1:].upper()}"
                        f"</a>" for p in fig.files)
-    return (f"<figure class='{'wide' if fig.wide else 'narrow'}' id='fig-{_esc(fig.name)}'>"
+    return (f"<figure id='fig-{_esc(fig.name)}'>"
             f"<img alt='{_esc(fig.caption)}' src='data:image/png;base64,{data}'>"
             f"<figcaption><b>{_esc(fig.name)}.</b> {_esc(fig.caption)} ({links})</figcaption>"
             "</figure>")
@@ -862,7 +940,11 @@ def _page(sections: list[_Section], notes: list[str], out: Path, sources_text: s
     ]
     if findings:
         parts.append("<div class='findings'><b>Key findings</b><ul>" +
-                     "".join(f"<li>{f}</li>" for f in findings) + "</ul></div>")
+                     "".join(f"<li>{f}</li>" for f in findings) + "</ul>"
+                     f"<p class='sub'>≈ {CLAIMED_SPEEDUP:g}×: equivalent to the claim within "
+                     f"±{EQUIVALENCE_MARGIN:.0%} (TOST); ≠ {CLAIMED_SPEEDUP:g}×: significantly "
+                     "different from it (t-test, Holm-adjusted); intervals are 95 % confidence "
+                     "intervals. Every number is explained in its section below.</p></div>")
     parts.append(f"<nav><b>Contents</b><ol>{toc}</ol></nav>")
     for s in sections:
         parts.append(f"<section id='{s.key}'><h2>{_esc(s.title)}</h2>")
@@ -922,7 +1004,7 @@ def _run(section: Callable, df: pd.DataFrame, w: _Writer) -> _Section:
 
 #: The analyses, in the order of the page.
 _SECTIONS: list[Callable[[pd.DataFrame, _Writer], _Section]] = [
-    _overview, _aesni, _small_blocks, _machines, _tiers, _plausibility]
+    _overview, _aesni, _small_blocks, _machines, _tiers, _transfers, _plausibility]
 
 
 def report(sources=None, *, out: str | Path = "report") -> Path:

@@ -384,7 +384,7 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
         ax.grid(False, axis="x")
     ax.set_ylabel(ylabel)
     if legend:
-        _legend(ax, handles)
+        _legend(ax, handles, outside=len(handles) > 3)
     return ax
 
 
