@@ -167,3 +167,36 @@ def test_comparing_tiers_warns_about_the_kernel_rows(tiers):
     via = r[r["label"].astype(str).str.startswith("VIA") & (r["algorithm"] == "aes-256-cbc")]
     # seed: Kernel 2,033,909.76k vs asm 11,127.47k under OpenSSL 3.0.2 on the VIA Luke
     assert via["ratio"].max() == pytest.approx(2_033_909.76 / 11_127.47, rel=1e-9)
+
+
+# --- host-b capture: real repeats (data/captures/host-b-openssl-3.0.22/pyca.txt) --------------
+
+
+@pytest.fixture(scope="module")
+def pyca():
+    import cipherlab
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(cipherlab.datasets.path("captures/host-b-openssl-3.0.22/pyca.txt"))
+    assert (df["repeat"].nunique() == 5) and set(df["aesni"].astype(str)) == {"on", "off"}
+    return df
+
+
+def test_capture_with_repeats_gets_a_welch_test_per_cell(pyca):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # five repeats per side: no single-value warning
+        r = st.speedup(pyca)
+    assert set(r["test"]) == {"welch"} and (r["n_candidate"] == 5).all()
+    gcm = r[r["algorithm"] == "aes-128-gcm"].set_index("block_bytes")
+    # AES-NI + PCLMULQDQ pay off only once the per-call overhead stops dominating
+    assert gcm.loc[16384, "ratio"] > 10 and gcm.loc[16384, "significant"]
+    assert gcm.loc[16, "ratio"] < 2
+
+
+def test_python_per_call_overhead_is_about_a_microsecond(pyca):
+    # measurement-notes §2: Python `cryptography` adds ~0.5-1.6 us per call
+    fit = st.cost_model(pyca)
+    on = fit[fit["aesni"] == "on"].set_index("algorithm")
+    assert 300 < on.loc["aes-128-gcm", "t0_ns"] < 3000
+    assert (on["t0_ci_low"] > 0).all() and (on["t0_ci_low"] < on["t0_ns"]).all()
