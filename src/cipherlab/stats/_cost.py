@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
+from tqdm.auto import tqdm
 
 from cipherlab.errors import AnalysisError, CipherlabWarning
 from cipherlab.stats._clock import resolve_clock
@@ -121,7 +122,10 @@ def _boot_fits(points, keys, n_boot, seed):
     t0s = np.empty((n_groups, n_boot))
     cs = np.empty((n_groups, n_boot))
     chunk = max(1, 2_000_000 // max(n_points, 1))
-    for lo in range(0, n_boot, chunk):
+    starts_b = range(0, n_boot, chunk)
+    # a progress bar only when the work is long (a 100,000-row table takes seconds)
+    for lo in tqdm(starts_b, desc="bootstrap", unit="chunk", leave=False,
+                   disable=len(starts_b) < 20):
         b = min(chunk, n_boot - lo)
         pick = first + (rng.random((b, n_points)) * length).astype(np.int64)
         xb, yb = x[pick], y[pick]
