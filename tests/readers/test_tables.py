@@ -333,3 +333,34 @@ def test_openjdk_thread_has_no_openssl_measurements():
 
     with pytest.raises(IngestError, match="no measurements"):
         cipherlab.ingest(SEEDS / "openjdk-ml-aes-gcm-slow.txt")
+
+
+# ---------------------------------------------------------------------------------- units
+
+
+def _rates(lines: list[str]) -> list[float]:
+    runs, _ = find_tables(lines, "t")
+    return [c["bytes_per_s"] for c in runs[0].cells]
+
+
+TABLE = ["| Cipher | 16 bytes | 64 bytes |", "|---|---|---|", "| aes-128-cbc | 522138.77 | 9,876.54 |"]
+
+
+def test_a_table_retyped_without_k_is_in_thousands_when_the_text_says_so():
+    assert _rates(["Numbers in 1000s of bytes per second:", *TABLE]) == [522138770.0, 9876540.0]
+    kbs = ["| Cipher | 16 bytes (kB/s) | 64 bytes (kB/s) |", *TABLE[1:]]
+    assert _rates(kbs) == [522138770.0, 9876540.0]
+
+
+def test_openssl_convention_wins_in_a_table_that_uses_k():
+    # pasted verbatim under openssl's own units line: "9876.54" without k is bytes/s
+    text = ["The 'numbers' are in 1000s of bytes per second processed.",
+            "| type | 16 bytes | 64 bytes |", "|---|---|---|", "| md5 | 522138.77k | 9876.54 |"]
+    assert _rates(text) == [522138770.0, 9876.54]
+
+
+def test_plain_cells_above_10000_without_a_unit_hint_are_kept_and_warned_about():
+    from cipherlab.errors import IngestWarning
+
+    with pytest.warns(IngestWarning, match=r"without 'k' above 10000 at line\(s\) 3 .*bytes/s"):
+        assert _rates(TABLE) == [522138.77, 9876.54]

@@ -17,24 +17,33 @@ table (``| VIA Luke @ 1.0 GHz | |||``, ``| OpenSSL 3.0.2 on Debian ... | |||``).
 
 Conditions that vary from row to row (``aesni``, ``tier``, ``note``) are stored on the cells;
 :func:`cipherlab.model.to_frame` turns cell keys outside ``CELL_FIELDS`` into condition columns.
+
+Units follow openssl: a ``k`` cell is thousands of bytes/s, a cell without it is bytes/s. The
+one exception is a table with no ``k`` at all whose text says its numbers are thousands
+("in 1000s of bytes per second", ``16 bytes (kB/s)``): it was retyped without the suffix.
+Plain cells above 10000, which openssl never prints, are kept as bytes/s with a warning.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 from typing import Any
 
+from cipherlab.errors import IngestWarning
 from cipherlab.model import Run
 from cipherlab.readers._names import canonical
 
 __all__ = ["find_tables", "parse_value", "tier_name"]
 
-# A column header naming a block size: "16 bytes", "8192 Bytes", "1,024 bytes", "64 B".
-_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(?:bytes?|B)$", re.IGNORECASE)
+# A column header naming a block size: "16 bytes", "8192 Bytes", "1,024 bytes", "64 B",
+# "16 bytes (kB/s)".
+_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(?:bytes?|B)(?:\s*[(\[][^)\]]*[)\]])?$",
+                   re.IGNORECASE)
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
 _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
                     r"\s*(k)?$", re.IGNORECASE)
@@ -60,6 +69,12 @@ _GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
 # Lower-case words one of which a line must contain to state a fact _facts() looks for.
 _FACT_HINT = re.compile(r"ssl|aws|hz|gcc|intel|amd|via|apple|arm|qualcomm|ampere|ibm|cyrix|"
                         r"transmeta|core|xeon|ryzen|epyc|graviton|i[3579]-")
+# Text saying a table's plain numbers are thousands of bytes per second (openssl's own header
+# line says "The 'numbers' are in 1000s of bytes per second processed.").
+_THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\bk(?:ilo)?bytes? ?(?:/|per) ?s|"
+                        r"\bkB/s\b|\(k\)", re.IGNORECASE)
+# openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
+_PLAIN_LIMIT = 10000.0
 _BLOCK_SIZE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)[\s-]*bytes?[\s-]+blocks?\b", re.IGNORECASE)
 
 # Column headers that name the row-name column of an ordinary (rows = algorithms) table.
@@ -222,6 +237,14 @@ def find_tables(lines: list[str], source: str, *,
             # Not an openssl-shaped table: its text is prose (it may still name a machine).
             for j in range(table.start, table.end + 1):
                 context.read_prose(lines[j])
+    if context.plain_large:
+        lines_at = sorted({i + 1 for i in context.plain_large})
+        shown = ", ".join(map(str, lines_at[:5])) + (" ..." if len(lines_at) > 5 else "")
+        warnings.warn(
+            f"{source}: table cells without 'k' above 10000 at line(s) {shown} were read as "
+            f"bytes/s. openssl prints such values with 'k' (1000s of bytes/s), so this table was "
+            f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
+            f"the table (e.g. 'in 1000s of bytes per second').", IngestWarning, stacklevel=2)
     return runs, consumed
 
 
@@ -513,6 +536,8 @@ class _Context:
     heading: str | None = None
     last_line: str | None = None
     block_bytes: int | None = None
+    thousands: bool = False  # the prose says plain numbers are 1000s of bytes/s
+    plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
 
     def read_prose(self, line: str) -> None:
         text = _unquote(line)
@@ -539,6 +564,9 @@ class _Context:
             m = _BLOCK_SIZE.search(text)
             if m:
                 self.block_bytes = int(m[1].replace(",", ""))
+        if ("1000" in low or "thousand" in low or "/s" in low or "(k)" in low) and \
+                _THOUSANDS.search(text):
+            self.thousands = True
         if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
             self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
 
@@ -547,6 +575,7 @@ class _Context:
         # force until the prose says otherwise.
         self.heading = None
         self.last_line = None
+        self.thousands = False
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
@@ -606,6 +635,9 @@ class _Header:
     algorithms: dict[int, str]        # column -> name as printed ("transposed")
     block_bytes: int | None = None    # the one block size of a transposed table
     width: int = 0                    # number of header cells: data rows are padded to it
+    thousands: bool = False           # the text says plain numbers are 1000s of bytes/s
+    has_k: bool = False               # a cell under this header has openssl's "k"
+    plain: list[tuple[dict[str, Any], str, int]] = field(default_factory=list)  # cells without k
 
 
 def _condition_key(header: str) -> str:
@@ -631,7 +663,7 @@ def _header(cells: list[str], context: _Context, dialect: str) -> _Header | None
     cleaned = cells
     sizes = {}
     for j, c in enumerate(cleaned):
-        m = _SIZE.match(c) if c[-1:] in ("s", "S", "B", "e", "E") else None
+        m = _SIZE.match(c) if c[-1:] in ("s", "S", "B", "e", "E", ")", "]") else None
         if m:
             sizes[j] = int(m[1].replace(",", ""))
     if sizes:
@@ -716,6 +748,9 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
             continue
         new_header = _header(cells, context, table.dialect)
         if new_header is not None:
+            new_header.thousands = context.thousands or any(
+                _THOUSANDS.search(c) for c in (*cells, table.caption or ""))
+            _finish(header, context)
             header, run = new_header, None
             used |= row.lines
             continue
@@ -741,9 +776,37 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
             runs.append(run)
         run.cells.extend(cells)
         used |= row.lines
+    _finish(header, context)
     if not runs:
         return [], set(), bad
     return runs, used | table.markup, bad
+
+
+def _finish(header: _Header | None, context: _Context) -> None:
+    """Settle the unit of the cells without ``k`` read under ``header``.
+
+    openssl's convention (a cell without ``k`` is bytes/s) holds for any table that uses ``k``
+    at all. A table with no ``k`` anywhere whose text says "1000s of bytes per second" (or
+    ``kB/s`` in a header) was retyped without the suffix: its cells are thousands. Otherwise
+    plain cells above 10000, which openssl never prints, are kept as bytes/s and warned about.
+    """
+    if header is None:
+        return
+    if header.thousands and not header.has_k:
+        for cell, text, _ in header.plain:
+            cell["bytes_per_s"] = _value(text + "k")
+    else:
+        context.plain_large.extend(i for cell, _, i in header.plain
+                                   if cell["bytes_per_s"] > _PLAIN_LIMIT)
+    header.plain = []
+
+
+def _note_unit(header: _Header, cell: dict[str, Any], text: str, index: int) -> dict[str, Any]:
+    if text[-1:] in ("k", "K"):
+        header.has_k = True
+    else:
+        header.plain.append((cell, text, index))
+    return cell
 
 
 def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, Any]] | None:
@@ -753,6 +816,7 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
         cells = cells + [""] * (header.width - len(cells))
     at = cells.__getitem__
     out: list[dict[str, Any]] = []
+    texts: list[str] = []  # the value text of each cell in ``out``
     if header.kind == "sizes":
         name = at(header.name_col)
         if not name or _value(name) is not None:
@@ -767,7 +831,8 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
                 return None
             out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                         "name": name, "block_bytes": size, "bytes_per_s": value, **conditions})
-        return out or None
+            texts.append(at(j))
+        return _noted(header, out, texts, index)
     key = header.conditions[0]
     method = at(0)
     if not method or _value(method) is not None:
@@ -783,10 +848,19 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
         value = _value(at(j))
         if value is None:
             return None
+        texts.append(at(j))
         bare, name_notes = _split_footnote(printed)
         algorithm, operation = canonical(bare)
         notes = sorted(set(row_notes + name_notes))
         out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                     "name": printed, "block_bytes": header.block_bytes, "bytes_per_s": value,
                     key: tier, "note": ",".join(notes) if notes else None})
+    return _noted(header, out, texts, index)
+
+
+def _noted(header: _Header, out: list[dict[str, Any]], texts: list[str],
+           index: int) -> list[dict[str, Any]] | None:
+    # Only rows that are read register their cells' units (an unreadable row adds nothing).
+    for cell, text in zip(out, texts):
+        _note_unit(header, cell, text, index)
     return out or None
