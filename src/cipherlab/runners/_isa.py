@@ -240,8 +240,10 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
             continue
         if _words(native) is None:
             warnings.warn(f"skipping ISA condition {cond.name!r}: OPENSSL_ia32cap only applies to "
-                          f"x86 CPUs and this openssl reports CPUINFO {native!r}; only 'native' "
-                          f"can be measured here.", CaptureWarning, stacklevel=stacklevel)
+                          f"x86 builds of OpenSSL >= 3.0 with CPU detection, and {binary} reports "
+                          f"CPUINFO {native!r} (another CPU, a no-asm build, LibreSSL or an older "
+                          f"OpenSSL); only 'native' can be measured here.", CaptureWarning,
+                          stacklevel=stacklevel)
             continue
         need = _NEEDS.get(cond.name)
         if need is not None and not _has(native, need[0], need[1]):

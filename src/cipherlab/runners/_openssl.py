@@ -87,11 +87,13 @@ def _available(binary: str) -> list[str]:
     for kind in ("-cipher-algorithms", "-digest-algorithms"):
         out = subprocess.run([binary, "list", kind], capture_output=True, text=True,
                              check=False).stdout
+        # "  { 2.16.840.1.101.3.4.1.6, id-aes128-GCM, aes-128-gcm } @ default" (provided),
+        # "  NULL @ default", "  AES-128-CBC" or "  AES128 => AES-128-CBC" (legacy names)
         for line in out.splitlines():
-            m = re.match(r"^\s*\{(.*)\}\s*@", line)
-            for tok in (m[1].split(",") if m else [line.split("=>")[0]]):
+            line = line.split(" @ ")[0].split("=>")[-1].strip().strip("{}")
+            for tok in line.split(","):
                 tok = tok.strip()
-                if tok and tok != "Legacy:" and not re.match(r"^[\d.]+$", tok):
+                if tok and not tok.endswith(":") and not re.match(r"^[\d.]+$", tok):
                     names.add(tok.lower())
     return sorted(names)
 
@@ -177,7 +179,8 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         ``-decrypt`` (EVP ciphers; rows get ``operation='decrypt'``) and ``-aead`` (the
         TLS-like AEAD loop; rows get the condition ``loop='aead'``).
     seed : int or None
-        Seed of the interleaving order (``None``: a fresh random order, which defeats resume).
+        Seed of the interleaving order (``None``: a fresh random order each call). Runs are
+        named by what they measure, not by their place in the order, so resume works either way.
     resume : bool
         Reopen ``out`` and run only the runs not finished there.
     openssl : str or Path, optional
