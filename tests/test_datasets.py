@@ -62,6 +62,15 @@ def test_load_a_capture_by_relative_path():
     assert set(evp["aesni"].dropna()) == {"on", "off"}
 
 
+def test_load_a_folder():
+    b = datasets.load("captures/host-b-openssl-3.0.22")
+    assert set(b["host"]) == {"host-b"}
+    assert set(b["source"]) == {"captures/host-b-openssl-3.0.22/" + f
+                                for f in ("evp.txt", "multi-mr.txt", "plain.txt", "pyca.txt")}
+    seeds = datasets.load("seeds")
+    assert set(seeds["source"].astype(str).str.split("/").str[0]) == {"seeds"}
+
+
 def test_openjdk_figures():
     jdk = datasets.load("openjdk-tls-transfer.csv")
     assert jdk["algorithm"].astype(str).tolist() == [

@@ -77,9 +77,10 @@ def load(name: str | None = None) -> pd.DataFrame:
     ----------
     name : str, optional
         A bundled file name (``"aws-wiki-aesni-on-off.txt"``) or path below the data folder
-        (``"captures/host-b-openssl-3.0.22/evp.txt"``), as accepted by :func:`path`. ``None``
-        (the default) loads every file of :func:`data_files`: the seeds, both host captures and
-        the OpenJDK TLS figures (``seeds/openjdk-tls-transfer.csv``).
+        (``"captures/host-b-openssl-3.0.22/evp.txt"``), as accepted by :func:`path`; or a
+        folder below it (``"seeds"``, ``"captures/host-b-openssl-3.0.22"``) for the data files
+        in it. ``None`` (the default) loads every file of :func:`data_files`: the seeds, both
+        host captures and the OpenJDK TLS figures (``seeds/openjdk-tls-transfer.csv``).
 
     Returns
     -------
@@ -95,7 +96,8 @@ def load(name: str | None = None) -> pd.DataFrame:
     Raises
     ------
     FileNotFoundError
-        When ``name`` is not a single bundled file; the message lists the bundled files.
+        When ``name`` is neither a bundled folder nor a single bundled file; the message lists
+        the bundled files.
 
     Examples
     --------
@@ -108,7 +110,13 @@ def load(name: str | None = None) -> pd.DataFrame:
     >>> (jdk.bytes_per_s / 2**20).round(1).tolist()
     [5.2, 100.0]
     """
-    paths = [path(name)] if name is not None else data_files()
+    if name is None:
+        paths = data_files()
+    elif (root() / name).is_dir():
+        folder = (root() / name).resolve()
+        paths = [p for p in data_files() if folder in p.resolve().parents]
+    else:
+        paths = [path(name)]
     return _load_files(tuple((str(p), p.stat().st_mtime_ns) for p in paths)).copy()
 
 
