@@ -53,7 +53,8 @@ def path(name: str) -> Path:
     hits = [p for p in files() if p.name == name]
     if len(hits) != 1:
         known = ", ".join(sorted({p.name for p in files()}))
-        raise FileNotFoundError(f"no single bundled file named {name!r}; the bundled files are: {known}")
+        raise FileNotFoundError(f"no single bundled file named {name!r}; the bundled files are: "
+                                f"{known}")
     return hits[0]
 
 

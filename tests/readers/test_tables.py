@@ -343,7 +343,8 @@ def _rates(lines: list[str]) -> list[float]:
     return [c["bytes_per_s"] for c in runs[0].cells]
 
 
-TABLE = ["| Cipher | 16 bytes | 64 bytes |", "|---|---|---|", "| aes-128-cbc | 522138.77 | 9,876.54 |"]
+TABLE = ["| Cipher | 16 bytes | 64 bytes |", "|---|---|---|",
+         "| aes-128-cbc | 522138.77 | 9,876.54 |"]
 
 
 def test_a_table_retyped_without_k_is_in_thousands_when_the_text_says_so():

@@ -66,7 +66,8 @@ def render_markdown(table, quote: bool, outer_pipes: bool):
            line(["---"] + [":---:" if with_aesni else "---"] * with_aesni + ["---:"] * len(sizes))]
     out += [line(row_cells(r)) for r in rows]
     prefix = "> " if quote else ""
-    return ["Measured with OpenSSL 1.1.1w on a test box:", *[prefix + x for x in out], "The end."], 3
+    lines = ["Measured with OpenSSL 1.1.1w on a test box:", *[prefix + x for x in out], "The end."]
+    return lines, 3
 
 
 def render_html(table, close_cells: bool):

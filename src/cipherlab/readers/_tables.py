@@ -2,10 +2,10 @@
 
 Why this module exists: people rarely paste ``openssl speed``'s own text table into a wiki or a
 report. They retype it as a Markdown pipe table, an HTML ``<table>`` or MediaWiki markup
-(``{| ... |}``), or copy a rendered wiki table, which arrives as tab-separated cells. Rows are algorithms and columns are block sizes
-(``16 bytes``), cells keep openssl's ``k`` suffix (x1000 bytes/s) and sometimes gain thousands
-separators (``6,916.78k``); the condition the author varied becomes an extra column (the AWS
-wiki's ``AES-NI Enabled``). Some pages transpose the table: rows are implementation tiers
+(``{| ... |}``), or copy a rendered wiki table, which arrives as tab-separated cells. Rows are
+algorithms and columns are block sizes (``16 bytes``), cells keep openssl's ``k`` suffix (x1000
+bytes/s) and sometimes gain thousands separators (``6,916.78k``); the condition the author
+varied becomes an extra column (the AWS wiki's ``AES-NI Enabled``). Some pages transpose the table: rows are implementation tiers
 (``no-asm``, ``asm``, ``Kernel``), columns are algorithms, and the single block size is stated
 in the prose (``Using the results for 8,192 byte blocks``).
 
@@ -58,7 +58,8 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 _VERSION = re.compile(r"\b(OpenSSL|LibreSSL|SSLeay)\s+(?:version\s+)?v?"
                       r"(\d+\.\d+\.\d+[a-z]{0,2}(?:-(?!on\b)[\w.]+)?)", re.IGNORECASE)
 _SPEED_COMMAND = re.compile(r"\bopenssl\s+speed\b", re.IGNORECASE)
-_AWS = re.compile(r"\bAWS\b.*?\b([a-z]\d[a-z0-9-]*\.(?:\d*x?large|medium|small|micro|nano|metal))\b")
+_AWS = re.compile(r"\bAWS\b.*?\b([a-z]\d[a-z0-9-]*\."
+                  r"(?:\d*x?large|medium|small|micro|nano|metal))\b")
 _CLOCK = re.compile(r"@\s*(\d+(?:\.\d+)?)\s*([GM])Hz\b", re.IGNORECASE)
 # A CPU named in prose: vendor or family word up to the clock ("VIA Luke @ 1.0 GHz",
 # "i7-4770 CPU @ 3.40GHz", "AMD Ryzen 5 3600").
@@ -199,8 +200,10 @@ def find_tables(lines: list[str], source: str, *,
     >>> runs, consumed = find_tables(text.splitlines(), "<text>")
     >>> runs[0].meta["tool_version"], runs[0].meta["label"], sorted(consumed)
     ('1.0.1f', 'AWS r3.xlarge', [1, 2, 3, 4])
-    >>> [(c["algorithm"], c["aesni"], c["block_bytes"], c["bytes_per_s"]) for c in runs[0].cells][:3]
-    [('aes-128-gcm', 'on', 16, 282247110.0), ('aes-128-gcm', 'on', 64, 687515580.0), ('aes-128-gcm', 'off', 16, 72770610.0)]
+    >>> for c in runs[0].cells[1:3]:
+    ...     print(c["line"], c["algorithm"], c["aesni"], c["block_bytes"], c["bytes_per_s"])
+    4 aes-128-gcm on 64 687515580.0
+    5 aes-128-gcm off 16 72770610.0
     """
     tables = _html_tables(lines)
     taken = set().union(*(t.span for t in tables)) if tables else set()
@@ -228,7 +231,7 @@ def find_tables(lines: list[str], source: str, *,
         skip_until = table.end
         found, used, bad = _read_table(table, context)
         if unplaced is not None:
-            unplaced.extend((i + 1, lines[i]) for i in bad)
+            unplaced.extend((j + 1, lines[j]) for j in bad)
         if found:
             runs.extend(found)
             consumed |= used
