@@ -107,19 +107,27 @@ def test_warnings_and_plausibility_are_on_the_page(built):
     assert "Warnings raised by this analysis" in text
 
 
-def test_report_of_given_sources_via_the_cli(tmp_path, capsys):
+def test_report_of_given_sources_via_the_cli_is_byte_identical_to_the_api(tmp_path, capsys):
     from cipherlab.cli import main
 
     seed = cipherlab.datasets.path("aws-wiki-aesni-on-off.txt")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert main(["report", str(seed), "-o", str(tmp_path / "r")]) == 0
+        assert main(["report", str(seed), "-o", str(tmp_path / "cli")]) == 0
+        api = cipherlab.report(seed, out=tmp_path / "api").parent
     printed = capsys.readouterr().out
-    assert printed.strip() == f"report: {tmp_path / 'r' / 'report.html'}"
-    text = _text((tmp_path / "r" / "report.html").read_text())
+    assert printed.strip() == f"report: {tmp_path / 'cli' / 'report.html'}"
+    text = _text((tmp_path / "cli" / "report.html").read_text())
     assert "aws-wiki-aesni-on-off.txt" in text and "AES-NI on and off" in text
     # no machines or tiers in this source: the sections say so instead of failing
     assert "No source compares two or more machines" in text
+    assert "no implementation tiers" in text
+    # the same data gives the same bytes: page, every figure (PDF, SVG, PNG) and table
+    cli = tmp_path / "cli"
+    files = sorted(p.relative_to(cli) for p in cli.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(api) for p in api.rglob("*") if p.is_file())
+    assert len(files) > 20
+    assert [f for f in files if (cli / f).read_bytes() != (api / f).read_bytes()] == []
 
 
 def test_report_rejects_an_empty_source_list(tmp_path):
