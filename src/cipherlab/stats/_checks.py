@@ -61,9 +61,13 @@ def aead_era(tool_version) -> str | None:
 
 def _per_unique(s: pd.Series, fn) -> np.ndarray:
     """Apply ``fn`` once per distinct value (labels/versions repeat on every row of a run)."""
-    codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
-    mapped = np.array([fn(u) for u in uniques] + [fn(None)], dtype=object)
-    return mapped[codes]
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        codes, uniques = s.cat.codes.to_numpy(), list(s.cat.categories)
+    else:
+        codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
+    mapped = np.empty(len(uniques) + 1, dtype=object)
+    mapped[:] = [fn(u) for u in uniques] + [fn(None)]
+    return mapped[codes]  # code -1 (NA) picks fn(None)
 
 
 def _text(df: pd.DataFrame, cols) -> pd.Series:
@@ -79,8 +83,8 @@ def _text(df: pd.DataFrame, cols) -> pd.Series:
 def _is_openssl(df: pd.DataFrame) -> np.ndarray:
     if "tool" not in df.columns:
         return np.ones(len(df), dtype=bool)
-    tool = df["tool"].astype("object").fillna("openssl").astype(str).str.lower()
-    return ~tool.isin(_NOT_OPENSSL).to_numpy()
+    return _per_unique(df["tool"], lambda t: t is None or str(t).lower() not in _NOT_OPENSSL
+                       ).astype(bool)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -108,20 +112,22 @@ _ISA_COLUMNS = ("aesni", "isa", "isa_mask")
 _LEGACY_NAME_RE = re.compile(r"^aes-\d+ [a-z0-9]+$")
 
 
-def _mixed(df, keys, attr, valid):
-    """Rows in groups (by ``keys``) where ``attr`` takes more than one value among ``valid`` rows."""
-    sub = pd.DataFrame({"_a": attr}, index=df.index)[valid]
-    if sub.empty:
-        return np.zeros(len(df), dtype=bool), []
-    if keys:
-        gk = [df.loc[valid, k].astype("object") for k in keys]
-        n = sub.groupby(gk, dropna=False, observed=True)["_a"].transform("nunique")
-    else:
-        n = pd.Series(sub["_a"].nunique(), index=sub.index)
-    bad = pd.Series(False, index=df.index)
-    bad.loc[n.index[n.to_numpy() > 1]] = True
-    values = sorted(map(str, pd.unique(sub.loc[n.to_numpy() > 1, "_a"])))
-    return bad.to_numpy(), values
+def _mixed(gid, attr, valid):
+    """Rows in groups (ids ``gid``) where ``attr`` takes more than one value among ``valid`` rows.
+
+    Vectorised: count the distinct (group, value) pairs per group with numpy.
+    """
+    codes, uniques = pd.factorize(pd.Series(attr).astype("object"), use_na_sentinel=True)
+    valid = valid & (codes >= 0)
+    if not valid.any():
+        return np.zeros(len(gid), dtype=bool), []
+    g, a = gid[valid], codes[valid]
+    width = int(a.max()) + 1
+    pairs = np.unique(g.astype(np.int64) * width + a)
+    distinct = np.bincount(pairs // width, minlength=int(gid.max()) + 1)
+    bad = valid & (distinct[gid] > 1)
+    values = sorted({str(uniques[c]) for c in np.unique(codes[bad])})
+    return bad, values
 
 
 def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: bool = True,
@@ -183,33 +189,35 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     findings = []
     n = len(df)
     everything = np.ones(n, dtype=bool)
+    gid = (df.groupby(keys, observed=True, dropna=False, sort=False).ngroup().to_numpy()
+           if keys and n else np.zeros(n, dtype=np.int64))
     if "timing" in df.columns:
         timing = df["timing"].astype("object")
-        bad, values = _mixed(df, keys, timing, timing.notna().to_numpy())
+        bad, values = _mixed(gid, timing, timing.notna().to_numpy())
         findings.append(("timing", bad, timing, values))
     if "tool_version" in df.columns and "algorithm" in df.columns:
-        algo = df["algorithm"].astype("object").fillna("").astype(str)
-        is_aead = algo.str.contains(_AEAD_RE).to_numpy() & _is_openssl(df)
+        is_aead = _per_unique(df["algorithm"], lambda a: bool(a) and bool(_AEAD_RE.search(str(a))))
+        is_aead = is_aead.astype(bool) & _is_openssl(df)
         era = pd.Series(_per_unique(df["tool_version"], aead_era), index=df.index)
-        bad, values = _mixed(df, keys, era, is_aead & era.notna().to_numpy())
+        bad, values = _mixed(gid, era, is_aead & era.notna().to_numpy())
         findings.append(("aead-loop", bad, era, values))
     if {"tool_version", "name", "algorithm"} <= set(df.columns):
         legacy_version = _per_unique(
             df["tool_version"], lambda v: (1, 0, 1) <= (_version(v) or (9, 0, 0)) < (3, 0, 0))
         # case-sensitive: openssl prints legacy rows in lowercase ('aes-128 cbc'); wiki tables'
         # 'AES-256 CBC' says nothing about how the row was measured
-        names = df["name"].astype("object").fillna("").astype(str).str.strip()
-        aes = df["algorithm"].astype("object").fillna("").astype(str).str.startswith("aes-")
-        legacy = (names.str.match(_LEGACY_NAME_RE).to_numpy() & legacy_version.astype(bool)
-                  & _is_openssl(df))
+        legacy_name = _per_unique(
+            df["name"], lambda v: bool(v) and bool(_LEGACY_NAME_RE.match(str(v).strip())))
+        aes = _per_unique(df["algorithm"], lambda a: str(a).startswith("aes-")).astype(bool)
+        legacy = legacy_name.astype(bool) & legacy_version.astype(bool) & _is_openssl(df)
         kind = pd.Series(np.where(legacy, "legacy name", "EVP name"), index=df.index)
-        bad, values = _mixed(df, keys, kind, aes.to_numpy())
+        bad, values = _mixed(gid, kind, aes)
         if by in _ISA_COLUMNS:
             bad = bad | legacy
         findings.append(("legacy-names", bad, kind, values))
     if "multi" in df.columns:
         procs = pd.to_numeric(df["multi"], errors="coerce").fillna(1)
-        bad, values = _mixed(df, keys, procs, everything)
+        bad, values = _mixed(gid, procs, everything)
         findings.append(("multi", bad, procs, [f"{float(v):g} process(es)" for v in values]))
     frames = []
     for check, bad, attr, values in findings:

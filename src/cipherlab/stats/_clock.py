@@ -48,7 +48,10 @@ def clock_from_text(text) -> float:
 
 def _parse_column(s: pd.Series) -> np.ndarray:
     # Parse each distinct string once: labels repeat on every row of a run.
-    codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        codes, uniques = s.cat.codes.to_numpy(), list(s.cat.categories)
+    else:
+        codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
     parsed = np.array([clock_from_text(u) for u in uniques] + [np.nan])
     return parsed[codes]  # code -1 (NA) picks the trailing NaN
 
