@@ -19,12 +19,23 @@ __all__ = ["format_bytes", "format_rate", "format_ratio", "format_seconds", "lab
            "rate_axis", "ratio_axis", "size_axis", "time_axis"]
 
 _RATE_UNITS = ((1e12, "TB/s"), (1e9, "GB/s"), (1e6, "MB/s"), (1e3, "kB/s"), (1.0, "B/s"))
-_SIZE_UNITS = ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"))
+_SIZE_UNITS = ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"), (1, "B"))
+_COMPACT_SIZE_UNITS = ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K"), (1, ""))
 _TIME_UNITS = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
 
 
 def _number(v: float, digits: int = 3) -> str:
     return f"{v:.{digits}g}"
+
+
+def _with_unit(value: float, units, digits: int = 3, sep: str = " ") -> str:
+    """``value`` in the largest of ``units`` (descending ``(scale, name)``) it reaches; values
+    below the smallest scale use the smallest unit."""
+    v = float(value)
+    if not math.isfinite(v):
+        return str(v)
+    scale, unit = next(((f, u) for f, u in units if abs(v) >= f), units[-1])
+    return f"{_number(v / scale, digits)}{sep}{unit}".rstrip()
 
 
 def format_rate(bytes_per_s: float, digits: int = 3) -> str:
@@ -33,13 +44,7 @@ def format_rate(bytes_per_s: float, digits: int = 3) -> str:
     >>> format_rate(2.675892e9), format_rate(20304670), format_rate(950)
     ('2.68 GB/s', '20.3 MB/s', '950 B/s')
     """
-    v = float(bytes_per_s)
-    if not math.isfinite(v):
-        return str(v)
-    for scale, unit in _RATE_UNITS:
-        if abs(v) >= scale:
-            return f"{_number(v / scale, digits)} {unit}"
-    return f"{_number(v, digits)} B/s"
+    return _with_unit(bytes_per_s, _RATE_UNITS, digits)
 
 
 def format_bytes(n: float) -> str:
@@ -48,22 +53,12 @@ def format_bytes(n: float) -> str:
     >>> format_bytes(16), format_bytes(1024), format_bytes(16384), format_bytes(1536)
     ('16 B', '1 KiB', '16 KiB', '1.5 KiB')
     """
-    v = float(n)
-    if not math.isfinite(v):
-        return str(v)
-    for scale, unit in _SIZE_UNITS:
-        if abs(v) >= scale:
-            return f"{_number(v / scale)} {unit}"
-    return f"{_number(v)} B"
+    return _with_unit(n, _SIZE_UNITS)
 
 
 def _compact_bytes(n: float) -> str:
     # tick labels: "16", "1K", "16K" (K = 1024) so that neighbouring doublings do not collide
-    v = float(n)
-    for scale, unit in ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")):
-        if abs(v) >= scale:
-            return f"{_number(v / scale)}{unit}"
-    return _number(v)
+    return _with_unit(n, _COMPACT_SIZE_UNITS, sep="")
 
 
 def format_seconds(seconds: float, digits: int = 3) -> str:
@@ -72,13 +67,7 @@ def format_seconds(seconds: float, digits: int = 3) -> str:
     >>> format_seconds(7.9e-7), format_seconds(4.1e-9), format_seconds(0.25)
     ('790 ns', '4.1 ns', '250 ms')
     """
-    v = float(seconds)
-    if not math.isfinite(v):
-        return str(v)
-    for scale, unit in _TIME_UNITS:
-        if abs(v) >= scale:
-            return f"{_number(v / scale, digits)} {unit}"
-    return f"{_number(v / 1e-9, digits)} ns"
+    return _with_unit(seconds, _TIME_UNITS, digits)
 
 
 def format_ratio(ratio: float, digits: int = 3) -> str:
