@@ -15,6 +15,7 @@ import math
 import re
 import subprocess
 import time
+import warnings
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
-from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
+from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
 from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._host import host_info
 from cipherlab.runners._isa import (IsaCondition, _mask_for, aesni_state, find_openssl, isa_env,
@@ -182,7 +183,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         Seed of the interleaving order (``None``: a fresh random order each call). Runs are
         named by what they measure, not by their place in the order, so resume works either way.
     resume : bool
-        Reopen ``out`` and run only the runs not finished there.
+        Reopen ``out`` and run only the runs not finished there. A run is known by what it
+        measures (algorithm, size, condition, mode, repeat), so raising ``repeats`` or adding an
+        ISA condition on resume adds just the new runs; ``seconds`` is not part of that identity.
     openssl : str or Path, optional
         The binary (default: ``openssl`` on PATH).
     label : str, optional
@@ -310,6 +313,11 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
             if frame.empty:
                 raise CaptureError(f"openssl speed printed no result records (command: "
                                    f"{' '.join(cmd)}); its output: {raw.strip()[-400:]!r}")
+            if frame["flag"].notna().all():
+                warnings.warn(f"openssl speed measured nothing for {alg.name} (every cell is "
+                              f"flagged {sorted(map(str, frame['flag'].unique()))}; command: "
+                              f"{' '.join(cmd)}); the run is kept in the folder as printed.",
+                              CaptureWarning, stacklevel=3)
             frame = frame.assign(source=folder.source_name(k), run=folder.next_run_number())
             if decrypt:
                 op = frame["operation"].astype("object")
