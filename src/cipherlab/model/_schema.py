@@ -92,6 +92,8 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
              first_run: int = 0, stacklevel: int = 4) -> pd.DataFrame:
     """Build the tidy table from parsed runs.
 
+    ``source`` names where the runs came from; a run whose ``meta`` holds ``"source"`` keeps its
+    own (so many files can become one frame in one pass).
     ``conditions`` (the caller's keyword arguments to ``ingest``) apply to every row and win over
     conditions found in the text. A cell key outside :data:`CELL_FIELDS` is a condition that
     varies from row to row inside one run (a table's ``AES-NI Enabled`` column, a tier row); it
@@ -109,7 +111,7 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         k = len(run.cells)
         if not k:
             continue
-        cols["source"].extend([source] * k)
+        cols["source"].extend([meta.pop("source", source)] * k)
         cols["run"].extend([first_run + i if run.number is None else run.number] * k)
         for f in ("label", "tool", "tool_version", "timing"):
             cols[f].extend([meta.get(f)] * k)
@@ -136,7 +138,10 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
             if len(col) < n:
                 col.extend([None] * (n - len(col)))
     data = {**cols, **extra}
-    df = pd.DataFrame(data, columns=list(data)) if n else pd.DataFrame(columns=list(data))
+    if not n:
+        return _flag(coerce(pd.DataFrame(columns=list(data))), source, stacklevel)
+    # Typed arrays straight from the lists: no detour through inferred (string) dtypes.
+    df = pd.DataFrame({c: _typed(c, v) for c, v in data.items()}, copy=False)
     return _flag(coerce(df), source, stacklevel)
 
 
@@ -158,10 +163,16 @@ def _flag(df: pd.DataFrame, source: str, stacklevel: int = 4) -> pd.DataFrame:
         suspicious |= mask
     df["flag"] = pd.Categorical(flag)
     if suspicious.any():
-        lines = df.loc[suspicious, "line"].dropna().astype(int).tolist()
-        shown = ", ".join(map(str, lines[:5])) + (" ..." if len(lines) > 5 else "")
+        bad_rows = df.loc[suspicious, ["source", "line"]].head(6)
+        if bad_rows["source"].nunique() > 1:  # many files in one frame: name file and line
+            places = [f"{src}:{ln}" for src, ln in bad_rows.itertuples(index=False)]
+            where = "several sources"
+        else:
+            places = [str(ln) for ln in bad_rows["line"].dropna().astype(int)]
+            where = str(bad_rows["source"].iloc[0]) if len(bad_rows) else source
+        shown = ", ".join(places[:5]) + (" ..." if int(suspicious.sum()) > 5 else "")
         warnings.warn(
-            f"{source}: {int(suspicious.sum())} suspicious value(s) kept and flagged in the 'flag' "
+            f"{where}: {int(suspicious.sum())} suspicious value(s) kept and flagged in the 'flag' "
             f"column (negative, infinite or beyond 1 TB/s) at line(s) {shown}; check the source "
             f"text and filter with df[df.flag.isna()] before averaging.",
             IngestWarning, stacklevel=stacklevel)
@@ -191,12 +202,37 @@ def coerce(df: pd.DataFrame) -> pd.DataFrame:
     return df[_HEAD + conds + _TAIL].reset_index(drop=True)
 
 
+def _typed(col: str, values: list) -> Any:
+    dtype = COLUMNS.get(col) or ("Int64" if col in _INTEGER_CONDITIONS else "category")
+    if dtype == "float64":
+        try:
+            return np.array(values, dtype=float)
+        except (TypeError, ValueError):
+            return pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    if dtype == "int64":
+        return np.array(values, dtype=np.int64)
+    if dtype == "Int64":
+        try:
+            return pd.array(values, dtype="Int64")
+        except (TypeError, ValueError):
+            return values  # mixed input: coerce() converts it
+    if all(v is None or type(v) is str for v in values[:64]) and \
+            all(v is None or type(v) is str for v in set(values)):
+        return pd.Categorical(values)
+    return values
+
+
 def _as(s: pd.Series, dtype: str) -> pd.Series:
     if dtype == "category":
         if isinstance(s.dtype, pd.CategoricalDtype):
             return s
+        if isinstance(s.dtype, pd.StringDtype) or (
+                s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) in ("string", "empty")):
+            return s.astype("category")  # already strings: factorise in C, no per-value call
         s = s.astype("object").where(s.notna(), None)
         return s.map(lambda v: v if v is None else str(v)).astype("category")
+    if s.dtype.name == dtype:
+        return s
     if dtype in ("Int64", "int64"):
         s = pd.to_numeric(s, errors="coerce")
         return s.round().astype("Int64") if dtype == "Int64" else s.fillna(0).astype("int64")
@@ -211,8 +247,24 @@ def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     frames = [f for f in frames if f is not None]
     if not frames:
         return coerce(pd.DataFrame())
-    objs = [f.astype({c: "object" for c in f.columns if isinstance(f[c].dtype, pd.CategoricalDtype)})
-            for f in frames]
+    if len(frames) == 1:
+        return coerce(frames[0])
+    # Give every categorical column the union of the categories so pd.concat keeps it
+    # categorical (codes are concatenated in C instead of going through Python objects).
+    columns = list(dict.fromkeys(c for f in frames for c in f.columns))
+    cats: dict[str, list] = {}
+    for c in columns:
+        if all(c not in f.columns or isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames):
+            cats[c] = list(dict.fromkeys(v for f in frames if c in f.columns
+                                         for v in f[c].cat.categories))
+    objs = []
+    for f in frames:
+        f = f.copy()
+        for c, values in cats.items():
+            dtype = pd.CategoricalDtype(values)
+            f[c] = f[c].cat.set_categories(values) if c in f.columns else \
+                pd.Series(pd.Categorical([None] * len(f), dtype=dtype), index=f.index)
+        objs.append(f)
     return coerce(pd.concat(objs, ignore_index=True, sort=False))
 
 

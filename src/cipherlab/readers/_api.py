@@ -92,19 +92,28 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     if label is not None:
         conditions["label"] = label
     hints = {"tool_version": conditions.get("tool_version")}
-    frames: list[pd.DataFrame] = []
-    caught: list[warnings.WarningMessage] = []
+    tables: list[pd.DataFrame] = []
+    runs: list[model.Run] = []
+    names: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for text_or_path, name, optional in _resolve(source):
-            frame = _read_one(text_or_path, name, optional, strict, conditions, hints)
-            if frame is not None:
-                frames.append(frame)
+            got = _read_one(text_or_path, name, optional, strict, conditions, hints)
+            if isinstance(got, pd.DataFrame):
+                tables.append(got)
+            elif got:
+                for run in got:
+                    run.meta["source"] = name
+                runs.extend(got)
+                names.append(name)
+        if runs:
+            # every text source in one column-wise pass (one frame, no concatenation)
+            tables.insert(0, model.to_frame(runs, source=names[0], conditions=conditions))
     for w in caught:  # re-issued here so that they point at the caller's line
         warnings.warn(w.message, w.category, stacklevel=2)
-    if not frames:
+    if not tables:
         raise IngestError("no measurements found in any of the files given", source=str(source))
-    return frames[0] if len(frames) == 1 else model.concat(frames)
+    return tables[0] if len(tables) == 1 else model.concat(tables)
 
 
 def _check_conditions(conditions: dict[str, Any]) -> dict[str, Any]:
@@ -187,7 +196,7 @@ def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
 
 
 def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: dict[str, Any],
-              hints: dict[str, Any]) -> pd.DataFrame | None:
+              hints: dict[str, Any]) -> pd.DataFrame | list[model.Run] | None:
     if isinstance(item, Path):
         if item.suffix.lower() in _TABLE_SUFFIXES:
             return _read_table(item, optional, conditions)
@@ -199,7 +208,7 @@ def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: di
         data = item
     text = decode(data, name) if isinstance(data, (bytes, bytearray)) else str(data)
     try:
-        return read_text(text, name, strict=strict, conditions=conditions, hints=hints)
+        return read_runs(text, name, strict=strict, hints=hints)
     except IngestError as err:
         if optional and not strict and err.msg.startswith("no measurements"):
             warnings.warn(f"{name}: no measurements found; skipped.", IngestWarning, stacklevel=2)
@@ -225,10 +234,13 @@ def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.Da
     return model.coerce(df)
 
 
-def read_text(text: str, source: str, *, strict: bool = False,
-              conditions: dict[str, Any] | None = None,
-              hints: dict[str, Any] | None = None) -> pd.DataFrame:
-    """Parse one decoded text; the workhorse behind :func:`ingest` (see there)."""
+def read_runs(text: str, source: str, *, strict: bool = False,
+              hints: dict[str, Any] | None = None) -> list[model.Run]:
+    """Parse one decoded text into runs, in text order; the workhorse behind :func:`ingest`.
+
+    Unplaced lines that look like data are warned about (or raised, with ``strict``); a text
+    with no measurements at all raises :class:`~cipherlab.errors.IngestError`.
+    """
     lines = split_lines(text)
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
     found, taken = find_tables(lines, source, unplaced=bad_rows)
@@ -252,7 +264,7 @@ def read_text(text: str, source: str, *, strict: bool = False,
             "no measurements found: no openssl speed table, progress line, -mr record or "
             "benchmark table in this text", source=source)
     runs.sort(key=_first_line)
-    return model.to_frame(runs, source=source, conditions=conditions)
+    return runs
 
 
 def _first_line(run: model.Run) -> int:

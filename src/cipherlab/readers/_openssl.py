@@ -67,6 +67,7 @@ class _Run:
         self.rows: list[list] = []  # throughput cells
         self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
         self.progress: list[_progress.Progress] = []
+        self.done: set = set()  # keys of progress records that have their result
         # cells that differ from the run in a condition: -multi children, harness repeats
         self.children: list[tuple[dict, Any, tuple | None]] = []  # (conditions, cell, key)
         self.open_dt: deque = deque()  # +DT records waiting for their +R
@@ -251,9 +252,59 @@ class _Parser:
     # --- the pass ---------------------------------------------------------------------------
     def parse(self) -> None:
         skip = self.skip
+        doing_full = _progress.DOING_FULL.match
+        Progress = _progress.Progress
         for idx, raw in enumerate(self.lines):
             if idx in skip:
                 continue
+            # Fast paths for the two commonest lines of captures (a complete progress line, an
+            # -mr +DT/+R pair) inside a run that has no table yet: same effect as the general
+            # path below, minus the dispatch.
+            c0 = raw[:1]
+            if (c0 == "D" or c0 == "+") and not (self.pending_row or self.pending_pk or
+                                                 self.pending_hdr or self.cont_field):
+                run = self.cur
+                if run is not None and not (run.rows or run.pk or run.children) and \
+                        not run.opts.get("decrypt"):
+                    if c0 == "D":
+                        m = doing_full(raw)
+                        if m is not None:
+                            name, block = m[1], int(m[2])
+                            algorithm, op = canonical(name)
+                            rec = Progress(idx + 1, name, block, None, None, algorithm, op)
+                            rec.count, rec.seconds = int(m[3]), float(m[4])
+                            run.progress.append(rec)
+                            run.done.add((algorithm, block))
+                            run.last = idx + 1
+                            run.stderr_seen = True
+                            run.dialects.add("progress")
+                            self.pending_doing = None
+                            continue
+                    elif raw.startswith("+DT:"):
+                        fields = raw[4:].rstrip().split(":")
+                        if len(fields) == 3 and fields[2].isdigit():
+                            name, block = fields[0], int(fields[2])
+                            algorithm, op = canonical(name)
+                            rec = Progress(idx + 1, name, block, None, None, algorithm, op)
+                            run.progress.append(rec)
+                            run.open_dt.append(rec)
+                            run.last = idx + 1
+                            run.dialects.add("mr")
+                            continue
+                    elif raw.startswith("+R:"):
+                        fields = raw[3:].rstrip().split(":")
+                        opened = run.open_dt
+                        if len(fields) == 3 and opened and opened[0].name == fields[1]:
+                            try:
+                                count, secs = int(fields[0]), float(fields[2])
+                            except ValueError:
+                                pass
+                            else:
+                                rec = opened.popleft()
+                                rec.count, rec.seconds = count, secs
+                                run.done.add((rec.algorithm, rec.block))
+                                run.last = idx + 1
+                                continue
             line = clean(raw)
             if not line:
                 continue
@@ -338,7 +389,7 @@ class _Parser:
             if field in ("options", "compiler"):
                 self.cont_field = field
             return True
-        if c in "skeo":
+        if c in "sko" and "." not in line:
             kind = T.pkey_header(line)
             if kind is not None:
                 run = self.run(i)
@@ -465,19 +516,22 @@ class _Parser:
         if run.opts.get("decrypt") and rec.operation == "encrypt":
             rec.operation = "decrypt"
         run.progress.append(rec)
-        if not _progress.result(rec, rest):
+        if rec.count is not None or _progress.result(rec, rest):
+            run.done.add(rec.key())
+        else:
             self.pending_doing = rec if not rest.strip() else None
         run.dialects.add("progress")
         return True
 
     def prose_after(self, run: _Run) -> bool:
         """A line of prose (or a marker) since the run's last line: the text moved on."""
-        return any(p is not None and p[0] > run.last for p in (self.prose, self.marker))
+        last = run.last
+        return (self.prose is not None and self.prose[0] > last) or (
+            self.marker is not None and self.marker[0] > last)
 
     @staticmethod
     def repeats(run: _Run, rec: _progress.Progress) -> bool:
-        key = rec.key()
-        return any(p.key() == key and p.count is not None for p in run.progress)
+        return rec.key() in run.done
 
     @staticmethod
     def trailing_progress(run: _Run) -> list:
@@ -524,11 +578,16 @@ class _Parser:
             count, name, secs = int(fields[0]), ":".join(fields[1:-1]), float(fields[-1])
             # Results come in the order of their +DT prompts (children interleave theirs), and
             # -mb names every result "evp".
-            rec = next((r for r in run.open_dt if r.name == name or name == "evp"), None)
-            if rec is None:
-                return False  # a result without its block size
-            run.open_dt.remove(rec)
+            opened = run.open_dt
+            if opened and (opened[0].name == name or name == "evp"):
+                rec = opened.popleft()  # the usual case: the oldest open prompt
+            else:
+                rec = next((r for r in opened if r.name == name), None)
+                if rec is None:
+                    return False  # a result without its block size
+                opened.remove(rec)
             rec.count, rec.seconds = count, secs
+            run.done.add(rec.key())
             return True
         if tag in ("DTP", "DNP"):
             if tag == "DNP":

@@ -16,6 +16,10 @@ from cipherlab.readers._terminal import family
 
 _DOING_SYM = re.compile(
     r"^Doing (?P<alg>.+?)(?: ops)? for (?P<secs>\d+)s on (?P<len>\d+) size blocks:\s?(?P<rest>.*)$")
+#: A whole symmetric progress line (prompt and result): groups name, block, count, seconds.
+DOING_FULL = re.compile(
+    r"^Doing (.+?)(?: ops)? for \d+s on (\d+) size blocks: (-?\d+) "
+    r"(?:.+?)(?:'s| ops) in (\d+\.\d+)s\s*$")
 _DOING_SYMN = re.compile(r"^Doing (?P<alg>.+?) (?P<n>\d+) times on (?P<len>\d+) size blocks:\s?(?P<rest>.*)$")
 _DOING_PK = re.compile(
     r"^Doing (?P<bits>\d+) bits? (?P<what>.*?)(?:'s| ops) for (?P<secs>\d+)s:\s?(?P<rest>.*)$")
@@ -100,6 +104,13 @@ _NIST = {160: "secp160r1", 192: "nistp192", 224: "nistp224", 256: "nistp256", 38
 
 def doing(line: str, lineno: int) -> tuple[Progress, str] | None:
     """Parse a ``Doing ...`` prompt; return the record and the text after the prompt."""
+    m = DOING_FULL.match(line)
+    if m:  # the common case, prompt and result on one line: one regex instead of two
+        name = m[1]
+        algorithm, op = canonical(name)
+        rec = Progress(lineno, name, int(m[2]), None, None, algorithm, op)
+        rec.count, rec.seconds = int(m[3]), float(m[4])
+        return rec, ""
     m = _DOING_SYM.match(line)
     if m:
         name = m["alg"]

@@ -99,6 +99,7 @@ SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
 # openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
 _VAL = r"(?:-?\d[\d,]*\.\d\dk?|-?(?:inf|nan)k?)"
 VALUE = re.compile(_VAL)
+_VALUE_TOKEN = re.compile(_VAL + "$")
 _VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
 _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
 
@@ -131,10 +132,15 @@ def sym_row(line: str) -> tuple[str, list[str]] | None:
     >>> sym_row("md4                  0.00         0.00 ")
     ('md4', ['0.00', '0.00'])
     """
-    m = _ROW.match(line)
-    if m is None:
+    # Tokens from the right: cheaper than a regex that backtracks over the name.
+    toks = line.split()
+    j = len(toks)
+    is_value = _VALUE_TOKEN.match
+    while j and is_value(toks[j - 1]):
+        j -= 1
+    if j == 0 or j == len(toks):
         return None
-    return m["name"], m["values"].split()
+    return " ".join(toks[:j]), toks[j:]
 
 
 def bytes_per_s(tok: str) -> float:

@@ -1,0 +1,147 @@
+"""How fast is ``cipherlab.ingest``? Prints MB/s on a generated corpus and compares with read_csv.
+
+    python benchmarks/ingest_speed.py [--megabytes 20] [--repeat 3] [--profile]
+
+Generates a corpus (>= 20 MB by default) of mixed ``openssl speed`` dialects into
+``benchmarks/_corpus/`` (gitignored): 3.x terminal captures with ``Doing`` lines, 1.1.1 and
+0.9.8 tables with legacy names and public-key tables, ``-mr`` records, and mail-wrapped, quoted
+multi-run posts. Then it times ``cipherlab.ingest`` on the folder, writes the resulting tidy
+table as CSV and times ``pandas.read_csv`` on it (the same measurements, already tidy), and
+prints both and their ratio. Targets: >= 20 MB/s, and no slower than 2x ``read_csv``.
+Timings are the best of ``--repeat`` runs (the minimum is the least disturbed by other load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests" / "readers"))
+
+import render as R  # noqa: E402
+
+CORPUS = HERE / "_corpus"
+MODERN = ["md5", "sha1", "sha256", "sha512", "rmd160", "hmac(md5)", "des-ede3", "aes-128-cbc",
+          "aes-192-cbc", "aes-256-cbc", "camellia-128-cbc", "camellia-256-cbc", "ghash", "rand"]
+LEGACY = ["md5", "sha1", "rc4", "des cbc", "des ede3", "idea cbc", "blowfish cbc", "cast cbc",
+          "aes-128 cbc", "aes-192 cbc", "aes-256 cbc", "camellia-128 cbc", "sha256", "sha512"]
+
+
+def _rates(rng, n):
+    return [rng.choice([0.0, rng.uniform(1e3, 9e3)]) if rng.random() < 0.05 else
+            rng.uniform(1e6, 9e9) for _ in range(n)]
+
+
+def terminal_3x(rng) -> str:
+    out = [f"$ openssl speed -seconds 1 {' '.join(MODERN)} rsa2048 ecdsap256\n"]
+    rows = [(n, _rates(rng, 6)) for n in MODERN]
+    for name, values in rows:
+        for size, v in zip(R.SIZES_6, values):
+            out.append(R.doing_sym(name, 1, size, int(v / size), 1.0))
+    out.append(R.header_3x("3.0.19", "OPENSSL_ia32cap=0xfffa32034f8bffff:0x1a415f46f1bf2ffb"))
+    out.append(R.sym_table(rows, R.SIZES_6))
+    out.append(R.rsa_table([(2048, rng.uniform(1e3, 4e3), rng.uniform(4e4, 9e4))]))
+    out.append(R.ec_sign_table("ecdsa", [(256, "nistp256", rng.uniform(1e4, 5e4), rng.uniform(1e4, 2e4))]))
+    return "".join(out)
+
+
+def legacy_post(rng) -> str:
+    body = [f"Box {rng.randrange(1000)} (P3 {rng.choice([500, 750, 1000])}Mhz):\n",
+            R.header_098("0.9.8g", "19 Oct 2007")]
+    body.append(R.sym_table([(n, _rates(rng, 5)) for n in LEGACY], R.SIZES_5))
+    body.append(R.rsa_table([(b, rng.uniform(10, 500), rng.uniform(500, 6000)) for b in (512, 1024, 2048, 4096)]))
+    body.append(R.dsa_table([(b, rng.uniform(50, 500), rng.uniform(50, 500)) for b in (512, 1024, 2048)]))
+    text = "".join(body)
+    return R.mail_wrap(text, 72, quote="> " if rng.random() < 0.5 else "") + "\n"
+
+
+def mr_run(rng) -> str:
+    out = []
+    for i, name in enumerate(MODERN[:8]):
+        counts = [rng.randrange(10_000, 90_000_000) for _ in R.SIZES_6]
+        out.append(R.mr_sym(name.upper() if i % 2 else name, 25, R.SIZES_6, counts,
+                            [round(rng.uniform(0.5, 1.0), 6) for _ in R.SIZES_6], secs=1))
+    return "".join(out)
+
+
+def make_corpus(megabytes: float, seed: int = 0) -> Path:
+    CORPUS.mkdir(exist_ok=True)
+    for old in CORPUS.glob("*.txt"):
+        old.unlink()
+    rng = random.Random(seed)
+    makers = [terminal_3x, legacy_post, mr_run]
+    target, total, n = megabytes * 1e6, 0, 0
+    while total < target:
+        # files of ~1 MB, several runs each, like real collections of dumps
+        parts, size = [], 0
+        while size < 1e6:
+            block = rng.choice(makers)(rng)
+            parts.append(block)
+            size += len(block)
+        data = "".join(parts).encode()
+        (CORPUS / f"dump-{n:03d}.txt").write_bytes(data)
+        total += len(data)
+        n += 1
+    return CORPUS
+
+
+def best_of(repeat, fn):
+    """Best wall time and best CPU time (process_time: less disturbed by other load) of fn()."""
+    walls, cpus, result = [], [], None
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = fn()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return min(walls), min(cpus), result
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--megabytes", type=float, default=20.0)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--profile", action="store_true", help="print a cProfile of one ingest")
+    args = ap.parse_args(argv)
+
+    import warnings
+
+    import pandas as pd
+
+    import cipherlab
+
+    folder = make_corpus(args.megabytes)
+    size_mb = sum(p.stat().st_size for p in folder.glob("*.txt")) / 1e6
+    warnings.simplefilter("ignore")
+    if args.profile:
+        import cProfile
+        import pstats
+        cProfile.runctx("cipherlab.ingest(folder)", globals(), {"cipherlab": cipherlab, "folder": folder},
+                        "/tmp/ingest.prof")
+        pstats.Stats("/tmp/ingest.prof").sort_stats("cumulative").print_stats(25)
+    w_ingest, c_ingest, df = best_of(args.repeat, lambda: cipherlab.ingest(folder))
+    csv = folder / "tidy.csv.out"
+    df.to_csv(csv, index=False)
+    csv_mb = csv.stat().st_size / 1e6
+    w_csv, c_csv, back = best_of(args.repeat, lambda: pd.read_csv(csv, low_memory=False))
+    assert len(back) == len(df)
+    print(f"corpus: {size_mb:.1f} MB of openssl speed text in {len(list(folder.glob('*.txt')))} files, "
+          f"{len(df):,} cells, {df.groupby(['source', 'run'], observed=True).ngroups:,} runs")
+    print(f"cipherlab.ingest: wall {w_ingest:.2f} s = {size_mb / w_ingest:.1f} MB/s; "
+          f"CPU {c_ingest:.2f} s = {size_mb / c_ingest:.1f} MB/s (target >= 20 MB/s)")
+    print(f"pandas.read_csv of the same cells as a tidy CSV ({csv_mb:.0f} MB): "
+          f"wall {w_csv:.2f} s, CPU {c_csv:.2f} s")
+    print(f"ingest / read_csv time ratio: wall {w_ingest / w_csv:.2f}, CPU {c_ingest / c_csv:.2f} "
+          f"(target <= 2)")
+    rate = size_mb / c_ingest
+    ok = rate >= 20 and c_ingest <= 2 * c_csv
+    print("targets met" if ok else "TARGETS NOT MET")
+    csv.unlink()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
