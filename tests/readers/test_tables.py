@@ -365,3 +365,35 @@ def test_plain_cells_above_10000_without_a_unit_hint_are_kept_and_warned_about()
 
     with pytest.warns(IngestWarning, match=r"without 'k' above 10000 at line\(s\) 3 .*bytes/s"):
         assert _rates(TABLE) == [522138.77, 9876.54]
+
+
+# ---------------------------------------------------------------------------------- headers
+
+
+def _cells(lines: list[str]) -> list[tuple]:
+    runs, _ = find_tables(lines, "t")
+    return [(c["name"], c["block_bytes"], c["bytes_per_s"]) for r in runs for c in r.cells]
+
+
+def test_size_headers_with_units_and_two_level_headers():
+    expected = [("md5", 16, 1000.0), ("md5", 1024, 2000.0)]
+    assert _cells(["| Cipher | 16B | 1 KB |", "|---|---|---|", "| md5 | 1.00k | 2.00k |"]) == \
+        expected
+    # bare numbers are sizes when the header says so, in the corner ...
+    assert _cells(["| type \\ bytes | 16 | 1024 |", "|---|---|---|",
+                   "| md5 | 1.00k | 2.00k |"]) == expected
+    # ... or in a spanning row above (HTML two-level header)
+    assert _cells(["<table>", "<tr><th></th><th colspan=2>Block size (bytes)</th></tr>",
+                   "<tr><th>Cipher</th><th>16</th><th>1024</th></tr>",
+                   "<tr><td>md5</td><td>1.00k</td><td>2.00k</td></tr>", "</table>"]) == expected
+    # but a data row of whole numbers is data, not a header
+    assert _cells(["| Cipher | 16 bytes | 1024 bytes |", "|---|---|---|",
+                   "| md5 | 1000 | 2000 |"]) == [("md5", 16, 1000.0), ("md5", 1024, 2000.0)]
+
+
+def test_a_section_row_sets_the_cpu_only_when_it_names_one():
+    text = ["On an Intel Xeon @ 2.0 GHz:", "| Cipher | 16 bytes |", "|---|---|",
+            "| **With AES-NI** | |", "| aes-128-gcm | 2.00k |"]
+    runs, _ = find_tables(text, "t")
+    assert runs[0].meta["label"] == "With AES-NI"
+    assert (runs[0].meta["cpu"], runs[0].meta["clock_hz"]) == ("Intel Xeon", 2.0e9)

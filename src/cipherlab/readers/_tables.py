@@ -40,10 +40,15 @@ from cipherlab.readers._names import canonical
 
 __all__ = ["find_tables", "parse_value", "tier_name"]
 
-# A column header naming a block size: "16 bytes", "8192 Bytes", "1,024 bytes", "64 B",
+# A column header naming a block size: "16 bytes", "8192 Bytes", "1,024 bytes", "64 B", "8 KB",
 # "16 bytes (kB/s)".
-_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(?:bytes?|B)(?:\s*[(\[][^)\]]*[)\]])?$",
+_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(bytes?|B|KiB|KB|MiB|MB)(?:\s*[(\[][^)\]]*[)\]])?$",
                    re.IGNORECASE)
+# Block sizes are powers of two: "8 KB" in a benchmark table is 8192 bytes.
+_SIZE_UNITS = {"k": 1024, "m": 1024 * 1024}
+# A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
+_SIZE_HINT = re.compile(r"\bbytes?\b|\bblock|\bsize", re.IGNORECASE)
+_INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
 _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
                     r"\s*(k)?$", re.IGNORECASE)
@@ -662,13 +667,24 @@ def _condition_value(key: str, cell: str) -> str | None:
     return cell
 
 
-def _header(cells: list[str], context: _Context, dialect: str) -> _Header | None:
+def _header(cells: list[str], context: _Context, dialect: str,
+            hint_above: bool = False) -> _Header | None:
+    """The header a row starts, or None.
+
+    ``hint_above``: the row above was a section row about block sizes ("Block size (bytes)"),
+    so bare numbers here are sizes, as in a two-level HTML header.
+    """
     cleaned = cells
     sizes = {}
     for j, c in enumerate(cleaned):
         m = _SIZE.match(c) if c[-1:] in ("s", "S", "B", "e", "E", ")", "]") else None
         if m:
-            sizes[j] = int(m[1].replace(",", ""))
+            sizes[j] = int(m[1].replace(",", "")) * _SIZE_UNITS.get(m[2][0].lower(), 1)
+    if not sizes:
+        ints = {j: c for j, c in enumerate(cleaned) if _INT.match(c)}
+        words = [c for j, c in enumerate(cleaned) if j not in ints]
+        if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)):
+            sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
     if sizes:
         others = [j for j in range(len(cleaned)) if j not in sizes]
         if not others:
@@ -702,16 +718,16 @@ def _split_footnote(name: str) -> tuple[str, list[str]]:
 
 
 def _title(cells: list[str]) -> str | None:
-    cleaned = cells
-    filled = [c for c in cleaned if c]
-    if len(filled) == 1 and cleaned[0] and _value(cleaned[0]) is None:
-        return cleaned[0]
+    """The text of a section row: one filled cell (usually spanning the table), not a number."""
+    filled = [c for c in cells if c]
+    if len(filled) == 1 and _value(filled[0]) is None:
+        return filled[0]
     return None
 
 
 @dataclass
 class _Section:
-    """Section rows seen inside a table: a machine row, then a version row."""
+    """Section rows seen inside a table: a machine (or other) row, then a version row."""
 
     machine: str | None = None
     version: str | None = None
@@ -724,8 +740,8 @@ class _Section:
 
     def meta(self) -> dict[str, Any]:
         meta: dict[str, Any] = {}
-        if self.machine:
-            cpu = _cpu(self.machine)
+        cpu = _cpu(self.machine) if self.machine else {}
+        if cpu:  # a row naming a CPU or clock replaces what the prose said; other rows label only
             meta["cpu"] = cpu.get("cpu", self.machine)
             meta["clock_hz"] = cpu.get("clock_hz")
         if self.version:
@@ -744,12 +760,14 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     header: _Header | None = None
     section = _Section()
     run: Run | None = None
+    hint_above = False
     for row in table.rows:
         cells = [_clean(c) for c in row.cells]
         if not any(cells):
             used |= row.lines
             continue
-        new_header = _header(cells, context, table.dialect)
+        new_header = _header(cells, context, table.dialect, hint_above)
+        hint_above = False
         if new_header is not None:
             new_header.thousands = context.thousands or any(
                 _THOUSANDS.search(c) for c in (*cells, table.caption or ""))
@@ -759,6 +777,10 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
             continue
         title = _title(cells)
         if title is not None:
+            if _SIZE_HINT.search(title) and not _VERSION.search(title):
+                hint_above = True  # "Block size (bytes)" above a row of bare sizes
+                used |= row.lines
+                continue
             section.read(title)
             run = None
             used |= row.lines
