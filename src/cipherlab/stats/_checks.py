@@ -70,14 +70,26 @@ def _per_unique(s: pd.Series, fn) -> np.ndarray:
     return mapped[codes]  # code -1 (NA) picks fn(None)
 
 
-def _text(df: pd.DataFrame, cols) -> pd.Series:
-    parts = [df[c].astype("object").fillna("").astype(str) for c in cols if c in df.columns]
-    if not parts:
-        return pd.Series("", index=df.index)
-    out = parts[0]
-    for p in parts[1:]:
-        out = out + " " + p
-    return out
+def _text_of(df: pd.DataFrame, cols, i: int) -> str:
+    """The values of ``cols`` in row ``i`` joined by blanks (missing columns/values skipped)."""
+    return " ".join(str(df[c].iloc[i]) for c in cols if c in df.columns and pd.notna(df[c].iloc[i]))
+
+
+def _per_unique_rows(df: pd.DataFrame, cols, fn) -> np.ndarray:
+    """``fn(text)`` once per distinct combination of ``cols`` (text as in :func:`_text_of`)."""
+    present = [c for c in cols if c in df.columns]
+    if not present or df.empty:
+        return np.array([fn("")] * len(df), dtype=object)
+    combined = np.zeros(len(df), dtype=np.int64)
+    for c in present:
+        s = df[c]
+        codes = (s.cat.codes.to_numpy() if isinstance(s.dtype, pd.CategoricalDtype)
+                 else pd.factorize(s.astype("object"))[0])
+        combined = combined * (int(codes.max()) + 2) + codes + 1
+    _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    mapped = np.empty(len(first), dtype=object)
+    mapped[:] = [fn(_text_of(df, present, i)) for i in first]
+    return mapped[inverse.ravel()]
 
 
 def _is_openssl(df: pd.DataFrame) -> np.ndarray:
@@ -302,15 +314,14 @@ def physical_floor(algorithm: str, operation: str = "encrypt", cpu_class: str = 
 
 
 def _cpu_class(df: pd.DataFrame) -> np.ndarray:
-    text = _text(df, ("label", "cpu"))
-    klass = _per_unique(text, lambda t: "via" if t and _VIA_RE.search(t) else (
-        "no-aesni" if t and _OLD_CPU_RE.search(t) else "any"))
+    klass = _per_unique_rows(df, ("label", "cpu"), lambda t: "via" if _VIA_RE.search(t) else (
+        "no-aesni" if _OLD_CPU_RE.search(t) else "any"))
     if "aesni" in df.columns:
-        off = df["aesni"].astype("object").astype(str).str.lower().isin(["off", "no", "false"])
-        klass = np.where(off.to_numpy() & (klass == "any"), "no-aesni", klass)
+        off = _per_unique(df["aesni"], lambda v: str(v).lower() in ("off", "no", "false"))
+        klass = np.where(off.astype(bool) & (klass == "any"), "no-aesni", klass)
     if "tier" in df.columns:
-        c_only = df["tier"].astype("object").astype(str).str.lower().str.contains("no-asm")
-        klass = np.where(c_only.to_numpy() & (klass == "any"), "no-aesni", klass)
+        c_only = _per_unique(df["tier"], lambda v: "no-asm" in str(v).lower())
+        klass = np.where(c_only.astype(bool) & (klass == "any"), "no-aesni", klass)
     return klass
 
 
@@ -336,7 +347,6 @@ def _limit_findings(df: pd.DataFrame, clock_hz) -> tuple[np.ndarray, list[str], 
         ceiling = used_clock * procs / floors
         bad = np.isfinite(rate) & (rate > ceiling)
     idx = np.flatnonzero(bad)
-    kernel_text = _text(df, ("tier", "name", "label", "engine"))
     timing = (df["timing"].astype("object").to_numpy() if "timing" in df.columns
               else np.full(len(df), None))
     messages = []
@@ -348,7 +358,7 @@ def _limit_findings(df: pd.DataFrame, clock_hz) -> tuple[np.ndarray, list[str], 
                 "any": "any CPU"}[klass[i]]
         msg = (f"{rate[i] / 1e6:,.0f} MB/s is {cpb:.2g} cycles/byte at {where}: beyond the physical "
                f"limit of {floors[i]:g} cycles/byte for {algo[i]} on {what} (measurement-notes §3)")
-        if _KERNEL_RE.search(kernel_text.iloc[i]):
+        if _KERNEL_RE.search(_text_of(df, ("tier", "name", "label", "engine"), i)):
             msg += ("; the row ran in the kernel (afalg engine / AF_ALG): openssl speed divides by "
                     "the user CPU time of its own process, which does not include the kernel's "
                     "work, so the rate is inflated. Re-measure with -elapsed.")
