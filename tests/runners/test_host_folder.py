@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 
 import pandas as pd
 import pytest
@@ -119,3 +120,13 @@ def test_rate_warnings_name_the_algorithms_a_preset_did_not_move():
     with pytest.warns(CaptureWarning, match=r"'no-aesni' changed no median rate of aes-128-gcm "):
         messages = rate_warnings(pd.DataFrame(rows))
     assert len(messages) == 1 and "aes-128-cbc" not in messages[0]
+
+
+def test_busy_machine_warning_only_below_the_limit():
+    from cipherlab.runners._openssl import _check_busy
+    with pytest.warns(CaptureWarning, match="median 35% of a core"):
+        _check_busy([0.3, 0.35, 0.4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _check_busy([0.97, 0.99, 1.0])
+        _check_busy([])

@@ -283,6 +283,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
 
     import cipherlab  # the public ingest, whatever module readers put it in
 
+    shares: list[float] = []  # user CPU seconds / -seconds of each timed loop
     bar = progress_bar(sum(nominal(*c) for c, *_ in todo), len(todo), desc="openssl speed",
                        enabled=progress)
     with session(folder, bar, "capture"):
@@ -329,4 +330,24 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                 "returncode": proc.returncode})
             bar.update(nominal(alg, size))
             bar.set_postfix_str(f"runs {i}/{len(todo)}")
+            if eff_timing == "cpu":
+                shares.extend((frame["seconds"] / float(secs)).dropna().tolist())
+    _check_busy(shares)
     return results(folder, keys, "openssl")
+
+
+def _check_busy(shares: list[float], limit: float = 0.8) -> None:
+    """Warn when openssl's timed loops got much less than a whole core.
+
+    With ``timing='cpu'`` openssl runs each loop for ``-seconds`` of wall clock and divides by
+    the user CPU time it got, so a busy machine lowers the count and the divisor alike and the
+    rate survives; but frequency, caches and the share itself then vary from run to run.
+    """
+    if not shares:
+        return
+    share = float(pd.Series(shares).median())
+    if share < limit:
+        warnings.warn(f"the machine was busy: openssl got a median {share:.0%} of a core during its "
+                      f"timed loops (user CPU seconds / -seconds). The rates divide by CPU time "
+                      f"and stay usable, but expect more spread; for figures, capture on an idle "
+                      f"machine.", CaptureWarning, stacklevel=3)
