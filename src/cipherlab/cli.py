@@ -44,10 +44,23 @@ def _summary(df) -> str:
 
 
 def _cmd_ingest(args) -> int:
+    import warnings
+
     import cipherlab
     from cipherlab.model import write_table
-    df = cipherlab.ingest(args.sources, label=args.label, strict=args.strict, **dict(args.condition))
-    print(_summary(df))
+    conditions = dict(args.condition)
+    if args.tool_version:
+        conditions["tool_version"] = args.tool_version
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df = cipherlab.ingest(args.sources, label=args.label, strict=args.strict, **conditions)
+        except OSError as err:  # a missing file or glob: one clear line, like CipherlabError
+            print(f"cipherlab ingest: error: {err}", file=sys.stderr)
+            return 2
+    for w in caught:  # one readable line each, not a Python warning with a source location
+        print(f"cipherlab ingest: warning: {w.message}", file=sys.stderr)
+    print(_summary(df), file=sys.stderr if args.output == "-" else sys.stdout)
     if args.output == "-":
         df.to_csv(sys.stdout, index=False)
     elif args.output:
@@ -148,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--strict", action="store_true", help="fail on any line that cannot be placed")
     s.add_argument("-c", "--condition", type=_condition, action="append", default=[],
                    metavar="NAME=VALUE", help="add a condition column, e.g. -c aesni=off")
+    s.add_argument("--tool-version", help="openssl release that wrote -mr output (e.g. 1.1.0): "
+                   "decides what version-dependent records mean")
     s.set_defaults(func=_cmd_ingest)
 
     s = sub.add_parser("capture", help="benchmark this machine with openssl speed (and cryptography)")
