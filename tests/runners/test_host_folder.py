@@ -123,10 +123,10 @@ def test_rate_warnings_name_the_algorithms_a_preset_did_not_move():
 
 
 def test_busy_machine_warning_only_below_the_limit():
-    from cipherlab.runners._openssl import _check_busy
-    with pytest.warns(CaptureWarning, match="median 35% of a core"):
-        _check_busy([0.3, 0.35, 0.4])
+    from cipherlab.runners._plan import check_busy
+    with pytest.warns(CaptureWarning, match="openssl got a median 35% of a core"):
+        check_busy([0.3, 0.35, 0.4], tool="openssl", stacklevel=2)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _check_busy([0.97, 0.99, 1.0])
-        _check_busy([])
+        check_busy([0.97, 0.99, 1.0], tool="openssl")
+        check_busy([], tool="openssl")

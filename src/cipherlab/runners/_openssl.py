@@ -28,7 +28,7 @@ from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._host import host_info
 from cipherlab.runners._isa import (IsaCondition, _mask_for, aesni_state, find_openssl, isa_env,
                                     resolve_isa)
-from cipherlab.runners._plan import interleave, progress_bar, results, session, slug
+from cipherlab.runners._plan import check_busy, interleave, progress_bar, results, session, slug
 
 __all__ = ["capture"]
 
@@ -332,22 +332,6 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
             bar.set_postfix_str(f"runs {i}/{len(todo)}")
             if eff_timing == "cpu":
                 shares.extend((frame["seconds"] / float(secs)).dropna().tolist())
-    _check_busy(shares)
+    check_busy(shares, tool="openssl")
     return results(folder, keys, "openssl")
 
-
-def _check_busy(shares: list[float], limit: float = 0.8) -> None:
-    """Warn when openssl's timed loops got much less than a whole core.
-
-    With ``timing='cpu'`` openssl runs each loop for ``-seconds`` of wall clock and divides by
-    the user CPU time it got, so a busy machine lowers the count and the divisor alike and the
-    rate survives; but frequency, caches and the share itself then vary from run to run.
-    """
-    if not shares:
-        return
-    share = float(pd.Series(shares).median())
-    if share < limit:
-        warnings.warn(f"the machine was busy: openssl got a median {share:.0%} of a core during its "
-                      f"timed loops (user CPU seconds / -seconds). The rates divide by CPU time "
-                      f"and stay usable, but expect more spread; for figures, capture on an idle "
-                      f"machine.", CaptureWarning, stacklevel=3)

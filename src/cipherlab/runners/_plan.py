@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
+import statistics
 import warnings
 from typing import Hashable, Iterator, Sequence, TypeVar
 
@@ -34,7 +35,7 @@ import pandas as pd
 
 from cipherlab.errors import CaptureWarning
 
-__all__ = ["add_note", "interleave", "progress_bar", "rate_warnings", "results", "session", "slug"]
+__all__ = ["add_note", "check_busy", "interleave", "progress_bar", "rate_warnings", "results", "session", "slug"]
 
 C = TypeVar("C")
 I = TypeVar("I")
@@ -148,6 +149,25 @@ def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> p
     table = table.reset_index(drop=True)
     rate_warnings(table, tool=tool, stacklevel=stacklevel)
     return table
+
+
+def check_busy(shares: Sequence[float], *, tool: str, limit: float = 0.8,
+               stacklevel: int = 3) -> None:
+    """Warn when the timed loops got much less than a whole core.
+
+    ``shares``: user CPU seconds / wall seconds of each timed loop. With ``timing='cpu'`` openssl
+    (and the cryptography worker) run each loop for a fixed wall time and divide by the user CPU
+    time it got, so a busy machine lowers the count and the divisor alike and the
+    rate survives; but frequency, caches and the share itself then vary from run to run.
+    """
+    if not shares:
+        return
+    share = statistics.median(shares)
+    if share < limit:
+        warnings.warn(f"the machine was busy: {tool} got a median {share:.0%} of a core during its "
+                      f"timed loops (user CPU seconds / wall seconds). The rates divide by CPU time "
+                      f"and stay usable, but expect more spread; for figures, capture on an idle "
+                      f"machine.", CaptureWarning, stacklevel=stacklevel)
 
 
 def add_note(err: BaseException, note: str) -> None:

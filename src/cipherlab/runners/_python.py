@@ -29,7 +29,7 @@ from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._host import host_info
 from cipherlab.runners._isa import _mask_for, aesni_state, find_openssl, isa_env, resolve_isa
 from cipherlab.runners._openssl import _as_list, default_folder
-from cipherlab.runners._plan import interleave, progress_bar, results, session, slug
+from cipherlab.runners._plan import check_busy, interleave, progress_bar, results, session, slug
 
 __all__ = ["capture_python"]
 
@@ -157,6 +157,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     masks = {cond: _mask_for(binary, cond.value) for cond in conds}
     per_run = lambda cell: len(cell[2]) * (seconds + warmup_s)  # noqa: E731
 
+    shares: list[float] = []  # user CPU seconds / wall seconds of each timed loop
     bar = progress_bar(sum(per_run(c) for c, *_ in todo), len(todo), desc="cryptography",
                        enabled=progress)
     with session(folder, bar, "capture_python"):
@@ -191,4 +192,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
                 "returncode": proc.returncode})
             bar.update(per_run((alg, op, sz)))
             bar.set_postfix_str(f"runs {i}/{len(todo)}")
+            if timing == "cpu":
+                shares.extend(c["seconds"] / seconds for c in rows)
+    check_busy(shares, tool="cryptography")
     return results(folder, keys, "cryptography")
