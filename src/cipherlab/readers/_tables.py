@@ -210,13 +210,19 @@ def find_tables(lines: list[str], source: str, *,
     4 aes-128-gcm on 64 687515580.0
     5 aes-128-gcm off 16 72770610.0
     """
-    tables = _html_tables(lines)
+    # One pass over the whole text in C decides which scanners can find anything at all: most
+    # documents are openssl text with no table, and they must cost next to nothing here.
+    blob = "\n".join(lines)
+    tables = _html_tables(lines) if re.search("<table", blob, re.IGNORECASE) else []
     taken = set().union(*(t.span for t in tables)) if tables else set()
-    tables += _mediawiki_tables(lines, taken)
-    taken = set().union(*(t.span for t in tables)) if tables else set()
-    tables += _markdown_tables(lines, taken)
-    taken |= set().union(*(t.span for t in tables)) if tables else set()
-    tables += _tab_tables(lines, taken)
+    if "{|" in blob:
+        tables += _mediawiki_tables(lines, taken)
+        taken = set().union(*(t.span for t in tables)) if tables else set()
+    if "|" in blob:
+        tables += _markdown_tables(lines, taken)
+        taken = set().union(*(t.span for t in tables)) if tables else set()
+    if "\t" in blob:
+        tables += _tab_tables(lines, taken)
     if not tables:
         return [], set()
     tables.sort(key=lambda t: t.start)
@@ -324,12 +330,14 @@ def _markdown_tables(lines: list[str], taken: set[int]) -> list[_Table]:
             tables.append(_Table("markdown", block[0][0], block[-1][0], rows, markup))
             block.clear()
 
-    for i, line in enumerate(lines):
-        cells = None if i in taken or "|" not in line else _pipe_cells(_unquote(line))
-        if cells is None:
+    prev = -2
+    for i in [i for i, line in enumerate(lines) if "|" in line and i not in taken]:
+        cells = _pipe_cells(_unquote(lines[i]))
+        if cells is None or i != prev + 1:
             close()
-        else:
+        if cells is not None:
             block.append((i, cells))
+            prev = i
     close()
     return tables
 
@@ -339,28 +347,26 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
 
     A line without TABs between two TAB rows is a section row (a cell spanning the table).
     """
-    def cells_of(i: int) -> list[str] | None:
-        if i in taken or i >= len(lines) or "\t" not in lines[i]:
-            return None
+    cells_at: dict[int, list[str]] = {}
+    for i in [i for i, line in enumerate(lines) if "\t" in line and i not in taken]:
         text = _unquote(lines[i]).strip(" ")
-        if "\t" not in text.strip("\t"):
-            return None
-        return [c.strip() for c in text.strip("\r\n").rstrip("\t").split("\t")]
+        if "\t" in text.strip("\t"):
+            cells_at[i] = [c.strip() for c in text.rstrip("\t").split("\t")]
 
     tables: list[_Table] = []
     rows: list[_Row] = []
-    for i in range(len(lines)):
-        cells = cells_of(i)
-        if cells is not None:
-            rows.append(_Row(i, cells, {i}))
-            continue
-        text = _unquote(lines[i]).strip()
-        if rows and text and i not in taken and cells_of(i + 1) is not None:
-            rows.append(_Row(i, [text], {i}))
-            continue
-        if rows:
-            tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
-            rows = []
+    prev = -2
+    for i, cells in cells_at.items():
+        if rows and i != prev + 1:
+            middle = prev + 1
+            text = _unquote(lines[middle]).strip() if i == prev + 2 else ""
+            if text and middle not in taken:
+                rows.append(_Row(middle, [text], {middle}))
+            else:
+                tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
+                rows = []
+        rows.append(_Row(i, cells, {i}))
+        prev = i
     if rows:
         tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
     # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
@@ -463,8 +469,6 @@ def _wiki_cell(cell: str) -> tuple[str, int]:
 
 def _mediawiki_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     """MediaWiki table markup pasted from a wiki's editor (``{|`` ... ``|-`` ... ``|}``)."""
-    if not any("{|" in line for line in lines):
-        return []
     tables: list[_Table] = []
     table: _Table | None = None
     row: _Row | None = None
@@ -512,8 +516,6 @@ def _mediawiki_tables(lines: list[str], taken: set[int]) -> list[_Table]:
 
 
 def _html_tables(lines: list[str]) -> list[_Table]:
-    if not any("<table" in line.lower() for line in lines):
-        return []
     parser = _HTMLTableParser()
     parser.feed("\n".join(_unquote(line) for line in lines))
     parser.close()
