@@ -229,3 +229,41 @@ def test_progress_without_prompt_or_prose_splits_runs():
             "type 16 bytes\nmd5 3.20k\n")
     df = cipherlab.ingest(text)
     assert df.run.tolist() == [0, 1] and df["count"].tolist() == [100, 200]
+
+
+def test_progress_lines_split_or_with_terminal_junk():
+    # real pastes (openssl-speed-formats.md §6): prompt and result on two lines, and "^[[A" junk
+    text = ("Doing 2048 bits private rsa's for 10s:\n"
+            "10364 2048 bits private RSA's in 9.97s\n"
+            "Doing rsa2048 verify ops for 10s: ^[[A^[[A3486014 rsa2048 signature verify ops in 10.00s\n"
+            "Doing md5 for 3s on 16 size blocks: \x1b[0m9969396 md5's in 2.99s\n")
+    df = cipherlab.ingest(text, strict=True)
+    rsa = one(df, algorithm="rsa2048", operation="sign")
+    assert (rsa["count"], rsa.seconds) == (10364, 9.97)
+    assert rsa.ops_per_s == pytest.approx(10364 / 9.97, rel=1e-12)
+    sig = one(df, algorithm="rsa2048", operation="verify")
+    assert (sig["count"], sig.seconds) == (3486014, 10.0)
+    assert one(df, algorithm="md5")["count"] == 9969396
+
+
+def test_non_sigalrm_and_engine_lines():
+    text = ('engine "qatengine" set.\n'
+            "Doing md5 2000000 times on 16 size blocks: 2000000 md5's in 1.25s\n"
+            "+DN:sha1:1000:64\n+R:1000:sha1:0.500000\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df["count"].tolist() == [2000000, 1000]
+    assert df.bytes_per_s.tolist() == [2000000 * 16 / 1.25, 1000 * 64 / 0.5]
+    assert set(df.engine) == {"qatengine"}
+
+
+def test_openssl_40_ec_table_and_kem_rows_from_oqs():
+    text = ("version: 4.0.0-dev\n"
+            "                              sign    verify    sign/s verify/s\n"
+            " 256 bits EC (prime256v1)   0.0000s   0.0001s  47766.0  16098.0\n"
+            " 253 bits EC (Ed25519)   0.0000s   0.0001s  29301.0  11179.8\n"
+            "                               keygen    encaps    decaps keygens/s  encaps/s  decaps/s\n"
+            "rsa15360 19.170000s 0.001486s 0.345556s       0.1     673.1       2.9\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert one(df, algorithm="ecdsa-p256", operation="verify").ops_per_s == 16098.0
+    assert one(df, algorithm="ed25519", operation="sign").ops_per_s == 29301.0
+    assert one(df, algorithm="rsa15360", operation="encaps").ops_per_s == 673.1
