@@ -43,8 +43,8 @@ def test_holm_textbook_example():
 
 
 def test_bh_textbook_example():
-    # Benjamini & Hochberg (1995), JRSS B 57:289-300, §4.2: 15 p-values from a trial; at
-    # q = 0.05 the procedure rejects the four smallest (Bonferroni only three).
+    # Benjamini & Hochberg (1995), JRSS B 57:289-300, the paper's worked example of 15 ordered
+    # p-values: at q = 0.05 the procedure rejects the four smallest (Bonferroni only three).
     p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.3240,
          0.4262, 0.5719, 0.6528, 0.7590, 1.0000]
     adj = st.adjust_p(p, "bh")
