@@ -39,6 +39,7 @@ _AEAD = r"gcm|ccm|ocb|siv|poly1305"
 _GCM_CBC_PAIRS = (("aes-128-gcm", "aes-128-cbc"), ("aes-256-gcm", "aes-256-cbc"))
 _FIGURE_FORMATS = ("pdf", "svg", "png")
 _PNG_DPI = 200
+_OPEN_TABLE_ROWS = 12  # longer tables are folded (<details>) on the page
 
 
 # ---------------------------------------------------------------------------------------------
@@ -892,6 +893,7 @@ caption{caption-side:top;text-align:left;font-size:.95em;color:#444;padding:.3em
 .warn{background:#fff8ef;border-left:4px solid #D55E00;padding:.6em 1.2em}
 .ok{color:#007a56;font-weight:600} .bad{color:#b34700;font-weight:600}
 .meh{color:#555;font-weight:600} code{font-size:.9em;background:#f3f3f3;padding:0 .2em}
+details{margin:.6em 0} summary{cursor:pointer;font-size:.88em;color:#444}
 nav ol{columns:2} footer{margin-top:3em;color:#777;font-size:.85em}
 """
 
@@ -912,8 +914,13 @@ def _md_table_html(table: _Table, out: Path) -> str:
                          for c, r in zip(row, right)) + "</tr>" for row in rows)
     links = " · ".join(f"<a href='{_esc(p.relative_to(out).as_posix())}'>{p.suffix[1:].upper()}"
                        f"</a>" for p in table.files)
-    return (f"<table><caption>{_esc(table.caption)} <span class='files'>({links})</span>"
-            f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    html_table = (f"<table><caption>{_esc(table.caption)} <span class='files'>({links})</span>"
+                  f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    if len(rows) <= _OPEN_TABLE_ROWS:
+        return html_table
+    # long tables fold away so the text stays readable; the files hold them in full anyway
+    return (f"<details><summary>{_esc(table.caption)} <span class='files'>({len(rows)} rows; "
+            f"{links})</span></summary>{html_table}</details>")
 
 
 def _figure_html(fig: _Figure, out: Path) -> str:
@@ -983,7 +990,7 @@ def _load(sources) -> tuple[pd.DataFrame, str]:
 
 
 def _run(section: Callable, df: pd.DataFrame, w: _Writer) -> _Section:
-    """Run one analysis, keeping the warnings it raises for the page (they are also re-emitted)."""
+    """Run one analysis; its cipherlab warnings go onto the page (other warnings pass through)."""
     from cipherlab.errors import AnalysisError, CipherlabWarning
 
     with warnings.catch_warnings(record=True) as caught:
@@ -1034,8 +1041,11 @@ def report(sources=None, *, out: str | Path = "report") -> Path:
     small blocks, GCM against CBC (:func:`~cipherlab.stats.cost_model`,
     :func:`~cipherlab.stats.crossover`, :func:`~cipherlab.stats.small_block_overhead`);
     machines and implementation tiers (:func:`~cipherlab.stats.compare`); and plausibility
-    (:func:`~cipherlab.stats.lint`, :func:`~cipherlab.stats.comparable`). Warnings raised along
-    the way are listed on the page next to the analysis that raised them.
+    (:func:`~cipherlab.stats.lint`, :func:`~cipherlab.stats.comparable`). The
+    :class:`~cipherlab.errors.CipherlabWarning` s raised along the way are not printed: the page
+    lists them next to the analysis that raised them. An analysis the data cannot answer (an
+    :class:`~cipherlab.errors.AnalysisError`) is reported on the page with its message instead
+    of stopping the report.
 
     Examples
     --------

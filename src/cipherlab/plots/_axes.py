@@ -81,7 +81,10 @@ def format_ratio(ratio: float, digits: int = 3) -> str:
 
 def _decade_locator(values: Iterable[float]) -> ticker.Locator:
     # Less than ~1.5 decades of data: a tick per decade leaves one or no label, so add 2 and 5.
+    # Less than a factor of 4: even 1-2-5 ticks leave one label, so take round linear steps.
     vals = np.asarray([v for v in values if v and np.isfinite(v) and v > 0], dtype=float)
+    if vals.size and vals.max() / vals.min() < 4:
+        return ticker.MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10])
     if vals.size and vals.max() / vals.min() < 30:
         return ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0))
     return ticker.LogLocator(base=10)
