@@ -123,3 +123,16 @@ def test_lint_clean_table_is_silent(aws):
         warnings.simplefilter("error")
         assert st.lint(aws).empty
         assert st.comparable(aws, groupby=["algorithm"]).empty
+
+
+def test_rows_of_different_tools_in_one_cell_are_flagged():
+    df = table([({"label": "o", "tool": "openssl", "tool_version": "3.0.2", "timing": "cpu"},
+                 cells("aes-128-gcm", "AES-128-GCM", GCM)),
+                ({"label": "p", "tool": "cryptography", "timing": "cpu"},
+                 cells("aes-128-gcm", "AESGCM", GCM))])
+    with pytest.warns(ComparabilityWarning, match="different tools"):
+        assert set(st.comparable(df, groupby=["algorithm"])["check"]) == {"tool"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert st.comparable(df, by="tool").empty
+        assert st.comparable(df, groupby=["tool", "algorithm"]).empty

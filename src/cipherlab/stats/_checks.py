@@ -116,6 +116,9 @@ _MESSAGES = {
                      "-evp), which call the low-level AES API and never use AES-NI (openssl "
                      "#17813, #20391), beside EVP rows or in an ISA comparison; compare "
                      "`openssl speed -evp` rows instead (measurement-notes §1.4)."),
+    "tool": ("rows measured by different tools ({values}) fall into the same cell and would be "
+             "pooled (openssl speed, Python cryptography and TLS transfers time different "
+             "things); add 'tool' to `groupby`, or compare by='tool'."),
     "multi": ("rows mix -multi runs (the sum over child processes, timed on wall clock) with "
               "other process counts ({values}); divide by the process count or compare like "
               "with like (measurement-notes §1.7)."),
@@ -147,7 +150,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     """Check that rows about to be compared were measured like for like.
 
     Rows are compared within each group of ``groupby`` (default: the whole table is one
-    comparison). Four checks, each emitting one :class:`~cipherlab.errors.ComparabilityWarning`:
+    comparison). Five checks, each emitting one :class:`~cipherlab.errors.ComparabilityWarning`:
 
     ``timing``
         different known timing bases (``cpu`` vs ``elapsed``), measurement-notes §1.2.
@@ -157,6 +160,9 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     ``legacy-names``
         1.x legacy AES names (no AES-NI) mixed with EVP rows, or used in an ISA comparison
         (``by`` in ``aesni``/``isa``/``isa_mask``), §1.4.
+    ``tool``
+        rows of different tools (openssl, cryptography, tls) in one group, unless the
+        comparison is ``by="tool"``.
     ``multi``
         ``-multi`` runs beside other process counts, §1.7.
 
@@ -227,6 +233,10 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         if by in _ISA_COLUMNS:
             bad = bad | legacy
         findings.append(("legacy-names", bad, kind, values))
+    if "tool" in df.columns and by != "tool" and "tool" not in keys:
+        tool = df["tool"].astype("object")
+        bad, values = _mixed(gid, tool, tool.notna().to_numpy())
+        findings.append(("tool", bad, tool, values))
     if "multi" in df.columns:
         procs = pd.to_numeric(df["multi"], errors="coerce").fillna(1)
         bad, values = _mixed(gid, procs, everything)
