@@ -36,7 +36,7 @@ _MOJIBAKE_HINT = re.compile("[\u00c2\u00e2\u00a0\u202f\u2009\ufeff]")
 # ANSI CSI sequences, other ESC sequences, and their caret renderings (^[[A) left by terminals.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Quoting and list decorations left by mail clients, wikis and blogs.
-_QUOTE = re.compile(r"^(?:\s*(?:>|\|(?!.*\|\s*$)|\*\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?)+")
+_QUOTE = re.compile(r"^(?:\s*(?:>|\|(?!.*\|\s*$)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?)+")
 _PROMPT = re.compile(
     r"^\s*(?P<ps>[\w.@:~/\\-]*[$#%>]\s*)?(?P<env>(?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+)*)"
     r"(?:\S*/)?openssl(?:\.exe)?\s+speed(?P<args>(?:\s+-?[\w./=+:-]+)*)\s*(?:\(.*\))?\s*$")
@@ -98,13 +98,13 @@ def clean(line: str) -> str:
 
     >>> clean(">> \\tmd5   1.00k\\x1b[0m  ")
     'md5   1.00k'
-    >>> clean("| rsa 2048 bits 0.000289s")
-    'rsa 2048 bits 0.000289s'
+    >>> clean("| rsa 2048 bits 0.000289s"), clean("- md5 1.00k"), clean("-DL_ENDIAN -O3")
+    ('rsa 2048 bits 0.000289s', 'md5 1.00k', '-DL_ENDIAN -O3')
     """
     if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:
         line = _ANSI.sub("", line)
     s = line.strip()
-    if s and s[0] in ">|*#":
+    if s and s[0] in ">|*#-":
         s = _QUOTE.sub("", s).strip()
     return s
 
