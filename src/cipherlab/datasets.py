@@ -134,7 +134,8 @@ def _load_file(file: str, mtime_ns: int) -> pd.DataFrame:
     from cipherlab.readers import ingest
 
     p = Path(file)
-    rel = p.relative_to(root()).as_posix()
+    base = root().resolve()
+    rel = p.resolve().relative_to(base).as_posix() if base in p.resolve().parents else p.name
     df = ingest(p)
     if p.suffix == ".csv":
         # A tidy CSV written by hand keeps the document its line numbers point into.
