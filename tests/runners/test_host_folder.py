@@ -130,3 +130,15 @@ def test_busy_machine_warning_only_below_the_limit():
         warnings.simplefilter("error")
         check_busy([0.97, 0.99, 1.0], tool="openssl")
         check_busy([], tool="openssl")
+
+
+def test_run_progress_learns_what_each_kind_of_run_takes():
+    from cipherlab.runners._plan import RunProgress
+    p = RunProgress([("rsa", 2.0), ("gcm", 6.0), ("rsa", 2.0), ("gcm", 6.0)], desc="x",
+                    enabled=False)
+    assert p.estimate() == 16.0  # nominal until something is known
+    p.done(3.0)  # an rsa run took 1.5x its nominal time (3.2+ also times it as KEM and SIG)
+    assert p.estimate() == 6.0 * 1.5 + 2.0 * 1.5 + 6.0 * 1.5  # unseen kinds: median factor
+    p.done(6.6)  # gcm took 1.1x
+    assert p.estimate() == pytest.approx(2.0 * 1.5 + 6.0 * 1.1)
+    p.close()

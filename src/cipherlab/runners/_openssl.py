@@ -28,7 +28,8 @@ from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._host import host_info
 from cipherlab.runners._isa import (IsaCondition, _mask_for, aesni_state, find_openssl, isa_env,
                                     resolve_isa)
-from cipherlab.runners._plan import check_busy, interleave, progress_bar, results, session, slug
+from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, session,
+                                     slug)
 
 __all__ = ["capture"]
 
@@ -284,10 +285,10 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     import cipherlab  # the public ingest, whatever module readers put it in
 
     shares: list[float] = []  # user CPU seconds / -seconds of each timed loop
-    bar = progress_bar(sum(nominal(*c) for c, *_ in todo), len(todo), desc="openssl speed",
-                       enabled=progress)
+    bar = RunProgress([((c[0].name, c[1] is None), nominal(*c)) for c, *_ in todo],
+                      desc="openssl speed", enabled=progress)
     with session(folder, bar, "capture"):
-        for i, ((alg, size), cond, rep, k) in enumerate(todo, 1):
+        for (alg, size), cond, rep, k in todo:
             cmd = [binary, "speed", "-mr", "-seconds", secs,
                    *(["-elapsed"] if timing == "elapsed" else []),
                    *(["-multi", str(multi)] if multi else []), *mode,
@@ -328,8 +329,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                 "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
                 "wall_s": round(wall, 4), "nominal_s": nominal(alg, size),
                 "returncode": proc.returncode})
-            bar.update(nominal(alg, size))
-            bar.set_postfix_str(f"runs {i}/{len(todo)}")
+            bar.done(wall)
             if eff_timing == "cpu":
                 shares.extend((frame["seconds"] / float(secs)).dropna().tolist())
     check_busy(shares, tool="openssl")

@@ -35,7 +35,7 @@ import pandas as pd
 
 from cipherlab.errors import CaptureWarning
 
-__all__ = ["add_note", "check_busy", "interleave", "progress_bar", "rate_warnings", "results", "session", "slug"]
+__all__ = ["RunProgress", "add_note", "check_busy", "interleave", "rate_warnings", "results", "session", "slug"]
 
 C = TypeVar("C")
 I = TypeVar("I")
@@ -69,18 +69,51 @@ def slug(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-._" else "_" for ch in out)
 
 
-def progress_bar(total_s: float, n_runs: int, *, desc: str, enabled: bool = True):
-    """A tqdm.auto bar counting *nominal* seconds, so its ETA stays honest.
+class RunProgress:
+    """A tqdm.auto bar over a list of runs whose ETA learns how long each kind of run takes.
 
-    Runs differ in length (one block size vs six, one public-key op vs two), so a bar counting
-    runs would mis-estimate; the bar advances by each run's nominal duration (seconds x
-    measurements) and tqdm's rate turns that into a real-time ETA. Runs done show as a postfix.
+    Runs differ in length (one block size vs six, one public-key op vs two, an RSA row that
+    3.2+ also times as KEM and signature), so neither "runs done" nor nominal seconds give an
+    honest ETA. The bar counts estimated wall seconds: a run of a kind already seen is expected to
+    take what that kind took (mean wall / nominal), an unseen kind its nominal duration times the
+    median of the factors seen so far. After each run the total is re-estimated, so the ETA shown
+    is "remaining runs x what such runs really took here". The description counts runs done.
+
+    Parameters
+    ----------
+    runs : list of (kind, nominal_seconds)
+        The runs still to do, in order; ``kind`` is any hashable naming what a run measures.
     """
-    from tqdm.auto import tqdm
-    bar = tqdm(total=round(total_s, 1), desc=desc, unit="s", disable=not enabled,
-               bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} nominal s [{elapsed}<{remaining}{postfix}]")
-    bar.set_postfix_str(f"runs 0/{n_runs}")
-    return bar
+
+    def __init__(self, runs: Sequence[tuple[Hashable, float]], *, desc: str, enabled: bool = True):
+        from tqdm.auto import tqdm
+        self._todo = list(runs)
+        self._factors: dict[Hashable, list[float]] = {}
+        self._done = 0
+        self._desc = desc
+        self.bar = tqdm(total=sum(n for _, n in self._todo), unit="s",
+                        desc=f"{desc} 0/{len(self._todo)} runs", disable=not enabled,
+                        bar_format="{l_bar}{bar}| [{elapsed}<{remaining}]")
+
+    def estimate(self) -> float:
+        """Estimated wall seconds of the runs not done yet."""
+        seen = [f for fs in self._factors.values() for f in fs]
+        default = statistics.median(seen) if seen else 1.0
+        return sum(n * (statistics.fmean(self._factors[k]) if k in self._factors else default)
+                   for k, n in self._todo[self._done:])
+
+    def done(self, wall_s: float) -> None:
+        """Record that the next run finished after ``wall_s`` seconds."""
+        kind, nominal = self._todo[self._done]
+        self._factors.setdefault(kind, []).append(wall_s / nominal if nominal > 0 else 1.0)
+        self._done += 1
+        self.bar.total = self.bar.n + wall_s + self.estimate()
+        self.bar.set_description_str(f"{self._desc} {self._done}/{len(self._todo)} runs",
+                                     refresh=False)
+        self.bar.update(wall_s)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: float = 0.03,

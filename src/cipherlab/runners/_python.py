@@ -29,7 +29,8 @@ from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._host import host_info
 from cipherlab.runners._isa import _mask_for, aesni_state, find_openssl, isa_env, resolve_isa
 from cipherlab.runners._openssl import _as_list, default_folder
-from cipherlab.runners._plan import check_busy, interleave, progress_bar, results, session, slug
+from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, session,
+                                     slug)
 
 __all__ = ["capture_python"]
 
@@ -158,10 +159,10 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     per_run = lambda cell: len(cell[2]) * (seconds + warmup_s)  # noqa: E731
 
     shares: list[float] = []  # user CPU seconds / wall seconds of each timed loop
-    bar = progress_bar(sum(per_run(c) for c, *_ in todo), len(todo), desc="cryptography",
-                       enabled=progress)
+    bar = RunProgress([(c[0], per_run(c)) for c, *_ in todo], desc="cryptography",
+                      enabled=progress)
     with session(folder, bar, "capture_python"):
-        for i, ((alg, op, sz), cond, rep, k) in enumerate(todo, 1):
+        for (alg, op, sz), cond, rep, k in todo:
             spec = {"algorithm": alg, "operation": op, "sizes": list(sz), "seconds": seconds,
                     "warmup_s": warmup_s, "timing": timing}
             cmd = [python or sys.executable, str(WORKER), json.dumps(spec)]
@@ -190,8 +191,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
                 "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
                 "wall_s": round(wall, 4), "nominal_s": per_run((alg, op, sz)),
                 "returncode": proc.returncode})
-            bar.update(per_run((alg, op, sz)))
-            bar.set_postfix_str(f"runs {i}/{len(todo)}")
+            bar.done(wall)
             if timing == "cpu":
                 shares.extend(c["seconds"] / seconds for c in rows)
     check_busy(shares, tool="cryptography")
