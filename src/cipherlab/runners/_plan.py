@@ -35,7 +35,8 @@ import pandas as pd
 
 from cipherlab.errors import CaptureWarning
 
-__all__ = ["RunProgress", "add_note", "check_busy", "interleave", "rate_warnings", "results", "session", "slug"]
+__all__ = ["RunProgress", "add_note", "check_busy", "interleave", "rate_warnings", "results",
+           "session", "slug"]
 
 C = TypeVar("C")
 I = TypeVar("I")
