@@ -196,14 +196,15 @@ def test_documents_without_tables_yield_nothing():
 
 def test_unreadable_row_is_left_for_the_caller_to_report():
     text = ["| type | 16 bytes | 64 bytes |", "|---|---|---|",
-            "| md5 | 1.00k | 2.00k |", "| sha1 | 3.00k | oops |", "| Notes | see | below |"]
+            "| md5 | 1.00k | 2.00k |", "| sha1 | 3.00k | oops |", "| Notes | see | below |",
+            "| sha256 | 522 MB/s | 600 MB/s |"]
     unplaced: list = []
     runs, consumed = find_tables(text, "t", unplaced=unplaced)
     assert consumed == {0, 1, 2}
     assert [(c["name"], c["bytes_per_s"]) for c in runs[0].cells] == [("md5", 1000.0),
                                                                       ("md5", 2000.0)]
-    # the row with numbers is reported (1-based line); the wordy row is not a measurement
-    assert unplaced == [(4, "| sha1 | 3.00k | oops |")]
+    # rows with numbers are reported (1-based line); the wordy row is not a measurement
+    assert unplaced == [(4, "| sha1 | 3.00k | oops |"), (6, "| sha256 | 522 MB/s | 600 MB/s |")]
 
 
 def test_ingest_warns_about_an_unreadable_table_row_and_strict_raises():

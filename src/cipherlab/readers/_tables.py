@@ -791,7 +791,10 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
             continue
         found = _row_cells(row.line, cells, header)
         if found is None:
-            if any(_value(c) is not None for c in cells):
+            # A row with a number in a value column held a measurement we could not read
+            # ("522 MB/s", "1.2.3k"); a row of words (a note, a footnote) held none.
+            value_cols = header.sizes or header.algorithms
+            if any(j in value_cols and any(ch.isdigit() for ch in c) for j, c in enumerate(cells)):
                 bad.append(row.line)
             continue
         cells = found
