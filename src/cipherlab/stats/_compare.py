@@ -402,6 +402,9 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
         one-sample t on the log ratios (``test="welch"``, reported as ``"paired t"``), Wilcoxon
         signed-rank (``"mannwhitney"``, reported as ``"wilcoxon"``, with the Hodges-Lehmann
         estimate of the Walsh averages and Tukey's interval) or a bootstrap of the mean log ratio.
+        The paired question is about the typical (geometric-mean) ratio over the block sizes in
+        the table: its interval reflects how the ratio varies from size to size, not the noise
+        within a cell, so read it with ``ratio_min``/``ratio_max``.
     n_boot, seed : int
         Bootstrap resamples and seed (``test="bootstrap"`` only).
     check : bool
