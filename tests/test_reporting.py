@@ -130,6 +130,18 @@ def test_report_of_given_sources_via_the_cli_is_byte_identical_to_the_api(tmp_pa
     assert [f for f in files if (cli / f).read_bytes() != (api / f).read_bytes()] == []
 
 
+def test_report_of_a_dump_without_throughputs_explains_instead_of_failing(tmp_path):
+    # rsa.txt holds only sign/verify rates: no block sizes, no AES-NI pairs, no GCM/CBC
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = cipherlab.report(cipherlab.datasets.path("rsa.txt"), out=tmp_path)
+    text = _text(page.read_text())
+    assert "no AES-NI on/off pairs" in text
+    assert "per-call cost comparison is not possible" in text
+    assert list((tmp_path / "figures").iterdir()) == []
+    assert (tmp_path / "tables" / "sources.csv").is_file()
+
+
 def test_report_rejects_an_empty_source_list(tmp_path):
     with pytest.raises(ValueError, match="`sources` must name at least one"):
         cipherlab.report([], out=tmp_path)

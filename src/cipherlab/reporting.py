@@ -88,6 +88,8 @@ class _Writer:
         self.tables = out / "tables"
         self.colours = colours
         self.files: list[Path] = []
+        for folder in (self.figures, self.tables):
+            folder.mkdir(parents=True, exist_ok=True)
 
     def figure(self, name: str, draw: Callable, caption: str, *, aspect: float = 0.5) -> _Figure:
         """Draw on a fresh full-width (7.2 in, two-column) figure and write PDF, SVG and PNG."""
@@ -108,7 +110,6 @@ class _Writer:
               columns: Sequence[str] | None = None) -> _Table:
         from cipherlab import stats
 
-        self.tables.mkdir(parents=True, exist_ok=True)
         cols = [c for c in columns if c in result.columns] if columns else None
         csv = self.tables / f"{name}.csv"
         pd.DataFrame(result).to_csv(csv, index=False)
