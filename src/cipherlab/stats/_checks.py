@@ -16,7 +16,7 @@ import pandas as pd
 
 from cipherlab.errors import ComparabilityWarning, PlausibilityWarning
 from cipherlab.stats._clock import resolve_clock
-from cipherlab.stats._common import RUN_KEYS, as_list, require_columns
+from cipherlab.stats._common import RUN_KEYS, as_list, map_unique, require_columns
 from cipherlab.stats._common import warn as _warn
 
 __all__ = ["aead_era", "comparable", "lint", "physical_floor"]
@@ -59,17 +59,6 @@ def aead_era(tool_version) -> str | None:
     return "new"  # 3.4.0 and later
 
 
-def _per_unique(s: pd.Series, fn) -> np.ndarray:
-    """Apply ``fn`` once per distinct value (labels/versions repeat on every row of a run)."""
-    if isinstance(s.dtype, pd.CategoricalDtype):
-        codes, uniques = s.cat.codes.to_numpy(), list(s.cat.categories)
-    else:
-        codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
-    mapped = np.empty(len(uniques) + 1, dtype=object)
-    mapped[:] = [fn(u) for u in uniques] + [fn(None)]
-    return mapped[codes]  # code -1 (NA) picks fn(None)
-
-
 def _text_of(df: pd.DataFrame, cols, i: int) -> str:
     """The values of ``cols`` in row ``i`` joined by blanks (missing columns/values skipped)."""
     return " ".join(str(df[c].iloc[i]) for c in cols if c in df.columns and pd.notna(df[c].iloc[i]))
@@ -95,7 +84,7 @@ def _per_unique_rows(df: pd.DataFrame, cols, fn) -> np.ndarray:
 def _is_openssl(df: pd.DataFrame) -> np.ndarray:
     if "tool" not in df.columns:
         return np.ones(len(df), dtype=bool)
-    return _per_unique(df["tool"], lambda t: t is None or str(t).lower() not in _NOT_OPENSSL
+    return map_unique(df["tool"], lambda t: t is None or str(t).lower() not in _NOT_OPENSSL
                        ).astype(bool)
 
 
@@ -214,19 +203,19 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         bad, values = _mixed(gid, timing, timing.notna().to_numpy())
         findings.append(("timing", bad, timing, values))
     if "tool_version" in df.columns and "algorithm" in df.columns:
-        is_aead = _per_unique(df["algorithm"], lambda a: bool(a) and bool(_AEAD_RE.search(str(a))))
+        is_aead = map_unique(df["algorithm"], lambda a: bool(a) and bool(_AEAD_RE.search(str(a))))
         is_aead = is_aead.astype(bool) & _is_openssl(df)
-        era = pd.Series(_per_unique(df["tool_version"], aead_era), index=df.index)
+        era = pd.Series(map_unique(df["tool_version"], aead_era), index=df.index)
         bad, values = _mixed(gid, era, is_aead & era.notna().to_numpy())
         findings.append(("aead-loop", bad, era, values))
     if {"tool_version", "name", "algorithm"} <= set(df.columns):
-        legacy_version = _per_unique(
+        legacy_version = map_unique(
             df["tool_version"], lambda v: (1, 0, 1) <= (_version(v) or (9, 0, 0)) < (3, 0, 0))
         # case-sensitive: openssl prints legacy rows in lowercase ('aes-128 cbc'); wiki tables'
         # 'AES-256 CBC' says nothing about how the row was measured
-        legacy_name = _per_unique(
+        legacy_name = map_unique(
             df["name"], lambda v: bool(v) and bool(_LEGACY_NAME_RE.match(str(v).strip())))
-        aes = _per_unique(df["algorithm"], lambda a: str(a).startswith("aes-")).astype(bool)
+        aes = map_unique(df["algorithm"], lambda a: str(a).startswith("aes-")).astype(bool)
         legacy = legacy_name.astype(bool) & legacy_version.astype(bool) & _is_openssl(df)
         kind = pd.Series(np.where(legacy, "legacy name", "EVP name"), index=df.index)
         bad, values = _mixed(gid, kind, aes)
@@ -327,10 +316,10 @@ def _cpu_class(df: pd.DataFrame) -> np.ndarray:
     klass = _per_unique_rows(df, ("label", "cpu"), lambda t: "via" if _VIA_RE.search(t) else (
         "no-aesni" if _OLD_CPU_RE.search(t) else "any"))
     if "aesni" in df.columns:
-        off = _per_unique(df["aesni"], lambda v: str(v).lower() in ("off", "no", "false"))
+        off = map_unique(df["aesni"], lambda v: str(v).lower() in ("off", "no", "false"))
         klass = np.where(off.astype(bool) & (klass == "any"), "no-aesni", klass)
     if "tier" in df.columns:
-        c_only = _per_unique(df["tier"], lambda v: "no-asm" in str(v).lower())
+        c_only = map_unique(df["tier"], lambda v: "no-asm" in str(v).lower())
         klass = np.where(c_only.astype(bool) & (klass == "any"), "no-aesni", klass)
     return klass
 

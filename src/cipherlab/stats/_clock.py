@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from cipherlab.errors import AnalysisError
-from cipherlab.stats._common import require_columns
+from cipherlab.stats._common import map_unique, require_columns
 
 __all__ = ["clock_from_text", "cycles_per_byte", "per_ghz", "resolve_clock"]
 
@@ -47,13 +47,7 @@ def clock_from_text(text) -> float:
 
 
 def _parse_column(s: pd.Series) -> np.ndarray:
-    # Parse each distinct string once: labels repeat on every row of a run.
-    if isinstance(s.dtype, pd.CategoricalDtype):
-        codes, uniques = s.cat.codes.to_numpy(), list(s.cat.categories)
-    else:
-        codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
-    parsed = np.array([clock_from_text(u) for u in uniques] + [np.nan])
-    return parsed[codes]  # code -1 (NA) picks the trailing NaN
+    return map_unique(s, clock_from_text).astype(float)
 
 
 def resolve_clock(df: pd.DataFrame, clock_hz=None) -> pd.Series:

@@ -124,6 +124,21 @@ def key_values(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return pd.DataFrame(out, index=df.index)
 
 
+def map_unique(s: pd.Series, fn) -> np.ndarray:
+    """``fn`` applied once per distinct value of ``s`` (NA -> ``fn(None)``), spread over the rows.
+
+    Labels, versions and names repeat on every row of a run: evaluating a regex per distinct
+    value instead of per row keeps the checks fast on large tables.
+    """
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        codes, uniques = s.cat.codes.to_numpy(), list(s.cat.categories)
+    else:
+        codes, uniques = pd.factorize(s.astype("object"), use_na_sentinel=True)
+    mapped = np.empty(len(uniques) + 1, dtype=object)
+    mapped[:] = [fn(u) for u in uniques] + [fn(None)]
+    return mapped[codes]  # code -1 (NA) picks fn(None)
+
+
 def tidy_keys(result: pd.DataFrame, keys: list[str], source: pd.DataFrame) -> pd.DataFrame:
     """Give key columns of a result the dtypes they had in the input table."""
     for k in keys:
