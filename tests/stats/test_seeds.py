@@ -200,3 +200,28 @@ def test_python_per_call_overhead_is_about_a_microsecond(pyca):
     on = fit[fit["aesni"] == "on"].set_index("algorithm")
     assert 300 < on.loc["aes-128-gcm", "t0_ns"] < 3000
     assert (on["t0_ci_low"] > 0).all() and (on["t0_ci_low"] < on["t0_ns"]).all()
+
+
+def test_the_aead_loop_change_shows_in_the_cost_model_and_is_flagged(aws):
+    import cipherlab
+    from cipherlab.errors import ComparabilityWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evp = cipherlab.ingest(cipherlab.datasets.path("captures/host-b-openssl-3.0.22/evp.txt"))
+    keys = ["algorithm", "operation", "aesni"]  # each algorithm is its own run in evp.txt
+    new = st.cost_model(evp, groupby=keys).set_index(keys)
+    old = quiet(st.cost_model, aws).set_index(keys)
+    gcm = ("aes-128-gcm", "encrypt", "on")
+    # 3.0.22 runs a full init/IV/AAD/final/tag per message (PR #25823); 1.0.1f streamed
+    assert new.loc[gcm, "t0_ns"] > 10 * old.loc[gcm, "t0_ns"]
+    x = st.crossover(evp, groupby=keys)
+    assert x.loc[x["aesni"] == "on", "crossover_bytes"].iloc[0] > 1000  # vs ~45 B on AWS
+    both = cipherlab.concat([aws, evp])
+    with pytest.warns(ComparabilityWarning) as record:
+        r = st.compare(both[both["algorithm"] == "aes-128-gcm"], by="tool_version",
+                       baseline="1.0.1f", groupby=["algorithm", "block_bytes", "aesni"],
+                       paired=True)
+    messages = " ".join(str(w.message) for w in record)
+    assert "AEAD-loop change" in messages and "timed on different bases" in messages
+    assert len(r) == 2  # aesni on and off

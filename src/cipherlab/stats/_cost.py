@@ -255,7 +255,9 @@ def _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, what):
         fa.merge(fb, how="cross", suffixes=("_a", "_b"))
     if both.empty:
         raise AnalysisError(f"{what}: no run has both {a!r} and {b!r} (with the same "
-                            f"{', '.join(other)}).")
+                            f"{', '.join(other)}); when each algorithm was measured in its own "
+                            f"run, pass groupby=['algorithm', 'operation', <conditions>] without "
+                            f"run and label.")
     return both, other, points
 
 

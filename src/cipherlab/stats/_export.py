@@ -88,14 +88,14 @@ def _format_p(values) -> np.ndarray:
     return out
 
 
-def _format_column(name: str, s: pd.Series, digits: int) -> pd.Series:
+def _format_column(name: str, s: pd.Series, digits: int, fixed=_FIXED3) -> pd.Series:
     if name in _P_COLUMNS and pd.api.types.is_numeric_dtype(s.dtype):
         return pd.Series(_format_p(s.to_numpy(float, na_value=np.nan)), index=s.index)
     if pd.api.types.is_bool_dtype(s.dtype):
         return s.map({True: "yes", False: "no"}).fillna("–").astype(object)
     if pd.api.types.is_float_dtype(s.dtype):
         values = s.to_numpy(float, na_value=np.nan)
-        return pd.Series(_format_floats(values, digits, fixed=3 if name in _FIXED3 else None),
+        return pd.Series(_format_floats(values, digits, fixed=3 if name in fixed else None),
                          index=s.index)
     if pd.api.types.is_integer_dtype(s.dtype):
         return s.map(lambda v: "–" if pd.isna(v) else str(int(v)))
@@ -105,7 +105,10 @@ def _format_column(name: str, s: pd.Series, digits: int) -> pd.Series:
 
 def display_frame(result: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
     """A plain DataFrame of strings: ``result`` formatted for reading (numbers untouched)."""
-    return pd.DataFrame({c: _format_column(c, result[c], digits) for c in result.columns},
+    # ci_low/ci_high are ratios in compare results but byte counts in crossover results
+    fixed = _FIXED3 if "crossover_bytes" not in result.columns else tuple(
+        c for c in _FIXED3 if c not in ("ci_low", "ci_high"))
+    return pd.DataFrame({c: _format_column(c, result[c], digits, fixed) for c in result.columns},
                         index=result.index)
 
 
