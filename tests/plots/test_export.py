@@ -88,3 +88,16 @@ def test_axes_is_accepted_in_place_of_its_figure(tmp_path):
     ax = Figure().add_subplot()
     ax.plot(np.arange(3))
     assert plots.save_figure(ax, tmp_path / "ax", formats=("svg",))[0].is_file()
+
+
+def test_a_seaborn_grid_or_subfigure_is_saved_through_its_figure(tmp_path):
+    import seaborn as sns
+
+    fig = Figure()
+    sub = fig.subfigures(1, 2)[1]
+    sub.add_subplot().plot([1, 2], [2, 1])
+    assert plots.save_figure(sub, tmp_path / "sub", formats=("png",))[0].is_file()
+    grid = sns.FacetGrid(__import__("pandas").DataFrame({"x": [1, 2], "c": ["a", "b"]}), col="c")
+    assert plots.save_figure(grid, tmp_path / "grid", formats=("svg",))[0].is_file()
+    with pytest.raises(TypeError, match="`fig` must be a matplotlib Figure"):
+        plots.save_figure("figure.png", tmp_path / "x")

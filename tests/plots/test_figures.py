@@ -143,3 +143,10 @@ def test_speedup_without_block_sizes_is_a_forest_plot(ax):
     plots.speedup(res, ax=ax)
     assert _tick_texts(ax.xaxis) == ["aes-128-cbc", "aes-128-gcm"]
     assert ax.get_xlabel() == ""
+
+
+def test_throughput_of_another_metric_is_labelled_by_its_column(evp_frame, ax):
+    df = evp_frame.assign(ops_per_s=evp_frame.bytes_per_s / evp_frame.block_bytes.astype(float))
+    plots.throughput(df, y="ops_per_s", ax=ax)
+    assert ax.get_ylabel() == "ops per s" and ax.get_yscale() == "log"
+    assert not any(t.endswith("B/s") for t in _tick_texts(ax.yaxis))

@@ -216,9 +216,13 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
                  palette=_colors(hue_order, palette) if hue else None, errorbar=errorbar,
                  estimator=estimator, legend=legend, ax=ax, **kwargs)
     size_axis(ax, "x", d[x])
-    rate_axis(ax, "y", d[y])
+    if y.startswith("bytes_per_s"):
+        rate_axis(ax, "y", d[y])
+        ax.set_ylabel("Throughput" if y == "bytes_per_s" else y.replace("_", " "))
+    else:  # ops_per_s, cycles per byte, ...: log scale, the column name as the label
+        ax.set_yscale("log")
+        ax.set_ylabel(y.replace("_", " "))
     ax.set_xlabel("Block size (bytes)")
-    ax.set_ylabel("Throughput")
     if legend and ax.get_legend() is not None:
         _legend(ax)
     return ax

@@ -141,7 +141,8 @@ def save_figure(fig, path: str | Path, formats: Sequence[str] = ("pdf", "svg", "
     Parameters
     ----------
     fig
-        A :class:`matplotlib.figure.Figure` (``ax.figure`` for an Axes).
+        A :class:`matplotlib.figure.Figure`, or anything with a ``.figure`` (an Axes, a seaborn
+        ``FacetGrid``).
     path
         Where to write, without or with a suffix: ``figs/speedup`` or ``figs/speedup.pdf`` both
         give ``figs/speedup.pdf``, ``.svg`` and ``.png``. Missing folders are created.
@@ -178,8 +179,15 @@ def save_figure(fig, path: str | Path, formats: Sequence[str] = ("pdf", "svg", "
         raise ValueError(f"`formats` must be a non-empty selection of {list(_FORMATS)}; not {bad or formats!r}")
     if not float(dpi) > 0:
         raise ValueError(f"`dpi` must be a positive number; not {dpi!r}")
-    if hasattr(fig, "figure") and not hasattr(fig, "savefig"):
-        fig = fig.figure
+    from matplotlib.figure import Figure
+
+    if not isinstance(fig, Figure):  # an Axes, a SubFigure, a seaborn FacetGrid ...
+        fig = getattr(fig, "figure", None)
+        while fig is not None and not isinstance(fig, Figure) and hasattr(fig, "figure"):
+            fig = fig.figure
+        if not isinstance(fig, Figure):
+            raise TypeError("`fig` must be a matplotlib Figure (or an object with a .figure "
+                            f"such as an Axes or a seaborn grid); not {type(fig).__name__}")
     path = Path(path)
     base = path.with_suffix("") if path.suffix.lower().lstrip(".") in _FORMATS else path
     base.parent.mkdir(parents=True, exist_ok=True)
