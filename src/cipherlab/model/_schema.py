@@ -216,10 +216,17 @@ def _typed(col: str, values: list) -> Any:
             return pd.array(values, dtype="Int64")
         except (TypeError, ValueError):
             return values  # mixed input: coerce() converts it
-    if all(v is None or type(v) is str for v in values[:64]) and \
-            all(v is None or type(v) is str for v in set(values)):
-        return pd.Categorical(values)
-    return values
+    # Factorise in one dict pass (pd.Categorical on a list of str detours through an inferred
+    # string array first); anything but str/None is left to coerce().
+    index: dict = {}
+    get = index.setdefault
+    try:
+        codes = [-1 if v is None else get(v, len(index)) for v in values]
+    except TypeError:  # unhashable values
+        return values
+    if not all(type(k) is str for k in index):
+        return values
+    return pd.Categorical.from_codes(np.array(codes, dtype=np.int32), categories=list(index))
 
 
 def _as(s: pd.Series, dtype: str) -> pd.Series:

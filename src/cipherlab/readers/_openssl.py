@@ -214,26 +214,29 @@ class _Parser:
     # --- cells ----------------------------------------------------------------------------
     def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
         sizes = run.sizes_for(len(toks))
-        if sizes is None:
+        if sizes is None or len(toks) != len(sizes):
+            # no table to put it in, or a row cut short (and never continued) or longer than
+            # its header: the columns cannot be told apart, so it is reported, not guessed
             self.unplaced.append((lineno, self.lines[lineno - 1]))
             return
         key = tuple(toks)
         seen = self.quoted.get(key)
-        if seen is not None and seen != name and name.endswith(seen):
+        if seen is not None and seen != name and name.endswith(seen) and \
+                name[-len(seen) - 1] in " :>\t":
             return  # a later quotation of a row already read ("L : aes-128 cbc ...")
-        if any(t.rstrip("k") not in ("0.00",) for t in toks):
+        if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
             self.quoted.setdefault(key, name)
         algorithm, op = canonical(name)
-        if run.opts.get("decrypt") and op == "encrypt":
+        if op == "encrypt" and run.opts.get("decrypt"):
             op = "decrypt"
-        if len(toks) != len(sizes):
-            # a row cut short (and never continued) or with values beyond the header: the
-            # columns cannot be told apart, so it is reported rather than guessed
-            self.unplaced.append((lineno, self.lines[lineno - 1]))
-            return
         rows = run.rows
+        slow = T.bytes_per_s
         for size, tok in zip(sizes, toks):
-            v = T.bytes_per_s(tok)
+            if tok[-1] == "k" and tok[-4] == "." and "," not in tok:
+                # "%11.2fk": shift the decimal point in the text (exact, unlike float * 1000)
+                v = float(tok[:-4] + tok[-3:-1] + "0")
+            else:
+                v = slow(tok)
             rows.append([lineno, algorithm, name, op, size, v, v / size, None, None, None])
         run.dialects.add("text")
 
