@@ -185,3 +185,16 @@ def test_candidates_default_to_every_other_level_and_accept_lists(tiers):
     assert list(dict.fromkeys(two["candidate"])) == ["kernel", "padlock"]  # in the order given
     df = repeats().assign(level=lambda d: np.where(d["aesni"] == "on", 2, 1))
     assert len(st.compare(df, by="level", baseline=1, candidate=np.int64(2))) == 4
+
+
+def test_multi_children_are_left_out_silently():
+    from cipherlab.model import FLAG_CHILD
+
+    df = repeats()
+    children = df.assign(flag=FLAG_CHILD, bytes_per_s=df["bytes_per_s"] / 4)
+    both = pd.concat([df.assign(flag=None), children], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "flagged cells left out" warning for children
+        r = st.speedup(both)
+    assert (r["n_candidate"] == 4).all()  # the totals only
+    pd.testing.assert_series_equal(r["ratio"], st.speedup(df)["ratio"])

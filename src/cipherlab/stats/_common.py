@@ -88,16 +88,20 @@ def clean_metric(df: pd.DataFrame, metric: str, *, what: str) -> pd.DataFrame:
 
     Cells flagged by the readers (negative, inf, absurd) and non-positive values cannot enter a
     log-scale analysis; they are dropped with one :class:`CipherlabWarning` saying how many.
-    NaN cells (openssl's "not measured") are dropped silently.
+    NaN cells (openssl's "not measured") and ``-multi`` children's shares (flag
+    ``"child process"``: the run's total is the unflagged row, counting both would count twice)
+    are dropped silently.
     """
+    from cipherlab.model import FLAG_CHILD, FLAG_NOT_MEASURED
+
     require_columns(df, [metric], what=what)
     value = pd.to_numeric(df[metric], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     flagged = np.zeros(len(df), dtype=bool)
+    child = np.zeros(len(df), dtype=bool)
     if "flag" in df.columns:
-        from cipherlab.model import FLAG_NOT_MEASURED
-
-        f = df["flag"]
-        flagged = (f.notna() & f.astype("object").ne(FLAG_NOT_MEASURED)).to_numpy(dtype=bool)
+        f = df["flag"].astype("object")
+        child = f.eq(FLAG_CHILD).to_numpy(dtype=bool)
+        flagged = (f.notna() & ~f.isin([FLAG_NOT_MEASURED, FLAG_CHILD])).to_numpy(dtype=bool)
     with np.errstate(invalid="ignore"):
         bad_value = ~np.isnan(value) & ~(np.isfinite(value) & (value > 0))
     dropped = flagged | bad_value
@@ -106,7 +110,7 @@ def clean_metric(df: pd.DataFrame, metric: str, *, what: str) -> pd.DataFrame:
             f"{what}: {int(dropped.sum())} flagged, non-positive or infinite `{metric}` cell(s) left "
             f"out of the analysis; run cipherlab.stats.lint(df) to see them.",
             CipherlabWarning)
-    keep = ~dropped & ~np.isnan(value)
+    keep = ~dropped & ~child & ~np.isnan(value)
     return df.loc[keep]
 
 
