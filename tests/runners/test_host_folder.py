@@ -19,7 +19,7 @@ from cipherlab.runners._folder import CaptureFolder
 from cipherlab.runners._plan import interleave, rate_warnings
 
 HOST_KEYS = {"date", "host", "os", "kernel", "machine", "cpu", "vendor", "cores", "flags",
-             "clock_hz", "clock_source", "python", "openssl", "openssl_version",
+             "clock_hz", "clock_source", "load_1m", "python", "openssl", "openssl_version",
              "openssl_library", "openssl_version_a", "cryptography", "cryptography_openssl"}
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["FLAGS", "host_frame", "host_info", "openssl_versions"]
+__all__ = ["FLAGS", "host_frame", "host_info", "load_1m", "openssl_versions"]
 
 #: CPU flags worth recording for cipher benchmarks (x86 names; ARM names follow).
 FLAGS = ("aes", "pclmulqdq", "vaes", "vpclmulqdq", "avx", "avx2", "avx512f", "sha_ni", "ssse3",
@@ -120,12 +120,21 @@ def _cryptography() -> dict[str, str | None]:
             "cryptography_openssl": backend.openssl_version_text()}
 
 
+def load_1m() -> float | None:
+    """The 1-minute load average (None where the OS has none): how busy the host was."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
 def host_info(openssl: str | None = None) -> dict[str, Any]:
     """This machine's facts as a JSON-able dict, as every capture stores them in ``host.json``.
 
     Keys: ``date`` (UTC, ISO 8601), ``host``, ``os``, ``kernel``, ``machine``, ``cpu``,
     ``vendor``, ``cores``, ``flags`` (``{name: bool}`` over :data:`FLAGS`; absent names were
-    not reported), ``clock_hz`` and ``clock_source``, ``python``, ``openssl``,
+    not reported), ``clock_hz`` and ``clock_source``, ``load_1m`` (the 1-minute load average
+    when the facts were taken), ``python``, ``openssl``,
     ``openssl_version`` (the app's), ``openssl_library``, ``openssl_version_a`` (full text),
     ``cryptography`` and ``cryptography_openssl`` (the OpenSSL its wheel bundles).
     """
@@ -146,6 +155,7 @@ def host_info(openssl: str | None = None) -> dict[str, Any]:
         "flags": flags,
         "clock_hz": cpu["clock_hz"],
         "clock_source": cpu["clock_source"],
+        "load_1m": load_1m(),
         "python": platform.python_version(),
         **openssl_versions(openssl),
         **_cryptography(),

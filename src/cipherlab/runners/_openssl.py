@@ -25,7 +25,7 @@ import pandas as pd
 
 from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
 from cipherlab.runners._folder import CaptureFolder
-from cipherlab.runners._host import host_info
+from cipherlab.runners._host import host_info, load_1m
 from cipherlab.runners._isa import (IsaCondition, _mask_for, aesni_state, find_openssl, isa_env,
                                     resolve_isa)
 from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, session,
@@ -327,6 +327,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
             folder.add_run(k, raw, frame, {
                 "tool": "openssl", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
                 "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
+                "load_1m": load_1m(),
                 "wall_s": round(wall, 4), "nominal_s": nominal(alg, size),
                 "returncode": proc.returncode})
             bar.done(wall)

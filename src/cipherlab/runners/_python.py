@@ -26,7 +26,7 @@ from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmE
 from cipherlab.model import Run, to_frame
 from cipherlab.runners import _pyworker
 from cipherlab.runners._folder import CaptureFolder
-from cipherlab.runners._host import host_info
+from cipherlab.runners._host import host_info, load_1m
 from cipherlab.runners._isa import _mask_for, aesni_state, find_openssl, isa_env, resolve_isa
 from cipherlab.runners._openssl import _as_list, default_folder
 from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, session,
@@ -189,6 +189,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
             folder.add_run(k, proc.stdout, frame, {
                 "tool": "cryptography", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
                 "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
+                "load_1m": load_1m(),
                 "wall_s": round(wall, 4), "nominal_s": per_run((alg, op, sz)),
                 "returncode": proc.returncode})
             bar.done(wall)
