@@ -267,3 +267,14 @@ def test_openssl_40_ec_table_and_kem_rows_from_oqs():
     assert one(df, algorithm="ecdsa-p256", operation="verify").ops_per_s == 16098.0
     assert one(df, algorithm="ed25519", operation="sign").ops_per_s == 29301.0
     assert one(df, algorithm="rsa15360", operation="encaps").ops_per_s == 673.1
+
+
+def test_mr_32_numbering_kem_and_sig(read):
+    # "+F2:2:2048:3117.100000:100517.000000:95105.500000:3050.000000", "+R4:30500:2048:10.00"
+    df = read(SYN / "openssl-3.5-mr-kem-sig.txt")
+    d = one(df, algorithm="rsa2048", operation="decrypt")
+    assert (d.ops_per_s, d["count"]) == (3050.0, 30500)
+    assert one(df, algorithm="ecdsa-p256", operation="verify")["count"] == 160980  # +R8 in 3.2+
+    # +F9 is the KEM record, +F10 the SIG one; names come from the +DTP prompts
+    assert one(df, algorithm="ml-kem-768", operation="keygen").ops_per_s == 60172.5
+    assert one(df, algorithm="ml-dsa-65", operation="sign")["count"] == 20456

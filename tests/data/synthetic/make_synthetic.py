@@ -139,6 +139,25 @@ def openssl_35_rsa4_kem_sig() -> str:
     return "".join(out)
 
 
+def openssl_35_mr() -> str:
+    """3.2+ -mr: RSA 4-rate +F2, renumbered +R<n>, KEM/SIG +DTP prompts, +F9 (KEM) and +F10 (SIG)."""
+    out = []
+    for bits, what, n, count in ((2048, "private:rsa sign", 1, 31171), (2048, "public:rsa verify", 2, 1005170),
+                                 (2048, "public:rsa encrypt", 3, 951055), (2048, "private:rsa decrypt", 4, 30500),
+                                 (256, "sign:ecdsa", 7, 477660), (256, "verify:ecdsa", 8, 160980)):
+        out.append("+DTP:%d:%s:%d\n+R%d:%ld:%d:%.2f\n" % (bits, what, 10, n, count, bits, 10.0))
+    for name, ops, first in (("ML-KEM-768", ("keygen", "encaps", "decaps"), 15),
+                             ("ML-DSA-65", ("keygen", "signs", "verify"), 18)):
+        for k, (op, count) in enumerate(zip(ops, (120345, 110234, 130456) if first == 15
+                                            else (60123, 20456, 58789))):
+            out.append("+DTP:%s:%s:%d\n+R%d:%ld:%s:%.2f\n" % (name, op, 2, first + k, count, name, 2.0))
+    out += ["+F2:2:2048:%f:%f:%f:%f\n" % (3117.1, 100517.0, 95105.5, 3050.0),
+            "+F4:3:256:%f:%f\n" % (47766.0, 16098.0),
+            "+F9:5:%f:%f:%f\n" % (60172.5, 55117.0, 65228.0),
+            "+F10:3:%f:%f:%f\n" % (30061.5, 10228.0, 29394.5)]
+    return "".join(out)
+
+
 def libressl() -> str:
     """LibreSSL (macOS/OpenBSD): 1.0.1-era format, 5 sizes, 'bit' singular."""
     rows = [("md5", [52345670.0, 150123450.0, 330456780.0, 470123450.0, 530987650.0]),
@@ -209,6 +228,7 @@ DUMPS = {
     "openssl-1.1.0-mr-seconds-per-op.txt": openssl_110_mr,
     "openssl-1.1.1-mr-ops-per-second.txt": openssl_111_mr,
     "openssl-3.5-rsa4-kem-sig.txt": openssl_35_rsa4_kem_sig,
+    "openssl-3.5-mr-kem-sig.txt": openssl_35_mr,
     "libressl-2.8.3.txt": libressl,
     "mail-wrapped-quoted-1.1.1k.txt": mail_wrapped_quoted,
     "crlf-mojibake-3.0.13.txt": crlf_mojibake,
