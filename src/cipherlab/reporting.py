@@ -255,6 +255,7 @@ def _aesni(df: pd.DataFrame, w: _Writer) -> _Section:
         speedups.append(pd.DataFrame(sp).assign(source=src))
         tests.append(pd.DataFrame(rt).assign(source=src))
         sec.blocks.append(f"<h3>{_describe_source(df, src)}</h3>")
+        sec.say(_mask_text(sub))
         lines = []
         for alg, rows in sp.groupby("algorithm", observed=True, sort=False):
             rows = rows.sort_values("block_bytes")
@@ -849,6 +850,22 @@ def _claim_summary(algorithm: str, rows: pd.DataFrame) -> str:
 def _short_label(label: object) -> str:
     """Drop the distribution blurb of a long run label: ``VIA Luke @ 1.0 GHz / OpenSSL 1.1.0l``."""
     return re.sub(r"\s+(on|with)\s+(Debian|Ubuntu|Fedora|Linux).*$", "", str(label))
+
+
+def _mask_text(sub: pd.DataFrame) -> str:
+    """What the source says about the capability mask in effect on each side (openssl's CPUINFO)."""
+    if "cpuinfo" not in sub.columns or sub["cpuinfo"].isna().all():
+        return ("The source does not record the capability mask in effect (openssl's "
+                "<code>CPUINFO</code> line), so it cannot show that masking AES-NI took effect; "
+                "the ratios below are the evidence.")
+    parts = []
+    for level in ("on", "off"):
+        masks = _values(sub.loc[sub["aesni"] == level, "cpuinfo"])
+        if masks:
+            parts.append(f"AES-NI {level}: <code>{_esc('; '.join(masks[:2]))}</code>")
+    return ("Capability mask in effect, as openssl printed it: " + ", ".join(parts) + ". "
+            "Bit 57 of the first word is AES-NI, bit 33 PCLMULQDQ, bit 41 SSSE3 (which selects "
+            "the vector-permute fallback when AES-NI is off).")
 
 
 def _first(frame: pd.DataFrame, column: str) -> pd.DataFrame:
