@@ -127,3 +127,11 @@ def test_capture_folder_reads_its_table(tmp_path):
     write_table(df, tmp_path / "results.csv")
     back = cipherlab.ingest(tmp_path)
     assert back.bytes_per_s.tolist() == df.bytes_per_s.tolist() and set(back.aesni) == {"on"}
+
+
+def test_runs_are_numbered_within_each_source(tmp_path):
+    two_runs = TABLE + TABLE.replace("3.0.2", "3.0.3")
+    (tmp_path / "a.txt").write_text(two_runs)
+    (tmp_path / "b.txt").write_text(two_runs)
+    df = cipherlab.ingest(tmp_path)
+    assert df.groupby("source", observed=True).run.unique().map(list).tolist() == [[0, 1], [0, 1]]

@@ -69,13 +69,12 @@ class Run:
     ``meta`` maps :data:`RUN_FIELDS` (and any condition such as ``aesni``) to values;
     ``cells`` is a list of mappings over :data:`CELL_FIELDS` (missing keys mean NA), or of
     sequences holding the :data:`CELL_FIELDS` values in order (the fast form parsers use).
-    ``number`` fixes the ``run`` column; runs sharing a number are parts of one run that differ
-    in a condition (``-multi`` children, repeats), and ``None`` numbers runs in order.
+    Cells whose mappings carry keys outside :data:`CELL_FIELDS` give those conditions per cell
+    (``-multi`` children, repeats of a harness loop, a table's ``AES-NI Enabled`` column).
     """
 
     meta: dict[str, Any] = field(default_factory=dict)
     cells: list[Any] = field(default_factory=list)
-    number: int | None = None
 
 
 def condition_columns(df: pd.DataFrame) -> list[str]:
@@ -105,14 +104,18 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     conditions = dict(conditions or {})
     cols: dict[str, list] = {c: [] for c in _HEAD}
     extra: dict[str, list] = {}
+    numbers: dict[str, int] = {}
     n = 0
-    for i, run in enumerate(runs):
+    for run in runs:
         meta = {**run.meta, **conditions}
         k = len(run.cells)
         if not k:
             continue
-        cols["source"].extend([meta.pop("source", source)] * k)
-        cols["run"].extend([first_run + i if run.number is None else run.number] * k)
+        src = meta.pop("source", source)
+        cols["source"].extend([src] * k)
+        number = numbers.get(src, first_run)  # runs are numbered within their source
+        numbers[src] = number + 1
+        cols["run"].extend([number] * k)
         for f in ("label", "tool", "tool_version", "timing"):
             cols[f].extend([meta.get(f)] * k)
         mappings = isinstance(run.cells[0], Mapping)
