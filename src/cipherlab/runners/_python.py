@@ -65,7 +65,8 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
                    operations: str | Iterable[str] = ("encrypt", "decrypt"),
                    out: str | Path | None = None, timing: str = "cpu", warmup_s: float = 0.2,
                    seed: int | None = 0, resume: bool = False, python: str | None = None,
-                   label: str | None = None, progress: bool = True) -> pd.DataFrame:
+                   openssl: str | Path | None = None, label: str | None = None,
+                   progress: bool = True) -> pd.DataFrame:
     """Time the ``cryptography`` package per message, ISA conditions interleaved, every run kept.
 
     Parameters
@@ -91,6 +92,9 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
         Divide by user CPU time (as ``openssl speed`` does by default) or by wall time.
     python : str, optional
         The interpreter of the workers (default: this one).
+    openssl : str or Path, optional
+        The ``openssl`` binary that checks the ISA presets against this CPU (default: on PATH;
+        needed because the OpenSSL inside cryptography cannot be asked before a worker runs).
 
     Returns
     -------
@@ -131,7 +135,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     if not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ValueError(f"seconds must be a positive number; not {seconds!r}")
 
-    binary = find_openssl()
+    binary = find_openssl(openssl)
     conds = resolve_isa(isa, openssl=binary, stacklevel=3)
     if not conds:
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine")
