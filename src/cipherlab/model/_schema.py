@@ -102,50 +102,83 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     :class:`~cipherlab.errors.IngestWarning`.
     """
     conditions = dict(conditions or {})
-    cols: dict[str, list] = {c: [] for c in _HEAD}
-    extra: dict[str, list] = {}
+    # Cell fields are lists; everything constant within a run is kept run-length encoded as
+    # (value, count) segments and expanded in C at the end (np.repeat), so a million cells cost
+    # a million list items for the cell fields only.
+    cells: dict[str, list] = {f: [] for f in CELL_FIELDS}
+    segs: dict[str, list] = {"source": [], "run": []}
+    filled: dict[str, int] = {"source": 0, "run": 0}  # rows covered by each column's segments
     numbers: dict[str, int] = {}
     n = 0
     for run in runs:
-        meta = {**run.meta, **conditions}
         k = len(run.cells)
         if not k:
             continue
+        meta = {**run.meta, **conditions}
         src = meta.pop("source", source)
-        cols["source"].extend([src] * k)
         number = numbers.get(src, first_run)  # runs are numbered within their source
         numbers[src] = number + 1
-        cols["run"].extend([number] * k)
-        for f in ("label", "tool", "tool_version", "timing"):
-            cols[f].extend([meta.get(f)] * k)
         mappings = isinstance(run.cells[0], Mapping)
         if mappings:
             for f in CELL_FIELDS:
-                cols[f].extend(c.get(f) for c in run.cells)
+                cells[f].extend(c.get(f) for c in run.cells)
         else:
             for f, values in zip(CELL_FIELDS, zip(*run.cells)):
-                cols[f].extend(values)
-        for key, value in meta.items():
-            if key in ("label", "tool", "tool_version", "timing"):
-                continue
-            col = extra.setdefault(key, [None] * n)
-            col.extend([value] * k)
+                cells[f].extend(values)
+        per_cell = []
         if mappings:
-            skip = {*CELL_FIELDS, *conditions, "label", "tool", "tool_version", "timing"}
-            for key in dict.fromkeys(key for c in run.cells for key in c if key not in skip):
-                col = extra.setdefault(key, [None] * n)
-                del col[n:]  # the run-level value (if any) is replaced cell by cell
-                col.extend(c.get(key, meta.get(key)) for c in run.cells)
+            skip = {*CELL_FIELDS, *conditions, "source"}
+            per_cell = list(dict.fromkeys(key for c in run.cells for key in c if key not in skip))
+        for key in dict.fromkeys([*meta, *per_cell]):
+            col = segs.get(key)
+            if col is None:
+                col = segs[key] = [(None, n)] if n else []
+            if key in per_cell:
+                default = meta.get(key)
+                col.extend((c.get(key, default), 1) for c in run.cells)
+            else:
+                col.append((meta[key], k))
+            filled[key] = n + k
+        segs["source"].append((src, k))
+        segs["run"].append((number, k))
+        filled["source"] = filled["run"] = n + k
         n += k
-        for col in extra.values():
-            if len(col) < n:
-                col.extend([None] * (n - len(col)))
-    data = {**cols, **extra}
+        for key, col in segs.items():  # columns this run does not have: NA for its rows
+            if filled.get(key, 0) < n:
+                col.append((None, n - filled.get(key, 0)))
+                filled[key] = n
     if not n:
-        return _flag(coerce(pd.DataFrame(columns=list(data))), source, stacklevel)
-    # Typed arrays straight from the lists: no detour through inferred (string) dtypes.
-    df = pd.DataFrame({c: _typed(c, v) for c, v in data.items()}, copy=False)
+        return _flag(coerce(pd.DataFrame(columns=_HEAD)), source, stacklevel)
+    data: dict[str, Any] = {c: None for c in _HEAD}  # the fixed order first
+    for f, values in cells.items():
+        data[f] = _typed(f, values)
+    for key, col in segs.items():
+        data[key] = _expand(key, col)
+    df = pd.DataFrame(data, copy=False)
     return _flag(coerce(df), source, stacklevel)
+
+
+def _expand(col: str, segments: list) -> Any:
+    """A run-length encoded column -> a typed array of its schema dtype."""
+    values = [v for v, _ in segments]
+    counts = np.array([c for _, c in segments], dtype=np.int64)
+    dtype = COLUMNS.get(col) or ("Int64" if col in _INTEGER_CONDITIONS else "category")
+    if dtype in ("float64", "int64", "Int64"):
+        try:
+            arr = np.repeat(np.array([np.nan if v is None else v for v in values], dtype=float), counts)
+        except (TypeError, ValueError):
+            return np.repeat(np.array(values, dtype=object), counts)  # coerce() sorts it out
+        if dtype == "float64":
+            return arr
+        if dtype == "int64":
+            return arr.astype(np.int64)
+        return pd.array(arr, dtype="Int64") if np.all(np.isnan(arr) | (arr == np.round(arr))) \
+            else arr
+    index: dict = {}
+    codes = [-1 if v is None else index.setdefault(v if type(v) is str else str(v), len(index))
+             for v in values]
+    return pd.Categorical.from_codes(np.repeat(np.array(codes, dtype=np.int32), counts),
+                                     categories=list(index))
 
 
 def _flag(df: pd.DataFrame, source: str, stacklevel: int = 4) -> pd.DataFrame:
@@ -215,8 +248,8 @@ def _typed(col: str, values: list) -> Any:
     if dtype == "int64":
         return np.array(values, dtype=np.int64)
     if dtype == "Int64":
-        try:
-            return pd.array(values, dtype="Int64")
+        try:  # via a float array: NaN for None, built in C (line numbers, counts < 2**53)
+            return pd.array(np.array(values, dtype=float), dtype="Int64")
         except (TypeError, ValueError):
             return values  # mixed input: coerce() converts it
     # Factorise in one dict pass (pd.Categorical on a list of str detours through an inferred
