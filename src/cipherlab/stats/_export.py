@@ -46,8 +46,14 @@ def _format_floats(values, digits: int = 3, round_large: bool = False,
     out[np.isposinf(a)] = "∞"
     out[np.isneginf(a)] = "-∞"
     if fixed is not None:
-        idx = np.flatnonzero(finite)
+        # ratios and statistics: fixed decimals; a ratio bound beyond a million is shown in
+        # scientific notation (it only says "unbounded" and would be 20 digits wide)
+        with np.errstate(invalid="ignore"):
+            huge = finite & (np.abs(a) >= 1e6)
+        idx = np.flatnonzero(finite & ~huge)
         out[idx] = [f"{v:,.{fixed}f}" for v in a[idx]]
+        idx = np.flatnonzero(huge)
+        out[idx] = [f"{v:.3g}" for v in a[idx]]
         return out
     out[finite & (a == 0)] = "0"
     nonzero = finite & (a != 0)
