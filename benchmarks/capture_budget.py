@@ -11,7 +11,7 @@ Interval: Welch's t on the log rates (ratio = exp(mean log on - mean log off); t
 exp of the Welch interval of that difference, Welch-Satterthwaite degrees of freedom), computed
 here with scipy; ``cipherlab.stats.speedup(test="welch")`` is printed beside it when present.
 
-Usage: python benchmarks/capture_budget.py [--target 0.02] [--max-repeats 12]
+Usage: python benchmarks/capture_budget.py [--target 0.02] [--min-repeats 3] [--max-repeats 12]
 The machine is shared: the load average is printed with the figures; run it twice if noisy.
 """
 
@@ -46,6 +46,9 @@ def welch_log_ratio(on: np.ndarray, off: np.ndarray, alpha: float = 0.05):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--target", type=float, default=0.02, help="half-width, as a share of the ratio")
+    ap.add_argument("--min-repeats", type=int, default=3,
+                    help="check the interval from this many repeats per side on (2 is valid but "
+                         "its width is itself very uncertain)")
     ap.add_argument("--max-repeats", type=int, default=12)
     ap.add_argument("--seconds", type=int, default=1)
     args = ap.parse_args()
@@ -53,7 +56,7 @@ def main() -> None:
     out = Path(tempfile.mkdtemp(prefix="budget-"))
     t0 = time.perf_counter()
     rows = []
-    for n in range(2, args.max_repeats + 1):
+    for n in range(2, args.max_repeats + 1):  # the table shows every step from 2
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             df = cipherlab.capture("aes-128-gcm", sizes=[16384], seconds=args.seconds, repeats=n,
@@ -64,7 +67,7 @@ def main() -> None:
         ratio, low, high = welch_log_ratio(on, off)
         half = max(ratio - low, high - ratio) / ratio
         rows.append((n, elapsed, ratio, low, high, half))
-        if half < args.target:
+        if half < args.target and n >= args.min_repeats:
             break
     runs = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
 
