@@ -29,6 +29,7 @@ _TEXT_SUFFIXES = {".txt", ".log", ".out", ".md", ".markdown", ".html", ".htm", "
 _TABLE_SUFFIXES = {".csv", ".parquet"}
 _TIMINGS = ("cpu", "elapsed")
 _SHOWN = 5  # line numbers named in a warning
+_PROGRESS_FILES = 50  # show a progress bar from this many files on
 
 
 def ingest(source: Any, *, label: str | None = None, strict: bool = False,
@@ -97,7 +98,11 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     names: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for text_or_path, name, optional in _resolve(source):
+        items = list(_resolve(source))
+        if len(items) >= _PROGRESS_FILES:  # long folders get a progress bar (notebooks too)
+            from tqdm.auto import tqdm
+            items = tqdm(items, desc="cipherlab.ingest", unit="file", leave=False)
+        for text_or_path, name, optional in items:
             got = _read_one(text_or_path, name, optional, strict, conditions, hints)
             if isinstance(got, pd.DataFrame):
                 tables.append(got)
