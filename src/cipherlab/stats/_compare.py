@@ -202,8 +202,12 @@ def _bootstrap(xc, nc, xb, nb, alpha, n_boot, seed, paired=False):
 
             def statistic(x, y, axis=-1):
                 return np.mean(x, axis=axis) - np.mean(y, axis=axis)
-        res = _st.bootstrap(data, statistic, n_resamples=n_boot, confidence_level=1 - alpha,
-                            method="percentile", axis=-1, vectorized=True, rng=rng)
+        options = dict(n_resamples=n_boot, confidence_level=1 - alpha, method="percentile",
+                       axis=-1, vectorized=True)
+        try:
+            res = _st.bootstrap(data, statistic, rng=rng, **options)
+        except TypeError:  # scipy < 1.15 names the generator random_state
+            res = _st.bootstrap(data, statistic, random_state=rng, **options)
         dist = np.asarray(res.bootstrap_distribution)  # cells x n_boot
         lo[idx], hi[idx] = res.confidence_interval.low, res.confidence_interval.high
         point = statistic(*data)
