@@ -364,7 +364,7 @@ def _run_key(suite: TlsSuite, isa_name: str, write_size: int, nbytes: int, repea
     return slug(f"tls_{suite.requested}_{isa_name}_w{write_size}_b{nbytes}_r{repeat}")
 
 
-def _frame(report: dict[str, Any], *, suite: TlsSuite, key: str, write_size: int,
+def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: int,
            conditions: dict[str, Any], facts: dict[str, Any], label: str | None,
            run: int) -> pd.DataFrame:
     from cipherlab.model import Run, to_frame
@@ -384,7 +384,7 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, key: str, write_size: int
     cell = {"algorithm": srv["cipher"], "name": suite.requested, "operation": "transfer",
             "block_bytes": write_size, "count": count, "seconds": seconds,
             "bytes_per_s": count / seconds if seconds > 0 else np.nan}
-    return to_frame([Run(meta=meta, cells=[cell])], source=_source(key), first_run=run)
+    return to_frame([Run(meta=meta, cells=[cell])], source=source, first_run=run)
 
 
 def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float = 100.0,
@@ -470,7 +470,7 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     from cipherlab.runners._host import host_info
     from cipherlab.runners._isa import aesni_state, effective_mask, isa_env, resolve_isa
     from cipherlab.runners._openssl import default_folder
-    from cipherlab.runners._plan import add_note, interleave, rate_warnings
+    from cipherlab.runners._plan import interleave, results, session
 
     if os.name != "posix":
         raise CaptureError("capture_tls needs a POSIX system (it runs its two TLS processes in "
@@ -517,7 +517,7 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         # is honest even when presets differ tenfold in speed.
         bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
                    disable=not progress)
-        try:
+        with session(folder, bar, "capture_tls"):
             for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
                 bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
                 env, values = envs[cond]
@@ -527,32 +527,16 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
                 report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
                                    cert=cert, key=key, timeout_s=limit)
                 _check_agreement(report, suite, what=run_key)
-                frame = _frame(report, suite=suite, key=run_key, write_size=write_size,
+                frame = _frame(report, suite=suite, source=folder.source_name(run_key), write_size=write_size,
                                conditions={**values, "repeat": rep}, facts=facts,
                                label=label, run=folder.next_run_number())
                 folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
                                _run_record(report, suite, cond, rep, nbytes, write_size, limit,
                                            started))
                 bar.update(nbytes)
-        except KeyboardInterrupt as err:
-            add_note(err, f"cipherlab: {len(folder.done_keys())} finished runs are kept in "
-                          f"'{folder.path}'; capture_tls(..., out='{folder.path}', resume=True) "
-                          f"continues.")
-            raise
-        finally:
-            bar.close()
 
     # Resumed runs come back from the folder; rows of other captures sharing it do not.
-    table = folder.table()
-    wanted = {_source(k) for k in keys}
-    table = table[table["source"].astype(str).isin(wanted) & (table["tool"] == "tls")]
-    table = table.reset_index(drop=True)
-    rate_warnings(table, tool="capture_tls", stacklevel=3)
-    return table
-
-
-def _source(key: str) -> str:
-    return f"runs/{key}.txt"  # = CaptureFolder.source_name(key): how resume matches rows to runs
+    return results(folder, keys, "tls")
 
 
 def _run_record(report, suite, cond, repeat, nbytes, write_size, limit, started) -> dict[str, Any]:
