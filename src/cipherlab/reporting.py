@@ -709,7 +709,10 @@ def _tiers(df: pd.DataFrame, w: _Writer) -> _Section:
             aes = rows[rows["algorithm"].astype("object").str.startswith("aes")]
             if len(aes):
                 lines.append(f"<b>{_esc(label)}</b>: " + "; ".join(
-                    f"{_esc(r['candidate'])} {_ratio(r, 3)}" for _, r in aes.iterrows()) +
+                    f"{_esc(r['candidate'])} {_ratio(r, 3)}" + (
+                        " (<span class='bad'>implausible</span>)"
+                        if (label, r["candidate"], r["algorithm"]) in flagged else "")
+                    for _, r in aes.iterrows()) +
                     f" ({_esc(aes['algorithm'].iloc[0])} against no-asm)")
         sec.items(lines)
         sec.blocks.append(w.table(
