@@ -177,8 +177,20 @@ def _expand(col: str, segments: list) -> Any:
     index: dict = {}
     codes = [-1 if v is None else index.setdefault(v if type(v) is str else str(v), len(index))
              for v in values]
-    return pd.Categorical.from_codes(np.repeat(np.array(codes, dtype=np.int32), counts),
-                                     categories=list(index))
+    return _sorted_categorical(np.repeat(np.array(codes, dtype=np.int32), counts), list(index))
+
+
+def _sorted_categorical(codes: np.ndarray, categories: list[str]) -> pd.Categorical:
+    """Codes over categories in first-seen order -> a Categorical with sorted categories.
+
+    Sorted like ``astype("category")`` makes them, so a table read back from CSV groups and
+    orders exactly like the one ingest built.
+    """
+    order = sorted(range(len(categories)), key=categories.__getitem__)
+    remap = np.empty(len(categories) + 1, dtype=np.int32)
+    remap[order] = np.arange(len(categories), dtype=np.int32)
+    remap[-1] = -1  # code -1 (missing) stays missing
+    return pd.Categorical.from_codes(remap[codes], categories=[categories[i] for i in order])
 
 
 def _flag(df: pd.DataFrame, source: str, stacklevel: int = 4) -> pd.DataFrame:
@@ -262,7 +274,7 @@ def _typed(col: str, values: list) -> Any:
         return values
     if not all(type(k) is str for k in index):
         return values
-    return pd.Categorical.from_codes(np.array(codes, dtype=np.int32), categories=list(index))
+    return _sorted_categorical(np.array(codes, dtype=np.int32), list(index))
 
 
 def _as(s: pd.Series, dtype: str) -> pd.Series:
