@@ -105,6 +105,10 @@ def clean(line: str) -> str:
         line = _ANSI.sub("", line)
     s = line.strip()
     if s and s[0] in ">|*#-":
+        if s[0] == ">":  # mail quoting, the common case: no regex needed
+            s = s.lstrip("> \t")
+            if not s or s[0] not in "|*#-":
+                return s
         s = _QUOTE.sub("", s).strip()
     return s
 
