@@ -214,11 +214,13 @@ class Lab:
         self.page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
         # A cell that raises stops Run All, leaving later prompts at "[ ]:" (or "[*]:"), so
         # "every prompt has a number" means the whole notebook ran without an error.
+        # textContent, not innerText: Lab skips rendering off-screen cells (content-visibility),
+        # and innerText of those is empty.
         self.page.wait_for_function(
             """() => {
                 const prompts = [...document.querySelectorAll(
                     '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')];
-                return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.innerText));
+                return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
             }""",
             timeout=SLOW_MS * 2,
         )

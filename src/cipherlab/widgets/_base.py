@@ -1,0 +1,304 @@
+"""The machinery every explorer shares: controls that trigger a redraw, a PNG view, a table, export.
+
+Why the figure is shown as a PNG in an ``ipywidgets.Output`` (and not with ``%matplotlib widget`` or
+``plt.show()``): a PNG needs no extra front-end extension, looks the same in JupyterLab, VS Code and
+Voila, is kept in the saved notebook, and is plain bytes that a test can compare (did the picture
+change when the dropdown did?). Each redraw builds a new :class:`matplotlib.figure.Figure` without
+pyplot, so nothing piles up in pyplot's global figure list. The output is written by assigning the
+``Output`` widget's ``outputs`` directly rather than inside ``with out:``: that works the same in a
+kernel and in a plain Python process (the widget tests), and never depends on which cell is running.
+
+Explorers hold no analysis of their own: every number comes from :mod:`cipherlab.stats`, every
+drawing from :mod:`cipherlab.plots`.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Sequence
+
+import ipywidgets as widgets
+import pandas as pd
+from matplotlib.figure import Figure
+
+from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
+
+__all__ = ["Explorer", "check_columns", "choices", "machine_keys", "preferred", "reselect"]
+
+_DPI = 80  # screen PNG: sharp enough on a laptop, small enough to redraw and send fast
+
+
+def check_columns(df: Any, columns: Sequence[str], *, what: str) -> pd.DataFrame:
+    """Raise a clear :class:`AnalysisError` unless ``df`` is a DataFrame with ``columns``."""
+    if not isinstance(df, pd.DataFrame):
+        raise AnalysisError(f"{what} needs a tidy table (pandas DataFrame from cipherlab.ingest or "
+                            f"cipherlab.capture); got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise AnalysisError(f"{what} needs the tidy-table column(s) {missing}; the table has "
+                            f"{list(df.columns)}")
+    if df.empty:
+        raise AnalysisError(f"{what} needs a non-empty table; got 0 rows")
+    return df
+
+
+def choices(series: pd.Series) -> list:
+    """The distinct non-missing values of a column, in a stable order (numbers sort numerically)."""
+    values = pd.unique(series.dropna().astype("object"))
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=str)
+
+
+def preferred(options: Sequence, wanted: Sequence) -> Any:
+    """The first of ``wanted`` that is among ``options``, else the first option (None if none)."""
+    for w in wanted:
+        if w in options:
+            return w
+    return options[0] if len(options) else None
+
+
+def _screen_layout(fig: Figure) -> None:
+    """Make a screen figure cheap to draw and keep panels from overlapping, without a layout engine.
+
+    A layout engine (constrained/tight) costs more than the whole drawing; the PNG is cropped with
+    ``bbox_inches="tight"`` instead. What that cannot fix is a long legend that plots put outside
+    a left panel (over its neighbour): such legends move to the right of the whole figure.
+    """
+    right = max((ax.get_position().x1 for ax in fig.axes), default=1.0)
+    for ax in fig.axes:
+        # Log axes make dozens of unlabelled minor ticks; on screen they cost more than half of a
+        # redraw and show nothing (exports keep them: they redraw in the paper style).
+        ax.minorticks_off()
+        legend = ax.get_legend()
+        if legend is None or ax.get_position().x1 >= right - 1e-6:
+            continue
+        anchor = legend.get_bbox_to_anchor().transformed(ax.transAxes.inverted())
+        if anchor.x0 > 1.0:  # anchored right of the panel: it would cover the next one
+            handles, labels = legend.legend_handles, [t.get_text() for t in legend.texts]
+            legend.remove()
+            fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+                       fontsize="small", frameon=False)
+
+
+def machine_keys(sel: pd.DataFrame, by: str) -> list[str]:
+    """Columns that keep machines apart in a comparison by ``by``: ``host`` and/or ``label``
+    when each of their values holds both sides (so AES-NI on/off is compared within a machine,
+    never pooled across two), else none."""
+    keys = []
+    for col in ("host", "label"):
+        if col != by and col in sel.columns and sel[col].nunique() > 1:
+            sides = sel.groupby(sel[col].astype(str), observed=True)[by].nunique()
+            if (sides == sel[by].nunique()).all():
+                keys.append(col)
+    return keys
+
+
+def reselect(select: widgets.SelectMultiple, options: Sequence, default: Sequence | None = None) -> None:
+    """New options for a multi-select: a full selection stays full, a partial one is kept where
+    it still applies (else ``default``, or every option)."""
+    old, everything = set(select.value), set(select.options) or set(select.value)
+    options = list(options)
+    if old and old != everything:
+        value = [o for o in options if o in old]
+    else:
+        value = []
+    select.options = options
+    select.value = tuple(value or (options if default is None else default))
+
+
+class Explorer(widgets.VBox):
+    """Base class: a row of controls, the figure, a status line and a table.
+
+    Subclasses build their controls, pass them to ``__init__`` and implement :meth:`_draw`, which
+    draws on a fresh figure and returns the table to show (or ``None``), and optionally
+    :meth:`_sync`, which updates dependent controls. Any change of a control's ``value`` redraws
+    once; :meth:`hold` batches programmatic changes into a single redraw.
+
+    Attributes
+    ----------
+    data : pandas.DataFrame
+        The table the explorer was built on (never modified).
+    figure : matplotlib.figure.Figure or None
+        The figure of the last successful redraw.
+    png : bytes
+        That figure as shown, PNG bytes (empty when the last redraw failed).
+    table : pandas.DataFrame or None
+        The main table shown under the figure (the :mod:`cipherlab.stats` result behind the plot).
+    tables : dict of str to pandas.DataFrame
+        Every table shown, by title (``_draw`` may return a dict of titled tables).
+    message : str
+        Empty, or why the current selection cannot be drawn.
+    notes : list of str
+        The :class:`~cipherlab.CipherlabWarning` messages of the last redraw (shown under it).
+    redraw_s : float
+        Wall-clock seconds the last redraw took (analysis + drawing + PNG encoding).
+    """
+
+    figsize = (6.4, 3.6)
+
+    def __init__(self, data: pd.DataFrame, controls: Sequence[widgets.Widget], *,
+                 export_name: str = "figure"):
+        self.data = data
+        self.figure: Figure | None = None
+        self.png = b""
+        self.table: pd.DataFrame | None = None
+        self.tables: dict[str, pd.DataFrame] = {}
+        self.message = ""
+        self.redraw_s = float("nan")
+        self.notes: list[str] = []
+        self._held = 0
+        self._dirty = False
+
+        self.plot = widgets.Output(layout=widgets.Layout(min_height="120px"))
+        self.status = widgets.HTML()
+        self.table_view = widgets.HTML(layout=widgets.Layout(overflow="auto", max_height="320px"))
+        self.export_path = widgets.Text(value=export_name, description="Export to:",
+                                        layout=widgets.Layout(width="320px"))
+        self.export_button = widgets.Button(description="Export figure", icon="download",
+                                            tooltip="save_figure(): PDF, SVG and PNG, paper style")
+        self.export_button.on_click(lambda _b: self._export_clicked())
+        self.controls = list(controls)
+        for control in self.controls:
+            control.observe(self._changed, names="value")
+
+        rows = [widgets.HBox(self.controls[i:i + 3], layout=widgets.Layout(flex_flow="row wrap"))
+                for i in range(0, len(self.controls), 3)]
+        super().__init__([*rows, self.plot, self.status, self.table_view,
+                          widgets.HBox([self.export_path, self.export_button])])
+        self.add_class("cipherlab-explorer")
+        self.redraw()
+
+    # -- redrawing --------------------------------------------------------------------------
+    def _draw(self, fig: Figure) -> pd.DataFrame | dict | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _sync(self, change) -> None:
+        """Hook: update dependent controls (options offered) after ``change``; no redraw here."""
+
+    def _changed(self, change=None) -> None:
+        if self._held:  # a control changed while others are being set: one redraw at the end
+            self._dirty = True
+            return
+        with self.hold():
+            self._sync(change)
+            self._dirty = True
+
+    def hold(self):
+        """Context manager: change several controls, redraw once at the end."""
+        explorer = self
+
+        class _Hold:
+            def __enter__(self):
+                explorer._held += 1
+                return explorer
+
+            def __exit__(self, *exc):
+                explorer._held -= 1
+                if not explorer._held and explorer._dirty:
+                    explorer._dirty = False
+                    explorer.redraw()
+
+        return _Hold()
+
+    def redraw(self) -> None:
+        """Recompute and redraw for the current control values."""
+        start = time.perf_counter()
+        fig = Figure(figsize=self.figsize, dpi=_DPI)
+        with warnings.catch_warnings(record=True) as caught:
+            # The analyses warn about single-value cells, mixed AEAD loops, ...: worth reading,
+            # so they go under the figure instead of piling up in whatever cell ran last.
+            warnings.simplefilter("always", CipherlabWarning)
+            try:
+                table = self._draw(fig)
+                error = None
+            except CipherlabError as err:
+                # A selection that the analysis cannot answer (an empty side, one block size) is a
+                # normal moment in exploring: say why in place of the figure, keep controls live.
+                table, error = None, err
+        self.notes = list(dict.fromkeys(str(w.message) for w in caught
+                                        if issubclass(w.category, CipherlabWarning)))
+        notes = "".join(f"<div style='color:#a60'>⚠ {html.escape(n)}</div>" for n in self.notes)
+        if error is not None:
+            self.figure, self.png, self.table, self.message = None, b"", None, str(error)
+            self.tables = {}
+            self.plot.outputs = ()
+            self.table_view.value = ""
+            self.redraw_s = time.perf_counter() - start
+            self.status.value = (f"<div style='color:#b00'>{html.escape(str(error))}</div>"
+                                 f"<small>{notes}</small>")
+            return
+        _screen_layout(fig)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=_DPI, bbox_inches="tight", pad_inches=0.05)
+        self.tables = table if isinstance(table, dict) else ({} if table is None else {"": table})
+        self.table = next(iter(self.tables.values()), None)
+        self.figure, self.png, self.message = fig, buf.getvalue(), ""
+        self.plot.outputs = ({
+            "output_type": "display_data",
+            "data": {"image/png": base64.b64encode(self.png).decode("ascii"),
+                     "text/plain": f"<{type(self).__name__} figure>"},
+            "metadata": {},
+        },)
+        self.table_view.value = "".join(
+            (f"<b>{html.escape(title)}</b>" if title else "") + self._table_html(t)
+            for title, t in self.tables.items())
+        self.redraw_s = time.perf_counter() - start
+        self.status.value = (f"<small style='color:#666'>{html.escape(self._caption())} · redrawn "
+                             f"in {self.redraw_s * 1e3:.0f} ms{notes}</small>")
+
+    def _caption(self) -> str:
+        return ""
+
+    @staticmethod
+    def _table_html(table: pd.DataFrame | None) -> str:
+        if table is None or table.empty:
+            return ""
+        from cipherlab.stats import StatsResult
+
+        # StatsResult formats p-values, ratios and intervals for reading; numbers stay untouched.
+        return StatsResult(table.reset_index(drop=True))._repr_html_()
+
+    # -- export -----------------------------------------------------------------------------
+    def export(self, path: str | Path | None = None, *, formats: Sequence[str] = ("pdf", "svg", "png"),
+               width: str | float = "double") -> list[Path]:
+        """Redraw the current view in the paper style and save it with :func:`cipherlab.save_figure`.
+
+        Parameters
+        ----------
+        path
+            File name without suffix (one file per format); default: the *Export to* box.
+        formats, width
+            Passed to :func:`cipherlab.plots.save_figure`.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written.
+        """
+        from cipherlab import plots
+
+        target = Path(path if path is not None else self.export_path.value)
+        with plots.paper(width):
+            fig = Figure(layout="constrained")
+            self._draw(fig)
+            return plots.save_figure(fig, target, formats=formats, width=width)
+
+    def _export_clicked(self) -> None:
+        try:
+            written = self.export()
+        except (CipherlabError, OSError, ValueError) as err:
+            self.status.value = f"<span style='color:#b00'>export failed: {html.escape(str(err))}</span>"
+            return
+        names = ", ".join(html.escape(str(p)) for p in written)
+        self.status.value = f"<small>saved {names}</small>"
+
+    def __repr__(self) -> str:
+        state = self.message or self._caption()
+        return f"<{type(self).__name__}: {len(self.data)} rows; {state}>"

@@ -1,0 +1,227 @@
+"""``explorer(df)``: browse any tidy table by run, algorithm, operation, condition and block size."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import pandas as pd
+from matplotlib import ticker
+
+from cipherlab.errors import AnalysisError
+from cipherlab.widgets._base import (Explorer, check_columns, choices, machine_keys, preferred,
+                                     reselect)
+
+__all__ = ["ThroughputExplorer", "explorer"]
+
+#: Metric toggle label -> the column it shows (added by cipherlab.stats where needed).
+METRICS = {
+    "bytes/s": "bytes_per_s",
+    "per GHz": "bytes_per_s_per_ghz",
+    "cycles/byte": "cycles_per_byte",
+    "ratio to baseline": "ratio",
+}
+_ALL = "(all)"
+_PREFERRED_ALGORITHMS = ("aes-128-gcm", "aes-128-cbc", "aes-256-gcm", "chacha20-poly1305",
+                         "aes-256-cbc", "sha256")
+
+
+def run_names(df: pd.DataFrame) -> pd.Series:
+    """What identifies a run to a reader: its ``host`` (machine), else ``label``, else ``source``."""
+    name = pd.Series(None, index=df.index, dtype="object")
+    for col in ("host", "label", "source"):
+        if col in df.columns:
+            name = name.where(name.notna(), df[col].astype("object"))
+    return name.astype(str)
+
+
+def condition_choices(df: pd.DataFrame) -> list[str]:
+    """Columns worth comparing by: conditions with several values, then run identity columns."""
+    from cipherlab.model import condition_columns
+
+    known = ("aesni", "isa", "tier", "isa_mask", "host", "backend", "protocol")
+    conds = [c for c in condition_columns(df)
+             if c not in ("repeat", "child", "note") and df[c].nunique(dropna=True) > 1]
+    out = [c for c in known if c in conds] + [c for c in conds if c not in known]
+    out += [c for c in ("label", "tool_version", "tool", "source")
+            if c in df.columns and df[c].nunique(dropna=True) > 1 and c not in out]
+    return out
+
+
+class ThroughputExplorer(Explorer):
+    """Throughput against block size for a selection of a tidy table (see :func:`explorer`)."""
+
+    def __init__(self, df: pd.DataFrame, *, metric: str = "bytes/s"):
+        check_columns(df, ["source", "algorithm", "operation", "block_bytes", "bytes_per_s"],
+                      what="explorer")
+        if metric not in METRICS:
+            raise AnalysisError(f"`metric` must be one of {list(METRICS)}; not {metric!r}")
+        rated = df[df["block_bytes"].notna() & df["bytes_per_s"].notna()]
+        if rated.empty:
+            raise AnalysisError("explorer needs rows with a block size and a bytes_per_s rate "
+                                "(symmetric ciphers or digests); the table has none")
+        self._rated = rated
+        self._runs = run_names(rated)
+        algos = choices(rated["algorithm"])
+        self.algorithm = widgets.Dropdown(options=algos,
+                                          value=preferred(algos, _PREFERRED_ALGORITHMS),
+                                          description="Algorithm")
+        self.runs = widgets.SelectMultiple(description="Machines" if "host" in df.columns
+                                           else "Runs", rows=4)
+        self.operation = widgets.Dropdown(description="Operation")
+        conds = condition_choices(rated)
+        self.condition = widgets.Dropdown(options=[_ALL, *conds],
+                                          value=preferred(conds, ("aesni", "isa", "tier")) or _ALL
+                                          if conds else _ALL, description="Condition")
+        self.levels = widgets.SelectMultiple(description="Values", rows=3)
+        sizes = [int(s) for s in choices(rated["block_bytes"])]
+        self.blocks = widgets.SelectionRangeSlider(options=[(f"{s:,}", s) for s in sizes],
+                                                   index=(0, len(sizes) - 1),
+                                                   description="Block bytes",
+                                                   continuous_update=False)
+        self.metric = widgets.ToggleButtons(options=list(METRICS), value=metric,
+                                            description="Metric",
+                                            style={"button_width": "auto"})
+        self.baseline = widgets.Dropdown(description="Baseline")
+        self._sync(None)
+        super().__init__(df, [self.algorithm, self.operation, self.runs, self.condition,
+                              self.levels, self.baseline, self.blocks, self.metric],
+                         export_name="explorer")
+
+    def _sync(self, change) -> None:
+        """Offer only the runs, operations, values and baselines the current choice holds."""
+        owner = None if change is None else change["owner"]
+        d = self._rated
+        if owner in (None, self.algorithm):
+            has = d["algorithm"].astype("object").eq(self.algorithm.value).to_numpy()
+            reselect(self.runs, choices(self._runs[has]))
+            ops = choices(d.loc[has, "operation"])
+            _set_options(self.operation, ops, preferred(ops, ("encrypt", "digest")))
+        if owner in (None, self.algorithm, self.runs, self.condition):
+            sel = d[self._runs.isin(self.runs.value).to_numpy()
+                    & d["algorithm"].astype("object").eq(self.algorithm.value).to_numpy()]
+            cond = self.condition.value
+            values = [str(v) for v in choices(sel[cond])] if cond != _ALL and len(sel) else []
+            reselect(self.levels, values)
+            self.levels.disabled = not values
+            _set_options(self.baseline, values, preferred(values, ("off", "no", "no-aesni", "asm")))
+
+    def selection(self) -> pd.DataFrame:
+        """The rows of the table that the controls select (a new frame)."""
+        d = self._rated
+        lo, hi = self.blocks.value
+        keep = (self._runs.isin(self.runs.value).to_numpy()
+                & d["algorithm"].astype("object").eq(self.algorithm.value).to_numpy()
+                & d["operation"].astype("object").eq(self.operation.value).to_numpy()
+                & d["block_bytes"].between(lo, hi).to_numpy())
+        cond = self.condition.value
+        if cond != _ALL and self.levels.value and set(self.levels.value) != set(self.levels.options):
+            # only a strict choice of values filters: rows without the condition stay otherwise
+            keep &= d[cond].astype(str).isin(self.levels.value).to_numpy()
+        sel = d[keep]
+        if sel.empty:
+            raise AnalysisError("nothing selected: no rows for this algorithm, operation, runs, "
+                                "values and block sizes")
+        return sel.copy()
+
+    def _draw(self, fig):
+        from cipherlab import plots, stats
+
+        sel = self.selection()
+        ax = fig.add_subplot()
+        metric = self.metric.value
+        cond = self.condition.value
+        if metric == "ratio to baseline":
+            if cond == _ALL:
+                raise AnalysisError("ratio to baseline needs a condition to compare by: pick one "
+                                    "in 'Condition' (e.g. aesni, tier or label)")
+            values = [str(v) for v in choices(sel[cond])]
+            if self.baseline.value not in values or len(values) < 2:
+                raise AnalysisError(f"ratio to baseline needs the baseline {self.baseline.value!r} "
+                                    f"and another value of {cond!r} in the selection; it has "
+                                    f"{values}")
+            sel[cond] = sel[cond].astype(str)
+            keys = ["algorithm", "operation", "block_bytes", *machine_keys(sel, cond)]
+            result = stats.compare(sel, by=cond, baseline=self.baseline.value, groupby=keys,
+                                   paired=False, check=False)
+            plots.speedup(result, expected=None, ax=ax)
+            ax.set_ylabel(f"Ratio to {cond}={self.baseline.value}")
+            return result
+        if metric == "per GHz":
+            sel = stats.per_ghz(sel)
+        elif metric == "cycles/byte":
+            sel = stats.cycles_per_byte(sel)
+        column = METRICS[metric]
+        if sel[column].notna().sum() == 0:
+            raise AnalysisError(f"{metric} needs the clock of the machine, which these runs do not "
+                                f"give (no clock_hz, no clock in the label or cpu); "
+                                f"use stats.per_ghz(df, clock_hz=...) to supply it")
+        # one colour per run when several are shown (markers and dashes then tell conditions apart)
+        hue = next((c for c in ("host", "label") if c in sel.columns and sel[c].nunique() > 1),
+                   "algorithm")
+        plots.throughput(sel, y=column, hue=hue, ax=ax)
+        if metric == "per GHz":
+            ax.set_ylabel("Throughput per GHz of clock")
+        elif metric == "cycles/byte":
+            ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f"{v:g}"))
+            ax.set_ylabel("Cycles per byte (lower is faster)")
+        return self._summary(sel, column)
+
+    def _summary(self, sel: pd.DataFrame, column: str) -> pd.DataFrame:
+        # The plotted numbers: the median of the repeats behind each point, one column per size.
+        keys = ["algorithm", "operation"] + [c for c in ("label", self.condition.value)
+                                             if c in sel.columns and c != _ALL]
+        keys = list(dict.fromkeys(keys))
+        table = sel.assign(**{k: sel[k].astype("object") for k in keys}).pivot_table(
+            index=keys, columns="block_bytes", values=column, aggfunc="median", observed=True)
+        table.columns = [f"{int(c)} B" for c in table.columns]
+        return table.reset_index()
+
+    def _caption(self) -> str:
+        return f"{self.metric.value}; {self.algorithm.value} ({self.operation.value})"
+
+
+def _set_options(dropdown: widgets.Dropdown, options: list, value) -> None:
+    keep = dropdown.value if dropdown.value in options else value
+    dropdown.options = options
+    dropdown.value = keep if options else None
+    dropdown.disabled = not options
+
+
+def explorer(df: pd.DataFrame, *, metric: str = "bytes/s") -> ThroughputExplorer:
+    """An interactive throughput plot of any tidy table, redrawn on every change.
+
+    Controls: the algorithm, the operation, the runs (by ``label``), a condition column
+    (``aesni``, ``tier``, ``isa``, ``label`` ...) and which of its values to show, a block-size
+    range and the metric: bytes/s, per GHz of clock (:func:`cipherlab.stats.per_ghz`), cycles per
+    byte (:func:`cipherlab.stats.cycles_per_byte`) or the ratio to a baseline value of the
+    condition (:func:`cipherlab.stats.compare`). The figure is :func:`cipherlab.plots.throughput`
+    (or :func:`cipherlab.plots.speedup` for ratios); the table under it holds the plotted numbers.
+    *Export figure* saves the current view in the paper style with
+    :func:`cipherlab.save_figure`.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A tidy table from :func:`cipherlab.ingest` or :func:`cipherlab.capture`.
+    metric : {"bytes/s", "per GHz", "cycles/byte", "ratio to baseline"}
+        The metric shown first.
+
+    Returns
+    -------
+    ThroughputExplorer
+        An ``ipywidgets.VBox``: display it (last line of a cell). Its controls are attributes
+        (``algorithm``, ``operation``, ``runs``, ``condition``, ``levels``, ``baseline``,
+        ``blocks``, ``metric``) and so are the last ``figure``, ``png`` and ``table``.
+
+    Examples
+    --------
+    >>> import cipherlab
+    >>> df = cipherlab.ingest(cipherlab.datasets.path("aws-wiki-aesni-on-off.txt"))
+    >>> w = cipherlab.widgets.explorer(df)
+    >>> w.algorithm.value, w.condition.value
+    ('aes-128-gcm', 'aesni')
+    >>> before = w.png
+    >>> w.metric.value = "ratio to baseline"    # what a click does: the figure is redrawn
+    >>> w.png != before, w.baseline.value
+    (True, 'off')
+    """
+    return ThroughputExplorer(df, metric=metric)

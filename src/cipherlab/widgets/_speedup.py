@@ -1,0 +1,177 @@
+"""``speedup_explorer(df)``: is one side "about N times" faster than the other?"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import pandas as pd
+
+from cipherlab.errors import AnalysisError
+from cipherlab.widgets._base import (Explorer, check_columns, choices, machine_keys, preferred,
+                                     reselect)
+from cipherlab.widgets._explorer import condition_choices
+
+__all__ = ["SpeedupExplorer", "speedup_explorer"]
+
+# Names that usually mean "the feature is off" / "on" in conditions (aesni, isa, tier, AWS's Yes/no).
+_BASELINES = ("off", "no", "No", "no-aesni", "asm", "no-asm", "native")
+_CANDIDATES = ("on", "yes", "Yes", "native", "aes-ni", "kernel", "padlock")
+_BY = ("aesni", "isa", "tier", "host", "label")
+
+
+class SpeedupExplorer(Explorer):
+    """Ratios candidate/baseline with intervals and a ratio test (see :func:`speedup_explorer`)."""
+
+    figsize = (9.6, 3.6)
+
+    def __init__(self, df: pd.DataFrame, *, by: str | None = None, expected: float = 2.0,
+                 margin: float = 0.1):
+        check_columns(df, ["algorithm", "operation", "block_bytes", "bytes_per_s"],
+                      what="speedup_explorer")
+        rated = df[df["block_bytes"].notna() & df["bytes_per_s"].notna()]
+        sides = condition_choices(rated)
+        if not sides:
+            raise AnalysisError("speedup_explorer needs a column with two sides to compare "
+                                "(a condition such as aesni, isa or tier, or several labels); "
+                                "this table has none with more than one value")
+        if by is not None and by not in sides:
+            raise AnalysisError(f"`by` must be one of {sides}; not {by!r}")
+        self._rated = rated
+        self._cache: dict = {}
+        self.by = widgets.Dropdown(options=sides, value=by or preferred(sides, _BY),
+                                   description="Compare by")
+        self.candidate = widgets.Dropdown(description="Candidate")
+        self.baseline = widgets.Dropdown(description="Baseline")
+        self.algorithms = widgets.SelectMultiple(description="Algorithms", rows=5)
+        self.operation = widgets.Dropdown(description="Operation")
+        wide = {"description_width": "initial"}
+        # Ratios live on a log scale (0.5x .. 50x): equal slider travel = equal factor.
+        self.expected = widgets.FloatLogSlider(value=expected, base=10, min=-0.3, max=1.7,
+                                               step=0.01, description="Claimed ratio",
+                                               readout_format=".2f", continuous_update=False,
+                                               style=wide)
+        self.margin = widgets.FloatSlider(value=margin, min=0.01, max=0.5, step=0.01,
+                                          description="Margin ±", readout_format=".0%",
+                                          continuous_update=False, style=wide)
+        self.test = widgets.Dropdown(options=["welch", "mannwhitney"], value="welch",
+                                     description="Test")
+        self.adjust = widgets.Dropdown(options=["holm", "bh"], value="holm",
+                                       description="Adjust p")
+        self._sync(None)
+        super().__init__(df, [self.by, self.candidate, self.baseline, self.algorithms,
+                              self.operation, self.test, self.expected, self.margin, self.adjust],
+                         export_name="speedup")
+
+    def _sync(self, change) -> None:
+        owner = None if change is None else change["owner"]
+        d = self._rated
+        if owner in (None, self.by):
+            values = [str(v) for v in choices(d[self.by.value])]
+            base = preferred(values, _BASELINES)
+            cand = preferred([v for v in values if v != base], _CANDIDATES)
+            self.baseline.options, self.baseline.value = values, base
+            self.candidate.options, self.candidate.value = values, cand
+        if owner in (None, self.by, self.candidate, self.baseline):
+            side = d[self.by.value].astype(str)
+            both = (set(d.loc[side.eq(self.candidate.value).to_numpy(), "algorithm"].astype(str))
+                    & set(d.loc[side.eq(self.baseline.value).to_numpy(), "algorithm"].astype(str)))
+            reselect(self.algorithms, sorted(both))
+        if owner in (None, self.by, self.candidate, self.baseline, self.algorithms):
+            ops = choices(d.loc[d["algorithm"].isin(self.algorithms.value).to_numpy(), "operation"])
+            op = self.operation.value if self.operation.value in ops else preferred(
+                ops, ("encrypt", "digest"))
+            self.operation.options, self.operation.value = ops, op
+
+    def selection(self) -> tuple[pd.DataFrame, list[str]]:
+        """The rows of both sides and the cell keys to compare them in."""
+        d = self._rated
+        by, cand, base = self.by.value, self.candidate.value, self.baseline.value
+        if cand == base:
+            raise AnalysisError(f"candidate and baseline are both {by}={cand!r}: pick two values")
+        side = d[by].astype(str)
+        sel = d[side.isin([cand, base]).to_numpy()
+                & d["algorithm"].isin(self.algorithms.value).to_numpy()
+                & (d["operation"].astype("object") == self.operation.value).to_numpy()].copy()
+        if sel.empty:
+            raise AnalysisError("nothing selected: choose algorithms present on both sides")
+        sel[by] = sel[by].astype(str)
+        return sel, ["algorithm", "operation", "block_bytes", *machine_keys(sel, by)]
+
+    def _draw(self, fig):
+        from cipherlab import plots, stats
+
+        sel, keys = self.selection()
+        by, cand, base = self.by.value, self.candidate.value, self.baseline.value
+        key = (by, cand, base, self.algorithms.value, self.operation.value, self.test.value,
+               self.adjust.value)
+        if key not in self._cache:  # the slider only moves the claim: reuse the comparison
+            self._cache = {key: stats.compare(sel, by=by, baseline=base, candidate=cand,
+                                              groupby=keys, test=self.test.value,
+                                              adjust=self.adjust.value)}
+        comparison = self._cache[key]
+        tested = stats.ratio_test(sel, by=by, baseline=base, candidate=cand, groupby=keys,
+                                  expected=self.expected.value, margin=self.margin.value,
+                                  adjust=self.adjust.value, check=False)
+        left, right = fig.subplots(1, 2, width_ratios=(3, 2))
+        plots.speedup(comparison, expected=self.expected.value, ax=left)
+        left.set_title(f"{by}={cand} / {by}={base}", fontsize="medium")
+        plots.speedup(tested, expected=self.expected.value, ax=right, legend=False)
+        right.set_title(f"ratio test: = {self.expected.value:.3g}× ± {self.margin.value:.0%}?",
+                        fontsize="medium")
+        self.comparison = comparison
+        return {"Ratio test against the claim": tested, "Tests per cell (compare)": comparison}
+
+    def _caption(self) -> str:
+        t = self.table
+        if t is None or t.empty:
+            return ""
+        eq, dif = int(t["equivalent"].sum()), int(t["differs"].sum())
+        return (f"claimed {self.expected.value:.3g}× ± {self.margin.value:.0%}: {eq} of {len(t)} "
+                f"equivalent, {dif} differ")
+
+
+def speedup_explorer(df: pd.DataFrame, *, by: str | None = None, expected: float = 2.0,
+                     margin: float = 0.1) -> SpeedupExplorer:
+    """Compare two sides of a table: ratios with intervals, and a test of a claimed ratio.
+
+    Choose what tells the sides apart (``aesni`` on/off, tier against tier, machine against
+    machine by ``label`` or ``host``), the candidate and the baseline, the algorithms and the
+    operation. The left plot shows :func:`cipherlab.stats.compare` ratios with their intervals by
+    block size; the right one :func:`cipherlab.stats.ratio_test` against the claimed ratio set
+    with the slider (default 2.0) with its equivalence margin shaded. The tables list the tests
+    with their Holm (or Benjamini-Hochberg) adjusted p-values.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A tidy table from :func:`cipherlab.ingest` or :func:`cipherlab.capture`.
+    by : str, optional
+        The column that defines the sides (default: ``aesni``, ``isa``, ``tier``, ``host`` or
+        ``label``, the first present with several values).
+    expected, margin : float
+        The claimed ratio and the relative equivalence margin first shown.
+
+    Returns
+    -------
+    SpeedupExplorer
+        An ``ipywidgets.VBox``; its controls (``by``, ``candidate``, ``baseline``, ``algorithms``,
+        ``operation``, ``expected``, ``margin``, ``test``, ``adjust``) are attributes, and so are
+        ``table`` (the ratio test), ``comparison`` (the compare result), ``figure`` and ``png``.
+
+    Examples
+    --------
+    >>> import cipherlab
+    >>> df = cipherlab.ingest(cipherlab.datasets.path("aws-wiki-aesni-on-off.txt"))
+    >>> w = cipherlab.widgets.speedup_explorer(df)
+    >>> w.by.value, w.candidate.value, w.baseline.value
+    ('aesni', 'on', 'off')
+    >>> w.table[["algorithm", "ratio", "equivalent", "differs"]].head(2)   # AWS: CBC is 2x, GCM not
+         algorithm  ratio equivalent differs
+    0  aes-128-cbc  1.978        yes      no
+    1  aes-128-gcm  5.197         no     yes
+    >>> w.expected.value = 5.0    # the slider: the claim is re-tested
+    >>> w.table[["algorithm", "ratio", "equivalent", "differs"]].head(2)
+         algorithm  ratio equivalent differs
+    0  aes-128-cbc  1.978         no     yes
+    1  aes-128-gcm  5.197         no      no
+    """
+    return SpeedupExplorer(df, by=by, expected=expected, margin=margin)

@@ -1,0 +1,233 @@
+"""The explorers driven in-process on the bundled data: set a control, check what was redrawn.
+
+No kernel and no browser here (tests/notebooks does those): the widgets are plain Python objects
+whose controls are set as a click would set them. Every number behind a figure comes from
+cipherlab.stats, so these tests check the wiring (the right rows, the right call, a redraw per
+change, a clear message when a selection cannot be answered), not the statistics again.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import cipherlab
+from cipherlab import stats
+from cipherlab.errors import AnalysisError
+
+widgets = pytest.importorskip("cipherlab.widgets")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def bundled() -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        return cipherlab.datasets.load()
+
+
+@pytest.fixture(scope="module")
+def aws() -> pd.DataFrame:
+    return cipherlab.datasets.load("aws-wiki-aesni-on-off.txt")
+
+
+def _count_redraws(w):
+    calls = []
+    original = w.redraw
+
+    def counting():
+        calls.append(1)
+        original()
+
+    w.redraw = counting
+    return calls
+
+
+# -- explorer ---------------------------------------------------------------------------------
+
+def test_explorer_draws_the_bundled_data_and_redraws_once_per_change(bundled):
+    w = widgets.explorer(bundled)
+    assert w.png.startswith(PNG_MAGIC) and not w.message
+    assert w.algorithm.value == "aes-128-gcm" and w.operation.value == "encrypt"
+    assert set(w.runs.value) == {"AWS r3.xlarge", "host-a", "host-b"}  # every machine with GCM
+    before_png, before_table = w.png, w.table.copy()
+    calls = _count_redraws(w)
+
+    w.algorithm.value = "aes-128-cbc"  # a dropdown change, as a click makes it
+
+    assert len(calls) == 1  # dependent controls (runs, operation, values) did not redraw again
+    assert w.png != before_png and w.png.startswith(PNG_MAGIC)
+    assert set(w.table["algorithm"]) == {"aes-128-cbc"} != set(before_table["algorithm"])
+    # the runs offered follow the algorithm: the NetBSD thread measured CBC but not GCM
+    assert "NetBSD (P3 750Mhz; 512MBram)" in w.runs.options
+    assert "aes-128-cbc" in w.status.value
+
+
+def test_explorer_table_holds_the_plotted_medians(aws):
+    w = widgets.explorer(aws)
+    sel = aws[(aws.algorithm == "aes-128-gcm") & (aws.aesni == "on")]
+    row = w.table[w.table["aesni"] == "on"].iloc[0]
+    for size, rate in zip(sel.block_bytes, sel.bytes_per_s):
+        assert row[f"{size} B"] == pytest.approx(rate)
+
+
+def test_explorer_block_range_and_values_filter_the_rows(aws):
+    w = widgets.explorer(aws)
+    w.blocks.value = (64, 1024)
+    assert list(w.table.columns[-3:]) == ["64 B", "256 B", "1024 B"]
+    w.levels.value = ("off",)
+    assert set(w.table["aesni"]) == {"off"}
+
+
+def test_explorer_ratio_to_baseline_is_stats_compare(aws):
+    w = widgets.explorer(aws, metric="ratio to baseline")
+    assert w.condition.value == "aesni" and w.baseline.value == "off"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        expected = stats.compare(aws[aws.algorithm == "aes-128-gcm"], by="aesni", baseline="off")
+    assert w.table["ratio"].tolist() == pytest.approx(expected["ratio"].tolist())
+    assert w.notes  # the single-value warning of compare is shown under the plot, not lost
+
+
+def test_explorer_per_ghz_and_cycles_per_byte_use_the_clock(bundled):
+    w = widgets.explorer(bundled)
+    w.metric.value = "per GHz"  # no machine with GCM names its clock
+    assert w.message.startswith("per GHz needs the clock") and w.png == b""
+    w.algorithm.value = "aes-256-cbc"  # the tier seed names the VIA's 1.0 GHz
+    w.condition.value = "tier"
+    w.metric.value = "cycles/byte"
+    assert not w.message and w.png.startswith(PNG_MAGIC)
+    via = w.table[w.table["label"].astype(str).str.startswith("VIA Luke")]
+    assert len(via) and (via["8192 B"] > 0).all()
+
+
+def test_explorer_says_why_instead_of_failing(aws):
+    w = widgets.explorer(aws)
+    w.metric.value = "ratio to baseline"
+    w.condition.value = "(all)"
+    assert "needs a condition" in w.message and "Condition" in w.status.value
+    w.condition.value = "aesni"  # back to a valid choice: the figure returns
+    assert not w.message and w.png.startswith(PNG_MAGIC)
+
+
+def test_explorer_export_writes_paper_files(aws, tmp_path):
+    w = widgets.explorer(aws)
+    files = w.export(tmp_path / "gcm")
+    assert sorted(p.suffix for p in files) == [".pdf", ".png", ".svg"]
+    assert all(p.stat().st_size > 1000 for p in files)
+    w.export_path.value = str(tmp_path / "clicked")
+    w.export_button.click()
+    assert (tmp_path / "clicked.pdf").exists() and "saved" in w.status.value
+
+
+def test_explorer_rejects_what_is_not_a_tidy_table(aws):
+    with pytest.raises(AnalysisError, match="tidy table"):
+        widgets.explorer(aws.to_dict())
+    with pytest.raises(AnalysisError, match=r"column\(s\) \['bytes_per_s'\]"):
+        widgets.explorer(aws.drop(columns="bytes_per_s"))
+    with pytest.raises(AnalysisError, match="`metric` must be one of .*; not 'MB/s'"):
+        widgets.explorer(aws, metric="MB/s")
+    pkey = aws.assign(block_bytes=pd.NA)
+    with pytest.raises(AnalysisError, match="block size"):
+        widgets.explorer(pkey)
+
+
+def test_explorers_never_modify_their_table(bundled):
+    copy = bundled.copy()
+    for make in (widgets.explorer, widgets.speedup_explorer, widgets.overhead_explorer):
+        w = make(bundled)
+        w.redraw()
+    pd.testing.assert_frame_equal(bundled, copy)
+
+
+# -- speedup_explorer -------------------------------------------------------------------------
+
+def test_speedup_slider_retests_the_claim(aws):
+    w = widgets.speedup_explorer(aws)
+    assert (w.by.value, w.candidate.value, w.baseline.value) == ("aesni", "on", "off")
+    assert w.expected.value == 2.0
+    expected = stats.ratio_test(aws, by="aesni", baseline="off", candidate="on", expected=2.0)
+    assert w.table["ratio"].tolist() == pytest.approx(expected["ratio"].tolist())
+    assert w.table["equivalent"].tolist() == expected["equivalent"].tolist()
+    cbc = w.table["algorithm"].astype(str).str.endswith("cbc")
+    assert w.table.loc[cbc, "equivalent"].all()  # the AWS CBC rows are "about 2x"
+    before = w.png
+
+    w.expected.value = 5.0  # the slider
+
+    assert w.png != before
+    assert (w.table["expected"] == 5.0).all()
+    assert not w.table.loc[cbc, "equivalent"].any() and w.table.loc[cbc, "differs"].all()
+    assert "claimed 5× ± 10%" in w.status.value
+    # the per-cell comparison does not depend on the claim: it is reused, not recomputed
+    assert "Tests per cell (compare)" in w.tables and "p_adjusted" in w.comparison.columns
+
+
+def test_speedup_explorer_sides_follow_the_column(bundled):
+    tiers = bundled[bundled.source.astype(str).str.contains("tiers")]
+    w = widgets.speedup_explorer(tiers)
+    assert w.by.value == "tier" and w.baseline.value == "asm"
+    w.candidate.value = "kernel"
+    # the two machines and two versions are kept apart: each label holds both tiers
+    assert "label" in w.table.columns and w.table["label"].nunique() == 4
+    w.candidate.value = "asm"
+    assert "both" in w.message
+
+
+def test_speedup_explorer_machines_are_kept_apart(bundled):
+    w = widgets.speedup_explorer(bundled[bundled.aesni.notna()])
+    sel, keys = w.selection()
+    assert "host" in keys  # AWS and host-b each hold both sides: never pooled
+    assert set(w.comparison["host"].astype(str)) == {"AWS r3.xlarge", "host-b"}
+
+
+def test_speedup_explorer_needs_two_sides(aws):
+    one_side = aws[aws.aesni == "on"].drop(columns="aesni")
+    with pytest.raises(AnalysisError, match="two sides"):
+        widgets.speedup_explorer(one_side)
+    with pytest.raises(AnalysisError, match=r"`by` must be one of \['aesni'"):
+        widgets.speedup_explorer(aws, by="tier")
+
+
+# -- overhead_explorer ------------------------------------------------------------------------
+
+def test_overhead_explorer_fits_and_crosses(aws):
+    w = widgets.overhead_explorer(aws)
+    assert (w.a.value, w.b.value) == ("aes-128-gcm", "aes-128-cbc")
+    expected = stats.crossover(aws[aws.algorithm.isin(["aes-128-gcm", "aes-128-cbc"])])
+    got = w.crossover.set_index("aesni")["crossover_bytes"]
+    want = expected.set_index("aesni")["crossover_bytes"]
+    assert got["on"] == pytest.approx(want["on"]) and got["off"] == want["off"]
+    assert "t0_ns" in w.tables["Per-call cost t(n) = t0 + c·n"].columns
+    assert "aesni=on: at 45.4 B" in w.status.value
+    before = w.png
+
+    w.b.value = "aes-256-cbc"
+
+    assert w.png != before and set(w.fit["algorithm"].astype(str)) == {"aes-128-gcm", "aes-256-cbc"}
+
+
+def test_overhead_explorer_same_algorithm_twice_is_a_message(aws):
+    w = widgets.overhead_explorer(aws)
+    w.b.value = "aes-128-gcm"
+    assert "pick two algorithms" in w.message
+
+
+def test_overhead_explorer_needs_two_sized_algorithms(bundled):
+    tiers = bundled[bundled.source.astype(str).str.contains("tiers")]  # 8 KiB only
+    with pytest.raises(AnalysisError, match="two block sizes"):
+        widgets.overhead_explorer(tiers)
+
+
+# -- on a fresh capture -----------------------------------------------------------------------
+
+@pytest.mark.openssl
+def test_explorers_work_on_a_real_capture(tmp_path):
+    df = cipherlab.capture(["aes-128-gcm", "aes-128-cbc"], sizes=[16, 1024], seconds=1,
+                           repeats=1, isa=["native"], out=tmp_path / "cap", progress=False)
+    w = widgets.explorer(df)
+    assert w.runs.options == (str(df["host"].iloc[0]),) and w.png.startswith(PNG_MAGIC)
+    o = widgets.overhead_explorer(df)
+    assert not o.message and len(o.crossover) == 1
