@@ -36,6 +36,7 @@ _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
+_ROW_END = frozenset("0123456789k")
 # Index of each field in a cell list.
 LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
 
@@ -317,7 +318,11 @@ class _Parser:
                 continue
             self.flush_pending()
             try:
-                placed = self.line(i, line)
+                # Inside a throughput table most lines are rows: try that first.
+                run = self.cur
+                row = T.sym_row(line) if run is not None and run.sizes and \
+                    line[-1] in _ROW_END and line[0] not in "+D" else None
+                placed = (row is not None and self.sym_line(i, *row)) or self.line(i, line)
             except (ValueError, IndexError):
                 placed = False
             if not placed:
@@ -423,21 +428,28 @@ class _Parser:
                 return self.pk_row(i, parsed)
         row = T.sym_row(line)
         if row is not None:
-            name, toks = row
-            if name.endswith(":") or any(T.VALUE.fullmatch(w) for w in name.split()):
-                return False  # prose, or values where a name should be
-            run = self.cur
-            if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
-                if len(toks) not in (5, 6):
-                    return False  # no table here, and not a whole header-less row either
-                run = self.run(i)
-            run.last = i
-            want = run.sizes_for(len(toks))
-            if want is not None and len(toks) < len(want):
-                self.pending_row = (run, i, name, toks)
-            else:
-                self.add_row(run, i, name, toks)
-            return True
+            return self.sym_line(i, *row)
+        return self.other_line(i, line)
+
+    def sym_line(self, i: int, name: str, toks: list[str]) -> bool:
+        """A throughput row (possibly cut short by a mail client)."""
+        if name.endswith(":") or any(T.VALUE.fullmatch(w) for w in name.split()):
+            return False  # prose, or values where a name should be
+        run = self.cur
+        if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
+            if len(toks) not in (5, 6):
+                return False  # no table here, and not a whole header-less row either
+            run = self.run(i)
+        run.last = i
+        want = run.sizes_for(len(toks))
+        if want is not None and len(toks) < len(want):
+            self.pending_row = (run, i, name, toks)
+        else:
+            self.add_row(run, i, name, toks)
+        return True
+
+    def other_line(self, i: int, line: str) -> bool:
+        """Progress results on their own line, notices, failures, harness output."""
         if self.pending_doing is not None and _progress.looks_like_result(line):
             rec = self.pending_doing
             self.pending_doing = None
