@@ -158,3 +158,32 @@ def test_markdown_table(case):
     got, want = _got_sym(df), _expected_sym(rows, sizes)
     assert [(a, s) for a, s, _ in got] == [(a, s) for a, s, _ in want]
     assert all(_close(g, w) for (_, _, g), (_, _, w) in zip(got, want))
+
+
+_PIECES = st.sampled_from([
+    "type 16 bytes 64 bytes\n", "md5 1.00k 2.00k\n", "0.00\n", "+H:16:64\n", "+F:1:md5:1.00:2.00\n",
+    "+DT:md5:1:16\n", "+R:5:md5:1.00\n", "+F2:0:512:1.0:2.0\n", "+R1:5:512:1.00\n",
+    "+DTP:2048:private:rsa:1\n", "Got: +F:1:x:1.00 from 0\n", "Forked child 1\n",
+    "Doing md5 for 1s on 16 size blocks: ", "5 md5's in 1.00s\n", "version: 3.0.2\n",
+    "OpenSSL 1.0.2u  20 Dec 2019\n", "options:bn(64,64)\n", "compiler: gcc\n", "-O3\n",
+    "                  sign    verify    sign/s verify/s\n", "rsa 2048 bits 0.1s 0.2s 10.0 5.0\n",
+    " 256 bits ecdh (nistp256)   0.0000s  20600.0\n", "$ openssl speed -multi 2 -mb\n",
+    "| a | 16 bytes |\n", "|---|---|\n", "| md5 | 1.00k |\n", "<table><tr><td>1.00k</td></tr>\n",
+    "python 3.12 backend x\n", "aes 16 100 200\n", "> ", "\t", "\r\n", "\x1b[0m", "\u00c2\u00a0",
+    "inf", "-nan", ":", "1234.56k ", "\n"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=20)), max_size=30))
+def test_any_text_gives_a_table_or_a_clear_error(pieces):
+    # Never a traceback from deep inside: a frame, or an IngestError that says why.
+    from cipherlab.errors import IngestError
+    text = "".join(pieces) + "\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            df = cipherlab.ingest(text)
+        except IngestError as err:
+            assert err.source == "<text>"
+            return
+    assert list(df.columns[:16]) == list(cipherlab.model.COLUMNS)[:16]
