@@ -23,7 +23,7 @@ WAIT_MS = 90_000
 def _explorer(page, nth: int = 0):
     box = page.locator(".cipherlab-explorer").nth(nth)
     expect(box).to_be_visible(timeout=WAIT_MS)
-    img = box.locator(".widget-output img")
+    img = box.locator(".cipherlab-plot img")  # the main figure (02 also has one beside it)
     expect(img).to_have_attribute("src", PNG, timeout=WAIT_MS)
     return box, img
 

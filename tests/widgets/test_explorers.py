@@ -153,16 +153,19 @@ def test_speedup_slider_retests_the_claim(aws):
     assert w.table["equivalent"].tolist() == expected["equivalent"].tolist()
     cbc = w.table["algorithm"].astype(str).str.endswith("cbc")
     assert w.table.loc[cbc, "equivalent"].all()  # the AWS CBC rows are "about 2x"
-    before = w.png
+    before, left = w.png, w.comparison_png
+    assert left.startswith(PNG_MAGIC) and w.side_plot.outputs
 
     w.expected.value = 5.0  # the slider
 
     assert w.png != before
+    assert w.comparison_png is left  # the per-cell comparison beside it is not redrawn
     assert (w.table["expected"] == 5.0).all()
     assert not w.table.loc[cbc, "equivalent"].any() and w.table.loc[cbc, "differs"].all()
     assert "claimed 5× ± 10%" in w.status.value
-    # the per-cell comparison does not depend on the claim: it is reused, not recomputed
     assert "Tests per cell (compare)" in w.tables and "p_adjusted" in w.comparison.columns
+    w.adjust.value = "bh"  # a change of the tests redraws the comparison too
+    assert w.comparison_png is not left
 
 
 def test_speedup_explorer_sides_follow_the_column(bundled):

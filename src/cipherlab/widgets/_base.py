@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import ipywidgets as widgets
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -64,16 +65,25 @@ def preferred(options: Sequence, wanted: Sequence) -> Any:
     return options[0] if len(options) else None
 
 
-def _screen_layout(fig: Figure) -> None:
-    """Make a screen figure cheap to draw and keep panels from overlapping, without a layout engine.
+def _screen_png(fig: Figure) -> bytes:
+    """Draw a screen figure once and return it as PNG bytes, cropped to what was drawn.
 
-    A layout engine (constrained/tight) costs more than the whole drawing; the PNG is cropped with
-    ``bbox_inches="tight"`` instead. What that cannot fix is a long legend that plots put outside
-    a left panel (over its neighbour): such legends move to the right of the whole figure.
+    Cheaper than a layout engine (constrained/tight layout costs more than the drawing) and than
+    ``bbox_inches="tight"`` (which draws twice): generous fixed margins, the figure widened by
+    the width of any legend that plots put outside the right edge, one Agg draw, then the white
+    border is cut off. A long legend outside a *left* panel would cover its neighbour: it moves
+    to the right of the whole figure.
     """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    width, height = fig.get_size_inches()
+    # fixed margins in inches: tick labels and axis label on the left, rotated labels below
+    fig.subplots_adjust(left=1.0 / width, right=1 - 0.15 / width, bottom=1.0 / height,
+                        top=1 - 0.35 / height, wspace=0.35)
     right = max((ax.get_position().x1 for ax in fig.axes), default=1.0)
     for ax in fig.axes:
-        # Log axes make dozens of unlabelled minor ticks; on screen they cost more than half of a
+        # Log axes make dozens of unlabelled minor ticks; on screen they cost a large share of a
         # redraw and show nothing (exports keep them: they redraw in the paper style).
         ax.minorticks_off()
         legend = ax.get_legend()
@@ -83,8 +93,37 @@ def _screen_layout(fig: Figure) -> None:
         if anchor.x0 > 1.0:  # anchored right of the panel: it would cover the next one
             handles, labels = legend.legend_handles, [t.get_text() for t in legend.texts]
             legend.remove()
-            fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+            fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(right, 1 - 0.35 / height),
                        fontsize="small", frameon=False)
+    canvas = FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    overflow = max((lg.get_window_extent(renderer).x1 - fig.bbox.x1 for lg in legends), default=0)
+    if overflow > 0:  # widen the canvas; the axes keep their size and place in inches
+        extra = overflow / fig.dpi + 0.1
+        params = fig.subplotpars
+        scale = width / (width + extra)
+        fig.set_size_inches(width + extra, height)
+        fig.subplots_adjust(left=params.left * scale, right=params.right * scale)
+        for lg in fig.legends:
+            anchor = lg.get_bbox_to_anchor().transformed(fig.transFigure.inverted())
+            lg.set_bbox_to_anchor((anchor.x0 * scale, anchor.y0), transform=fig.transFigure)
+    canvas.draw()
+    rgba = np.asarray(canvas.buffer_rgba())
+    ink = np.argwhere((rgba[..., :3] < 250).any(axis=2))
+    if ink.size:
+        (top, left), (bottom, right_px) = ink.min(axis=0), ink.max(axis=0)
+        pad = 4
+        rgba = rgba[max(top - pad, 0):bottom + pad + 1, max(left - pad, 0):right_px + pad + 1]
+    buf = io.BytesIO()
+    Image.fromarray(rgba).save(buf, format="png", compress_level=1)
+    return buf.getvalue()
+
+
+def _png_output(png: bytes, text: str) -> tuple:
+    return ({"output_type": "display_data",
+             "data": {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": text},
+             "metadata": {}},)
 
 
 def machine_keys(sel: pd.DataFrame, by: str) -> list[str]:
@@ -154,9 +193,15 @@ class Explorer(widgets.VBox):
         self.redraw_s = float("nan")
         self.notes: list[str] = []
         self._held = 0
+        self._side_key = None
         self._dirty = False
 
         self.plot = widgets.Output(layout=widgets.Layout(min_height="120px"))
+        self.plot.add_class("cipherlab-plot")
+        # An optional second figure beside the main one, redrawn only when its own inputs change
+        # (see SpeedupExplorer): a slider then re-renders the small figure that depends on it.
+        self.side_plot = widgets.Output()
+        self.side_plot.add_class("cipherlab-side-plot")
         self.status = widgets.HTML()
         self.table_view = widgets.HTML(layout=widgets.Layout(overflow="auto", max_height="320px"))
         self.export_path = widgets.Text(value=export_name, description="Export to:",
@@ -170,7 +215,8 @@ class Explorer(widgets.VBox):
 
         rows = [widgets.HBox(self.controls[i:i + 3], layout=widgets.Layout(flex_flow="row wrap"))
                 for i in range(0, len(self.controls), 3)]
-        super().__init__([*rows, self.plot, self.status, self.table_view,
+        super().__init__([*rows, widgets.HBox([self.side_plot, self.plot]), self.status,
+                          self.table_view,
                           widgets.HBox([self.export_path, self.export_button])])
         self.add_class("cipherlab-explorer")
         self.redraw()
@@ -229,23 +275,18 @@ class Explorer(widgets.VBox):
             self.figure, self.png, self.table, self.message = None, b"", None, str(error)
             self.tables = {}
             self.plot.outputs = ()
+            self.side_plot.outputs = ()
+            self._side_key = None  # the side figure must be drawn again next time
             self.table_view.value = ""
             self.redraw_s = time.perf_counter() - start
             self.status.value = (f"<div style='color:#b00'>{html.escape(str(error))}</div>"
                                  f"<small>{notes}</small>")
             return
-        _screen_layout(fig)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=_DPI, bbox_inches="tight", pad_inches=0.05)
+        png = _screen_png(fig)
         self.tables = table if isinstance(table, dict) else ({} if table is None else {"": table})
         self.table = next(iter(self.tables.values()), None)
-        self.figure, self.png, self.message = fig, buf.getvalue(), ""
-        self.plot.outputs = ({
-            "output_type": "display_data",
-            "data": {"image/png": base64.b64encode(self.png).decode("ascii"),
-                     "text/plain": f"<{type(self).__name__} figure>"},
-            "metadata": {},
-        },)
+        self.figure, self.png, self.message = fig, png, ""
+        self.plot.outputs = _png_output(self.png, f"<{type(self).__name__} figure>")
         self.table_view.value = "".join(
             (f"<b>{html.escape(title)}</b>" if title else "") + self._table_html(t)
             for title, t in self.tables.items())
@@ -255,6 +296,14 @@ class Explorer(widgets.VBox):
 
     def _caption(self) -> str:
         return ""
+
+    def _draw_side(self, draw, *, figsize=(5.6, 3.6)) -> bytes:
+        """Render ``draw(fig)`` into the side figure (call from ``_draw`` when its inputs change)."""
+        fig = Figure(figsize=figsize, dpi=_DPI)
+        draw(fig)
+        png = _screen_png(fig)
+        self.side_plot.outputs = _png_output(png, f"<{type(self).__name__} side figure>")
+        return png
 
     @staticmethod
     def _table_html(table: pd.DataFrame | None) -> str:

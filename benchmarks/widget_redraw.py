@@ -1,0 +1,80 @@
+"""Print how long one redraw of each explorer takes on the bundled data (target: < 200 ms).
+
+    python benchmarks/widget_redraw.py [ROUNDS]
+
+A redraw is what a user waits for after touching a control: the cipherlab.stats calls, the
+cipherlab.plots drawing and the PNG encoding (``Explorer.redraw``; the kernel->browser transfer
+of the PNG, ~50-100 kB, is not included). Each explorer is built once on ``datasets.load()``
+(the first draw also imports seaborn and warms matplotlib's font cache, so it is reported
+apart), then the controls a user typically changes are cycled ROUNDS times (default 5). Wall
+and CPU time are printed with the load average, since the 2-core machines this runs on are
+often shared.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+import warnings
+
+
+def _measure(w, changes, rounds):
+    wall, cpu = [], []
+    for _ in range(rounds):
+        for control, value in changes:
+            c0 = time.process_time()
+            control.value = value
+            cpu.append(time.process_time() - c0)
+            wall.append(w.redraw_s)
+            if w.message:
+                raise SystemExit(f"{type(w).__name__}: {control.description}={value!r} could not "
+                                 f"be drawn: {w.message}")
+    return wall, cpu
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    load_before = os.getloadavg()
+    import cipherlab
+    from cipherlab import widgets
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        df = cipherlab.datasets.load()
+    onoff = df[df.aesni.notna()]
+    cases = []
+    t0 = time.perf_counter()
+    w = widgets.explorer(df)
+    first = time.perf_counter() - t0
+    cases.append(("explorer: algorithm, metric, block range", w, [
+        (w.algorithm, "aes-128-cbc"), (w.algorithm, "aes-128-gcm"),
+        (w.metric, "ratio to baseline"), (w.metric, "bytes/s"),
+        (w.blocks, (64, 8192)), (w.blocks, (w.blocks.options[0][1], w.blocks.options[-1][1])),
+    ]))
+    s = widgets.speedup_explorer(onoff)
+    cases.append(("speedup_explorer: claimed-ratio slider", s, [
+        (s.expected, 2.5), (s.expected, 5.0), (s.expected, 2.0)]))
+    cases.append(("speedup_explorer: Holm / BH adjustment", s, [
+        (s.adjust, "bh"), (s.adjust, "holm")]))
+    o = widgets.overhead_explorer(df)
+    cases.append(("overhead_explorer: algorithm b", o, [
+        (o.b, "aes-256-cbc"), (o.b, "aes-128-cbc")]))
+
+    print(f"bundled data: {len(df):,} rows; {rounds} rounds per case; first draw (imports, "
+          f"font cache): {first * 1e3:.0f} ms")
+    print(f"{'case':45s} {'n':>3s} {'median ms':>10s} {'p90 ms':>8s} {'max ms':>8s} {'CPU ms':>7s}")
+    for name, widget, changes in cases:
+        wall, cpu = _measure(widget, changes, rounds)
+        wall_ms = sorted(x * 1e3 for x in wall)
+        p90 = wall_ms[min(len(wall_ms) - 1, int(0.9 * len(wall_ms)))]
+        print(f"{name:45s} {len(wall):3d} {statistics.median(wall_ms):10.0f} {p90:8.0f} "
+              f"{wall_ms[-1]:8.0f} {statistics.median(cpu) * 1e3:7.0f}")
+    load_after = os.getloadavg()
+    print(f"load average (1 min) before/after: {load_before[0]:.2f} / {load_after[0]:.2f} "
+          f"on {os.cpu_count()} CPUs")
+
+
+if __name__ == "__main__":
+    main()
