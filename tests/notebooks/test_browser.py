@@ -20,19 +20,19 @@ PNG = re.compile(r"^data:image/png;base64,")
 WAIT_MS = 90_000
 
 
-def _explorer(page, nth: int = 0):
-    box = page.locator(".cipherlab-explorer").nth(nth)
+def _run_and_find_explorer(lab, notebook: str):
+    """Open ``notebook``, Run All, wait for the explorer's plot; return (box, img, src before)."""
+    lab.open(notebook)
+    lab.run_all()
+    box = lab.page.locator(".cipherlab-explorer").first
     expect(box).to_be_visible(timeout=WAIT_MS)
     img = box.locator(".cipherlab-plot img")  # the main figure (02 also has one beside it)
     expect(img).to_have_attribute("src", PNG, timeout=WAIT_MS)
-    return box, img
+    return box, img, img.get_attribute("src")
 
 
 def test_01_explorer_dropdown_redraws_the_plot(lab):
-    lab.open("01_ingest_and_explore.ipynb")
-    lab.run_all()
-    box, img = _explorer(lab.page)
-    before = img.get_attribute("src")
+    box, img, before = _run_and_find_explorer(lab, "01_ingest_and_explore.ipynb")
     dropdown = box.locator(".widget-dropdown", has=lab.page.locator("label", has_text="Algorithm"))
     select = dropdown.locator("select")
     expect(select).to_have_value("aes-128-gcm")
@@ -47,10 +47,7 @@ def test_01_explorer_dropdown_redraws_the_plot(lab):
 
 
 def test_02_claimed_ratio_slider_redraws_the_plot(lab):
-    lab.open("02_aesni_ratio.ipynb")
-    lab.run_all()
-    box, img = _explorer(lab.page)
-    before = img.get_attribute("src")
+    box, img, before = _run_and_find_explorer(lab, "02_aesni_ratio.ipynb")
     slider = box.locator(".widget-slider", has=lab.page.locator("label", has_text="Claimed ratio"))
     readout = slider.locator(".widget-readout")
     expect(readout).to_have_text("2.00")

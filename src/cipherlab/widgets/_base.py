@@ -35,14 +35,10 @@ _DPI = 80  # screen PNG: sharp enough on a laptop, small enough to redraw and se
 
 
 def check_columns(df: Any, columns: Sequence[str], *, what: str) -> pd.DataFrame:
-    """Raise a clear :class:`AnalysisError` unless ``df`` is a DataFrame with ``columns``."""
-    if not isinstance(df, pd.DataFrame):
-        raise AnalysisError(f"{what} needs a tidy table (pandas DataFrame from cipherlab.ingest or "
-                            f"cipherlab.capture); got {type(df).__name__}")
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise AnalysisError(f"{what} needs the tidy-table column(s) {missing}; the table has "
-                            f"{list(df.columns)}")
+    """Raise a clear :class:`AnalysisError` unless ``df`` is a non-empty tidy table with ``columns``."""
+    from cipherlab.stats._common import require_columns
+
+    require_columns(df, columns, what=what)
     if df.empty:
         raise AnalysisError(f"{what} needs a non-empty table; got 0 rows")
     return df

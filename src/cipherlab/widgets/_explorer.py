@@ -152,8 +152,8 @@ class ThroughputExplorer(Explorer):
         column = METRICS[metric]
         if sel[column].notna().sum() == 0:
             raise AnalysisError(f"{metric} needs the clock of the machine, which these runs do not "
-                                f"give (no clock_hz, no clock in the label or cpu); "
-                                f"use stats.per_ghz(df, clock_hz=...) to supply it")
+                                f"give (no clock_hz, no clock in the label or cpu); build the "
+                                f"explorer on df.assign(clock_hz=...) to supply it")
         # one colour per run when several are shown (markers and dashes then tell conditions apart)
         hue = next((c for c in ("host", "label") if c in sel.columns and sel[c].nunique() > 1),
                    "algorithm")
