@@ -9,10 +9,12 @@ nothing that looks like a measurement disappears silently.
 
 from __future__ import annotations
 
+import gc
 import glob as _glob
 import os
 import warnings
 from pathlib import Path
+from contextlib import contextmanager
 from typing import Any, Iterable
 
 import pandas as pd
@@ -96,7 +98,7 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     tables: list[pd.DataFrame] = []
     runs: list[model.Run] = []
     names: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, _gc_paused():
         warnings.simplefilter("always")
         items = list(_resolve(source))
         if len(items) >= _PROGRESS_FILES:  # long folders get a progress bar (notebooks too)
@@ -119,6 +121,23 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     if not tables:
         raise IngestError("no measurements found in any of the files given", source=str(source))
     return tables[0] if len(tables) == 1 else model.concat(tables)
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while reading.
+
+    Parsing allocates millions of small objects that hold no reference cycles, and every
+    collection pass walks all of those still alive: on a 20 MB folder the collector took about a
+    third of the time while freeing nothing. Collection resumes (if it was on) afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _check_conditions(conditions: dict[str, Any]) -> dict[str, Any]:

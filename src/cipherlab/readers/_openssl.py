@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict, deque
+from itertools import accumulate
 from typing import Any
 
 from cipherlab.model import FLAG_CHILD, Run
@@ -126,6 +127,7 @@ class _Parser:
         self.pending_doing: _progress.Progress | None = None
         self.cont_field: str | None = None
         self.harness: _harness.Harness | None = None
+        self.names: dict[str, tuple] = {}  # canonical() of the names seen
 
     # --- runs ---------------------------------------------------------------------------
     def run(self, i: int) -> _Run:
@@ -256,59 +258,26 @@ class _Parser:
     # --- the pass ---------------------------------------------------------------------------
     def parse(self) -> None:
         skip = self.skip
-        doing_full = _progress.DOING_FULL.match
-        Progress = _progress.Progress
+        # Blocks of the two commonest lines of captures (complete progress lines, -mr +DT/+R
+        # pairs) are read by one regex over the whole text instead of line by line. Lines taken
+        # by document tables (skip) would cut into blocks: such texts go line by line.
+        if not skip:
+            self.text = "\n".join(self.lines)
+            # offset of each line in self.text (accumulate and map run in C)
+            self.starts = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
+        resume = 0
         for idx, raw in enumerate(self.lines):
+            if idx < resume:
+                continue  # read by a block
             if idx in skip:
                 continue
-            # Fast paths for the two commonest lines of captures (a complete progress line, an
-            # -mr +DT/+R pair) inside a run that has no table yet: same effect as the general
-            # path below, minus the dispatch.
             c0 = raw[:1]
-            if (c0 == "D" or c0 == "+") and not (self.pending_row or self.pending_pk or
-                                                 self.pending_hdr or self.cont_field):
-                run = self.cur
-                if run is not None and not (run.rows or run.pk or run.children) and \
-                        not run.opts.get("decrypt"):
-                    if c0 == "D":
-                        m = doing_full(raw)
-                        if m is not None:
-                            name, block = m[1], int(m[2])
-                            algorithm, op = canonical(name)
-                            rec = Progress(idx + 1, name, block, None, None, algorithm, op)
-                            rec.count, rec.seconds = int(m[3]), float(m[4])
-                            run.progress.append(rec)
-                            run.done.add((algorithm, block))
-                            run.last = idx + 1
-                            run.stderr_seen = True
-                            run.dialects.add("progress")
-                            self.pending_doing = None
-                            continue
-                    elif raw.startswith("+DT:"):
-                        fields = raw[4:].rstrip().split(":")
-                        if len(fields) == 3 and fields[2].isdigit():
-                            name, block = fields[0], int(fields[2])
-                            algorithm, op = canonical(name)
-                            rec = Progress(idx + 1, name, block, None, None, algorithm, op)
-                            run.progress.append(rec)
-                            run.open_dt.append(rec)
-                            run.last = idx + 1
-                            run.dialects.add("mr")
-                            continue
-                    elif raw.startswith("+R:"):
-                        fields = raw[3:].rstrip().split(":")
-                        opened = run.open_dt
-                        if len(fields) == 3 and opened and opened[0].name == fields[1]:
-                            try:
-                                count, secs = int(fields[0]), float(fields[2])
-                            except ValueError:
-                                pass
-                            else:
-                                rec = opened.popleft()
-                                rec.count, rec.seconds = count, secs
-                                run.done.add((rec.algorithm, rec.block))
-                                run.last = idx + 1
-                                continue
+            if (c0 == "D" or c0 == "+") and not skip and not (
+                    self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
+                n = self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                if n:
+                    resume = idx + n
+                    continue
             line = clean(raw)
             if not line:
                 continue
@@ -526,6 +495,8 @@ class _Parser:
         run = self.cur
         if run is None or (run.has_cells() and (self.repeats(run, rec) or self.prose_after(run))):
             run = self.new_run(i)
+        elif rec.count is not None and not run.has_cells() and not run.opts.get("decrypt"):
+            self.pending_doing = None  # a complete line before any table ends the wait
         run.last = i
         run.stderr_seen = True
         if run.opts.get("decrypt") and rec.operation == "encrypt":
@@ -537,6 +508,80 @@ class _Parser:
             self.pending_doing = rec if not rest.strip() else None
         run.dialects.add("progress")
         return True
+
+    def doing_block(self, idx: int) -> int:
+        """Read the complete ``Doing`` lines from line index ``idx`` on; return how many.
+
+        Each line has the effect :meth:`doing` gives it; the regex does the per-line work in C.
+        """
+        m = _progress.DOING_BLOCK.match(self.text, self.starts[idx])
+        if m is None:
+            return 0
+        recs = _progress.DOING_LINE.findall(m[0])
+        Progress = _progress.Progress
+        names = self.names
+        i = idx
+        run = None
+        for name, block, count, secs in recs:
+            i += 1
+            block = int(block)
+            algorithm, op = names.get(name) or names.setdefault(name, canonical(name))
+            cur = self.cur
+            if cur is None or ((cur.rows or cur.pk or cur.children) and (
+                    (algorithm, block) in cur.done or self.prose_after(cur))):
+                cur = self.new_run(i)
+            elif not (cur.rows or cur.pk or cur.children) and not cur.opts.get("decrypt"):
+                self.pending_doing = None  # as in doing()
+            if cur is not run:
+                run = cur
+                run.stderr_seen = True
+                run.dialects.add("progress")
+                decrypt = run.opts.get("decrypt")
+            rec = Progress(i, name, block, None, None, algorithm, op)
+            rec.count, rec.seconds = int(count), float(secs)
+            if decrypt and op == "encrypt":
+                rec.operation = "decrypt"
+            run.progress.append(rec)
+            run.done.add((algorithm, block))
+            run.last = i
+        return len(recs)
+
+    def mr_block(self, idx: int) -> int:
+        """Read the ``+DT``/``+R`` pairs from line index ``idx`` on; return how many lines.
+
+        Each pair has the effect :meth:`mr` gives its two lines. A run still waiting for an
+        earlier result goes line by line (the result may not be this prompt's).
+        """
+        if self.cur is not None and self.cur.open_dt:
+            return 0
+        m = _mr.MR_BLOCK.match(self.text, self.starts[idx])
+        if m is None:
+            return 0
+        pairs = _mr.MR_PAIR.findall(m[0])
+        Progress = _progress.Progress
+        names = self.names
+        i = idx
+        run = None
+        for name, block, count, secs in pairs:
+            i += 2
+            block = int(block)
+            algorithm, op = names.get(name) or names.setdefault(name, canonical(name))
+            cur = self.cur
+            if cur is None or ((cur.rows or cur.pk or cur.children) and (
+                    (algorithm, block) in cur.done or self.prose_after(cur))):
+                cur = self.new_run(i - 1)
+            if cur is not run:
+                run = cur
+                run.dialects.add("mr")
+                decrypt = run.opts.get("decrypt")
+            rec = Progress(i - 1, name, block, None, None, algorithm, op)
+            rec.count, rec.seconds = int(count), float(secs)
+            if decrypt and op == "encrypt":
+                rec.operation = "decrypt"
+            run.progress.append(rec)
+            run.done.add((algorithm, block))
+            run.last = i
+        return 2 * len(pairs)
 
     def prose_after(self, run: _Run) -> bool:
         """A line of prose (or a marker) since the run's last line: the text moved on."""

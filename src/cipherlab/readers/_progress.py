@@ -20,6 +20,15 @@ _DOING_SYM = re.compile(
 DOING_FULL = re.compile(
     r"^Doing (.+?)(?: ops)? for \d+s on (\d+) size blocks: (-?\d+) "
     r"(?:.+?)(?:'s| ops) in (\d+\.\d+)s\s*$")
+# Characters that clean() never removes from the inside of a line (no controls, no "^[" escape
+# renderings): a raw line made of them, starting at its first column, is its own clean() plus
+# trailing blanks. The block patterns read such raw lines straight from the whole text.
+_KEPT = r"[^\x00-\x08\x0a-\x1f\x7f^]"
+#: DOING_FULL for raw lines ending in a newline (same groups), and a block of such lines.
+DOING_LINE = re.compile(
+    rf"Doing ({_KEPT}+?)(?: ops)? for \d+s on (\d+) size blocks: (-?\d+) "
+    rf"{_KEPT}+?(?:'s| ops) in (\d+\.\d+)s[^\S\n]*\n")
+DOING_BLOCK = re.compile(f"(?:{DOING_LINE.pattern})+")
 _DOING_SYMN = re.compile(r"^Doing (?P<alg>.+?) (?P<n>\d+) times on (?P<len>\d+) size blocks:\s?(?P<rest>.*)$")
 _DOING_PK = re.compile(
     r"^Doing (?P<bits>\d+) bits? (?P<what>.*?)(?:'s| ops) for (?P<secs>\d+)s:\s?(?P<rest>.*)$")
