@@ -241,13 +241,21 @@ def coerce(df: pd.DataFrame) -> pd.DataFrame:
     """
     df = df.copy()
     for col, dtype in COLUMNS.items():
-        if col not in df.columns:
-            df[col] = pd.Series(pd.NA if dtype != "int64" else 0, index=df.index)
-        df[col] = _as(df[col], dtype)
+        df[col] = _as(df[col], dtype) if col in df.columns else _missing(df.index, dtype)
     conds = condition_columns(df)
     for col in conds:
         df[col] = _as(df[col], "Int64" if col in _INTEGER_CONDITIONS else "category")
     return df[_HEAD + conds + _TAIL].reset_index(drop=True)
+
+
+def _missing(index: pd.Index, dtype: str) -> pd.Series:
+    """An all-NA column of a schema dtype, built typed (converting NA objects costs per row)."""
+    if dtype == "int64":
+        return pd.Series(0, index=index, dtype="int64")
+    if dtype == "category":
+        return pd.Series(pd.Categorical.from_codes(np.full(len(index), -1, dtype=np.int8),
+                                                   categories=pd.Index([], dtype=object)), index=index)
+    return pd.Series(index=index, dtype=dtype)
 
 
 def _typed(col: str, values: list) -> Any:
@@ -264,17 +272,17 @@ def _typed(col: str, values: list) -> Any:
             return pd.array(np.array(values, dtype=float), dtype="Int64")
         except (TypeError, ValueError):
             return values  # mixed input: coerce() converts it
-    # Factorise in one dict pass (pd.Categorical on a list of str detours through an inferred
-    # string array first); anything but str/None is left to coerce().
-    index: dict = {}
-    get = index.setdefault
+    # Factorise in C (pd.Categorical on a list of str detours through an inferred string array
+    # first); anything but str/None is left to coerce().
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
     try:
-        codes = [-1 if v is None else get(v, len(index)) for v in values]
+        codes, uniques = pd.factorize(arr)
     except TypeError:  # unhashable values
         return values
-    if not all(type(k) is str for k in index):
+    if not all(type(k) is str for k in uniques):
         return values
-    return _sorted_categorical(np.array(codes, dtype=np.int32), list(index))
+    return _sorted_categorical(codes, list(uniques))
 
 
 def _as(s: pd.Series, dtype: str) -> pd.Series:
