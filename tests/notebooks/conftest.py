@@ -208,22 +208,59 @@ class Lab:
             timeout=SLOW_MS,
         )
 
+    def _state(self) -> str:
+        """The prompts and the status bar, for a failure message."""
+        return self.page.evaluate("""() => {
+            const prompts = [...document.querySelectorAll(
+                '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent.trim());
+            const bar = document.querySelector('#jp-main-statusbar');
+            return 'prompts ' + prompts.join(' ') + ' | status bar: ' + (bar ? bar.innerText : '?');
+        }""").replace("\n", " ")
+
+    def _fail(self, what: str, err: Exception) -> None:
+        shot = self.screenshot(f"FAILED-{self.page_name()}.png")
+        raise AssertionError(f"{what}: {self._state()} (screenshot {shot})") from err
+
+    def page_name(self) -> str:
+        return self.page.url.split("/tree/")[-1].split("?")[0].replace("/", "_") or "page"
+
     def run_all(self) -> None:
         """Run > Run All Cells (no default shortcut), then wait until every code cell ran."""
-        self.page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        self.page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        for attempt in (1, 2):
+            self.page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+            self.page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+            try:  # started: a prompt shows [*] or a number, or the kernel is busy
+                self.page.wait_for_function(
+                    """() => {
+                        const ind = document.querySelector('.jp-Notebook-ExecutionIndicator');
+                        return (ind && ind.dataset.status === 'busy') ||
+                            [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
+                            .some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent));
+                    }""",
+                    timeout=20_000,
+                )
+                break
+            except PlaywrightTimeout as err:
+                # Nothing queued after 20 s: the click was lost (recipe pitfall 2); once more.
+                if attempt == 2:
+                    self._fail("Run All Cells started nothing, twice", err)
         # A cell that raises stops Run All, leaving later prompts at "[ ]:" (or "[*]:"), so
         # "every prompt has a number" means the whole notebook ran without an error.
         # textContent, not innerText: Lab skips rendering off-screen cells (content-visibility),
         # and innerText of those is empty.
-        self.page.wait_for_function(
-            """() => {
-                const prompts = [...document.querySelectorAll(
-                    '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')];
-                return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-            }""",
-            timeout=SLOW_MS * 2,
-        )
+        try:
+            self.page.wait_for_function(
+                """() => {
+                    const prompts = [...document.querySelectorAll(
+                        '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')];
+                    return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+                }""",
+                timeout=SLOW_MS * 2,
+            )
+        except PlaywrightTimeout as err:
+            self._fail("not every cell ran", err)
         self.wait_kernel_idle()
 
     def screenshot(self, name: str) -> Path:
