@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict, deque
 from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
 from cipherlab.model import FLAG_CHILD, Run
@@ -67,6 +68,7 @@ class _Run:
         self.mr_sizes: list[int] | None = None  # from +H
         self.pk_kind: str | None = None
         self.rows: list[list] = []  # throughput cells
+        self.evp = False  # a row named "evp" (-multi -evp parents before 3.0.10)
         self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
         self.progress: list[_progress.Progress] = []
         self.done: set = set()  # keys of progress records that have their result
@@ -233,14 +235,10 @@ class _Parser:
         if op == "encrypt" and run.opts.get("decrypt"):
             op = "decrypt"
         rows = run.rows
-        slow = T.bytes_per_s
-        for size, tok in zip(sizes, toks):
-            if tok[-1] == "k" and tok[-4] == "." and "," not in tok:
-                # "%11.2fk": shift the decimal point in the text (exact, unlike float * 1000)
-                v = float(tok[:-4] + tok[-3:-1] + "0")
-            else:
-                v = slow(tok)
+        for size, v in zip(sizes, map(T.bytes_per_s, toks)):
             rows.append([lineno, algorithm, name, op, size, v, v / size, None, None, None])
+        if algorithm == "evp":
+            run.evp = True
         run.dialects.add("text")
 
     def add_pk(self, run: _Run, lineno: int, parsed: tuple, kind: str) -> None:
@@ -691,6 +689,8 @@ class _Parser:
             algorithm, op = canonical(name)
             if run.opts.get("decrypt") and op == "encrypt":
                 op = "decrypt"
+            if child is None and algorithm == "evp":
+                run.evp = True
             for size, tok in zip(sizes, toks):
                 v = float(tok)
                 cell = [i, algorithm, name, op, size, v, v / size, None, None, None]
@@ -730,7 +730,7 @@ class _Parser:
         self.settle_kem(run)
         # The -multi -evp parent row named literally "evp" (until 3.0.10/3.1.2): take the name
         # the children reported.
-        if any(c[ALG] == "evp" for c in run.rows):
+        if run.evp:
             names = {c[ALG] for conds, c, _ in run.children if "child" in conds
                      and c[BLOCK] is not None} | {
                 p.algorithm for p in run.progress if p.block is not None}
@@ -741,18 +741,19 @@ class _Parser:
                 for c in run.rows:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
-        index: dict[tuple, deque] = defaultdict(deque)
-        for c in run.rows:
-            index[(c[ALG], c[BLOCK])].append(c)
-        for c, key in run.pk:
-            index[key].append(c)
+        index: dict[tuple, deque] = defaultdict(deque)  # only progress records look cells up
+        if run.progress:
+            for c in run.rows:
+                index[(c[ALG], c[BLOCK])].append(c)
+            for c, key in run.pk:
+                index[key].append(c)
         child_keys = {key for _, _, key in run.children if key is not None}
         cells = run.rows + [c for c, _ in run.pk]
         loose: list[list] = []
         for p in run.progress:
             if p.count is None:
                 continue
-            key = p.key()
+            key = (p.algorithm, p.block) if p.block is not None else p.key()
             if run.multi:
                 # Progress records of a -multi run are the children's: their results are in
                 # the Got: lines (or summed into the parent's table), never the parent's count.
@@ -773,7 +774,7 @@ class _Parser:
                for conds, c, _ in run.children]
         if not cells and not sub:
             return None
-        cells.sort(key=_line_of)
+        cells.sort(key=_line_of)  # stable: cells of one line keep their order
         if sub:
             cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
             cells.sort(key=lambda c: c["line"])
@@ -816,8 +817,7 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
            "count", "seconds", "flag")
 
 
-def _line_of(c):
-    return c[LINE]
+_line_of = itemgetter(LINE)
 
 
 def parse(lines: list[str], skip: set[int], source: str,

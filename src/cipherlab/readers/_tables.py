@@ -30,13 +30,13 @@ import html
 import re
 import warnings
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 from typing import Any
 
 from cipherlab.errors import IngestWarning
 from cipherlab.model import Run
 from cipherlab.readers._names import canonical
+from cipherlab.readers._terminal import times_1000
 
 __all__ = ["find_tables", "parse_value", "tier_name"]
 
@@ -130,14 +130,7 @@ def _value(cell: str) -> float | None:
     if m is None:
         return None
     number = m[1].replace(",", "")
-    if not m[2]:
-        return float(number)
-    # float("16791378.47") * 1000 gives 16791378469.999998: scale the decimal text exactly,
-    # then round once, so the value is the float nearest to what the text says.
-    try:
-        return float(Decimal(number) * 1000)
-    except InvalidOperation:  # pragma: no cover - the regex admits only valid numbers
-        return None
+    return times_1000(number) if m[2] else float(number)
 
 
 def tier_name(cell: str) -> tuple[str, str | None]:

@@ -9,6 +9,7 @@ cleaned line and says what it is. The run-building state machine lives in ``_ope
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 
 from cipherlab.readers._names import canonical, pkey_algorithm
 
@@ -149,15 +150,29 @@ def bytes_per_s(tok: str) -> float:
     >>> bytes_per_s("1354589.59k"), bytes_per_s("9876.54"), bytes_per_s("1,086,559.57k")
     (1354589590.0, 9876.54, 1086559570.0)
     """
-    if tok[-1] != "k":
-        return float(tok.replace(",", "") if "," in tok else tok)
-    s = tok[:-1].replace(",", "") if "," in tok else tok[:-1]
-    i = s.find(".")
-    if 0 < i and len(s) - i <= 4 and s[-1].isdigit():
-        # shift the decimal point in the text: exact, where float(s) * 1000 can be off by an ulp
-        frac = s[i + 1:]
-        return float(s[:i] + frac + "0" * (3 - len(frac)))
-    return float(s) * 1000.0
+    if "," in tok:
+        tok = tok.replace(",", "")
+    return times_1000(tok[:-1]) if tok[-1] == "k" else float(tok)
+
+
+def times_1000(number: str) -> float:
+    """Decimal text times 1000 as the float nearest the exact product (``k`` cells -> bytes/s).
+
+    ``float(number) * 1000`` can be off by an ulp (``16791378.47`` gives 16791378469.999998):
+    shifting the decimal point in the text is exact and cheap; :class:`~decimal.Decimal`
+    covers what a shift cannot (exponents, more than three decimals, ``inf``).
+
+    >>> times_1000("16791378.47"), times_1000("-6916.7"), times_1000("12"), times_1000("1e-3")
+    (16791378470.0, -6916700.0, 12000.0, 1.0)
+    """
+    head, _, frac = number.partition(".")
+    digits = head[1:] if head[:1] in "+-" else head
+    if len(frac) <= 3 and digits.isdecimal() and (frac.isdecimal() or not frac):
+        return float(head + frac + "000"[len(frac):])
+    try:
+        return float(Decimal(number) * 1000)
+    except InvalidOperation:
+        raise ValueError(f"not a decimal number: {number!r}") from None
 
 
 # --- public-key tables (§5) -------------------------------------------------------------------

@@ -1,0 +1,40 @@
+"""``k`` cells -> bytes/s: one exact conversion for openssl text rows and document tables."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cipherlab.readers._tables import parse_value
+from cipherlab.readers._terminal import bytes_per_s, times_1000
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(-10**15, 10**15), st.integers(0, 6), st.booleans())
+def test_times_1000_is_the_float_nearest_the_exact_product(units, places, exponent):
+    text = str(Decimal(units).scaleb(-places))
+    if exponent:
+        text = f"{units}e-{places}"
+    assert times_1000(text) == float(Decimal(text) * 1000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**13), st.booleans())
+def test_terminal_rows_and_tables_agree_on_k_cells(hundredths, thousands):
+    value = Decimal(hundredths).scaleb(-2)
+    cell = f"{value:,.2f}k" if thousands else f"{value:.2f}k"
+    expected = float(value * 1000)
+    assert bytes_per_s(cell) == parse_value(cell) == expected
+
+
+def test_times_1000_special_values_and_bad_text():
+    assert times_1000("inf") == float("inf") and times_1000("-inf") == float("-inf")
+    assert times_1000("nan") != times_1000("nan")
+    for bad in ("", "k", "1.2.3", "+-1"):
+        try:
+            times_1000(bad)
+        except ValueError:
+            continue
+        raise AssertionError(bad)
