@@ -600,9 +600,11 @@ class _Parser:
         """
         last_cell = max([c[LINE] for c in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
         keys = {(c[ALG], c[BLOCK]) for c in run.rows} | {k for _, k in run.pk}
-        moved = [p for p in run.progress if p.lineno > last_cell and p.key() not in keys]
+        kept, moved = [], []
+        for p in run.progress:
+            (moved if p.lineno > last_cell and p.key() not in keys else kept).append(p)
         if moved:
-            run.progress = [p for p in run.progress if p not in moved]
+            run.progress = kept
         return moved
 
     # --- -mr records ----------------------------------------------------------------------

@@ -93,7 +93,9 @@ def is_failure(line: str) -> bool:
 
 # --- symmetric table (§4) ---------------------------------------------------------------------
 _SIZES = re.compile(r"(\d+)\s*bytes")
-_SYM_HEADER = re.compile(r"^type\s*((?:\s*\d+\s*bytes)+)\s*$")
+# (no `\s*` right after "type": two quantifiers over the same blanks made a failing match
+# backtrack ten times longer)
+_SYM_HEADER = re.compile(r"^type((?:\s*\d+\s*bytes)+)\s*$")
 _SIZE_CONT = re.compile(r"^(?:\d+\s*bytes\s*)+$")
 #: A `type` header cut short by a mail client (``type   16 bytes ... 8192``).
 SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
