@@ -26,6 +26,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import warnings
 from pathlib import Path
 
 import pytest
@@ -243,9 +244,12 @@ class Lab:
                 )
                 break
             except PlaywrightTimeout as err:
-                # Nothing queued after 20 s: the click was lost (recipe pitfall 2); once more.
+                # Nothing queued after 20 s: the click was lost (recipe pitfall 2); once more,
+                # and say so in the warnings summary (a lost click should stay rare).
                 if attempt == 2:
                     self._fail("Run All Cells started nothing, twice", err)
+                warnings.warn(f"Run All Cells started nothing after 20 s in {self.page_name()}: "
+                              f"clicked again ({self._state()})", stacklevel=2)
         # A cell that raises stops Run All, leaving later prompts at "[ ]:" (or "[*]:"), so
         # "every prompt has a number" means the whole notebook ran without an error.
         # textContent, not innerText: Lab skips rendering off-screen cells (content-visibility),
