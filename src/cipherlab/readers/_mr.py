@@ -22,9 +22,10 @@ from cipherlab.readers._terminal import family
 #: (same name), as raw lines ending in a newline (names without the characters clean() removes,
 #: see ``_progress._KEPT``); and a block of such pairs.
 MR_PAIR = re.compile(
-    rf"\+DT:([^:\x00-\x08\x0a-\x1f\x7f^]+):\d+:(\d+)[^\S\n]*\n"
-    rf"\+R:(-?\d+):\1:(\d+(?:\.\d+)?)[^\S\n]*\n")
-MR_BLOCK = re.compile(f"(?:{MR_PAIR.pattern})+")
+    rf"^\+DT:([^:\x00-\x08\x0a-\x1f\x7f^]+):\d+:(\d+)[^\S\n]*\n"
+    rf"\+R:(-?\d+):\1:(\d+(?:\.\d+)?)[^\S\n]*\n", re.M)
+MR_BLOCK = re.compile(f"(?:{MR_PAIR.pattern})+", re.M)
+MR_LINES = re.compile(r"(?:\+(?:DT|R):[^\n]*\n)+")
 
 # EC curve index tables of +F4/+F5 (with EC2M compiled in), §7.4.
 _EC_098 = ["secp160r1", "nistp192", "nistp224", "nistp256", "nistp384", "nistp521",

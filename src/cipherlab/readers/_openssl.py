@@ -512,36 +512,10 @@ class _Parser:
 
         Each line has the effect :meth:`doing` gives it; the regex does the per-line work in C.
         """
-        m = _progress.DOING_BLOCK.match(self.text, self.starts[idx])
-        if m is None:
-            return 0
-        recs = _progress.DOING_LINE.findall(m[0])
-        Progress = _progress.Progress
-        names = self.names
-        i = idx
-        run = None
-        for name, block, count, secs in recs:
-            i += 1
-            block = int(block)
-            algorithm, op = names.get(name) or names.setdefault(name, canonical(name))
-            cur = self.cur
-            if cur is None or ((cur.rows or cur.pk or cur.children) and (
-                    (algorithm, block) in cur.done or self.prose_after(cur))):
-                cur = self.new_run(i)
-            elif not (cur.rows or cur.pk or cur.children) and not cur.opts.get("decrypt"):
-                self.pending_doing = None  # as in doing()
-            if cur is not run:
-                run = cur
-                run.stderr_seen = True
-                run.dialects.add("progress")
-                decrypt = run.opts.get("decrypt")
-            rec = Progress(i, name, block, None, None, algorithm, op)
-            rec.count, rec.seconds = int(count), float(secs)
-            if decrypt and op == "encrypt":
-                rec.operation = "decrypt"
-            run.progress.append(rec)
-            run.done.add((algorithm, block))
-            run.last = i
+        P = _progress
+        recs = self.block(idx, P.DOING_LINES, P.DOING_LINE, P.DOING_BLOCK, 1)
+        if recs:
+            self.add_records(idx + 1, 1, recs, "progress")
         return len(recs)
 
     def mr_block(self, idx: int) -> int:
@@ -552,34 +526,80 @@ class _Parser:
         """
         if self.cur is not None and self.cur.open_dt:
             return 0
-        m = _mr.MR_BLOCK.match(self.text, self.starts[idx])
-        if m is None:
-            return 0
-        pairs = _mr.MR_PAIR.findall(m[0])
-        Progress = _progress.Progress
-        names = self.names
-        i = idx
-        run = None
-        for name, block, count, secs in pairs:
-            i += 2
-            block = int(block)
-            algorithm, op = names.get(name) or names.setdefault(name, canonical(name))
-            cur = self.cur
-            if cur is None or ((cur.rows or cur.pk or cur.children) and (
-                    (algorithm, block) in cur.done or self.prose_after(cur))):
-                cur = self.new_run(i - 1)
-            if cur is not run:
-                run = cur
-                run.dialects.add("mr")
-                decrypt = run.opts.get("decrypt")
-            rec = Progress(i - 1, name, block, None, None, algorithm, op)
-            rec.count, rec.seconds = int(count), float(secs)
-            if decrypt and op == "encrypt":
-                rec.operation = "decrypt"
-            run.progress.append(rec)
-            run.done.add((algorithm, block))
-            run.last = i
+        pairs = self.block(idx, _mr.MR_LINES, _mr.MR_PAIR, _mr.MR_BLOCK, 2)
+        if pairs:
+            self.add_records(idx + 1, 2, pairs, "mr")
         return 2 * len(pairs)
+
+    def block(self, idx: int, candidates: re.Pattern, record: re.Pattern, exact: re.Pattern,
+              lines_per_record: int) -> list[tuple]:
+        """The records (``record.findall`` groups) of the block starting at line index ``idx``.
+
+        ``candidates`` cheaply finds the lines that may hold records; when the records found in
+        them (anchored at line starts, one line or pair each) cover every line, that is the
+        block. Otherwise the ``exact`` pattern (a repetition of ``record``, twice as slow)
+        finds where the records stop.
+        """
+        pos = self.starts[idx]
+        m = candidates.match(self.text, pos)
+        if m is None:
+            return []
+        recs = record.findall(m[0])
+        if len(recs) * lines_per_record != m[0].count("\n"):
+            m = exact.match(self.text, pos)
+            recs = record.findall(m[0]) if m else []
+        return recs
+
+    def add_records(self, first: int, step: int, recs: list[tuple], dialect: str) -> None:
+        """Add complete symmetric progress records read by a block pattern.
+
+        ``recs`` holds the ``(name, block, count, seconds)`` texts of the records whose lines are
+        ``first``, ``first + step``, ... (a +DT/+R pair is two lines).
+        """
+        names = self.names
+        for name, _, _, _ in recs:
+            if name not in names:
+                names[name] = canonical(name)
+        run, k, n = self.cur, 0, len(recs)
+        opened = False
+        if run is None or (run.has_cells() and self.prose_after(run)):
+            run, opened = self.new_run(first), True
+        elif run.has_cells():
+            # Records join a run that has cells until one repeats a record of the run (or of
+            # this block): that one starts a new run.
+            done, seen = run.done, set()
+            for name, block, _, _ in recs:
+                key = (names[name][0], int(block))
+                if key in done or key in seen:
+                    break
+                seen.add(key)
+                k += 1
+            if k:
+                self.extend_progress(run, first, step, recs[:k], dialect)
+            if k == n:
+                return
+            run, opened = self.new_run(first + k * step), True
+        # A run without cells takes all the rest (no record of the block adds cells).
+        if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
+            self.pending_doing = None  # as doing() does for a complete line in a run without cells
+        self.extend_progress(run, first + k * step, step, recs[k:], dialect)
+
+    def extend_progress(self, run: _Run, first: int, step: int, recs: list[tuple],
+                        dialect: str) -> None:
+        """Append records (texts as :meth:`add_records` takes them) to ``run``."""
+        names, Progress = self.names, _progress.Progress
+        new = [Progress(first + j * step, name, int(block), None, None, *names[name], int(count),
+                        float(secs)) for j, (name, block, count, secs) in enumerate(recs)]
+        if run.opts.get("decrypt"):
+            for rec in new:
+                if rec.operation == "encrypt":
+                    rec.operation = "decrypt"
+        run.progress.extend(new)
+        run.done.update([(p.algorithm, p.block) for p in new])
+        run.last = new[-1].lineno + step - 1
+        run.dialects.add(dialect)
+        if dialect == "progress":
+            run.stderr_seen = True
 
     def prose_after(self, run: _Run) -> bool:
         """A line of prose (or a marker) since the run's last line: the text moved on."""

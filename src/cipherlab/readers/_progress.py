@@ -24,11 +24,13 @@ DOING_FULL = re.compile(
 # renderings): a raw line made of them, starting at its first column, is its own clean() plus
 # trailing blanks. The block patterns read such raw lines straight from the whole text.
 _KEPT = r"[^\x00-\x08\x0a-\x1f\x7f^]"
-#: DOING_FULL for raw lines ending in a newline (same groups), and a block of such lines.
+#: DOING_FULL for raw lines ending in a newline (same groups), and a block of such lines;
+#: DOING_LINES finds (cheaply) the lines that may form a block.
 DOING_LINE = re.compile(
-    rf"Doing ({_KEPT}+?)(?: ops)? for \d+s on (\d+) size blocks: (-?\d+) "
-    rf"{_KEPT}+?(?:'s| ops) in (\d+\.\d+)s[^\S\n]*\n")
-DOING_BLOCK = re.compile(f"(?:{DOING_LINE.pattern})+")
+    rf"^Doing ({_KEPT}+?)(?: ops)? for \d+s on (\d+) size blocks: (-?\d+) "
+    rf"{_KEPT}+?(?:'s| ops) in (\d+\.\d+)s[^\S\n]*\n", re.M)
+DOING_BLOCK = re.compile(f"(?:{DOING_LINE.pattern})+", re.M)
+DOING_LINES = re.compile(r"(?:Doing [^\n]*\n)+")
 _DOING_SYMN = re.compile(r"^Doing (?P<alg>.+?) (?P<n>\d+) times on (?P<len>\d+) size blocks:\s?(?P<rest>.*)$")
 _DOING_PK = re.compile(
     r"^Doing (?P<bits>\d+) bits? (?P<what>.*?)(?:'s| ops) for (?P<secs>\d+)s:\s?(?P<rest>.*)$")
@@ -47,10 +49,11 @@ class Progress:
     __slots__ = ("lineno", "name", "block", "family", "bits", "algorithm", "operation", "count",
                  "seconds", "used")
 
-    def __init__(self, lineno, name, block, family, bits, algorithm, operation):
+    def __init__(self, lineno, name, block, family, bits, algorithm, operation, count=None,
+                 seconds=None):
         self.lineno, self.name, self.block = lineno, name, block
         self.family, self.bits, self.algorithm, self.operation = family, bits, algorithm, operation
-        self.count = self.seconds = None
+        self.count, self.seconds = count, seconds
         self.used = False
 
     def key(self):
