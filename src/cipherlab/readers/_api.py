@@ -116,6 +116,9 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         if runs:
             # every text source in one column-wise pass (one frame, no concatenation)
             tables.insert(0, model.to_frame(runs, source=names[0], conditions=conditions))
+        # Free the parsed records while the collector is paused: once it resumes, its first
+        # pass walks every object allocated meanwhile that is still alive.
+        runs = got = run = None
     for w in caught:  # re-issued here so that they point at the caller's line
         warnings.warn(w.message, w.category, stacklevel=2)
     if not tables:

@@ -32,7 +32,10 @@ _MOJIBAKE = (
     ("\u00e2\u20ac\u201c", "-"), ("\u00e2\u20ac\u201d", "-"),
     ("\u00a0", " "), ("\u202f", " "), ("\u2009", " "), ("\ufeff", ""),
 )
-_MOJIBAKE_HINT = re.compile("[\u00c2\u00e2\u00a0\u202f\u2009\ufeff]")
+# Characters one of which every mojibake above contains. (Tested with `in`, one character at
+# a time: a memchr-speed scan, none at all when the text's kind cannot hold the character; a
+# regex character class costs several times more on every clean text.)
+_MOJIBAKE_HINT = "\u00c2\u00e2\u00a0\u202f\u2009\ufeff"
 # ANSI CSI sequences, other ESC sequences, and their caret renderings (^[[A) left by terminals.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Quoting and list decorations left by mail clients, wikis and blogs.
@@ -89,7 +92,7 @@ def split_lines(text: str) -> list[str]:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r\n" not in text else \
             text.replace("\r\n", "\n").replace("\r", " ")
-    if _MOJIBAKE_HINT.search(text):
+    if any(c in text for c in _MOJIBAKE_HINT):
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
     return text.split("\n")
