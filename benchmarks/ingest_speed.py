@@ -7,7 +7,9 @@ Generates a corpus (>= 20 MB by default) of mixed ``openssl speed`` dialects int
 0.9.8 tables with legacy names and public-key tables, ``-mr`` records, and mail-wrapped, quoted
 multi-run posts. Then it times ``cipherlab.ingest`` on the folder, writes the resulting tidy
 table as CSV and times ``pandas.read_csv`` on it (the same measurements, already tidy), and
-prints both and their ratio. Targets: >= 20 MB/s, and no slower than 2x ``read_csv``.
+prints both and their ratio, then the CPU time of each stage of ingest (decode, line split,
+document tables, the openssl line pass, run assembly, the frame). Targets: >= 20 MB/s, and no
+slower than 2x ``read_csv``.
 Timings are the best of ``--repeat`` runs (the minimum is the least disturbed by other load).
 """
 
@@ -100,6 +102,53 @@ def best_of(repeat, fn):
     return min(walls), min(cpus), result
 
 
+def stages(folder: Path) -> dict[str, float]:
+    """CPU seconds of each stage of ``ingest`` on the folder, run one after the other.
+
+    The same steps ``cipherlab.ingest`` takes (with the garbage collector paused as it does),
+    timed apart so that the report says what the time is made of.
+    """
+    import gc
+
+    from cipherlab import model
+    from cipherlab.readers import _openssl
+    from cipherlab.readers._tables import find_tables
+    from cipherlab.readers._text import decode, split_lines
+
+    spent = dict.fromkeys(["read + decode", "split_lines", "find_tables", "openssl parse",
+                           "openssl assemble", "to_frame"], 0.0)
+    runs = []
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for path in sorted(folder.glob("*.txt")):
+            c0 = time.process_time()
+            text = decode(path.read_bytes(), str(path))
+            c1 = time.process_time()
+            lines = split_lines(text)
+            c2 = time.process_time()
+            _, taken = find_tables(lines, str(path))
+            c3 = time.process_time()
+            parser = _openssl._Parser(lines, taken, str(path), {})
+            parser.parse()
+            c4 = time.process_time()
+            got = parser.build()
+            c5 = time.process_time()
+            for run in got:
+                run.meta["source"] = str(path)
+            runs.extend(got)
+            for key, t in zip(spent, (c1 - c0, c2 - c1, c3 - c2, c4 - c3, c5 - c4)):
+                spent[key] += t
+        c0 = time.process_time()
+        model.to_frame(runs, source=str(folder))
+        spent["to_frame"] = time.process_time() - c0
+        runs = got = parser = None
+    finally:
+        if enabled:
+            gc.enable()
+    return spent
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--megabytes", type=float, default=20.0)
@@ -136,6 +185,9 @@ def main(argv=None) -> int:
           f"wall {w_csv:.2f} s, CPU {c_csv:.2f} s")
     print(f"ingest / read_csv time ratio: wall {w_ingest / w_csv:.2f}, CPU {c_ingest / c_csv:.2f} "
           f"(target <= 2)")
+    spent = stages(folder)
+    print("CPU by stage (one pass each): " + ", ".join(f"{k} {v:.2f} s" for k, v in spent.items())
+          + f"; the rest of ingest {max(c_ingest - sum(spent.values()), 0):.2f} s")
     rate = size_mb / c_ingest
     ok = rate >= 20 and c_ingest <= 2 * c_csv
     print("targets met" if ok else "TARGETS NOT MET")
