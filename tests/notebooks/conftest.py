@@ -218,7 +218,7 @@ class Lab:
             return 'prompts ' + prompts.join(' ') + ' | status bar: ' + (bar ? bar.innerText : '?');
         }""").replace("\n", " ")
 
-    def _fail(self, what: str, err: Exception) -> None:
+    def _fail(self, what: str, err: Exception | None) -> None:
         shot = self.screenshot(f"FAILED-{self.page_name()}.png")
         raise AssertionError(f"{what}: {self._state()} (screenshot {shot})") from err
 
@@ -250,22 +250,32 @@ class Lab:
                     self._fail("Run All Cells started nothing, twice", err)
                 warnings.warn(f"Run All Cells started nothing after 20 s in {self.page_name()}: "
                               f"clicked again ({self._state()})", stacklevel=2)
-        # A cell that raises stops Run All, leaving later prompts at "[ ]:" (or "[*]:"), so
-        # "every prompt has a number" means the whole notebook ran without an error.
-        # textContent, not innerText: Lab skips rendering off-screen cells (content-visibility),
-        # and innerText of those is empty.
+        # Run All is over when no cell is queued or running ("[*]") and the kernel is idle. A
+        # cell that raises stops it, and Lab resets the queued prompts to "[ ]": so "every prompt
+        # has a number" then means the whole notebook ran without an error. textContent, not
+        # innerText: Lab skips rendering off-screen cells (content-visibility).
         try:
             self.page.wait_for_function(
                 """() => {
+                    const ind = document.querySelector('.jp-Notebook-ExecutionIndicator');
                     const prompts = [...document.querySelectorAll(
-                        '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')];
-                    return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+                        '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent);
+                    return prompts.length > 0 && ind && ind.dataset.status === 'idle' &&
+                           !prompts.some(p => p.includes('[*]'));
                 }""",
                 timeout=SLOW_MS * 2,
             )
         except PlaywrightTimeout as err:
-            self._fail("not every cell ran", err)
+            self._fail("Run All did not finish", err)
         self.wait_kernel_idle()
+        unnumbered = self.page.evaluate("""() => [...document.querySelectorAll(
+            '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
+            .filter(p => !/\\[\\d+\\]/.test(p.textContent)).length""")
+        if unnumbered:
+            errors = self.page.evaluate("""() => [...document.querySelectorAll(
+                '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
+                .map(o => o.textContent).join('\\n').slice(-3000)""")
+            self._fail(f"{unnumbered} cell(s) did not run; the error output:\n{errors}\n", None)
 
     def screenshot(self, name: str) -> Path:
         self.shots.mkdir(parents=True, exist_ok=True)
