@@ -130,6 +130,7 @@ class _Parser:
         self.cont_field: str | None = None
         self.harness: _harness.Harness | None = None
         self.names: dict[str, tuple] = {}  # canonical() of the names seen
+        self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
 
     # --- runs ---------------------------------------------------------------------------
     def run(self, i: int) -> _Run:
@@ -280,10 +281,10 @@ class _Parser:
             if not line:
                 continue
             i = idx + 1  # 1-based line numbers from here on
-            if (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field) and \
-                    self.continuation(i, line):
-                continue
-            self.flush_pending()
+            if self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field:
+                if self.continuation(i, line):
+                    continue
+                self.flush_pending()
             try:
                 # Inside a throughput table most lines are rows: try that first.
                 run = self.cur
@@ -400,7 +401,11 @@ class _Parser:
 
     def sym_line(self, i: int, name: str, toks: list[str]) -> bool:
         """A throughput row (possibly cut short by a mail client)."""
-        if name.endswith(":") or any(T.VALUE.fullmatch(w) for w in name.split()):
+        bad = self.not_names.get(name)
+        if bad is None:  # (a table repeats its names: judged once each)
+            bad = self.not_names[name] = name.endswith(":") or any(
+                T.VALUE.fullmatch(w) for w in name.split())
+        if bad:
             return False  # prose, or values where a name should be
         run = self.cur
         if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):

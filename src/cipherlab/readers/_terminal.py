@@ -104,6 +104,7 @@ _VAL = r"(?:-?\d[\d,]*\.\d\dk?|-?(?:inf|nan)k?)"
 VALUE = re.compile(_VAL)
 _VALUE_TOKEN = re.compile(_VAL + "$")
 _VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
+_VALUES_TAIL = re.compile(rf"(?:\s+{_VAL})+\s*$")
 _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
 
 
@@ -135,15 +136,15 @@ def sym_row(line: str) -> tuple[str, list[str]] | None:
     >>> sym_row("md4                  0.00         0.00 ")
     ('md4', ['0.00', '0.00'])
     """
-    # Tokens from the right: cheaper than a regex that backtracks over the name.
-    toks = line.split()
-    j = len(toks)
-    is_value = _VALUE_TOKEN.match
-    while j and is_value(toks[j - 1]):
-        j -= 1
-    if j == 0 or j == len(toks):
+    # The leftmost blank-separated run of values reaching the end is the longest: one search
+    # (no backtracking over the name) instead of a regex call per token.
+    m = _VALUES_TAIL.search(line)
+    if m is None:
         return None
-    return " ".join(toks[:j]), toks[j:]
+    name = line[:m.start()].split()
+    if not name or (len(name) == 1 and _VALUE_TOKEN.match(name[0])):
+        return None  # every token is a value: no name
+    return " ".join(name), m[0].split()
 
 
 def bytes_per_s(tok: str) -> float:
