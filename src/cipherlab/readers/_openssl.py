@@ -271,12 +271,14 @@ class _Parser:
             if idx in skip:
                 continue
             c0 = raw[:1]
-            if (c0 == "D" or c0 == "+") and not skip and not (
+            if (c0 == "D" or c0 == "+") and not (
                     self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
-                n = self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                n = 0 if skip else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
                 if n:
                     resume = idx + n
                     continue
+                if c0 == "D" and self.pending_doing is not None:
+                    self.complete_doing(raw)
             line = clean(raw)
             if not line:
                 continue
@@ -498,8 +500,6 @@ class _Parser:
         run = self.cur
         if run is None or (run.has_cells() and (self.repeats(run, rec) or self.prose_after(run))):
             run = self.new_run(i)
-        elif rec.count is not None and not run.has_cells() and not run.opts.get("decrypt"):
-            self.pending_doing = None  # a complete line before any table ends the wait
         run.last = i
         run.stderr_seen = True
         if run.opts.get("decrypt") and rec.operation == "encrypt":
@@ -511,6 +511,13 @@ class _Parser:
             self.pending_doing = rec if not rest.strip() else None
         run.dialects.add("progress")
         return True
+
+    def complete_doing(self, raw: str) -> None:
+        """A complete ``Doing`` line before any table ends the wait for a bare result line."""
+        run = self.cur
+        if run is not None and not run.has_cells() and not run.opts.get("decrypt") and \
+                _progress.DOING_FULL.match(raw):
+            self.pending_doing = None
 
     def doing_block(self, idx: int) -> int:
         """Read the complete ``Doing`` lines from line index ``idx`` on; return how many.
@@ -586,7 +593,7 @@ class _Parser:
             run, opened = self.new_run(first + k * step), True
         # A run without cells takes all the rest (no record of the block adds cells).
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
-            self.pending_doing = None  # as doing() does for a complete line in a run without cells
+            self.pending_doing = None  # as complete_doing() says
         self.extend_progress(run, first + k * step, step, recs[k:], dialect)
 
     def extend_progress(self, run: _Run, first: int, step: int, recs: list[tuple],
