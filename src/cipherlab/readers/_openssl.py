@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict, deque
-from itertools import accumulate
+from itertools import accumulate, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -599,16 +599,18 @@ class _Parser:
     def extend_progress(self, run: _Run, first: int, step: int, recs: list[tuple],
                         dialect: str) -> None:
         """Append records (texts as :meth:`add_records` takes them) to ``run``."""
-        names, Progress = self.names, _progress.Progress
-        new = [Progress(first + j * step, name, int(block), None, None, *names[name], int(count),
-                        float(secs)) for j, (name, block, count, secs) in enumerate(recs)]
+        # Column-wise, every step in C: no Python code runs per record.
+        n = len(recs)
+        names, blocks, counts, secs = zip(*recs)
+        blocks = list(map(int, blocks))
+        algorithms, ops = zip(*map(self.names.__getitem__, names))
         if run.opts.get("decrypt"):
-            for rec in new:
-                if rec.operation == "encrypt":
-                    rec.operation = "decrypt"
-        run.progress.extend(new)
-        run.done.update([(p.algorithm, p.block) for p in new])
-        run.last = new[-1].lineno + step - 1
+            ops = ["decrypt" if op == "encrypt" else op for op in ops]
+        run.progress.extend(map(_progress.Complete._make, zip(
+            range(first, first + n * step, step), names, blocks, repeat(None, n),
+            repeat(None, n), algorithms, ops, map(int, counts), map(float, secs))))
+        run.done.update(zip(algorithms, blocks))
+        run.last = first + n * step - 1
         run.dialects.add(dialect)
         if dialect == "progress":
             run.stderr_seen = True

@@ -10,6 +10,7 @@ public-key, KEM and signature prompts).
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from cipherlab.readers._names import canonical, pkey_algorithm
 from cipherlab.readers._terminal import family
@@ -65,6 +66,28 @@ class Progress:
     def __repr__(self):
         return (f"Progress(line {self.lineno}: {self.name!r} {self.operation} "
                 f"block={self.block} count={self.count} seconds={self.seconds})")
+
+
+class Complete(NamedTuple):
+    """A symmetric progress record read whole: :class:`Progress`'s fields and key, immutable.
+
+    Blocks of complete ``Doing`` lines and ``+DT``/``+R`` pairs hold most records of a capture;
+    a tuple is built in C from the block's columns, where a :class:`Progress` costs a Python call
+    per record.
+    """
+
+    lineno: int
+    name: str
+    block: int
+    family: None
+    bits: None
+    algorithm: str
+    operation: str
+    count: int
+    seconds: float
+
+    def key(self):
+        return (self.algorithm, self.block)
 
 
 def pk_identity(bits: int, what: str) -> tuple[str, str, str]:
