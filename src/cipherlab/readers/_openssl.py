@@ -777,14 +777,22 @@ class _Parser:
                 for c in run.rows:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
-        index: dict[tuple, deque] = defaultdict(deque)  # only progress records look cells up
-        if run.progress:
-            for c in run.rows:
-                index[(c[ALG], c[BLOCK])].append(c)
-            for c, key in run.pk:
-                index[key].append(c)
-        child_keys = {key for _, _, key in run.children if key is not None}
         cells = run.rows + [c for c, _ in run.pk]
+        # Progress records find their cell by key: the n-th record of a key fills the n-th cell.
+        keys = [*zip(map(_alg_of, run.rows), map(_block_of, run.rows)), *(k for _, k in run.pk)] \
+            if run.progress else []
+        index: dict = dict(zip(reversed(keys), reversed(cells)))  # the first cell of each key
+        if len(index) == len(keys):  # one cell per key, the rule: built in C, taken by pop()
+            take = index.pop
+        else:
+            index = defaultdict(deque)
+            for key, c in zip(keys, cells):
+                index[key].append(c)
+
+            def take(key, default):
+                q = index.get(key)
+                return q.popleft() if q else default
+        child_keys = {key for _, _, key in run.children if key is not None}
         loose: list[list] = []
         for p in run.progress:
             if p.count is None:
@@ -798,12 +806,11 @@ class _Parser:
                 loose.append(self.progress_cell(p))
                 loose[-1][FLAG] = FLAG_CHILD
                 continue
-            q = index.get(key)
-            if q:
-                cell = q.popleft()
+            cell = take(key, None)
+            if cell is not None:
                 cell[COUNT], cell[SECS] = p.count, p.seconds
-                continue
-            loose.append(self.progress_cell(p))
+            else:
+                loose.append(self.progress_cell(p))
         cells.extend(loose)
         sub = [c if isinstance(c, dict) else
                {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
@@ -853,7 +860,7 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
            "count", "seconds", "flag")
 
 
-_line_of = itemgetter(LINE)
+_line_of, _alg_of, _block_of = itemgetter(LINE), itemgetter(ALG), itemgetter(BLOCK)
 
 
 def parse(lines: list[str], skip: set[int], source: str,
