@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cipherlab.readers._tables import parse_value
-from cipherlab.readers._terminal import bytes_per_s, times_1000
+from cipherlab.readers._terminal import bytes_per_s, row_bytes_per_s, times_1000
 
 
 @settings(max_examples=400, deadline=None)
@@ -38,3 +38,17 @@ def test_times_1000_special_values_and_bad_text():
         except ValueError:
             continue
         raise AssertionError(bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-10**13, 10**13), st.sampled_from(["k", "", "k,"])),
+                min_size=1, max_size=7))
+def test_a_row_converts_like_its_cells(cells):
+    """The whole-row shortcut for "%.2fk" rows gives what bytes_per_s gives cell by cell."""
+    tokens = []
+    for hundredths, kind in cells:
+        value = Decimal(hundredths).scaleb(-2)
+        tokens.append(f"{value:,.2f}k" if kind == "k," else f"{value:.2f}{kind}")
+    assert row_bytes_per_s(tokens) == [bytes_per_s(t) for t in tokens]
+    plain_k = [f"{Decimal(h).scaleb(-2):.2f}k" for h, _ in cells]  # the shortcut's own rows
+    assert row_bytes_per_s(plain_k) == [times_1000(t[:-1]) for t in plain_k]

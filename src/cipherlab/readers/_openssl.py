@@ -236,7 +236,7 @@ class _Parser:
         if op == "encrypt" and run.opts.get("decrypt"):
             op = "decrypt"
         rows = run.rows
-        for size, v in zip(sizes, map(T.bytes_per_s, toks)):
+        for size, v in zip(sizes, T.row_bytes_per_s(toks)):
             rows.append([lineno, algorithm, name, op, size, v, v / size, None, None, None])
         if algorithm == "evp":
             run.evp = True
@@ -606,7 +606,7 @@ class _Parser:
         algorithms, ops = zip(*map(self.names.__getitem__, names))
         if run.opts.get("decrypt"):
             ops = ["decrypt" if op == "encrypt" else op for op in ops]
-        run.progress.extend(map(_progress.Complete._make, zip(
+        run.progress.extend(_progress.completes(zip(
             range(first, first + n * step, step), names, blocks, repeat(None, n),
             repeat(None, n), algorithms, ops, map(int, counts), map(float, secs))))
         run.done.update(zip(algorithms, blocks))

@@ -10,7 +10,8 @@ public-key, KEM and signature prompts).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from functools import partial
+from typing import Iterable, Iterator, NamedTuple
 
 from cipherlab.readers._names import canonical, pkey_algorithm
 from cipherlab.readers._terminal import family
@@ -88,6 +89,11 @@ class Complete(NamedTuple):
 
     def key(self):
         return (self.algorithm, self.block)
+
+
+def completes(fields: Iterable[tuple]) -> Iterator[Complete]:
+    """:class:`Complete` records from tuples of their fields, made in C (``_make`` is Python)."""
+    return map(partial(tuple.__new__, Complete), fields)
 
 
 def pk_identity(bits: int, what: str) -> tuple[str, str, str]:
