@@ -12,6 +12,12 @@ records to the table cells they measured (filling ``count``/``seconds``), and re
 Cells are kept as lists in :data:`cipherlab.model.CELL_FIELDS` order (``line``, ``algorithm``,
 ``name``, ``operation``, ``block_bytes``, ``bytes_per_s``, ``ops_per_s``, ``count``, ``seconds``,
 ``flag``) so that building the frame stays column-wise and fast.
+
+Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines and
+``+DT``/``+R`` pairs. Runs of them are read as blocks, by one regex over the whole text, into
+immutable :class:`~cipherlab.readers._progress.Complete` records built column-wise in C; every
+other line goes through the per-line dispatch. Each block has exactly the effect its lines
+would have one by one.
 """
 
 from __future__ import annotations
@@ -536,7 +542,7 @@ class _Parser:
         Each pair has the effect :meth:`mr` gives its two lines. A run still waiting for an
         earlier result goes line by line (the result may not be this prompt's).
         """
-        if self.cur is not None and self.cur.open_dt:
+        if not self.lines[idx].startswith("+DT:") or (self.cur is not None and self.cur.open_dt):
             return 0
         pairs = self.block(idx, _mr.MR_LINES, _mr.MR_PAIR, _mr.MR_BLOCK, 2)
         if pairs:
