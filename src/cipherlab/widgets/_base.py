@@ -313,7 +313,7 @@ class Explorer(widgets.VBox):
     # -- export -----------------------------------------------------------------------------
     def export(self, path: str | Path | None = None, *, formats: Sequence[str] = ("pdf", "svg", "png"),
                width: str | float = "double") -> list[Path]:
-        """Redraw the current main figure in the paper style and save it with :func:`cipherlab.save_figure`.
+        """Redraw the main figure in the paper style; save it with :func:`cipherlab.save_figure`.
 
         Parameters
         ----------
