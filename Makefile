@@ -15,8 +15,9 @@ report: $(STAMP)
 test: $(STAMP) system-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# Jupyter refuses to run as root unless told; CI machines and containers run as root.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 setup: $(STAMP) system-deps
 
