@@ -83,12 +83,32 @@ def test_resolve_rejects_unknown_names_listing_the_presets():
         resolve_isa("native,aes-off")
 
 
+def _cpu_without(tmp_path, mask: str) -> str:
+    """The real openssl, started as if the CPU lacked the features ``mask`` clears.
+
+    A CPU without VAES or AES-NI is not at hand, so a two-line wrapper gives the real binary a
+    default ``OPENSSL_ia32cap`` whenever the caller sets none: 'native' then reports the reduced
+    mask, exactly as on such a CPU, and presets still set their own value on top.
+    """
+    import shutil
+    wrapper = tmp_path / "openssl"
+    wrapper.write_text(f'#!/bin/sh\nexport OPENSSL_ia32cap="${{OPENSSL_ia32cap:-{mask}}}"\n'
+                       f'exec {shutil.which("openssl")} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
 @pytest.mark.openssl
-def test_presets_the_cpu_cannot_honour_are_skipped_with_a_message(native):
-    if _has(native, 1, 41):
-        pytest.skip("this CPU has VAES: nothing to skip")
+@pytest.mark.parametrize("name, mask, missing", [
+    ("no-vaes", ":~0x60000000000", "no VAES"),
+    ("no-aesni", "~0x200000200000000:~0x0", "no AES-NI"),
+])
+def test_presets_the_cpu_cannot_honour_are_skipped_with_a_message(native, tmp_path, name, mask,
+                                                                  missing):
+    openssl = _cpu_without(tmp_path, mask)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        conds = resolve_isa("native,no-vaes")
+        conds = resolve_isa(f"native,{name}", openssl=openssl)
     assert [c.name for c in conds] == ["native"]
-    assert any("no VAES" in str(w.message) for w in caught)
+    assert any(f"skipping ISA preset {name!r}" in str(w.message) and missing in str(w.message)
+               for w in caught), [str(w.message) for w in caught]
