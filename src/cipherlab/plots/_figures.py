@@ -343,10 +343,13 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
             ax.plot(xs, ys, color=colour, linestyle=dash, linewidth=1.0, zorder=2)
         filled = (rows[sig].fillna(False).astype(bool).to_numpy() if sig
                   else np.ones(len(rows), bool))
-        ax.scatter(xs[filled], ys[filled], color=colour, marker=marker, s=22, zorder=3,
-                   edgecolors=colour)
-        ax.scatter(xs[~filled], ys[~filled], facecolors="white", marker=marker, s=22, zorder=3,
-                   edgecolors=colour)
+        # markers as Line2D (not scatter): a figure has dozens of them and a PathCollection costs
+        # several times more to build and draw (the widgets redraw these on every change)
+        for which, face in ((filled, colour), (~filled, "white")):
+            if which.any():
+                ax.plot(xs[which], ys[which], linestyle="none", marker=marker, markersize=4.7,
+                        markerfacecolor=face, markeredgecolor=colour, markeredgewidth=1.0,
+                        zorder=3)
         if by_size:
             handles.append(Line2D([], [], color=colour, linestyle=dash, marker=marker, label=label))
     if not by_size:
