@@ -7,7 +7,7 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.model import condition_columns
-from cipherlab.widgets._base import Explorer, check_columns, choices, preferred, reselect
+from cipherlab.widgets._base import TITLE, Explorer, check_columns, choices, preferred, reselect
 from cipherlab.widgets._explorer import run_names
 
 __all__ = ["OverheadExplorer", "overhead_explorer"]
@@ -95,9 +95,9 @@ class OverheadExplorer(Explorer):
         share = stats.small_block_overhead(sel, a=a, b=b, groupby=keys)
         left, right = fig.subplots(1, 2)
         plots.cost_model(fit, sel, crossover=cross, ax=left)
-        left.set_title("time per call, fitted t0 + c·n", fontsize="medium")
+        left.set_title("time per call, fitted t0 + c·n", **TITLE)
         plots.overhead(share, a=a, b=b, ax=right)
-        right.set_title(f"{a} / {b}", fontsize="medium")
+        right.set_title(f"{a} / {b}", **TITLE)
         keys = [c for c in fit.columns if c not in _COST_COLUMNS and c not in (
             "t0_ci_low", "t0_ci_high", "c_ci_low", "c_ci_high", "asymptotic_bytes_per_s",
             "clock_hz", "n_points")]

@@ -6,7 +6,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from cipherlab.errors import AnalysisError
-from cipherlab.widgets._base import (Explorer, check_columns, choices, machine_keys, preferred,
+from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, machine_keys, preferred,
                                      reselect)
 from cipherlab.widgets._explorer import condition_choices
 
@@ -16,6 +16,7 @@ __all__ = ["SpeedupExplorer", "speedup_explorer"]
 _BASELINES = ("off", "no", "No", "no-aesni", "asm", "no-asm", "native")
 _CANDIDATES = ("on", "yes", "Yes", "native", "aes-ni", "kernel", "padlock")
 _BY = ("aesni", "isa", "tier", "host", "label")
+_KEEP = 16  # comparisons (result + PNG, ~50 kB each) kept for going back to a selection
 
 
 class SpeedupExplorer(Explorer):
@@ -37,7 +38,9 @@ class SpeedupExplorer(Explorer):
             raise AnalysisError(f"`by` must be one of {sides}; not {by!r}")
         self._rated = rated
         self._side_key = None
+        self._sides: dict[tuple, tuple[pd.DataFrame, bytes, str]] = {}
         self.comparison = self.comparison_png = None
+        self._comparison_html = ""
         self.by = widgets.Dropdown(options=sides, value=by or preferred(sides, _BY),
                                    description="Compare by")
         self.candidate = widgets.Dropdown(description="Candidate")
@@ -107,24 +110,39 @@ class SpeedupExplorer(Explorer):
         if key != self._side_key:
             # The per-cell comparison does not depend on the claim or the margin: it is computed
             # and drawn (left) only when the sides change, so the slider redraws the test alone.
-            comparison = stats.compare(sel, by=by, baseline=base, candidate=cand, groupby=keys,
-                                       test=self.test.value, adjust=self.adjust.value)
+            # Comparisons already drawn are kept by selection: going back (Holm -> BH -> Holm,
+            # on/off and back) shows them again without recomputing or redrawing.
+            if key not in self._sides:
+                comparison = stats.compare(sel, by=by, baseline=base, candidate=cand,
+                                           groupby=keys, test=self.test.value,
+                                           adjust=self.adjust.value)
 
-            def left(side_fig):
-                ax = side_fig.add_subplot()
-                plots.speedup(comparison, expected=None, ax=ax)
-                ax.set_title(f"{by}={cand} / {by}={base}, per cell", fontsize="medium")
+                def left(side_fig):
+                    ax = side_fig.add_subplot()
+                    plots.speedup(comparison, expected=None, ax=ax)
+                    ax.set_title(f"{by}={cand} / {by}={base}, per cell", **TITLE)
 
-            self.comparison_png = self._draw_side(left)
-            self.comparison, self._side_key = comparison, key
+                if len(self._sides) >= _KEEP:
+                    del self._sides[next(iter(self._sides))]
+                self._sides[key] = (comparison, self._render(left, figsize=(5.6, 3.6)),
+                                    self._table_html(comparison))
+            self.comparison, self.comparison_png, self._comparison_html = self._sides[key]
+            self._show_side(self.comparison_png)
+            self._side_key = key
         tested = stats.ratio_test(sel, by=by, baseline=base, candidate=cand, groupby=keys,
                                   expected=self.expected.value, margin=self.margin.value,
                                   adjust=self.adjust.value, check=False)
         ax = fig.add_subplot()
         plots.speedup(tested, expected=self.expected.value, ax=ax)
         ax.set_title(f"ratio test: = {self.expected.value:.3g}× ± {self.margin.value:.0%}?",
-                     fontsize="medium")
+                     **TITLE)
         return {"Ratio test against the claim": tested, "Tests per cell (compare)": self.comparison}
+
+    def _table_html(self, table: pd.DataFrame | None) -> str:
+        # the comparison's table is formatted once, with its figure (54 rows: ~10 ms)
+        if table is not None and table is self.comparison:
+            return self._comparison_html
+        return super()._table_html(table)
 
     def _caption(self) -> str:
         t = self.table
