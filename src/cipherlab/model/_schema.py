@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -71,10 +73,26 @@ class Run:
     sequences holding the :data:`CELL_FIELDS` values in order (the fast form parsers use).
     Cells whose mappings carry keys outside :data:`CELL_FIELDS` give those conditions per cell
     (``-multi`` children, repeats of a harness loop, a table's ``AES-NI Enabled`` column).
+
+    ``rows`` holds throughput table rows whole, the compact form of their cells beside
+    sequence ``cells``: each a sequence ``(line, algorithm, name, operation, sizes, values,
+    counts, seconds)`` with one cell per block size (``ops_per_s`` = value / size;
+    ``counts``/``seconds`` are lists aligned with ``sizes``, or None when unknown).
+    :func:`to_frame` puts a run's row cells and ``cells`` in line order.
+
+    >>> run = Run({"label": "demo"},
+    ...           cells=[[9, "rsa2048", "rsa 2048 bits", "sign", None, None, 1500.0, 3000, 2.0, None]],
+    ...           rows=[[4, "md5", "md5", "hash", [16, 64], [1.6e7, 3.2e7], [10, None], [1.0, None]]])
+    >>> to_frame([run], source="demo")[["line", "block_bytes", "ops_per_s", "count"]]
+       line  block_bytes  ops_per_s  count
+    0     4           16  1000000.0     10
+    1     4           64   500000.0   <NA>
+    2     9         <NA>     1500.0   3000
     """
 
     meta: dict[str, Any] = field(default_factory=dict)
     cells: list[Any] = field(default_factory=list)
+    rows: list[Any] = field(default_factory=list)
 
 
 def condition_columns(df: pd.DataFrame) -> list[str]:
@@ -104,27 +122,39 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     conditions = dict(conditions or {})
     # Cell fields are lists; everything constant within a run is kept run-length encoded as
     # (value, count) segments and expanded in C at the end (np.repeat), so a million cells cost
-    # a million list items for the cell fields only.
+    # a million list items for the cell fields only. Row records stay whole until the end too.
     cells: dict[str, list] = {f: [] for f in CELL_FIELDS}
     segs: dict[str, list] = {"source": [], "run": []}
     filled: dict[str, int] = {"source": 0, "run": 0}  # rows covered by each column's segments
     numbers: dict[str, int] = {}
+    rows: list = []  # the row records of every run
+    row_runs: list[int] = []  # for each row record, the ordinal of its run
+    cell_runs: list[int] = []  # the same for each cell in ``cells``
+    cell_keys: list = []  # what orders a run's cells: lines where it has rows, else arrival
     n = 0
     for run in runs:
-        k = len(run.cells)
+        k = len(run.cells) + sum(map(len, map(_sizes_of, run.rows)))
         if not k:
             continue
         meta = {**run.meta, **conditions}
         src = meta.pop("source", source)
         number = numbers.get(src, first_run)  # runs are numbered within their source
         numbers[src] = number + 1
-        mappings = isinstance(run.cells[0], Mapping)
+        ordinal = len(segs["run"])
+        mappings = bool(run.cells) and isinstance(run.cells[0], Mapping)
         if mappings:
             for f in CELL_FIELDS:
                 cells[f].extend(c.get(f) for c in run.cells)
         else:
             for f, values in zip(CELL_FIELDS, zip(*run.cells)):
                 cells[f].extend(values)
+        if run.rows:
+            rows.extend(run.rows)
+            row_runs.extend(repeat(ordinal, len(run.rows)))
+            cell_keys.extend(cells["line"][len(cells["line"]) - len(run.cells):])
+        else:
+            cell_keys.extend(range(len(run.cells)))
+        cell_runs.extend(repeat(ordinal, len(run.cells)))
         per_cell = []
         if mappings:
             skip = {*CELL_FIELDS, *conditions, "source"}
@@ -150,12 +180,72 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     if not n:
         return _flag(coerce(pd.DataFrame(columns=_HEAD)), source, stacklevel)
     data: dict[str, Any] = {c: None for c in _HEAD}  # the fixed order first
+    if rows:
+        cells = _with_rows(cells, rows, row_runs, cell_runs, cell_keys)
     for f, values in cells.items():
         data[f] = _typed(f, values)
     for key, col in segs.items():
         data[key] = _expand(key, col)
     df = pd.DataFrame(data, copy=False)
     return _flag(coerce(df), source, stacklevel)
+
+
+_sizes_of = itemgetter(4)
+
+
+def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_runs: list[int],
+               cell_keys: list) -> dict[str, np.ndarray]:
+    """The cell columns with the cells of the row records added, each run in line order.
+
+    Row cells come first in their run and sort stably by line with the run's other cells (a
+    run without rows keeps its cells as given). Everything is expanded in C: no Python object
+    is made per row cell.
+    """
+    line, algorithm, name, operation, sizes, values, counts, seconds = zip(*rows)
+    widths = np.fromiter(map(len, sizes), dtype=np.int64, count=len(rows))
+    total = int(widths.sum())
+
+    def flat(per_row, fill=None) -> np.ndarray:
+        """Per-row lists (None: ``fill`` for each cell) -> one float array."""
+        if all(v is None for v in per_row):
+            return np.full(total, np.nan)
+        parts = (v if v is not None else repeat(fill, w) for v, w in zip(per_row, widths))
+        return np.array(list(chain.from_iterable(parts)), dtype=float)
+
+    block = np.fromiter(chain.from_iterable(sizes), dtype=float, count=total)
+    bps = np.fromiter(chain.from_iterable(values), dtype=float, count=total)
+    from_rows = {
+        "line": np.repeat(np.array(line, dtype=float), widths),
+        "algorithm": np.repeat(_objects(algorithm), widths),
+        "name": np.repeat(_objects(name), widths),
+        "operation": np.repeat(_objects(operation), widths),
+        "block_bytes": block,
+        "bytes_per_s": bps,
+        "ops_per_s": bps / block,
+        "count": flat(counts),
+        "seconds": flat(seconds),
+        "flag": np.full(total, None, dtype=object),
+    }
+    keys = np.concatenate([from_rows["line"], np.array(cell_keys, dtype=float)])
+    runs = np.concatenate([np.repeat(np.array(row_runs), widths), np.array(cell_runs, dtype=int)])
+    order = np.lexsort((keys, runs))  # stable: row cells before the others on the same line
+    out = {}
+    for f, rest in cells.items():
+        head = from_rows[f]
+        try:
+            tail = _objects(rest) if head.dtype == object else np.array(rest, dtype=float)
+        except (TypeError, ValueError):  # values of another type: left to _typed()
+            head, tail = head.astype(object), _objects(rest)
+        both = np.concatenate([head, tail])
+        out[f] = both[order]
+    return out
+
+
+def _objects(values) -> np.ndarray:
+    """A 1-d object array of the values (np.array would nest sequences)."""
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
+    return arr
 
 
 def _expand(col: str, segments: list) -> Any:

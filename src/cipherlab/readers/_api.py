@@ -274,7 +274,7 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     runs, unplaced = _openssl.parse(lines, taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
-    runs = [r for r in found + runs if r.cells]
+    runs = [r for r in found + runs if r.cells or r.rows]
     if unplaced:
         lineno, line = unplaced[0]
         if strict:
@@ -295,6 +295,9 @@ def read_runs(text: str, source: str, *, strict: bool = False,
 
 
 def _first_line(run: model.Run) -> int:
-    if isinstance(run.cells[0], dict):
+    if run.cells and isinstance(run.cells[0], dict):
         return min((c.get("line") or 0 for c in run.cells), default=0)
-    return run.cells[0][0] or 0  # positional cells come sorted by line
+    firsts = [row[0] for row in run.rows]
+    if run.cells:
+        firsts.append(run.cells[0][0] or 0)  # positional cells come sorted by line
+    return min(firsts)

@@ -11,7 +11,9 @@ records to the table cells they measured (filling ``count``/``seconds``), and re
 
 Cells are kept as lists in :data:`cipherlab.model.CELL_FIELDS` order (``line``, ``algorithm``,
 ``name``, ``operation``, ``block_bytes``, ``bytes_per_s``, ``ops_per_s``, ``count``, ``seconds``,
-``flag``) so that building the frame stays column-wise and fast.
+``flag``), and throughput rows whole as :attr:`cipherlab.model.Run.rows` records (one value
+per block size), so that building the frame stays column-wise and fast: no Python object is
+made per cell of a table row.
 
 Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines and
 ``+DT``/``+R`` pairs. Runs of them are read as blocks, by one regex over the whole text, into
@@ -47,6 +49,8 @@ _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
 # Index of each field in a cell list.
 LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
+# Index of each field in a row record (model.Run.rows): LINE, ALG, NAME and OP as in a cell.
+SIZES, VALUES, COUNTS, SECONDS = range(4, 8)
 
 
 def looks_like_data(line: str) -> bool:
@@ -73,7 +77,7 @@ class _Run:
         self.header_used = False
         self.mr_sizes: list[int] | None = None  # from +H
         self.pk_kind: str | None = None
-        self.rows: list[list] = []  # throughput cells
+        self.rows: list[list] = []  # throughput rows: model.Run.rows records, as lists
         self.evp = False  # a row named "evp" (-multi -evp parents before 3.0.10)
         self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
         self.progress: list[_progress.Progress] = []
@@ -241,9 +245,7 @@ class _Parser:
         algorithm, op = canonical(name)
         if op == "encrypt" and run.opts.get("decrypt"):
             op = "decrypt"
-        rows = run.rows
-        for size, v in zip(sizes, T.row_bytes_per_s(toks)):
-            rows.append([lineno, algorithm, name, op, size, v, v / size, None, None, None])
+        run.rows.append([lineno, algorithm, name, op, sizes, T.row_bytes_per_s(toks), None, None])
         if algorithm == "evp":
             run.evp = True
         run.dialects.add("text")
@@ -638,8 +640,8 @@ class _Parser:
         On a terminal the next run's ``Doing`` lines precede its header block; they belong to
         the run that the header opens, not to the run before.
         """
-        last_cell = max([c[LINE] for c in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
-        keys = {(c[ALG], c[BLOCK]) for c in run.rows} | {k for _, k in run.pk}
+        last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
+        keys = {(r[ALG], size) for r in run.rows for size in r[SIZES]} | {k for _, k in run.pk}
         kept, moved = [], []
         for p in run.progress:
             (moved if p.lineno > last_cell and p.key() not in keys else kept).append(p)
@@ -733,13 +735,15 @@ class _Parser:
                 op = "decrypt"
             if child is None and algorithm == "evp":
                 run.evp = True
+            if child is None:
+                k = min(len(sizes), len(toks))
+                run.rows.append([i, algorithm, name, op, sizes[:k], list(map(float, toks[:k])),
+                                 None, None])
+                return True
             for size, tok in zip(sizes, toks):
                 v = float(tok)
                 cell = [i, algorithm, name, op, size, v, v / size, None, None, None]
-                if child is None:
-                    run.rows.append(cell)
-                else:
-                    run.children.append(({"child": child}, cell, (algorithm, size)))
+                run.children.append(({"child": child}, cell, (algorithm, size)))
             return True
         if tag[0] == "F" and tag[1:].isdigit():
             n = int(tag[1:])
@@ -783,17 +787,22 @@ class _Parser:
                 for c in run.rows:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
-        cells = run.rows + [c for c, _ in run.pk]
+        cells = [c for c, _ in run.pk]
         # Progress records find their cell by key: the n-th record of a key fills the n-th cell.
-        keys = [*zip(map(_alg_of, run.rows), map(_block_of, run.rows)), *(k for _, k in run.pk)] \
-            if run.progress else []
-        index: dict = dict(zip(reversed(keys), reversed(cells)))  # the first cell of each key
+        # A row's cell is its (row, index) pair; rows come before public-key cells.
+        if run.progress:
+            rows = run.rows
+            keys = [*((r[ALG], size) for r in rows for size in r[SIZES]), *(k for _, k in run.pk)]
+            targets = [*((r, j) for r in rows for j in range(len(r[SIZES]))), *cells]
+        else:
+            keys = targets = []
+        index: dict = dict(zip(reversed(keys), reversed(targets)))  # the first cell of each key
         if len(index) == len(keys):  # one cell per key, the rule: built in C, taken by pop()
             take = index.pop
         else:
             index = defaultdict(deque)
-            for key, c in zip(keys, cells):
-                index[key].append(c)
+            for key, t in zip(keys, targets):
+                index[key].append(t)
 
             def take(key, default):
                 q = index.get(key)
@@ -812,17 +821,26 @@ class _Parser:
                 loose.append(self.progress_cell(p))
                 loose[-1][FLAG] = FLAG_CHILD
                 continue
-            cell = take(key, None)
-            if cell is not None:
-                cell[COUNT], cell[SECS] = p.count, p.seconds
-            else:
+            target = take(key, None)
+            if target is None:
                 loose.append(self.progress_cell(p))
+            elif type(target) is tuple:
+                row, j = target
+                if row[COUNTS] is None:
+                    row[COUNTS], row[SECONDS] = [None] * len(row[SIZES]), [None] * len(row[SIZES])
+                row[COUNTS][j], row[SECONDS][j] = p.count, p.seconds
+            else:
+                target[COUNT], target[SECS] = p.count, p.seconds
         cells.extend(loose)
         sub = [c if isinstance(c, dict) else
                {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
                for conds, c, _ in run.children]
-        if not cells and not sub:
+        rows = run.rows
+        if not cells and not rows and not sub:
             return None
+        if sub:  # cells that vary in a condition: every cell becomes a mapping
+            cells = [c for r in rows for c in _row_cells(r)] + cells
+            rows = []
         cells.sort(key=_line_of)  # stable: cells of one line keep their order
         if sub:
             cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
@@ -835,7 +853,7 @@ class _Parser:
                 else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
         meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
             else "progress" if "progress" in run.dialects else "harness"
-        return Run(meta=meta, cells=cells)
+        return Run(meta=meta, cells=cells, rows=rows)
 
     @staticmethod
     def settle_kem(run: _Run) -> None:
@@ -866,7 +884,15 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
            "count", "seconds", "flag")
 
 
-_line_of, _alg_of, _block_of = itemgetter(LINE), itemgetter(ALG), itemgetter(BLOCK)
+_line_of = itemgetter(LINE)
+
+
+def _row_cells(row: list) -> list[list]:
+    """The cells of a row record, as cell lists."""
+    line, algorithm, name, op, sizes, values, counts, seconds = row
+    counts, seconds = counts or [None] * len(sizes), seconds or [None] * len(sizes)
+    return [[line, algorithm, name, op, size, v, v / size, c, t, None]
+            for size, v, c, t in zip(sizes, values, counts, seconds)]
 
 
 def parse(lines: list[str], skip: set[int], source: str,
