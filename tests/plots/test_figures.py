@@ -150,3 +150,45 @@ def test_throughput_of_another_metric_is_labelled_by_its_column(evp_frame, ax):
     plots.throughput(df, y="ops_per_s", ax=ax)
     assert ax.get_ylabel() == "ops per s" and ax.get_yscale() == "log"
     assert not any(t.endswith("B/s") for t in _tick_texts(ax.yaxis))
+
+
+def test_throughput_never_pools_two_tools_of_the_real_host_b_capture(ax):
+    # The bug: host-b's openssl rows (evp.txt, no repeat number) and its `cryptography` rows
+    # (pyca.txt, repeats 0-4) of one algorithm, block size and aesni condition were drawn as ONE
+    # line with a band, because the differing `repeat` kept `tool` from being seen to vary.
+    import warnings
+
+    import cipherlab
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        df = cipherlab.datasets.load("captures/host-b-openssl-3.0.22")
+    gcm = df[(df["algorithm"] == "aes-128-gcm") & (df["operation"] == "encrypt")
+             & df["aesni"].notna()]
+    assert set(gcm["tool"]) == {"openssl", "cryptography"}
+    plots.throughput(gcm, ax=ax)
+    lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 6]
+    assert len(lines) == 4  # {openssl, cryptography} x aesni {on, off}
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {"aesni=on · tool=openssl", "aesni=on · tool=cryptography"} <= set(legend), legend
+    # each line is its own tool's numbers, not a median of both: at 16 bytes with AES-NI,
+    # openssl speed measured 20304.67k bytes/s, the Python loop a median of 13425093 over 5 repeats
+    first = {float(ln.get_ydata()[0]) for ln in lines}
+    on = gcm[(gcm["aesni"] == "on") & (gcm["block_bytes"] == 16)]
+    for tool in ("openssl", "cryptography"):
+        assert float(on.loc[on["tool"] == tool, "bytes_per_s"].median()) in first
+    assert {20304670.0, 13425093.0} <= first
+
+
+def test_throughput_pools_a_run_per_repeat_into_one_line_with_a_band(repeats_frame, ax):
+    # capture() measures each repeat in a run of its own (as repeats_frame does): run numbers
+    # differ, one per repeat, and those rows are repeats of one measurement: one line, a band
+    df = repeats_frame[repeats_frame["aesni"] == "on"]
+    assert df["run"].nunique() == 5
+    plots.throughput(df, ax=ax)
+    assert len([ln for ln in ax.get_lines() if len(ln.get_xdata()) == 3]) == 1
+    assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 1
+    # the same runs without repeat numbers are five measurements: five lines, never pooled
+    ax.clear()
+    plots.throughput(df.assign(repeat=pd.NA), ax=ax)
+    assert len([ln for ln in ax.get_lines() if len(ln.get_xdata()) == 3]) == 5

@@ -45,7 +45,9 @@ _RESULT_COLUMNS = frozenset({
     "ratio_max",
 })
 # Columns that vary between runs and are worth telling apart with line styles, most telling first.
-_STYLE_CANDIDATES = ("aesni", "tier", "isa", "label", "tool", "source", "run", "repeat_group")
+_STYLE_CANDIDATES = ("aesni", "tier", "isa", "tool", "label", "source", "run", "repeat_group")
+# Of those, the ones that say what was measured (never a mere numbering of repeats).
+_MEASURED = frozenset({"aesni", "tier", "isa", "tool"})
 
 
 def _gca(ax):
@@ -119,18 +121,40 @@ def _colors(values: Iterable[object], palette: Mapping[str, str] | None) -> dict
 
 
 def _splitting_columns(d: pd.DataFrame, fixed: list[str]) -> list[str]:
-    """The fewest style columns that leave only repeats (rows differing in ``repeat``) pooled.
+    """The fewest style columns that leave only repeats of one measurement pooled in a line.
 
-    A candidate is kept when it takes several values inside a cell of the columns chosen so far,
-    so columns implied by earlier ones (a label naming the condition, a run number) are skipped.
+    A line pools the rows that share the ``fixed`` columns and the columns chosen so far. A
+    candidate is chosen when it takes several values among such rows, unless it merely numbers
+    their repeats: a run (or file, label) per repeat, each of its values holding one numbered
+    ``repeat`` and no two values the same one. What was measured (``aesni``, ``tier``, ``isa``,
+    the ``tool``) never numbers repeats, and rows without a repeat number are repeats of nothing:
+    openssl rows (no repeat) and ``cryptography`` rows (repeats 0-4) of one algorithm, block size
+    and condition are two lines, not one line with a band. Columns implied by the chosen ones (a
+    label naming the condition, a run number) are skipped.
     """
     chosen: list[str] = []
-    base = fixed + (["repeat"] if "repeat" in d.columns else [])
+    # repeat numbers as codes (NaN: none), whatever their dtype (ints, categories, NA)
+    repeat = (pd.Series(pd.factorize(d["repeat"].astype("object"))[0], dtype=float).where(
+        lambda r: r >= 0) if "repeat" in d.columns else None)
     for c in _STYLE_CANDIDATES:
         if c not in d.columns or c in fixed:
             continue
-        keys = [_plain(d[k]) for k in base + chosen]
-        if d.groupby(keys, sort=False)[c].agg(lambda s: s.astype("object").nunique()).max() > 1:
+        keys = [_plain(d[k]) for k in fixed + chosen]
+        t = pd.DataFrame({"line": d.groupby(keys, sort=False).ngroup().to_numpy(),
+                          "value": d[c].astype("object").to_numpy(),
+                          "repeat": np.nan if repeat is None else repeat.to_numpy()})
+        t = t[t["value"].notna()]
+        n_values = t.groupby("line")["value"].nunique()
+        pooled = n_values[n_values > 1]
+        if pooled.empty:
+            continue
+        t = t[t["line"].isin(pooled.index)]
+        if c in _MEASURED or t["repeat"].isna().any():
+            chosen.append(c)
+            continue
+        pairs = t.drop_duplicates(["line", "value", "repeat"]).groupby("line")
+        # one-to-one between the values and the repeat numbers of each line: c numbers repeats
+        if not ((pairs.size() == pooled) & (pairs["repeat"].nunique() == pooled)).all():
             chosen.append(c)
     return chosen
 
@@ -151,9 +175,11 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
         Column coloured by :func:`cipherlab.plots.palette` (consistent colours per algorithm).
     style
         Column told apart by markers and dashes. ``"auto"`` picks the columns among ``aesni``,
-        ``tier``, ``isa``, ``label``, ``tool``, ``source``, ``run`` whose values differ within one
-        hue level (joined when several do), so distinct runs are never pooled into one line;
-        ``None`` pools them.
+        ``tier``, ``isa``, ``tool``, ``label``, ``source``, ``run`` whose values differ within one
+        hue level and block size (joined when several do), so that a line pools only the
+        numbered repeats of one measurement: different tools, conditions or runs are never one
+        line, while a run per repeat (as :func:`cipherlab.capture` makes) is one line with its
+        band. ``None`` pools everything.
     palette
         Colours to use for hue levels (others get theirs from :func:`~cipherlab.plots.palette`).
     errorbar
