@@ -164,11 +164,12 @@ def _png_output(png: bytes, text: str) -> tuple:
 
 
 def machine_keys(sel: pd.DataFrame, by: str) -> list[str]:
-    """Columns that keep machines apart in a comparison by ``by``: ``host`` and/or ``label``
-    when each of their values holds both sides (so AES-NI on/off is compared within a machine,
-    never pooled across two), else none."""
+    """Columns that keep machines and tools apart in a comparison by ``by``: ``host``,
+    ``label`` and/or ``tool`` when each of their values holds both sides (so AES-NI on/off is
+    compared within a machine and within openssl or ``cryptography``, never pooled across
+    two), else none."""
     keys = []
-    for col in ("host", "label"):
+    for col in ("host", "label", "tool"):
         if col != by and col in sel.columns and sel[col].nunique() > 1:
             sides = sel.groupby(sel[col].astype(str), observed=True)[by].nunique()
             if (sides == sel[by].nunique()).all():
