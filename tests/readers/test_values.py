@@ -41,14 +41,16 @@ def test_times_1000_special_values_and_bad_text():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.integers(-10**13, 10**13), st.sampled_from(["k", "", "k,"])),
+@given(st.lists(st.tuples(st.integers(-10**13, 10**13), st.sampled_from(["k", "", "k,", "0"])),
                 min_size=1, max_size=7))
 def test_a_row_converts_like_its_cells(cells):
-    """The whole-row shortcut for "%.2fk" rows gives what bytes_per_s gives cell by cell."""
+    """The whole-row shortcut for "%.2fk" rows (with "0.00" cells among them) gives what
+    bytes_per_s gives cell by cell."""
     tokens = []
     for hundredths, kind in cells:
         value = Decimal(hundredths).scaleb(-2)
-        tokens.append(f"{value:,.2f}k" if kind == "k," else f"{value:.2f}{kind}")
+        tokens.append(f"{value:,.2f}k" if kind == "k," else "0.00" if kind == "0" else
+                      f"{value:.2f}{kind}")
     assert row_bytes_per_s(tokens) == [bytes_per_s(t) for t in tokens]
     plain_k = [f"{Decimal(h).scaleb(-2):.2f}k" for h, _ in cells]  # the shortcut's own rows
     assert row_bytes_per_s(plain_k) == [times_1000(t[:-1]) for t in plain_k]

@@ -205,40 +205,61 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
     widths = np.fromiter(map(len, sizes), dtype=np.int64, count=len(rows))
     total = int(widths.sum())
 
-    def flat(per_row, fill=None) -> np.ndarray:
-        """Per-row lists (None: ``fill`` for each cell) -> one float array."""
-        if all(v is None for v in per_row):
+    def flat(per_row) -> np.ndarray:
+        """Per-row lists of numbers, NaN or None (a None list: all unknown) -> one float array."""
+        if per_row.count(None) == len(per_row):
             return np.full(total, np.nan)
-        parts = (v if v is not None else repeat(fill, w) for v, w in zip(per_row, widths))
-        return np.array(list(chain.from_iterable(parts)), dtype=float)
+        parts = chain.from_iterable(map(_or_nans, per_row, widths))
+        try:
+            return np.fromiter(parts, dtype=float, count=total)
+        except TypeError:  # None items
+            return np.array(list(chain.from_iterable(map(_or_nans, per_row, widths))), dtype=float)
 
     block = np.fromiter(chain.from_iterable(sizes), dtype=float, count=total)
     bps = np.fromiter(chain.from_iterable(values), dtype=float, count=total)
     from_rows = {
         "line": np.repeat(np.array(line, dtype=float), widths),
-        "algorithm": np.repeat(_objects(algorithm), widths),
-        "name": np.repeat(_objects(name), widths),
-        "operation": np.repeat(_objects(operation), widths),
         "block_bytes": block,
         "bytes_per_s": bps,
         "ops_per_s": bps / block,
         "count": flat(counts),
         "seconds": flat(seconds),
-        "flag": np.full(total, None, dtype=object),
     }
     keys = np.concatenate([from_rows["line"], np.array(cell_keys, dtype=float)])
     runs = np.concatenate([np.repeat(np.array(row_runs), widths), np.array(cell_runs, dtype=int)])
     order = np.lexsort((keys, runs))  # stable: row cells before the others on the same line
     out = {}
     for f, rest in cells.items():
-        head = from_rows[f]
+        head = from_rows.get(f)
+        if head is None:  # text: factorised per row, the codes expanded
+            per_row = {"algorithm": algorithm, "name": name, "operation": operation}.get(
+                f, repeat(None, len(rows)))
+            out[f] = _text_column(_objects([*per_row, *rest]), widths, order)
+            continue
         try:
-            tail = _objects(rest) if head.dtype == object else np.array(rest, dtype=float)
+            tail = np.array(rest, dtype=float)
         except (TypeError, ValueError):  # values of another type: left to _typed()
             head, tail = head.astype(object), _objects(rest)
-        both = np.concatenate([head, tail])
-        out[f] = both[order]
+        out[f] = np.concatenate([head, tail])[order]
     return out
+
+
+def _text_column(values: np.ndarray, widths: np.ndarray, order: np.ndarray) -> Any:
+    """A text cell field from one value per row record (the first ``len(widths)``) and one
+    per other cell -> the column in ``order``, a sorted Categorical when all are text."""
+    n = len(widths)
+    try:
+        codes, uniques = pd.factorize(values)
+    except TypeError:  # unhashable values
+        codes, uniques = None, [None]
+    if codes is None or not all(type(u) is str for u in uniques):
+        return np.concatenate([np.repeat(values[:n], widths), values[n:]])[order]  # for _typed()
+    codes = np.concatenate([np.repeat(codes[:n], widths), codes[n:]])[order]
+    return _sorted_categorical(codes, list(uniques))
+
+
+def _or_nans(values: list | None, n: int) -> Any:
+    return repeat(np.nan, n) if values is None else values
 
 
 def _objects(values) -> np.ndarray:
@@ -350,6 +371,8 @@ def _missing(index: pd.Index, dtype: str) -> pd.Series:
 
 def _typed(col: str, values: list) -> Any:
     dtype = COLUMNS.get(col) or ("Int64" if col in _INTEGER_CONDITIONS else "category")
+    if isinstance(values, pd.Categorical):
+        return values
     if dtype == "float64":
         try:
             return np.array(values, dtype=float)

@@ -827,7 +827,7 @@ class _Parser:
             elif type(target) is tuple:
                 row, j = target
                 if row[COUNTS] is None:
-                    row[COUNTS], row[SECONDS] = [None] * len(row[SIZES]), [None] * len(row[SIZES])
+                    row[COUNTS], row[SECONDS] = [_NAN] * len(row[SIZES]), [_NAN] * len(row[SIZES])
                 row[COUNTS][j], row[SECONDS][j] = p.count, p.seconds
             else:
                 target[COUNT], target[SECS] = p.count, p.seconds
@@ -887,12 +887,15 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
 _line_of = itemgetter(LINE)
 
 
+_NAN = float("nan")  # count and seconds of a row's cell without a progress record
+
+
 def _row_cells(row: list) -> list[list]:
     """The cells of a row record, as cell lists."""
     line, algorithm, name, op, sizes, values, counts, seconds = row
     counts, seconds = counts or [None] * len(sizes), seconds or [None] * len(sizes)
-    return [[line, algorithm, name, op, size, v, v / size, c, t, None]
-            for size, v, c, t in zip(sizes, values, counts, seconds)]
+    return [[line, algorithm, name, op, size, v, v / size, None if c != c else c,
+             None if t != t else t, None] for size, v, c, t in zip(sizes, values, counts, seconds)]
 
 
 def parse(lines: list[str], skip: set[int], source: str,

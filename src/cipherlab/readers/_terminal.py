@@ -104,7 +104,8 @@ _VAL = r"(?:-?\d[\d,]*\.\d\dk?|-?(?:inf|nan)k?)"
 VALUE = re.compile(_VAL)
 _VALUE_TOKEN = re.compile(_VAL + "$")
 _VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
-_K_ROW = re.compile(r"-?\d+\.\d\dk(?: -?\d+\.\d\dk)*")  # cells of "%.2fk" only
+# cells of "%.2fk", or openssl's "0.00" for a size not measured (0 whether shifted or not)
+_K_ROW = re.compile(r"(?:-?\d+\.\d\dk|0\.00)(?: (?:-?\d+\.\d\dk|0\.00))*")
 _VALUES_TAIL = re.compile(rf"(?:\s+{_VAL})+\s*$")
 _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
 
@@ -162,11 +163,12 @@ def bytes_per_s(tok: str) -> float:
 def row_bytes_per_s(tokens: list[str]) -> list[float]:
     """:func:`bytes_per_s` of each cell of a row, the common row in one go.
 
-    A row of openssl's ``%.2fk`` cells only (the rule) gets :func:`times_1000`'s exact shift of
-    the decimal point for all its cells at once, in C; any other row goes cell by cell.
+    A row of openssl's ``%.2fk`` cells only (the rule; ``0.00`` cells may be among them) gets
+    :func:`times_1000`'s exact shift of the decimal point for all its cells at once, in C; any
+    other row goes cell by cell.
 
-    >>> row_bytes_per_s(["1354589.59k", "-0.01k"]), row_bytes_per_s(["8723.72", "1,000.50k"])
-    ([1354589590.0, -10.0], [8723.72, 1000500.0])
+    >>> row_bytes_per_s(["1354589.59k", "-0.01k", "0.00"]), row_bytes_per_s(["8723.72", "1,000.50k"])
+    ([1354589590.0, -10.0, 0.0], [8723.72, 1000500.0])
     """
     text = " ".join(tokens)
     if _K_ROW.fullmatch(text):
