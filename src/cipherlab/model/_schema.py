@@ -62,6 +62,7 @@ FLAG_NOT_MEASURED = "not measured"
 FLAG_CHILD = "child process"
 # One core of any CPU made so far stays far below 1 TB/s for a cipher or digest.
 _ABSURD_BYTES_PER_S = 1e12
+_sizes_of = itemgetter(4)  # of a row record (Run.rows)
 
 
 @dataclass
@@ -77,8 +78,9 @@ class Run:
     ``rows`` holds throughput table rows whole, the compact form of their cells beside
     sequence ``cells``: each a sequence ``(line, algorithm, name, operation, sizes, values,
     counts, seconds)`` with one cell per block size (``ops_per_s`` = value / size;
-    ``counts``/``seconds`` are lists aligned with ``sizes``, or None when unknown).
-    :func:`to_frame` puts a run's row cells and ``cells`` in line order.
+    ``counts``/``seconds`` are lists aligned with ``sizes`` holding None or NaN where unknown,
+    or None when all are). :func:`to_frame` puts a run's row cells and ``cells`` in line order.
+    Rows go with sequence cells (a run with rows and cell mappings is an error).
 
     >>> run = Run({"label": "demo"},
     ...           cells=[[9, "rsa2048", "rsa 2048 bits", "sign", None, None, 1500.0, 3000, 2.0, None]],
@@ -142,6 +144,9 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         numbers[src] = number + 1
         ordinal = len(segs["run"])
         mappings = bool(run.cells) and isinstance(run.cells[0], Mapping)
+        if mappings and run.rows:
+            raise ValueError(f"run {number} of {src}: row records go with sequence cells, "
+                             f"not with cell mappings (give the rows' cells as mappings)")
         if mappings:
             for f in CELL_FIELDS:
                 cells[f].extend(c.get(f) for c in run.cells)
@@ -190,9 +195,6 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     return _flag(coerce(df), source, stacklevel)
 
 
-_sizes_of = itemgetter(4)
-
-
 def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_runs: list[int],
                cell_keys: list) -> dict[str, np.ndarray]:
     """The cell columns with the cells of the row records added, each run in line order.
@@ -209,10 +211,10 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
         """Per-row lists of numbers, NaN or None (a None list: all unknown) -> one float array."""
         if per_row.count(None) == len(per_row):
             return np.full(total, np.nan)
-        parts = chain.from_iterable(map(_or_nans, per_row, widths))
         try:
-            return np.fromiter(parts, dtype=float, count=total)
-        except TypeError:  # None items
+            return np.fromiter(chain.from_iterable(map(_or_nans, per_row, widths)), dtype=float,
+                               count=total)
+        except TypeError:  # None items: np.array makes them NaN
             return np.array(list(chain.from_iterable(map(_or_nans, per_row, widths))), dtype=float)
 
     block = np.fromiter(chain.from_iterable(sizes), dtype=float, count=total)
