@@ -17,6 +17,9 @@ _BASELINES = ("off", "no", "No", "no-aesni", "asm", "no-asm", "native")
 _CANDIDATES = ("on", "yes", "Yes", "native", "aes-ni", "kernel", "padlock")
 _BY = ("aesni", "isa", "tier", "host", "label")
 _KEEP = 16  # comparisons (result + PNG, ~50 kB each) kept for going back to a selection
+#: Columns of a compare() result that plots.speedup does not draw (it draws the ratio, its
+#: interval and the significance flag).
+_NOT_DRAWN = frozenset({"p_value", "p_adjusted", "statistic", "adjust"})
 
 
 class SpeedupExplorer(Explorer):
@@ -39,6 +42,7 @@ class SpeedupExplorer(Explorer):
         self._rated = rated
         self._side_key = None
         self._sides: dict[tuple, tuple[pd.DataFrame, bytes, str]] = {}
+        self._pictures: dict[tuple, bytes] = {}  # what the side figure shows -> its PNG
         self.comparison = self.comparison_png = None
         self._comparison_html = ""
         self.by = widgets.Dropdown(options=sides, value=by or preferred(sides, _BY),
@@ -117,15 +121,24 @@ class SpeedupExplorer(Explorer):
                                            groupby=keys, test=self.test.value,
                                            adjust=self.adjust.value)
 
+                title = f"{by}={cand} / {by}={base}, per cell"
+
                 def left(side_fig):
                     ax = side_fig.add_subplot()
                     plots.speedup(comparison, expected=None, ax=ax)
-                    ax.set_title(f"{by}={cand} / {by}={base}, per cell", **TITLE)
+                    ax.set_title(title, **TITLE)
 
-                if len(self._sides) >= _KEEP:
-                    del self._sides[next(iter(self._sides))]
-                self._sides[key] = (comparison, self._render(left, figsize=(5.6, 3.6)),
-                                    self._table_html(comparison))
+                # A picture already drawn is not drawn again: Holm and BH often mark the same
+                # cells significant, and the figure never shows the p-values themselves.
+                picture = (title, *pd.util.hash_pandas_object(
+                    comparison.drop(columns=list(_NOT_DRAWN), errors="ignore"), index=False))
+                png = self._pictures.get(picture)
+                if png is None:
+                    png = self._pictures[picture] = self._render(left, figsize=(5.6, 3.6))
+                for cache in (self._sides, self._pictures):
+                    if len(cache) > _KEEP:
+                        del cache[next(iter(cache))]
+                self._sides[key] = comparison, png, self._table_html(comparison)
             self.comparison, self.comparison_png, self._comparison_html = self._sides[key]
             self._show_side(self.comparison_png)
             self._side_key = key
