@@ -33,14 +33,9 @@ def _condition(text: str) -> tuple[str, str]:
 
 
 def _summary(df) -> str:
-    """A short per-source summary: runs, rows, algorithms, block sizes."""
-    if df.empty:
-        return "(no rows)"
-    g = df.groupby("source", observed=True)
-    out = g.agg(runs=("run", "nunique"), rows=("run", "size"),
-                algorithms=("algorithm", "nunique"),
-                tool=("tool_version", lambda s: ", ".join(sorted(map(str, s.dropna().unique())))))
-    return out.to_string()
+    """The per-source summary the CLI prints (see :func:`cipherlab.model.summary`)."""
+    from cipherlab.model import summary
+    return "(no rows)" if df.empty else summary(df).to_string()
 
 
 def _cmd_ingest(args) -> int:

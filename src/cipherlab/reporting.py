@@ -30,6 +30,8 @@ from typing import Callable, Iterable, Sequence
 
 import pandas as pd
 
+from cipherlab.model import summary
+
 __all__ = ["report"]
 
 #: The claim the AES-NI section tests ("about twice as fast") and its equivalence margin.
@@ -196,16 +198,7 @@ def _describe_source(df: pd.DataFrame, source: str) -> str:
 def _overview(df: pd.DataFrame, w: _Writer) -> _Section:
     sec = _Section("data", "The data")
     rates = df[df["bytes_per_s"].notna()]
-    g = df.groupby("source", observed=True, sort=True)
-    table = pd.DataFrame({
-        "source": list(g.groups),
-        "runs": g["run"].nunique().to_numpy(),
-        "rows": g.size().to_numpy(),
-        "algorithms": g["algorithm"].nunique().to_numpy(),
-        "tool": g.apply(lambda s: ", ".join(
-            sorted({f"{t} {v}".strip() for t, v in s[["tool", "tool_version"]].astype("object")
-                    .fillna("").itertuples(index=False)})), include_groups=False).to_numpy(),
-    })
+    table = summary(df).reset_index()
     sizes = sorted(int(s) for s in rates["block_bytes"].dropna().unique())
     sec.say(f"The analysis reads <b>{len(df):,}</b> measured cells from <b>{df['source'].nunique()}"
             f"</b> sources ({_esc(', '.join(_values(df['tool'])))}); "

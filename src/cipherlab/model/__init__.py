@@ -16,6 +16,7 @@ from cipherlab.model._schema import (
     coerce,
     concat,
     condition_columns,
+    summary,
     to_frame,
 )
 from cipherlab.model._io import read_table, write_table
@@ -31,6 +32,7 @@ __all__ = [
     "concat",
     "condition_columns",
     "read_table",
+    "summary",
     "to_frame",
     "write_table",
 ]

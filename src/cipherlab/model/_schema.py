@@ -446,3 +446,28 @@ def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     return coerce(pd.concat(objs, ignore_index=True, sort=False))
 
 
+
+
+def summary(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per source: how many runs, rows and algorithms it holds, and its tools.
+
+    The overview the CLI prints after ``ingest``/``capture`` and the report opens with.
+
+    >>> import pandas as pd
+    >>> summary(pd.DataFrame({"source": ["a.txt"] * 3, "run": [0, 0, 1], "tool": ["openssl"] * 3,
+    ...                       "tool_version": ["3.0.19"] * 3,
+    ...                       "algorithm": ["md5", "sha1", "md5"]}))  # doctest: +NORMALIZE_WHITESPACE
+            runs  rows  algorithms            tool
+    source
+    a.txt      2     3           2  openssl 3.0.19
+    """
+    g = df.groupby("source", observed=True, sort=True)
+    tools = (df["tool"].astype("object").fillna("").astype(str) + " "
+             + df["tool_version"].astype("object").fillna("").astype(str)).str.strip()
+    return pd.DataFrame({
+        "runs": g["run"].nunique(),
+        "rows": g.size(),
+        "algorithms": g["algorithm"].nunique(),
+        "tool": tools.groupby(df["source"], observed=True, sort=True).agg(
+            lambda s: ", ".join(sorted(set(s) - {""}))),
+    })
