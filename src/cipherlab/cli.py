@@ -32,6 +32,16 @@ def _condition(text: str) -> tuple[str, str]:
     return key, value
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n == 0 or n < -1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes or -1; not {text!r}")
+    return n
+
+
 def _summary(df) -> str:
     """The per-source summary the CLI prints (see :func:`cipherlab.model.summary`)."""
     from cipherlab.model import summary
@@ -49,7 +59,8 @@ def _cmd_ingest(args) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            df = cipherlab.ingest(args.sources, label=args.label, strict=args.strict, **conditions)
+            df = cipherlab.ingest(args.sources, label=args.label, strict=args.strict,
+                                  n_jobs=args.jobs, **conditions)
         except OSError as err:  # a missing file or glob: one clear line, like CipherlabError
             print(f"cipherlab ingest: error: {err}", file=sys.stderr)
             return 2
@@ -158,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="NAME=VALUE", help="add a condition column, e.g. -c aesni=off")
     s.add_argument("--tool-version", help="openssl release that wrote -mr output (e.g. 1.1.0): "
                    "decides what version-dependent records mean")
+    s.add_argument("-j", "--jobs", type=_jobs, metavar="N", help="processes reading files side by "
+                   "side (-1: every CPU; default: every CPU from 4 MB of files on)")
     s.set_defaults(func=_cmd_ingest)
 
     s = sub.add_parser("capture", help="benchmark this machine with openssl speed (and cryptography)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import cipherlab
 from cipherlab.cli import main
 from cipherlab.model import read_table
@@ -34,3 +36,13 @@ def test_ingest_errors_exit_2(tmp_path, capsys):
     assert "line 3: '+F2:9:1:2'" in capsys.readouterr().err
     assert main(["ingest", str(tmp_path / "missing.txt")]) == 2
     assert "missing.txt" in capsys.readouterr().err
+
+
+def test_ingest_jobs(tmp_path, capsys):
+    seeds = str(cipherlab.datasets.root() / "seeds")
+    assert main(["ingest", seeds, "-j", "2", "-o", str(tmp_path / "two.csv")]) == 0
+    assert main(["ingest", seeds, "-j", "1", "-o", str(tmp_path / "one.csv")]) == 0
+    assert (tmp_path / "two.csv").read_text() == (tmp_path / "one.csv").read_text()
+    with pytest.raises(SystemExit):
+        main(["ingest", seeds, "-j", "0"])
+    assert "expected a number of processes or -1; not '0'" in capsys.readouterr().err

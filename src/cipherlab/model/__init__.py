@@ -16,6 +16,7 @@ from cipherlab.model._schema import (
     coerce,
     concat,
     condition_columns,
+    flag_cells,
     summary,
     to_frame,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "coerce",
     "concat",
     "condition_columns",
+    "flag_cells",
     "read_table",
     "summary",
     "to_frame",

@@ -108,7 +108,7 @@ def condition_columns(df: pd.DataFrame) -> list[str]:
 
 
 def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] | None = None,
-             first_run: int = 0, stacklevel: int = 4) -> pd.DataFrame:
+             first_run: int = 0, stacklevel: int = 4, flag: bool = True) -> pd.DataFrame:
     """Build the tidy table from parsed runs.
 
     ``source`` names where the runs came from; a run whose ``meta`` holds ``"source"`` keeps its
@@ -119,7 +119,8 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     wins over the run's ``meta`` but not over ``conditions``. Cells whose throughput is exactly
     zero are openssl's "not measured" marker: their rate becomes NaN and ``flag`` says so.
     Negative, infinite and absurdly large values are kept, flagged, and reported with one
-    :class:`~cipherlab.errors.IngestWarning`.
+    :class:`~cipherlab.errors.IngestWarning`. With ``flag=False`` that step is left to
+    :func:`flag_cells` (frames built in parts are flagged once, after they are joined).
     """
     conditions = dict(conditions or {})
     # Cell fields are lists; everything constant within a run is kept run-length encoded as
@@ -183,7 +184,8 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
                 col.append((None, n - filled.get(key, 0)))
                 filled[key] = n
     if not n:
-        return _flag(coerce(pd.DataFrame(columns=_HEAD)), source, stacklevel)
+        df = coerce(pd.DataFrame(columns=_HEAD))
+        return flag_cells(df, source, stacklevel) if flag else df
     data: dict[str, Any] = {c: None for c in _HEAD}  # the fixed order first
     if rows:
         cells = _with_rows(cells, rows, row_runs, cell_runs, cell_keys)
@@ -191,8 +193,8 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         data[f] = _typed(f, values)
     for key, col in segs.items():
         data[key] = _expand(key, col)
-    df = pd.DataFrame(data, copy=False)
-    return _flag(coerce(df), source, stacklevel)
+    df = coerce(pd.DataFrame(data, copy=False))
+    return flag_cells(df, source, stacklevel) if flag else df
 
 
 def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_runs: list[int],
@@ -306,7 +308,13 @@ def _sorted_categorical(codes: np.ndarray, categories: list[str]) -> pd.Categori
     return pd.Categorical.from_codes(remap[codes], categories=[categories[i] for i in order])
 
 
-def _flag(df: pd.DataFrame, source: str, stacklevel: int = 4) -> pd.DataFrame:
+def flag_cells(df: pd.DataFrame, source: str, stacklevel: int = 2) -> pd.DataFrame:
+    """Mark openssl's ``0.00`` cells "not measured" (rate NaN) and flag suspicious rates, in place.
+
+    Negative, infinite and beyond-1-TB/s rates are kept, flagged and reported in one
+    :class:`~cipherlab.errors.IngestWarning` naming ``source`` (or each file and line when the
+    frame holds several sources). Returns ``df``.
+    """
     rate = df["bytes_per_s"].where(df["bytes_per_s"].notna(), df["ops_per_s"])
     flag = df["flag"].astype("object")
     zero = rate.eq(0) & flag.isna()
@@ -421,31 +429,47 @@ def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate tidy tables, keeping categoricals and the column order.
 
     Runs keep their own numbers inside each source; ``(source, run)`` identifies a run.
+    Categories are the sorted union of the frames' categories, as :func:`to_frame` and a CSV
+    read back make them: frames built in parts join into the frame built in one go.
+
+    >>> a = to_frame([Run({"label": "b"}, [{"algorithm": "sha1", "bytes_per_s": 2.0}])], source="x")
+    >>> b = to_frame([Run({"label": "a"}, [{"algorithm": "md5", "bytes_per_s": 1.0}])], source="y")
+    >>> list(concat([a, b])["algorithm"].cat.categories)
+    ['md5', 'sha1']
     """
     frames = [f for f in frames if f is not None]
     if not frames:
         return coerce(pd.DataFrame())
     if len(frames) == 1:
         return coerce(frames[0])
-    # Give every categorical column the union of the categories so pd.concat keeps it
-    # categorical (codes are concatenated in C instead of going through Python objects).
     columns = list(dict.fromkeys(c for f in frames for c in f.columns))
-    cats: dict[str, list] = {}
-    for c in columns:
-        if all(c not in f.columns or isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames):
-            cats[c] = list(dict.fromkeys(v for f in frames if c in f.columns
-                                         for v in f[c].cat.categories))
-    objs = []
-    for f in frames:
-        f = f.copy()
-        for c, values in cats.items():
-            dtype = pd.CategoricalDtype(values)
-            f[c] = f[c].cat.set_categories(values) if c in f.columns else \
-                pd.Series(pd.Categorical([None] * len(f), dtype=dtype), index=f.index)
-        objs.append(f)
-    return coerce(pd.concat(objs, ignore_index=True, sort=False))
+    # Categorical columns are joined on their codes, in C (pd.concat would turn categoricals
+    # with different categories into objects); the others by pd.concat.
+    cats = [c for c in columns
+            if all(c not in f.columns or isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames)]
+    out = pd.concat([f.drop(columns=[c for c in cats if c in f.columns]) for f in frames],
+                    ignore_index=True, sort=False)
+    for c in cats:
+        out[c] = _joined_categorical([f[c].array if c in f.columns else len(f) for f in frames])
+    return coerce(out[columns])
 
 
+def _joined_categorical(parts: list) -> pd.Categorical:
+    """Categoricals (or, for a frame without the column, its length) joined, categories sorted."""
+    union: dict = {}
+    codes = []
+    for part in parts:
+        if isinstance(part, int):
+            codes.append(np.full(part, -1, dtype=np.int32))
+            continue
+        remap = np.array([union.setdefault(v, len(union)) for v in part.categories] + [-1],
+                         dtype=np.int32)
+        codes.append(remap[part.codes])  # code -1 (missing) picks the -1 at the end
+    codes = np.concatenate(codes)
+    try:
+        return _sorted_categorical(codes, list(union))
+    except TypeError:  # categories of mixed types (not from cipherlab): first seen first
+        return pd.Categorical.from_codes(codes, categories=list(union))
 
 
 def summary(df: pd.DataFrame) -> pd.DataFrame:

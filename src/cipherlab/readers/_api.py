@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import gc
 import glob as _glob
+import multiprocessing
 import os
+import sys
+import threading
 import warnings
-from pathlib import Path
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, Iterable
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
 
 import pandas as pd
 
@@ -32,10 +36,11 @@ _TABLE_SUFFIXES = {".csv", ".parquet"}
 _TIMINGS = ("cpu", "elapsed")
 _SHOWN = 5  # line numbers named in a warning
 _PROGRESS_FILES = 50  # show a progress bar from this many files on
+_PARALLEL_BYTES = 4_000_000  # below this, starting worker processes costs more than it saves
 
 
 def ingest(source: Any, *, label: str | None = None, strict: bool = False,
-           **conditions: Any) -> pd.DataFrame:
+           n_jobs: int | None = None, **conditions: Any) -> pd.DataFrame:
     """Read benchmark output of any ``openssl speed`` version and shape into the tidy table.
 
     Parameters
@@ -50,6 +55,11 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     strict : bool, default False
         Raise :class:`~cipherlab.errors.IngestError` on the first line that looks like a
         measurement but cannot be placed, instead of warning about all of them.
+    n_jobs : int, optional
+        Processes that read files side by side: ``1`` reads in this process, ``-1`` uses every
+        CPU. By default several files holding 4 MB or more are shared among the CPUs, where
+        the platform can fork (Linux, and macOS before Python 3.12 in a process without
+        threads); the result is the same table, warnings and errors as a read in one process.
     **conditions
         Extra condition columns (``aesni="off"``, ``isa="no-avx"``). Keywords naming a fixed run
         column set it instead: ``tool``, ``tool_version``, ``timing`` (``"cpu"`` or
@@ -96,34 +106,154 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         conditions["label"] = label
     hints = {"tool_version": conditions.get("tool_version")}
     tables: list[pd.DataFrame] = []
-    runs: list[model.Run] = []
-    names: list[str] = []
+    parts: list[pd.DataFrame] = []  # the text sources' cells, one frame per chunk of files
+    first = None
     with warnings.catch_warnings(record=True) as caught, _gc_paused():
         warnings.simplefilter("always")
         items = list(_resolve(source))
-        if len(items) >= _PROGRESS_FILES:  # long folders get a progress bar (notebooks too)
-            from tqdm.auto import tqdm
-            items = tqdm(items, desc="cipherlab.ingest", unit="file", leave=False)
-        for text_or_path, name, optional in items:
-            got = _read_one(text_or_path, name, optional, strict, conditions, hints)
-            if isinstance(got, pd.DataFrame):
-                tables.append(got)
-            elif got:
-                for run in got:
-                    run.meta["source"] = name
-                runs.extend(got)
-                names.append(name)
-        if runs:
-            # every text source in one column-wise pass (one frame, no concatenation)
-            tables.insert(0, model.to_frame(runs, source=names[0], conditions=conditions))
-        # Free the parsed records while the collector is paused: once it resumes, its first
-        # pass walks every object allocated meanwhile that is still alive.
-        runs = got = run = None
+        for chunk in _read_chunks(items, strict, conditions, hints, n_jobs):
+            for message, category in chunk.warnings:  # as if read here, in file order
+                warnings.warn(message, category)
+            if chunk.error is not None:
+                raise chunk.error
+            tables.extend(chunk.tables)
+            if chunk.frame is not None:
+                parts.append(chunk.frame)
+                first = first or chunk.source
+        if parts:
+            # the frame one pass over every text source would give, flagged once
+            text = parts[0] if len(parts) == 1 else model.concat(parts)
+            tables.insert(0, model.flag_cells(text, first))
+        parts = chunk = None  # freed while the collector is paused (see _gc_paused)
     for w in caught:  # re-issued here so that they point at the caller's line
         warnings.warn(w.message, w.category, stacklevel=2)
     if not tables:
         raise IngestError("no measurements found in any of the files given", source=str(source))
     return tables[0] if len(tables) == 1 else model.concat(tables)
+
+
+class _Chunk:
+    """What reading a chunk of sources gave: small enough to send back from a worker process."""
+
+    def __init__(self):
+        self.warnings: list[tuple[Warning, type]] = []  # in the order they were issued
+        self.error: Exception | None = None  # the first error; the sources after it are not read
+        self.tables: list[pd.DataFrame] = []  # tidy tables read as they are (CSV, Parquet)
+        self.frame: pd.DataFrame | None = None  # every text source's cells, not yet flagged
+        self.source: str | None = None  # the first text source
+
+
+def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: dict[str, Any],
+                tick: Callable[[int], Any] | None = None) -> _Chunk:
+    """Read sources in order, stopping at the first error; ``tick(1)`` after each."""
+    out = _Chunk()
+    runs: list[model.Run] = []
+    for text_or_path, name, optional in items:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                got = _read_one(text_or_path, name, optional, strict, conditions, hints)
+            except Exception as err:  # noqa: BLE001 - handed to the caller, in source order
+                out.error, got = err, None
+        out.warnings.extend((w.message, w.category) for w in caught)
+        if out.error is not None:
+            break
+        if isinstance(got, pd.DataFrame):
+            out.tables.append(got)
+        elif got:
+            for run in got:
+                run.meta["source"] = name
+            runs.extend(got)
+            out.source = out.source or name
+        if tick is not None:
+            tick(1)
+    if runs:
+        # every text source in one column-wise pass (one frame, no concatenation)
+        out.frame = model.to_frame(runs, source=out.source, conditions=conditions, flag=False)
+    return out
+
+
+def _read_chunks(items: list, strict: bool, conditions: dict[str, Any], hints: dict[str, Any],
+                 n_jobs: int | None) -> Iterator[_Chunk]:
+    """The chunks of ``items``, read here or by worker processes, yielded in source order."""
+    bar = None
+    if len(items) >= _PROGRESS_FILES:  # long folders get a progress bar (notebooks too)
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(items), desc="cipherlab.ingest", unit="file", leave=False)
+    try:
+        jobs = _jobs(items, n_jobs)
+        if jobs == 1:
+            yield _read_chunk(items, strict, conditions, hints, bar.update if bar else None)
+            return
+        # Contiguous chunks of about equal size, a few per worker so that they finish together.
+        chunks = _split(items, 4 * jobs)
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_read_chunk, c, strict, conditions, hints) for c in chunks]
+            try:
+                for c, future in zip(chunks, futures):
+                    yield future.result()
+                    if bar is not None:
+                        bar.update(len(c))
+            finally:
+                for future in futures:
+                    future.cancel()
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _jobs(items: list, n_jobs: int | None) -> int:
+    """How many processes read ``items``: 1 unless several are asked for (or worth it) and can fork."""
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)
+                               or n_jobs == 0 or n_jobs < -1):
+        raise ValueError(f"`n_jobs` must be a positive number of processes, -1 (every CPU) or "
+                         f"None (decide from the input); not {n_jobs!r}.")
+    if n_jobs is None:
+        n_jobs = _cpus() if len(items) > 1 and sum(map(_size, items)) >= _PARALLEL_BYTES else 1
+    elif n_jobs == -1:
+        n_jobs = _cpus()
+    n_jobs = min(n_jobs, len(items))
+    if n_jobs > 1 and not _can_fork():
+        return 1
+    return n_jobs
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _can_fork() -> bool:
+    # Workers are forked: they start at once with everything imported and need nothing pickled
+    # but their results. Forking a process that runs threads is unsafe from Python 3.12 on (it
+    # warns), and a daemon process (itself a worker) may not have children.
+    return ("fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon
+            and (sys.version_info < (3, 12) or threading.active_count() == 1))
+
+
+def _size(item: tuple) -> int:
+    what = item[0]
+    try:
+        return what.stat().st_size if isinstance(what, Path) else len(what)
+    except (OSError, TypeError):
+        return 0
+
+
+def _split(items: list, n: int) -> list[list]:
+    """``items`` cut into at most ``n`` contiguous chunks of about equal size in bytes."""
+    sizes = [max(_size(it), 1) for it in items]
+    target = sum(sizes) / n
+    chunks, chunk, filled = [], [], 0
+    for item, size in zip(items, sizes):
+        chunk.append(item)
+        filled += size
+        if filled >= target * (len(chunks) + 1):
+            chunks.append(chunk)
+            chunk = []
+    if chunk:
+        chunks.append(chunk)
+    return chunks
 
 
 @contextmanager

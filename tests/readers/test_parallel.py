@@ -1,0 +1,87 @@
+"""Reading files in worker processes gives what one process gives: table, warnings, errors."""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import cipherlab
+from cipherlab.errors import IngestError
+from cipherlab.readers import _api
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _read(source, **kwargs):
+    """The frame (or the error) and the warnings ``ingest`` gives."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = cipherlab.ingest(source, **kwargs)
+        except IngestError as err:
+            out = err
+    return out, [(w.category, str(w.message)) for w in caught]
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """Every bundled dump (samples, seeds, synthetic) plus files that warn, in one folder."""
+    for p in sorted(DATA.rglob("*")):
+        if p.is_file() and p.suffix in (".txt", ".md", ".html") and p.name != "README.md":
+            shutil.copy(p, tmp_path / f"{p.parent.name}-{p.name}")
+    (tmp_path / "zz-prose.txt").write_text("nothing measured here\n")  # skipped, with a warning
+    (tmp_path / "zz-stray.txt").write_text(  # an unplaced line and a suspicious value
+        "version: 3.0.2\ntype 16 bytes 64 bytes\nmd5 -1.00k 2.00k\nfoo 1.50 2.50 x 3.25\n")
+    return tmp_path
+
+
+needs_fork = pytest.mark.skipif(not _api._can_fork(), reason="no fork here: ingest reads in one process")
+
+
+@needs_fork
+def test_workers_give_the_same_table_and_warnings(folder):
+    one, one_warned = _read(folder, n_jobs=1)
+    many, many_warned = _read(folder, n_jobs=3)
+    pd.testing.assert_frame_equal(many, one, check_exact=True)
+    assert many_warned == one_warned
+    assert len(set(one.source)) > 30 and len(one) > 1000
+    warned = "\n".join(message for _, message in one_warned)
+    assert "zz-prose.txt: no measurements found; skipped" in warned
+    assert "zz-stray.txt: 1 line(s) look like measurements but were not placed (line(s) 4" in warned
+    assert "zz-stray.txt: 1 suspicious value(s)" in warned
+
+
+@needs_fork
+def test_workers_raise_the_first_error_in_file_order(folder):
+    (folder / "m-binary.txt").write_bytes(b"\x00\x01binary")
+    (folder / "n-binary.txt").write_bytes(b"\x00\x02binary")
+    one, _ = _read(folder, n_jobs=1)
+    many, _ = _read(folder, n_jobs=2)
+    assert isinstance(one, IngestError) and isinstance(many, IngestError)
+    assert str(many) == str(one) and many.source.endswith("m-binary.txt")
+    strict_one, _ = _read(folder, n_jobs=1, strict=True)
+    strict_many, _ = _read(folder, n_jobs=2, strict=True)
+    assert (strict_many.source, strict_many.lineno, strict_many.line) == (
+        strict_one.source, strict_one.lineno, strict_one.line)
+
+
+def test_how_many_processes():
+    small = [(Path(__file__), "t", True)] * 3
+    assert _api._jobs(small, None) == 1  # a few KB: not worth a process
+    big = [("x" * 3_000_000, "<text>", False)] * 2
+    assert _api._jobs(big, 1) == 1 and _api._jobs(big[:1], 4) == 1
+    assert _api._jobs(big, None) == min(2, _api._cpus()) or not _api._can_fork()
+    for bad in (0, -2, 1.5, True, "2"):
+        with pytest.raises(ValueError, match=r"`n_jobs` must be .*; not"):
+            cipherlab.ingest(DATA / "seeds" / "aws-wiki-aesni-on-off.txt", n_jobs=bad)
+
+
+def test_chunks_are_contiguous_and_balanced():
+    items = [("x" * n, str(i), False) for i, n in enumerate([5, 1, 1, 1, 1, 1, 5, 5])]
+    chunks = _api._split(items, 4)
+    assert [it for c in chunks for it in c] == items  # file order kept
+    assert [sum(len(it[0]) for it in c) for c in chunks] == [5, 5, 5, 5]
