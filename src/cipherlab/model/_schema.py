@@ -123,27 +123,27 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     :func:`flag_cells` (frames built in parts are flagged once, after they are joined).
     """
     conditions = dict(conditions or {})
-    # Cell fields are lists; everything constant within a run is kept run-length encoded as
-    # (value, count) segments and expanded in C at the end (np.repeat), so a million cells cost
-    # a million list items for the cell fields only. Row records stay whole until the end too.
+    # Cell fields are lists; everything constant within a run is kept as one value per run and
+    # expanded in C at the end (np.repeat), so a million cells cost a million list items for
+    # the cell fields only. Row records stay whole until the end too.
     cells: dict[str, list] = {f: [] for f in CELL_FIELDS}
-    segs: dict[str, list] = {"source": [], "run": []}
-    filled: dict[str, int] = {"source": 0, "run": 0}  # rows covered by each column's segments
+    metas: list[dict] = []  # per run: its run-level columns, "source" and "run" first
+    sizes: list[int] = []  # per run: its number of cells
+    varying: dict[int, tuple] = {}  # run ordinal -> (keys, cells) of conditions set per cell
     numbers: dict[str, int] = {}
     rows: list = []  # the row records of every run
     row_runs: list[int] = []  # for each row record, the ordinal of its run
     cell_runs: list[int] = []  # the same for each cell in ``cells``
     cell_keys: list = []  # what orders a run's cells: lines where it has rows, else arrival
-    n = 0
     for run in runs:
         k = len(run.cells) + sum(map(len, map(_sizes_of, run.rows)))
         if not k:
             continue
-        meta = {**run.meta, **conditions}
-        src = meta.pop("source", source)
-        number = numbers.get(src, first_run)  # runs are numbered within their source
+        meta = {"source": source, "run": None, **run.meta, **conditions}
+        src = meta["source"]
+        meta["run"] = number = numbers.get(src, first_run)  # numbered within their source
         numbers[src] = number + 1
-        ordinal = len(segs["run"])
+        ordinal = len(metas)
         mappings = bool(run.cells) and isinstance(run.cells[0], Mapping)
         if mappings and run.rows:
             raise ValueError(f"run {number} of {src}: row records go with sequence cells, "
@@ -151,6 +151,10 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         if mappings:
             for f in CELL_FIELDS:
                 cells[f].extend(c.get(f) for c in run.cells)
+            skip = {*CELL_FIELDS, *conditions, "source"}
+            per_cell = list(dict.fromkeys(key for c in run.cells for key in c if key not in skip))
+            if per_cell:
+                varying[ordinal] = (per_cell, run.cells)
         else:
             for f, values in zip(CELL_FIELDS, zip(*run.cells)):
                 cells[f].extend(values)
@@ -161,29 +165,9 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         else:
             cell_keys.extend(range(len(run.cells)))
         cell_runs.extend(repeat(ordinal, len(run.cells)))
-        per_cell = []
-        if mappings:
-            skip = {*CELL_FIELDS, *conditions, "source"}
-            per_cell = list(dict.fromkeys(key for c in run.cells for key in c if key not in skip))
-        for key in dict.fromkeys([*meta, *per_cell]):
-            col = segs.get(key)
-            if col is None:
-                col = segs[key] = [(None, n)] if n else []
-            if key in per_cell:
-                default = meta.get(key)
-                col.extend((c.get(key, default), 1) for c in run.cells)
-            else:
-                col.append((meta[key], k))
-            filled[key] = n + k
-        segs["source"].append((src, k))
-        segs["run"].append((number, k))
-        filled["source"] = filled["run"] = n + k
-        n += k
-        for key, col in segs.items():  # columns this run does not have: NA for its rows
-            if filled.get(key, 0) < n:
-                col.append((None, n - filled.get(key, 0)))
-                filled[key] = n
-    if not n:
+        metas.append(meta)
+        sizes.append(k)
+    if not metas:
         df = coerce(pd.DataFrame(columns=_HEAD))
         return flag_cells(df, source, stacklevel) if flag else df
     data: dict[str, Any] = {c: None for c in _HEAD}  # the fixed order first
@@ -191,8 +175,25 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         cells = _with_rows(cells, rows, row_runs, cell_runs, cell_keys)
     for f, values in cells.items():
         data[f] = _typed(f, values)
-    for key, col in segs.items():
-        data[key] = _expand(key, col)
+    # Run-level columns in the order they first appear (conditions keep it in the table).
+    keys = dict.fromkeys(chain.from_iterable(
+        chain(meta, varying[i][0]) if i in varying else meta for i, meta in enumerate(metas)))
+    counts = np.array(sizes, dtype=np.int64)
+    for key in keys:
+        if not varying:
+            data[key] = _expand(key, [meta.get(key) for meta in metas], counts)
+            continue
+        values, lengths = [], []  # runs with conditions set per cell give one value per cell
+        for i, (meta, k) in enumerate(zip(metas, sizes)):
+            per_cell, run_cells = varying.get(i, ((), ()))
+            if key in per_cell:
+                default = meta.get(key)
+                values.extend(c.get(key, default) for c in run_cells)
+                lengths.extend(repeat(1, len(run_cells)))
+            else:
+                values.append(meta.get(key))
+                lengths.append(k)
+        data[key] = _expand(key, values, np.array(lengths, dtype=np.int64))
     df = coerce(pd.DataFrame(data, copy=False))
     return flag_cells(df, source, stacklevel) if flag else df
 
@@ -209,17 +210,29 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
     widths = np.fromiter(map(len, sizes), dtype=np.int64, count=len(rows))
     total = int(widths.sum())
 
+    starts = np.cumsum(widths) - widths  # where each row's cells begin
+
     def flat(per_row) -> np.ndarray:
         """Per-row lists of numbers, NaN or None (a None list: all unknown) -> one float array."""
-        if per_row.count(None) == len(per_row):
-            return np.full(total, np.nan)
+        known = [i for i, v in enumerate(per_row) if v is not None]
+        out = np.full(total, np.nan)
+        if not known:
+            return out
+        lists = [per_row[i] for i in known]
+        at = _positions(starts[known], widths[known])
         try:
-            return np.fromiter(chain.from_iterable(map(_or_nans, per_row, widths)), dtype=float,
-                               count=total)
+            out[at] = np.fromiter(chain.from_iterable(lists), dtype=float, count=len(at))
         except TypeError:  # None items: np.array makes them NaN
-            return np.array(list(chain.from_iterable(map(_or_nans, per_row, widths))), dtype=float)
+            out[at] = np.array(list(chain.from_iterable(lists)), dtype=float)
+        return out
 
-    block = np.fromiter(chain.from_iterable(sizes), dtype=float, count=total)
+    # Rows of a table share its list of sizes: each list is converted once.
+    shared = pd.factorize(np.fromiter(map(id, sizes), dtype=np.int64, count=len(rows)))[0]
+    lists = dict(zip(shared.tolist(), sizes))
+    by_code = [np.array(lists[i], dtype=float) for i in range(len(lists))]
+    block = np.concatenate(by_code)[np.repeat(
+        np.cumsum([0] + [len(a) for a in by_code[:-1]])[shared], widths) + _positions(
+        np.zeros(len(rows), dtype=np.int64), widths)]
     bps = np.fromiter(chain.from_iterable(values), dtype=float, count=total)
     from_rows = {
         "line": np.repeat(np.array(line, dtype=float), widths),
@@ -229,9 +242,12 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
         "count": flat(counts),
         "seconds": flat(seconds),
     }
+    # Sorted by (run, line), stably: row cells before the others on the same line, cells
+    # without a line last in their run. One float key (exact below 2**53) sorts in one pass.
     keys = np.concatenate([from_rows["line"], np.array(cell_keys, dtype=float)])
     runs = np.concatenate([np.repeat(np.array(row_runs), widths), np.array(cell_runs, dtype=int)])
-    order = np.lexsort((keys, runs))  # stable: row cells before the others on the same line
+    keys = np.where(np.isnan(keys), _NO_LINE, keys) + runs * (_NO_LINE + 1)
+    order = np.argsort(keys, kind="stable")
     out = {}
     for f, rest in cells.items():
         head = from_rows.get(f)
@@ -248,6 +264,15 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
     return out
 
 
+_NO_LINE = float(2 ** 31)  # sorts after every line number
+
+
+def _positions(starts: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The indices ``start, start + 1, ..., start + width - 1`` of every (start, width), joined."""
+    ends = np.cumsum(widths)
+    return np.repeat(starts - (ends - widths), widths) + np.arange(ends[-1] if len(ends) else 0)
+
+
 def _text_column(values: np.ndarray, widths: np.ndarray, order: np.ndarray) -> Any:
     """A text cell field from one value per row record (the first ``len(widths)``) and one
     per other cell -> the column in ``order``, a sorted Categorical when all are text."""
@@ -262,10 +287,6 @@ def _text_column(values: np.ndarray, widths: np.ndarray, order: np.ndarray) -> A
     return _sorted_categorical(codes, list(uniques))
 
 
-def _or_nans(values: list | None, n: int) -> Any:
-    return repeat(np.nan, n) if values is None else values
-
-
 def _objects(values) -> np.ndarray:
     """A 1-d object array of the values (np.array would nest sequences)."""
     arr = np.empty(len(values), dtype=object)
@@ -273,10 +294,8 @@ def _objects(values) -> np.ndarray:
     return arr
 
 
-def _expand(col: str, segments: list) -> Any:
-    """A run-length encoded column -> a typed array of its schema dtype."""
-    values = [v for v, _ in segments]
-    counts = np.array([c for _, c in segments], dtype=np.int64)
+def _expand(col: str, values: list, counts: np.ndarray) -> Any:
+    """A column given as values repeated ``counts`` times -> a typed array of its schema dtype."""
     dtype = COLUMNS.get(col) or ("Int64" if col in _INTEGER_CONDITIONS else "category")
     if dtype in ("float64", "int64", "Int64"):
         try:
