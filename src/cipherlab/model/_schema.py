@@ -226,13 +226,7 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
             out[at] = np.array(list(chain.from_iterable(lists)), dtype=float)
         return out
 
-    # Rows of a table share its list of sizes: each list is converted once.
-    shared = pd.factorize(np.fromiter(map(id, sizes), dtype=np.int64, count=len(rows)))[0]
-    lists = dict(zip(shared.tolist(), sizes))
-    by_code = [np.array(lists[i], dtype=float) for i in range(len(lists))]
-    block = np.concatenate(by_code)[np.repeat(
-        np.cumsum([0] + [len(a) for a in by_code[:-1]])[shared], widths) + _positions(
-        np.zeros(len(rows), dtype=np.int64), widths)]
+    block = np.fromiter(chain.from_iterable(sizes), dtype=float, count=total)
     bps = np.fromiter(chain.from_iterable(values), dtype=float, count=total)
     from_rows = {
         "line": np.repeat(np.array(line, dtype=float), widths),
