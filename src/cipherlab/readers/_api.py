@@ -57,9 +57,9 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         measurement but cannot be placed, instead of warning about all of them.
     n_jobs : int, optional
         Processes that read files side by side: ``1`` reads in this process, ``-1`` uses every
-        CPU. By default several files holding 4 MB or more are shared among the CPUs, where
-        the platform can fork (Linux, and macOS before Python 3.12 in a process without
-        threads); the result is the same table, warnings and errors as a read in one process.
+        CPU. By default several files holding 4 MB or more are shared among the CPUs, on Linux
+        (workers are forked; from Python 3.12 on, only in a process without other threads).
+        The table, warnings and errors are those of a read in one process.
     **conditions
         Extra condition columns (``aesni="off"``, ``isa="no-avx"``). Keywords naming a fixed run
         column set it instead: ``tool``, ``tool_version``, ``timing`` (``"cpu"`` or
@@ -225,9 +225,10 @@ def _cpus() -> int:
 
 def _can_fork() -> bool:
     # Workers are forked: they start at once with everything imported and need nothing pickled
-    # but their results. Forking a process that runs threads is unsafe from Python 3.12 on (it
-    # warns), and a daemon process (itself a worker) may not have children.
-    return ("fork" in multiprocessing.get_all_start_methods()
+    # but their results. Forking is safe on Linux (macOS system libraries are not fork-safe);
+    # forking a process that runs threads warns from Python 3.12 on; a daemon process (itself
+    # a worker) may not have children.
+    return (sys.platform.startswith("linux")
             and not multiprocessing.current_process().daemon
             and (sys.version_info < (3, 12) or threading.active_count() == 1))
 
