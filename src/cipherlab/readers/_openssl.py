@@ -228,7 +228,9 @@ class _Parser:
         return False
 
     # --- cells ----------------------------------------------------------------------------
-    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
+    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str],
+                values: list[float] | None = None) -> None:
+        """Add a throughput row; ``values`` are its cells in bytes/s when already converted."""
         sizes = run.sizes_for(len(toks))
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
@@ -245,7 +247,9 @@ class _Parser:
         algorithm, op = canonical(name)
         if op == "encrypt" and run.opts.get("decrypt"):
             op = "decrypt"
-        run.rows.append([lineno, algorithm, name, op, sizes, T.row_bytes_per_s(toks), None, None])
+        if values is None:
+            values = T.row_bytes_per_s(toks)
+        run.rows.append([lineno, algorithm, name, op, sizes, values, None, None])
         if algorithm == "evp":
             run.evp = True
         run.dialects.add("text")
@@ -278,6 +282,11 @@ class _Parser:
                 continue  # read by a block
             if idx in skip:
                 continue
+            if self.pending_hdr == "sym" and not skip and self.cur.sizes:
+                n = self.row_block(idx)  # the table under a whole `type` header
+                if n:
+                    resume = idx + n
+                    continue
             c0 = raw[:1]
             if (c0 == "D" or c0 == "+") and not (
                     self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
@@ -411,11 +420,7 @@ class _Parser:
 
     def sym_line(self, i: int, name: str, toks: list[str]) -> bool:
         """A throughput row (possibly cut short by a mail client)."""
-        bad = self.not_names.get(name)
-        if bad is None:  # (a table repeats its names: judged once each)
-            bad = self.not_names[name] = name.endswith(":") or any(
-                T.VALUE.fullmatch(w) for w in name.split())
-        if bad:
+        if self.bad_name(name):
             return False  # prose, or values where a name should be
         run = self.cur
         if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
@@ -429,6 +434,14 @@ class _Parser:
         else:
             self.add_row(run, i, name, toks)
         return True
+
+    def bad_name(self, name: str) -> bool:
+        """Whether a row's name is prose (``...:``) or holds values: then it is no row."""
+        bad = self.not_names.get(name)
+        if bad is None:  # (a table repeats its names: judged once each)
+            bad = self.not_names[name] = name.endswith(":") or any(
+                T.VALUE.fullmatch(w) for w in name.split())
+        return bad
 
     def other_line(self, i: int, line: str) -> bool:
         """Progress results on their own line, notices, failures, harness output."""
@@ -550,6 +563,43 @@ class _Parser:
         if pairs:
             self.add_records(idx + 1, 2, pairs, "mr")
         return 2 * len(pairs)
+
+    def row_block(self, idx: int) -> int:
+        """Read the table rows from line index ``idx`` on; return how many lines.
+
+        Each row, whole or wrapped by a mail client onto lines of values, has the effect that
+        :meth:`sym_line`, :meth:`continuation` and :meth:`add_row` give its lines; the block
+        ends before a row those would not place whole (a bad name, too few or too many cells).
+        The first line ends the wait for the tail of a wrapped header: it cannot be one.
+        """
+        run = self.cur
+        n, rows, wrapped, used = len(run.sizes), [], None, 0
+        for k, (name, vals, tail) in enumerate(
+                self.block(idx, T.ROW_CANDIDATES, T.ROW_LINE, T.ROW_LINES, 1)):
+            if name:
+                name = " ".join(name.split())
+                if wrapped is not None or self.bad_name(name):
+                    break
+                row = (idx + 1 + k, name, vals.split())
+            elif wrapped is None:
+                break  # values without a row to continue
+            else:
+                row, wrapped = (*wrapped[:2], wrapped[2] + tail.split()), None
+            if len(row[2]) < n:
+                wrapped = row
+                continue
+            if len(row[2]) > n:
+                break
+            rows.append(row)
+            used = k + 1
+        if not used:
+            return 0
+        self.flush_pending()
+        values = T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows))
+        for j, (lineno, name, toks) in enumerate(rows):
+            self.add_row(run, lineno, name, toks, values[j * n:j * n + n])
+        run.last = idx + used
+        return used
 
     def block(self, idx: int, candidates: re.Pattern, record: re.Pattern, exact: re.Pattern,
               lines_per_record: int) -> list[tuple]:
