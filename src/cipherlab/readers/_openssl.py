@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict, deque
+from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import itemgetter
 from typing import Any
@@ -51,8 +52,14 @@ _ROW_END = frozenset("0123456789k")
 LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
 # Index of each field in a row record (model.Run.rows): LINE, ALG, NAME and OP as in a cell.
 SIZES, VALUES, COUNTS, SECONDS = range(4, 8)
+# The header block, prompt and notices of a run repeat verbatim from run to run of a collection:
+# the pure classifiers of such lines are memoised (their results are never changed).
+_memo = lru_cache(maxsize=1024)
+_version_line, _meta_line, _parse_prompt, _prose_label, _is_failure = map(
+    _memo, (T.version_line, T.meta_line, parse_prompt, prose_label, T.is_failure))
 
 
+@_memo
 def looks_like_data(line: str) -> bool:
     """Whether an unplaced line looks like a measurement (and so must be reported)."""
     if line[:1] == "+" and len(line) > 2 and line[1].isalpha() and ":" in line:
@@ -324,7 +331,7 @@ class _Parser:
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
                 self.marker = (i, conds)
-        label = prose_label(line)
+        label = _prose_label(line)
         if label is not None:
             self.prose = (i, label)
 
@@ -360,7 +367,7 @@ class _Parser:
                 run.sizes, run.header_used = sizes, True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
-        ver = T.version_line(line) if c in "vOLSB" else None
+        ver = _version_line(line) if c in "vOLSB" else None
         if ver is not None:
             run = self.cur
             # (a -multi parent's header follows its children's Got: lines: same run)
@@ -373,7 +380,7 @@ class _Parser:
             run.meta["tool"], run.meta["tool_version"] = ver
             run.version = _mr.parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
             return True
-        meta = T.meta_line(line)
+        meta = _meta_line(line)
         if meta is not None:
             run = self.run(i)
             field, value = meta
@@ -395,7 +402,7 @@ class _Parser:
                 self.pending_hdr, self.pending_hdr_text = head, line
                 return True
         if "speed" in line:
-            prompt = parse_prompt(line)
+            prompt = _parse_prompt(line)
             if prompt is not None:
                 run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
                 run.last = i
@@ -458,7 +465,7 @@ class _Parser:
         if T.engine_line(line) is not None:
             self.run(i).meta["engine"] = T.engine_line(line)
             return True
-        if T.is_failure(line):
+        if _is_failure(line):
             if self.cur is not None:
                 self.cur.stderr_seen = True
             return True
