@@ -830,7 +830,11 @@ class _Parser:
 
     def assemble(self, run: _Run) -> Run | None:
         meta = run.meta
-        self.settle_kem(run)
+        # Records read whole by blocks (the rule in captures) name no public-key family to
+        # settle, and usually fill their rows column-wise.
+        complete = not run.progress or set(map(type, run.progress)) == {_progress.Complete}
+        if not complete:
+            self.settle_kem(run)
         # The -multi -evp parent row named literally "evp" (until 3.0.10/3.1.2): take the name
         # the children reported.
         if run.evp:
@@ -845,6 +849,38 @@ class _Parser:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
         cells = [c for c, _ in run.pk]
+        loose = self.fill_rows(run) if complete and run.progress and not run.multi else None
+        if loose is None:
+            loose = self.fill(run, cells)
+        cells.extend(loose)
+        sub = [c if isinstance(c, dict) else
+               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
+               for conds, c, _ in run.children]
+        rows = run.rows
+        if not cells and not rows and not sub:
+            return None
+        if sub:  # cells that vary in a condition: every cell becomes a mapping
+            cells = [c for r in rows for c in _row_cells(r)] + cells
+            rows = []
+        cells.sort(key=_line_of)  # stable: cells of one line keep their order
+        if sub:
+            cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
+            cells.sort(key=lambda c: c["line"])
+        if run.multi:
+            meta["multi"] = run.multi
+        meta.setdefault("tool", "openssl")
+        if "timing" not in meta:
+            meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
+                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
+        meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
+            else "progress" if "progress" in run.dialects else "harness"
+        return Run(meta=meta, cells=cells, rows=rows)
+
+    def fill(self, run: _Run, cells: list[list]) -> list[list]:
+        """Fill rows and ``cells`` with the counts and seconds of the run's progress records.
+
+        Returns the cells of the records that measured no cell of the run.
+        """
         # Progress records find their cell by key: the n-th record of a key fills the n-th cell.
         # A row's cell is its (row, index) pair; rows come before public-key cells.
         if run.progress:
@@ -888,29 +924,27 @@ class _Parser:
                 row[COUNTS][j], row[SECONDS][j] = p.count, p.seconds
             else:
                 target[COUNT], target[SECS] = p.count, p.seconds
-        cells.extend(loose)
-        sub = [c if isinstance(c, dict) else
-               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
-               for conds, c, _ in run.children]
-        rows = run.rows
-        if not cells and not rows and not sub:
+        return loose
+
+    def fill_rows(self, run: _Run) -> list[list] | None:
+        """:meth:`fill` when the run's records (read whole by blocks) are its rows' cells in order.
+
+        That is the rule in captures: ``Doing`` lines, or ``+DT``/``+R`` pairs, in the order of
+        the table. Then the i-th record fills the i-th cell (:meth:`fill` pairs the n-th record
+        of a key with the n-th cell of that key: the same pairs) and each row takes a slice of
+        the counts and seconds, in C. Returns None when the records are not such a sequence.
+        """
+        rows, progress = run.rows, run.progress
+        if list(map(_REC_KEY, progress)) != [(r[ALG], size) for r in rows for size in r[SIZES]]:
             return None
-        if sub:  # cells that vary in a condition: every cell becomes a mapping
-            cells = [c for r in rows for c in _row_cells(r)] + cells
-            rows = []
-        cells.sort(key=_line_of)  # stable: cells of one line keep their order
-        if sub:
-            cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
-            cells.sort(key=lambda c: c["line"])
-        if run.multi:
-            meta["multi"] = run.multi
-        meta.setdefault("tool", "openssl")
-        if "timing" not in meta:
-            meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
-                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
-        meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
-            else "progress" if "progress" in run.dialects else "harness"
-        return Run(meta=meta, cells=cells, rows=rows)
+        counts, seconds = list(map(_COUNT, progress)), list(map(_SECONDS, progress))
+        start = 0
+        for r in rows:
+            end = start + len(r[SIZES])
+            if end > start:  # (a row without cells keeps no counts, as in fill)
+                r[COUNTS], r[SECONDS] = counts[start:end], seconds[start:end]
+            start = end
+        return []
 
     @staticmethod
     def settle_kem(run: _Run) -> None:
@@ -942,6 +976,8 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
 
 
 _line_of = itemgetter(LINE)
+# fields of a Complete progress record: its key (algorithm, block), count and seconds
+_REC_KEY, _COUNT, _SECONDS = itemgetter(5, 2), itemgetter(7), itemgetter(8)
 
 
 _NAN = float("nan")  # count and seconds of a row's cell without a progress record
