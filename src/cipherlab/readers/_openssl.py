@@ -15,11 +15,14 @@ Cells are kept as lists in :data:`cipherlab.model.CELL_FIELDS` order (``line``, 
 per block size), so that building the frame stays column-wise and fast: no Python object is
 made per cell of a table row.
 
-Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines and
-``+DT``/``+R`` pairs. Runs of them are read as blocks, by one regex over the whole text, into
-immutable :class:`~cipherlab.readers._progress.Complete` records built column-wise in C; every
-other line goes through the per-line dispatch. Each block has exactly the effect its lines
-would have one by one.
+Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines,
+``+DT``/``+R`` pairs and table rows. Runs of them are read as blocks, by one regex over the whole
+text: progress records into immutable :class:`~cipherlab.readers._progress.Complete` records
+built column-wise in C, and the rows under a whole ``type`` header (wrapped by a mail client or
+not) with their cells converted in one go. Every other line goes through the per-line dispatch,
+whose pure classifiers of header, prompt and prose lines are memoised (those lines repeat from
+run to run). Each block has exactly the effect its lines would have one by one. Assembly fills
+rows column-wise when a run's records are its cells in table order (the rule in captures).
 """
 
 from __future__ import annotations
