@@ -700,6 +700,8 @@ class _Parser:
         On a terminal the next run's ``Doing`` lines precede its header block; they belong to
         the run that the header opens, not to the run before.
         """
+        if not run.progress:
+            return []  # (a table without progress lines: nothing to move, no keys to make)
         last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
         keys = {(r[ALG], size) for r in run.rows for size in r[SIZES]} | {k for _, k in run.pk}
         kept, moved = [], []
