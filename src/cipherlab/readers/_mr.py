@@ -20,7 +20,7 @@ from cipherlab.readers._terminal import family
 
 #: A ``+DT:name:secs:block`` prompt directly followed by its ``+R:count:name:seconds`` result
 #: (same name), as raw lines ending in a newline (names without the characters clean() removes,
-#: see ``_progress._KEPT``); and a block of such pairs.
+#: see ``_progress.DOING_LINE``); and a block of such pairs.
 MR_PAIR = re.compile(
     rf"^\+DT:([^:\x00-\x08\x0a-\x1f\x7f^]+):\d+:(\d+)[^\S\n]*\n"
     rf"\+R:(-?\d+):\1:(\d+(?:\.\d+)?)[^\S\n]*\n", re.M)

@@ -15,17 +15,21 @@ Cells are kept as lists in :data:`cipherlab.model.CELL_FIELDS` order (``line``, 
 per block size), so that building the frame stays column-wise and fast: no Python object is
 made per cell of a table row.
 
-Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines and
-``+DT``/``+R`` pairs. Runs of them are read as blocks, by one regex over the whole text, into
-immutable :class:`~cipherlab.readers._progress.Complete` records built column-wise in C; every
-other line goes through the per-line dispatch. Each block has exactly the effect its lines
-would have one by one.
+Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines,
+``+DT``/``+R`` pairs and table rows. Runs of them are read as blocks, by one regex over the whole
+text: progress records into immutable :class:`~cipherlab.readers._progress.Complete` records
+built column-wise in C, and the rows under a whole ``type`` header (wrapped by a mail client or
+not) with their cells converted in one go. Every other line goes through the per-line dispatch,
+whose pure classifiers of header, prompt and prose lines are memoised (those lines repeat from
+run to run). Each block has exactly the effect its lines would have one by one. Assembly fills
+rows column-wise when a run's records are its cells in table order (the rule in captures).
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict, deque
+from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import itemgetter
 from typing import Any
@@ -51,8 +55,14 @@ _ROW_END = frozenset("0123456789k")
 LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
 # Index of each field in a row record (model.Run.rows): LINE, ALG, NAME and OP as in a cell.
 SIZES, VALUES, COUNTS, SECONDS = range(4, 8)
+# The header block, prompt and notices of a run repeat verbatim from run to run of a collection:
+# the pure classifiers of such lines are memoised (their results are never changed).
+_memo = lru_cache(maxsize=1024)
+_version_line, _meta_line, _parse_prompt, _prose_label, _is_failure = map(
+    _memo, (T.version_line, T.meta_line, parse_prompt, prose_label, T.is_failure))
 
 
+@_memo
 def looks_like_data(line: str) -> bool:
     """Whether an unplaced line looks like a measurement (and so must be reported)."""
     if line[:1] == "+" and len(line) > 2 and line[1].isalpha() and ":" in line:
@@ -228,7 +238,9 @@ class _Parser:
         return False
 
     # --- cells ----------------------------------------------------------------------------
-    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
+    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str],
+                values: list[float] | None = None) -> None:
+        """Add a throughput row; ``values`` are its cells in bytes/s when already converted."""
         sizes = run.sizes_for(len(toks))
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
@@ -245,7 +257,9 @@ class _Parser:
         algorithm, op = canonical(name)
         if op == "encrypt" and run.opts.get("decrypt"):
             op = "decrypt"
-        run.rows.append([lineno, algorithm, name, op, sizes, T.row_bytes_per_s(toks), None, None])
+        if values is None:
+            values = T.row_bytes_per_s(toks)
+        run.rows.append([lineno, algorithm, name, op, sizes, values, None, None])
         if algorithm == "evp":
             run.evp = True
         run.dialects.add("text")
@@ -278,6 +292,11 @@ class _Parser:
                 continue  # read by a block
             if idx in skip:
                 continue
+            if self.pending_hdr == "sym" and not skip and self.cur.sizes:
+                n = self.row_block(idx)  # the table under a whole `type` header
+                if n:
+                    resume = idx + n
+                    continue
             c0 = raw[:1]
             if (c0 == "D" or c0 == "+") and not (
                     self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
@@ -315,7 +334,7 @@ class _Parser:
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
                 self.marker = (i, conds)
-        label = prose_label(line)
+        label = _prose_label(line)
         if label is not None:
             self.prose = (i, label)
 
@@ -351,7 +370,7 @@ class _Parser:
                 run.sizes, run.header_used = sizes, True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
-        ver = T.version_line(line) if c in "vOLSB" else None
+        ver = _version_line(line) if c in "vOLSB" else None
         if ver is not None:
             run = self.cur
             # (a -multi parent's header follows its children's Got: lines: same run)
@@ -364,7 +383,7 @@ class _Parser:
             run.meta["tool"], run.meta["tool_version"] = ver
             run.version = _mr.parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
             return True
-        meta = T.meta_line(line)
+        meta = _meta_line(line)
         if meta is not None:
             run = self.run(i)
             field, value = meta
@@ -386,7 +405,7 @@ class _Parser:
                 self.pending_hdr, self.pending_hdr_text = head, line
                 return True
         if "speed" in line:
-            prompt = parse_prompt(line)
+            prompt = _parse_prompt(line)
             if prompt is not None:
                 run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
                 run.last = i
@@ -411,11 +430,7 @@ class _Parser:
 
     def sym_line(self, i: int, name: str, toks: list[str]) -> bool:
         """A throughput row (possibly cut short by a mail client)."""
-        bad = self.not_names.get(name)
-        if bad is None:  # (a table repeats its names: judged once each)
-            bad = self.not_names[name] = name.endswith(":") or any(
-                T.VALUE.fullmatch(w) for w in name.split())
-        if bad:
+        if self.bad_name(name):
             return False  # prose, or values where a name should be
         run = self.cur
         if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
@@ -429,6 +444,14 @@ class _Parser:
         else:
             self.add_row(run, i, name, toks)
         return True
+
+    def bad_name(self, name: str) -> bool:
+        """Whether a row's name is prose (``...:``) or holds values: then it is no row."""
+        bad = self.not_names.get(name)
+        if bad is None:  # (a table repeats its names: judged once each)
+            bad = self.not_names[name] = name.endswith(":") or any(
+                T.VALUE.fullmatch(w) for w in name.split())
+        return bad
 
     def other_line(self, i: int, line: str) -> bool:
         """Progress results on their own line, notices, failures, harness output."""
@@ -445,7 +468,7 @@ class _Parser:
         if T.engine_line(line) is not None:
             self.run(i).meta["engine"] = T.engine_line(line)
             return True
-        if T.is_failure(line):
+        if _is_failure(line):
             if self.cur is not None:
                 self.cur.stderr_seen = True
             return True
@@ -551,6 +574,43 @@ class _Parser:
             self.add_records(idx + 1, 2, pairs, "mr")
         return 2 * len(pairs)
 
+    def row_block(self, idx: int) -> int:
+        """Read the table rows from line index ``idx`` on; return how many lines.
+
+        Each row, whole or wrapped by a mail client onto lines of values, has the effect that
+        :meth:`sym_line`, :meth:`continuation` and :meth:`add_row` give its lines; the block
+        ends before a row those would not place whole (a bad name, too few or too many cells).
+        The first line ends the wait for the tail of a wrapped header: it cannot be one.
+        """
+        run = self.cur
+        n, rows, wrapped, used = len(run.sizes), [], None, 0
+        for k, (name, vals, tail) in enumerate(
+                self.block(idx, T.ROW_CANDIDATES, T.ROW_LINE, T.ROW_LINES, 1)):
+            if name:
+                name = " ".join(name.split())
+                if wrapped is not None or self.bad_name(name):
+                    break
+                row = (idx + 1 + k, name, vals.split())
+            elif wrapped is None:
+                break  # values without a row to continue
+            else:
+                row, wrapped = (*wrapped[:2], wrapped[2] + tail.split()), None
+            if len(row[2]) < n:
+                wrapped = row
+                continue
+            if len(row[2]) > n:
+                break
+            rows.append(row)
+            used = k + 1
+        if not used:
+            return 0
+        self.flush_pending()
+        values = T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows))
+        for j, (lineno, name, toks) in enumerate(rows):
+            self.add_row(run, lineno, name, toks, values[j * n:j * n + n])
+        run.last = idx + used
+        return used
+
     def block(self, idx: int, candidates: re.Pattern, record: re.Pattern, exact: re.Pattern,
               lines_per_record: int) -> list[tuple]:
         """The records (``record.findall`` groups) of the block starting at line index ``idx``.
@@ -640,6 +700,8 @@ class _Parser:
         On a terminal the next run's ``Doing`` lines precede its header block; they belong to
         the run that the header opens, not to the run before.
         """
+        if not run.progress:
+            return []  # (a table without progress lines: nothing to move, no keys to make)
         last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
         keys = {(r[ALG], size) for r in run.rows for size in r[SIZES]} | {k for _, k in run.pk}
         kept, moved = [], []
@@ -773,7 +835,11 @@ class _Parser:
 
     def assemble(self, run: _Run) -> Run | None:
         meta = run.meta
-        self.settle_kem(run)
+        # Records read whole by blocks (the rule in captures) name no public-key family to
+        # settle, and usually fill their rows column-wise.
+        complete = not run.progress or set(map(type, run.progress)) == {_progress.Complete}
+        if not complete:
+            self.settle_kem(run)
         # The -multi -evp parent row named literally "evp" (until 3.0.10/3.1.2): take the name
         # the children reported.
         if run.evp:
@@ -788,6 +854,38 @@ class _Parser:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
         cells = [c for c, _ in run.pk]
+        loose = self.fill_rows(run) if complete and run.progress and not run.multi else None
+        if loose is None:
+            loose = self.fill(run, cells)
+        cells.extend(loose)
+        sub = [c if isinstance(c, dict) else
+               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
+               for conds, c, _ in run.children]
+        rows = run.rows
+        if not cells and not rows and not sub:
+            return None
+        if sub:  # cells that vary in a condition: every cell becomes a mapping
+            cells = [c for r in rows for c in _row_cells(r)] + cells
+            rows = []
+        cells.sort(key=_line_of)  # stable: cells of one line keep their order
+        if sub:
+            cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
+            cells.sort(key=lambda c: c["line"])
+        if run.multi:
+            meta["multi"] = run.multi
+        meta.setdefault("tool", "openssl")
+        if "timing" not in meta:
+            meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
+                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
+        meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
+            else "progress" if "progress" in run.dialects else "harness"
+        return Run(meta=meta, cells=cells, rows=rows)
+
+    def fill(self, run: _Run, cells: list[list]) -> list[list]:
+        """Fill rows and ``cells`` with the counts and seconds of the run's progress records.
+
+        Returns the cells of the records that measured no cell of the run.
+        """
         # Progress records find their cell by key: the n-th record of a key fills the n-th cell.
         # A row's cell is its (row, index) pair; rows come before public-key cells.
         if run.progress:
@@ -831,29 +929,27 @@ class _Parser:
                 row[COUNTS][j], row[SECONDS][j] = p.count, p.seconds
             else:
                 target[COUNT], target[SECS] = p.count, p.seconds
-        cells.extend(loose)
-        sub = [c if isinstance(c, dict) else
-               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
-               for conds, c, _ in run.children]
-        rows = run.rows
-        if not cells and not rows and not sub:
+        return loose
+
+    def fill_rows(self, run: _Run) -> list[list] | None:
+        """:meth:`fill` when the run's records (read whole by blocks) are its rows' cells in order.
+
+        That is the rule in captures: ``Doing`` lines, or ``+DT``/``+R`` pairs, in the order of
+        the table. Then the i-th record fills the i-th cell (:meth:`fill` pairs the n-th record
+        of a key with the n-th cell of that key: the same pairs) and each row takes a slice of
+        the counts and seconds, in C. Returns None when the records are not such a sequence.
+        """
+        rows, progress = run.rows, run.progress
+        if list(map(_REC_KEY, progress)) != [(r[ALG], size) for r in rows for size in r[SIZES]]:
             return None
-        if sub:  # cells that vary in a condition: every cell becomes a mapping
-            cells = [c for r in rows for c in _row_cells(r)] + cells
-            rows = []
-        cells.sort(key=_line_of)  # stable: cells of one line keep their order
-        if sub:
-            cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
-            cells.sort(key=lambda c: c["line"])
-        if run.multi:
-            meta["multi"] = run.multi
-        meta.setdefault("tool", "openssl")
-        if "timing" not in meta:
-            meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
-                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
-        meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
-            else "progress" if "progress" in run.dialects else "harness"
-        return Run(meta=meta, cells=cells, rows=rows)
+        counts, seconds = list(map(_COUNT, progress)), list(map(_SECONDS, progress))
+        start = 0
+        for r in rows:
+            end = start + len(r[SIZES])
+            if end > start:  # (a row without cells keeps no counts, as in fill)
+                r[COUNTS], r[SECONDS] = counts[start:end], seconds[start:end]
+            start = end
+        return []
 
     @staticmethod
     def settle_kem(run: _Run) -> None:
@@ -885,6 +981,8 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
 
 
 _line_of = itemgetter(LINE)
+# fields of a Complete progress record: its key (algorithm, block), count and seconds
+_REC_KEY, _COUNT, _SECONDS = itemgetter(5, 2), itemgetter(7), itemgetter(8)
 
 
 _NAN = float("nan")  # count and seconds of a row's cell without a progress record

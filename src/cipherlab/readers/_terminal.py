@@ -108,6 +108,22 @@ _VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
 _K_ROW = re.compile(r"(?:-?\d+\.\d\dk|0\.00)(?: (?:-?\d+\.\d\dk|0\.00))*")
 _VALUES_TAIL = re.compile(rf"(?:\s+{_VAL})+\s*$")
 _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
+# Blocks of table rows read from the raw text (``_openssl._Parser.row_block``): the plain cells
+# openssl prints for every measured size, and names made of printable characters other than "^"
+# (clean() reads "^[" as an escape) whose words start with none of "-.0123456789", so that no
+# value is taken for a word of the name (nor, as names with values are not rows, the reverse).
+_PLAIN = r"\d+\.\d\dk?"
+_WORD = r"[!-,/:-\]_-~][!-\]_-~]*"
+#: A raw line ending in a newline that clean() only strips (blanks and ``>`` quoting before it):
+#: a row of plain cells (groups name and values, as :func:`sym_row` splits the cleaned line),
+#: or plain cells only (group 3: the tail of a row wrapped by a mail client). The name does not
+#: start with "+" or "D" (such lines go through the whole dispatch) nor "|*#-" (more quoting).
+ROW_LINE = re.compile(
+    rf"^[ \t>]*(?:((?![|*#+D>]){_WORD}(?:[ \t]+{_WORD})*)((?:[ \t]+{_PLAIN})+)"
+    rf"|({_PLAIN}(?:[ \t]+{_PLAIN})*))[ \t]*\n", re.M)
+ROW_LINES = re.compile(f"(?:{ROW_LINE.pattern})+", re.M)
+#: Lines that may be such rows (printable, ending in a cell), found cheaply.
+ROW_CANDIDATES = re.compile(r"(?:[ \t>]*[!-~][ -~]*[\dk][ \t]*\n)+")
 
 
 def sym_header(line: str) -> list[int] | None:
@@ -174,6 +190,18 @@ def row_bytes_per_s(tokens: list[str]) -> list[float]:
     if _K_ROW.fullmatch(text):
         return list(map(float, text.replace(".", "").replace("k", "0").split()))
     return list(map(bytes_per_s, tokens))
+
+
+def plain_values(text: str) -> list[float]:
+    """:func:`bytes_per_s` of each plain cell (``%.2f`` or ``%.2fk``) of a text, in C.
+
+    A ``k`` cell written with the exponent ``e3`` is the same decimal number as the shifted
+    text of :func:`times_1000`, and ``float`` rounds both correctly: the same float.
+
+    >>> plain_values("1354589.59k 4948.62\\n 0.00")
+    [1354589590.0, 4948.62, 0.0]
+    """
+    return list(map(float, text.replace("k", "e3").split()))
 
 
 def times_1000(number: str) -> float:
