@@ -231,6 +231,30 @@ def test_progress_without_prompt_or_prose_splits_runs():
     assert df.run.tolist() == [0, 1] and df["count"].tolist() == [100, 200]
 
 
+def test_runs_of_other_machines_keep_their_own_counts():
+    # Three dumps pasted one after the other, nothing between them: a 0.9.8 table (no progress
+    # lines), a 3.x capture whose prompt names hmac(md5), and -mr records. Each is its own run,
+    # and no count of one fills a cell of another (it once did, wherever the cells' keys met).
+    legacy = ("OpenSSL 0.9.8g 19 Oct 2007\n"
+              "type             16 bytes     64 bytes\n"
+              "md5              1000.00k     2000.00k\n")
+    capture = ("$ openssl speed -seconds 1 -elapsed md5 hmac(md5)\n"
+               "Doing md5 for 1s on 16 size blocks: 300 md5's in 1.00s\n"
+               "Doing md5 for 1s on 64 size blocks: 400 md5's in 1.00s\n"
+               "version: 3.0.19\n"
+               "type             16 bytes     64 bytes\n"
+               "md5                 4.80k       25.60k\n")
+    mr = "+DT:md5:1:16\n+R:500:md5:1.000000\n+DT:md5:1:64\n+R:600:md5:1.000000\n"
+    df = cipherlab.ingest(legacy + capture + legacy + mr)
+    runs = df.groupby("run")
+    assert runs.tool_version.first().astype(object).fillna("?").tolist() == [
+        "0.9.8g", "3.0.19", "0.9.8g", "?"]
+    assert runs["count"].apply(lambda c: c.fillna(0).tolist()).tolist() == [
+        [0, 0], [300, 400], [0, 0], [500, 600]]
+    assert runs.timing.first().tolist()[1] == "elapsed"  # the prompt was read
+    assert df.label.isna().all()
+
+
 def test_progress_lines_split_or_with_terminal_junk():
     # real pastes (openssl-speed-formats.md §6): prompt and result on two lines, and "^[[A" junk
     text = ("Doing 2048 bits private rsa's for 10s:\n"

@@ -642,7 +642,8 @@ class _Parser:
                 names[name] = canonical(name)
         run, k, n = self.cur, 0, len(recs)
         opened = False
-        if run is None or (run.has_cells() and self.prose_after(run)):
+        if run is None or (run.has_cells() and (
+                self.prose_after(run) or (dialect == "mr" and self.after_table(run)))):
             run, opened = self.new_run(first), True
         elif run.has_cells():
             # Records join a run that has cells until one repeats a record of the run (or of
@@ -690,6 +691,15 @@ class _Parser:
             self.marker is not None and self.marker[0] > last)
 
     @staticmethod
+    def after_table(run: _Run) -> bool:
+        """A ``-mr`` record after the run's printed table: the output of another run.
+
+        ``-mr`` prints no tables; only a ``-multi`` parent's children send records that may
+        come after its table (their stderr pasted below its stdout).
+        """
+        return "text" in run.dialects and not run.multi
+
+    @staticmethod
     def repeats(run: _Run, rec: _progress.Progress) -> bool:
         return rec.key() in run.done
 
@@ -726,7 +736,7 @@ class _Parser:
             algorithm, op = canonical(name)
             rec = _progress.Progress(i, name, block, None, None, algorithm, op)
             if run is None or (run.has_cells() and child is None and (
-                    self.repeats(run, rec) or self.prose_after(run))):
+                    self.repeats(run, rec) or self.prose_after(run) or self.after_table(run))):
                 run = self.new_run(i)
             if run.opts.get("decrypt") and op == "encrypt":
                 rec.operation = "decrypt"

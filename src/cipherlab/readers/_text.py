@@ -40,11 +40,11 @@ _MOJIBAKE_HINT = "\u00c2\u00e2\u00a0\u202f\u2009\ufeff"
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Quoting and list decorations left by mail clients, wikis and blogs.
 _QUOTE = re.compile(r"^(?:\s*(?:>|\|(?!.*\|\s*$)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?)+")
-# (arguments are `[\w./=+:-]+`: the class holds `-`, and a separate `-?` made failing
-# matches backtrack twice as long)
+# (arguments are `[\w./=+:-]+`, with a parenthesised tail for names such as `hmac(md5)`: the
+# class holds `-`, and a separate `-?` made failing matches backtrack twice as long)
 _PROMPT = re.compile(
     r"^\s*(?P<ps>[\w.@:~/\\-]*[$#%>]\s*)?(?P<env>(?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+)*)"
-    r"(?:\S*/)?openssl(?:\.exe)?\s+speed(?P<args>(?:\s+[\w./=+:-]+)*)\s*(?:\(.*\))?\s*$")
+    r"(?:\S*/)?openssl(?:\.exe)?\s+speed(?P<args>(?:\s+[\w./=+:-]+(?:\([\w.,-]*\))?)*)\s*(?:\(.*\))?\s*$")
 
 
 def decode(data: bytes, source: str) -> str:
@@ -130,6 +130,8 @@ def parse_prompt(line: str) -> dict | None:
     2
     >>> parse_prompt("OPENSSL_ia32cap='~0x200000200000000' openssl speed -evp aes-128-gcm")["isa_mask"]
     '~0x200000200000000'
+    >>> parse_prompt("$ openssl speed -seconds 1 md5 hmac(md5) rsa2048")["args"]
+    ['-seconds', '1', 'md5', 'hmac(md5)', 'rsa2048']
     >>> parse_prompt("I ran openssl speed on my laptop"), parse_prompt("openssl speed")
     (None, None)
     """
