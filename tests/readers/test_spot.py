@@ -253,6 +253,9 @@ def test_runs_of_other_machines_keep_their_own_counts():
         [0, 0], [300, 400], [0, 0], [500, 600]]
     assert runs.timing.first().tolist()[1] == "elapsed"  # the prompt was read
     assert df.label.isna().all()
+    # a -mr table without its records (as -multi -mr parents print it) after a printed table
+    df = cipherlab.ingest(legacy + "+H:16:64\n+F:25:md5:3000.00:4000.00\n")
+    assert df.run.tolist() == [0, 0, 1, 1] and df.bytes_per_s.tolist() == [1e6, 2e6, 3e3, 4e3]
 
 
 def test_progress_lines_split_or_with_terminal_junk():

@@ -745,6 +745,8 @@ class _Parser:
             run.open_dt.append(rec)
             run.dialects.add("mr")
             return True
+        if run is not None and child is None and tag[0] in "HF" and self.after_table(run):
+            run = self.new_run(i)  # a -mr table (+H, +F...) after a printed one: another run
         run = self.run(i)
         run.dialects.add("mr")
         version = run.version or self.hint_version
