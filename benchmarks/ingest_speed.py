@@ -73,9 +73,9 @@ def mr_run(rng) -> str:
     return "".join(out)
 
 
-def make_corpus(megabytes: float, seed: int = 0) -> Path:
-    CORPUS.mkdir(exist_ok=True)
-    for old in CORPUS.glob("*.txt"):
+def make_corpus(megabytes: float, seed: int = 0, folder: Path = CORPUS) -> Path:
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.txt"):
         old.unlink()
     rng = random.Random(seed)
     makers = [terminal_3x, legacy_post, mr_run]
@@ -88,10 +88,10 @@ def make_corpus(megabytes: float, seed: int = 0) -> Path:
             parts.append(block)
             size += len(block)
         data = "".join(parts).encode()
-        (CORPUS / f"dump-{n:03d}.txt").write_bytes(data)
+        (folder / f"dump-{n:03d}.txt").write_bytes(data)
         total += len(data)
         n += 1
-    return CORPUS
+    return folder
 
 
 def best_of(repeat, fn):
@@ -161,6 +161,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--megabytes", type=float, default=20.0)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="where to write the corpus")
     ap.add_argument("--profile", action="store_true", help="print a cProfile of one ingest")
     args = ap.parse_args(argv)
 
@@ -170,7 +171,7 @@ def main(argv=None) -> int:
 
     import cipherlab
 
-    folder = make_corpus(args.megabytes)
+    folder = make_corpus(args.megabytes, folder=args.corpus)
     size_mb = sum(p.stat().st_size for p in folder.glob("*.txt")) / 1e6
     warnings.simplefilter("ignore")
     if args.profile:

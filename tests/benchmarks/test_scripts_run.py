@@ -1,0 +1,20 @@
+"""The speed scripts under benchmarks/ still run (their figures are read by people, not asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def test_ingest_speed_prints_its_figures(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "ingest_speed.py"), "--megabytes", "1", "--repeat", "1",
+         "--corpus", str(tmp_path / "corpus")],
+        capture_output=True, text=True, timeout=300, check=True).stdout
+    for figure in ("MB/s (target >= 20 MB/s)", "n_jobs=1), one process", "pandas.read_csv",
+                   "wall-time ratio", "CPU by stage"):
+        assert figure in out, out
+    assert len(list((tmp_path / "corpus").glob("dump-*.txt"))) >= 1
