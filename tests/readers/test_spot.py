@@ -253,6 +253,17 @@ def test_runs_of_other_machines_keep_their_own_counts():
         [0, 0], [300, 400], [0, 0], [500, 600]]
     assert runs.timing.first().tolist()[1] == "elapsed"  # the prompt was read
     assert df.label.isna().all()
+    # a capture without its command line after a table without progress lines: its Doing lines
+    # come before its header, and their rates are not the earlier table's
+    df = cipherlab.ingest(legacy + capture.split("\n", 1)[1])
+    assert df.groupby("run")["count"].apply(lambda c: c.fillna(0).tolist()).tolist() == [
+        [0, 0], [300, 400]]
+    # stderr pasted below stdout: the Doing lines after a table give its rates, so they are its
+    split = ("version: 3.0.19\ntype 16 bytes 64 bytes\nmd5 4.80k 25.60k\n"
+             + capture.split("\n", 1)[1].split("version")[0])
+    df = cipherlab.ingest(split + legacy)
+    assert df.groupby("run")["count"].apply(lambda c: c.fillna(0).tolist()).tolist() == [
+        [300, 400], [0, 0]]
     # a -mr table without its records (as -multi -mr parents print it) after a printed table
     df = cipherlab.ingest(legacy + "+H:16:64\n+F:25:md5:3000.00:4000.00\n")
     assert df.run.tolist() == [0, 0, 1, 1] and df.bytes_per_s.tolist() == [1e6, 2e6, 3e3, 4e3]

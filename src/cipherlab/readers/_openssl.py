@@ -705,18 +705,27 @@ class _Parser:
 
     @staticmethod
     def trailing_progress(run: _Run) -> list:
-        """Progress records after the run's last table cell that match none of its cells.
+        """Progress records after the run's last table cell that are not its cells' records.
 
         On a terminal the next run's ``Doing`` lines precede its header block; they belong to
-        the run that the header opens, not to the run before.
+        the run that the header opens, not to the run before. Records of the run itself may
+        follow its table too (stderr pasted below stdout): those match a cell of the run and
+        give its rate (openssl prints the table from their count and seconds); a record whose
+        rate is not its cell's measured another run.
         """
         if not run.progress:
             return []  # (a table without progress lines: nothing to move, no keys to make)
         last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
-        keys = {(r[ALG], size) for r in run.rows for size in r[SIZES]} | {k for _, k in run.pk}
+        rates: dict = defaultdict(list)  # cell key -> the rates printed for it
+        for r in run.rows:
+            for size, value in zip(r[SIZES], r[VALUES]):
+                rates[(r[ALG], size)].append(value)
+        for c, k in run.pk:
+            rates[k].append(c[OPS])
         kept, moved = [], []
         for p in run.progress:
-            (moved if p.lineno > last_cell and p.key() not in keys else kept).append(p)
+            (moved if p.lineno > last_cell and not _gives_a_rate(p, rates.get(p.key()))
+             else kept).append(p)
         if moved:
             run.progress = kept
         return moved
@@ -986,6 +995,20 @@ class _Parser:
                     p.count, p.seconds, None]
         return [p.lineno, p.algorithm, p.name, p.operation, None, None, ops, p.count,
                 p.seconds, None]
+
+
+def _gives_a_rate(p: _progress.Progress, printed: list[float] | None) -> bool:
+    """Whether a progress record's count and seconds give one of the rates printed for its key.
+
+    Within 1 %: the progress line rounds seconds to 0.01 s, the table rounds its rate. A record
+    without a result cannot be checked and counts as the cell's.
+    """
+    if not printed:
+        return False
+    if p.count is None or not p.seconds:
+        return True
+    rate = p.count * (p.block or 1) / p.seconds
+    return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
 
 
 _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s", "ops_per_s",
