@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import cipherlab
@@ -267,6 +268,24 @@ def test_runs_of_other_machines_keep_their_own_counts():
     # a -mr table without its records (as -multi -mr parents print it) after a printed table
     df = cipherlab.ingest(legacy + "+H:16:64\n+F:25:md5:3000.00:4000.00\n")
     assert df.run.tolist() == [0, 0, 1, 1] and df.bytes_per_s.tolist() == [1e6, 2e6, 3e3, 4e3]
+
+
+def test_dumps_pasted_back_to_back_read_as_they_read_alone():
+    # Any two bundled dumps of different runs, one after the other, give the runs and cells
+    # that each gives alone (here: the pairs that once crashed, merged or swapped counts).
+    pairs = [("samples/openssl-3.0.19-host-a/ecdh.txt", "synthetic/openssl-3.5-mr-kem-sig.txt"),
+             ("samples/openssl-3.0.19-host-a/ecdh.txt", "samples/openssl-3.0.22-host-b/plain.txt"),
+             ("samples/openssl-3.0.19-host-a/aead.txt", "synthetic/openssl-0.9.8-doing-only.txt"),
+             ("samples/openssl-3.0.19-host-a/rsa.txt", "synthetic/openssl-0.9.8-doing-only.txt")]
+    cols = ["algorithm", "operation", "block_bytes", "bytes_per_s", "count", "seconds"]
+    for a, b in pairs:
+        ta, tb = (DATA / a).read_text(), (DATA / b).read_text()
+        alone = [cipherlab.ingest(t) for t in (ta, tb)]
+        both = cipherlab.ingest(ta.rstrip("\n") + "\n" + tb)
+        assert both.run.nunique() == sum(df.run.nunique() for df in alone), (a, b)
+        cells = sorted(map(repr, both[cols].astype(object).itertuples(index=False)))
+        assert cells == sorted(map(repr, pd.concat(alone)[cols].astype(object).itertuples(
+            index=False))), (a, b)
 
 
 def test_progress_lines_split_or_with_terminal_junk():

@@ -174,7 +174,7 @@ def f_records(n: int, fields: list[str], version, kem_names: list[str], sig_name
     elif n in (8, 9, 10):  # KEM / SIG: idx : three rates
         idx = int(fields[0])
         vals = [float(x) for x in fields[1:4]]
-        is_sig = n == 10 or (n == 9 and (era40 or (not f10_seen and not kem_names and sig_names)))
+        is_sig = n == 10 or (n == 9 and (era40 or (not f10_seen and not kem_names and bool(sig_names))))
         names = sig_names if is_sig else kem_names
         pos = ks_seen[is_sig]
         ks_seen[is_sig] += 1

@@ -168,6 +168,15 @@ class _Parser:
         self.runs.append(self.cur)
         return self.cur
 
+    def next_run(self, i: int) -> _Run:
+        """A new run at line ``i`` that the text shows is the next one (a header block, or a
+        record repeating one of the current run's): it takes the current run's trailing
+        progress records that are not that run's (see :meth:`trailing_progress`)."""
+        moved = self.trailing_progress(self.cur) if self.cur is not None else []
+        run = self.new_run(i)
+        run.progress.extend(moved)
+        return run
+
     # --- pending continuations ------------------------------------------------------------
     def flush_pending(self) -> None:
         if self.pending_row is not None:
@@ -375,9 +384,7 @@ class _Parser:
             run = self.cur
             # (a -multi parent's header follows its children's Got: lines: same run)
             if run is None or run.has_version or run.rows or run.pk:
-                moved = self.trailing_progress(run) if run is not None else []
-                run = self.new_run(i)
-                run.progress.extend(moved)
+                run = self.next_run(i)
             run.last = i
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
@@ -529,8 +536,11 @@ class _Parser:
             return False
         rec, rest = got
         run = self.cur
-        if run is None or (run.has_cells() and (self.repeats(run, rec) or self.prose_after(run))):
+        if run is None or (run.has_cells() and self.prose_after(run)):
             run = self.new_run(i)
+        elif run.has_cells() and (self.repeats(run, rec) or self.foreign(run, rec.key(), rec.count,
+                                                                         rec.block, rec.seconds)):
+            run = self.next_run(i)
         run.last = i
         run.stderr_seen = True
         if run.opts.get("decrypt") and rec.operation == "encrypt":
@@ -649,9 +659,10 @@ class _Parser:
             # Records join a run that has cells until one repeats a record of the run (or of
             # this block): that one starts a new run.
             done, seen = run.done, set()
-            for name, block, _, _ in recs:
+            for name, block, count, secs in recs:
                 key = (names[name][0], int(block))
-                if key in done or key in seen:
+                if key in done or key in seen or (dialect == "progress" and self.foreign(
+                        run, key, int(count), int(block), float(secs))):
                     break
                 seen.add(key)
                 k += 1
@@ -659,7 +670,7 @@ class _Parser:
                 self.extend_progress(run, first, step, recs[:k], dialect)
             if k == n:
                 return
-            run, opened = self.new_run(first + k * step), True
+            run, opened = self.next_run(first + k * step), True
         # A run without cells takes all the rest (no record of the block adds cells).
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
             self.pending_doing = None  # as complete_doing() says
@@ -691,6 +702,17 @@ class _Parser:
             self.marker is not None and self.marker[0] > last)
 
     @staticmethod
+    def foreign(run: _Run, key: tuple, count: int | None, block: int | None,
+                seconds: float | None) -> bool:
+        """A complete progress record, arriving after the run's table, that is not the record of
+        one of its cells: no cell has its key, or its count and seconds do not give the cell's
+        rate. (Records of the run itself follow its table when stderr is pasted below stdout;
+        a ``-multi`` run's children's records never give the parent's totals.)"""
+        if run.multi or count is None:
+            return False
+        return not _gives_a_rate(count, block, seconds, _printed_rates(run).get(key))
+
+    @staticmethod
     def after_table(run: _Run) -> bool:
         """A ``-mr`` record after the run's printed table: the output of another run.
 
@@ -716,16 +738,12 @@ class _Parser:
         if not run.progress:
             return []  # (a table without progress lines: nothing to move, no keys to make)
         last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
-        rates: dict = defaultdict(list)  # cell key -> the rates printed for it
-        for r in run.rows:
-            for size, value in zip(r[SIZES], r[VALUES]):
-                rates[(r[ALG], size)].append(value)
-        for c, k in run.pk:
-            rates[k].append(c[OPS])
+        rates = _printed_rates(run)
         kept, moved = [], []
         for p in run.progress:
-            (moved if p.lineno > last_cell and not _gives_a_rate(p, rates.get(p.key()))
-             else kept).append(p)
+            mine = p.lineno <= last_cell or _gives_a_rate(p.count, p.block, p.seconds,
+                                                         rates.get(p.key()))
+            (kept if mine else moved).append(p)
         if moved:
             run.progress = kept
         return moved
@@ -754,8 +772,11 @@ class _Parser:
             run.open_dt.append(rec)
             run.dialects.add("mr")
             return True
-        if run is not None and child is None and tag[0] in "HF" and self.after_table(run):
-            run = self.new_run(i)  # a -mr table (+H, +F...) after a printed one: another run
+        # -mr output (+DTP prompts, a +H/+F... table) after a printed table is another run's;
+        # so is a +DTP prompt after a line of prose, as for +DT.
+        if run is not None and child is None and (tag[0] in "HF" or tag in ("DTP", "DNP")) and (
+                self.after_table(run) or (tag[0] == "D" and run.has_cells() and self.prose_after(run))):
+            run = self.new_run(i)
         run = self.run(i)
         run.dialects.add("mr")
         version = run.version or self.hint_version
@@ -997,7 +1018,19 @@ class _Parser:
                 p.seconds, None]
 
 
-def _gives_a_rate(p: _progress.Progress, printed: list[float] | None) -> bool:
+def _printed_rates(run: _Run) -> dict:
+    """Each cell key of the run -> the rates its tables print for it (bytes/s, or ops/s)."""
+    rates: dict = defaultdict(list)
+    for r in run.rows:
+        for size, value in zip(r[SIZES], r[VALUES]):
+            rates[(r[ALG], size)].append(value)
+    for c, k in run.pk:
+        rates[k].append(c[OPS])
+    return rates
+
+
+def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
+                  printed: list[float] | None) -> bool:
     """Whether a progress record's count and seconds give one of the rates printed for its key.
 
     Within 1 %: the progress line rounds seconds to 0.01 s, the table rounds its rate. A record
@@ -1005,9 +1038,9 @@ def _gives_a_rate(p: _progress.Progress, printed: list[float] | None) -> bool:
     """
     if not printed:
         return False
-    if p.count is None or not p.seconds:
+    if count is None or not seconds:
         return True
-    rate = p.count * (p.block or 1) / p.seconds
+    rate = count * (block or 1) / seconds
     return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
 
 
