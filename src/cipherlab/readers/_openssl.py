@@ -298,14 +298,19 @@ class _Parser:
                     resume = idx + n
                     continue
             c0 = raw[:1]
-            if (c0 == "D" or c0 == "+") and not (
-                    self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
-                n = 0 if skip else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
-                if n:
-                    resume = idx + n
-                    continue
-                if c0 == "D" and self.pending_doing is not None:
-                    self.complete_doing(raw)
+            if not (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
+                if c0 == "D" or c0 == "+":
+                    n = 0 if skip else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                    if n:
+                        resume = idx + n
+                        continue
+                    if c0 == "D" and self.pending_doing is not None:
+                        self.complete_doing(raw)
+                elif self.cur is not None and self.cur.pk_kind and not skip:
+                    n = self.pk_block(idx)  # the rows under a public-key header
+                    if n:
+                        resume = idx + n
+                        continue
             line = clean(raw)
             if not line:
                 continue
@@ -503,19 +508,8 @@ class _Parser:
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
         run = self.run(i)
-        name, fam, algorithm, bits, toks = parsed
-        kind = run.pk_kind
-        n_rates = sum(1 for t in toks if t[-1] != "s")
-        if fam.startswith(("kem:", "sig:")):
-            pass
-        elif fam == "rsa" and kind not in ("rsa4", "sign"):
-            kind = "rsa4" if len(toks) >= 8 or n_rates >= 4 else "sign"
-        elif fam == "rsa" and kind == "sign" and len(toks) >= 8:
-            kind = "rsa4"
-        elif fam in ("ecdh", "ffdh"):
-            kind = "op"
-        elif fam != "rsa":
-            kind = "sign"
+        toks = parsed[4]
+        kind = _pk_kind(run.pk_kind, parsed[1], toks)
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
         else:
@@ -609,6 +603,33 @@ class _Parser:
         for j, (lineno, name, toks) in enumerate(rows):
             self.add_row(run, lineno, name, toks, values[j * n:j * n + n])
         run.last = idx + used
+        return used
+
+    def pk_block(self, idx: int) -> int:
+        """Read the public-key rows (``T.PK_LINE``) from line index ``idx`` on; return how many.
+
+        Each row has the effect :meth:`line` and :meth:`pk_row` give it; the block ends before
+        a row they would not place whole (cut short, or with a rate too many or too few).
+        """
+        run, used = self.cur, 0
+        for k, (name, times, rates) in enumerate(
+                self.block(idx, T.PK_LINES, T.PK_LINE, T.PK_LINES, 1)):
+            parsed = _pk_name(name)
+            if parsed is None:
+                break
+            _, fam, algorithm, bits, _ = parsed
+            rates = rates.split()
+            kind = _pk_kind(run.pk_kind, fam, times.split() + rates)
+            ops = T.OPS[kind]
+            if len(rates) != len(ops) or times.count("s") < len(ops):
+                break
+            lineno = idx + 1 + k
+            run.pk.extend(([lineno, algorithm, name, op, None, None, rate, None, None, None],
+                           (fam, bits, op)) for op, rate in zip(ops, map(float, rates)))
+            used = k + 1
+        if used:
+            run.last = idx + used
+            run.dialects.add("text")
         return used
 
     def block(self, idx: int, candidates: re.Pattern, record: re.Pattern, exact: re.Pattern,
@@ -986,6 +1007,32 @@ class _Parser:
                     p.count, p.seconds, None]
         return [p.lineno, p.algorithm, p.name, p.operation, None, None, ops, p.count,
                 p.seconds, None]
+
+
+def _pk_kind(kind: str | None, fam: str, toks: list[str]) -> str:
+    """The kind of a public-key row of family ``fam`` in a table of ``kind`` (its header's)."""
+    if fam.startswith(("kem:", "sig:")):
+        return kind
+    if fam == "rsa":
+        if kind not in ("rsa4", "sign"):
+            n_rates = sum(1 for t in toks if t[-1] != "s")
+            return "rsa4" if len(toks) >= 8 or n_rates >= 4 else "sign"
+        return "rsa4" if kind == "sign" and len(toks) >= 8 else kind
+    return "op" if fam in ("ecdh", "ffdh") else "sign"
+
+
+@_memo
+def _pk_name(name: str) -> tuple | None:
+    """:func:`T.pkey_row` of the name of a row of ``PK_LINE`` (None: the line goes one by one).
+
+    A name holding "speed" is first tried as a prompt by :meth:`_Parser.line`.
+    """
+    if "speed" in name:
+        return None
+    try:
+        return T.pkey_row(name)
+    except (ValueError, IndexError):
+        return None
 
 
 _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s", "ops_per_s",

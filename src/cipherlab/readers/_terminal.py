@@ -43,7 +43,9 @@ _FAILURE = re.compile(r"failure|error!|don't match|^Error |^Too many |MemAlloc|S
                       r"^Waitng for child|^Don't understand line|^Unknown type|^fdopen failure|"
                       r"^Error initializing")
 # Continuations of wrapped `options:` (`aes(partial) blowfish(idx)`) and `compiler:` lines.
-OPTIONS_CONT = re.compile(r"^(?:[a-z0-9_]+(?:\([^)]*\))?\s*)+$")
+# (The possessive `++` keeps a failing match linear: a word split every way it can be took
+# 10 us on "compiler: gcc", 50 ms on "available timing options: ...". Same lines match.)
+OPTIONS_CONT = re.compile(r"^(?:[a-z0-9_]++(?:\([^)]*\))?\s*)+$")
 COMPILER_CONT = re.compile(r"^-[A-Za-z]")
 
 
@@ -252,6 +254,15 @@ _PK_NAME = re.compile(
     r"^\s*(?:(?P<rd>rsa|dsa)\s+(?P<rbits>\d+)\s+bits?"
     r"|(?P<bits>\d+)\s*-?\s*bits?\s+(?:(?P<kind>ecdsa|ecdh|EdDSA|SM2|EC|eddsa|sm2)\s+\(\s*(?P<curve>[^)]+?)\s*\)"
     r"|(?P<ffdh>ffdh)))(?P<rest>(?:\s+" + _NUM + r"s?)*)\s*$")
+#: A raw line (ending in a newline) that clean() only strips, holding a public-key row as
+#: openssl prints it: ``rsa|dsa N bits`` or ``N bits ecdsa|ecdh|EdDSA (curve)`` or ``N bits
+#: ffdh`` (group 1, the name :func:`pkey_row` gives), times ``0.000289s`` (group 2) and rates
+#: of one decimal ``%.1f`` (group 3). The last cell thus is no table value (:func:`sym_row` reads
+#: none), and :func:`pkey_row` reads the same name and tokens. Blocks of them: PK_LINES.
+PK_LINE = re.compile(
+    r"^[ \t>]*((?:rsa|dsa) +\d+ bits|\d+ +bits +(?:(?:ecdsa|ecdh|EdDSA) +\([\w-]+\)|ffdh))"
+    r"((?: +\d+\.\d+s)+)((?: +\d+\.\d)+)[ \t]*\n", re.M)
+PK_LINES = re.compile(f"(?:{PK_LINE.pattern})+", re.M)
 _KS_ROW = re.compile(r"^(?P<name>\S+)(?P<rest>(?:\s+" + _NUM + r"s?)+)\s*$")
 _PK_CONT = re.compile(r"^(?:" + _NUM + r"s?\s*)+$")
 
