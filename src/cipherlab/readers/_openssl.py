@@ -51,6 +51,7 @@ _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
+_PK_END = frozenset("0123456789 \t")  # last characters of raw public-key rows (PK_LINE)
 # Index of each field in a cell list.
 LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
 # Index of each field in a row record (model.Run.rows): LINE, ALG, NAME and OP as in a cell.
@@ -151,6 +152,7 @@ class _Parser:
         self.harness: _harness.Harness | None = None
         self.names: dict[str, tuple] = {}  # canonical() of the names seen
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
+        self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
 
     # --- runs ---------------------------------------------------------------------------
     def run(self, i: int) -> _Run:
@@ -238,31 +240,42 @@ class _Parser:
         return False
 
     # --- cells ----------------------------------------------------------------------------
-    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str],
-                values: list[float] | None = None) -> None:
-        """Add a throughput row; ``values`` are its cells in bytes/s when already converted."""
+    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
+        """Add a throughput row."""
         sizes = run.sizes_for(len(toks))
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
             # its header: the columns cannot be told apart, so it is reported, not guessed
             self.unplaced.append((lineno, self.lines[lineno - 1]))
             return
-        key = tuple(toks)
-        seen = self.quoted.get(key)
-        if seen is not None and seen != name and name.endswith(seen) and \
-                name[-len(seen) - 1] in " :>\t":
-            return  # a later quotation of a row already read ("L : aes-128 cbc ...")
-        if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
-            self.quoted.setdefault(key, name)
-        algorithm, op = canonical(name)
-        if op == "encrypt" and run.opts.get("decrypt"):
-            op = "decrypt"
-        if values is None:
-            values = T.row_bytes_per_s(toks)
-        run.rows.append([lineno, algorithm, name, op, sizes, values, None, None])
-        if algorithm == "evp":
-            run.evp = True
-        run.dialects.add("text")
+        self.add_rows(run, sizes, [(lineno, name, toks)])
+
+    def add_rows(self, run: _Run, sizes: list[int], rows: list[tuple],
+                 values: list[float] | None = None) -> None:
+        """Add throughput rows ``(lineno, name, tokens)`` of ``len(sizes)`` cells each.
+
+        ``values`` are their cells in bytes/s, row after row, when already converted.
+        """
+        quoted, n, added = self.quoted, len(sizes), False
+        decrypt = run.opts.get("decrypt")
+        for j, (lineno, name, toks) in enumerate(rows):
+            key = tuple(toks)
+            seen = quoted.get(key)
+            if seen is not None and seen != name and name.endswith(seen) and \
+                    name[-len(seen) - 1] in " :>\t":
+                continue  # a later quotation of a row already read ("L : aes-128 cbc ...")
+            if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
+                quoted.setdefault(key, name)
+            algorithm, op = canonical(name)
+            if op == "encrypt" and decrypt:
+                op = "decrypt"
+            cells = T.row_bytes_per_s(toks) if values is None else values[j * n:j * n + n]
+            run.rows.append([lineno, algorithm, name, op, sizes, cells, None, None])
+            if algorithm == "evp":
+                run.evp = True
+            added = True
+        if added:
+            run.dialects.add("text")
 
     def add_pk(self, run: _Run, lineno: int, parsed: tuple, kind: str) -> None:
         name, fam, algorithm, bits, toks = parsed
@@ -306,7 +319,8 @@ class _Parser:
                         continue
                     if c0 == "D" and self.pending_doing is not None:
                         self.complete_doing(raw)
-                elif self.cur is not None and self.cur.pk_kind and not skip:
+                elif raw[-1:] in _PK_END and self.cur is not None and self.cur.pk_kind \
+                        and not skip:
                     n = self.pk_block(idx)  # the rows under a public-key header
                     if n:
                         resume = idx + n
@@ -509,7 +523,7 @@ class _Parser:
     def pk_row(self, i: int, parsed: tuple) -> bool:
         run = self.run(i)
         toks = parsed[4]
-        kind = _pk_kind(run.pk_kind, parsed[1], toks)
+        kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
         else:
@@ -578,12 +592,19 @@ class _Parser:
         """
         run = self.cur
         n, rows, wrapped, used = len(run.sizes), [], None, 0
+        row_names = self.row_names
         for k, (name, vals, tail) in enumerate(
                 self.block(idx, T.ROW_CANDIDATES, T.ROW_LINE, T.ROW_LINES, 1)):
             if name:
-                name = " ".join(name.split())
-                if wrapped is not None or self.bad_name(name):
+                if wrapped is not None:
                     break
+                norm = row_names.get(name, False)
+                if norm is False:  # (a table repeats its names: each is judged once)
+                    words = " ".join(name.split())
+                    norm = row_names[name] = None if self.bad_name(words) else words
+                if norm is None:
+                    break
+                name = norm
                 row = (idx + 1 + k, name, vals.split())
             elif wrapped is None:
                 break  # values without a row to continue
@@ -599,9 +620,8 @@ class _Parser:
         if not used:
             return 0
         self.flush_pending()
-        values = T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows))
-        for j, (lineno, name, toks) in enumerate(rows):
-            self.add_row(run, lineno, name, toks, values[j * n:j * n + n])
+        self.add_rows(run, run.sizes, rows,
+                      T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows)))
         run.last = idx + used
         return used
 
@@ -611,7 +631,7 @@ class _Parser:
         Each row has the effect :meth:`line` and :meth:`pk_row` give it; the block ends before
         a row they would not place whole (cut short, or with a rate too many or too few).
         """
-        run, used = self.cur, 0
+        run, used, cells = self.cur, 0, self.cur.pk
         for k, (name, times, rates) in enumerate(
                 self.block(idx, T.PK_LINES, T.PK_LINE, T.PK_LINES, 1)):
             parsed = _pk_name(name)
@@ -619,13 +639,14 @@ class _Parser:
                 break
             _, fam, algorithm, bits, _ = parsed
             rates = rates.split()
-            kind = _pk_kind(run.pk_kind, fam, times.split() + rates)
-            ops = T.OPS[kind]
-            if len(rates) != len(ops) or times.count("s") < len(ops):
+            n_times = times.count("s")
+            ops = T.OPS[_pk_kind(run.pk_kind, fam, n_times + len(rates), len(rates))]
+            if len(rates) != len(ops) or n_times < len(ops):
                 break
             lineno = idx + 1 + k
-            run.pk.extend(([lineno, algorithm, name, op, None, None, rate, None, None, None],
-                           (fam, bits, op)) for op, rate in zip(ops, map(float, rates)))
+            for op, rate in zip(ops, rates):
+                cells.append(([lineno, algorithm, name, op, None, None, float(rate), None, None,
+                               None], (fam, bits, op)))
             used = k + 1
         if used:
             run.last = idx + used
@@ -1009,15 +1030,17 @@ class _Parser:
                 p.seconds, None]
 
 
-def _pk_kind(kind: str | None, fam: str, toks: list[str]) -> str:
-    """The kind of a public-key row of family ``fam`` in a table of ``kind`` (its header's)."""
+def _pk_kind(kind: str | None, fam: str, n_toks: int, n_rates: int) -> str:
+    """The kind of a public-key row of family ``fam`` in a table of ``kind`` (its header's).
+
+    ``n_toks`` counts the row's numbers, ``n_rates`` those that are rates (no ``s``).
+    """
     if fam.startswith(("kem:", "sig:")):
         return kind
     if fam == "rsa":
         if kind not in ("rsa4", "sign"):
-            n_rates = sum(1 for t in toks if t[-1] != "s")
-            return "rsa4" if len(toks) >= 8 or n_rates >= 4 else "sign"
-        return "rsa4" if kind == "sign" and len(toks) >= 8 else kind
+            return "rsa4" if n_toks >= 8 or n_rates >= 4 else "sign"
+        return "rsa4" if kind == "sign" and n_toks >= 8 else kind
     return "op" if fam in ("ecdh", "ffdh") else "sign"
 
 
