@@ -114,15 +114,17 @@ _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
 # openssl prints for every measured size, and names made of printable characters other than "^"
 # (clean() reads "^[" as an escape) whose words start with none of "-.0123456789", so that no
 # value is taken for a word of the name (nor, as names with values are not rows, the reverse).
-_PLAIN = r"\d+\.\d\dk?"
-_WORD = r"[!-,/:-\]_-~][!-\]_-~]*"
+_PLAIN = r"\d++\.\d\dk?+"
+_WORD = r"[!-,/:-\]_-~][!-\]_-~]*+"
 #: A raw line ending in a newline that clean() only strips (blanks and ``>`` quoting before it):
 #: a row of plain cells (groups name and values, as :func:`sym_row` splits the cleaned line),
 #: or plain cells only (group 3: the tail of a row wrapped by a mail client). The name does not
 #: start with "+" or "D" (such lines go through the whole dispatch) nor "|*#-" (more quoting).
+#: (Every part can match in one way only, as no word starts like a cell and blanks part them:
+#: the possessive quantifiers say so, and save the regex a third of its time.)
 ROW_LINE = re.compile(
-    rf"^[ \t>]*(?:((?![|*#+D>]){_WORD}(?:[ \t]+{_WORD})*)((?:[ \t]+{_PLAIN})+)"
-    rf"|({_PLAIN}(?:[ \t]+{_PLAIN})*))[ \t]*\n", re.M)
+    rf"^[ \t>]*+(?:((?![|*#+D>]){_WORD}(?:[ \t]++{_WORD})*+)((?:[ \t]++{_PLAIN})++)"
+    rf"|({_PLAIN}(?:[ \t]++{_PLAIN})*+))[ \t]*+\n", re.M)
 ROW_LINES = re.compile(f"(?:{ROW_LINE.pattern})+", re.M)
 #: Lines that may be such rows (printable, ending in a cell), found cheaply.
 ROW_CANDIDATES = re.compile(r"(?:[ \t>]*[!-~][ -~]*[\dk][ \t]*\n)+")
@@ -260,8 +262,8 @@ _PK_NAME = re.compile(
 #: of one decimal ``%.1f`` (group 3). The last cell thus is no table value (:func:`sym_row` reads
 #: none), and :func:`pkey_row` reads the same name and tokens. Blocks of them: PK_LINES.
 PK_LINE = re.compile(
-    r"^[ \t>]*((?:rsa|dsa) +\d+ bits|\d+ +bits +(?:(?:ecdsa|ecdh|EdDSA) +\([\w-]+\)|ffdh))"
-    r"((?: +\d+\.\d+s)+)((?: +\d+\.\d)+)[ \t]*\n", re.M)
+    r"^[ \t>]*+((?:rsa|dsa) ++\d++ bits|\d++ ++bits ++(?:(?:ecdsa|ecdh|EdDSA) ++\([\w-]++\)|ffdh))"
+    r"((?: ++\d++\.\d++s)++)((?: ++\d++\.\d)++)[ \t]*+\n", re.M)
 PK_LINES = re.compile(f"(?:{PK_LINE.pattern})+", re.M)
 _KS_ROW = re.compile(r"^(?P<name>\S+)(?P<rest>(?:\s+" + _NUM + r"s?)+)\s*$")
 _PK_CONT = re.compile(r"^(?:" + _NUM + r"s?\s*)+$")
