@@ -61,6 +61,10 @@ SIZES, VALUES, COUNTS, SECONDS = range(4, 8)
 _memo = lru_cache(maxsize=1024)
 _version_line, _meta_line, _parse_prompt, _prose_label, _is_failure = map(
     _memo, (T.version_line, T.meta_line, parse_prompt, prose_label, T.is_failure))
+_sym_header, _pkey_header, _parse_version = map(
+    _memo, (T.sym_header, T.pkey_header, _mr.parse_version))
+# Last characters of a cleaned line that T.sym_row may read (a value ends it).
+_SYM_END = frozenset("0123456789kfn")
 
 
 @_memo
@@ -212,7 +216,7 @@ class _Parser:
         if self.pending_hdr == "sym":
             # the tail of a wrapped `type` header, cut between sizes or inside "8192 bytes"
             text = f"{self.pending_hdr_text} {line}"
-            sizes = T.sym_header(text)
+            sizes = _sym_header(text)
             if sizes is not None or T.SYM_HEADER_HEAD.match(text):
                 if sizes is not None:
                     self.cur.sizes = sizes
@@ -221,7 +225,7 @@ class _Parser:
                 return True
         elif self.pending_hdr is not None:
             text = f"{self.pending_hdr_text} {line}"
-            kind = T.pkey_header(text)
+            kind = _pkey_header(text)
             if kind is not None:
                 self.cur.pk_kind = kind
                 self.pending_hdr = None
@@ -380,7 +384,7 @@ class _Parser:
             run.multi = max(run.multi, int(m["child"]) + 1)
             return True
         if c == "t" and line.startswith("type"):
-            sizes = T.sym_header(line)
+            sizes = _sym_header(line)
             if sizes is not None or T.SYM_HEADER_HEAD.match(line):
                 run = self.cur
                 if run is None or (run.rows and run.header_used):
@@ -389,7 +393,7 @@ class _Parser:
                 run.sizes, run.header_used = sizes, True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
-        ver = _version_line(line) if c in "vOLSB" else None
+        ver = _version_line(line) if line.startswith(T.VERSION_PREFIXES) else None
         if ver is not None:
             run = self.cur
             # (a -multi parent's header follows its children's Got: lines: same run)
@@ -400,9 +404,9 @@ class _Parser:
             run.last = i
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
-            run.version = _mr.parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
+            run.version = _parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
             return True
-        meta = _meta_line(line)
+        meta = _meta_line(line) if line.startswith(T.META_PREFIXES) else None
         if meta is not None:
             run = self.run(i)
             field, value = meta
@@ -414,7 +418,7 @@ class _Parser:
                 self.cont_field = field
             return True
         if c in "sko" and "." not in line:
-            kind = T.pkey_header(line)
+            kind = _pkey_header(line)
             if kind is not None:
                 run = self.run(i)
                 run.pk_kind = kind
@@ -442,7 +446,7 @@ class _Parser:
                 algorithm = canonical(name)[0]
                 parsed = (name, f"{run.pk_kind}:{algorithm}", algorithm, None, toks)
                 return self.pk_row(i, parsed)
-        row = T.sym_row(line)
+        row = T.sym_row(line) if line[-1] in _SYM_END else None
         if row is not None:
             return self.sym_line(i, *row)
         return self.other_line(i, line)

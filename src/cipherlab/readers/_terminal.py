@@ -26,8 +26,10 @@ _META = (
     ("timing_options", re.compile(r"^available timing options:\s*(?P<v>.*?)\s*$")),
     ("timing_function", re.compile(r"^timing function used:\s*(?P<v>.*?)\s*$")),
 )
-_META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
-                  "timing function")
+#: What every line :func:`meta_line` (or :func:`version_line`) reads starts with.
+META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
+                 "timing function")
+VERSION_PREFIXES = ("version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
 ELAPSED_NOTICES = (
     "You have chosen to measure elapsed time",
     "To get the most accurate results, try to run this",
@@ -74,7 +76,7 @@ def meta_line(line: str) -> tuple[str, str] | None:
     >>> meta_line("built on: built on: Thu Aug  5 18:45:56 2021 UTC")
     ('built_on', 'Thu Aug  5 18:45:56 2021 UTC')
     """
-    if not line.startswith(_META_PREFIXES):
+    if not line.startswith(META_PREFIXES):
         return None
     for field, rx in _META:
         m = rx.match(line)
@@ -88,8 +90,17 @@ def engine_line(line: str) -> str | None:
     return m["engine"] if m else None
 
 
+# Texts one of which each line _ERR_STACK or _FAILURE match holds ("rror": "error", "Error"):
+# most lines hold none, and are told so without a regex.
+_FAILURE_WORDS = ("rror", "failure", "don't match", "MemAlloc")
+_FAILURE_STARTS = ("Too many ", "Child ", "Waiting for child", "Waitng for child",
+                   "Don't understand line", "Unknown type")
+
+
 def is_failure(line: str) -> bool:
     """Error-stack and failure lines: kept out of the data, never warned about."""
+    if not (line.startswith(_FAILURE_STARTS) or any(w in line for w in _FAILURE_WORDS)):
+        return False
     return bool(_ERR_STACK.match(line) or _FAILURE.search(line))
 
 
