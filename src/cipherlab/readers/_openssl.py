@@ -636,8 +636,10 @@ class _Parser:
         a row they would not place whole (cut short, or with a rate too many or too few).
         """
         run, used, cells = self.cur, 0, self.cur.pk
-        for k, (name, times, rates) in enumerate(
-                self.block(idx, T.PK_LINES, T.PK_LINE, T.PK_LINES, 1)):
+        # (a table has a few rows: matching them one after the other, each where the last
+        # ended, beats finding the block and then its rows)
+        rows = iter(T.PK_LINE.scanner(self.text, self.starts[idx]).match, None)
+        for k, (name, times, rates) in enumerate(map(_groups, rows)):
             parsed = _pk_name(name)
             if parsed is None:
                 break
@@ -1067,6 +1069,7 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
 
 
 _line_of = itemgetter(LINE)
+_groups = re.Match.groups
 # fields of a Complete progress record: its key (algorithm, block), count and seconds
 _REC_KEY, _COUNT, _SECONDS = itemgetter(5, 2), itemgetter(7), itemgetter(8)
 

@@ -271,11 +271,10 @@ _PK_NAME = re.compile(
 #: openssl prints it: ``rsa|dsa N bits`` or ``N bits ecdsa|ecdh|EdDSA (curve)`` or ``N bits
 #: ffdh`` (group 1, the name :func:`pkey_row` gives), times ``0.000289s`` (group 2) and rates
 #: of one decimal ``%.1f`` (group 3). The last cell thus is no table value (:func:`sym_row` reads
-#: none), and :func:`pkey_row` reads the same name and tokens. Blocks of them: PK_LINES.
+#: none), and :func:`pkey_row` reads the same name and tokens.
 PK_LINE = re.compile(
     r"^[ \t>]*+((?:rsa|dsa) ++\d++ bits|\d++ ++bits ++(?:(?:ecdsa|ecdh|EdDSA) ++\([\w-]++\)|ffdh))"
     r"((?: ++\d++\.\d++s)++)((?: ++\d++\.\d)++)[ \t]*+\n", re.M)
-PK_LINES = re.compile(f"(?:{PK_LINE.pattern})+", re.M)
 _KS_ROW = re.compile(r"^(?P<name>\S+)(?P<rest>(?:\s+" + _NUM + r"s?)+)\s*$")
 _PK_CONT = re.compile(r"^(?:" + _NUM + r"s?\s*)+$")
 
