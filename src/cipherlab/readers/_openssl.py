@@ -600,7 +600,7 @@ class _Parser:
         for k, (name, vals, tail) in enumerate(
                 self.block(idx, T.ROW_CANDIDATES, T.ROW_LINE, T.ROW_LINES, 1)):
             if name:
-                if wrapped is not None:
+                if wrapped:
                     break
                 norm = row_names.get(name, False)
                 if norm is False:  # (a table repeats its names: each is judged once)
@@ -608,18 +608,18 @@ class _Parser:
                     norm = row_names[name] = None if self.bad_name(words) else words
                 if norm is None:
                     break
-                name = norm
-                row = (idx + 1 + k, name, vals.split())
-            elif wrapped is None:
-                break  # values without a row to continue
+                lineno, toks = idx + 1 + k, vals.split()
+            elif wrapped:
+                (lineno, norm, toks), wrapped = wrapped, None
+                toks = toks + tail.split()
             else:
-                row, wrapped = (*wrapped[:2], wrapped[2] + tail.split()), None
-            if len(row[2]) < n:
-                wrapped = row
+                break  # values without a row to continue
+            if len(toks) != n:
+                if len(toks) > n:
+                    break
+                wrapped = (lineno, norm, toks)
                 continue
-            if len(row[2]) > n:
-                break
-            rows.append(row)
+            rows.append((lineno, norm, toks))
             used = k + 1
         if not used:
             return 0
