@@ -640,19 +640,15 @@ class _Parser:
         # ended, beats finding the block and then its rows)
         rows = iter(T.PK_LINE.scanner(self.text, self.starts[idx]).match, None)
         for k, (name, times, rates) in enumerate(map(_groups, rows)):
-            parsed = _pk_name(name)
-            if parsed is None:
+            # (a time ends in "s", a rate holds one ".")
+            spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
+            if spec is None:
                 break
-            _, fam, algorithm, bits, _ = parsed
-            rates = rates.split()
-            n_times = times.count("s")
-            ops = T.OPS[_pk_kind(run.pk_kind, fam, n_times + len(rates), len(rates))]
-            if len(rates) != len(ops) or n_times < len(ops):
-                break
+            algorithm, keys = spec
             lineno = idx + 1 + k
-            for op, rate in zip(ops, rates):
+            for (op, key), rate in zip(keys, rates.split()):
                 cells.append(([lineno, algorithm, name, op, None, None, float(rate), None, None,
-                               None], (fam, bits, op)))
+                               None], key))
             used = k + 1
         if used:
             run.last = idx + used
@@ -1062,6 +1058,23 @@ def _pk_name(name: str) -> tuple | None:
         return T.pkey_row(name)
     except (ValueError, IndexError):
         return None
+
+
+@_memo
+def _pk_spec(kind: str | None, name: str, n_times: int, n_rates: int) -> tuple | None:
+    """``(algorithm, ((operation, cell key), ...))`` of a whole ``PK_LINE`` row, else None.
+
+    The row is named ``name`` and has ``n_times`` times and ``n_rates`` rates, in a table of
+    ``kind``; None when :meth:`_Parser.pk_row` would not place it whole (or at all).
+    """
+    parsed = _pk_name(name)
+    if parsed is None:
+        return None
+    _, fam, algorithm, bits, _ = parsed
+    ops = T.OPS[_pk_kind(kind, fam, n_times + n_rates, n_rates)]
+    if n_rates != len(ops) or n_times < len(ops):
+        return None
+    return algorithm, tuple((op, (fam, bits, op)) for op in ops)
 
 
 _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s", "ops_per_s",
