@@ -74,8 +74,9 @@ def looks_like_data(line: str) -> bool:
         return True
     if line.startswith(("Doing ", "Got: ")):
         return True
-    toks = line.split()
-    if sum(1 for t in toks if _NUMTOK.match(t)) >= 2:
+    # (a number token holds "." or is inf/nan: prose mostly holds none)
+    if ("." in line or "inf" in line or "nan" in line) and \
+            sum(1 for t in line.split() if _NUMTOK.match(t)) >= 2:
         return True
     return bool(_INTS.match(line))
 
