@@ -598,8 +598,15 @@ class _Parser:
         run = self.cur
         n, rows, wrapped, used = len(run.sizes), [], None, 0
         row_names = self.row_names
-        for k, (name, vals, tail) in enumerate(
-                self.block(idx, T.ROW_CANDIDATES, T.ROW_LINE, T.ROW_LINES, 1)):
+        # The records, as block() finds them; a record is one line, or two with a tail (next).
+        text, pos = self.text, self.starts[idx]
+        m = T.ROW_CANDIDATES.match(text, pos)
+        recs = T.ROW_LINE.findall(m[0]) if m else []
+        if m and 2 * len(recs) - list(map(_TAIL, recs)).count("") != m[0].count("\n"):
+            m = T.ROW_LINES.match(text, pos)
+            recs = T.ROW_LINE.findall(m[0]) if m else []
+        ln = idx + 1  # the line number of the next record
+        for name, vals, next_cells, cells in recs:
             if name:
                 if wrapped:
                     break
@@ -609,10 +616,21 @@ class _Parser:
                     norm = row_names[name] = None if self.bad_name(words) else words
                 if norm is None:
                     break
-                lineno, toks = idx + 1 + k, vals.split()
+                lineno, toks = ln, vals.split()
+                if not next_cells:
+                    ln += 1
+                elif len(toks) < n:  # wrapped: the cells of the next line continue it
+                    toks = toks + next_cells.split()
+                    ln += 2
+                else:  # a whole row (or too long), then cells continuing no row
+                    if len(toks) == n:
+                        rows.append((lineno, norm, toks))
+                        used = ln - idx
+                    break
             elif wrapped:
                 (lineno, norm, toks), wrapped = wrapped, None
-                toks = toks + tail.split()
+                toks = toks + cells.split()
+                ln += 1
             else:
                 break  # values without a row to continue
             if len(toks) != n:
@@ -621,7 +639,7 @@ class _Parser:
                 wrapped = (lineno, norm, toks)
                 continue
             rows.append((lineno, norm, toks))
-            used = k + 1
+            used = ln - idx - 1
         if not used:
             return 0
         self.flush_pending()
@@ -1084,6 +1102,7 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
 
 _line_of = itemgetter(LINE)
 _groups = re.Match.groups
+_TAIL = itemgetter(2)  # of a T.ROW_LINE record: the cells of the row's next line
 # fields of a Complete progress record: its key (algorithm, block), count and seconds
 _REC_KEY, _COUNT, _SECONDS = itemgetter(5, 2), itemgetter(7), itemgetter(8)
 

@@ -129,13 +129,15 @@ _PLAIN = r"\d++\.\d\dk?+"
 _WORD = r"[!-,/:-\]_-~][!-\]_-~]*+"
 #: A raw line ending in a newline that clean() only strips (blanks and ``>`` quoting before it):
 #: a row of plain cells (groups name and values, as :func:`sym_row` splits the cleaned line),
-#: or plain cells only (group 3: the tail of a row wrapped by a mail client). The name does not
+#: or plain cells only (group 4: the tail of a row wrapped by a mail client). The name does not
 #: start with "+" or "D" (such lines go through the whole dispatch) nor "|*#-" (more quoting).
-#: (Every part can match in one way only, as no word starts like a cell and blanks part them:
-#: the possessive quantifiers say so, and save the regex a third of its time.)
+#: A line of plain cells right after a row is taken with it (group 3), so that a row wrapped
+#: once is one record. (Every part can match in one way only, as no word starts like a cell and
+#: blanks part them: the possessive quantifiers say so, and save the regex a third of its time.)
+_CELLS_LINE = rf"[ \t>]*+({_PLAIN}(?:[ \t]++{_PLAIN})*+)[ \t]*+\n"
 ROW_LINE = re.compile(
-    rf"^[ \t>]*+(?:((?![|*#+D>]){_WORD}(?:[ \t]++{_WORD})*+)((?:[ \t]++{_PLAIN})++)"
-    rf"|({_PLAIN}(?:[ \t]++{_PLAIN})*+))[ \t]*+\n", re.M)
+    rf"^(?:[ \t>]*+((?![|*#+D>]){_WORD}(?:[ \t]++{_WORD})*+)((?:[ \t]++{_PLAIN})++)[ \t]*+\n"
+    rf"(?:{_CELLS_LINE})?|{_CELLS_LINE})", re.M)
 ROW_LINES = re.compile(f"(?:{ROW_LINE.pattern})+", re.M)
 #: Lines that may be such rows (printable, ending in a cell), found cheaply.
 ROW_CANDIDATES = re.compile(r"(?:[ \t>]*[!-~][ -~]*[\dk][ \t]*\n)+")
