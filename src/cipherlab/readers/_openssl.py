@@ -18,11 +18,14 @@ made per cell of a table row.
 Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines,
 ``+DT``/``+R`` pairs and table rows. Runs of them are read as blocks, by one regex over the whole
 text: progress records into immutable :class:`~cipherlab.readers._progress.Complete` records
-built column-wise in C, and the rows under a whole ``type`` header (wrapped by a mail client or
-not) with their cells converted in one go. Every other line goes through the per-line dispatch,
-whose pure classifiers of header, prompt and prose lines are memoised (those lines repeat from
-run to run). Each block has exactly the effect its lines would have one by one. Assembly fills
-rows column-wise when a run's records are its cells in table order (the rule in captures).
+built column-wise in C, the rows under a whole ``type`` header (wrapped by a mail client or
+not; a row wrapped once is one record) with their cells converted in one go, and the rows under
+a public-key header, each turned into cells by a memo of its name and shape. Every other line
+goes through the per-line dispatch, whose pure classifiers of header, prompt and prose lines are
+memoised (those lines repeat from run to run) and consulted only for lines that can be theirs
+(by prefix, or last character). Each block has exactly the effect its lines would have one by
+one. Assembly fills rows column-wise when a run's records are its cells in table order (the
+rule in captures).
 """
 
 from __future__ import annotations
