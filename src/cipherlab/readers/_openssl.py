@@ -54,7 +54,8 @@ _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
-_PK_END = frozenset("0123456789 \t")  # last characters of raw public-key rows (PK_LINE)
+# first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
+_PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
 # Index of each field in a cell list.
 LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
 # Index of each field in a row record (model.Run.rows): LINE, ALG, NAME and OP as in a cell.
@@ -327,8 +328,8 @@ class _Parser:
                         continue
                     if c0 == "D" and self.pending_doing is not None:
                         self.complete_doing(raw)
-                elif raw[-1:] in _PK_END and self.cur is not None and self.cur.pk_kind \
-                        and not skip:
+                elif raw[-1:] in _PK_END and raw.lstrip(" \t>")[:1] in _PK_START and \
+                        self.cur is not None and self.cur.pk_kind and not skip:
                     n = self.pk_block(idx)  # the rows under a public-key header
                     if n:
                         resume = idx + n
