@@ -602,7 +602,8 @@ class _Parser:
         run = self.cur
         n, rows, wrapped, used = len(run.sizes), [], None, 0
         row_names = self.row_names
-        # The records, as block() finds them; a record is one line, or two with a tail (next).
+        # The records, found as block() finds them; but a record is one line, or two when a
+        # line of cells follows a row (group 3), so the lines are counted record by record.
         text, pos = self.text, self.starts[idx]
         m = T.ROW_CANDIDATES.match(text, pos)
         recs = T.ROW_LINE.findall(m[0]) if m else []
@@ -1070,27 +1071,20 @@ def _pk_kind(kind: str | None, fam: str, n_toks: int, n_rates: int) -> str:
 
 
 @_memo
-def _pk_name(name: str) -> tuple | None:
-    """:func:`T.pkey_row` of the name of a row of ``PK_LINE`` (None: the line goes one by one).
+def _pk_spec(kind: str | None, name: str, n_times: int, n_rates: int) -> tuple | None:
+    """``(algorithm, ((operation, cell key), ...))`` of a whole ``T.PK_LINE`` row, else None.
 
-    A name holding "speed" is first tried as a prompt by :meth:`_Parser.line`.
+    The row is named ``name`` and has ``n_times`` times and ``n_rates`` rates, in a table of
+    ``kind``; None when :meth:`_Parser.pk_row` would not place it whole (or at all), and for a
+    name holding "speed" (which :meth:`_Parser.line` first tries as a prompt): such a line goes
+    one by one.
     """
     if "speed" in name:
         return None
     try:
-        return T.pkey_row(name)
+        parsed = T.pkey_row(name)  # (the name alone gives the fields the whole line gives)
     except (ValueError, IndexError):
         return None
-
-
-@_memo
-def _pk_spec(kind: str | None, name: str, n_times: int, n_rates: int) -> tuple | None:
-    """``(algorithm, ((operation, cell key), ...))`` of a whole ``PK_LINE`` row, else None.
-
-    The row is named ``name`` and has ``n_times`` times and ``n_rates`` rates, in a table of
-    ``kind``; None when :meth:`_Parser.pk_row` would not place it whole (or at all).
-    """
-    parsed = _pk_name(name)
     if parsed is None:
         return None
     _, fam, algorithm, bits, _ = parsed
