@@ -18,11 +18,14 @@ made per cell of a table row.
 Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines,
 ``+DT``/``+R`` pairs and table rows. Runs of them are read as blocks, by one regex over the whole
 text: progress records into immutable :class:`~cipherlab.readers._progress.Complete` records
-built column-wise in C, and the rows under a whole ``type`` header (wrapped by a mail client or
-not) with their cells converted in one go. Every other line goes through the per-line dispatch,
-whose pure classifiers of header, prompt and prose lines are memoised (those lines repeat from
-run to run). Each block has exactly the effect its lines would have one by one. Assembly fills
-rows column-wise when a run's records are its cells in table order (the rule in captures).
+built column-wise in C, the rows under a whole ``type`` header (wrapped by a mail client or
+not; a row wrapped once is one record) with their cells converted in one go, and the rows under
+a public-key header, each turned into cells by a memo of its name and shape. Every other line
+goes through the per-line dispatch, whose pure classifiers of header, prompt and prose lines are
+memoised (those lines repeat from run to run) and consulted only for lines that can be theirs
+(by prefix, or last character). Each block has exactly the effect its lines would have one by
+one. Assembly fills rows column-wise when a run's records are its cells in table order (the
+rule in captures).
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
+# first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
+_PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
 # Index of each field in a cell list.
 LINE, ALG, NAME, OP, BLOCK, BPS, OPS, COUNT, SECS, FLAG = range(10)
 # Index of each field in a row record (model.Run.rows): LINE, ALG, NAME and OP as in a cell.
@@ -60,6 +65,10 @@ SIZES, VALUES, COUNTS, SECONDS = range(4, 8)
 _memo = lru_cache(maxsize=1024)
 _version_line, _meta_line, _parse_prompt, _prose_label, _is_failure = map(
     _memo, (T.version_line, T.meta_line, parse_prompt, prose_label, T.is_failure))
+_sym_header, _pkey_header, _parse_version = map(
+    _memo, (T.sym_header, T.pkey_header, _mr.parse_version))
+# Last characters of a cleaned line that T.sym_row may read (a value ends it).
+_SYM_END = frozenset("0123456789kfn")
 
 
 @_memo
@@ -69,8 +78,9 @@ def looks_like_data(line: str) -> bool:
         return True
     if line.startswith(("Doing ", "Got: ")):
         return True
-    toks = line.split()
-    if sum(1 for t in toks if _NUMTOK.match(t)) >= 2:
+    # (a number token holds "." or is inf/nan: prose mostly holds none)
+    if ("." in line or "inf" in line or "nan" in line) and \
+            sum(1 for t in line.split() if _NUMTOK.match(t)) >= 2:
         return True
     return bool(_INTS.match(line))
 
@@ -151,6 +161,7 @@ class _Parser:
         self.harness: _harness.Harness | None = None
         self.names: dict[str, tuple] = {}  # canonical() of the names seen
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
+        self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
 
     # --- runs ---------------------------------------------------------------------------
     def run(self, i: int) -> _Run:
@@ -219,7 +230,7 @@ class _Parser:
         if self.pending_hdr == "sym":
             # the tail of a wrapped `type` header, cut between sizes or inside "8192 bytes"
             text = f"{self.pending_hdr_text} {line}"
-            sizes = T.sym_header(text)
+            sizes = _sym_header(text)
             if sizes is not None or T.SYM_HEADER_HEAD.match(text):
                 if sizes is not None:
                     self.cur.sizes = sizes
@@ -228,7 +239,7 @@ class _Parser:
                 return True
         elif self.pending_hdr is not None:
             text = f"{self.pending_hdr_text} {line}"
-            kind = T.pkey_header(text)
+            kind = _pkey_header(text)
             if kind is not None:
                 self.cur.pk_kind = kind
                 self.pending_hdr = None
@@ -247,31 +258,42 @@ class _Parser:
         return False
 
     # --- cells ----------------------------------------------------------------------------
-    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str],
-                values: list[float] | None = None) -> None:
-        """Add a throughput row; ``values`` are its cells in bytes/s when already converted."""
+    def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
+        """Add a throughput row."""
         sizes = run.sizes_for(len(toks))
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
             # its header: the columns cannot be told apart, so it is reported, not guessed
             self.unplaced.append((lineno, self.lines[lineno - 1]))
             return
-        key = tuple(toks)
-        seen = self.quoted.get(key)
-        if seen is not None and seen != name and name.endswith(seen) and \
-                name[-len(seen) - 1] in " :>\t":
-            return  # a later quotation of a row already read ("L : aes-128 cbc ...")
-        if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
-            self.quoted.setdefault(key, name)
-        algorithm, op = canonical(name)
-        if op == "encrypt" and run.opts.get("decrypt"):
-            op = "decrypt"
-        if values is None:
-            values = T.row_bytes_per_s(toks)
-        run.rows.append([lineno, algorithm, name, op, sizes, values, None, None])
-        if algorithm == "evp":
-            run.evp = True
-        run.dialects.add("text")
+        self.add_rows(run, sizes, [(lineno, name, toks)])
+
+    def add_rows(self, run: _Run, sizes: list[int], rows: list[tuple],
+                 values: list[float] | None = None) -> None:
+        """Add throughput rows ``(lineno, name, tokens)`` of ``len(sizes)`` cells each.
+
+        ``values`` are their cells in bytes/s, row after row, when already converted.
+        """
+        quoted, n, added = self.quoted, len(sizes), False
+        decrypt = run.opts.get("decrypt")
+        for j, (lineno, name, toks) in enumerate(rows):
+            key = tuple(toks)
+            seen = quoted.get(key)
+            if seen is not None and seen != name and name.endswith(seen) and \
+                    name[-len(seen) - 1] in " :>\t":
+                continue  # a later quotation of a row already read ("L : aes-128 cbc ...")
+            if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
+                quoted.setdefault(key, name)
+            algorithm, op = canonical(name)
+            if op == "encrypt" and decrypt:
+                op = "decrypt"
+            cells = T.row_bytes_per_s(toks) if values is None else values[j * n:j * n + n]
+            run.rows.append([lineno, algorithm, name, op, sizes, cells, None, None])
+            if algorithm == "evp":
+                run.evp = True
+            added = True
+        if added:
+            run.dialects.add("text")
 
     def add_pk(self, run: _Run, lineno: int, parsed: tuple, kind: str) -> None:
         name, fam, algorithm, bits, toks = parsed
@@ -307,14 +329,20 @@ class _Parser:
                     resume = idx + n
                     continue
             c0 = raw[:1]
-            if (c0 == "D" or c0 == "+") and not (
-                    self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
-                n = 0 if skip else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
-                if n:
-                    resume = idx + n
-                    continue
-                if c0 == "D" and self.pending_doing is not None:
-                    self.complete_doing(raw)
+            if not (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
+                if c0 == "D" or c0 == "+":
+                    n = 0 if skip else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                    if n:
+                        resume = idx + n
+                        continue
+                    if c0 == "D" and self.pending_doing is not None:
+                        self.complete_doing(raw)
+                elif raw[-1:] in _PK_END and raw.lstrip(" \t>")[:1] in _PK_START and \
+                        self.cur is not None and self.cur.pk_kind and not skip:
+                    n = self.pk_block(idx)  # the rows under a public-key header
+                    if n:
+                        resume = idx + n
+                        continue
             line = clean(raw)
             if not line:
                 continue
@@ -370,7 +398,7 @@ class _Parser:
             run.multi = max(run.multi, int(m["child"]) + 1)
             return True
         if c == "t" and line.startswith("type"):
-            sizes = T.sym_header(line)
+            sizes = _sym_header(line)
             if sizes is not None or T.SYM_HEADER_HEAD.match(line):
                 run = self.cur
                 if run is None or (run.rows and run.header_used):
@@ -379,7 +407,7 @@ class _Parser:
                 run.sizes, run.header_used = sizes, True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
-        ver = _version_line(line) if c in "vOLSB" else None
+        ver = _version_line(line) if line.startswith(T.VERSION_PREFIXES) else None
         if ver is not None:
             run = self.cur
             # (a -multi parent's header follows its children's Got: lines: same run)
@@ -388,9 +416,9 @@ class _Parser:
             run.last = i
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
-            run.version = _mr.parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
+            run.version = _parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
             return True
-        meta = _meta_line(line)
+        meta = _meta_line(line) if line.startswith(T.META_PREFIXES) else None
         if meta is not None:
             run = self.run(i)
             field, value = meta
@@ -402,7 +430,7 @@ class _Parser:
                 self.cont_field = field
             return True
         if c in "sko" and "." not in line:
-            kind = T.pkey_header(line)
+            kind = _pkey_header(line)
             if kind is not None:
                 run = self.run(i)
                 run.pk_kind = kind
@@ -430,7 +458,7 @@ class _Parser:
                 algorithm = canonical(name)[0]
                 parsed = (name, f"{run.pk_kind}:{algorithm}", algorithm, None, toks)
                 return self.pk_row(i, parsed)
-        row = T.sym_row(line)
+        row = T.sym_row(line) if line[-1] in _SYM_END else None
         if row is not None:
             return self.sym_line(i, *row)
         return self.other_line(i, line)
@@ -510,19 +538,8 @@ class _Parser:
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
         run = self.run(i)
-        name, fam, algorithm, bits, toks = parsed
-        kind = run.pk_kind
-        n_rates = sum(1 for t in toks if t[-1] != "s")
-        if fam.startswith(("kem:", "sig:")):
-            pass
-        elif fam == "rsa" and kind not in ("rsa4", "sign"):
-            kind = "rsa4" if len(toks) >= 8 or n_rates >= 4 else "sign"
-        elif fam == "rsa" and kind == "sign" and len(toks) >= 8:
-            kind = "rsa4"
-        elif fam in ("ecdh", "ffdh"):
-            kind = "op"
-        elif fam != "rsa":
-            kind = "sign"
+        toks = parsed[4]
+        kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
         else:
@@ -594,31 +611,82 @@ class _Parser:
         """
         run = self.cur
         n, rows, wrapped, used = len(run.sizes), [], None, 0
-        for k, (name, vals, tail) in enumerate(
-                self.block(idx, T.ROW_CANDIDATES, T.ROW_LINE, T.ROW_LINES, 1)):
+        row_names = self.row_names
+        # The records, found as block() finds them; but a record is one line, or two when a
+        # line of cells follows a row (group 3), so the lines are counted record by record.
+        text, pos = self.text, self.starts[idx]
+        m = T.ROW_CANDIDATES.match(text, pos)
+        recs = T.ROW_LINE.findall(m[0]) if m else []
+        if m and 2 * len(recs) - list(map(_TAIL, recs)).count("") != m[0].count("\n"):
+            m = T.ROW_LINES.match(text, pos)
+            recs = T.ROW_LINE.findall(m[0]) if m else []
+        ln = idx + 1  # the line number of the next record
+        for name, vals, next_cells, cells in recs:
             if name:
-                name = " ".join(name.split())
-                if wrapped is not None or self.bad_name(name):
+                if wrapped:
                     break
-                row = (idx + 1 + k, name, vals.split())
-            elif wrapped is None:
-                break  # values without a row to continue
+                norm = row_names.get(name, False)
+                if norm is False:  # (a table repeats its names: each is judged once)
+                    words = " ".join(name.split())
+                    norm = row_names[name] = None if self.bad_name(words) else words
+                if norm is None:
+                    break
+                lineno, toks = ln, vals.split()
+                if not next_cells:
+                    ln += 1
+                elif len(toks) < n:  # wrapped: the cells of the next line continue it
+                    toks = toks + next_cells.split()
+                    ln += 2
+                else:  # a whole row (or too long), then cells continuing no row
+                    if len(toks) == n:
+                        rows.append((lineno, norm, toks))
+                        used = ln - idx
+                    break
+            elif wrapped:
+                (lineno, norm, toks), wrapped = wrapped, None
+                toks = toks + cells.split()
+                ln += 1
             else:
-                row, wrapped = (*wrapped[:2], wrapped[2] + tail.split()), None
-            if len(row[2]) < n:
-                wrapped = row
+                break  # values without a row to continue
+            if len(toks) != n:
+                if len(toks) > n:
+                    break
+                wrapped = (lineno, norm, toks)
                 continue
-            if len(row[2]) > n:
-                break
-            rows.append(row)
-            used = k + 1
+            rows.append((lineno, norm, toks))
+            used = ln - idx - 1
         if not used:
             return 0
         self.flush_pending()
-        values = T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows))
-        for j, (lineno, name, toks) in enumerate(rows):
-            self.add_row(run, lineno, name, toks, values[j * n:j * n + n])
+        self.add_rows(run, run.sizes, rows,
+                      T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows)))
         run.last = idx + used
+        return used
+
+    def pk_block(self, idx: int) -> int:
+        """Read the public-key rows (``T.PK_LINE``) from line index ``idx`` on; return how many.
+
+        Each row has the effect :meth:`line` and :meth:`pk_row` give it; the block ends before
+        a row they would not place whole (cut short, or with a rate too many or too few).
+        """
+        run, used, cells = self.cur, 0, self.cur.pk
+        # (a table has a few rows: matching them one after the other, each where the last
+        # ended, beats finding the block and then its rows)
+        rows = iter(T.PK_LINE.scanner(self.text, self.starts[idx]).match, None)
+        for k, (name, times, rates) in enumerate(map(_groups, rows)):
+            # (a time ends in "s", a rate holds one ".")
+            spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
+            if spec is None:
+                break
+            algorithm, keys = spec
+            lineno = idx + 1 + k
+            for (op, key), rate in zip(keys, rates.split()):
+                cells.append(([lineno, algorithm, name, op, None, None, float(rate), None, None,
+                               None], key))
+            used = k + 1
+        if used:
+            run.last = idx + used
+            run.dialects.add("text")
         return used
 
     def block(self, idx: int, candidates: re.Pattern, record: re.Pattern, exact: re.Pattern,
@@ -1044,11 +1112,51 @@ def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
     return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
 
 
+def _pk_kind(kind: str | None, fam: str, n_toks: int, n_rates: int) -> str:
+    """The kind of a public-key row of family ``fam`` in a table of ``kind`` (its header's).
+
+    ``n_toks`` counts the row's numbers, ``n_rates`` those that are rates (no ``s``).
+    """
+    if fam.startswith(("kem:", "sig:")):
+        return kind
+    if fam == "rsa":
+        if kind not in ("rsa4", "sign"):
+            return "rsa4" if n_toks >= 8 or n_rates >= 4 else "sign"
+        return "rsa4" if kind == "sign" and n_toks >= 8 else kind
+    return "op" if fam in ("ecdh", "ffdh") else "sign"
+
+
+@_memo
+def _pk_spec(kind: str | None, name: str, n_times: int, n_rates: int) -> tuple | None:
+    """``(algorithm, ((operation, cell key), ...))`` of a whole ``T.PK_LINE`` row, else None.
+
+    The row is named ``name`` and has ``n_times`` times and ``n_rates`` rates, in a table of
+    ``kind``; None when :meth:`_Parser.pk_row` would not place it whole (or at all), and for a
+    name holding "speed" (which :meth:`_Parser.line` first tries as a prompt): such a line goes
+    one by one.
+    """
+    if "speed" in name:
+        return None
+    try:
+        parsed = T.pkey_row(name)  # (the name alone gives the fields the whole line gives)
+    except (ValueError, IndexError):
+        return None
+    if parsed is None:
+        return None
+    _, fam, algorithm, bits, _ = parsed
+    ops = T.OPS[_pk_kind(kind, fam, n_times + n_rates, n_rates)]
+    if n_rates != len(ops) or n_times < len(ops):
+        return None
+    return algorithm, tuple((op, (fam, bits, op)) for op in ops)
+
+
 _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s", "ops_per_s",
            "count", "seconds", "flag")
 
 
 _line_of = itemgetter(LINE)
+_groups = re.Match.groups
+_TAIL = itemgetter(2)  # of a T.ROW_LINE record: the cells of the row's next line
 # fields of a Complete progress record: its key (algorithm, block), count and seconds
 _REC_KEY, _COUNT, _SECONDS = itemgetter(5, 2), itemgetter(7), itemgetter(8)
 

@@ -26,8 +26,10 @@ _META = (
     ("timing_options", re.compile(r"^available timing options:\s*(?P<v>.*?)\s*$")),
     ("timing_function", re.compile(r"^timing function used:\s*(?P<v>.*?)\s*$")),
 )
-_META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
-                  "timing function")
+#: What every line :func:`meta_line` (or :func:`version_line`) reads starts with.
+META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
+                 "timing function")
+VERSION_PREFIXES = ("version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
 ELAPSED_NOTICES = (
     "You have chosen to measure elapsed time",
     "To get the most accurate results, try to run this",
@@ -43,7 +45,9 @@ _FAILURE = re.compile(r"failure|error!|don't match|^Error |^Too many |MemAlloc|S
                       r"^Waitng for child|^Don't understand line|^Unknown type|^fdopen failure|"
                       r"^Error initializing")
 # Continuations of wrapped `options:` (`aes(partial) blowfish(idx)`) and `compiler:` lines.
-OPTIONS_CONT = re.compile(r"^(?:[a-z0-9_]+(?:\([^)]*\))?\s*)+$")
+# (The possessive `++` keeps a failing match linear: a word split every way it can be took
+# 10 us on "compiler: gcc", 50 ms on "available timing options: ...". Same lines match.)
+OPTIONS_CONT = re.compile(r"^(?:[a-z0-9_]++(?:\([^)]*\))?\s*)+$")
 COMPILER_CONT = re.compile(r"^-[A-Za-z]")
 
 
@@ -72,7 +76,7 @@ def meta_line(line: str) -> tuple[str, str] | None:
     >>> meta_line("built on: built on: Thu Aug  5 18:45:56 2021 UTC")
     ('built_on', 'Thu Aug  5 18:45:56 2021 UTC')
     """
-    if not line.startswith(_META_PREFIXES):
+    if not line.startswith(META_PREFIXES):
         return None
     for field, rx in _META:
         m = rx.match(line)
@@ -86,8 +90,17 @@ def engine_line(line: str) -> str | None:
     return m["engine"] if m else None
 
 
+# Texts one of which each line _ERR_STACK or _FAILURE match holds ("rror": "error", "Error"):
+# most lines hold none, and are told so without a regex.
+_FAILURE_WORDS = ("rror", "failure", "don't match", "MemAlloc")
+_FAILURE_STARTS = ("Too many ", "Child ", "Waiting for child", "Waitng for child",
+                   "Don't understand line", "Unknown type")
+
+
 def is_failure(line: str) -> bool:
     """Error-stack and failure lines: kept out of the data, never warned about."""
+    if not (line.startswith(_FAILURE_STARTS) or any(w in line for w in _FAILURE_WORDS)):
+        return False
     return bool(_ERR_STACK.match(line) or _FAILURE.search(line))
 
 
@@ -112,15 +125,19 @@ _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
 # openssl prints for every measured size, and names made of printable characters other than "^"
 # (clean() reads "^[" as an escape) whose words start with none of "-.0123456789", so that no
 # value is taken for a word of the name (nor, as names with values are not rows, the reverse).
-_PLAIN = r"\d+\.\d\dk?"
-_WORD = r"[!-,/:-\]_-~][!-\]_-~]*"
+_PLAIN = r"\d++\.\d\dk?+"
+_WORD = r"[!-,/:-\]_-~][!-\]_-~]*+"
 #: A raw line ending in a newline that clean() only strips (blanks and ``>`` quoting before it):
 #: a row of plain cells (groups name and values, as :func:`sym_row` splits the cleaned line),
-#: or plain cells only (group 3: the tail of a row wrapped by a mail client). The name does not
+#: or plain cells only (group 4: the tail of a row wrapped by a mail client). The name does not
 #: start with "+" or "D" (such lines go through the whole dispatch) nor "|*#-" (more quoting).
+#: A line of plain cells right after a row is taken with it (group 3), so that a row wrapped
+#: once is one record. (Every part can match in one way only, as no word starts like a cell and
+#: blanks part them: the possessive quantifiers say so, and save the regex a third of its time.)
+_CELLS_LINE = rf"[ \t>]*+({_PLAIN}(?:[ \t]++{_PLAIN})*+)[ \t]*+\n"
 ROW_LINE = re.compile(
-    rf"^[ \t>]*(?:((?![|*#+D>]){_WORD}(?:[ \t]+{_WORD})*)((?:[ \t]+{_PLAIN})+)"
-    rf"|({_PLAIN}(?:[ \t]+{_PLAIN})*))[ \t]*\n", re.M)
+    rf"^(?:[ \t>]*+((?![|*#+D>]){_WORD}(?:[ \t]++{_WORD})*+)((?:[ \t]++{_PLAIN})++)[ \t]*+\n"
+    rf"(?:{_CELLS_LINE})?|{_CELLS_LINE})", re.M)
 ROW_LINES = re.compile(f"(?:{ROW_LINE.pattern})+", re.M)
 #: Lines that may be such rows (printable, ending in a cell), found cheaply.
 ROW_CANDIDATES = re.compile(r"(?:[ \t>]*[!-~][ -~]*[\dk][ \t]*\n)+")
@@ -252,6 +269,14 @@ _PK_NAME = re.compile(
     r"^\s*(?:(?P<rd>rsa|dsa)\s+(?P<rbits>\d+)\s+bits?"
     r"|(?P<bits>\d+)\s*-?\s*bits?\s+(?:(?P<kind>ecdsa|ecdh|EdDSA|SM2|EC|eddsa|sm2)\s+\(\s*(?P<curve>[^)]+?)\s*\)"
     r"|(?P<ffdh>ffdh)))(?P<rest>(?:\s+" + _NUM + r"s?)*)\s*$")
+#: A raw line (ending in a newline) that clean() only strips, holding a public-key row as
+#: openssl prints it: ``rsa|dsa N bits`` or ``N bits ecdsa|ecdh|EdDSA (curve)`` or ``N bits
+#: ffdh`` (group 1, the name :func:`pkey_row` gives), times ``0.000289s`` (group 2) and rates
+#: of one decimal ``%.1f`` (group 3). The last cell thus is no table value (:func:`sym_row` reads
+#: none), and :func:`pkey_row` reads the same name and tokens.
+PK_LINE = re.compile(
+    r"^[ \t>]*+((?:rsa|dsa) ++\d++ bits|\d++ ++bits ++(?:(?:ecdsa|ecdh|EdDSA) ++\([\w-]++\)|ffdh))"
+    r"((?: ++\d++\.\d++s)++)((?: ++\d++\.\d)++)[ \t]*+\n", re.M)
 _KS_ROW = re.compile(r"^(?P<name>\S+)(?P<rest>(?:\s+" + _NUM + r"s?)+)\s*$")
 _PK_CONT = re.compile(r"^(?:" + _NUM + r"s?\s*)+$")
 

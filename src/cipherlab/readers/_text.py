@@ -171,6 +171,7 @@ def parse_prompt(line: str) -> dict | None:
 
 
 _LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|[*=\-_:\s]+$")
+_ASCII_LETTER = re.compile("[A-Za-z]")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:Most interesting|Cheers|Regards|Thanks)\b", re.I)
 
 
@@ -183,6 +184,9 @@ def prose_label(line: str) -> str | None:
     ('Laptop', 'M1 MacBookAir')
     """
     s = _LABEL_JUNK.sub("", line.strip())
-    if not s or len(s) > 100 or _NOT_LABEL.match(s) or not any(c.isalpha() for c in s):
+    if not s or len(s) > 100 or _NOT_LABEL.match(s):
+        return None
+    # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
+    if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
         return None
     return s
