@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict, deque
 from functools import lru_cache
-from itertools import accumulate, repeat
+from itertools import accumulate, chain, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -90,8 +90,12 @@ class _Run:
         self.rows: list[list] = []  # throughput rows: model.Run.rows records, as lists
         self.evp = False  # a row named "evp" (-multi -evp parents before 3.0.10)
         self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
-        self.progress: list[_progress.Progress] = []
-        self.done: set = set()  # keys of progress records that have their result
+        # Progress records (see the progress property); those read by blocks stay column-wise
+        # until something needs them as records (assembly fills rows from the columns).
+        self.records: list[_progress.Progress] = []  # made records, before those of `columns`
+        self.columns: list[tuple] = []  # blocks of records (see _Parser.extend_progress)
+        self.made_done: set = set()  # keys of progress records that have their result ...
+        self.undone: list[tuple] = []  # ... but those of these (algorithms, blocks) columns
         # cells that differ from the run in a condition: -multi children, harness repeats
         self.children: list[tuple[dict, Any, tuple | None]] = []  # (conditions, cell, key)
         self.open_dt: deque = deque()  # +DT records waiting for their +R
@@ -114,7 +118,46 @@ class _Run:
         return bool(self.rows or self.pk or self.children)
 
     def has_content(self) -> bool:
-        return self.has_cells() or bool(self.progress) or self.has_version or bool(self.opts)
+        return self.has_cells() or self.has_progress() or self.has_version or bool(self.opts)
+
+    def has_progress(self) -> bool:
+        return bool(self.records or self.columns)
+
+    @property
+    def progress(self) -> list:
+        """The run's progress records, in line order (those of blocks made on first use)."""
+        if self.columns:
+            for lines, names, blocks, algorithms, ops, counts, seconds in self.columns:
+                n = len(lines)
+                self.records.extend(_progress.completes(zip(
+                    lines, names, blocks, repeat(None, n), repeat(None, n), algorithms, ops,
+                    map(int, counts), map(float, seconds))))
+            self.columns = []
+        return self.records
+
+    @progress.setter
+    def progress(self, records: list) -> None:
+        self.records, self.columns = records, []
+
+    @property
+    def done(self) -> set:
+        """Keys of the progress records that have their result."""
+        if self.undone:
+            for algorithms, blocks in self.undone:
+                self.made_done.update(zip(algorithms, blocks))
+            self.undone = []
+        return self.made_done
+
+    def record_columns(self) -> tuple[list, list, list, list]:
+        """Algorithms, blocks, counts and seconds of the progress records, all :class:`Complete`."""
+        if self.records:
+            recs = self.progress
+            return tuple(list(map(get, recs)) for get in _COMPLETE_COLUMNS)
+        cols = self.columns
+        return (list(chain.from_iterable(map(itemgetter(3), cols))),
+                list(chain.from_iterable(map(itemgetter(2), cols))),
+                list(map(int, chain.from_iterable(map(itemgetter(5), cols)))),
+                list(map(float, chain.from_iterable(map(itemgetter(6), cols)))))
 
     def sizes_for(self, n: int) -> list[int] | None:
         """Block sizes for a row of ``n`` values."""
@@ -636,10 +679,13 @@ class _Parser:
         ``recs`` holds the ``(name, block, count, seconds)`` texts of the records whose lines are
         ``first``, ``first + step``, ... (a +DT/+R pair is two lines).
         """
+        # Column-wise, every step in C: no Python code runs per record.
         names = self.names
-        for name, _, _, _ in recs:
-            if name not in names:
-                names[name] = canonical(name)
+        col_names, blocks, counts, seconds = zip(*recs)
+        for name in set(col_names).difference(names):
+            names[name] = canonical(name)
+        algorithms, ops = zip(*map(names.__getitem__, col_names))
+        cols = (col_names, list(map(int, blocks)), algorithms, ops, counts, seconds)
         run, k, n = self.cur, 0, len(recs)
         opened = False
         if run is None or (run.has_cells() and (
@@ -648,37 +694,42 @@ class _Parser:
         elif run.has_cells():
             # Records join a run that has cells until one repeats a record of the run (or of
             # this block): that one starts a new run.
-            done, seen = run.done, set()
-            for name, block, _, _ in recs:
-                key = (names[name][0], int(block))
-                if key in done or key in seen:
-                    break
-                seen.add(key)
-                k += 1
-            if k:
-                self.extend_progress(run, first, step, recs[:k], dialect)
+            done, keys = run.done, list(zip(algorithms, cols[1]))
+            if done.isdisjoint(keys) and len(set(keys)) == n:
+                k = n  # (the rule: no repeat)
+            else:
+                seen = set()
+                for key in keys:
+                    if key in done or key in seen:
+                        break
+                    seen.add(key)
+                    k += 1
             if k == n:
+                self.extend_progress(run, first, step, cols, dialect)
                 return
+            if k:
+                self.extend_progress(run, first, step, [c[:k] for c in cols], dialect)
             run, opened = self.new_run(first + k * step), True
+            cols = [c[k:] for c in cols]
         # A run without cells takes all the rest (no record of the block adds cells).
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
             self.pending_doing = None  # as complete_doing() says
-        self.extend_progress(run, first + k * step, step, recs[k:], dialect)
+        self.extend_progress(run, first + k * step, step, cols, dialect)
 
-    def extend_progress(self, run: _Run, first: int, step: int, recs: list[tuple],
-                        dialect: str) -> None:
-        """Append records (texts as :meth:`add_records` takes them) to ``run``."""
-        # Column-wise, every step in C: no Python code runs per record.
-        n = len(recs)
-        names, blocks, counts, secs = zip(*recs)
-        blocks = list(map(int, blocks))
-        algorithms, ops = zip(*map(self.names.__getitem__, names))
+    @staticmethod
+    def extend_progress(run: _Run, first: int, step: int, cols: tuple, dialect: str) -> None:
+        """Append records to ``run``, kept column-wise (made by :attr:`_Run.progress` if needed).
+
+        ``cols``: names, blocks (int), algorithms, operations, counts and seconds (texts) of
+        records whose lines are ``first``, ``first + step``, ...
+        """
+        names, blocks, algorithms, ops, counts, seconds = cols
+        n = len(names)
         if run.opts.get("decrypt"):
             ops = ["decrypt" if op == "encrypt" else op for op in ops]
-        run.progress.extend(_progress.completes(zip(
-            range(first, first + n * step, step), names, blocks, repeat(None, n),
-            repeat(None, n), algorithms, ops, map(int, counts), map(float, secs))))
-        run.done.update(zip(algorithms, blocks))
+        run.columns.append((range(first, first + n * step, step), names, blocks, algorithms,
+                            ops, counts, seconds))
+        run.undone.append((algorithms, blocks))
         run.last = first + n * step - 1
         run.dialects.add(dialect)
         if dialect == "progress":
@@ -710,7 +761,7 @@ class _Parser:
         On a terminal the next run's ``Doing`` lines precede its header block; they belong to
         the run that the header opens, not to the run before.
         """
-        if not run.progress:
+        if not run.has_progress():
             return []  # (a table without progress lines: nothing to move, no keys to make)
         last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
         keys = {(r[ALG], size) for r in run.rows for size in r[SIZES]} | {k for _, k in run.pk}
@@ -849,7 +900,7 @@ class _Parser:
         meta = run.meta
         # Records read whole by blocks (the rule in captures) name no public-key family to
         # settle, and usually fill their rows column-wise.
-        complete = not run.progress or set(map(type, run.progress)) == {_progress.Complete}
+        complete = not run.records or set(map(type, run.records)) == {_progress.Complete}
         if not complete:
             self.settle_kem(run)
         # The -multi -evp parent row named literally "evp" (until 3.0.10/3.1.2): take the name
@@ -866,7 +917,7 @@ class _Parser:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
         cells = [c for c, _ in run.pk]
-        loose = self.fill_rows(run) if complete and run.progress and not run.multi else None
+        loose = self.fill_rows(run) if complete and run.has_progress() and not run.multi else None
         if loose is None:
             loose = self.fill(run, cells)
         cells.extend(loose)
@@ -951,13 +1002,16 @@ class _Parser:
         of a key with the n-th cell of that key: the same pairs) and each row takes a slice of
         the counts and seconds, in C. Returns None when the records are not such a sequence.
         """
-        rows, progress = run.rows, run.progress
-        if list(map(_REC_KEY, progress)) != [(r[ALG], size) for r in rows for size in r[SIZES]]:
+        rows = run.rows
+        algorithms, blocks, counts, seconds = run.record_columns()
+        sizes = list(map(_SIZES_OF, rows))
+        # the cells' keys, column-wise: (algorithm, block) pairs as two lists
+        if blocks != list(chain.from_iterable(sizes)) or algorithms != list(
+                chain.from_iterable(map(repeat, map(_ALG_OF, rows), map(len, sizes)))):
             return None
-        counts, seconds = list(map(_COUNT, progress)), list(map(_SECONDS, progress))
         start = 0
-        for r in rows:
-            end = start + len(r[SIZES])
+        for r, row_sizes in zip(rows, sizes):
+            end = start + len(row_sizes)
             if end > start:  # (a row without cells keeps no counts, as in fill)
                 r[COUNTS], r[SECONDS] = counts[start:end], seconds[start:end]
             start = end
@@ -993,8 +1047,9 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
 
 
 _line_of = itemgetter(LINE)
-# fields of a Complete progress record: its key (algorithm, block), count and seconds
-_REC_KEY, _COUNT, _SECONDS = itemgetter(5, 2), itemgetter(7), itemgetter(8)
+_ALG_OF, _SIZES_OF = itemgetter(ALG), itemgetter(SIZES)  # of a row record
+# fields of a Complete progress record: algorithm, block, count and seconds
+_COMPLETE_COLUMNS = (itemgetter(5), itemgetter(2), itemgetter(7), itemgetter(8))
 
 
 _NAN = float("nan")  # count and seconds of a row's cell without a progress record
