@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict, deque
 from functools import lru_cache
-from itertools import accumulate, chain, repeat
-from operator import itemgetter
+from itertools import accumulate, chain, compress, count as counter, repeat
+from operator import itemgetter, not_
 from typing import Any
 
 from cipherlab.model import FLAG_CHILD, Run
@@ -73,6 +73,18 @@ def looks_like_data(line: str) -> bool:
     if sum(1 for t in toks if _NUMTOK.match(t)) >= 2:
         return True
     return bool(_INTS.match(line))
+
+
+class _Memo(dict):
+    """A dict of the values of a pure function, made on first look-up (``d[x]`` is ``f(x)``)."""
+
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def __missing__(self, key):
+        value = self[key] = self.f(key)
+        return value
 
 
 class _Run:
@@ -127,8 +139,11 @@ class _Run:
     def progress(self) -> list:
         """The run's progress records, in line order (those of blocks made on first use)."""
         if self.columns:
-            for lines, names, blocks, algorithms, ops, counts, seconds in self.columns:
+            for lines, names, blocks, algorithms, counts, seconds, decrypt in self.columns:
                 n = len(lines)
+                ops = [canonical(name)[1] for name in names]
+                if decrypt:
+                    ops = ["decrypt" if op == "encrypt" else op for op in ops]
                 self.records.extend(_progress.completes(zip(
                     lines, names, blocks, repeat(None, n), repeat(None, n), algorithms, ops,
                     map(int, counts), map(float, seconds))))
@@ -156,8 +171,8 @@ class _Run:
         cols = self.columns
         return (list(chain.from_iterable(map(itemgetter(3), cols))),
                 list(chain.from_iterable(map(itemgetter(2), cols))),
-                list(map(int, chain.from_iterable(map(itemgetter(5), cols)))),
-                list(map(float, chain.from_iterable(map(itemgetter(6), cols)))))
+                list(map(int, chain.from_iterable(map(itemgetter(4), cols)))),
+                list(map(float, chain.from_iterable(map(itemgetter(5), cols)))))
 
     def sizes_for(self, n: int) -> list[int] | None:
         """Block sizes for a row of ``n`` values."""
@@ -192,7 +207,10 @@ class _Parser:
         self.pending_doing: _progress.Progress | None = None
         self.cont_field: str | None = None
         self.harness: _harness.Harness | None = None
-        self.names: dict[str, tuple] = {}  # canonical() of the names seen
+        # canonical algorithms of the names of block records, ints of their texts (memos)
+        self.algorithm_of = _Memo(lambda name: canonical(name)[0])
+        self.ints = _Memo(int)
+        self.mr_headers = _Memo(lambda text: tuple(map(int, text.split(":"))))  # +H sizes
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
 
     # --- runs ---------------------------------------------------------------------------
@@ -601,21 +619,64 @@ class _Parser:
         P = _progress
         recs = self.block(idx, P.DOING_LINES, P.DOING_LINE, P.DOING_BLOCK, 1)
         if recs:
-            self.add_records(idx + 1, 1, recs, "progress")
+            names, blocks, counts, seconds = zip(*recs)
+            self.add_records((range(idx + 1, idx + 1 + len(recs)), names,
+                              *self.records(names, blocks), counts, seconds), 1, "progress")
         return len(recs)
 
     def mr_block(self, idx: int) -> int:
-        """Read the ``+DT``/``+R`` pairs from line index ``idx`` on; return how many lines.
+        """Read the ``-mr`` tables from line index ``idx`` on; return how many lines.
 
-        Each pair has the effect :meth:`mr` gives its two lines. A run still waiting for an
-        earlier result goes line by line (the result may not be this prompt's).
+        Each algorithm's ``+DT``/``+R`` pairs and the ``+H``/``+F`` lines after them have the
+        effect :meth:`mr` gives their lines; the block ends before a table it would not take
+        (not after pairs, values not one per size). A run still waiting for an earlier result
+        goes line by line (the result may not be this prompt's).
         """
         if not self.lines[idx].startswith("+DT:") or (self.cur is not None and self.cur.open_dt):
             return 0
-        pairs = self.block(idx, _mr.MR_LINES, _mr.MR_PAIR, _mr.MR_BLOCK, 2)
-        if pairs:
-            self.add_records(idx + 1, 2, pairs, "mr")
-        return 2 * len(pairs)
+        units = self.block(idx, _mr.MR_LINES, _mr.MR_UNIT, _mr.MR_UNITS, 2)
+        if not units:
+            return 0
+        names, blocks, counts, seconds, headers, row_names, values = zip(*units)
+        tables, end, sizes = [], len(units), self.mr_headers
+        for t in compress(counter(), headers):
+            if t == (tables[-1] + 1 if tables else 0) or \
+                    values[t].count(":") + 1 != len(sizes[headers[t]]):
+                end = t  # a table without pairs, or values that do not fit: line by line
+                break
+            tables.append(t)
+        # The pairs, column-wise: the i-th algorithm's end where its table is.
+        is_pair = list(map(not_, headers[:end]))
+        names, counts, seconds = (list(compress(c, is_pair)) for c in (names, counts, seconds))
+        cols = (list(compress(range(idx + 1, idx + 1 + 2 * end, 2), is_pair)), names,
+                *self.records(names, compress(blocks, is_pair)), counts, seconds)
+        keys = list(zip(cols[3], cols[2]))
+        # An algorithm's pairs after the first join the run of the table before them unless one
+        # repeats a record of that run (then add_records() starts the next run, as for the
+        # first): joined pairs [joined, a) are added to the run at once.
+        a = joined = 0
+        for j, b in enumerate([t - k for k, t in enumerate(tables)] + [len(names)]):
+            if a == b:
+                break  # (no pairs after the last table)
+            run = self.cur
+            if j and (done := run.done).isdisjoint(ks := keys[a:b]) and len(set(ks)) == b - a:
+                done.update(ks)
+                run.last = cols[0][b - 1] + 1
+            else:
+                self.joined(run, cols, joined, a)
+                self.add_records([c[a:b] for c in cols], 2, "mr")
+                joined = b
+            a = b
+            if j == len(tables):
+                break
+            # The table, as mr() reads it (the run that took the pairs has no printed table).
+            t = tables[j]
+            run = self.cur
+            run.mr_sizes = row_sizes = list(sizes[headers[t]])
+            run.last = idx + 2 * t + 2
+            self.mr_row(run.last, run, row_names[t], values[t].split(":"), row_sizes, None)
+        self.joined(self.cur, cols, joined, a)
+        return 2 * end
 
     def row_block(self, idx: int) -> int:
         """Read the table rows from line index ``idx`` on; return how many lines.
@@ -673,67 +734,69 @@ class _Parser:
             recs = record.findall(m[0]) if m else []
         return recs
 
-    def add_records(self, first: int, step: int, recs: list[tuple], dialect: str) -> None:
+    def records(self, names: tuple, blocks: tuple) -> tuple[list, list]:
+        """The blocks (as ints) and canonical algorithms of records of a block pattern."""
+        return (list(map(self.ints.__getitem__, blocks)),
+                list(map(self.algorithm_of.__getitem__, names)))
+
+    def add_records(self, cols: tuple, span: int, dialect: str) -> None:
         """Add complete symmetric progress records read by a block pattern.
 
-        ``recs`` holds the ``(name, block, count, seconds)`` texts of the records whose lines are
-        ``first``, ``first + step``, ... (a +DT/+R pair is two lines).
+        ``cols`` are their columns: lines, names, blocks (int), algorithms, and the texts of
+        counts and seconds; each record is ``span`` lines (a +DT/+R pair is two).
         """
         # Column-wise, every step in C: no Python code runs per record.
-        names = self.names
-        col_names, blocks, counts, seconds = zip(*recs)
-        for name in set(col_names).difference(names):
-            names[name] = canonical(name)
-        algorithms, ops = zip(*map(names.__getitem__, col_names))
-        cols = (col_names, list(map(int, blocks)), algorithms, ops, counts, seconds)
-        run, k, n = self.cur, 0, len(recs)
+        lines, _, blocks, algorithms, _, _ = cols
+        run, k, n = self.cur, 0, len(lines)
         opened = False
-        if run is None or (run.has_cells() and (
-                self.prose_after(run) or (dialect == "mr" and self.after_table(run)))):
-            run, opened = self.new_run(first), True
+        if run is None:
+            run, opened = self.new_run(lines[0]), True
         elif run.has_cells():
-            # Records join a run that has cells until one repeats a record of the run (or of
-            # this block): that one starts a new run.
-            done, keys = run.done, list(zip(algorithms, cols[1]))
-            if done.isdisjoint(keys) and len(set(keys)) == n:
-                k = n  # (the rule: no repeat)
+            if self.prose_after(run) or (dialect == "mr" and self.after_table(run)):
+                run, opened = self.new_run(lines[0]), True
             else:
+                # Records join a run that has cells until one repeats a record of the run (or
+                # of this block): that one starts a new run.
+                done, keys = run.done, list(zip(algorithms, blocks))
+                if done.isdisjoint(keys) and len(set(keys)) == n:
+                    self.extend_progress(run, cols, span, dialect)
+                    return  # (the rule: no repeat)
                 seen = set()
                 for key in keys:
                     if key in done or key in seen:
                         break
                     seen.add(key)
                     k += 1
-            if k == n:
-                self.extend_progress(run, first, step, cols, dialect)
-                return
-            if k:
-                self.extend_progress(run, first, step, [c[:k] for c in cols], dialect)
-            run, opened = self.new_run(first + k * step), True
-            cols = [c[k:] for c in cols]
+                if k:
+                    self.extend_progress(run, [c[:k] for c in cols], span, dialect)
+                run, opened = self.new_run(lines[k]), True
+                cols = [c[k:] for c in cols]
         # A run without cells takes all the rest (no record of the block adds cells).
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
             self.pending_doing = None  # as complete_doing() says
-        self.extend_progress(run, first + k * step, step, cols, dialect)
+        self.extend_progress(run, cols, span, dialect)
 
     @staticmethod
-    def extend_progress(run: _Run, first: int, step: int, cols: tuple, dialect: str) -> None:
-        """Append records to ``run``, kept column-wise (made by :attr:`_Run.progress` if needed).
+    def extend_progress(run: _Run, cols: tuple, span: int, dialect: str) -> None:
+        """Append records (``cols`` as :meth:`add_records` takes them) to ``run``.
 
-        ``cols``: names, blocks (int), algorithms, operations, counts and seconds (texts) of
-        records whose lines are ``first``, ``first + step``, ...
+        They stay column-wise (made by :attr:`_Run.progress` if needed).
         """
-        names, blocks, algorithms, ops, counts, seconds = cols
-        n = len(names)
-        if run.opts.get("decrypt"):
-            ops = ["decrypt" if op == "encrypt" else op for op in ops]
-        run.columns.append((range(first, first + n * step, step), names, blocks, algorithms,
-                            ops, counts, seconds))
-        run.undone.append((algorithms, blocks))
-        run.last = first + n * step - 1
+        run.columns.append((*cols, bool(run.opts.get("decrypt"))))
+        run.undone.append((cols[3], cols[2]))
+        run.last = cols[0][-1] + span - 1
         run.dialects.add(dialect)
         if dialect == "progress":
             run.stderr_seen = True
+
+    @staticmethod
+    def joined(run: _Run, cols: tuple, lo: int, hi: int) -> None:
+        """Append the records ``lo:hi`` of ``cols`` that joined ``run`` already (see mr_block).
+
+        Their keys are in ``run.done`` and ``run.last`` counts their lines.
+        """
+        if lo < hi:
+            run.columns.append((*(c[lo:hi] for c in cols), bool(run.opts.get("decrypt"))))
 
     def prose_after(self, run: _Run) -> bool:
         """A line of prose (or a marker) since the run's last line: the text moved on."""
@@ -853,22 +916,8 @@ class _Parser:
                 sizes = run.sizes_for(n)
                 if sizes is None:
                     return False
-            name = ":".join(fields[1:len(fields) - n])
-            toks = fields[len(fields) - n:]
-            algorithm, op = canonical(name)
-            if run.opts.get("decrypt") and op == "encrypt":
-                op = "decrypt"
-            if child is None and algorithm == "evp":
-                run.evp = True
-            if child is None:
-                k = min(len(sizes), len(toks))
-                run.rows.append([i, algorithm, name, op, sizes[:k], list(map(float, toks[:k])),
-                                 None, None])
-                return True
-            for size, tok in zip(sizes, toks):
-                v = float(tok)
-                cell = [i, algorithm, name, op, size, v, v / size, None, None, None]
-                run.children.append(({"child": child}, cell, (algorithm, size)))
+            self.mr_row(i, run, ":".join(fields[1:len(fields) - n]), fields[len(fields) - n:],
+                        sizes, child)
             return True
         if tag[0] == "F" and tag[1:].isdigit():
             n = int(tag[1:])
@@ -886,6 +935,25 @@ class _Parser:
                     run.children.append(({"child": child}, cell, key))
             return True
         return False
+
+    @staticmethod
+    def mr_row(i: int, run: _Run, name: str, toks: list[str], sizes: list[int],
+               child: int | None) -> None:
+        """The row of an ``+F`` record (a child's: its cells)."""
+        algorithm, op = canonical(name)
+        if run.opts.get("decrypt") and op == "encrypt":
+            op = "decrypt"
+        if child is None:
+            if algorithm == "evp":
+                run.evp = True
+            k = min(len(sizes), len(toks))
+            run.rows.append([i, algorithm, name, op, sizes[:k], list(map(float, toks[:k])),
+                             None, None])
+            return
+        for size, tok in zip(sizes, toks):
+            v = float(tok)
+            cell = [i, algorithm, name, op, size, v, v / size, None, None, None]
+            run.children.append(({"child": child}, cell, (algorithm, size)))
 
     # --- assembly -------------------------------------------------------------------------
     def build(self) -> list[Run]:
