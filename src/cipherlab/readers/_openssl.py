@@ -210,6 +210,7 @@ class _Parser:
         # canonical algorithms of the names of block records, ints of their texts (memos)
         self.algorithm_of = _Memo(lambda name: canonical(name)[0])
         self.ints = _Memo(int)
+        self.canonical_of = _Memo(canonical)
         self.mr_headers = _Memo(lambda text: tuple(map(int, text.split(":"))))  # +H sizes
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
 
@@ -651,6 +652,15 @@ class _Parser:
         cols = (list(compress(range(idx + 1, idx + 1 + 2 * end, 2), is_pair)), names,
                 *self.records(names, compress(blocks, is_pair)), counts, seconds)
         keys = list(zip(cols[3], cols[2]))
+        # The tables' rows as mr_row() makes them, column-wise
+        heads = list(map(sizes.__getitem__, map(headers.__getitem__, tables)))
+        row_names = list(map(row_names.__getitem__, tables))
+        algorithms, ops = zip(*map(self.canonical_of.__getitem__, row_names)) if tables else ((), ())
+        values = map(str.split, map(values.__getitem__, tables), repeat(":"))
+        rows = list(map(list, zip(
+            map((idx + 2).__add__, map((2).__mul__, tables)), algorithms, row_names, ops,
+            map(list, heads), map(list, map(map, repeat(float), values)),
+            repeat(None), repeat(None))))
         # An algorithm's pairs after the first join the run of the table before them unless one
         # repeats a record of that run (then add_records() starts the next run, as for the
         # first): joined pairs [joined, a) are added to the run at once.
@@ -670,11 +680,14 @@ class _Parser:
             if j == len(tables):
                 break
             # The table, as mr() reads it (the run that took the pairs has no printed table).
-            t = tables[j]
-            run = self.cur
-            run.mr_sizes = row_sizes = list(sizes[headers[t]])
-            run.last = idx + 2 * t + 2
-            self.mr_row(run.last, run, row_names[t], values[t].split(":"), row_sizes, None)
+            run, row = self.cur, rows[j]
+            if row[ALG] == "evp":
+                run.evp = True
+            if row[OP] == "encrypt" and run.opts.get("decrypt"):
+                row[OP] = "decrypt"
+            run.rows.append(row)
+            run.mr_sizes = list(heads[j])
+            run.last = row[LINE]
         self.joined(self.cur, cols, joined, a)
         return 2 * end
 
