@@ -169,6 +169,9 @@ class _Run:
             recs = self.progress
             return tuple(list(map(get, recs)) for get in _COMPLETE_COLUMNS)
         cols = self.columns
+        if len(cols) == 1:  # (one block: the usual case)
+            _, _, blocks, algorithms, counts, seconds, _ = cols[0]
+            return algorithms, blocks, list(map(int, counts)), list(map(float, seconds))
         return (list(chain.from_iterable(map(itemgetter(3), cols))),
                 list(chain.from_iterable(map(itemgetter(2), cols))),
                 list(map(int, chain.from_iterable(map(itemgetter(4), cols)))),
