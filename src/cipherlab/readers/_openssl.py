@@ -16,13 +16,16 @@ per block size), so that building the frame stays column-wise and fast: no Pytho
 made per cell of a table row.
 
 Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines,
-``+DT``/``+R`` pairs and table rows. Runs of them are read as blocks, by one regex over the whole
-text: progress records into immutable :class:`~cipherlab.readers._progress.Complete` records
-built column-wise in C, and the rows under a whole ``type`` header (wrapped by a mail client or
-not) with their cells converted in one go. Every other line goes through the per-line dispatch,
+``-mr`` tables (each algorithm's ``+DT``/``+R`` pairs, then its ``+H``/``+F`` lines) and table
+rows. Runs of them are read as blocks, by one regex over the whole text: progress records stay
+columns (lines, names, blocks, counts...) until something needs them as records (immutable
+:class:`~cipherlab.readers._progress.Complete` tuples, made in C), ``-mr`` rows are made
+column-wise too, and the rows under a whole ``type`` header (wrapped by a mail client or not)
+have their cells converted in one go. Every other line goes through the per-line dispatch,
 whose pure classifiers of header, prompt and prose lines are memoised (those lines repeat from
 run to run). Each block has exactly the effect its lines would have one by one. Assembly fills
-rows column-wise when a run's records are its cells in table order (the rule in captures).
+rows column-wise when a run's records are its cells in table order (the rule in captures): the
+records' key columns are compared with the rows' in C, no record is made.
 """
 
 from __future__ import annotations
@@ -649,6 +652,8 @@ class _Parser:
                 end = t  # a table without pairs, or values that do not fit: line by line
                 break
             tables.append(t)
+        if tables and end == len(units) > tables[-1] + 1:
+            end = tables[-1] + 1  # pairs after the last table: with their table, by the next block
         # The pairs, column-wise: the i-th algorithm's end where its table is.
         is_pair = list(map(not_, headers[:end]))
         names, counts, seconds = (list(compress(c, is_pair)) for c in (names, counts, seconds))

@@ -79,8 +79,8 @@ class Complete(NamedTuple):
     """A symmetric progress record read whole: :class:`Progress`'s fields and key, immutable.
 
     Blocks of complete ``Doing`` lines and ``+DT``/``+R`` pairs hold most records of a capture;
-    a tuple is built in C from the block's columns, where a :class:`Progress` costs a Python call
-    per record.
+    they are kept as columns, and when records are needed a tuple is built in C from them, where
+    a :class:`Progress` costs a Python call per record.
     """
 
     lineno: int
