@@ -660,14 +660,14 @@ class _Parser:
         cols = (list(compress(range(idx + 1, idx + 1 + 2 * end, 2), is_pair)), names,
                 *self.records(names, compress(blocks, is_pair)), counts, seconds)
         keys = list(zip(cols[3], cols[2]))
-        # The tables' rows as mr_row() makes them, column-wise
+        # The tables' rows as mr() makes them from +F lines, column-wise
         heads = list(map(sizes.__getitem__, map(headers.__getitem__, tables)))
         row_names = list(map(row_names.__getitem__, tables))
+        row_values = map(str.split, map(values.__getitem__, tables), repeat(":"))
         algorithms, ops = zip(*map(self.canonical_of.__getitem__, row_names)) if tables else ((), ())
-        values = map(str.split, map(values.__getitem__, tables), repeat(":"))
         rows = list(map(list, zip(
             map((idx + 2).__add__, map((2).__mul__, tables)), algorithms, row_names, ops,
-            map(list, heads), map(list, map(map, repeat(float), values)),
+            map(list, heads), map(list, map(map, repeat(float), row_values)),
             repeat(None), repeat(None))))
         # An algorithm's pairs after the first join the run of the table before them unless one
         # repeats a record of that run (then add_records() starts the next run, as for the
@@ -937,8 +937,22 @@ class _Parser:
                 sizes = run.sizes_for(n)
                 if sizes is None:
                     return False
-            self.mr_row(i, run, ":".join(fields[1:len(fields) - n]), fields[len(fields) - n:],
-                        sizes, child)
+            name = ":".join(fields[1:len(fields) - n])
+            toks = fields[len(fields) - n:]
+            algorithm, op = canonical(name)
+            if run.opts.get("decrypt") and op == "encrypt":
+                op = "decrypt"
+            if child is None and algorithm == "evp":
+                run.evp = True
+            if child is None:
+                k = min(len(sizes), len(toks))
+                run.rows.append([i, algorithm, name, op, sizes[:k], list(map(float, toks[:k])),
+                                 None, None])
+                return True
+            for size, tok in zip(sizes, toks):
+                v = float(tok)
+                cell = [i, algorithm, name, op, size, v, v / size, None, None, None]
+                run.children.append(({"child": child}, cell, (algorithm, size)))
             return True
         if tag[0] == "F" and tag[1:].isdigit():
             n = int(tag[1:])
@@ -956,25 +970,6 @@ class _Parser:
                     run.children.append(({"child": child}, cell, key))
             return True
         return False
-
-    @staticmethod
-    def mr_row(i: int, run: _Run, name: str, toks: list[str], sizes: list[int],
-               child: int | None) -> None:
-        """The row of an ``+F`` record (a child's: its cells)."""
-        algorithm, op = canonical(name)
-        if run.opts.get("decrypt") and op == "encrypt":
-            op = "decrypt"
-        if child is None:
-            if algorithm == "evp":
-                run.evp = True
-            k = min(len(sizes), len(toks))
-            run.rows.append([i, algorithm, name, op, sizes[:k], list(map(float, toks[:k])),
-                             None, None])
-            return
-        for size, tok in zip(sizes, toks):
-            v = float(tok)
-            cell = [i, algorithm, name, op, size, v, v / size, None, None, None]
-            run.children.append(({"child": child}, cell, (algorithm, size)))
 
     # --- assembly -------------------------------------------------------------------------
     def build(self) -> list[Run]:
