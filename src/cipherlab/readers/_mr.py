@@ -18,14 +18,23 @@ from cipherlab.readers._names import canonical, pkey_algorithm
 from cipherlab.readers._progress import Progress, pk_identity
 from cipherlab.readers._terminal import family
 
-#: A ``+DT:name:secs:block`` prompt directly followed by its ``+R:count:name:seconds`` result
-#: (same name), as raw lines ending in a newline (names without the characters clean() removes,
-#: see ``_progress.DOING_LINE``); and a block of such pairs.
-MR_PAIR = re.compile(
-    rf"^\+DT:([^:\x00-\x08\x0a-\x1f\x7f^]+):\d+:(\d+)[^\S\n]*\n"
-    rf"\+R:(-?\d+):\1:(\d+(?:\.\d+)?)[^\S\n]*\n", re.M)
-MR_BLOCK = re.compile(f"(?:{MR_PAIR.pattern})+", re.M)
-MR_LINES = re.compile(r"(?:\+(?:DT|R):[^\n]*\n)+")
+# The records of a -mr table as raw lines ending in a newline, whose names are without the
+# characters clean() removes (see ``_progress.DOING_LINE``) and whose values float() reads as
+# the line-by-line reading does (ASCII digits, read faster than \d): each algorithm's
+# ``+DT:name:secs:block`` prompts, each directly followed by its ``+R:count:name:seconds``
+# result (same name), then its ``+H:sizes`` and ``+F:n:name:values`` lines.
+_NAME = r"[^:\x00-\x08\x0a-\x1f\x7f^]+"
+_NUM = r"[0-9]+(?:\.[0-9]+)?"
+_PAIR = (rf"\+DT:({_NAME}):[0-9]+:([0-9]+)[^\S\n]*\n"
+         rf"\+R:(-?[0-9]+):\1:({_NUM})[^\S\n]*\n")
+_TABLE = (rf"\+H:([0-9]+(?::[0-9]+)*)[^\S\n]*\n"
+          rf"\+F:[0-9]+:({_NAME}):({_NUM}(?::{_NUM})*)[^\S\n]*\n")
+#: A pair of -mr lines: a +DT/+R pair (groups name, block, count, seconds) or a +H/+F table
+#: (groups sizes, name, values); a block of such pairs; the lines that may form a block.
+MR_UNIT = re.compile(f"^(?:{_PAIR}|{_TABLE})", re.M)
+MR_UNITS = re.compile(f"(?:{MR_UNIT.pattern})+", re.M)
+# (at most 256 lines: whole pairs, as a block starts with one; small blocks are read faster)
+MR_LINES = re.compile(r"(?:\+(?:DT|R|H|F):[^\n]*\n){1,256}")
 
 # EC curve index tables of +F4/+F5 (with EC2M compiled in), §7.4.
 _EC_098 = ["secp160r1", "nistp192", "nistp224", "nistp256", "nistp384", "nistp521",

@@ -16,16 +16,18 @@ per block size), so that building the frame stays column-wise and fast: no Pytho
 made per cell of a table row.
 
 Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines,
-``+DT``/``+R`` pairs and table rows. Runs of them are read as blocks, by one regex over the whole
-text: progress records into immutable :class:`~cipherlab.readers._progress.Complete` records
-built column-wise in C, the rows under a whole ``type`` header (wrapped by a mail client or
-not; a row wrapped once is one record) with their cells converted in one go, and the rows under
-a public-key header, each turned into cells by a memo of its name and shape. Every other line
+``-mr`` tables (each algorithm's ``+DT``/``+R`` pairs, then its ``+H``/``+F`` lines) and table
+rows. Runs of them are read as blocks, by one regex over the whole text: progress records stay
+columns (lines, names, blocks, counts...) until something needs them as records (immutable
+:class:`~cipherlab.readers._progress.Complete` tuples, made in C), ``-mr`` rows are made
+column-wise too, the rows under a whole ``type`` header (wrapped by a mail client or not; a row
+wrapped once is one record) have their cells converted in one go, and the rows under a
+public-key header are each turned into cells by a memo of its name and shape. Every other line
 goes through the per-line dispatch, whose pure classifiers of header, prompt and prose lines are
 memoised (those lines repeat from run to run) and consulted only for lines that can be theirs
 (by prefix, or last character). Each block has exactly the effect its lines would have one by
 one. Assembly fills rows column-wise when a run's records are its cells in table order (the
-rule in captures).
+rule in captures): the records' key columns are compared with the rows' in C, no record is made.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict, deque
 from functools import lru_cache
-from itertools import accumulate, repeat
-from operator import itemgetter
+from itertools import accumulate, chain, compress, count as counter, repeat
+from operator import itemgetter, not_
 from typing import Any
 
 from cipherlab.model import FLAG_CHILD, Run
@@ -85,6 +87,18 @@ def looks_like_data(line: str) -> bool:
     return bool(_INTS.match(line))
 
 
+class _Memo(dict):
+    """A dict of the values of a pure function, made on first look-up (``d[x]`` is ``f(x)``)."""
+
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def __missing__(self, key):
+        value = self[key] = self.f(key)
+        return value
+
+
 class _Run:
     """A run being built."""
 
@@ -100,8 +114,12 @@ class _Run:
         self.rows: list[list] = []  # throughput rows: model.Run.rows records, as lists
         self.evp = False  # a row named "evp" (-multi -evp parents before 3.0.10)
         self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
-        self.progress: list[_progress.Progress] = []
-        self.done: set = set()  # keys of progress records that have their result
+        # Progress records (see the progress property); those read by blocks stay column-wise
+        # until something needs them as records (assembly fills rows from the columns).
+        self.records: list[_progress.Progress] = []  # made records, before those of `columns`
+        self.columns: list[tuple] = []  # blocks of records (see _Parser.extend_progress)
+        self.made_done: set = set()  # keys of progress records that have their result ...
+        self.undone: list[tuple] = []  # ... but those of these (algorithms, blocks) columns
         # cells that differ from the run in a condition: -multi children, harness repeats
         self.children: list[tuple[dict, Any, tuple | None]] = []  # (conditions, cell, key)
         self.open_dt: deque = deque()  # +DT records waiting for their +R
@@ -124,7 +142,52 @@ class _Run:
         return bool(self.rows or self.pk or self.children)
 
     def has_content(self) -> bool:
-        return self.has_cells() or bool(self.progress) or self.has_version or bool(self.opts)
+        return self.has_cells() or self.has_progress() or self.has_version or bool(self.opts)
+
+    def has_progress(self) -> bool:
+        return bool(self.records or self.columns)
+
+    @property
+    def progress(self) -> list:
+        """The run's progress records, in line order (those of blocks made on first use)."""
+        if self.columns:
+            for lines, names, blocks, algorithms, counts, seconds, decrypt in self.columns:
+                n = len(lines)
+                ops = [canonical(name)[1] for name in names]
+                if decrypt:
+                    ops = ["decrypt" if op == "encrypt" else op for op in ops]
+                self.records.extend(_progress.completes(zip(
+                    lines, names, blocks, repeat(None, n), repeat(None, n), algorithms, ops,
+                    map(int, counts), map(float, seconds))))
+            self.columns = []
+        return self.records
+
+    @progress.setter
+    def progress(self, records: list) -> None:
+        self.records, self.columns = records, []
+
+    @property
+    def done(self) -> set:
+        """Keys of the progress records that have their result."""
+        if self.undone:
+            for algorithms, blocks in self.undone:
+                self.made_done.update(zip(algorithms, blocks))
+            self.undone = []
+        return self.made_done
+
+    def record_columns(self) -> tuple[list, list, list, list]:
+        """Algorithms, blocks, counts and seconds of the progress records, all :class:`Complete`."""
+        if self.records:
+            recs = self.progress
+            return tuple(list(map(get, recs)) for get in _COMPLETE_COLUMNS)
+        cols = self.columns
+        if len(cols) == 1:  # (one block: the usual case)
+            _, _, blocks, algorithms, counts, seconds, _ = cols[0]
+            return algorithms, blocks, list(map(int, counts)), list(map(float, seconds))
+        return (list(chain.from_iterable(map(itemgetter(3), cols))),
+                list(chain.from_iterable(map(itemgetter(2), cols))),
+                list(map(int, chain.from_iterable(map(itemgetter(4), cols)))),
+                list(map(float, chain.from_iterable(map(itemgetter(5), cols)))))
 
     def sizes_for(self, n: int) -> list[int] | None:
         """Block sizes for a row of ``n`` values."""
@@ -159,7 +222,11 @@ class _Parser:
         self.pending_doing: _progress.Progress | None = None
         self.cont_field: str | None = None
         self.harness: _harness.Harness | None = None
-        self.names: dict[str, tuple] = {}  # canonical() of the names seen
+        # canonical algorithms of the names of block records, ints of their texts (memos)
+        self.algorithm_of = _Memo(lambda name: canonical(name)[0])
+        self.ints = _Memo(int)
+        self.canonical_of = _Memo(canonical)
+        self.mr_headers = _Memo(lambda text: tuple(map(int, text.split(":"))))  # +H sizes
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
         self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
 
@@ -585,21 +652,78 @@ class _Parser:
         P = _progress
         recs = self.block(idx, P.DOING_LINES, P.DOING_LINE, P.DOING_BLOCK, 1)
         if recs:
-            self.add_records(idx + 1, 1, recs, "progress")
+            names, blocks, counts, seconds = zip(*recs)
+            self.add_records((range(idx + 1, idx + 1 + len(recs)), names,
+                              *self.records(names, blocks), counts, seconds), 1, "progress")
         return len(recs)
 
     def mr_block(self, idx: int) -> int:
-        """Read the ``+DT``/``+R`` pairs from line index ``idx`` on; return how many lines.
+        """Read the ``-mr`` tables from line index ``idx`` on; return how many lines.
 
-        Each pair has the effect :meth:`mr` gives its two lines. A run still waiting for an
-        earlier result goes line by line (the result may not be this prompt's).
+        Each algorithm's ``+DT``/``+R`` pairs and the ``+H``/``+F`` lines after them have the
+        effect :meth:`mr` gives their lines; the block ends before a table it would not take
+        (not after pairs, values not one per size). A run still waiting for an earlier result
+        goes line by line (the result may not be this prompt's).
         """
         if not self.lines[idx].startswith("+DT:") or (self.cur is not None and self.cur.open_dt):
             return 0
-        pairs = self.block(idx, _mr.MR_LINES, _mr.MR_PAIR, _mr.MR_BLOCK, 2)
-        if pairs:
-            self.add_records(idx + 1, 2, pairs, "mr")
-        return 2 * len(pairs)
+        units = self.block(idx, _mr.MR_LINES, _mr.MR_UNIT, _mr.MR_UNITS, 2)
+        if not units:
+            return 0
+        names, blocks, counts, seconds, headers, row_names, values = zip(*units)
+        tables, end, sizes = [], len(units), self.mr_headers
+        for t in compress(counter(), headers):
+            if t == (tables[-1] + 1 if tables else 0) or \
+                    values[t].count(":") + 1 != len(sizes[headers[t]]):
+                end = t  # a table without pairs, or values that do not fit: line by line
+                break
+            tables.append(t)
+        if tables and end == len(units) > tables[-1] + 1:
+            end = tables[-1] + 1  # pairs after the last table: with their table, by the next block
+        # The pairs, column-wise: the i-th algorithm's end where its table is.
+        is_pair = list(map(not_, headers[:end]))
+        names, counts, seconds = (list(compress(c, is_pair)) for c in (names, counts, seconds))
+        cols = (list(compress(range(idx + 1, idx + 1 + 2 * end, 2), is_pair)), names,
+                *self.records(names, compress(blocks, is_pair)), counts, seconds)
+        keys = list(zip(cols[3], cols[2]))
+        # The tables' rows as mr() makes them from +F lines, column-wise
+        heads = list(map(sizes.__getitem__, map(headers.__getitem__, tables)))
+        row_names = list(map(row_names.__getitem__, tables))
+        row_values = map(str.split, map(values.__getitem__, tables), repeat(":"))
+        algorithms, ops = zip(*map(self.canonical_of.__getitem__, row_names)) if tables else ((), ())
+        rows = list(map(list, zip(
+            map((idx + 2).__add__, map((2).__mul__, tables)), algorithms, row_names, ops,
+            map(list, heads), map(list, map(map, repeat(float), row_values)),
+            repeat(None), repeat(None))))
+        # An algorithm's pairs after the first join the run of the table before them unless one
+        # repeats a record of that run (then add_records() starts the next run, as for the
+        # first): joined pairs [joined, a) are added to the run at once.
+        a = joined = 0
+        for j, b in enumerate([t - k for k, t in enumerate(tables)] + [len(names)]):
+            if a == b:
+                break  # (no pairs after the last table)
+            run = self.cur
+            if j and (done := run.done).isdisjoint(ks := keys[a:b]) and len(set(ks)) == b - a:
+                done.update(ks)
+                run.last = cols[0][b - 1] + 1
+            else:
+                self.joined(run, cols, joined, a)
+                self.add_records([c[a:b] for c in cols], 2, "mr")
+                joined = b
+            a = b
+            if j == len(tables):
+                break
+            # The table, as mr() reads it (the run that took the pairs has no printed table).
+            run, row = self.cur, rows[j]
+            if row[ALG] == "evp":
+                run.evp = True
+            if row[OP] == "encrypt" and run.opts.get("decrypt"):
+                row[OP] = "decrypt"
+            run.rows.append(row)
+            run.mr_sizes = list(heads[j])
+            run.last = row[LINE]
+        self.joined(self.cur, cols, joined, a)
+        return 2 * end
 
     def row_block(self, idx: int) -> int:
         """Read the table rows from line index ``idx`` on; return how many lines.
@@ -708,60 +832,73 @@ class _Parser:
             recs = record.findall(m[0]) if m else []
         return recs
 
-    def add_records(self, first: int, step: int, recs: list[tuple], dialect: str) -> None:
+    def records(self, names: tuple, blocks: tuple) -> tuple[list, list]:
+        """The blocks (as ints) and canonical algorithms of records of a block pattern."""
+        return (list(map(self.ints.__getitem__, blocks)),
+                list(map(self.algorithm_of.__getitem__, names)))
+
+    def add_records(self, cols: tuple, span: int, dialect: str) -> None:
         """Add complete symmetric progress records read by a block pattern.
 
-        ``recs`` holds the ``(name, block, count, seconds)`` texts of the records whose lines are
-        ``first``, ``first + step``, ... (a +DT/+R pair is two lines).
+        ``cols`` are their columns: lines, names, blocks (int), algorithms, and the texts of
+        counts and seconds; each record is ``span`` lines (a +DT/+R pair is two).
         """
-        names = self.names
-        for name, _, _, _ in recs:
-            if name not in names:
-                names[name] = canonical(name)
-        run, k, n = self.cur, 0, len(recs)
+        # Column-wise, every step in C: no Python code runs per record.
+        lines, _, blocks, algorithms, _, _ = cols
+        run, k, n = self.cur, 0, len(lines)
         opened = False
-        if run is None or (run.has_cells() and (
-                self.prose_after(run) or (dialect == "mr" and self.after_table(run)))):
-            run, opened = self.new_run(first), True
+        if run is None:
+            run, opened = self.new_run(lines[0]), True
         elif run.has_cells():
-            # Records join a run that has cells until one repeats a record of the run (or of
-            # this block): that one starts a new run.
-            done, seen = run.done, set()
-            for name, block, count, secs in recs:
-                key = (names[name][0], int(block))
-                if key in done or key in seen or (dialect == "progress" and self.foreign(
-                        run, key, int(count), int(block), float(secs))):
-                    break
-                seen.add(key)
-                k += 1
-            if k:
-                self.extend_progress(run, first, step, recs[:k], dialect)
-            if k == n:
-                return
-            run, opened = self.next_run(first + k * step), True
+            if self.prose_after(run) or (dialect == "mr" and self.after_table(run)):
+                run, opened = self.new_run(lines[0]), True
+            else:
+                # Records join a run that has cells until one repeats a record of the run (or
+                # of this block), or, for progress lines, is not the record of one of its cells
+                # (see foreign): that one starts the next run.
+                done, keys = run.done, list(zip(algorithms, blocks))
+                if dialect == "mr" and done.isdisjoint(keys) and len(set(keys)) == n:
+                    self.extend_progress(run, cols, span, dialect)
+                    return  # (the rule: no repeat)
+                seen = set()
+                for j, key in enumerate(keys):
+                    if key in done or key in seen or (dialect == "progress" and self.foreign(
+                            run, key, int(cols[4][j]), key[1], float(cols[5][j]))):
+                        break
+                    seen.add(key)
+                    k += 1
+                if k:
+                    self.extend_progress(run, [c[:k] for c in cols], span, dialect)
+                if k == n:
+                    return
+                run, opened = self.next_run(lines[k]), True
+                cols = [c[k:] for c in cols]
         # A run without cells takes all the rest (no record of the block adds cells).
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
             self.pending_doing = None  # as complete_doing() says
-        self.extend_progress(run, first + k * step, step, recs[k:], dialect)
+        self.extend_progress(run, cols, span, dialect)
 
-    def extend_progress(self, run: _Run, first: int, step: int, recs: list[tuple],
-                        dialect: str) -> None:
-        """Append records (texts as :meth:`add_records` takes them) to ``run``."""
-        # Column-wise, every step in C: no Python code runs per record.
-        n = len(recs)
-        names, blocks, counts, secs = zip(*recs)
-        blocks = list(map(int, blocks))
-        algorithms, ops = zip(*map(self.names.__getitem__, names))
-        if run.opts.get("decrypt"):
-            ops = ["decrypt" if op == "encrypt" else op for op in ops]
-        run.progress.extend(_progress.completes(zip(
-            range(first, first + n * step, step), names, blocks, repeat(None, n),
-            repeat(None, n), algorithms, ops, map(int, counts), map(float, secs))))
-        run.done.update(zip(algorithms, blocks))
-        run.last = first + n * step - 1
+    @staticmethod
+    def extend_progress(run: _Run, cols: tuple, span: int, dialect: str) -> None:
+        """Append records (``cols`` as :meth:`add_records` takes them) to ``run``.
+
+        They stay column-wise (made by :attr:`_Run.progress` if needed).
+        """
+        run.columns.append((*cols, bool(run.opts.get("decrypt"))))
+        run.undone.append((cols[3], cols[2]))
+        run.last = cols[0][-1] + span - 1
         run.dialects.add(dialect)
         if dialect == "progress":
             run.stderr_seen = True
+
+    @staticmethod
+    def joined(run: _Run, cols: tuple, lo: int, hi: int) -> None:
+        """Append the records ``lo:hi`` of ``cols`` that joined ``run`` already (see mr_block).
+
+        Their keys are in ``run.done`` and ``run.last`` counts their lines.
+        """
+        if lo < hi:
+            run.columns.append((*(c[lo:hi] for c in cols), bool(run.opts.get("decrypt"))))
 
     def prose_after(self, run: _Run) -> bool:
         """A line of prose (or a marker) since the run's last line: the text moved on."""
@@ -803,7 +940,7 @@ class _Parser:
         give its rate (openssl prints the table from their count and seconds); a record whose
         rate is not its cell's measured another run.
         """
-        if not run.progress:
+        if not run.has_progress():
             return []  # (a table without progress lines: nothing to move, no keys to make)
         last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
         rates = _printed_rates(run)
@@ -947,7 +1084,7 @@ class _Parser:
         meta = run.meta
         # Records read whole by blocks (the rule in captures) name no public-key family to
         # settle, and usually fill their rows column-wise.
-        complete = not run.progress or set(map(type, run.progress)) == {_progress.Complete}
+        complete = not run.records or set(map(type, run.records)) == {_progress.Complete}
         if not complete:
             self.settle_kem(run)
         # The -multi -evp parent row named literally "evp" (until 3.0.10/3.1.2): take the name
@@ -964,7 +1101,7 @@ class _Parser:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
         cells = [c for c, _ in run.pk]
-        loose = self.fill_rows(run) if complete and run.progress and not run.multi else None
+        loose = self.fill_rows(run) if complete and run.has_progress() and not run.multi else None
         if loose is None:
             loose = self.fill(run, cells)
         cells.extend(loose)
@@ -1049,13 +1186,16 @@ class _Parser:
         of a key with the n-th cell of that key: the same pairs) and each row takes a slice of
         the counts and seconds, in C. Returns None when the records are not such a sequence.
         """
-        rows, progress = run.rows, run.progress
-        if list(map(_REC_KEY, progress)) != [(r[ALG], size) for r in rows for size in r[SIZES]]:
+        rows = run.rows
+        algorithms, blocks, counts, seconds = run.record_columns()
+        sizes = list(map(_SIZES_OF, rows))
+        # the cells' keys, column-wise: (algorithm, block) pairs as two lists
+        if blocks != list(chain.from_iterable(sizes)) or algorithms != list(
+                chain.from_iterable(map(repeat, map(_ALG_OF, rows), map(len, sizes)))):
             return None
-        counts, seconds = list(map(_COUNT, progress)), list(map(_SECONDS, progress))
         start = 0
-        for r in rows:
-            end = start + len(r[SIZES])
+        for r, row_sizes in zip(rows, sizes):
+            end = start + len(row_sizes)
             if end > start:  # (a row without cells keeps no counts, as in fill)
                 r[COUNTS], r[SECONDS] = counts[start:end], seconds[start:end]
             start = end
@@ -1157,8 +1297,9 @@ _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s
 _line_of = itemgetter(LINE)
 _groups = re.Match.groups
 _TAIL = itemgetter(2)  # of a T.ROW_LINE record: the cells of the row's next line
-# fields of a Complete progress record: its key (algorithm, block), count and seconds
-_REC_KEY, _COUNT, _SECONDS = itemgetter(5, 2), itemgetter(7), itemgetter(8)
+_ALG_OF, _SIZES_OF = itemgetter(ALG), itemgetter(SIZES)  # of a row record
+# fields of a Complete progress record: algorithm, block, count and seconds
+_COMPLETE_COLUMNS = (itemgetter(5), itemgetter(2), itemgetter(7), itemgetter(8))
 
 
 _NAN = float("nan")  # count and seconds of a row's cell without a progress record
