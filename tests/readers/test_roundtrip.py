@@ -129,6 +129,16 @@ def test_doing_lines_alone(rec, ops):
 
 
 @SETTINGS
+@given(progress_records(), st.integers(30, 75), st.sampled_from(["", "> ", ">> "]))
+def test_doing_lines_wrapped_by_mail(rec, width, quote):
+    name, sizes, counts, secs = rec
+    text = "".join(R.doing_sym(name, 3, s, c, t) for s, c, t in zip(sizes, counts, secs))
+    df = cipherlab.ingest(R.mail_wrap(text, width, quote=quote), strict=True)
+    assert df["count"].tolist() == counts and df.seconds.tolist() == secs
+    assert df.algorithm.unique().tolist() == [canonical(name)[0]]
+
+
+@SETTINGS
 @given(progress_records())
 def test_mr_records(rec):
     name, sizes, counts, secs = rec

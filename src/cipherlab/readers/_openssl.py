@@ -56,6 +56,8 @@ _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
+# How a whole progress line ends: with its result's time.
+_DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
 # first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
 _PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
 # Index of each field in a cell list.
@@ -418,6 +420,9 @@ class _Parser:
                 if self.continuation(i, line):
                     continue
                 self.flush_pending()
+            if line.startswith("Doing ") and not _DOING_RESULT.search(line):
+                line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
+                resume = idx + 1 + extra
             try:
                 # Inside a throughput table most lines are rows: try that first.
                 run = self.cur
@@ -432,6 +437,24 @@ class _Parser:
                 else:
                     self.note_prose(i, line)
         self.flush_pending()
+
+    def rejoined(self, idx: int, line: str) -> tuple[str, int]:
+        """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
+
+        Returns the whole line and how many lines after ``idx`` it took; ``(line, 0)`` when no
+        following lines (at most three, none a record of its own) make a progress line ending
+        in its result.
+        """
+        text = line
+        for j in range(idx + 1, min(idx + 4, len(self.lines))):
+            nxt = clean(self.lines[j])
+            if j in self.skip or not nxt or nxt.startswith(("Doing ", "+")) or (
+                    j == idx + 1 and line.endswith(":") and _progress.looks_like_result(nxt)):
+                break  # (a bare prompt's whole result line: read as the prompt's, as it was)
+            text = f"{text} {nxt}"
+            if _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None:
+                return text, j - idx
+        return line, 0
 
     def note_prose(self, i: int, line: str) -> None:
         if line.startswith("#"):
