@@ -99,7 +99,7 @@ class Cell:
         self.operation, self.ops_per_s, self.name = operation, ops_per_s, name
 
 
-def _ec_curve(idx: int, bits: int, version, table_hint=None) -> str:
+def _ec_curve(idx: int, bits: int, version) -> str:
     tables = []
     if version is not None and version >= (4, 0, 0):
         tables.append(_EC_40)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from cipherlab.readers._names import canonical, pkey_algorithm
+from cipherlab.readers._names import pkey_algorithm
 
 # --- header block (§3.2) --------------------------------------------------------------------
 _VERSION_OLD = re.compile(
@@ -109,7 +109,6 @@ _SIZES = re.compile(r"(\d+)\s*bytes")
 # (no `\s*` right after "type": two quantifiers over the same blanks made a failing match
 # backtrack ten times longer)
 _SYM_HEADER = re.compile(r"^type((?:\s*\d+\s*bytes)+)\s*$")
-_SIZE_CONT = re.compile(r"^(?:\d+\s*bytes\s*)+$")
 #: A `type` header cut short by a mail client (``type   16 bytes ... 8192``).
 SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
 # openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
@@ -151,11 +150,6 @@ def sym_header(line: str) -> list[int] | None:
     """
     m = _SYM_HEADER.match(line)
     return [int(x) for x in _SIZES.findall(m[1])] if m else None
-
-
-def size_continuation(line: str) -> list[int] | None:
-    """``8192 bytes  16384 bytes``: the tail of a wrapped ``type`` header."""
-    return [int(x) for x in _SIZES.findall(line)] if _SIZE_CONT.match(line) else None
 
 
 def values_only(line: str) -> list[str] | None:
@@ -354,7 +348,3 @@ def rates(tokens: list[str]) -> list[float]:
 def times(tokens: list[str]) -> list[float]:
     """The time columns (seconds per operation) of a public-key row."""
     return [float(t[:-1]) for t in tokens if t[-1] == "s"]
-
-
-def kem_sig_algorithm(name: str) -> str:
-    return canonical(name)[0]
