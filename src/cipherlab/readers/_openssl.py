@@ -880,13 +880,15 @@ class _Parser:
                 # of this block), or, for progress lines, is not the record of one of its cells
                 # (see foreign): that one starts the next run.
                 done, keys = run.done, list(zip(algorithms, blocks))
-                if dialect == "mr" and done.isdisjoint(keys) and len(set(keys)) == n:
+                if dialect == "mr" and not run.multi and done.isdisjoint(keys) and \
+                        len(set(keys)) == n:
                     self.extend_progress(run, cols, span, dialect)
                     return  # (the rule: no repeat)
                 seen = set()
                 for j, key in enumerate(keys):
-                    if key in done or key in seen or (dialect == "progress" and self.foreign(
-                            run, key, int(cols[4][j]), key[1], float(cols[5][j]))):
+                    if key in done or key in seen or ((dialect == "progress" or run.multi) and
+                                                      self.foreign(run, key, int(cols[4][j]),
+                                                                   key[1], float(cols[5][j]))):
                         break
                     seen.add(key)
                     k += 1
@@ -932,11 +934,17 @@ class _Parser:
     @staticmethod
     def foreign(run: _Run, key: tuple, count: int | None, block: int | None,
                 seconds: float | None) -> bool:
-        """A complete progress record, arriving after the run's table, that is not the record of
-        one of its cells: no cell has its key, or its count and seconds do not give the cell's
-        rate. (Records of the run itself follow its table when stderr is pasted below stdout;
-        a ``-multi`` run's children's records never give the parent's totals.)"""
-        if run.multi or count is None:
+        """A progress record, arriving after the run's table, that is not the record of one of
+        its cells: no cell has its key, or its count and seconds do not give the cell's rate.
+
+        Records of the run itself follow its table when stderr is pasted below stdout. A
+        ``-multi`` parent's totals are not its children's rates, so there only the key counts
+        (not when the parent's row is named ``evp``: its children name the cipher); a record
+        without its result counts as the run's.
+        """
+        if run.multi:
+            return not run.evp and key not in _printed_rates(run)
+        if count is None:
             return False
         return not _gives_a_rate(count, block, seconds, _printed_rates(run).get(key))
 
@@ -991,7 +999,8 @@ class _Parser:
             algorithm, op = canonical(name)
             rec = _progress.Progress(i, name, block, None, None, algorithm, op)
             if run is None or (run.has_cells() and child is None and (
-                    self.repeats(run, rec) or self.prose_after(run) or self.after_table(run))):
+                    self.repeats(run, rec) or self.prose_after(run) or self.after_table(run)
+                    or (run.multi and self.foreign(run, rec.key(), None, block, None)))):
                 run = self.new_run(i)
             if run.opts.get("decrypt") and op == "encrypt":
                 rec.operation = "decrypt"
