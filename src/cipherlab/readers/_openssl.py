@@ -215,6 +215,7 @@ class _Parser:
         self.unplaced: list[tuple[int, str]] = []
         self.prose: tuple[int, str] | None = None
         self.marker: tuple[int, dict[str, str]] | None = None
+        self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.quoted: dict[tuple, str] = {}
         # continuation state
         self.pending_row: tuple | None = None  # (run, lineno, name, tokens)
@@ -589,6 +590,8 @@ class _Parser:
             run.elapsed = run.stderr_seen = True
             return True
         if line.startswith(T.NOTICES):
+            if line.startswith("[exit status:"):
+                self.ended = i  # a capture's last line: what follows is another run's
             return True
         if T.engine_line(line) is not None:
             self.run(i).meta["engine"] = T.engine_line(line)
@@ -926,10 +929,11 @@ class _Parser:
             run.columns.append((*(c[lo:hi] for c in cols), bool(run.opts.get("decrypt"))))
 
     def prose_after(self, run: _Run) -> bool:
-        """A line of prose (or a marker) since the run's last line: the text moved on."""
+        """A line of prose, a marker or an exit status since the run's last line: the text
+        moved on."""
         last = run.last
         return (self.prose is not None and self.prose[0] > last) or (
-            self.marker is not None and self.marker[0] > last)
+            self.marker is not None and self.marker[0] > last) or self.ended > last
 
     @staticmethod
     def foreign(run: _Run, key: tuple, count: int | None, block: int | None,
@@ -1036,6 +1040,10 @@ class _Parser:
             if tag == "DNP":
                 fields = fields[1:] + ["0"]
             rec = _mr.dtp_record(fields, i)
+            if child is None and run.multi and run.has_cells() and self.foreign(
+                    run, rec.key(), None, None, None):
+                run = self.new_run(i)  # (as for +DT: not a child's prompt, another run's)
+                run.dialects.add("mr")
             run.open_dtp.append(rec)
             if rec.family.startswith(("kem", "sig")):
                 names = run.sig_names if rec.family.startswith("sig") else run.kem_names
