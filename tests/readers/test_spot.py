@@ -280,7 +280,9 @@ def test_dumps_pasted_back_to_back_read_as_they_read_alone():
              ("samples/openssl-3.0.19-host-a/multi.txt", "synthetic/openssl-1.1.1-mr-ops-per-second.txt"),
              ("samples/openssl-3.0.22-host-b/multi-mr.txt", "synthetic/openssl-1.1.0-mr-seconds-per-op.txt"),
              ("samples/openssl-3.0.19-host-a/multi-pkey.txt", "synthetic/openssl-3.5-mr-kem-sig.txt"),
-             ("samples/openssl-3.0.19-host-a/pkey-mr.txt", "samples/openssl-3.0.19-host-a/mb-mr.txt")]
+             ("samples/openssl-3.0.19-host-a/pkey-mr.txt", "samples/openssl-3.0.19-host-a/mb-mr.txt"),
+             ("samples/openssl-3.0.22-host-b/pyca.txt", "seeds/netbsd-ml-three-os-openssl-speed.txt"),
+             ("samples/openssl-3.0.22-host-b/pyca.txt", "synthetic/openssl-3.5-mr-kem-sig.txt")]
     cols = ["algorithm", "operation", "block_bytes", "bytes_per_s", "count", "seconds"]
     for a, b in pairs:
         ta, tb = (DATA / a).read_text(), (DATA / b).read_text()

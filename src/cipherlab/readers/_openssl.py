@@ -492,7 +492,7 @@ class _Parser:
             sizes = _sym_header(line)
             if sizes is not None or T.SYM_HEADER_HEAD.match(line):
                 run = self.cur
-                if run is None or (run.rows and run.header_used):
+                if run is None or (run.rows and run.header_used) or "harness" in run.dialects:
                     run = self.new_run(i)
                 run.last = i
                 run.sizes, run.header_used = sizes, True
@@ -502,7 +502,7 @@ class _Parser:
         if ver is not None:
             run = self.cur
             # (a -multi parent's header follows its children's Got: lines: same run)
-            if run is None or run.has_version or run.rows or run.pk:
+            if run is None or run.has_version or run.rows or run.pk or "harness" in run.dialects:
                 run = self.next_run(i)
             run.last = i
             run.has_version = True
@@ -954,12 +954,13 @@ class _Parser:
 
     @staticmethod
     def after_table(run: _Run) -> bool:
-        """A ``-mr`` record after the run's printed table: the output of another run.
+        """A ``-mr`` record after the run's printed table (or a Python harness's rows): the
+        output of another run.
 
         ``-mr`` prints no tables; only a ``-multi`` parent's children send records that may
         come after its table (their stderr pasted below its stdout).
         """
-        return "text" in run.dialects and not run.multi
+        return ("text" in run.dialects or "harness" in run.dialects) and not run.multi
 
     @staticmethod
     def repeats(run: _Run, rec: _progress.Progress) -> bool:
