@@ -58,6 +58,7 @@ _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
 # How a whole progress line ends: with its result's time.
 _DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
+_DOING_PIECES = 7  # lines after a cut progress line that may complete it (long names, 30 columns)
 # first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
 _PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
 # Index of each field in a cell list.
@@ -443,11 +444,11 @@ class _Parser:
         """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
 
         Returns the whole line and how many lines after ``idx`` it took; ``(line, 0)`` when no
-        following lines (at most three, none a record of its own) make a progress line ending
-        in its result.
+        following lines (a few, none a record of its own) make a progress line ending in its
+        result.
         """
         text = line
-        for j in range(idx + 1, min(idx + 4, len(self.lines))):
+        for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
             nxt = clean(self.lines[j])
             if j in self.skip or not nxt or nxt.startswith(("Doing ", "+")) or (
                     j == idx + 1 and line.endswith(":") and _progress.looks_like_result(nxt)):
