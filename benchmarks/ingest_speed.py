@@ -191,7 +191,8 @@ def main(argv=None) -> int:
     # baseline of earlier figures)
     w_one_piece, _, _ = best_of(args.repeat, lambda: pd.read_csv(csv, low_memory=False))
     assert len(back) == len(df)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    from cipherlab.readers._api import _cpus
+    cpus = _cpus()  # the CPUs ingest may share files among
     print(f"corpus: {size_mb:.1f} MB of openssl speed text in {len(list(folder.glob('*.txt')))} files, "
           f"{len(df):,} cells, {df.groupby(['source', 'run'], observed=True).ngroups:,} runs; "
           f"{cpus} CPUs")

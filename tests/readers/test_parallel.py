@@ -70,11 +70,9 @@ def test_workers_raise_the_first_error_in_file_order(folder):
 
 
 def test_how_many_processes():
-    small = [(Path(__file__), "t", True)] * 3
-    assert _api._jobs(small, None) == 1  # a few KB: not worth a process
-    big = [("x" * 3_000_000, "<text>", False)] * 2
-    assert _api._jobs(big, 1) == 1 and _api._jobs(big[:1], 4) == 1
-    assert _api._jobs(big, None) == min(2, _api._cpus()) or not _api._can_fork()
+    assert _api._jobs(3, 30_000, None) == 1  # a few KB: not worth a process
+    assert _api._jobs(2, 6_000_000, 1) == 1 and _api._jobs(1, 3_000_000, 4) == 1
+    assert _api._jobs(2, 6_000_000, None) == min(2, _api._cpus()) or not _api._can_fork()
     for bad in (0, -2, 1.5, True, "2"):
         with pytest.raises(ValueError, match=r"`n_jobs` must be .*; not"):
             cipherlab.ingest(DATA / "seeds" / "aws-wiki-aesni-on-off.txt", n_jobs=bad)
@@ -82,6 +80,6 @@ def test_how_many_processes():
 
 def test_chunks_are_contiguous_and_balanced():
     items = [("x" * n, str(i), False) for i, n in enumerate([5, 1, 1, 1, 1, 1, 5, 5])]
-    chunks = _api._split(items, 4)
+    chunks = _api._split(items, [len(it[0]) for it in items], 4)
     assert [it for c in chunks for it in c] == items  # file order kept
     assert [sum(len(it[0]) for it in c) for c in chunks] == [5, 5, 5, 5]

@@ -181,12 +181,13 @@ def _read_chunks(items: list, strict: bool, conditions: dict[str, Any], hints: d
         from tqdm.auto import tqdm
         bar = tqdm(total=len(items), desc="cipherlab.ingest", unit="file", leave=False)
     try:
-        jobs = _jobs(items, n_jobs)
+        sizes = list(map(_size, items))  # (each file's size taken once)
+        jobs = _jobs(len(items), sum(sizes), n_jobs)
         if jobs == 1:
             yield _read_chunk(items, strict, conditions, hints, bar.update if bar else None)
             return
         # Contiguous chunks of about equal size, a few per worker so that they finish together.
-        chunks = _split(items, 4 * jobs)
+        chunks = _split(items, sizes, 4 * jobs)
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_read_chunk, c, strict, conditions, hints) for c in chunks]
             try:
@@ -202,17 +203,18 @@ def _read_chunks(items: list, strict: bool, conditions: dict[str, Any], hints: d
             bar.close()
 
 
-def _jobs(items: list, n_jobs: int | None) -> int:
-    """How many processes read ``items``: 1 unless several are asked for (or worth it) and can fork."""
+def _jobs(n_items: int, n_bytes: int, n_jobs: int | None) -> int:
+    """How many processes read ``n_items`` sources of ``n_bytes`` in all: 1 unless several are
+    asked for (or worth it) and can fork."""
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)
                                or n_jobs == 0 or n_jobs < -1):
         raise ValueError(f"`n_jobs` must be a positive number of processes, -1 (every CPU) or "
                          f"None (decide from the input); not {n_jobs!r}.")
     if n_jobs is None:
-        n_jobs = _cpus() if len(items) > 1 and sum(map(_size, items)) >= _PARALLEL_BYTES else 1
+        n_jobs = _cpus() if n_items > 1 and n_bytes >= _PARALLEL_BYTES else 1
     elif n_jobs == -1:
         n_jobs = _cpus()
-    n_jobs = min(n_jobs, len(items))
+    n_jobs = min(n_jobs, n_items)
     if n_jobs > 1 and not _can_fork():
         return 1
     return n_jobs
@@ -241,9 +243,10 @@ def _size(item: tuple) -> int:
         return 0
 
 
-def _split(items: list, n: int) -> list[list]:
-    """``items`` cut into at most ``n`` contiguous chunks of about equal size in bytes."""
-    sizes = [max(_size(it), 1) for it in items]
+def _split(items: list, sizes: list[int], n: int) -> list[list]:
+    """``items`` (of ``sizes`` bytes) cut into at most ``n`` contiguous chunks of about equal
+    size."""
+    sizes = [max(size, 1) for size in sizes]
     target = sum(sizes) / n
     chunks, chunk, filled = [], [], 0
     for item, size in zip(items, sizes):

@@ -649,8 +649,8 @@ class _Parser:
         run = self.cur
         if run is None or (run.has_cells() and self.prose_after(run)):
             run = self.new_run(i)
-        elif run.has_cells() and (self.repeats(run, rec) or self.foreign(run, rec.key(), rec.count,
-                                                                         rec.block, rec.seconds)):
+        elif run.has_cells() and (self.repeats(run, rec) or self.foreign(
+                run, _printed_rates(run), rec.key(), rec.count, rec.block, rec.seconds)):
             run = self.next_run(i)
         run.last = i
         run.stderr_seen = True
@@ -889,10 +889,10 @@ class _Parser:
                     self.extend_progress(run, cols, span, dialect)
                     return  # (the rule: no repeat)
                 seen = set()
+                rates = _printed_rates(run) if dialect == "progress" or run.multi else None
                 for j, key in enumerate(keys):
-                    if key in done or key in seen or ((dialect == "progress" or run.multi) and
-                                                      self.foreign(run, key, int(cols[4][j]),
-                                                                   key[1], float(cols[5][j]))):
+                    if key in done or key in seen or (rates is not None and self.foreign(
+                            run, rates, key, int(cols[4][j]), key[1], float(cols[5][j]))):
                         break
                     seen.add(key)
                     k += 1
@@ -937,10 +937,11 @@ class _Parser:
             self.marker is not None and self.marker[0] > last) or self.ended > last
 
     @staticmethod
-    def foreign(run: _Run, key: tuple, count: int | None, block: int | None,
+    def foreign(run: _Run, rates: dict, key: tuple, count: int | None, block: int | None,
                 seconds: float | None) -> bool:
         """A progress record, arriving after the run's table, that is not the record of one of
-        its cells: no cell has its key, or its count and seconds do not give the cell's rate.
+        its cells: no cell has its key, or its count and seconds do not give the cell's rate
+        (``rates``: :func:`_printed_rates` of the run).
 
         Records of the run itself follow its table when stderr is pasted below stdout. A
         ``-multi`` parent's totals are not its children's rates, so there only the key counts
@@ -948,10 +949,10 @@ class _Parser:
         without its result counts as the run's.
         """
         if run.multi:
-            return not run.evp and key not in _printed_rates(run)
+            return not run.evp and key not in rates
         if count is None:
             return False
-        return not _gives_a_rate(count, block, seconds, _printed_rates(run).get(key))
+        return not _gives_a_rate(count, block, seconds, rates.get(key))
 
     @staticmethod
     def after_table(run: _Run) -> bool:
@@ -1006,7 +1007,8 @@ class _Parser:
             rec = _progress.Progress(i, name, block, None, None, algorithm, op)
             if run is None or (run.has_cells() and child is None and (
                     self.repeats(run, rec) or self.prose_after(run) or self.after_table(run)
-                    or (run.multi and self.foreign(run, rec.key(), None, block, None)))):
+                    or (run.multi and self.foreign(run, _printed_rates(run), rec.key(), None,
+                                                   block, None)))):
                 run = self.new_run(i)
             if run.opts.get("decrypt") and op == "encrypt":
                 rec.operation = "decrypt"
@@ -1043,7 +1045,7 @@ class _Parser:
                 fields = fields[1:] + ["0"]
             rec = _mr.dtp_record(fields, i)
             if child is None and run.multi and run.has_cells() and self.foreign(
-                    run, rec.key(), None, None, None):
+                    run, _printed_rates(run), rec.key(), None, None, None):
                 run = self.new_run(i)  # (as for +DT: not a child's prompt, another run's)
                 run.dialects.add("mr")
             run.open_dtp.append(rec)
