@@ -120,7 +120,7 @@ _VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
 _K_ROW = re.compile(r"(?:-?\d+\.\d\dk|0\.00)(?: (?:-?\d+\.\d\dk|0\.00))*")
 _VALUES_TAIL = re.compile(rf"(?:\s+{_VAL})+\s*$")
 _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
-# Blocks of table rows read from the raw text (``_openssl._Parser.row_block``): the plain cells
+# Blocks of table rows read from the raw text (``_blocks._BlockReaders.row_block``): the plain cells
 # openssl prints for every measured size, and names made of printable characters other than "^"
 # (clean() reads "^[" as an escape) whose words start with none of "-.0123456789", so that no
 # value is taken for a word of the name (nor, as names with values are not rows, the reverse).

@@ -1,0 +1,195 @@
+"""Assembly: each run built by the pass made into a :class:`cipherlab.model.Run`.
+
+Once the pass is over, each run's progress records are tied to the table cells they measured
+(filling ``count``/``seconds``; records that measured no cell become cells of their own), its
+cells are put in line order and its metadata settled (timing, dialect). Apart from the pass
+because nothing here reads lines: it works on the finished state of each
+:class:`~cipherlab.readers._runs._Run`.
+
+Speed: assembly fills rows column-wise when a run's records are its cells in table order (the
+rule in captures): the records' key columns are compared with the rows' in C, no record is made.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from itertools import chain, repeat
+from operator import itemgetter
+
+from cipherlab.model import FLAG_CHILD, Run
+from cipherlab.readers import _progress
+from cipherlab.readers._names import canonical
+from cipherlab.readers._runs import (ALG, BLOCK, COUNT, COUNTS, FLAG, LINE, OP, SECONDS, SECS,
+                                     SIZES, _Run)
+
+_FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s", "ops_per_s",
+           "count", "seconds", "flag")
+_line_of = itemgetter(LINE)
+_ALG_OF, _SIZES_OF = itemgetter(ALG), itemgetter(SIZES)  # of a row record
+_NAN = float("nan")  # count and seconds of a row's cell without a progress record
+
+
+class _Assembly:
+    """The assembly of :class:`~cipherlab.readers._openssl._Parser`'s runs (a mixin of it)."""
+
+    def build(self) -> list[Run]:
+        out = []
+        for run in self.runs:
+            built = self.assemble(run)
+            if built is not None:
+                out.append(built)
+        return out
+
+    def assemble(self, run: _Run) -> Run | None:
+        meta = run.meta
+        # Records read whole by blocks (the rule in captures) name no public-key family to
+        # settle, and usually fill their rows column-wise.
+        complete = not run.records or set(map(type, run.records)) == {_progress.Complete}
+        if not complete:
+            self.settle_kem(run)
+        # The -multi -evp parent row named literally "evp" (until 3.0.10/3.1.2): take the name
+        # the children reported.
+        if run.evp:
+            names = {c[ALG] for conds, c, _ in run.children if "child" in conds
+                     and c[BLOCK] is not None} | {
+                p.algorithm for p in run.progress if p.block is not None}
+            names.discard("evp")
+            if len(names) == 1:
+                real = names.pop()
+                op = canonical(real)[1]
+                for c in run.rows:
+                    if c[ALG] == "evp":
+                        c[ALG], c[OP] = real, op
+        cells = [c for c, _ in run.pk]
+        loose = self.fill_rows(run) if complete and run.has_progress() and not run.multi else None
+        if loose is None:
+            loose = self.fill(run, cells)
+        cells.extend(loose)
+        sub = [c if isinstance(c, dict) else
+               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
+               for conds, c, _ in run.children]
+        rows = run.rows
+        if not cells and not rows and not sub:
+            return None
+        if sub:  # cells that vary in a condition: every cell becomes a mapping
+            cells = [c for r in rows for c in _row_cells(r)] + cells
+            rows = []
+        cells.sort(key=_line_of)  # stable: cells of one line keep their order
+        if sub:
+            cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
+            cells.sort(key=lambda c: c["line"])
+        if run.multi:
+            meta["multi"] = run.multi
+        meta.setdefault("tool", "openssl")
+        if "timing" not in meta:
+            meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
+                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
+        meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
+            else "progress" if "progress" in run.dialects else "harness"
+        return Run(meta=meta, cells=cells, rows=rows)
+
+    def fill(self, run: _Run, cells: list[list]) -> list[list]:
+        """Fill rows and ``cells`` with the counts and seconds of the run's progress records.
+
+        Returns the cells of the records that measured no cell of the run.
+        """
+        # Progress records find their cell by key: the n-th record of a key fills the n-th cell.
+        # A row's cell is its (row, index) pair; rows come before public-key cells.
+        if run.progress:
+            rows = run.rows
+            keys = [*((r[ALG], size) for r in rows for size in r[SIZES]), *(k for _, k in run.pk)]
+            targets = [*((r, j) for r in rows for j in range(len(r[SIZES]))), *cells]
+        else:
+            keys = targets = []
+        index: dict = dict(zip(reversed(keys), reversed(targets)))  # the first cell of each key
+        if len(index) == len(keys):  # one cell per key, the rule: built in C, taken by pop()
+            take = index.pop
+        else:
+            index = defaultdict(deque)
+            for key, t in zip(keys, targets):
+                index[key].append(t)
+
+            def take(key, default):
+                q = index.get(key)
+                return q.popleft() if q else default
+        child_keys = {key for _, _, key in run.children if key is not None}
+        loose: list[list] = []
+        for p in run.progress:
+            if p.count is None:
+                continue
+            key = (p.algorithm, p.block) if p.block is not None else p.key()
+            if run.multi:
+                # Progress records of a -multi run are the children's: their results are in
+                # the Got: lines (or summed into the parent's table), never the parent's count.
+                if key in child_keys or key in index:
+                    continue
+                loose.append(self.progress_cell(p))
+                loose[-1][FLAG] = FLAG_CHILD
+                continue
+            target = take(key, None)
+            if target is None:
+                loose.append(self.progress_cell(p))
+            elif type(target) is tuple:
+                row, j = target
+                if row[COUNTS] is None:
+                    row[COUNTS], row[SECONDS] = [_NAN] * len(row[SIZES]), [_NAN] * len(row[SIZES])
+                row[COUNTS][j], row[SECONDS][j] = p.count, p.seconds
+            else:
+                target[COUNT], target[SECS] = p.count, p.seconds
+        return loose
+
+    def fill_rows(self, run: _Run) -> list[list] | None:
+        """:meth:`fill` when the run's records (read whole by blocks) are its rows' cells in order.
+
+        That is the rule in captures: ``Doing`` lines, or ``+DT``/``+R`` pairs, in the order of
+        the table. Then the i-th record fills the i-th cell (:meth:`fill` pairs the n-th record
+        of a key with the n-th cell of that key: the same pairs) and each row takes a slice of
+        the counts and seconds, in C. Returns None when the records are not such a sequence.
+        """
+        rows = run.rows
+        algorithms, blocks, counts, seconds = run.record_columns()
+        sizes = list(map(_SIZES_OF, rows))
+        # the cells' keys, column-wise: (algorithm, block) pairs as two lists
+        if blocks != list(chain.from_iterable(sizes)) or algorithms != list(
+                chain.from_iterable(map(repeat, map(_ALG_OF, rows), map(len, sizes)))):
+            return None
+        start = 0
+        for r, row_sizes in zip(rows, sizes):
+            end = start + len(row_sizes)
+            if end > start:  # (a row without cells keeps no counts, as in fill)
+                r[COUNTS], r[SECONDS] = counts[start:end], seconds[start:end]
+            start = end
+        return []
+
+    @staticmethod
+    def settle_kem(run: _Run) -> None:
+        """Keygen records say neither KEM nor SIG: the algorithm's other records do."""
+        kinds = {}
+        for p in run.progress:
+            if p.family and p.family[:4] in ("kem:", "sig:"):
+                kinds[p.algorithm] = p.family[:3]
+        for p in run.progress:
+            if p.family and p.family.startswith("kem?:"):
+                p.family = f"{kinds.get(p.algorithm, 'kem')}:{p.algorithm}"
+
+    @staticmethod
+    def progress_cell(p: _progress.Progress) -> list:
+        """A cell measured only by a progress record: rate = count (x block) / seconds."""
+        if p.seconds:
+            ops = p.count / p.seconds
+        else:
+            ops = float("inf") if p.count else 0.0
+        if p.block is not None:
+            return [p.lineno, p.algorithm, p.name, p.operation, p.block, ops * p.block, ops,
+                    p.count, p.seconds, None]
+        return [p.lineno, p.algorithm, p.name, p.operation, None, None, ops, p.count,
+                p.seconds, None]
+
+
+
+def _row_cells(row: list) -> list[list]:
+    """The cells of a row record, as cell lists."""
+    line, algorithm, name, op, sizes, values, counts, seconds = row
+    counts, seconds = counts or [None] * len(sizes), seconds or [None] * len(sizes)
+    return [[line, algorithm, name, op, size, v, v / size, None if c != c else c,
+             None if t != t else t, None] for size, v, c, t in zip(sizes, values, counts, seconds)]

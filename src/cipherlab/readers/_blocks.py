@@ -1,0 +1,333 @@
+"""The block readers: runs of the commonest lines of a capture, read by one regex each.
+
+Speed (``benchmarks/ingest_speed.py``): most lines of a capture are complete ``Doing`` lines,
+``-mr`` tables (each algorithm's ``+DT``/``+R`` pairs, then its ``+H``/``+F`` lines) and table
+rows. Runs of them are read as blocks, by one regex over the whole text: progress records stay
+columns (lines, names, blocks, counts...) until something needs them as records (immutable
+:class:`~cipherlab.readers._progress.Complete` tuples, made in C), ``-mr`` rows are made
+column-wise too, the rows under a whole ``type`` header (wrapped by a mail client or not; a row
+wrapped once is one record) have their cells converted in one go, and the rows under a
+public-key header are each turned into cells by a memo of its name and shape. Each block has
+exactly the effect its lines would have one by one.
+
+Apart from the line pass because they are its fast path, not its rules: the per-line handlers
+of ``_openssl`` say what a line does, and each reader here does the same to many lines at once.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import compress, count as counter, repeat
+from operator import itemgetter, not_
+
+from cipherlab.readers import _mr, _progress, _terminal as T
+from cipherlab.readers._runs import ALG, LINE, OP, _memo, _printed_rates, _Run
+
+_groups = re.Match.groups
+_TAIL = itemgetter(2)  # of a T.ROW_LINE record: the cells of the row's next line
+
+
+class _BlockReaders:
+    """The block readers of :class:`~cipherlab.readers._openssl._Parser` (a mixin of it).
+
+    Each reads from a line index and returns how many lines it read (0: the line goes through
+    the per-line dispatch); the handlers their docstrings name (:meth:`doing`, :meth:`mr`...)
+    are the parser's.
+    """
+
+    def doing_block(self, idx: int) -> int:
+        """Read the complete ``Doing`` lines from line index ``idx`` on; return how many.
+
+        Each line has the effect :meth:`doing` gives it; the regex does the per-line work in C.
+        """
+        P = _progress
+        recs = self.block(idx, P.DOING_LINES, P.DOING_LINE, P.DOING_BLOCK, 1)
+        if recs:
+            names, blocks, counts, seconds = zip(*recs)
+            self.add_records((range(idx + 1, idx + 1 + len(recs)), names,
+                              *self.records(names, blocks), counts, seconds), 1, "progress")
+        return len(recs)
+
+    def mr_block(self, idx: int) -> int:
+        """Read the ``-mr`` tables from line index ``idx`` on; return how many lines.
+
+        Each algorithm's ``+DT``/``+R`` pairs and the ``+H``/``+F`` lines after them have the
+        effect :meth:`mr` gives their lines; the block ends before a table it would not take
+        (not after pairs, values not one per size). A run still waiting for an earlier result
+        goes line by line (the result may not be this prompt's).
+        """
+        if not self.lines[idx].startswith("+DT:") or (self.cur is not None and self.cur.open_dt):
+            return 0
+        units = self.block(idx, _mr.MR_LINES, _mr.MR_UNIT, _mr.MR_UNITS, 2)
+        if not units:
+            return 0
+        names, blocks, counts, seconds, headers, row_names, values = zip(*units)
+        tables, end, sizes = [], len(units), self.mr_headers
+        for t in compress(counter(), headers):
+            if t == (tables[-1] + 1 if tables else 0) or \
+                    values[t].count(":") + 1 != len(sizes[headers[t]]):
+                end = t  # a table without pairs, or values that do not fit: line by line
+                break
+            tables.append(t)
+        if tables and end == len(units) > tables[-1] + 1:
+            end = tables[-1] + 1  # pairs after the last table: with their table, by the next block
+        # The pairs, column-wise: the i-th algorithm's end where its table is.
+        is_pair = list(map(not_, headers[:end]))
+        names, counts, seconds = (list(compress(c, is_pair)) for c in (names, counts, seconds))
+        cols = (list(compress(range(idx + 1, idx + 1 + 2 * end, 2), is_pair)), names,
+                *self.records(names, compress(blocks, is_pair)), counts, seconds)
+        keys = list(zip(cols[3], cols[2]))
+        # The tables' rows as mr() makes them from +F lines, column-wise
+        heads = list(map(sizes.__getitem__, map(headers.__getitem__, tables)))
+        row_names = list(map(row_names.__getitem__, tables))
+        row_values = map(str.split, map(values.__getitem__, tables), repeat(":"))
+        algorithms, ops = zip(*map(self.canonical_of.__getitem__, row_names)) if tables else ((), ())
+        rows = list(map(list, zip(
+            map((idx + 2).__add__, map((2).__mul__, tables)), algorithms, row_names, ops,
+            map(list, heads), map(list, map(map, repeat(float), row_values)),
+            repeat(None), repeat(None))))
+        # An algorithm's pairs after the first join the run of the table before them unless one
+        # repeats a record of that run (then add_records() starts the next run, as for the
+        # first): joined pairs [joined, a) are added to the run at once.
+        a = joined = 0
+        for j, b in enumerate([t - k for k, t in enumerate(tables)] + [len(names)]):
+            if a == b:
+                break  # (no pairs after the last table)
+            run = self.cur
+            if j and (done := run.done).isdisjoint(ks := keys[a:b]) and len(set(ks)) == b - a:
+                done.update(ks)
+                run.last = cols[0][b - 1] + 1
+            else:
+                self.joined(run, cols, joined, a)
+                self.add_records([c[a:b] for c in cols], 2, "mr")
+                joined = b
+            a = b
+            if j == len(tables):
+                break
+            # The table, as mr() reads it (the run that took the pairs has no printed table).
+            run, row = self.cur, rows[j]
+            if row[ALG] == "evp":
+                run.evp = True
+            if row[OP] == "encrypt" and run.opts.get("decrypt"):
+                row[OP] = "decrypt"
+            run.rows.append(row)
+            run.mr_sizes = list(heads[j])
+            run.last = row[LINE]
+        self.joined(self.cur, cols, joined, a)
+        return 2 * end
+
+    def row_block(self, idx: int) -> int:
+        """Read the table rows from line index ``idx`` on; return how many lines.
+
+        Each row, whole or wrapped by a mail client onto lines of values, has the effect that
+        :meth:`sym_line`, :meth:`continuation` and :meth:`add_row` give its lines; the block
+        ends before a row those would not place whole (a bad name, too few or too many cells).
+        The first line ends the wait for the tail of a wrapped header: it cannot be one.
+        """
+        run = self.cur
+        n, rows, wrapped, used = len(run.sizes), [], None, 0
+        row_names = self.row_names
+        # The records, found as block() finds them; but a record is one line, or two when a
+        # line of cells follows a row (group 3), so the lines are counted record by record.
+        text, pos = self.text, self.starts[idx]
+        m = T.ROW_CANDIDATES.match(text, pos)
+        recs = T.ROW_LINE.findall(m[0]) if m else []
+        if m and 2 * len(recs) - list(map(_TAIL, recs)).count("") != m[0].count("\n"):
+            m = T.ROW_LINES.match(text, pos)
+            recs = T.ROW_LINE.findall(m[0]) if m else []
+        ln = idx + 1  # the line number of the next record
+        for name, vals, next_cells, cells in recs:
+            if name:
+                if wrapped:
+                    break
+                norm = row_names.get(name, False)
+                if norm is False:  # (a table repeats its names: each is judged once)
+                    words = " ".join(name.split())
+                    norm = row_names[name] = None if self.bad_name(words) else words
+                if norm is None:
+                    break
+                lineno, toks = ln, vals.split()
+                if not next_cells:
+                    ln += 1
+                elif len(toks) < n:  # wrapped: the cells of the next line continue it
+                    toks = toks + next_cells.split()
+                    ln += 2
+                else:  # a whole row (or too long), then cells continuing no row
+                    if len(toks) == n:
+                        rows.append((lineno, norm, toks))
+                        used = ln - idx
+                    break
+            elif wrapped:
+                (lineno, norm, toks), wrapped = wrapped, None
+                toks = toks + cells.split()
+                ln += 1
+            else:
+                break  # values without a row to continue
+            if len(toks) != n:
+                if len(toks) > n:
+                    break
+                wrapped = (lineno, norm, toks)
+                continue
+            rows.append((lineno, norm, toks))
+            used = ln - idx - 1
+        if not used:
+            return 0
+        self.flush_pending()
+        self.add_rows(run, run.sizes, rows,
+                      T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows)))
+        run.last = idx + used
+        return used
+
+    def pk_block(self, idx: int) -> int:
+        """Read the public-key rows (``T.PK_LINE``) from line index ``idx`` on; return how many.
+
+        Each row has the effect :meth:`line` and :meth:`pk_row` give it; the block ends before
+        a row they would not place whole (cut short, or with a rate too many or too few).
+        """
+        run, used, cells = self.cur, 0, self.cur.pk
+        # (a table has a few rows: matching them one after the other, each where the last
+        # ended, beats finding the block and then its rows)
+        rows = iter(T.PK_LINE.scanner(self.text, self.starts[idx]).match, None)
+        for k, (name, times, rates) in enumerate(map(_groups, rows)):
+            # (a time ends in "s", a rate holds one ".")
+            spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
+            if spec is None:
+                break
+            algorithm, keys = spec
+            lineno = idx + 1 + k
+            for (op, key), rate in zip(keys, rates.split()):
+                cells.append(([lineno, algorithm, name, op, None, None, float(rate), None, None,
+                               None], key))
+            used = k + 1
+        if used:
+            run.last = idx + used
+            run.dialects.add("text")
+        return used
+
+    def block(self, idx: int, candidates: re.Pattern, record: re.Pattern, exact: re.Pattern,
+              lines_per_record: int) -> list[tuple]:
+        """The records (``record.findall`` groups) of the block starting at line index ``idx``.
+
+        ``candidates`` cheaply finds the lines that may hold records; when the records found in
+        them (anchored at line starts, one line or pair each) cover every line, that is the
+        block. Otherwise the ``exact`` pattern (a repetition of ``record``, twice as slow)
+        finds where the records stop.
+        """
+        pos = self.starts[idx]
+        m = candidates.match(self.text, pos)
+        if m is None:
+            return []
+        recs = record.findall(m[0])
+        if len(recs) * lines_per_record != m[0].count("\n"):
+            m = exact.match(self.text, pos)
+            recs = record.findall(m[0]) if m else []
+        return recs
+
+    def records(self, names: tuple, blocks: tuple) -> tuple[list, list]:
+        """The blocks (as ints) and canonical algorithms of records of a block pattern."""
+        return (list(map(self.ints.__getitem__, blocks)),
+                list(map(self.algorithm_of.__getitem__, names)))
+
+    def add_records(self, cols: tuple, span: int, dialect: str) -> None:
+        """Add complete symmetric progress records read by a block pattern.
+
+        ``cols`` are their columns: lines, names, blocks (int), algorithms, and the texts of
+        counts and seconds; each record is ``span`` lines (a +DT/+R pair is two).
+        """
+        # Column-wise, every step in C: no Python code runs per record.
+        lines, _, blocks, algorithms, _, _ = cols
+        run, k, n = self.cur, 0, len(lines)
+        opened = False
+        if run is None:
+            run, opened = self.new_run(lines[0]), True
+        elif run.has_cells():
+            if self.prose_after(run) or (dialect == "mr" and self.after_table(run)):
+                run, opened = self.new_run(lines[0]), True
+            else:
+                # Records join a run that has cells until one repeats a record of the run (or
+                # of this block), or, for progress lines, is not the record of one of its cells
+                # (see foreign): that one starts the next run.
+                done, keys = run.done, list(zip(algorithms, blocks))
+                if dialect == "mr" and not run.multi and done.isdisjoint(keys) and \
+                        len(set(keys)) == n:
+                    self.extend_progress(run, cols, span, dialect)
+                    return  # (the rule: no repeat)
+                seen = set()
+                rates = _printed_rates(run) if dialect == "progress" or run.multi else None
+                for j, key in enumerate(keys):
+                    if key in done or key in seen or (rates is not None and self.foreign(
+                            run, rates, key, int(cols[4][j]), key[1], float(cols[5][j]))):
+                        break
+                    seen.add(key)
+                    k += 1
+                if k:
+                    self.extend_progress(run, [c[:k] for c in cols], span, dialect)
+                if k == n:
+                    return
+                run, opened = self.next_run(lines[k]), True
+                cols = [c[k:] for c in cols]
+        # A run without cells takes all the rest (no record of the block adds cells).
+        if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
+            self.pending_doing = None  # as complete_doing() says
+        self.extend_progress(run, cols, span, dialect)
+
+    @staticmethod
+    def extend_progress(run: _Run, cols: tuple, span: int, dialect: str) -> None:
+        """Append records (``cols`` as :meth:`add_records` takes them) to ``run``.
+
+        They stay column-wise (made by :attr:`_Run.progress` if needed).
+        """
+        run.columns.append((*cols, bool(run.opts.get("decrypt"))))
+        run.undone.append((cols[3], cols[2]))
+        run.last = cols[0][-1] + span - 1
+        run.dialects.add(dialect)
+        if dialect == "progress":
+            run.stderr_seen = True
+
+    @staticmethod
+    def joined(run: _Run, cols: tuple, lo: int, hi: int) -> None:
+        """Append the records ``lo:hi`` of ``cols`` that joined ``run`` already (see mr_block).
+
+        Their keys are in ``run.done`` and ``run.last`` counts their lines.
+        """
+        if lo < hi:
+            run.columns.append((*(c[lo:hi] for c in cols), bool(run.opts.get("decrypt"))))
+
+
+def _pk_kind(kind: str | None, fam: str, n_toks: int, n_rates: int) -> str:
+    """The kind of a public-key row of family ``fam`` in a table of ``kind`` (its header's).
+
+    ``n_toks`` counts the row's numbers, ``n_rates`` those that are rates (no ``s``).
+    """
+    if fam.startswith(("kem:", "sig:")):
+        return kind
+    if fam == "rsa":
+        if kind not in ("rsa4", "sign"):
+            return "rsa4" if n_toks >= 8 or n_rates >= 4 else "sign"
+        return "rsa4" if kind == "sign" and n_toks >= 8 else kind
+    return "op" if fam in ("ecdh", "ffdh") else "sign"
+
+
+@_memo
+def _pk_spec(kind: str | None, name: str, n_times: int, n_rates: int) -> tuple | None:
+    """``(algorithm, ((operation, cell key), ...))`` of a whole ``T.PK_LINE`` row, else None.
+
+    The row is named ``name`` and has ``n_times`` times and ``n_rates`` rates, in a table of
+    ``kind``; None when :meth:`_Parser.pk_row` would not place it whole (or at all), and for a
+    name holding "speed" (which :meth:`_Parser.line` first tries as a prompt): such a line goes
+    one by one.
+    """
+    if "speed" in name:
+        return None
+    try:
+        parsed = T.pkey_row(name)  # (the name alone gives the fields the whole line gives)
+    except (ValueError, IndexError):
+        return None
+    if parsed is None:
+        return None
+    _, fam, algorithm, bits, _ = parsed
+    ops = T.OPS[_pk_kind(kind, fam, n_times + n_rates, n_rates)]
+    if n_rates != len(ops) or n_times < len(ops):
+        return None
+    return algorithm, tuple((op, (fam, bits, op)) for op in ops)
+
