@@ -308,17 +308,19 @@ def _expand(col: str, values: list, counts: np.ndarray) -> Any:
     return _sorted_categorical(np.repeat(np.array(codes, dtype=np.int32), counts), list(index))
 
 
-def _sorted_categorical(codes: np.ndarray, categories: list[str]) -> pd.Categorical:
+def _sorted_categorical(codes: np.ndarray, categories: list[str], dtype=None) -> pd.Categorical:
     """Codes over categories in first-seen order -> a Categorical with sorted categories.
 
     Sorted like ``astype("category")`` makes them, so a table read back from CSV groups and
-    orders exactly like the one ingest built.
+    orders exactly like the one ingest built. ``dtype`` is that of the categories' Index
+    (inferred from the values when None).
     """
     order = sorted(range(len(categories)), key=categories.__getitem__)
     remap = np.empty(len(categories) + 1, dtype=np.int32)
     remap[order] = np.arange(len(categories), dtype=np.int32)
     remap[-1] = -1  # code -1 (missing) stays missing
-    return pd.Categorical.from_codes(remap[codes], categories=[categories[i] for i in order])
+    return pd.Categorical.from_codes(
+        remap[codes], categories=pd.Index([categories[i] for i in order], dtype=dtype))
 
 
 def flag_cells(df: pd.DataFrame, source: str, stacklevel: int = 2) -> pd.DataFrame:
@@ -328,22 +330,32 @@ def flag_cells(df: pd.DataFrame, source: str, stacklevel: int = 2) -> pd.DataFra
     :class:`~cipherlab.errors.IngestWarning` naming ``source`` (or each file and line when the
     frame holds several sources). Returns ``df``.
     """
-    rate = df["bytes_per_s"].where(df["bytes_per_s"].notna(), df["ops_per_s"])
-    flag = df["flag"].astype("object")
-    zero = rate.eq(0) & flag.isna()
-    flag[zero] = FLAG_NOT_MEASURED
-    df.loc[zero, ["bytes_per_s", "ops_per_s"]] = np.nan
+    # On numpy arrays and the flag's codes: no object per cell (a frame holds a million cells).
+    bps = df["bytes_per_s"].to_numpy(dtype=float, na_value=np.nan)
+    rate = np.where(np.isnan(bps), df["ops_per_s"].to_numpy(dtype=float, na_value=np.nan), bps)
+    old = df["flag"].astype("category").array
+    names = list(old.categories)
+    codes = old.codes.astype(np.int32)  # -1: not flagged yet
+    zero = (rate == 0) & (codes == -1)
     bad = {
-        "negative": rate.lt(0),
-        "inf": np.isinf(rate.to_numpy(dtype=float, na_value=np.nan)),
-        "absurd": rate.gt(_ABSURD_BYTES_PER_S) & ~np.isinf(rate.to_numpy(dtype=float, na_value=np.nan)),
+        FLAG_NOT_MEASURED: zero,
+        "negative": rate < 0,
+        "inf": np.isinf(rate),
+        "absurd": (rate > _ABSURD_BYTES_PER_S) & ~np.isinf(rate),
     }
-    suspicious = pd.Series(False, index=df.index)
-    for name, mask in bad.items():
-        mask = pd.Series(mask, index=df.index) & flag.isna()
-        flag[mask] = name
-        suspicious |= mask
-    df["flag"] = pd.Categorical(flag)
+    suspicious = np.zeros(len(rate), dtype=bool)
+    for name, mask in bad.items():  # in this order: the first that applies is the flag
+        mask = mask & (codes == -1)
+        if mask.any():
+            if name not in names:
+                names.append(name)
+            codes[mask] = names.index(name)
+        if name != FLAG_NOT_MEASURED:
+            suspicious |= mask
+    if zero.any():
+        for col in ("bytes_per_s", "ops_per_s"):
+            df[col] = df[col].mask(zero)
+    df["flag"] = _used_categorical(codes, names)
     if suspicious.any():
         bad_rows = df.loc[suspicious, ["source", "line"]].head(6)
         if bad_rows["source"].nunique() > 1:  # many files in one frame: name file and line
@@ -359,6 +371,16 @@ def flag_cells(df: pd.DataFrame, source: str, stacklevel: int = 2) -> pd.DataFra
             f"text and filter with df[df.flag.isna()] before averaging.",
             IngestWarning, stacklevel=stacklevel)
     return df
+
+
+def _used_categorical(codes: np.ndarray, names: list) -> pd.Categorical:
+    """Codes over names -> the Categorical ``pd.Categorical`` makes of the values they stand
+    for: the names used, sorted, in an object Index."""
+    if not all(type(n) is str for n in names):  # not cipherlab's flags: let pandas sort them
+        return pd.Categorical(_objects([*names, np.nan])[codes])  # code -1 picks the NaN
+    used = np.bincount(codes + 1, minlength=len(names) + 1)[1:] > 0
+    remap = np.append(np.cumsum(used, dtype=np.int32) - 1, -1)  # code -1 picks the -1 at the end
+    return _sorted_categorical(remap[codes], [n for n, u in zip(names, used) if u], dtype=object)
 
 
 def coerce(df: pd.DataFrame) -> pd.DataFrame:
