@@ -395,12 +395,16 @@ def coerce(df: pd.DataFrame) -> pd.DataFrame:
     >>> df["block_bytes"].dtype.name, df["algorithm"].dtype.name, df["aesni"].dtype.name
     ('Int64', 'category', 'category')
     """
-    df = df.copy()
-    for col, dtype in COLUMNS.items():
-        df[col] = _as(df[col], dtype) if col in df.columns else _missing(df.index, dtype)
     conds = condition_columns(df)
-    for col in conds:
-        df[col] = _as(df[col], "Int64" if col in _INTEGER_CONDITIONS else "category")
+    dtypes = {**COLUMNS, **{c: "Int64" if c in _INTEGER_CONDITIONS else "category" for c in conds}}
+    copied = False
+    for col, dtype in dtypes.items():
+        s = df[col] if col in df.columns else None
+        t = _missing(df.index, dtype) if s is None else _as(s, dtype)
+        if t is not s:  # copied once, when a column changes: the caller's frame stays as it is
+            if not copied:
+                df, copied = df.copy(), True
+            df[col] = t
     return df[_HEAD + conds + _TAIL].reset_index(drop=True)
 
 
@@ -491,20 +495,22 @@ def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
 
 def _joined_categorical(parts: list) -> pd.Categorical:
     """Categoricals (or, for a frame without the column, its length) joined, categories sorted."""
-    union: dict = {}
+    seen = list(dict.fromkeys(chain.from_iterable(p.categories for p in parts if not isinstance(p, int))))
+    try:
+        union = sorted(seen)
+    except TypeError:  # categories of mixed types (not from cipherlab): first seen first
+        union = seen
+    index = {v: i for i, v in enumerate(union)}
+    same = pd.Index(union)
     codes = []
     for part in parts:
         if isinstance(part, int):
-            codes.append(np.full(part, -1, dtype=np.int32))
-            continue
-        remap = np.array([union.setdefault(v, len(union)) for v in part.categories] + [-1],
-                         dtype=np.int32)
-        codes.append(remap[part.codes])  # code -1 (missing) picks the -1 at the end
-    codes = np.concatenate(codes)
-    try:
-        return _sorted_categorical(codes, list(union))
-    except TypeError:  # categories of mixed types (not from cipherlab): first seen first
-        return pd.Categorical.from_codes(codes, categories=list(union))
+            codes.append(np.full(part, -1, dtype=np.int8))
+        elif part.categories.equals(same):
+            codes.append(part.codes)  # the same categories (the usual case): codes as they are
+        else:  # code -1 (missing) picks the -1 at the end
+            codes.append(np.array([index[v] for v in part.categories] + [-1], dtype=np.int32)[part.codes])
+    return pd.Categorical.from_codes(np.concatenate(codes), categories=union)
 
 
 def summary(df: pd.DataFrame) -> pd.DataFrame:
