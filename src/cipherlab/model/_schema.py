@@ -495,21 +495,22 @@ def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
 
 def _joined_categorical(parts: list) -> pd.Categorical:
     """Categoricals (or, for a frame without the column, its length) joined, categories sorted."""
-    seen = list(dict.fromkeys(chain.from_iterable(p.categories for p in parts if not isinstance(p, int))))
+    # tolist(): iterating a str Index calls back into pandas per category
+    listed = [None if isinstance(p, int) else p.categories.tolist() for p in parts]
+    seen = list(dict.fromkeys(chain.from_iterable(c for c in listed if c is not None)))
     try:
         union = sorted(seen)
     except TypeError:  # categories of mixed types (not from cipherlab): first seen first
         union = seen
     index = {v: i for i, v in enumerate(union)}
-    same = pd.Index(union)
     codes = []
-    for part in parts:
-        if isinstance(part, int):
+    for part, categories in zip(parts, listed):
+        if categories is None:
             codes.append(np.full(part, -1, dtype=np.int8))
-        elif part.categories.equals(same):
-            codes.append(part.codes)  # the same categories (the usual case): codes as they are
+        elif categories == union:  # the usual case: codes as they are
+            codes.append(part.codes)
         else:  # code -1 (missing) picks the -1 at the end
-            codes.append(np.array([index[v] for v in part.categories] + [-1], dtype=np.int32)[part.codes])
+            codes.append(np.array([index[v] for v in categories] + [-1], dtype=np.int32)[part.codes])
     return pd.Categorical.from_codes(np.concatenate(codes), categories=union)
 
 
