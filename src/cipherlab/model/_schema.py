@@ -397,13 +397,11 @@ def coerce(df: pd.DataFrame) -> pd.DataFrame:
     """
     conds = condition_columns(df)
     dtypes = {**COLUMNS, **{c: "Int64" if c in _INTEGER_CONDITIONS else "category" for c in conds}}
-    copied = False
+    df = df.copy(deep=False)  # the caller's frame keeps its columns; no data is copied
     for col, dtype in dtypes.items():
         s = df[col] if col in df.columns else None
         t = _missing(df.index, dtype) if s is None else _as(s, dtype)
-        if t is not s:  # copied once, when a column changes: the caller's frame stays as it is
-            if not copied:
-                df, copied = df.copy(), True
+        if t is not s:
             df[col] = t
     return df[_HEAD + conds + _TAIL].reset_index(drop=True)
 
