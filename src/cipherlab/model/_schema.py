@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from operator import is_not, itemgetter
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -207,18 +207,25 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
     is made per row cell.
     """
     line, algorithm, name, operation, sizes, values, counts, seconds = zip(*rows)
-    widths = np.fromiter(map(len, sizes), dtype=np.int64, count=len(rows))
+    # The rows of a table share one list of sizes: each distinct list is converted once.
+    shared, ids = pd.factorize(np.fromiter(map(id, sizes), dtype=np.intp, count=len(rows)))
+    first = np.empty(len(ids), dtype=np.intp)
+    first[shared[::-1]] = np.arange(len(rows) - 1, -1, -1)  # the first row with each list
+    distinct = [sizes[i] for i in first]
+    lengths = np.fromiter(map(len, distinct), dtype=np.int64, count=len(distinct))
+    widths = lengths[shared]
     total = int(widths.sum())
-
     starts = np.cumsum(widths) - widths  # where each row's cells begin
+    block = np.fromiter(chain.from_iterable(distinct), dtype=float, count=int(lengths.sum()))[
+        _positions((np.cumsum(lengths) - lengths)[shared], widths)]
 
     def flat(per_row) -> np.ndarray:
         """Per-row lists of numbers, NaN or None (a None list: all unknown) -> one float array."""
-        known = [i for i, v in enumerate(per_row) if v is not None]
+        known = np.fromiter(map(is_not, per_row, repeat(None)), dtype=bool, count=len(per_row))
         out = np.full(total, np.nan)
-        if not known:
+        if not known.any():
             return out
-        lists = [per_row[i] for i in known]
+        lists = list(compress(per_row, known))
         at = _positions(starts[known], widths[known])
         try:
             out[at] = np.fromiter(chain.from_iterable(lists), dtype=float, count=len(at))
@@ -226,7 +233,6 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
             out[at] = np.array(list(chain.from_iterable(lists)), dtype=float)
         return out
 
-    block = np.fromiter(chain.from_iterable(sizes), dtype=float, count=total)
     bps = np.fromiter(chain.from_iterable(values), dtype=float, count=total)
     from_rows = {
         "line": np.repeat(np.array(line, dtype=float), widths),
@@ -242,13 +248,19 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
     runs = np.concatenate([np.repeat(np.array(row_runs), widths), np.array(cell_runs, dtype=int)])
     keys = np.where(np.isnan(keys), _NO_LINE, keys) + runs * (_NO_LINE + 1)
     order = np.argsort(keys, kind="stable")
+    # for each cell in that order, its row record (< len(rows)) or len(rows) + its index in cells
+    where = np.concatenate([np.repeat(np.arange(len(rows)), widths),
+                            np.arange(len(rows), len(rows) + len(cell_runs))])[order]
+    text = {"algorithm": algorithm, "name": name, "operation": operation}
     out = {}
     for f, rest in cells.items():
         head = from_rows.get(f)
-        if head is None:  # text: factorised per row, the codes expanded
-            per_row = {"algorithm": algorithm, "name": name, "operation": operation}.get(
-                f, repeat(None, len(rows)))
-            out[f] = _text_column(_objects([*per_row, *rest]), widths, order)
+        if head is None:  # text: factorised per row record, then expanded
+            values = np.empty(len(rows) + len(rest), dtype=object)  # None where rows have none
+            if f in text:
+                values[:len(rows)] = text[f]
+            values[len(rows):] = rest
+            out[f] = _text_column(values, where)
             continue
         try:
             tail = np.array(rest, dtype=float)
@@ -267,18 +279,16 @@ def _positions(starts: np.ndarray, widths: np.ndarray) -> np.ndarray:
     return np.repeat(starts - (ends - widths), widths) + np.arange(ends[-1] if len(ends) else 0)
 
 
-def _text_column(values: np.ndarray, widths: np.ndarray, order: np.ndarray) -> Any:
-    """A text cell field from one value per row record (the first ``len(widths)``) and one
-    per other cell -> the column in ``order``, a sorted Categorical when all are text."""
-    n = len(widths)
+def _text_column(values: np.ndarray, where: np.ndarray) -> Any:
+    """A text cell field from one value per row record and per other cell -> the column
+    ``values[where]``, a sorted Categorical when all are text (its codes expanded, not the text)."""
     try:
         codes, uniques = pd.factorize(values)
     except TypeError:  # unhashable values
         codes, uniques = None, [None]
     if codes is None or not all(type(u) is str for u in uniques):
-        return np.concatenate([np.repeat(values[:n], widths), values[n:]])[order]  # for _typed()
-    codes = np.concatenate([np.repeat(codes[:n], widths), codes[n:]])[order]
-    return _sorted_categorical(codes, list(uniques))
+        return values[where]  # for _typed()
+    return _sorted_categorical(codes, list(uniques))[where]
 
 
 def _objects(values) -> np.ndarray:
