@@ -315,7 +315,9 @@ def _expand(col: str, values: list, counts: np.ndarray) -> Any:
     index: dict = {}
     codes = [-1 if v is None else index.setdefault(v if type(v) is str else str(v), len(index))
              for v in values]
-    return _sorted_categorical(np.repeat(np.array(codes, dtype=np.int32), counts), list(index))
+    few = _sorted_categorical(np.array(codes, dtype=np.int32), list(index))
+    # the small codes repeated (int8 for a few hundred categories), not the values
+    return pd.Categorical.from_codes(np.repeat(few.codes, counts), dtype=few.dtype)
 
 
 def _sorted_categorical(codes: np.ndarray, categories: list[str], dtype=None) -> pd.Categorical:
