@@ -128,17 +128,15 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     # the cell fields only. Row records stay whole until the end too.
     cells: dict[str, list] = {f: [] for f in CELL_FIELDS}
     metas: list[dict] = []  # per run: its run-level columns, "source" and "run" first
-    sizes: list[int] = []  # per run: its number of cells
     varying: dict[int, tuple] = {}  # run ordinal -> (keys, cells) of conditions set per cell
     numbers: dict[str, int] = {}
     rows: list = []  # the row records of every run
     row_runs: list[int] = []  # for each row record, the ordinal of its run
-    cell_runs: list[int] = []  # the same for each cell in ``cells``
+    cell_runs: list[int] = []  # the same for each cell in ``cells`` (then: for every cell)
     cell_keys: list = []  # what orders a run's cells: lines where it has rows, else arrival
     for run in runs:
-        k = len(run.cells) + sum(map(len, map(_sizes_of, run.rows)))
-        if not k:
-            continue
+        if not run.cells and not any(map(len, map(_sizes_of, run.rows))):
+            continue  # no cells (counted per run at the end, from every cell's run)
         meta = {"source": source, "run": None, **run.meta, **conditions}
         src = meta["source"]
         meta["run"] = number = numbers.get(src, first_run)  # numbered within their source
@@ -166,25 +164,24 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
             cell_keys.extend(range(len(run.cells)))
         cell_runs.extend(repeat(ordinal, len(run.cells)))
         metas.append(meta)
-        sizes.append(k)
     if not metas:
         df = coerce(pd.DataFrame(columns=_HEAD))
         return flag_cells(df, source, stacklevel) if flag else df
     data: dict[str, Any] = {c: None for c in _HEAD}  # the fixed order first
     if rows:
-        cells = _with_rows(cells, rows, row_runs, cell_runs, cell_keys)
+        cells, cell_runs = _with_rows(cells, rows, row_runs, cell_runs, cell_keys)
+    sizes = np.bincount(cell_runs, minlength=len(metas))  # each run's number of cells
     for f, values in cells.items():
         data[f] = _typed(f, values)
     # Run-level columns in the order they first appear (conditions keep it in the table).
     keys = dict.fromkeys(chain.from_iterable(
         chain(meta, varying[i][0]) if i in varying else meta for i, meta in enumerate(metas)))
-    counts = np.array(sizes, dtype=np.int64)
     for key in keys:
         if not varying:
-            data[key] = _expand(key, [meta.get(key) for meta in metas], counts)
+            data[key] = _expand(key, [meta.get(key) for meta in metas], sizes)
             continue
         values, lengths = [], []  # runs with conditions set per cell give one value per cell
-        for i, (meta, k) in enumerate(zip(metas, sizes)):
+        for i, (meta, k) in enumerate(zip(metas, sizes.tolist())):
             per_cell, run_cells = varying.get(i, ((), ()))
             if key in per_cell:
                 default = meta.get(key)
@@ -199,8 +196,9 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
 
 
 def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_runs: list[int],
-               cell_keys: list) -> dict[str, np.ndarray]:
-    """The cell columns with the cells of the row records added, each run in line order.
+               cell_keys: list) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The cell columns with the cells of the row records added, each run in line order, and
+    the run of every cell (in any order).
 
     Row cells come first in their run and sort stably by line with the run's other cells (a
     run without rows keeps its cells as given). Everything is expanded in C: no Python object
@@ -267,7 +265,7 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
         except (TypeError, ValueError):  # values of another type: left to _typed()
             head, tail = head.astype(object), _objects(rest)
         out[f] = np.concatenate([head, tail])[order]
-    return out
+    return out, runs
 
 
 _NO_LINE = float(2 ** 31)  # sorts after every line number
