@@ -367,7 +367,7 @@ def flag_cells(df: pd.DataFrame, source: str, stacklevel: int = 2) -> pd.DataFra
             df[col] = df[col].mask(zero)
     df["flag"] = _used_categorical(codes, names)
     if suspicious.any():
-        bad_rows = df.loc[suspicious, ["source", "line"]].head(6)
+        bad_rows = df[["source", "line"]].iloc[np.flatnonzero(suspicious)[:6]]
         if bad_rows["source"].nunique() > 1:  # many files in one frame: name file and line
             places = [f"{src}:{ln}" for src, ln in bad_rows.itertuples(index=False)]
             where = "several sources"
@@ -388,8 +388,10 @@ def _used_categorical(codes: np.ndarray, names: list) -> pd.Categorical:
     for: the names used, sorted, in an object Index."""
     if not all(type(n) is str for n in names):  # not cipherlab's flags: let pandas sort them
         return pd.Categorical(_objects([*names, np.nan])[codes])  # code -1 picks the NaN
-    used = np.bincount(codes + 1, minlength=len(names) + 1)[1:] > 0
-    remap = np.append(np.cumsum(used, dtype=np.int32) - 1, -1)  # code -1 picks the -1 at the end
+    used = np.zeros(len(names) + 1, dtype=bool)
+    used[codes] = True  # (code -1 marks the spare last slot)
+    remap = np.cumsum(used, dtype=np.int32) - 1  # code -> code among the used names
+    remap[-1] = -1  # code -1 (not flagged) stays -1
     return _sorted_categorical(remap[codes], [n for n, u in zip(names, used) if u], dtype=object)
 
 
