@@ -498,9 +498,11 @@ def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
             if all(c not in f.columns or isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames)]
     out = pd.concat([f.drop(columns=[c for c in cats if c in f.columns]) for f in frames],
                     ignore_index=True, sort=False)
-    for c in cats:
-        out[c] = _joined_categorical([f[c].array if c in f.columns else len(f) for f in frames])
-    return coerce(out[columns])
+    joined = {c: _joined_categorical([f[c].array if c in f.columns else len(f) for f in frames])
+              for c in cats}
+    # one frame built from the columns in order (not a column inserted per categorical)
+    return coerce(pd.DataFrame({c: joined[c] if c in joined else out[c] for c in columns},
+                               copy=False))
 
 
 def _joined_categorical(parts: list) -> pd.Categorical:
