@@ -400,6 +400,8 @@ def coerce(df: pd.DataFrame) -> pd.DataFrame:
 
     Used after reading a CSV (which forgets dtypes) and after concatenating tables (which turns
     categoricals with different categories into objects). Missing fixed columns are added as NA.
+    ``df`` itself is left as it is; columns already of their dtype are not copied (to_frame and
+    concat build typed columns and pass them through here).
 
     >>> import pandas as pd
     >>> df = coerce(pd.DataFrame({"algorithm": ["aes-128-cbc"], "block_bytes": [16],
@@ -522,7 +524,8 @@ def _joined_categorical(parts: list) -> pd.Categorical:
         elif categories == union:  # the usual case: codes as they are
             codes.append(part.codes)
         else:  # code -1 (missing) picks the -1 at the end
-            codes.append(np.array([index[v] for v in categories] + [-1], dtype=np.int32)[part.codes])
+            remap = np.array([index[v] for v in categories] + [-1], dtype=np.int32)
+            codes.append(remap[part.codes])
     return pd.Categorical.from_codes(np.concatenate(codes), categories=union)
 
 
