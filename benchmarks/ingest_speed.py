@@ -261,7 +261,7 @@ def main(argv=None) -> int:
     low = floor(folder, df, cpus)
     one = sum(v for k, v in low.items() if k != "join in the parent")
     print("floor of a Python line pass (CPU; all its Python logic free): "
-          + ", ".join(f"{k} {v:.2f} s" for k, v in low.items())
+          + ", ".join(f"{k} {v:.3f} s" for k, v in low.items())
           + f"; shared among {cpus} CPUs: {one / cpus + low['join in the parent']:.2f} s wall at best, "
           f"against 2x read_csv {2 * w_csv:.2f} s")
     ok = size_mb / w_ingest >= 20 and w_ingest <= 2 * w_csv
