@@ -8,9 +8,7 @@ file checks and the browser test. Expected numbers are recomputed here through t
 import io
 import re
 import warnings
-from pathlib import Path
 
-import numpy as np
 import pytest
 
 import cipherlab

@@ -9,7 +9,6 @@ finished runs (a real SIGINT to a real capture), and bad arguments give the prom
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

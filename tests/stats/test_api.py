@@ -107,7 +107,6 @@ def test_display_is_formatted_and_values_untouched():
     assert "< 0.001" in text and "welch" in text and "e-" not in text
     assert "<table" in r._repr_html_()
     assert isinstance(r, pd.DataFrame) and r["p_value"].dtype == float
-    plain = pd.DataFrame(r)
     assert r[r["significant"]].shape == r.shape  # slicing keeps working
 
 
