@@ -118,9 +118,8 @@ def stages(folder: Path) -> dict[str, float]:
     The same steps ``cipherlab.ingest`` takes (with the garbage collector paused as it does),
     timed apart so that the report says what the time is made of.
     """
-    import gc
-
     from cipherlab import model
+    from cipherlab._gc import paused
     from cipherlab.readers import _openssl
     from cipherlab.readers._tables import find_tables
     from cipherlab.readers._text import decode, split_lines
@@ -128,9 +127,7 @@ def stages(folder: Path) -> dict[str, float]:
     spent = dict.fromkeys(["read + decode", "split_lines", "find_tables", "openssl parse",
                            "openssl assemble", "to_frame"], 0.0)
     runs = []
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():
         for path in sorted(folder.glob("*.txt")):
             c0 = time.process_time()
             text = decode(path.read_bytes(), str(path))
@@ -153,9 +150,6 @@ def stages(folder: Path) -> dict[str, float]:
         model.to_frame(runs, source=str(folder))
         spent["to_frame"] = time.process_time() - c0
         runs = got = parser = None
-    finally:
-        if enabled:
-            gc.enable()
     return spent
 
 

@@ -29,6 +29,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.figure import Figure
 
+from cipherlab._gc import paused
 from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
 
 __all__ = ["TITLE", "Explorer", "check_columns", "choices", "machine_keys", "preferred", "reselect"]
@@ -298,13 +299,8 @@ class Explorer(widgets.VBox):
         # matplotlib objects, which would trigger several collections in its middle (and a full
         # one every few redraws, walking the figures left by earlier redraws: ~40 ms). Resumed,
         # it collects at the next allocation, after the new picture has been sent.
-        paused = gc.isenabled()
-        gc.disable()
-        try:
+        with paused():
             self._redraw()
-        finally:
-            if paused:
-                gc.enable()
 
     def _redraw(self) -> None:
         start = time.perf_counter()
