@@ -280,13 +280,24 @@ def _positions(starts: np.ndarray, widths: np.ndarray) -> np.ndarray:
 def _text_column(values: np.ndarray, where: np.ndarray) -> Any:
     """A text cell field from one value per row record and per other cell -> the column
     ``values[where]``, a sorted Categorical when all are text (its codes expanded, not the text)."""
+    text = _text_categorical(values)
+    return values[where] if text is None else text[where]  # (not text: for _typed())
+
+
+def _text_categorical(values: np.ndarray) -> pd.Categorical | None:
+    """An object array of str and None -> a Categorical with sorted categories; None when a
+    value is anything else (left to coerce()).
+
+    Factorised in C (pd.Categorical on a list of str detours through an inferred string array
+    first).
+    """
     try:
         codes, uniques = pd.factorize(values)
     except TypeError:  # unhashable values
-        codes, uniques = None, [None]
-    if codes is None or not all(type(u) is str for u in uniques):
-        return values[where]  # for _typed()
-    return _sorted_categorical(codes, list(uniques))[where]
+        return None
+    if not all(type(u) is str for u in uniques):
+        return None
+    return _sorted_categorical(codes, list(uniques))
 
 
 def _objects(values) -> np.ndarray:
@@ -446,17 +457,8 @@ def _typed(col: str, values: list) -> Any:
             return pd.array(np.array(values, dtype=float), dtype="Int64")
         except (TypeError, ValueError):
             return values  # mixed input: coerce() converts it
-    # Factorise in C (pd.Categorical on a list of str detours through an inferred string array
-    # first); anything but str/None is left to coerce().
-    arr = np.empty(len(values), dtype=object)
-    arr[:] = values
-    try:
-        codes, uniques = pd.factorize(arr)
-    except TypeError:  # unhashable values
-        return values
-    if not all(type(k) is str for k in uniques):
-        return values
-    return _sorted_categorical(codes, list(uniques))
+    text = _text_categorical(_objects(values))
+    return values if text is None else text
 
 
 def _as(s: pd.Series, dtype: str) -> pd.Series:
