@@ -277,7 +277,7 @@ class _BlockReaders:
 
         They stay column-wise (made by :attr:`_Run.progress` if needed).
         """
-        run.columns.append((*cols, bool(run.opts.get("decrypt"))))
+        run.add_columns(cols)
         run.undone.append((cols[3], cols[2]))
         run.last = cols[0][-1] + span - 1
         run.dialects.add(dialect)
@@ -291,7 +291,7 @@ class _BlockReaders:
         Their keys are in ``run.done`` and ``run.last`` counts their lines.
         """
         if lo < hi:
-            run.columns.append((*(c[lo:hi] for c in cols), bool(run.opts.get("decrypt"))))
+            run.add_columns(c[lo:hi] for c in cols)
 
 
 def _pk_kind(kind: str | None, fam: str, n_toks: int, n_rates: int) -> str:

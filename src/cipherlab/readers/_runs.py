@@ -57,7 +57,7 @@ class _Run:
         # Progress records (see the progress property); those read by blocks stay column-wise
         # until something needs them as records (assembly fills rows from the columns).
         self.records: list[_progress.Progress] = []  # made records, before those of `columns`
-        self.columns: list[tuple] = []  # blocks of records (see _BlockReaders.extend_progress)
+        self.columns: list[tuple] = []  # blocks of records (see add_columns)
         self.made_done: set = set()  # keys of progress records that have their result ...
         self.undone: list[tuple] = []  # ... but those of these (algorithms, blocks) columns
         # cells that differ from the run in a condition: -multi children, harness repeats
@@ -105,6 +105,11 @@ class _Run:
     @progress.setter
     def progress(self, records: list) -> None:
         self.records, self.columns = records, []
+
+    def add_columns(self, cols) -> None:
+        """Keep a block's records as its columns (lines, names, blocks, algorithms, counts,
+        seconds), with whether the run measures decryption as they are read."""
+        self.columns.append((*cols, bool(self.opts.get("decrypt"))))
 
     @property
     def done(self) -> set:
