@@ -34,6 +34,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 NOTEBOOKS = HERE.parents[1] / "notebooks"
 SLOW_MS = 90_000  # kernel start + imports + first widget render on a loaded 2-core CI box
+# The code cells' prompts ("[ ]:", "[*]:", "[3]:") as a JS array, for the page scripts below
+# (which read their textContent, not innerText: Lab skips rendering off-screen cells, whose
+# innerText is then empty).
+_PROMPTS = "[...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]"
 
 
 def _load_zmq_fix():
@@ -212,11 +216,10 @@ class Lab:
     def _state(self) -> str:
         """The prompts and the status bar, for a failure message."""
         return self.page.evaluate("""() => {
-            const prompts = [...document.querySelectorAll(
-                '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent.trim());
+            const prompts = PROMPTS.map(p => p.textContent.trim());
             const bar = document.querySelector('#jp-main-statusbar');
             return 'prompts ' + prompts.join(' ') + ' | status bar: ' + (bar ? bar.innerText : '?');
-        }""").replace("\n", " ")
+        }""".replace("PROMPTS", _PROMPTS)).replace("\n", " ")
 
     def _fail(self, what: str, err: Exception | None) -> None:
         shot = self.screenshot(f"FAILED-{self.page_name()}.png")
@@ -237,9 +240,8 @@ class Lab:
                     """() => {
                         const ind = document.querySelector('.jp-Notebook-ExecutionIndicator');
                         return (ind && ind.dataset.status === 'busy') ||
-                            [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
-                            .some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent));
-                    }""",
+                            PROMPTS.some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent));
+                    }""".replace("PROMPTS", _PROMPTS),
                     timeout=20_000,
                 )
                 break
@@ -252,25 +254,23 @@ class Lab:
                               f"clicked again ({self._state()})", stacklevel=2)
         # Run All is over when no cell is queued or running ("[*]") and the kernel is idle. A
         # cell that raises stops it, and Lab resets the queued prompts to "[ ]": so "every prompt
-        # has a number" then means the whole notebook ran without an error. textContent, not
-        # innerText: Lab skips rendering off-screen cells (content-visibility).
+        # has a number" then means the whole notebook ran without an error.
         try:
             self.page.wait_for_function(
                 """() => {
                     const ind = document.querySelector('.jp-Notebook-ExecutionIndicator');
-                    const prompts = [...document.querySelectorAll(
-                        '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent);
+                    const prompts = PROMPTS.map(p => p.textContent);
                     return prompts.length > 0 && ind && ind.dataset.status === 'idle' &&
                            !prompts.some(p => p.includes('[*]'));
-                }""",
+                }""".replace("PROMPTS", _PROMPTS),
                 timeout=SLOW_MS * 2,
             )
         except PlaywrightTimeout as err:
             self._fail("Run All did not finish", err)
         self.wait_kernel_idle()
-        unnumbered = self.page.evaluate("""() => [...document.querySelectorAll(
-            '.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')]
-            .filter(p => !/\\[\\d+\\]/.test(p.textContent)).length""")
+        unnumbered = self.page.evaluate(
+            """() => PROMPTS.filter(p => !/\\[\\d+\\]/.test(p.textContent)).length""".replace(
+                "PROMPTS", _PROMPTS))
         if unnumbered:
             errors = self.page.evaluate("""() => [...document.querySelectorAll(
                 '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
