@@ -19,12 +19,23 @@ from __future__ import annotations
 import re
 from itertools import compress, count as counter, repeat
 from operator import itemgetter, not_
+from typing import Callable
 
 from cipherlab.readers import _mr, _progress, _terminal as T
 from cipherlab.readers._runs import ALG, LINE, OP, _memo, _printed_rates, _Run
 
 _groups = re.Match.groups
 _TAIL = itemgetter(2)  # of a T.ROW_LINE record: the cells of the row's next line
+
+
+def _two_lines_each(recs: list) -> int:
+    """Lines of -mr records: each a +DT/+R pair or a +H/+F table."""
+    return 2 * len(recs)
+
+
+def _row_lines(recs: list) -> int:
+    """Lines of T.ROW_LINE records: one each, two for a row with a line of cells after it."""
+    return 2 * len(recs) - list(map(_TAIL, recs)).count("")
 
 
 class _BlockReaders:
@@ -41,7 +52,7 @@ class _BlockReaders:
         Each line has the effect :meth:`doing` gives it; the regex does the per-line work in C.
         """
         P = _progress
-        recs = self.block(idx, P.DOING_LINES, P.DOING_LINE, P.DOING_BLOCK, 1)
+        recs = self.block(idx, P.DOING_LINES, P.DOING_LINE, P.DOING_BLOCK, len)
         if recs:
             names, blocks, counts, seconds = zip(*recs)
             self.add_records((range(idx + 1, idx + 1 + len(recs)), names,
@@ -58,7 +69,7 @@ class _BlockReaders:
         """
         if not self.lines[idx].startswith("+DT:") or (self.cur is not None and self.cur.open_dt):
             return 0
-        units = self.block(idx, _mr.MR_LINES, _mr.MR_UNIT, _mr.MR_UNITS, 2)
+        units = self.block(idx, _mr.MR_LINES, _mr.MR_UNIT, _mr.MR_UNITS, _two_lines_each)
         if not units:
             return 0
         names, blocks, counts, seconds, headers, row_names, values = zip(*units)
@@ -127,14 +138,7 @@ class _BlockReaders:
         run = self.cur
         n, rows, wrapped, used = len(run.sizes), [], None, 0
         row_names = self.row_names
-        # The records, found as block() finds them; but a record is one line, or two when a
-        # line of cells follows a row (group 3), so the lines are counted record by record.
-        text, pos = self.text, self.starts[idx]
-        m = T.ROW_CANDIDATES.match(text, pos)
-        recs = T.ROW_LINE.findall(m[0]) if m else []
-        if m and 2 * len(recs) - list(map(_TAIL, recs)).count("") != m[0].count("\n"):
-            m = T.ROW_LINES.match(text, pos)
-            recs = T.ROW_LINE.findall(m[0]) if m else []
+        recs = self.block(idx, T.ROW_CANDIDATES, T.ROW_LINE, T.ROW_LINES, _row_lines)
         ln = idx + 1  # the line number of the next record
         for name, vals, next_cells, cells in recs:
             if name:
@@ -205,12 +209,12 @@ class _BlockReaders:
         return used
 
     def block(self, idx: int, candidates: re.Pattern, record: re.Pattern, exact: re.Pattern,
-              lines_per_record: int) -> list[tuple]:
+              lines_of: Callable[[list], int]) -> list[tuple]:
         """The records (``record.findall`` groups) of the block starting at line index ``idx``.
 
         ``candidates`` cheaply finds the lines that may hold records; when the records found in
-        them (anchored at line starts, one line or pair each) cover every line, that is the
-        block. Otherwise the ``exact`` pattern (a repetition of ``record``, twice as slow)
+        them (anchored at line starts) cover every line (``lines_of(records)`` counts the lines
+        they span), that is the block. Otherwise the ``exact`` pattern (a repetition of ``record``, twice as slow)
         finds where the records stop.
         """
         pos = self.starts[idx]
@@ -218,7 +222,7 @@ class _BlockReaders:
         if m is None:
             return []
         recs = record.findall(m[0])
-        if len(recs) * lines_per_record != m[0].count("\n"):
+        if lines_of(recs) != m[0].count("\n"):
             m = exact.match(self.text, pos)
             recs = record.findall(m[0]) if m else []
         return recs
