@@ -6,19 +6,9 @@ import pandas as pd
 
 from cipherlab.reporting._blocks import Section, Writer
 from cipherlab.reporting._select import has_pair
-from cipherlab.reporting._words import (
-    CLAIMED_SPEEDUP,
-    EQUIVALENCE_MARGIN,
-    describe_short,
-    describe_source,
-    esc,
-    first_column,
-    p_text,
-    ratio_text,
-    source_slug,
-    source_text,
-    unique_values,
-)
+from cipherlab.reporting._words import (CLAIMED_SPEEDUP, EQUIVALENCE_MARGIN, describe_short,
+                                        describe_source, esc, first_column, p_text, ratio_text,
+                                        source_slug, source_text, unique_values)
 
 
 def aesni(df: pd.DataFrame, w: Writer) -> Section:

@@ -6,18 +6,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from cipherlab.algorithms import is_aead
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import AEAD_PATTERN, common_size, complete_algorithms, has_repeats
-from cipherlab.reporting._words import (
-    at_size,
-    esc,
-    first_column,
-    ratio_text,
-    slugify,
-    source_slug,
-    span_text,
-    unique_values,
-)
+from cipherlab.reporting._select import common_size, complete_algorithms, has_repeats
+from cipherlab.reporting._words import (at_size, esc, first_column, ratio_text, slugify,
+                                        source_slug, span_text, unique_values)
 
 
 def machines(df: pd.DataFrame, w: Writer) -> Section:
@@ -41,7 +34,7 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
     captures = rated[rated["source"].astype("object").str.startswith("captures/")
                      & rated["tool"].astype("object").eq("openssl")
                      & rated["timing"].astype("object").eq("cpu")
-                     & ~rated["algorithm"].astype("object").str.contains(AEAD_PATTERN, regex=True)]
+                     & ~rated["algorithm"].map(is_aead).astype(bool)]
     if captures[machine].nunique() >= 2:
         groups.append(("the captures of " + " and ".join(unique_values(captures[machine])), "captures",
                        captures))

@@ -8,9 +8,6 @@ import pandas as pd
 
 from cipherlab.reporting._words import unique_values
 
-AEAD_PATTERN = r"gcm|ccm|ocb|siv|poly1305"
-GCM_CBC_PAIRS = (("aes-128-gcm", "aes-128-cbc"), ("aes-256-gcm", "aes-256-cbc"))
-
 
 def has_pair(sub: pd.DataFrame, by: str, levels: Sequence[str]) -> bool:
     if by not in sub.columns:

@@ -7,8 +7,9 @@ from typing import Sequence
 
 import pandas as pd
 
+from cipherlab.algorithms import GCM_CBC_PAIRS
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import GCM_CBC_PAIRS, pair_keys
+from cipherlab.reporting._select import pair_keys
 from cipherlab.reporting._words import describe_short, esc, slugify, source_slug, unique_values
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from cipherlab.algorithms import is_aes
 from cipherlab.reporting._blocks import Section, Writer
 from cipherlab.reporting._select import common_size
 from cipherlab.reporting._words import esc, first_column, ratio_text, short_label, unique_values
@@ -55,7 +56,7 @@ def tiers(df: pd.DataFrame, w: Writer) -> Section:
         table = pd.concat(results, ignore_index=True)
         lines = []
         for label, rows in table.groupby("label", observed=True, sort=False):
-            aes = rows[rows["algorithm"].astype("object").str.startswith("aes")]
+            aes = rows[rows["algorithm"].map(is_aes).astype(bool)]
             if len(aes):
                 lines.append(f"<b>{esc(label)}</b>: " + "; ".join(
                     f"{esc(r['candidate'])} {ratio_text(r, 3)}" + (

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from cipherlab.algorithms import GCM_CBC_PAIRS
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import GCM_CBC_PAIRS
 from cipherlab.reporting._words import describe_short, esc, rate_text, ratio_text, unique_values
 
 

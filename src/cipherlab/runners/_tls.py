@@ -63,6 +63,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from cipherlab.algorithms import TLS_RECORD_BYTES, suite_primitives
 from cipherlab.errors import (AnalysisError, CaptureError, CaptureWarning,
                               UnsupportedAlgorithmError)
 
@@ -74,8 +75,8 @@ TLS13_DEFAULT = "TLSv1.3"
 #: The suites of the issue: the seed's two (as ECDHE-ECDSA), ChaCha20-Poly1305, and TLS 1.3.
 DEFAULT_SUITES = ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-SHA256",
                   "ECDHE-ECDSA-CHACHA20-POLY1305", TLS13_DEFAULT)
-#: Largest TLS plaintext record (RFC 8446 §5.1, RFC 5246 §6.2.1): the size the record layer seals.
-RECORD_BYTES = 16384
+#: Largest TLS plaintext record: the size the record layer seals (see cipherlab.algorithms).
+RECORD_BYTES = TLS_RECORD_BYTES
 
 _WORKER = Path(__file__).with_name("_tls_worker.py")
 _STARTUP_S = 20.0  # a child must report "listening" within this (2 busy cores, cold caches)
@@ -182,40 +183,6 @@ def _openssl_knows(cipher_string: str) -> bool:
     except ssl.SSLError:
         return False
     return True
-
-
-def suite_primitives(suite: str) -> dict[str, Any]:
-    """What the record layer does per record for ``suite``, as ``openssl speed`` algorithm names.
-
-    Returns ``{"kind": "aead", "cipher": ..., "mac": None}`` (one seal per record) or
-    ``{"kind": "cbc-hmac", "cipher": ..., "mac": "hmac(sha256)"}`` (one HMAC and one CBC pass per
-    record); the names are cipherlab's canonical ones (see ``readers._names``).
-
-    Examples
-    --------
-    >>> suite_primitives("ECDHE-ECDSA-AES128-SHA256")
-    {'kind': 'cbc-hmac', 'cipher': 'aes-128-cbc', 'mac': 'hmac(sha256)'}
-    >>> suite_primitives("TLS_AES_256_GCM_SHA384")
-    {'kind': 'aead', 'cipher': 'aes-256-gcm', 'mac': None}
-    >>> suite_primitives("ECDHE-ECDSA-CHACHA20-POLY1305")["cipher"]
-    'chacha20-poly1305'
-    """
-    s = suite.upper().replace("_", "-")
-    if "CHACHA20" in s:
-        return {"kind": "aead", "cipher": "chacha20-poly1305", "mac": None}
-    m = re.search(r"AES-?(128|256)", s)
-    if not m:
-        raise UnsupportedAlgorithmError(
-            f"suite must use AES-128/256 or ChaCha20-Poly1305 for a record-layer prediction; "
-            f"not {suite!r}")
-    bits = m.group(1)
-    for mode in ("GCM", "CCM"):
-        if re.search(rf"\b{mode}8?\b", s):  # CCM8: the same cipher with an 8-byte tag
-            return {"kind": "aead", "cipher": f"aes-{bits}-{mode.lower()}", "mac": None}
-    h = re.search(r"-SHA(1|256|384)?$", s)
-    if not h:
-        raise UnsupportedAlgorithmError(f"cannot tell the MAC of suite {suite!r}")
-    return {"kind": "cbc-hmac", "cipher": f"aes-{bits}-cbc", "mac": f"hmac(sha{h.group(1) or '1'})"}
 
 
 # --------------------------------------------------------------------------------------------
