@@ -37,7 +37,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "capture_python": ("cipherlab.runners", "capture_python"),
     "capture_tls": ("cipherlab.runners", "capture_tls"),
     "host_info": ("cipherlab.runners", "host_info"),
-    "predict_tls": ("cipherlab.runners", "predict_tls"),
+    "predict_tls": ("cipherlab.stats", "predict_tls"),
     "ISA_PRESETS": ("cipherlab.runners", "ISA_PRESETS"),
     "report": ("cipherlab.reporting", "report"),
     "save_figure": ("cipherlab.plots", "save_figure"),
