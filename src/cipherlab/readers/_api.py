@@ -327,13 +327,23 @@ def _wanted(p: Path) -> bool:
     return p.suffix.lower() in _TEXT_SUFFIXES | _TABLE_SUFFIXES
 
 
+def _capture_table(folder: Path) -> Path | None:
+    """The tidy table of a capture folder (Parquet preferred), or None if ``folder`` is not one."""
+    return next((folder / t for t in ("results.parquet", "results.csv") if (folder / t).is_file()),
+                None)
+
+
 def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
-    for table in ("results.parquet", "results.csv"):
-        if (path / table).is_file():
-            yield path / table, str(path / table), False
-            return
+    table = _capture_table(path)
+    if table is not None:
+        yield table, str(table), False
+        return
+    # a folder of captures: each capture is read as its table, not as its raw runs/ again
     files = sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)
                    and not any(part.startswith(".") for part in p.relative_to(path).parts))
+    captures = {p.parent for p in files if p.name in ("results.parquet", "results.csv")}
+    tables = {_capture_table(c) for c in captures}
+    files = [p for p in files if p in tables or not any(c in p.parents for c in captures)]
     if not files:
         raise FileNotFoundError(f"`source` folder {str(path)!r} holds no text files.")
     for p in files:
