@@ -116,9 +116,10 @@ def test_report_of_given_sources_via_the_cli_is_byte_identical_to_the_api(tmp_pa
     printed = capsys.readouterr().out
     assert printed.strip() == f"report: {tmp_path / 'cli' / 'report.html'}"
     text = _text((tmp_path / "cli" / "report.html").read_text())
-    assert "aws-wiki-aesni-on-off.txt" in text and "AES-NI on and off" in text
-    # no machines or tiers in this source: the sections say so instead of failing
-    assert "No source compares two or more machines" in text
+    assert "aws-wiki-aesni-on-off" in text and "AES-NI on and off" in text
+    # one machine and no tiers in this source: the sections say so instead of failing
+    assert "No two machines were measured with the same tool and timing base" in text
+    assert "openssl, wall-clock time: AWS r3.xlarge" in text
     assert "no implementation tiers" in text
     # the same data gives the same bytes: page, every figure (PDF, SVG, PNG) and table
     cli = tmp_path / "cli"
@@ -137,7 +138,7 @@ def test_report_of_a_dump_without_throughputs_explains_instead_of_failing(tmp_pa
     assert "no AES-NI on/off pairs" in text
     assert "per-call cost comparison is not possible" in text
     assert list((tmp_path / "figures").iterdir()) == []
-    assert (tmp_path / "tables" / "sources.csv").is_file()
+    assert (tmp_path / "tables" / "inputs.csv").is_file()
 
 
 def test_report_rejects_an_empty_source_list(tmp_path):

@@ -48,8 +48,11 @@ class Section:
 class Writer:
     """Writes figures and tables into the report folder and keeps what the page needs."""
 
-    def __init__(self, out: Path, colours: dict[str, str]):
+    def __init__(self, out: Path, colours: dict[str, str], *, baseline: str | None = None,
+                 facts: dict | None = None):
         self.out = out
+        self.baseline = baseline  # the reference machine or tier the caller chose, if any
+        self.facts = facts or {}  # host facts per machine (capture folders' host.json)
         self.figures = out / "figures"
         self.tables = out / "tables"
         self.colours = colours
