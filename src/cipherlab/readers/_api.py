@@ -393,13 +393,17 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]
+    shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
+        " ..." if len(unplaced) > _SHOWN else "")
+    if unplaced and (strict or not runs):
+        lineno, line = unplaced[0]
+        what = "this line looks like a measurement but fits" if strict else (
+            f"no measurements could be placed: {len(unplaced)} line(s) (line(s) {shown}) look "
+            f"like measurements but fit")
+        raise IngestError(f"{what} no table or record cipherlab knows", source=source,
+                          lineno=lineno, line=line, unplaced=unplaced)
     if unplaced:
         lineno, line = unplaced[0]
-        if strict:
-            raise IngestError("this line looks like a measurement but fits no table or record "
-                              "cipherlab knows", source=source, lineno=lineno, line=line)
-        shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
-            " ..." if len(unplaced) > _SHOWN else "")
         warnings.warn(
             f"{source}: {len(unplaced)} line(s) look like measurements but were not placed "
             f"(line(s) {shown}; first: {line.strip()!r}); fix or remove them, or pass "

@@ -173,6 +173,21 @@ def parse_prompt(line: str) -> dict | None:
 _LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|[*=\-_:\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:Most interesting|Cheers|Regards|Thanks)\b", re.I)
+# Lines that name no machine or condition, whatever they hold: a code fence, a shell command
+# (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
+# source code, markup and links. A run label is never one of them.
+_NOT_LABEL_LINE = re.compile(
+    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
+    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
+    r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
+    r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
+    r"//|/\*|\*/|#\[|"
+    r"(?:\d+\.\s*)?(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
+    r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
+    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
+    r"|\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b"
+    r"|[{};\\]\s*$|\s=\s|\d=\d|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
+    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
 
 
 def prose_label(line: str) -> str | None:
@@ -182,10 +197,18 @@ def prose_label(line: str) -> str | None:
     'Linux (P3 750Mhz; 512MBram)'
     >>> prose_label("**Laptop**"), prose_label("# M1 MacBookAir")
     ('Laptop', 'M1 MacBookAir')
+    >>> prose_label("```bash"), prose_label("pi@pi5:~ $ openssl speed -evp aes-256-cbc")
+    (None, None)
+    >>> prose_label("OpenSSL 1.1.1k"), prose_label("let out = speed(args);")
+    (None, None)
     """
+    if _NOT_LABEL_LINE.search(line):
+        return None
     s = _LABEL_JUNK.sub("", line.strip())
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
+    if s[0].islower() and s.count(" ") >= 4:
+        return None  # a sentence's fragment, cut from the prose around it
     # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
     if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
         return None

@@ -1,0 +1,62 @@
+"""Right or loud: other programs' output yields no rows and no unplaced openssl data; run
+labels are never a fence, a command or program output; an empty read keeps its unplaced lines."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+import cipherlab
+from cipherlab.errors import IngestError
+
+DISTRACTORS = sorted((Path(__file__).parent / "distractors").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", DISTRACTORS, ids=lambda p: p.stem)
+def test_other_tools_output_gives_no_rows_and_no_unplaced_lines(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "look like measurements" warning either
+        with pytest.raises(IngestError, match="no measurements found") as err:
+            cipherlab.ingest(path)
+    assert err.value.unplaced == []
+
+
+def test_distractors_beside_a_table_stay_out_of_it():
+    table = ("version: 3.0.2\n"
+             "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+             "md5             1.00k 2.00k 3.00k 4.00k 5.00k 6.00k\n\n")
+    text = "".join(p.read_text() + "\n" for p in DISTRACTORS) + table
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = cipherlab.ingest(text)
+    assert set(df.algorithm) == {"md5"} and len(df) == 6
+
+
+def test_empty_read_carries_its_unplaced_lines():
+    with pytest.raises(IngestError) as err:
+        cipherlab.ingest("notes\nmd5 1.00k 2.00k 3.00k\nsha1 1.00k 2.00k\n")
+    assert [n for n, _ in err.value.unplaced] == [2, 3]
+    assert "line(s) 2, 3" in str(err.value) and "md5 1.00k" in str(err.value)
+
+
+@pytest.mark.parametrize("junk", [
+    "```bash", "~~~", "```console", "$ openssl speed -evp aes-128-cbc",
+    "pi@pi5:~ $ openssl speed -elapsed -evp aes-256-cbc", "C:\\Users\\LD>openssl speed md5",
+    "root@wrt32x:/# time -v openssl speed -elapsed -evp AES-256-CBC",
+    "util/shlib_wrap.sh apps/openssl speed ed25519", "OpenSSL 1.1.1k", "version: 3.0.2",
+    "3. version: 1.1.1q", "1.1.1m", 'let out = "\\', "import CommonCrypto",
+    "Linux 5.15.72-v7l+ #1591 SMP Wed Oct 5 12:05:33 BST 2022 armv7l unknown unknown GNU/Linux",
+    "sign    verify    encrypt   decrypt   sign/s verify/s",
+    "not show up without the `-elapsed` flag.  Here's an example run",
+])
+def test_a_label_is_never_a_fence_a_command_or_program_output(junk):
+    text = f"{junk}\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n"
+    df = cipherlab.ingest(text)
+    assert df.label.isna().all(), df.label.tolist()
+
+
+def test_a_prose_label_still_names_its_run():
+    df = cipherlab.ingest("```\nMy desktop (Ryzen 5 3600):\n```\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n")
+    assert set(df.label) == {"My desktop (Ryzen 5 3600)"}
