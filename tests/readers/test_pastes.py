@@ -25,8 +25,6 @@ import paste_score as P  # noqa: E402
 
 # What the current reader gets wrong, per paste (remove the entry when the paste reads right).
 XFAIL: dict[str, str] = {
-    "001": "labels are the code fence ('```bash'), not the '# KEM' / '# Signature' comments",
-    "002": "label is the comment byline ('zizhong · description · date'), not the heading",
     "003": "label is the comment byline; rsa15360's 0.0 keygen/s beside 73.9 s is flagged "
            "'not measured' instead of read as a measurement",
     "005": "label of run 1 is a prose fragment (\"I don't know why.Please help check it.\")",
@@ -35,11 +33,9 @@ XFAIL: dict[str, str] = {
     "007": "label is the prose fragment 'I get here'",
     "008": "label is a prose sentence of the description",
     "009": "bssl 'Did N ... (16384 bytes) seal operations ...: x MB/s' lines are not read",
-    "010": "label is the code fence ('```sh'), not the heading",
     "011": "the two Python-string fixtures are one run (the 3.0 table joins the 3.5 one); the "
            "label is a table header line; zstd 'MB/s' strings are reported as unplaced",
     "012": "a table collapsed onto one line of prose is not read",
-    "013": "labels are the code fence ('```text') and commands, not the heading",
     "014": "label is a prose bullet, not the heading",
     "015": "headerless rows in bullets with inline code and a '(Cortex-A720)' note are not read",
     "016": "a Markdown table with versions as rows, algorithms as columns and the block size in "
@@ -48,12 +44,9 @@ XFAIL: dict[str, str] = {
     "021": "'-engine afalg' on the command line is not a condition of the run; labels are "
            "prose fragments",
     "023": "the progress line with **bold** numbers is not read; the label is a prose sentence",
-    "024": "label is the shell command line ('root@wrt32x:/# time -v openssl speed ...'), not "
-           "the host",
     "025": "rows ending in a machine tag ('(PIV 2GHz)') are not read",
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
     "027": "the two runs in the C comment (no-asm, with the module) are read as one run",
-    "028": "label is the Swift line 'import CommonCrypto'",
     "030": "label is a prose sentence",
 }
 

@@ -46,7 +46,7 @@ def test_empty_read_carries_its_unplaced_lines():
     "pi@pi5:~ $ openssl speed -elapsed -evp aes-256-cbc", "C:\\Users\\LD>openssl speed md5",
     "root@wrt32x:/# time -v openssl speed -elapsed -evp AES-256-CBC",
     "util/shlib_wrap.sh apps/openssl speed ed25519", "OpenSSL 1.1.1k", "version: 3.0.2",
-    "3. version: 1.1.1q", "1.1.1m", 'let out = "\\', "import CommonCrypto",
+"1.1.1m", 'let out = "\\', "import CommonCrypto",
     "Linux 5.15.72-v7l+ #1591 SMP Wed Oct 5 12:05:33 BST 2022 armv7l unknown unknown GNU/Linux",
     "sign    verify    encrypt   decrypt   sign/s verify/s",
     "not show up without the `-elapsed` flag.  Here's an example run",
