@@ -508,6 +508,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.run(i)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
+        if any((parsed[1], parsed[3], op) in run.pk_keys() for op in T.OPS[kind]):
+            # one run prints each public-key row once: a row again is the next run's table
+            kind_of_table = run.pk_kind
+            run = self.next_run(i)
+            run.pk_kind = kind_of_table
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
         else:

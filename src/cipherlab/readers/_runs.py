@@ -78,6 +78,10 @@ class _Run:
         self.last = start
         self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
 
+    def pk_keys(self) -> set:
+        """The keys (family, bits, operation) of the run's public-key cells."""
+        return {key for _, key in self.pk}
+
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)
 
