@@ -69,7 +69,7 @@ UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s"
 # Columns of the tidy table that describe a cell or its run but are not conditions.
 NOT_CONDITIONS = {"note", "rule", "table"}
 _THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
-_CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z]+)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
+_CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
 
 
 @dataclass
