@@ -69,7 +69,7 @@ UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s"
 # Columns of the tidy table that describe a cell or its run but are not conditions.
 NOT_CONDITIONS = {"note", "rule", "table"}
 _THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
-_CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z]+)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
+_CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
 
 
 @dataclass
@@ -102,7 +102,8 @@ class Expectation:
 
     @property
     def n_pk_rows(self) -> int:
-        return len({c.row for c in self.cells if c.block is None and not c.loud})
+        """Public-key rows, those the text cannot tell included (kept as rows, not scored)."""
+        return len({c.row for c in self.cells if c.block is None})
 
 
 def expectation_path(paste: Path) -> Path:
@@ -256,16 +257,16 @@ def _norm_label(text: str | None) -> str:
 
 
 def label_ok(run: dict[str, Any], got_label: str | None) -> bool:
-    """A label is right when it holds one of the expected labels (normalised), or, when the
-    expectation names none, when there is none."""
+    """A label is right when it holds one of the expected labels (normalised, as whole words,
+    and not inside a much longer text), or, when the expectation names none, when there is none."""
     accepted = [run["label"]] if "label" in run else []
     accepted += run.get("labels", [])
     got = _norm_label(got_label)
     if not accepted or "" in accepted and not got:
         return not got
     # (a whole paragraph that happens to hold the label is not a label)
-    return any(_norm_label(a) and _norm_label(a) in got and len(got) <= max(60, 2 * len(a))
-               for a in accepted)
+    return any(_norm_label(a) and re.search(rf"(?<!\w){re.escape(_norm_label(a))}(?!\w)", got)
+               and len(got) <= max(60, 2 * len(a)) for a in accepted)
 
 
 @dataclass
