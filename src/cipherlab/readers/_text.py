@@ -214,12 +214,17 @@ _NOT_LABEL_LINE = re.compile(
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
     r"//|/\*|\*/|#\[|"
-    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
+    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
     r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
     r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
     r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
-    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
+    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
+    # page furniture: bylines ("alice · comment · 2021-11-25", "Bob wrote:"), issue headers
+    r"|\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.IGNORECASE)
+# A sentence of the prose: it ends like one (not in "..."), or is long. It tells a story, it
+# does not name a run; the heading or short line above it still may.
+_SENTENCE = re.compile(r"(?<!\.)[.!?]\s*$|^(?:\S+\s+){9,}\S")
 
 
 def prose_label(line: str) -> str | None:
@@ -231,7 +236,7 @@ def prose_label(line: str) -> str | None:
     ('Laptop', 'M1 MacBookAir')
     >>> prose_label("```bash"), prose_label("pi@pi5:~ $ openssl speed -evp aes-256-cbc")
     (None, None)
-    >>> prose_label("OpenSSL 1.1.1k"), prose_label("let out = speed(args);")
+    >>> prose_label("OpenSSL 1.1.1k  25 Mar 2021"), prose_label("let out = speed(args);")
     (None, None)
     """
     if _NOT_LABEL_LINE.search(line):
@@ -239,8 +244,8 @@ def prose_label(line: str) -> str | None:
     s = _LABEL_JUNK.sub("", line.strip())
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
-    if s[0].islower() and s.count(" ") >= 4:
-        return None  # a sentence's fragment, cut from the prose around it
+    if (s[0].islower() and s.count(" ") >= 4) or _SENTENCE.search(s):
+        return None  # a sentence, or a fragment cut from one
     # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
     if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
         return None
