@@ -27,11 +27,9 @@ import paste_score as P  # noqa: E402
 XFAIL: dict[str, str] = {
     "003": "label is the comment byline; rsa15360's 0.0 keygen/s beside 73.9 s is flagged "
            "'not measured' instead of read as a measurement",
-    "005": "label of run 1 is a prose fragment (\"I don't know why.Please help check it.\")",
     "006": "hand-summarised 'sign/s: X; verify/s Y' lines and bssl 'Did N ... ops/sec' lines "
            "are not read at all",
     "007": "label is the prose fragment 'I get here'",
-    "008": "label is a prose sentence of the description",
     "009": "bssl 'Did N ... (16384 bytes) seal operations ...: x MB/s' lines are not read",
     "011": "the two Python-string fixtures are one run (the 3.0 table joins the 3.5 one); the "
            "label is a table header line; zstd 'MB/s' strings are reported as unplaced",
@@ -48,11 +46,8 @@ XFAIL: dict[str, str] = {
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
     "027": "the two runs in the C comment (no-asm, with the module) are read as one run",
     "030": "label is a prose sentence",
-    "031": "label of run 1 is a prose sentence",
     "032": "a Markdown table with block sizes as rows and builds as columns ('Decrypt Test', "
            "the cipher named in the prose) is not read",
-    "033": "labels are the Rust source line 'let out = \"\\\\'",
-    "034": "label is the code fence ('```bash')",
     "035": "the single child's +DT/+R records of '-multi 1' are flagged 'child process' (the "
            "only measurement there is); the unnamed 'Got: +F9' records are not reported as "
            "unplaced; label is the code fence",
@@ -66,12 +61,10 @@ XFAIL: dict[str, str] = {
     "041": "the ecdh progress lines named only by bit size are all given the NIST curve of that "
            "size (the brainpool lines become duplicate ecdh-p256/p384/p512 cells); label is prose",
     "042": "label is the comment byline, not the prompt's host",
-    "043": "label is the uname line",
     "045": "label holds the command ('Before patch: $ apps/openssl speed ecdh; ...')",
     "047": "the 'with:' and 'without:' tables are one run (the second's cells land in the first)",
     "048": "the 'Version: OpenSSL 1.1.0f' line does not set tool_version; label is the issue's "
            "title line",
-    "049": "label is the command after the '>>> ' prompt",
 }
 
 PASTES = P.pastes()
