@@ -58,8 +58,6 @@ XFAIL: dict[str, str] = {
     "039": "a Markdown table of bssl results (operations as rows, libraries as columns, "
            "ops/sec) is not read",
     "040": "AWS-LC 'bssl speed' lines without MB/s are not read",
-    "041": "the ecdh progress lines named only by bit size are all given the NIST curve of that "
-           "size (the brainpool lines become duplicate ecdh-p256/p384/p512 cells); label is prose",
     "042": "label is the comment byline, not the prompt's host",
     "045": "label holds the command ('Before patch: $ apps/openssl speed ecdh; ...')",
     "047": "the 'with:' and 'without:' tables are one run (the second's cells land in the first)",

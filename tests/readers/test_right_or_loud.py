@@ -62,3 +62,22 @@ def test_a_label_is_never_a_fence_a_command_or_program_output(junk):
 def test_a_prose_label_still_names_its_run():
     df = cipherlab.ingest("```\nMy desktop (Ryzen 5 3600):\n```\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n")
     assert set(df.label) == {"My desktop (Ryzen 5 3600)"}
+
+
+_ECDH = "Doing 256 bits  ecdh's for 10s: {n} 256-bits ECDH ops in 10.00s\n"
+
+
+def test_curves_named_by_size_only_follow_openssls_order_or_are_flagged():
+    three = "".join(_ECDH.format(n=n) for n in (100, 200, 300))
+    df = cipherlab.ingest("$ openssl speed ecdh\n" + three)
+    assert df.algorithm.tolist() == ["ecdh-p256", "ecdh-brainpoolp256r1", "ecdh-brainpoolp256t1"]
+    assert df.flag.isna().all()
+    # the command line names the curve that ran
+    df = cipherlab.ingest("$ openssl speed ecdhbrp256t1\n" + _ECDH.format(n=5))
+    assert df.algorithm.tolist() == ["ecdh-brainpoolp256t1"] and df.flag.isna().all()
+    # no command line, one of the three 256-bit curves: which one cannot be known
+    df = cipherlab.ingest(_ECDH.format(n=5))
+    assert df.flag.tolist() == ["curve unknown"]
+    # "bit" (before 1.1.1, without brainpool): only P-256 has that size
+    df = cipherlab.ingest("Doing 256 bit  ecdh's for 10s: 5 256-bit ECDH ops in 10.00s\n")
+    assert df.algorithm.tolist() == ["ecdh-p256"] and df.flag.isna().all()

@@ -494,7 +494,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return False
 
     def apply_prompt(self, run: _Run, prompt: dict) -> None:
-        run.opts.update({k: v for k, v in prompt.items() if k not in ("args", "conditions")})
+        run.opts.update({k: v for k, v in prompt.items() if k != "conditions"})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
         if prompt.get("timing") == "elapsed":
