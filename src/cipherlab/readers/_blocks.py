@@ -179,7 +179,7 @@ class _BlockReaders:
         self.flush_pending()
         self.add_rows(run, run.sizes, rows,
                       T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows)))
-        run.last = idx + used
+        self.cur.last = idx + used  # (the run of the last row: rows may name their machines)
         return used
 
     def pk_block(self, idx: int) -> int:

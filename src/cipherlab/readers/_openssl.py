@@ -42,6 +42,8 @@ _K_VALUE = re.compile(r"\d\.\d\dk\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
+# A row name led by the machine it ran on ("FTC663: aes-256-cbc", "A73:    aes-256-cbc").
+_ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
@@ -222,6 +224,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
                 quoted.setdefault(key, name)
             algorithm, op = canonical(name)
+            labelled = _ROW_LABEL.match(name) if ":" in name and not is_known(algorithm) else None
+            if labelled and is_known(canonical(labelled[2])[0]):
+                # "FTC663: aes-256-cbc ...": the machine the row ran on labels its run
+                algorithm, op = canonical(labelled[2])
+                if run.row_label != labelled[1]:
+                    if added:
+                        run.dialects.add("text")
+                    run = self.labelled_run(run, lineno, labelled[1])
             if op == "encrypt" and decrypt:
                 op = "decrypt"
             cells = T.row_bytes_per_s(toks) if values is None else values[j * n:j * n + n]
