@@ -30,7 +30,6 @@ XFAIL: dict[str, str] = {
     "006": "hand-summarised 'sign/s: X; verify/s Y' lines and bssl 'Did N ... ops/sec' lines "
            "are not read at all",
     "007": "label is the prose fragment 'I get here'",
-    "009": "bssl 'Did N ... (16384 bytes) seal operations ...: x MB/s' lines are not read",
     "011": "the two Python-string fixtures are one run (the 3.0 table joins the 3.5 one); the "
            "label is a table header line; zstd 'MB/s' strings are reported as unplaced",
     "012": "a table collapsed onto one line of prose is not read",
@@ -57,7 +56,6 @@ XFAIL: dict[str, str] = {
     "038": "rows ending in a '(Cortex-A720)' cluster tag are not read",
     "039": "a Markdown table of bssl results (operations as rows, libraries as columns, "
            "ops/sec) is not read",
-    "040": "AWS-LC 'bssl speed' lines without MB/s are not read",
     "042": "label is the comment byline, not the prompt's host",
     "045": "label holds the command ('Before patch: $ apps/openssl speed ecdh; ...')",
     "047": "the 'with:' and 'without:' tables are one run (the second's cells land in the first)",

@@ -224,6 +224,7 @@ _NOT_LABEL_LINE = re.compile(
     r"|\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.IGNORECASE)
 # A sentence of the prose: it ends like one (not in "..."), or is long. It tells a story, it
 # does not name a run; the heading or short line above it still may.
+_MEASURE = re.compile(r"\d\.\d\d")
 _SENTENCE = re.compile(r"(?<!\.)[.!?]\s*$|^(?:\S+\s+){9,}\S")
 
 
@@ -244,8 +245,11 @@ def prose_label(line: str) -> str | None:
     s = _LABEL_JUNK.sub("", line.strip())
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
-    if (s[0].islower() and s.count(" ") >= 4) or _SENTENCE.search(s):
+    heading = line.lstrip()[:1] in ("#", "*", "_", "=")  # a Markdown heading, bold, ...
+    if (not heading and s[0].islower() and s.count(" ") >= 4) or _SENTENCE.search(s):
         return None  # a sentence, or a fragment cut from one
+    if len(_MEASURE.findall(s)) >= 2:
+        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50")
     # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
     if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
         return None
