@@ -1,7 +1,7 @@
 """cipherlab.report(): the whole analysis of the bundled data, its files, and the page in Chromium.
 
-The report is built once per module (it is the slow part, ~10-30 s on 2 cores) and shared by the
-file checks and the browser test. Expected numbers are recomputed here through the public API
+The bundled report is built once per test session (tests/conftest.py: it is the slow part, ~10-30 s
+on 2 cores) and shared by the file checks, the layout test and the browser test. Expected numbers are recomputed here through the public API
 (stats on the bundled data) or from the seed text by hand, with the arithmetic in a comment.
 """
 
@@ -19,12 +19,9 @@ TABLE_FORMATS = (".csv", ".tex", ".md")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("report")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the page lists them; tested below
-        page = cipherlab.report(out=out)
-    return page, page.read_text(encoding="utf-8")
+def built(bundled_report):
+    page, html, _ = bundled_report
+    return page, html
 
 
 def _text(html: str) -> str:

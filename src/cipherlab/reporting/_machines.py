@@ -144,24 +144,34 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
         f" of {esc(baseline)}'s throughput.")
     slug = slugify(title)
     size = common_size(sub)
+    shown = _heatmap_algorithms(sub, size)
     sec.blocks.append(w.figure(
-        f"machines-heatmap-{slug}", lambda ax, sub=sub, size=size: plots.heatmap(
-            sub, rows=MACHINE, columns="algorithm", block_bytes=size, ax=ax),
+        f"machines-heatmap-{slug}", lambda ax, sub=sub[sub["algorithm"].isin(shown)], size=size:
+        plots.heatmap(sub, rows=MACHINE, columns="algorithm", block_bytes=size, ax=ax),
         f"Throughput by machine and algorithm at {size}-byte blocks ({title}); colour on a "
-        "log scale. Blank: not measured.", aspect=0.22 + 0.07 * len(hosts)))
+        "log scale. Blank: not measured."
+        + (f" The {len(shown)} algorithms most machines measured." if len(shown) < sub[
+            "algorithm"].nunique() else ""), aspect=0.45 + 0.06 * len(hosts)))
     sec.blocks.append(w.figure(
         f"machines-throughput-{slugify(focus)}-{slug}",
         lambda ax, sub=sub, focus=focus: plots.throughput(
-            sub[sub["algorithm"] == focus], hue=MACHINE, ax=ax),
-        f"{focus} throughput by block size on each machine ({title})."))
+            sub[sub["algorithm"] == focus], hue=MACHINE, style=None, ax=ax),
+        f"{focus} throughput by block size on each machine ({title}): the median of its runs, "
+        "the band their range."))
     sec.blocks.append(w.figure(
         f"machines-ratio-{slug}", lambda ax, res=res: plots.speedup(
             res, expected=None, hue="algorithm", palette=w.colours, ax=ax,
-            ylabel=f"Throughput relative to {baseline}" if len(baseline) < 30 else
-            "Throughput relative to the baseline"),
+            ylabel=f"Relative to {baseline}" if len(baseline) < 16 else "Relative to baseline"),
         f"Throughput of each machine relative to {baseline} ({title}), with 95 % intervals; "
         "dotted: equal speed. Filled: significantly different from 1×."))
     return results, pairs
+
+
+def _heatmap_algorithms(sub: pd.DataFrame, size, most: int = 12) -> list[str]:
+    """The algorithms measured at ``size`` by the most machines, at most ``most`` of them."""
+    at = sub[sub["block_bytes"] == size]
+    machines = at.groupby(at["algorithm"].astype("object"), sort=False)[MACHINE].nunique()
+    return list(machines.sort_values(ascending=False, kind="stable").index[:most])
 
 
 def _shared_cells(sub: pd.DataFrame, baseline: str) -> dict[str, int]:

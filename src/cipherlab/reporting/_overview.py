@@ -13,7 +13,7 @@ from cipherlab.reporting._words import esc, unique_values
 # Lines of `openssl version -a` (a capture's host.json) that a dump prints in its header.
 _VERSION_A = {"built_on": r"^built on:\s*(.+)$", "options": r"^options:\s*(.+)$",
               "compiler": r"^compiler:\s*(.+)$", "cpuinfo": r"^CPUINFO:\s*(.+)$"}
-_LONG = 60  # longer facts (compiler flags) are cut on the page; data.csv keeps them whole
+_LONG = 32  # longer facts (compiler flags) are cut in the table; data.csv keeps them whole
 
 
 def overview(df: pd.DataFrame, w: Writer) -> Section:
@@ -82,6 +82,8 @@ def facts_table(df: pd.DataFrame, host_facts: dict) -> pd.DataFrame:
         tools = sorted({f"{t} {v}".strip() for t, v in rows[["tool", "tool_version"]]
                         .astype("object").fillna("").itertuples(index=False)} - {""})
         mask = seen("cpuinfo") or _version_a(version_a, "cpuinfo") or seen("isa_mask")
+        # the words of the mask, so a narrow column can break it: "0x…ffff: 0x…2ffb"
+        mask = mask.replace("OPENSSL_ia32cap=", "").replace(":", ": ")
         out[str(machine)] = {
             "CPU": seen("cpu") or host.get("cpu", ""),
             "clock": (f"{ghz.median() / 1e9:.2f} GHz" if len(ghz) else ""),

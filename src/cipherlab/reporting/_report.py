@@ -107,8 +107,11 @@ def report(sources=None, *, out: str | Path = "report", label: str | Sequence[st
     >>> "equivalent to 2×" in page.read_text(encoding="utf-8")
     True
     """
-    import matplotlib
+    return _build(sources, out=out, label=label, baseline=baseline, progress=progress)[0]
 
+
+def _build(sources, *, out, label, baseline, progress) -> tuple[Path, Writer]:
+    """:func:`report`, returning the page and the writer (which keeps how each figure is drawn)."""
     from cipherlab import plots
 
     try:
@@ -134,7 +137,6 @@ def report(sources=None, *, out: str | Path = "report", label: str | Sequence[st
     df.to_csv(data_csv, index=False)
     # No pyplot: figures are created with matplotlib.figure.Figure, so no GUI backend is touched
     # and no figure lingers in pyplot's registry.
-    del matplotlib
     if progress is None:
         progress = sys.stderr.isatty()
     sections = [_run(fn, df, w) for fn in tqdm(_SECTIONS, desc="report", unit="analysis",
@@ -148,4 +150,4 @@ def report(sources=None, *, out: str | Path = "report", label: str | Sequence[st
     ]
     page = out / "report.html"
     page.write_text(build_page(sections, notes, out, sources_text), encoding="utf-8")
-    return page
+    return page, w

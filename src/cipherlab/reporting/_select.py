@@ -20,6 +20,8 @@ MACHINE = "machine"
 # Conditions that never split an experiment: repeats are pooled, notes and child numbers
 # describe rows, and the host is already the machine.
 _POOLED = ("repeat", "note", "child", "host", MACHINE)
+# Conditions named by another: a capture's isa_mask is the value of its isa preset.
+_NAMED_BY = {"isa_mask": "isa"}
 # What identifies a build and its measurement, beside the machine.
 _BUILD = ("tool", "tool_version", "timing", "multi")
 
@@ -34,6 +36,7 @@ def experiment_keys(df: pd.DataFrame, by: str | None = None) -> list[str]:
     conds = [c for c in condition_columns(df) if c not in _POOLED and c != by]
     keys = [MACHINE, *_BUILD, *conds]
     keys = [k for k in keys if k in df.columns and df[k].notna().any()]
+    keys = [k for k in keys if _NAMED_BY.get(k) not in keys]
     if by is not None and by in df.columns:
         levels = df[by].astype("object")
         keys = [k for k in keys if k == MACHINE or k in _BUILD

@@ -80,5 +80,6 @@ def tiers(df: pd.DataFrame, w: Writer) -> Section:
         "tiers-heatmap", lambda ax: plots.heatmap(d, rows="machine · tier", columns="algorithm",
                                                   block_bytes=size, ax=ax),
         f"Throughput by machine, OpenSSL build and implementation tier at {size}-byte blocks; "
-        "colour on a log scale. Blank: not measured.", aspect=0.12 + 0.035 * d["machine · tier"].nunique()))
+        "colour on a log scale. Blank: not measured; hatched with a !: implausible (see "
+        "Plausibility), left out of the colour scale.", aspect=0.12 + 0.035 * d["machine · tier"].nunique()))
     return sec

@@ -11,7 +11,7 @@ from cipherlab.reporting._words import esc, p_text, rate_text, ratio_text, uniqu
 
 
 def transfers(df: pd.DataFrame, w: Writer) -> Section:
-    from cipherlab import stats
+    from cipherlab import plots, stats
 
     sec = Section("tls", "TLS transfers: whole-protocol throughput")
     d = df[df["operation"].astype("object").eq("transfer") & df["bytes_per_s"].notna()]
@@ -47,6 +47,16 @@ def transfers(df: pd.DataFrame, w: Writer) -> Section:
                     f"of {esc(b)} ({test}).{_scale(df, a, r.get(MACHINE))}")
             sec.findings.append(f"<b>TLS, {esc(where)}</b>: {esc(a)} at {ratio_text(r)} the "
                                 f"throughput of {esc(b)}.")
+    reference = {c: r for c in ciphers if (r := _alone(df, c)) is not None}
+    sec.blocks.append(w.figure(
+        "tls-transfers", lambda ax: plots.transfers(d, reference=reference, palette=w.colours,
+                                                    label=[MACHINE, "tool", "cipher"], ax=ax),
+        "Throughput over TLS by record cipher (median of the transfers, whisker their range)"
+        + (", with the cipher's own rate on one core in these data (black tick: openssl speed "
+           "at 16 KiB, the TLS record size). A bar far below its tick is the implementation, "
+           "not the cipher." if reference else "; no cipher benchmark in these data to set "
+           "beside it."), aspect=0.18 + 0.07 * d.groupby([MACHINE, "tool", "cipher"],
+                                                        observed=True).ngroups))
     sec.blocks.append(w.table(
         "tls-transfers", cpb, "TLS transfer throughput with cycles per byte where the clock is "
         "known.", [MACHINE, "tool", "tool_version", "algorithm", "cipher",
@@ -69,3 +79,17 @@ def _scale(df: pd.DataFrame, cipher: str, machine) -> str:
     return (f" For scale: the cipher benchmarks in these data reach "
             f"{esc(rate_text(top['bytes_per_s']))} for {esc(cipher)} on one core "
             f"({esc(describe(key))}{'' if len(same) else ', another machine'}).")
+
+
+def _alone(df: pd.DataFrame, cipher: str):
+    """The cipher's best one-core ``openssl speed`` rate at the TLS record size, if measured."""
+    from cipherlab.algorithms import TLS_RECORD_BYTES
+
+    rows = df[df["algorithm"].astype("object").eq(cipher) & df["bytes_per_s"].notna()
+              & df["block_bytes"].eq(TLS_RECORD_BYTES).fillna(False)
+              & df["tool"].astype("object").eq("openssl") & df["flag"].isna()]
+    if "multi" in rows.columns:
+        rows = rows[rows["multi"].isna() | (rows["multi"] <= 1)]
+    if "aesni" in rows.columns:
+        rows = rows[rows["aesni"].isna() | (rows["aesni"] == "on")]
+    return float(rows["bytes_per_s"].max()) if len(rows) else None
