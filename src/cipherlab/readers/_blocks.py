@@ -219,11 +219,18 @@ class _BlockReaders:
         finds where the records stop.
         """
         pos = self.starts[idx]
+        plain = self.plain_spans
+        if pos < plain.get(candidates, -1):
+            # inside a span of candidates known to hold other lines: scanning it again from
+            # each of its lines would be quadratic, the exact pattern reads only its block
+            m = exact.match(self.text, pos)
+            return record.findall(m[0]) if m else []
         m = candidates.match(self.text, pos)
         if m is None:
             return []
         recs = record.findall(m[0])
         if lines_of(recs) != m[0].count("\n"):
+            plain[candidates] = m.end()
             m = exact.match(self.text, pos)
             recs = record.findall(m[0]) if m else []
         return recs

@@ -23,7 +23,7 @@ and consulted only for lines that can be theirs (by prefix, or last character).
 from __future__ import annotations
 
 import re
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import Any
 
 from cipherlab.model import Run
@@ -36,7 +36,7 @@ from cipherlab.readers._text import clean, parse_prompt, prose_label
 
 __all__ = ["parse"]
 
-_NUMTOK = re.compile(r"^-?\d[\d,]*\.\d+[ks]?$|^[-+]?(?:inf|nan)k?$")
+_NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
@@ -76,8 +76,8 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
         return True
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
-            sum(1 for t in line.split() if _NUMTOK.match(t)) >= 2) and not _INTS.match(line):
-        return False
+            next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
+        return False  # (two number tokens, found without splitting a long line into tokens)
     if in_table or _K_VALUE.search(line):
         return True
     # a row's name comes first, its values after it (BYTEmark's "IDEA   :  6520.5 : ..." is
@@ -126,6 +126,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.mr_headers = _Memo(lambda text: tuple(map(int, text.split(":"))))  # +H sizes
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
         self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
+        self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
 
     # --- pending continuations ------------------------------------------------------------
     def flush_pending(self) -> None:
