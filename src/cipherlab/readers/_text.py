@@ -14,8 +14,10 @@ prompts' decorations, escapes and outer blanks for the line-oriented openssl par
 
 from __future__ import annotations
 
+import gzip
 import re
 import shlex
+import zlib
 
 from cipherlab.errors import IngestError
 
@@ -67,7 +69,8 @@ _NOT_CONDITIONS = {"kem-algorithms", "signature-algorithms", "help"}
 
 
 def decode(data: bytes, source: str) -> str:
-    """Bytes -> text: UTF-8 (with or without BOM), else Windows-1252; binary is refused.
+    """Bytes -> text: gzip is unpacked; UTF-16 with a BOM, UTF-8 (with or without BOM), else
+    Windows-1252; binary is refused.
 
     Raises
     ------
@@ -83,7 +86,20 @@ def decode(data: bytes, source: str) -> str:
     Traceback (most recent call last):
     ...
     cipherlab.errors.IngestError: this is binary data, not benchmark text: byte 0x1a at offset 6; give ingest a text file (plot.png)
+    >>> import gzip; decode(gzip.compress("md5 1.00k\\n".encode("utf-16")), "speed.txt.gz")
+    'md5 1.00k\\n'
     """
+    if data[:2] == b"\x1f\x8b":  # gzip (a saved capture: speed.txt.gz)
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as err:
+            raise IngestError(f"a damaged gzip file: {err}", source=source) from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its BOM (Windows redirects)
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as err:
+            raise IngestError(f"cannot decode the UTF-16 text (bad bytes at offset {err.start})",
+                              source=source) from None
     bad = _BINARY.search(data, 0, 1 << 16)
     if bad:
         raise IngestError(
