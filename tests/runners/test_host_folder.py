@@ -21,7 +21,7 @@ from cipherlab.runners._plan import interleave, rate_warnings
 HOST_KEYS = {"date", "host", "os", "kernel", "machine", "cpu", "vendor", "cores", "flags",
              "clock_hz", "clock_source", "load_1m", "python", "openssl", "openssl_version",
              "openssl_library", "openssl_version_a", "cryptography", "cryptography_openssl",
-             "host_id", "flags_all", "hypervisor", "steal_share", "governor", "boost", "smt",
+             "host_id", "flags_all", "hypervisor", "container", "steal_share", "governor", "boost", "smt",
              "isolated_cpus", "boot_time", "load", "online_cpus"}
 
 

@@ -228,9 +228,14 @@ class ClockSampler:
             self.hz = statistics.median(self._samples)
 
 
+def _detect_virt(kind: str) -> str | None:
+    found = _run(["systemd-detect-virt", kind]).strip()
+    return found if found and found != "none" else None
+
+
 def _hypervisor(flags: set[str]) -> str | None:
-    virt = _run(["systemd-detect-virt"]).strip()
-    if virt and virt != "none":
+    virt = _detect_virt("--vm")
+    if virt:
         return virt
     kind = _read("/sys/hypervisor/type")
     if kind:
@@ -244,7 +249,8 @@ def _hypervisor(flags: set[str]) -> str | None:
 def noise_facts(flags: set[str] | None = None) -> dict[str, Any]:
     """What makes this machine's timings noisy, as the kernel reports it (None where it does not).
 
-    Keys: ``hypervisor`` (``kvm``, ``xen``, ... or None on bare metal), ``steal_share`` (share of
+    Keys: ``hypervisor`` (``kvm``, ``xen``, ... or None on bare metal), ``container``
+    (``docker``, ``lxc``, ... as ``systemd-detect-virt`` tells), ``steal_share`` (share of
     CPU time taken by the hypervisor since boot), ``governor`` (cpufreq governors in use),
     ``boost`` (turbo/boost on: True/False), ``smt`` (simultaneous multithreading active),
     ``isolated_cpus`` (``isolcpus=``), ``boot_time`` (UTC), ``load`` (1, 5, 15 minutes),
@@ -264,6 +270,7 @@ def noise_facts(flags: set[str] | None = None) -> dict[str, Any]:
         load = None
     return {
         "hypervisor": _hypervisor(flags or set()),
+        "container": _detect_virt("--container"),
         "steal_share": steal_share({k: 0 for k in times}, times) if times else None,
         "governor": ",".join(governors) or None,
         "boost": (boost == "1") if boost in ("0", "1") else

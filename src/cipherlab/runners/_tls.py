@@ -187,6 +187,37 @@ def _openssl_knows(cipher_string: str) -> bool:
 # the throw-away certificate and one transfer
 
 
+_KEY_PREFIX = "cipherlab-tls-"
+
+
+def remove_stale_key_folders(tmp: str | os.PathLike | None = None) -> list[Path]:
+    """Delete the throw-away key folders of captures whose process is gone; return them.
+
+    Each :func:`capture_tls` keeps its private key in ``<tmp>/cipherlab-tls-<pid>-*`` and removes
+    it on every way out Python sees; a ``kill -9`` leaves it, so every capture first removes the
+    folders whose ``<pid>`` no longer runs (those of running captures stay).
+    """
+    import shutil
+    gone = []
+    for path in Path(tmp or tempfile.gettempdir()).glob(f"{_KEY_PREFIX}*-*"):
+        pid = path.name[len(_KEY_PREFIX):].split("-")[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        gone.append(path)
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
 def _make_certificate(folder: Path) -> tuple[Path, Path]:
     """A self-signed ECDSA P-256 certificate for localhost/127.0.0.1, valid for one day."""
     from cryptography import x509
@@ -471,7 +502,8 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         done = folder.done_keys()
         todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
 
-        with tempfile.TemporaryDirectory(prefix="cipherlab-tls-") as tmp:
+        remove_stale_key_folders()
+        with tempfile.TemporaryDirectory(prefix=f"{_KEY_PREFIX}{os.getpid()}-") as tmp:
             cert, key = _make_certificate(Path(tmp))
             configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
                        if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
