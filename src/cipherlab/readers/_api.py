@@ -338,10 +338,15 @@ def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
         if (path / table).is_file():
             yield path / table, str(path / table), False
             return
+    # capture folders inside (runners._folder): their table, not their raw runs a second time
+    captures = sorted({p.parent for p in path.rglob("runs.jsonl") if p.parent != path})
     files = sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)
-                   and not any(part.startswith(".") for part in p.relative_to(path).parts))
-    if not files:
+                   and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                   and not any(c in p.parents for c in captures))
+    if not files and not captures:
         raise FileNotFoundError(f"`source` folder {str(path)!r} holds no text files.")
+    for c in captures:
+        yield from _folder(c)
     for p in files:
         yield p, str(p), True
 
@@ -380,6 +385,9 @@ def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.Da
             raise IngestError("a CSV must be a tidy table with 'algorithm' and 'bytes_per_s' "
                               "columns", source=str(path), lineno=1, line=head.rstrip("\n"))
     df = model.read_table(path)
+    if path.name.startswith("results.") and (path.parent / "runs.jsonl").is_file():
+        from cipherlab.runners._folder import qualified  # a capture folder's rows
+        df = qualified(df, path.parent)
     for key, value in conditions.items():
         df[key] = value
     return model.coerce(df)

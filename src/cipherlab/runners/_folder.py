@@ -65,7 +65,7 @@ import pandas as pd
 from cipherlab.errors import CaptureError, CaptureWarning
 from cipherlab.model import concat, read_table
 
-__all__ = ["FORMAT_VERSION", "CaptureFolder", "opened"]
+__all__ = ["FORMAT_VERSION", "CaptureFolder", "is_capture_folder", "opened", "qualified"]
 
 #: The layout above. 1: folders before capture.json (no row files, no ids); 2: this one.
 FORMAT_VERSION = 2
@@ -463,6 +463,32 @@ class CaptureFolder:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
         _fsync_dir(path.parent)
+
+
+def qualified(table: pd.DataFrame, folder: str | os.PathLike) -> pd.DataFrame:
+    """``table`` with each ``runs/...`` source prefixed by the capture folder's name, as
+    ``cipherlab.ingest`` and the capture functions return them: rows of several capture folders
+    read together never share a (``source``, ``run``), whose run numbers restart in each folder.
+
+    >>> t = pd.DataFrame({"source": pd.Categorical(["runs/a.txt"])})
+    >>> qualified(t, "/data/cap-1")["source"].tolist()
+    ['cap-1/runs/a.txt']
+    """
+    if table.empty or "source" not in table.columns:
+        return table
+    name = Path(folder).name
+    src = table["source"]
+    fix = (lambda v: f"{name}/{v}" if str(v).startswith("runs/") else v)
+    if isinstance(src.dtype, pd.CategoricalDtype):
+        new = src.cat.rename_categories([fix(c) for c in src.cat.categories])
+    else:
+        new = src.map(fix)
+    return table.assign(source=new)
+
+
+def is_capture_folder(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a capture folder (it has a done list)."""
+    return (Path(path) / RUNS_JSONL).is_file()
 
 
 @contextlib.contextmanager

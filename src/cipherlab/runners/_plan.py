@@ -180,13 +180,15 @@ def session(folder, bar, call: str) -> Iterator[None]:
 
 def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> pd.DataFrame:
     """The rows of the planned runs of ``tool`` in ``folder`` (resumed ones included), checked
-    with :func:`rate_warnings`."""
+    with :func:`rate_warnings`; sources named as ``cipherlab.ingest`` names them
+    (``<folder name>/runs/<key>.txt``)."""
+    from cipherlab.runners._folder import qualified
     sources = {folder.source_name(k) for k in keys}
     table = folder.table()
     if table.empty:
         return table
     table = table[table["source"].astype(str).isin(sources) & (table["tool"] == tool)]
-    table = table.reset_index(drop=True)
+    table = qualified(table.reset_index(drop=True), folder.path)
     rate_warnings(table, tool=tool, stacklevel=stacklevel)
     return table
 
