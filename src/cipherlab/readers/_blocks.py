@@ -196,7 +196,7 @@ class _BlockReaders:
         for k, (name, times, rates) in enumerate(map(_groups, rows)):
             # (a time ends in "s", a rate holds one ".")
             spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
-            if spec is None or any(key in seen for _, key in spec[1]):
+            if spec is None or any((spec[0], op) in seen for op, _ in spec[1]):
                 break  # (a row the run has: the line path opens the next run there)
             algorithm, keys = spec
             lineno = idx + 1 + k

@@ -34,7 +34,14 @@ from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._runs import _memo, _printed_rates, _Run, _RunBoundaries
 from cipherlab.readers._text import clean, parse_prompt, prose_label
 
-__all__ = ["parse"]
+__all__ = ["ENGINE", "ENGINES", "parse"]
+
+#: How the pass reads lines: ``"blocks"`` (the default: runs of the commonest lines read at once
+#: by the block readers) or ``"lines"`` (every line through the per-line dispatch). Both must
+#: give the same runs on every input: the reader tests run with each (``tests/readers``'s
+#: ``engine`` fixture).
+ENGINES = ("blocks", "lines")
+ENGINE = "blocks"
 
 _NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
@@ -260,8 +267,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         skip = self.skip
         # Blocks of the two commonest lines of captures (complete progress lines, -mr +DT/+R
         # pairs) are read by one regex over the whole text instead of line by line. Lines taken
-        # by document tables (skip) would cut into blocks: such texts go line by line.
-        if not skip:
+        # by document tables (skip) would cut into blocks: such texts go line by line, as every
+        # text does with the block readers off (ENGINES: the tests run both ways).
+        lines_only = bool(skip) or ENGINE == "lines"
+        if not lines_only:
             self.text = "\n".join(self.lines)
             # offset of each line in self.text (accumulate and map run in C)
             self.starts = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
@@ -271,7 +280,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 continue  # read by a block
             if idx in skip:
                 continue
-            if self.pending_hdr == "sym" and not skip and self.cur.sizes:
+            if self.pending_hdr == "sym" and not lines_only and self.cur.sizes:
                 n = self.row_block(idx)  # the table under a whole `type` header
                 if n:
                     resume = idx + n
@@ -279,14 +288,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             c0 = raw[:1]
             if not (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
                 if c0 == "D" or c0 == "+":
-                    n = 0 if skip else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                    n = 0 if lines_only else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
                     if n:
                         resume = idx + n
                         continue
                     if c0 == "D" and self.pending_doing is not None:
                         self.complete_doing(raw)
                 elif raw[-1:] in _PK_END and raw.lstrip(" \t>")[:1] in _PK_START and \
-                        self.cur is not None and self.cur.pk_kind and not skip:
+                        self.cur is not None and self.cur.pk_kind and not lines_only:
                     n = self.pk_block(idx)  # the rows under a public-key header
                     if n:
                         resume = idx + n
@@ -519,7 +528,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.run(i)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        if any((parsed[1], parsed[3], op) in run.pk_keys() for op in T.OPS[kind]):
+        if any((parsed[2], op) in run.pk_keys() for op in T.OPS[kind]):
             # one run prints each public-key row once: a row again is the next run's table
             kind_of_table = run.pk_kind
             run = self.next_run(i)

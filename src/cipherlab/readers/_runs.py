@@ -80,8 +80,8 @@ class _Run:
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
 
     def pk_keys(self) -> set:
-        """The keys (family, bits, operation) of the run's public-key cells."""
-        return {key for _, key in self.pk}
+        """The (algorithm, operation) of the run's public-key cells (a row prints once)."""
+        return {(cell[ALG], cell[OP]) for cell, _ in self.pk}
 
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)
