@@ -56,6 +56,7 @@ _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
 # How a whole progress line ends: with its result's time.
 _DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
+_LABEL_REACH = 200  # lines of prose above a run that may hold its label
 _DOING_PIECES = 7  # lines after a cut progress line that may complete it (long names, 30 columns)
 # first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
 _PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
@@ -114,7 +115,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.runs: list[_Run] = []
         self.cur: _Run | None = None
         self.unplaced: list[tuple[int, str]] = []
-        self.prose: tuple[int, str] | None = None
+        self.prose: list[tuple[int, Any]] = []  # lines of prose, see label_after
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.quoted: dict[tuple, str] = {}
@@ -351,9 +352,28 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
                 self.marker = (i, conds)
-        label = _prose_label(line)
-        if label is not None:
-            self.prose = (i, label)
+        self.prose.append((i, line))  # (judged as a label only when a run asks: most never are)
+        if len(self.prose) > 2 * _LABEL_REACH:
+            del self.prose[:-_LABEL_REACH]  # a label names the run below it, not one pages on
+
+    def label_after(self, after: int) -> tuple[int, str] | None:
+        """The last line of prose after line ``after`` that can label a run, and its label.
+
+        Lines are judged once, from the last back: one that is no label is dropped, one that
+        is keeps its label (``(label,)``), so asking again costs nothing.
+        """
+        prose = self.prose
+        while prose and prose[-1][0] > after:
+            i, text = prose[-1]
+            if type(text) is str:
+                label = _prose_label(text)
+                if label is None:
+                    prose.pop()
+                    continue
+                prose[-1] = (i, (label,))
+                return i, label
+            return i, text[0]
+        return None
 
     def line(self, i: int, line: str) -> bool:  # noqa: C901 - one dispatch table, kept flat for speed
         c = line[0]

@@ -167,7 +167,8 @@ class _RunBoundaries:
 
     def new_run(self, i: int) -> _Run:
         prev_end = self.cur.last if self.cur is not None else -1
-        label = self.prose[1] if self.prose and self.prose[0] > prev_end else None
+        found = self.label_after(prev_end)
+        label = found[1] if found else None
         conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
         self.flush_pending()
         self.cur = _Run(i, label, dict(conds))
@@ -204,7 +205,7 @@ class _RunBoundaries:
         """A line of prose, a marker or an exit status since the run's last line: the text
         moved on."""
         last = run.last
-        return (self.prose is not None and self.prose[0] > last) or (
+        return self.label_after(last) is not None or (
             self.marker is not None and self.marker[0] > last) or self.ended > last
 
     @staticmethod
