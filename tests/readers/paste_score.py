@@ -36,7 +36,8 @@ operation defaults to what :func:`cipherlab.readers._names.canonical` implies (`
 ``digest``, ``derive``). A cell is a throughput value for the next size of ``sizes``, or
 ``SIZE:value`` for an explicit size, or ``OP=value`` for a public-key operation (ops/s). A
 value is a number as printed with an optional ``k`` (1000s of bytes/s), or ``count/seconds``
-from a progress line (count x size / seconds bytes/s; count / seconds ops/s), and a trailing
+from a progress line (count x size / seconds bytes/s; count / seconds ops/s), or a time per
+operation ``0.5s`` (1 / 0.5 ops/s, where a table prints a rate of 0.0), and a trailing
 ``!`` means the text cannot tell: the reader must flag the cell or leave it out. ``-`` skips a
 size. Thousands separators (``,`` ``'`` ``’``) are dropped. A row's conditions add to the run's;
 a ``?`` before a name makes it optional. ``labels`` may hold ``""``: no label is also right.
@@ -85,6 +86,7 @@ class Cell:
     name: str = ""
     rtol: float = 1e-9
     row: tuple[int, int] = (0, 0)  # (run, row) of the expectation it came from
+    token: str = ""  # the value as written in the expectation (copied from the text)
 
 
 @dataclass
@@ -126,7 +128,45 @@ def _value(token: str, factor: float, size: int | None) -> float:
         return count * (size or 1) / seconds if seconds else math.inf
     if token.endswith("k"):
         return _number(token[:-1]) * 1e3
+    if token.endswith("s"):  # seconds per operation (where the rate is printed as 0.0)
+        return 1.0 / _number(token[:-1])
     return _number(token) * factor
+
+
+def untraced(exp: Expectation) -> list[str]:
+    """Names and values of the expectation that are not copied from the paste's text.
+
+    A name must appear in the text (blanks collapsed, any case); a printed value verbatim; a
+    ``count/seconds`` pair on one line (each as a whole number).
+    """
+    text = exp.paste.read_text(encoding="utf-8-sig", errors="replace")
+    lines = [re.sub(r"[\s*]+", " ", line).lower() for line in text.splitlines()]
+    flat = " ".join(lines)
+    missing = []
+    for c in exp.cells:
+        if re.sub(r"\s+", " ", c.name).lower() not in flat:
+            missing.append(f"name {c.name!r}")
+        if "/" in c.token:
+            count, seconds = c.token.split("/")
+            pair = re.compile(rf"(?<![\w.]){re.escape(count)}(?![\w.]).*(?<![\w.]){re.escape(seconds)}(?![\d])")
+            if not any(pair.search(line) for line in lines):
+                missing.append(f"progress {c.token!r} of {c.name!r}")
+        elif c.token.lower() not in flat:
+            missing.append(f"value {c.token!r} of {c.name!r}")
+    return list(dict.fromkeys(missing))
+
+
+def unclaimed_k_figures(exp: Expectation) -> list[tuple[int, str]]:
+    """openssl ``k`` figures of the text (``123.45k``) outside the distractor lines that no
+    expected cell copies: a cell the expectation may have missed."""
+    claimed = {c.token for c in exp.cells}
+    out = []
+    for n, line in enumerate(exp.paste.read_text(encoding="utf-8-sig").splitlines(), 1):
+        if any(a <= n <= b for a, b in exp.distractors):
+            continue
+        out += [(n, k) for k in re.findall(r"(?<![\w.])[\d,'’]*\d\.\d+k(?!\w)", line)
+                if k not in claimed]
+    return out
 
 
 def _conditions(text: str) -> dict[str, str]:
@@ -170,7 +210,7 @@ def load(paste: Path) -> Expectation:
                     run_no, algorithm, operation, size, value, loud,
                     {**run.get("conditions", {}), **{k: v for k, v in own.items() if k[0] != "?"}},
                     {**run.get("optional", {}), **{k[1:]: v for k, v in own.items() if k[0] == "?"}},
-                    name, run.get("rtol", 1e-9), (run_no, row_no)))
+                    name, run.get("rtol", 1e-9), (run_no, row_no), m["value"]))
     distractors = []
     for span in spec.get("distractors", []):
         a, _, b = str(span).partition("-")

@@ -134,6 +134,19 @@ def test_expectation_agrees_with_manifest(paste):
         assert _spot_found(exp, name, column, value), spot
 
 
+@pytest.mark.parametrize("paste", [pytest.param(p, id=p.name[:3]) for p in PASTES])
+def test_expectation_is_copied_from_the_text(paste):
+    """Every name and value of the hand-written table appears in the paste as written (a typo
+    in an expectation would otherwise pass as a reader error)."""
+    assert not P.untraced(P.load(paste))
+
+
+@pytest.mark.parametrize("paste", [pytest.param(p, id=p.name[:3]) for p in PASTES])
+def test_every_k_figure_of_the_text_is_expected(paste):
+    """No table cell was left out of the expectation (outside the lines marked distractors)."""
+    assert not P.unclaimed_k_figures(P.load(paste))
+
+
 def _spot_found(exp: P.Expectation, name: str, column: str, value: str) -> bool:
     if column.isdigit():  # a block size; the value in 1000s of bytes/s
         want, cells = float(value) * 1e3, [c for c in exp.cells if c.block == int(column)]
