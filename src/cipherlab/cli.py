@@ -126,7 +126,7 @@ def _cmd_capture_tls(args) -> int:
     df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume, **given)
     print(_capture_summary(df))
     if args.predict:
-        from cipherlab.runners._tls import predict_tls
+        from cipherlab.stats import predict_tls
         pred = predict_tls(df, cipherlab.ingest(args.predict))
         keys = ["algorithm", "isa", "primitives", "bound"]
         table = (pred.astype({k: "object" for k in keys}).groupby(keys, dropna=False)
