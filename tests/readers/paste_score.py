@@ -19,7 +19,7 @@ text (never from the reader's output). Its format::
     conditions = {aesni = "off"}   # conditions the cells must carry (none others)
     optional = {aesni = "off"}     # conditions that may be absent, but must match when present
     unit = "k"                 # unit of values printed without one: k (1000 B/s), B/s, KB/s
-                               # (1000 B/s), MB/s (1e6), GB/s (1e9), ops/s; "unknown": must be flagged
+                               # (1000 B/s), KiB/s, MB/s (1e6), MiB/s, GB/s (1e9), GiB/s
     sizes = [16, 64, 256, 1024, 8192]
     rtol = 1e-9
     may_split = true           # the reader may give these cells as several runs
@@ -65,8 +65,7 @@ from typing import Any
 
 PASTES = Path(__file__).resolve().parents[1] / "data" / "pastes"
 UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s": 1024.0,
-         "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0,
-         "unknown": math.nan}
+         "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0}
 # Columns of the tidy table that describe a cell or its run but are not conditions.
 NOT_CONDITIONS = {"note", "rule", "table"}
 _THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
@@ -203,7 +202,7 @@ def load(paste: Path) -> Expectation:
                     size = int(m["size"]) if m["size"] else sizes[position]
                     position += not m["size"]
                     operation = op[0] if op else default_op
-                loud = bool(m["loud"]) or math.isnan(factor)
+                loud = bool(m["loud"])
                 value = _value(m["value"], 1.0 if size is None else factor, size)
                 own = _conditions(parts[3]) if len(parts) == 4 else {}
                 cells.append(Cell(
@@ -455,13 +454,13 @@ _SHOWN = 15  # differences listed per paste
 def main(argv: list[str]) -> int:
     chosen = [p for p in pastes() if not argv or any(p.name.startswith(a) for a in argv)]
     scores = []
-    print(f"{'paste':<6}{'expected':>9}{'right':>7}{'wrong':>7}{'spurious':>9}{'missed':>8}"
-          f"{'flagged':>8}  problems")
+    print(f"{'paste':<6}{'expected':>9}{'right':>7}{'silent':>7}{'(wrong':>7}{'spurious)':>10}"
+          f"{'missed':>7}{'flagged':>8}  run/line problems")
     for p in chosen:
         s = score(p)
         scores.append(s)
-        print(f"{s.paste:<6}{s.expected:>9}{s.right:>7}{s.wrong:>7}{s.spurious:>9}{s.missed:>8}"
-              f"{s.flagged:>8}  {'; '.join(s.problems)[:200]}")
+        print(f"{s.paste:<6}{s.expected:>9}{s.right:>7}{s.silent:>7}{s.wrong:>7}{s.spurious:>10}"
+              f"{s.missed:>7}{s.flagged:>8}  {'; '.join(s.problems)[:160]}")
         if argv:
             for d in s.details[:_SHOWN]:
                 print("      " + d)
