@@ -180,3 +180,28 @@ def test_no_paste_is_silently_wrong_beyond_the_known_ones():
           f"{sum(s.silent for s in scores)} silently wrong, {sum(s.missed for s in scores)} missed")
     silent = [s.paste for s in scores if s.silent and s.paste not in XFAIL]
     assert not silent
+
+
+def test_score_tells_right_wrong_missed_spurious_and_split_cells(tmp_path):
+    """The metric itself, on a small paste the reader reads (so the counts are known)."""
+    paste = tmp_path / "900_two-runs.txt"
+    paste.write_text(
+        "$ openssl speed md5 sha1 sha256\nversion: 3.0.2\n"
+        "type             16 bytes     64 bytes\n"
+        "md5              1000.00k     2000.00k\nsha1             3000.00k     4000.00k\n"
+        "sha256           5000.00k     6000.00k\n\n"
+        "$ openssl speed md5\nversion: 3.0.2\n"
+        "type             16 bytes     64 bytes\nmd5              7000.00k     8000.00k\n")
+    P.expectation_path(paste).write_text(
+        '[[run]]\nsizes = [16, 64]\nrows = [\n'
+        '  "md5 | md5 | 1000.00k 2000.00k",\n'     # right
+        '  "sha1 | sha1 | 3000.00k 4001.00k",\n'   # one value off: silently wrong
+        '  "rmd160 | ripemd160 | 9.00k 9.00k",\n'  # not in the text: missed
+        ']\n'                                      # sha256: returned, not expected: spurious
+        '[[run]]\nsizes = [16, 64]\nrows = ["md5 | md5 | 7000.00k 8000.00k! | aesni=on"]\n')
+    s = P.score(paste)
+    # the second run's 16-byte cell lacks its condition (wrong); its 64-byte cell is marked
+    # '!' (the text cannot tell) and returned unflagged (wrong, and not an expected cell)
+    assert (s.expected, s.right, s.wrong, s.missed, s.spurious) == (7, 3, 3, 2, 2)
+    assert s.silent == 5 and not s.perfect
+    assert any("value 4000000" in d for d in s.details)
