@@ -68,6 +68,7 @@ UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s"
          "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0}
 # Columns of the tidy table that describe a cell or its run but are not conditions.
 NOT_CONDITIONS = {"note", "rule", "table"}
+_COMMAND = re.compile(r"(?:^|[\s/])(?:openssl|bssl|tongsuo)(?:-[\w.]+)?\s+speed\b", re.I)
 _THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
 _CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
 
@@ -297,12 +298,15 @@ def _norm_label(text: str | None) -> str:
 
 def label_ok(run: dict[str, Any], got_label: str | None) -> bool:
     """A label is right when it holds one of the expected labels (normalised, as whole words,
-    and not inside a much longer text), or, when the expectation names none, when there is none."""
+    and not inside a much longer text nor in a command line), or, when the expectation names
+    none, when there is none."""
     accepted = [run["label"]] if "label" in run else []
     accepted += run.get("labels", [])
     got = _norm_label(got_label)
     if not accepted or "" in accepted and not got:
         return not got
+    if _COMMAND.search(got_label or ""):  # a command line is never a label, whatever it holds
+        return False
     # (a whole paragraph that happens to hold the label is not a label)
     return any(_norm_label(a) and re.search(rf"(?<!\w){re.escape(_norm_label(a))}(?!\w)", got)
                and len(got) <= max(60, 2 * len(a)) for a in accepted)

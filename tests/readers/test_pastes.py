@@ -74,6 +74,7 @@ XFAIL: dict[str, str] = {
            "size (the brainpool lines become duplicate ecdh-p256/p384/p512 cells); label is prose",
     "042": "label is the comment byline, not the prompt's host",
     "043": "label is the uname line",
+    "044": "label is the shell prompt and command ('pi@pi5:~ $ openssl speed ...'), not the host",
     "045": "label holds the command ('Before patch: $ apps/openssl speed ecdh; ...')",
     "047": "the 'with:' and 'without:' tables are one run (the second's cells land in the first)",
     "048": "the 'Version: OpenSSL 1.1.0f' line does not set tool_version; label is the issue's "
@@ -88,6 +89,7 @@ XFAIL: dict[str, str] = {
            "of the multi-block lengths 8192..131072 (silently wrong); label is the fence",
     "056": "ioping and hdparm 'MiB/s'/'MB/sec' lines are reported as unplaced openssl data",
     "058": "label is the code fence ('```bash')",
+    "060": "label is the shell prompt and command ('[root@JumpServer ~]# openssl speed aes')",
 }
 
 PASTES = P.pastes()
