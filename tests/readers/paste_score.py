@@ -68,7 +68,7 @@ UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s"
          "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0}
 # Columns of the tidy table that describe a cell or its run but are not conditions.
 NOT_CONDITIONS = {"note", "rule", "table"}
-_COMMAND = re.compile(r"(?:^|[\s/])(?:openssl|bssl|tongsuo)(?:-[\w.]+)?\s+speed\b", re.I)
+_COMMAND = re.compile(r"(?:^|[\s/])(?:openssl|bssl|tongsuo)(?:-[\w.]+)?\s+speed\b")  # the binary, lowercase
 _THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
 _CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
 
