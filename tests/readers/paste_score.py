@@ -3,6 +3,7 @@ hand-written expected tables (issue 12's headline metric).
 
     python tests/readers/paste_score.py              # every paste: a table, then the totals
     python tests/readers/paste_score.py 005 037      # some pastes, with every difference listed
+    python tests/readers/paste_score.py --expected 005   # a paste's expected cells, as a table
 
 Each paste ``NNN_name.txt`` has ``NNN_name.expected.toml`` beside it, written by hand from the
 text (never from the reader's output). Its format::
@@ -296,12 +297,16 @@ def _norm_label(text: str | None) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[#*`_>:|\[\]]", " ", text or "")).strip().lower()
 
 
+def _labels(run: dict[str, Any]) -> list[str]:
+    """The labels an expected run accepts (``""``: none)."""
+    return ([run["label"]] if "label" in run else []) + run.get("labels", [])
+
+
 def label_ok(run: dict[str, Any], got_label: str | None) -> bool:
     """A label is right when it holds one of the expected labels (normalised, as whole words,
     and not inside a much longer text nor in a command line), or, when the expectation names
     none, when there is none."""
-    accepted = [run["label"]] if "label" in run else []
-    accepted += run.get("labels", [])
+    accepted = _labels(run)
     got = _norm_label(got_label)
     if not accepted or "" in accepted and not got:
         return not got
@@ -429,9 +434,8 @@ def _check_runs(exp: Expectation, df, runs: dict[int, int], s: Score) -> None:
         for g in mine:
             row = firsts[g]
             if not label_ok(run, _text(row["label"])):
-                accepted = ([run["label"]] if "label" in run else []) + run.get("labels", [])
                 s.problems.append(f"run {e + 1}: label {_text(row['label'])!r}, expected "
-                                  f"{' or '.join(map(repr, accepted)) or 'none'}")
+                                  f"{' or '.join(map(repr, _labels(run))) or 'none'}")
             for col in ("tool", "tool_version", "timing"):
                 if col in run and (_text(row[col]) or "").lower() != str(run[col]).lower():
                     s.problems.append(f"run {e + 1}: {col} {_text(row[col])!r}, "
@@ -455,7 +459,26 @@ def _check_lines(exp: Expectation, got: list[Got], reported: set[int], s: Score)
 _SHOWN = 15  # differences listed per paste
 
 
+def expected_frame(exp: Expectation):
+    """The expected cells as a DataFrame (run numbered from 0, as the tidy table's ``run``)."""
+    import pandas as pd
+
+    return pd.DataFrame([{
+        "run": c.run, "label": next(iter(_labels(exp.runs[c.run])), None) or None, "algorithm": c.algorithm,
+        "name": c.name, "operation": c.operation, "block_bytes": c.block, "value": c.value,
+        "cannot_tell": c.loud, "conditions": c.conditions or None} for c in exp.cells])
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--expected"]:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", None, "display.max_columns", None,
+                               "display.width", 250):
+            for p in pastes():
+                if any(p.name.startswith(a) for a in argv[1:]):
+                    print(p.name, expected_frame(load(p)), sep="\n")
+        return 0
     chosen = [p for p in pastes() if not argv or any(p.name.startswith(a) for a in argv)]
     scores = []
     print(f"{'paste':<6}{'expected':>9}{'right':>7}{'silent':>7}{'(wrong':>7}{'spurious)':>10}"
