@@ -176,47 +176,48 @@ def _conditions(text: str) -> dict[str, str]:
 
 def load(paste: Path) -> Expectation:
     """Read ``paste``'s expectation into cells (see the module docstring for the format)."""
-    from cipherlab.readers._names import canonical
-
-    spec = tomllib.loads(expectation_path(paste).read_text(encoding="utf-8"))
-    cells: list[Cell] = []
-    for run_no, run in enumerate(spec.get("run", [])):
-        factor = UNITS[run.get("unit", "k")]
-        sizes = run.get("sizes", [])
-        for row_no, row in enumerate(run.get("rows", [])):
-            parts = [p.strip() for p in row.split("|")]
-            if len(parts) not in (3, 4):
-                raise ValueError(f"{expectation_path(paste).name}: bad row {row!r}")
-            name, algo_op, tokens = parts[:3]
-            algorithm, *op = algo_op.split()
-            default_op = canonical(algorithm)[1]
-            position = 0
-            for token in tokens.split():
-                m = _CELL.match(token)
-                if m is None:
-                    raise ValueError(f"{expectation_path(paste).name}: bad cell {token!r}")
-                if token == "-":
-                    position += 1
-                    continue
-                if m["op"]:
-                    size, operation = None, m["op"]
-                else:
-                    size = int(m["size"]) if m["size"] else sizes[position]
-                    position += not m["size"]
-                    operation = op[0] if op else default_op
-                loud = bool(m["loud"])
-                value = _value(m["value"], 1.0 if size is None else factor, size)
-                own = _conditions(parts[3]) if len(parts) == 4 else {}
-                cells.append(Cell(
-                    run_no, algorithm, operation, size, value, loud,
-                    {**run.get("conditions", {}), **{k: v for k, v in own.items() if k[0] != "?"}},
-                    {**run.get("optional", {}), **{k[1:]: v for k, v in own.items() if k[0] == "?"}},
-                    name, run.get("rtol", 1e-9), (run_no, row_no), m["value"]))
+    where = expectation_path(paste)
+    spec = tomllib.loads(where.read_text(encoding="utf-8"))
+    cells = [cell for run_no, run in enumerate(spec.get("run", []))
+             for row_no, row in enumerate(run.get("rows", []))
+             for cell in _row_cells(row, run, (run_no, row_no), where.name)]
     distractors = []
     for span in spec.get("distractors", []):
         a, _, b = str(span).partition("-")
         distractors.append((int(a), int(b or a)))
     return Expectation(paste, spec.get("run", []), cells, list(spec.get("unplaced", [])), distractors)
+
+
+def _row_cells(row: str, run: dict[str, Any], at: tuple[int, int], source: str) -> list[Cell]:
+    """One expectation row (``name | algorithm [operation] | cells [| conditions]``) -> cells."""
+    from cipherlab.readers._names import canonical  # the project's vocabulary: default operation
+
+    parts = [p.strip() for p in row.split("|")]
+    if len(parts) not in (3, 4):
+        raise ValueError(f"{source}: bad row {row!r}")
+    name, algo_op, tokens = parts[:3]
+    algorithm, *op = algo_op.split()
+    own = _conditions(parts[3]) if len(parts) == 4 else {}
+    conditions = {**run.get("conditions", {}), **{k: v for k, v in own.items() if k[0] != "?"}}
+    optional = {**run.get("optional", {}), **{k[1:]: v for k, v in own.items() if k[0] == "?"}}
+    factor, sizes = UNITS[run.get("unit", "k")], iter(run.get("sizes", []))
+    cells = []
+    for token in tokens.split():
+        m = _CELL.match(token)
+        if m is None:
+            raise ValueError(f"{source}: bad cell {token!r} in {row!r}")
+        if m["op"]:
+            size, operation = None, m["op"]
+        else:
+            size = int(m["size"]) if m["size"] else next(sizes)
+            operation = op[0] if op else canonical(algorithm)[1]
+        if token == "-":  # a size without a cell
+            continue
+        cells.append(Cell(at[0], algorithm, operation, size,
+                          _value(m["value"], 1.0 if size is None else factor, size),
+                          bool(m["loud"]), conditions, optional, name, run.get("rtol", 1e-9),
+                          at, m["value"]))
+    return cells
 
 
 # ---------------------------------------------------------------------------------------------
@@ -363,6 +364,28 @@ def _match_runs(exp: Expectation, got: list[Got]) -> dict[int, int]:
     return to_expected
 
 
+def _pair(exp: Expectation, got: list[Got], runs: dict[int, int]) -> dict[int, int]:
+    """Expected cell -> reader's cell with its algorithm, operation and block size, in three
+    rounds so no cell takes another's better match: the same run and value, then the same
+    value in another run, then the same run with another value."""
+    key = lambda x: (x.algorithm, x.operation, x.block)  # noqa: E731
+    rounds = [lambda c, g: runs.get(g.run) == c.run and _close(g.value, c.value, c.rtol),
+              lambda c, g: _close(g.value, c.value, c.rtol),
+              lambda c, g: runs.get(g.run) == c.run]
+    pairs: dict[int, int] = {}
+    for fits in rounds:
+        taken = set(pairs.values())
+        for i, c in enumerate(exp.cells):
+            if i in pairs:
+                continue
+            j = next((j for j, g in enumerate(got)
+                      if j not in taken and key(g) == key(c) and fits(c, g)), None)
+            if j is not None:
+                pairs[i] = j
+                taken.add(j)
+    return pairs
+
+
 def score(paste: Path, exp: Expectation | None = None, read_result=None) -> Score:
     """Compare ``cipherlab.ingest(paste)`` with the paste's expectation, cell by cell.
 
@@ -373,44 +396,32 @@ def score(paste: Path, exp: Expectation | None = None, read_result=None) -> Scor
     df, got, reported, error = read_result or read(paste)
     s = Score(paste.name[:3], expected=sum(not c.loud for c in exp.cells))
     runs = _match_runs(exp, got)
-    used: set[int] = set()
-    key = lambda x: (x.algorithm, x.operation, x.block)  # noqa: E731
-    for c in exp.cells:
+    pairs = _pair(exp, got, runs)
+    for i, c in enumerate(exp.cells):
         where = f"run {c.run + 1} {c.name!r} {c.operation} {c.block}"
-        same = [i for i, g in enumerate(got) if i not in used and key(g) == key(c)]
-        here = [i for i in same if runs.get(got[i].run) == c.run]
-        close = [i for i in here if _close(got[i].value, c.value, c.rtol)]
-        elsewhere = [i for i in same if i not in here and _close(got[i].value, c.value, c.rtol)]
-        pick = (close or here or elsewhere or [None])[0]
-        if pick is None:
+        if i not in pairs:
             if not c.loud:
                 s.missed += 1
                 s.details.append(f"missed  {where}: {c.value:.6g}")
             continue
-        used.add(pick)
-        g = got[pick]
+        g = got[pairs[i]]
         if g.flagged:
             if not c.loud:
                 s.flagged += 1
                 s.details.append(f"flagged {where}: got {g.value:.6g} (line {g.line})")
             continue
-        wrong = []
-        if c.loud:
-            wrong.append("not flagged (the text cannot tell)")
-        if pick not in close and pick in here:
-            wrong.append(f"value {g.value:.8g} != {c.value:.8g}")
-        if pick in elsewhere:
-            wrong.append(f"in reader's run {g.run}")
-        if not _conditions_ok(c, g):
-            wrong.append(f"conditions {g.conditions} != {c.conditions}")
+        wrong = [why for bad, why in (
+            (c.loud, "not flagged (the text cannot tell)"),
+            (not _close(g.value, c.value, c.rtol), f"value {g.value:.8g} != {c.value:.8g}"),
+            (runs.get(g.run) != c.run, f"in reader's run {g.run}"),
+            (not _conditions_ok(c, g), f"conditions {g.conditions} != {c.conditions}")) if bad]
         if wrong:
             s.wrong += 1
             s.details.append(f"WRONG   {where} (line {g.line}): " + "; ".join(wrong))
         else:
             s.right += 1
-    for i, g in enumerate(got):
-        if i in used:
-            continue
+    for j in sorted(set(range(len(got))) - set(pairs.values())):
+        g = got[j]
         if g.flagged:
             s.extra_flagged += 1
         else:
