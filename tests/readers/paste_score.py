@@ -8,7 +8,7 @@ hand-written expected tables (issue 12's headline metric).
 Each paste ``NNN_name.txt`` has ``NNN_name.expected.toml`` beside it, written by hand from the
 text (never from the reader's output). Its format::
 
-    unplaced = [12]            # lines a careful reader cannot place as openssl data: must be reported
+    unplaced = [12]            # lines of openssl data a careful reader cannot place: reported
     distractors = ["30-41"]    # lines of other programs' output: no cell from them, never reported
 
     [[run]]                    # one per run, in order of appearance
@@ -43,14 +43,18 @@ operation ``0.5s`` (1 / 0.5 ops/s, where a table prints a rate of 0.0), and a tr
 size. Thousands separators (``,`` ``'`` ``’``) are dropped. A row's conditions add to the run's;
 a ``?`` before a name makes it optional. ``labels`` may hold ``""``: no label is also right.
 
-Scoring (:func:`score`): the reader's runs are matched one-to-one to the expected runs by the
-most cells in common (so one split run costs its own cells, not every later run's). An expected
-cell is **right** when the matched run holds a cell with its algorithm, operation and block
-size, a value within ``rtol``, the expected conditions and no flag; **flagged** when that cell
-is flagged (loud, not right unless the expectation says the text cannot tell); **wrong** when
-it is returned unflagged with another value, in another run or with other conditions
-(silently wrong); **missed** when it is not returned. Cells the reader returns unflagged that
-no expected cell claims are **spurious** (also silently wrong).
+Scoring (:func:`score`): each of the reader's runs goes to the expected run it shares the most
+cells with (several may go to one: a split, reported unless the run says ``may_split``); a
+reader run holding cells of two expected runs has the minority in the wrong run. An expected
+cell is **right** when a cell with its algorithm, operation and block size is in a reader run
+of its expected run, with a value within ``rtol``, the expected conditions and no flag;
+**flagged** when that cell is flagged (loud, not wrong, not right); **wrong** when it is
+returned unflagged with another value, in another run or with other conditions (silently
+wrong); **missed** when it is not returned. Cells the reader returns unflagged that no expected
+cell claims are **spurious** (also silently wrong); flagged ones (``-multi`` children) are not
+counted. Labels, tool, version and timing of every run, splits, unreported unplaced lines, and
+distractor lines that were read or reported are the paste's **problems**. A paste reads right
+when every expected cell is right, none is spurious and it has no problem.
 """
 
 from __future__ import annotations
