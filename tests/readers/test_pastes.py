@@ -184,7 +184,7 @@ def test_no_paste_is_silently_wrong_beyond_the_known_ones():
     assert not silent
 
 
-def test_score_tells_right_wrong_missed_spurious_and_split_cells(tmp_path):
+def test_score_tells_right_wrong_missed_spurious_and_cannot_tell_cells(tmp_path):
     """The metric itself, on a small paste the reader reads (so the counts are known)."""
     paste = tmp_path / "900_two-runs.txt"
     paste.write_text(
