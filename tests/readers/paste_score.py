@@ -359,7 +359,11 @@ def _match_runs(exp: Expectation, got: list[Got]) -> dict[int, int]:
                     _close(g.value, c.value, c.rtol):
                 common[g.run, c.run] = common.get((g.run, c.run), 0) + 1
     to_expected: dict[int, int] = {}
-    for (g, e), n in sorted(common.items(), key=lambda kv: (-kv[1], kv[0])):
+    ranked = sorted(common.items(), key=lambda kv: (-kv[1], kv[0]))
+    for (g, e), n in ranked:  # one to one first (a quoted repeat of a run is a run of its own)
+        if g not in to_expected and e not in to_expected.values():
+            to_expected[g] = e
+    for (g, e), n in ranked:  # then the splits
         to_expected.setdefault(g, e)
     rest_e = [e for e in range(len(exp.runs)) if e not in to_expected.values()]
     for g in sorted({g.run for g in got} - set(to_expected)):

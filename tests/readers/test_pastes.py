@@ -25,71 +25,50 @@ import paste_score as P  # noqa: E402
 
 # What the current reader gets wrong, per paste (remove the entry when the paste reads right).
 XFAIL: dict[str, str] = {
-    "001": "labels are the code fence ('```bash'), not the '# KEM' / '# Signature' comments",
-    "002": "label is the comment byline ('zizhong · description · date'), not the heading",
-    "003": "label is the comment byline; rsa15360's 0.0 keygen/s beside 73.9 s is flagged "
-           "'not measured' instead of read as a measurement",
-    "005": "label of run 1 is a prose fragment (\"I don't know why.Please help check it.\")",
-    "006": "hand-summarised 'sign/s: X; verify/s Y' lines and bssl 'Did N ... ops/sec' lines "
-           "are not read at all",
+    "003": "rsa15360's 0.0 keygen/s beside its 73.9 s per keygen is flagged 'not measured' "
+           "instead of read as a measurement",
+    "006": "the hand-summarised openssl lines ('rsa 2048 bits sign/s: 1533.00; verify/s "
+           "51018.50') are not read",
     "007": "label is the prose fragment 'I get here'",
-    "008": "label is a prose sentence of the description",
-    "009": "bssl 'Did N ... (16384 bytes) seal operations ...: x MB/s' lines are not read",
-    "010": "label is the code fence ('```sh'), not the heading",
-    "011": "the two Python-string fixtures are one run (the 3.0 table joins the 3.5 one); the "
-           "label is a table header line; zstd 'MB/s' strings are reported as unplaced",
     "012": "a table collapsed onto one line of prose is not read",
-    "013": "labels are the code fence ('```text') and commands, not the heading",
-    "014": "label is a prose bullet, not the heading",
+    "014": "label is a prose bullet sentence, not the heading",
     "015": "headerless rows in bullets with inline code and a '(Cortex-A720)' note are not read",
     "016": "a Markdown table with versions as rows, algorithms as columns and the block size in "
            "the header ('AES-256-GCM (8K)', KB/s) is not read",
     "020": "a Markdown table with RSA operations as rows and builds as columns is not read",
-    "021": "'-engine afalg' on the command line is not a condition of the run; labels are "
-           "prose fragments",
-    "023": "the progress line with **bold** numbers is not read; the label is a prose sentence",
-    "024": "label is the shell command line ('root@wrt32x:/# time -v openssl speed ...'), not "
-           "the host",
+    "021": "label of run 3 is the prose fragment 'load the default config'",
+    "023": "the progress line with **bold** numbers is not read",
     "025": "rows ending in a machine tag ('(PIV 2GHz)') are not read",
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
-    "027": "the two runs in the C comment (no-asm, with the module) are read as one run",
-    "028": "label is the Swift line 'import CommonCrypto'",
-    "030": "label is a prose sentence",
-    "031": "label of run 1 is a prose sentence",
+    "027": "labels are a prose fragment ('versions, like 1.0...') and none, not 'no-asm' and "
+           "'with this module'",
+    "030": "label is the whole prose line around the machine phrase, CPUINFO included",
     "032": "a Markdown table with block sizes as rows and builds as columns ('Decrypt Test', "
            "the cipher named in the prose) is not read",
-    "033": "labels are the Rust source line 'let out = \"\\\\'",
-    "034": "label is the code fence ('```bash')",
     "035": "the single child's +DT/+R records of '-multi 1' are flagged 'child process' (the "
            "only measurement there is); the unnamed 'Got: +F9' records are not reported as "
-           "unplaced; label is the code fence",
+           "unplaced",
     "036": "runs after the first under 'Round 1' get no label (the heading applies to them)",
-    "037": "the CPU prefix becomes part of the algorithm ('ftc663:-aes-256-cbc'); two machines "
-           "in one run; labels are comment bylines",
     "038": "rows ending in a '(Cortex-A720)' cluster tag are not read",
     "039": "a Markdown table of bssl results (operations as rows, libraries as columns, "
            "ops/sec) is not read",
-    "040": "AWS-LC 'bssl speed' lines without MB/s are not read",
-    "041": "the ecdh progress lines named only by bit size are all given the NIST curve of that "
-           "size (the brainpool lines become duplicate ecdh-p256/p384/p512 cells); label is prose",
-    "042": "label is the comment byline, not the prompt's host",
-    "043": "label is the uname line",
-    "044": "label is the shell prompt and command ('pi@pi5:~ $ openssl speed ...'), not the host",
-    "045": "label holds the command ('Before patch: $ apps/openssl speed ecdh; ...')",
-    "047": "the 'with:' and 'without:' tables are one run (the second's cells land in the first)",
-    "048": "the 'Version: OpenSSL 1.1.0f' line does not set tool_version; label is the issue's "
-           "title line",
-    "049": "label is the command after the '>>> ' prompt",
+    "042": "label is a bullet of the PR description ('fix cpuCount'), not the prompt's host",
+    "045": "the ecdh table is split into two runs, labelled by a Markdown link and by nothing, "
+           "not 'Before patch'",
+    "047": "the 'without:' run gets no label",
+    "048": "the 'Version: OpenSSL 1.1.0f' line does not set tool_version",
     "051": "a Markdown SM2 table with sign/verify/sign/s/verify/s columns is not read",
     "052": "a lone +H/+F pair of -mr output (in a Go raw string) is not read",
     "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
     "054": "PDF-flattened header and values on one line (U+2019 thousands marks, row named by "
            "the command above) are not read",
-    "055": "the -mb summary row without a lengths line gets the default sizes 16..8192 instead "
-           "of the multi-block lengths 8192..131072 (silently wrong); label is the fence",
-    "056": "ioping and hdparm 'MiB/s'/'MB/sec' lines are reported as unplaced openssl data",
-    "058": "label is the code fence ('```bash')",
-    "060": "label is the shell prompt and command ('[root@JumpServer ~]# openssl speed aes')",
+    "055": "the -mb summary row without a lengths line is not read: only the child's 'Got: +F' "
+           "record gives the five cells, flagged 'child process'",
+    "057": "labels are the bullet \"OpenSSL's default C code\" above the paste and none, not each "
+           "run's 'Running RSA Speed Test with ...' line",
+    "058": "label is a prose line of the bullet ('DSA (Digital Signature Algorithm) is ...'), "
+           "not the heading",
+    "059": "label is the prose formula '842MB/574109.14k=1.5s'",
 }
 
 PASTES = P.pastes()
