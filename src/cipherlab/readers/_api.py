@@ -124,13 +124,20 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         if parts:
             # the frame one pass over every text source would give, flagged once
             text = parts[0] if len(parts) == 1 else model.concat(parts)
-            tables.insert(0, model.flag_cells(text, first))
+            tables.insert(0, model.flag_cells(label_masks(text), first))
         parts = chunk = None  # freed while the collector is paused
     for w in caught:  # re-issued here so that they point at the caller's line
         warnings.warn(w.message, w.category, stacklevel=2)
     if not tables:
         raise IngestError("no measurements found in any of the files given", source=str(source))
     return tables[0] if len(tables) == 1 else model.concat(tables)
+
+
+def label_masks(frame: pd.DataFrame) -> pd.DataFrame:
+    """``isa_off``/``aesni`` from the ``CPUINFO:`` masks of the text (``runners._isa``)."""
+    from cipherlab.runners._isa import label_masks
+    out = label_masks(frame, stacklevel=2)
+    return frame if out is frame else model.coerce(out)  # the new conditions in table order
 
 
 class _Chunk:
@@ -332,10 +339,15 @@ def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
         if (path / table).is_file():
             yield path / table, str(path / table), False
             return
+    # capture folders inside (runners._folder): their table, not their raw runs a second time
+    captures = sorted({p.parent for p in path.rglob("runs.jsonl") if p.parent != path})
     files = sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)
-                   and not any(part.startswith(".") for part in p.relative_to(path).parts))
-    if not files:
+                   and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                   and not any(c in p.parents for c in captures))
+    if not files and not captures:
         raise FileNotFoundError(f"`source` folder {str(path)!r} holds no text files.")
+    for c in captures:
+        yield from _folder(c)
     for p in files:
         yield p, str(p), True
 
@@ -374,6 +386,9 @@ def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.Da
             raise IngestError("a CSV must be a tidy table with 'algorithm' and 'bytes_per_s' "
                               "columns", source=str(path), lineno=1, line=head.rstrip("\n"))
     df = model.read_table(path)
+    if path.name.startswith("results.") and (path.parent / "runs.jsonl").is_file():
+        from cipherlab.runners._folder import qualified  # a capture folder's rows
+        df = qualified(df, path.parent)
     for key, value in conditions.items():
         df[key] = value
     return model.coerce(df)
