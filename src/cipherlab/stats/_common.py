@@ -134,21 +134,24 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
     A column that varies among the rows of one cell and level of ``by`` (two hosts measured
     with AES-NI on) would pool different machines into one cell: it becomes a key. A column
     constant within each cell and level but different between levels (NetBSD's compiler when
-    comparing by label; a run label naming the AES-NI setting) is part of what is compared: it is returned second, for :func:`comparable` to name it as a difference
-    besides ``by``. Without ``by`` (a fit per group) every varying column is a key.
+    comparing by label; a run label naming the AES-NI setting) is part of what is compared: it
+    is returned second, for :func:`comparable` to name it as a difference besides ``by``.
+    Without ``by`` (a fit per group) the same rule applies within the ``base`` groups.
     """
     keys, nested = [k for k in base if k in rows.columns], []
-    extra = [c for c in (*MACHINE_KEYS, *condition_keys(rows)) if c in rows.columns]
-    # a cell and side of the comparison: the base keys and the level of `by`
-    cols = [*keys, *([by] if by is not None else [])]
-    side = (rows.groupby(cols, observed=True, dropna=False, sort=False).ngroup().to_numpy()
-            if cols else np.zeros(len(rows), dtype=np.int8))
-    for c in dict.fromkeys(extra):
-        if c == by or c in keys or pd.api.types.is_float_dtype(rows[c].dtype):
-            continue  # float columns are measurements (bytes_per_s_per_ghz), not settings
+    # conditions first: on a tie (aesni on/off and a label naming it) the condition is the key
+    extra = [c for c in (*condition_keys(rows), *MACHINE_KEYS) if c in rows.columns]
+    extra = [c for c in dict.fromkeys(extra) if c != by and c not in keys
+             and not pd.api.types.is_float_dtype(rows[c].dtype)]  # floats: measurements
+    # coarse columns first (tool before label): once `tool` splits the cells, a label naming
+    # each tool's run no longer varies within a cell and is not a key
+    for c in sorted(extra, key=lambda c: rows[c].nunique()):
         values = rows[c].astype("object")  # NA is unknown, not one more value
         if values.nunique() <= 1:
             continue
+        cols = [*keys, *([by] if by is not None else [])]  # a cell and side of the comparison
+        side = (rows.groupby(cols, observed=True, dropna=False, sort=False).ngroup().to_numpy()
+                if cols else np.zeros(len(rows), dtype=np.int8))
         if (values.groupby(side).nunique() > 1).any():
             keys.append(c)
         else:
