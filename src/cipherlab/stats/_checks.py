@@ -151,12 +151,17 @@ def _builds(df: pd.DataFrame) -> pd.Series:
 
 
 def _clock_text(df: pd.DataFrame) -> pd.Series:
-    from cipherlab.stats._clock import clock_source
+    """Each row's clock and its kind as text (``750 MHz nominal``), None without a clock."""
+    from cipherlab.stats._clock import _resolve
 
-    hz = resolve_clock(df).to_numpy(float)
-    kind = clock_source(df).to_numpy()
-    text = [None if np.isnan(h) else f"{h / 1e6:,.0f} MHz {k}" for h, k in zip(hz, kind)]
-    return pd.Series(text, index=df.index, dtype=object)
+    hz, kind = _resolve(df)
+    hc = pd.factorize(hz)[0].astype(np.int64)
+    kc = pd.factorize(pd.Series(kind, dtype=object))[0].astype(np.int64)
+    _, first, inverse = np.unique((hc + 1) * (int(kc.max()) + 2) + kc + 1, return_index=True,
+                                  return_inverse=True)  # format once per distinct clock
+    text = np.array([None if np.isnan(hz[i]) else f"{hz[i] / 1e6:,.0f} MHz {kind[i]}"
+                     for i in first], dtype=object)
+    return pd.Series(text[inverse.ravel()], index=df.index, dtype=object)
 
 
 def _openssl_of(df: pd.DataFrame) -> pd.Series:
