@@ -226,6 +226,11 @@ def test_python_per_call_overhead_is_about_a_microsecond(pyca):
     on = fit[fit["aesni"] == "on"].set_index("algorithm")
     assert 300 < on.loc["aes-128-gcm", "t0_ns"] < 3000
     assert on["t0_ci_low"].isna().all()  # one process per side: no interval
+    # taken as units on request, the repeats reject the straight line (the r² = 0.72)
+    with pytest.warns(CipherlabWarning, match="straight line .* is rejected"):
+        rep = st.cost_model(pyca, unit="repeat").set_index(["algorithm", "aesni"])
+    gcm = rep.loc[("aes-128-gcm", "on")]
+    assert gcm["lack_of_fit_p"] < 1e-5 and gcm["max_misfit"] > 0.3 and gcm["r_squared"] < 0.75
 
 
 def test_the_aead_loop_change_shows_in_the_cost_model_and_is_flagged(aws):

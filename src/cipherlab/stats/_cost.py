@@ -137,7 +137,9 @@ def _lack_of_fit(points, gid, m, r):
     Two-way layout units x sizes (balanced: every unit measured every size): the size effect of
     the residuals, beyond the 2 parameters of the line, against the unit x size interaction,
     F(S - 2, (G - 1)(S - 1)). A run offset moves every size of that run together and is not
-    misfit. NaN with one unit, fewer than 3 sizes or an unbalanced design. Also the misfit of
+    misfit. When every unit holds one size (``unit="repeat"``), the classic test against the
+    pure error within sizes, F(S - 2, N - S). NaN with one unit, fewer than 3 sizes or another
+    design. Also the misfit of
     the line at each size (geometric mean over units): the largest, and all as text.
     """
     f = pd.DataFrame({"g": gid, "u": points["_unit"].to_numpy(), "n": points["_n"].to_numpy(),
@@ -150,11 +152,19 @@ def _lack_of_fit(points, gid, m, r):
     units = f.groupby("g")["u"].nunique().reindex(range(m)).to_numpy(float)
     ss_size = np.bincount(gid, weights=(rs - rg) ** 2, minlength=m)
     ss_err = np.bincount(gid, weights=(f["r"] - ru - rs + rg) ** 2, minlength=m)
-    balanced = np.bincount(gid, minlength=m) == sizes * units
+    points_per_group = np.bincount(gid, minlength=m)
+    balanced = points_per_group == sizes * units
     df1, df2 = sizes - 2, (units - 1) * (sizes - 1)
+    # every unit at one size (unit="repeat"): the classic test against pure error within sizes
+    nested = (points_per_group == units) & (units > sizes)
+    ss_lof = np.bincount(gid, weights=rs ** 2, minlength=m)
+    ss_pe = np.bincount(gid, weights=(f["r"] - rs) ** 2, minlength=m)
     with np.errstate(divide="ignore", invalid="ignore"):
-        F = (ss_size / df1) / (ss_err / df2)
-        p = np.where(balanced & (df1 > 0) & (units >= 2), _st.f.sf(F, df1, df2), np.nan)
+        F = np.where(nested, (ss_lof / df1) / (ss_pe / (units - sizes)),
+                     (ss_size / df1) / (ss_err / df2))
+        df2 = np.where(nested, units - sizes, df2)
+        p = np.where((balanced | nested) & (df1 > 0) & (units >= 2) & (df2 > 0),
+                     _st.f.sf(F, df1, df2), np.nan)
     rel = np.expm1(size_means)
     misfit = np.abs(rel).groupby(level=0).max().reindex(range(m)).to_numpy(float)
     text = [", ".join(f"{int(n)}: {v * 100:+.1f} %" for (_, n), v in grp.items())
