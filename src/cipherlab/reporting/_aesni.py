@@ -95,7 +95,7 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
                 sp, expected=CLAIMED_SPEEDUP, palette=w.colours, ax=ax),
             f"Speed-up on/off by block size with {100 - 5:g} % intervals, {source_text(df, src)}; "
             f"dashed: the claimed {CLAIMED_SPEEDUP:g}×. Filled markers: significantly different "
-            "from 1× after Holm adjustment; hollow: not, or untestable (one value per side)."))
+            "from 1× after Holm adjustment; hollow: not, or untestable (one run per side)."))
         if "block_bytes" not in rt.columns:
             sec.blocks.append(w.figure(
                 f"aesni-2x-test-{slug}", lambda ax, rt=rt: plots.speedup(
