@@ -57,7 +57,7 @@ def test_exports_carry_the_unit_and_the_adjustment_family():
     r = st.speedup(df)
     tex = st.to_latex(r, ["block_bytes", "ratio", "p_adjusted"])
     assert "Unit of replication: run" in tex and "Holm over 1 test(s)" in tex
-    assert "ratio: throughput candidate / baseline" in tex
+    assert "ratio: throughput candidate/baseline" in tex
     assert "Unit of replication" not in st.to_latex(r, notes=False)
 
 

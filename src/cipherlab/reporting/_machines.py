@@ -49,7 +49,8 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
         "Holm-adjusted across each table. What else differs between the machines (versions, "
         "builds, clocks) is listed under the section's warnings. Where the clock is known, "
         "the same comparison per GHz tells whether a machine is faster per cycle or only "
-        "clocked higher, under the assumption that throughput scales with the clock. Captures are compared on single-process runs timed in user CPU time "
+        "clocked higher, under the assumption that throughput scales with the clock. Captures "
+        "are compared on single-process runs timed in user CPU time "
         "(openssl's default) and without AEAD ciphers, whose benchmark loop differs between "
         "openssl versions and modes (<code>-aead</code>) in ways a dump does not always show.")
     results = []

@@ -267,7 +267,6 @@ def _paired(frame, keys, pair_keys, baseline, candidates, test, alpha, n_boot, s
     gcols = [*out_keys, "candidate", "baseline"]
     g = pairs.groupby(gcols, observed=True, dropna=False, sort=False)
     s = g["_d"].agg(["count", "mean", "var", "min", "max"]).reset_index()
-    runs = g[["n_c", "n_b"]].min().reset_index(drop=True)
     n = s["count"].to_numpy(float)
     mean, var = s["mean"].to_numpy(float), s["var"].to_numpy(float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -294,9 +293,8 @@ def _paired(frame, keys, pair_keys, baseline, candidates, test, alpha, n_boot, s
     out["n_candidate"] = out["n_baseline"] = n.astype(int)
     out["min_p"] = min_p
     out["_testable"] = testable & ~((min_p > alpha) & np.isfinite(min_p))
-    out["note"] = np.where(testable, f"pairs over {', '.join(pair_keys)} taken as independent "
-                                     f"(runs per cell: {int(runs.min().min()) if len(runs) else 0}"
-                                     f"+)", "one pair")
+    out["note"] = np.where(testable, f"assumes the {', '.join(pair_keys)} values are "
+                                     f"independent replicates of one ratio", "one pair")
     out["paired_over"] = ", ".join(pair_keys)
     out["ratio_min"], out["ratio_max"] = np.exp(s["min"].to_numpy(float)), np.exp(
         s["max"].to_numpy(float))

@@ -34,7 +34,7 @@ _FIXED3 = ("ratio", "ci_low", "ci_high", "ratio_min", "ratio_max", "expected", "
 #: Levels a p-value is read against: shown with enough digits not to round onto one of them.
 _ALPHAS = (0.001, 0.01, 0.05, 0.1)
 #: Units of result columns, printed under exported tables.
-UNITS = {"ratio": "throughput candidate / baseline (ratio of the runs' geometric means)",
+UNITS = {"ratio": "throughput candidate/baseline, runs' geometric means",
          "t0_ns": "ns per call", "c_ns_per_byte": "ns per byte", "crossover_bytes": "bytes",
          "n_half_bytes": "bytes", "asymptotic_bytes_per_s": "bytes/s", "clock_hz": "Hz",
          "block_bytes": "bytes", "spread_candidate": "% (robust CV)",
@@ -185,8 +185,11 @@ def footnote(result: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
 
     >>> r = StatsResult({"ratio": [2.0], "p_adjusted": [0.01]})
     >>> r.attrs.update(family="Holm over 4 test(s)", unit="run")
-    >>> print(footnote(r))
-    Unit of replication: run. p adjusted: Holm over 4 test(s). ratio: throughput candidate / baseline (ratio of the runs\' geometric means).
+    >>> for sentence in footnote(r).split(". "):
+    ...     print(sentence)
+    Unit of replication: run
+    p adjusted: Holm over 4 test(s)
+    ratio: throughput candidate/baseline, runs' geometric means.
     """
     cols = list(result.columns) if columns is None else list(columns)
     parts = []
@@ -288,7 +291,7 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
     16 & 1.98 [1.95, 2.01] & $<$ 0.001 \\\\
     \\bottomrule
     \\end{tabular}
-    \\par\\smallskip{\\footnotesize ratio: throughput candidate / baseline (ratio of the runs' geometric means).}
+    \\par\\smallskip{\\footnotesize ratio: throughput candidate/baseline, runs' geometric means.}
     """
     header, rows, numeric = _cells(result, columns, digits, interval)
     align = "".join("r" if n or h.endswith("[CI]") else "l" for h, n in zip(header, numeric))
@@ -325,7 +328,7 @@ def to_markdown(result: pd.DataFrame, columns: Sequence[str] | None = None, *, d
     |:--|--:|:--|
     | aes-128-gcm | 4.70 [3.90, 5.60] | yes |
     <BLANKLINE>
-    ratio: throughput candidate / baseline (ratio of the runs' geometric means).
+    ratio: throughput candidate/baseline, runs' geometric means.
     """
     header, rows, numeric = _cells(result, columns, digits, interval)
     esc = lambda t: str(t).replace("|", r"\|")  # noqa: E731
