@@ -455,12 +455,17 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
 
     A pasted dump (one run per side) is described per cell, not tested:
 
+    >>> import warnings
     >>> one = df[df["run"].isin([0, 3])].assign(run=0)
-    >>> r = compare(one, by="aesni", baseline="off")  # doctest: +SKIP
-    >>> r[["block_bytes", "ratio", "p_value", "significant", "test"]]  # doctest: +SKIP
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     r = compare(one, by="aesni", baseline="off")
+    >>> r[["block_bytes", "ratio", "p_value", "significant", "test"]]
       block_bytes  ratio p_value significant            test
     0          16  2.000       –           –  no replication
     1        1024  2.000       –           –  no replication
+    >>> "described, not tested" in str(w[-1].message)
+    True
     """
     frame, keys, candidates, test, pair_keys = _run(df, by, baseline, candidate, groupby, metric,
                                                     test, alpha, paired, unit, "compare", check)
