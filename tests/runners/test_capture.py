@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -239,3 +240,30 @@ def test_a_folder_of_capture_folders_ingests_as_one_table_with_machines_apart(tm
     assert set(df["host_id"]) == {host_id(), "feedfacefeedface"}
     assert not df.duplicated(["source", "run"]).any()
     assert sorted(df["source"].astype(str).str.split("/").str[0]) == ["a", "b", "c"]
+
+
+def _checked(df, caught):
+    """For every (condition, algorithm) the checker asks about: did it warn, and should it have
+    (p of the sign-flip test recomputed here from the returned rows, >= 0.05)?"""
+    from cipherlab.runners._plan import paired_ratios, sign_flip_p
+    out = {}
+    for cond in set(df["isa"].astype(str)) - {"native"}:
+        for alg, g in paired_ratios(df, cond).groupby("algorithm"):
+            warned = any(f"{cond!r}" in str(w.message) and f"rate of {alg}" in str(w.message)
+                         for w in caught)
+            out[(cond, alg)] = (warned, sign_flip_p(g["log_ratio"]) >= 0.05)
+    return out
+
+
+def test_presets_are_verified_by_behaviour_on_the_real_openssl(tmp_path):
+    from cipherlab.runners._isa import features
+    if "vaes" not in features(effective_mask({})):
+        pytest.skip("no VAES on this CPU: no-vaes is skipped, nothing to verify")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = capture("aes-128-gcm", repeats=6, isa="native,no-aesni,no-vaes", out=tmp_path,
+                     **SHORT)
+    checked = _checked(df, caught)
+    assert set(checked) == {("no-aesni", "aes-128-gcm"), ("no-vaes", "aes-128-gcm")}
+    for key, (warned, should) in checked.items():
+        assert warned == should, (key, [str(w.message) for w in caught])

@@ -53,7 +53,7 @@ from cipherlab.errors import CaptureError, CaptureWarning
 
 __all__ = ["AES_FEATURES", "FEATURES", "ISA_PRESETS", "IsaCondition", "aesni_state", "apply_value",
            "effective_mask", "features", "find_openssl", "isa_env", "isa_off", "label_masks", "labels",
-           "resolve_isa", "switched_off"]
+           "resolve_isa", "switched_off", "effect_label", "uses_aes"]
 
 ENV_VAR = "OPENSSL_ia32cap"
 
@@ -265,6 +265,42 @@ def labels(cond: IsaCondition, mask: str, native: str) -> dict[str, str | None]:
     """
     return {"isa": cond.name, "isa_mask": mask, "isa_off": isa_off(native, mask),
             "aesni": aesni_state(native, mask)}
+
+
+def uses_aes(algorithm: object) -> bool:
+    """True for AES in any mode, and for TLS suites whose record cipher is AES.
+
+    >>> uses_aes("aes-128-gcm"), uses_aes("ECDHE-ECDSA-AES128-SHA256"), uses_aes("chacha20-poly1305")
+    (True, True, False)
+    """
+    from cipherlab.algorithms import is_aes, suite_primitives
+    if is_aes(algorithm):
+        return True
+    try:
+        return is_aes(suite_primitives(str(algorithm))["cipher"])
+    except Exception:  # noqa: BLE001 - not a suite either
+        return False
+
+
+def effect_label(algorithm: object, isa_off: object) -> str:
+    """What to call the effect of an ISA condition on ``algorithm`` in a table or figure.
+
+    "AES-NI" only for an algorithm that uses AES and a condition that switched off nothing but
+    the AES instructions; otherwise the features the mask switched off, so a ChaCha20 speed-up
+    under the AWS-wiki mask is never presented as AES-NI's.
+
+    >>> effect_label("aes-128-gcm", "aesni+pclmulqdq")
+    'AES-NI'
+    >>> effect_label("chacha20-poly1305", "aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other")
+    'ISA features (aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other)'
+    >>> effect_label("chacha20-poly1305", "aesni+pclmulqdq")
+    'no AES-NI effect expected (chacha20-poly1305 does not use AES)'
+    """
+    off = set(str(isa_off).split("+")) if isinstance(isa_off, str) and isa_off != "none" else set()
+    if off and "aesni" in off and off <= AES_FEATURES:
+        return ("AES-NI" if uses_aes(algorithm)
+                else f"no AES-NI effect expected ({algorithm} does not use AES)")
+    return f"ISA features ({isa_off})" if off else "none"
 
 
 def apply_value(words: Sequence[int], value: str) -> list[int]:

@@ -217,8 +217,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     Warns
     -----
     CaptureWarning
-        A preset that was skipped, that left the reported mask unchanged, or that changed no
-        median rate by 3 % or more against ``native``.
+        A preset that was skipped or left the mask unchanged; a condition that did not change
+        the rate of an algorithm its mask should move (an interleaved A/B sign-flip test per
+        library and algorithm, ``_plan.verify_presets``); a virtualised or busy host.
 
     Examples
     --------
