@@ -150,8 +150,8 @@ def isa_env(cond: IsaCondition, base_env: Mapping[str, str] | None = None) -> di
 
 
 @functools.lru_cache(maxsize=64)
-def _mask_for(openssl: str, value: str | None) -> str:
-    env = isa_env(IsaCondition("", value))
+def _mask_for(openssl: str, value: str | None, extra: tuple[tuple[str, str], ...] = ()) -> str:
+    env = isa_env(IsaCondition("", value), {**os.environ, **dict(extra)})
     try:
         out = subprocess.run([openssl, "version", "-a"], env=env, capture_output=True, text=True,
                              timeout=30, check=False).stdout
@@ -328,7 +328,7 @@ def apply_value(words: Sequence[int], value: str) -> list[int]:
 
 
 def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None = None,
-                stacklevel: int = 2) -> list[IsaCondition]:
+                env: tuple[tuple[str, str], ...] = (), stacklevel: int = 2) -> list[IsaCondition]:
     """Turn preset names and raw masks into the ISA conditions that make sense on this machine.
 
     Parameters
@@ -338,6 +338,8 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
         ``"0x0:0x0"``); a comma-separated string is split. Default ``["native", "no-aesni"]``.
     openssl : str, optional
         The binary whose ``CPUINFO:`` line decides (default: ``openssl`` on PATH).
+    env : tuple of (name, value), optional
+        Variables the binary runs with (a build's ``LD_LIBRARY_PATH``).
 
     Returns
     -------
@@ -379,7 +381,7 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
         raise ValueError("isa must name at least one condition; got an empty list")
 
     binary = find_openssl(openssl)
-    native = _mask_for(binary, None)
+    native = _mask_for(binary, None, env)
     kept = []
     for cond in conds:
         if cond.value is None:
@@ -398,7 +400,7 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
                           f"mask {native}), so the preset would measure the same code as "
                           f"'native'.", CaptureWarning, stacklevel=stacklevel)
             continue
-        mask = _mask_for(binary, cond.value)
+        mask = _mask_for(binary, cond.value, env)
         if mask == native:
             warnings.warn(f"ISA condition {cond.name!r} ({ENV_VAR}={cond.value}) left the mask "
                           f"that openssl reports unchanged ({mask}); its runs measure the same "

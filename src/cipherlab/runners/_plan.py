@@ -146,9 +146,10 @@ def _should_change(algorithm: str, isa_off: str | None) -> bool:
 
 def paired_ratios(table: pd.DataFrame, condition: str, *, baseline: str = "native",
                   by: str = "isa") -> pd.DataFrame:
-    """One rate ratio ``condition / baseline`` per interleaved pair of runs (same repeat, same
-    cell): the geometric mean over the block sizes both runs measured. Columns ``tool``,
-    ``algorithm``, ``operation``, ``repeat``, ``log_ratio``.
+    """One rate ratio ``condition / baseline`` of column ``by`` per interleaved pair of runs (same
+    repeat, same cell, same other conditions: ``build`` or ``isa``): the geometric mean over the
+    block sizes both runs measured. Columns ``tool``, the other condition, ``algorithm``,
+    ``operation``, ``repeat``, ``log_ratio``.
 
     The unit is the pair of processes, never a block size: sizes of one run share its noise.
     """
@@ -158,7 +159,8 @@ def paired_ratios(table: pd.DataFrame, condition: str, *, baseline: str = "nativ
     rate = t["bytes_per_s"].where(t["bytes_per_s"].notna(), t["ops_per_s"])
     t = t.assign(_rate=rate).dropna(subset=["_rate"])
     t = t[t["_rate"] > 0]
-    keys = [k for k in ("tool", "algorithm", "operation", "block_bytes", "repeat") if k in t.columns]
+    keys = [k for k in ("tool", "build", "isa", "algorithm", "operation", "block_bytes", "repeat")
+            if k in t.columns and k != by]
     t = t.astype({k: "object" for k in [*keys, by]}).astype({"block_bytes": "float"}
                                                             if "block_bytes" in keys else {})
     wide = (t[t[by].isin([baseline, condition])].groupby([*keys, by], dropna=False)["_rate"]
@@ -206,17 +208,23 @@ def verify_presets(table: pd.DataFrame, *, baseline: str = "native", alpha: floa
     if table.empty or "isa" not in table.columns or "isa_off" not in table.columns:
         return []
     messages = []
-    conds = table[["isa", "isa_off"]].astype("object").drop_duplicates().dropna()
-    for cond, isa_off in conds.itertuples(index=False):
+    t = table.astype({c: "object" for c in ("tool", "build", "algorithm", "isa")
+                      if c in table.columns})
+    for cond in t["isa"].dropna().unique():
         if cond == baseline:
             continue
-        pairs = paired_ratios(table, cond, baseline=baseline)
-        for (tool, alg), g in pairs.groupby(["tool", "algorithm"], dropna=False):
+        pairs = paired_ratios(t, cond, baseline=baseline)
+        keys = [k for k in ("tool", "build", "algorithm") if k in pairs.columns]
+        for values, g in pairs.groupby(keys, dropna=False):
+            sel = dict(zip(keys, values))
+            rows = t[np.logical_and.reduce([t[k] == v for k, v in sel.items()])]
+            isa_off = _first(rows[rows["isa"] == cond], "isa_off")
+            alg = sel["algorithm"]
             if not _should_change(str(alg), isa_off):
                 continue
-            rows = table[(table["tool"].astype("object") == tool)
-                         & (table["algorithm"].astype("object") == alg)]
-            lib, n = _library(rows, str(tool)), len(g)
+            lib, n = _library(rows, str(sel["tool"])), len(g)
+            if "build" in sel:
+                lib += f", build {sel['build']}"
             ratio = float(np.exp(g["log_ratio"].mean()))
             what = f"{lib}: ISA condition {cond!r} (switched off {isa_off})"
             if n < 6:
