@@ -246,3 +246,56 @@ def test_explorers_work_on_a_real_capture(tmp_path):
     assert w.runs.options == (str(df["host"].iloc[0]),) and w.png.startswith(PNG_MAGIC)
     o = widgets.overhead_explorer(df)
     assert not o.message and len(o.crossover) == 1
+
+
+# -- hygiene: -multi apart, ratios within a machine, the table is the plot, y ticks ----------
+
+def test_multi_runs_are_kept_apart_from_single_process_rows(bundled):
+    for w in (widgets.explorer(bundled), widgets.speedup_explorer(bundled, by="aesni"),
+              widgets.overhead_explorer(bundled)):
+        labels = [label for label, _ in w.processes.options]
+        assert labels[0] == "single process" and w.processes.value == (None, False)
+        assert "-multi 16: sum of 16" in labels and "-multi 16: each process" in labels
+    w = widgets.explorer(bundled)
+    assert w.selection().multi.isna().all()  # host-b's -multi 16 GCM is not beside its 1-process GCM
+    w.processes.value = (16, False)
+    sel = w.selection()
+    assert sel.multi.eq(16).all() and sel.child.isna().all() and not w.message
+
+
+def test_ratio_to_baseline_is_taken_within_one_machine_unless_pooled(bundled):
+    w = widgets.explorer(bundled[bundled.aesni.notna()], metric="ratio to baseline")
+    assert not w.message
+    # AWS and host-b (openssl, cryptography) each hold both sides: three ratios per size, apart
+    cells = w.table.groupby(["host", "tool"], observed=True).size()
+    assert set(cells.index) == {("AWS r3.xlarge", "openssl"), ("host-b", "openssl"),
+                                ("host-b", "cryptography")}
+    w.pool.value = True  # asked for: then the machines are pooled as repeats
+    assert "host" not in w.table.columns
+
+
+def test_the_table_has_one_row_per_line_of_the_plot(bundled):
+    w = widgets.explorer(bundled)
+    ax = w.figure.axes[0]
+    lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) and not ln.get_label().startswith("_")]
+    plotted = {(round(float(x)), round(float(y), -3)) for ln in ax.get_lines() for x, y in ln.get_xydata()}
+    assert lines or plotted
+    table = w.table.set_index([c for c in w.table.columns if not c.endswith(" B")])
+    shown = {(int(c[:-2]), round(float(v), -3)) for c in table.columns for v in table[c].dropna()}
+    assert shown == {p for p in plotted if p[0] in {int(c[:-2]) for c in table.columns}}
+
+
+@pytest.mark.parametrize("make", ["explorer", "speedup_explorer", "overhead_explorer"])
+def test_every_panel_has_y_numbers_on_screen_and_in_the_export(make, aws, tmp_path):
+    from cipherlab.widgets._base import y_tick_labels
+
+    w = getattr(widgets, make)(aws)
+    narrow = {"explorer": ("metric", "ratio to baseline"), "speedup_explorer": ("algorithms", ("aes-128-cbc",)),
+              "overhead_explorer": ("b", "aes-192-cbc")}[make]
+    for value in (None, narrow):
+        if value:
+            setattr(getattr(w, value[0]), "value", value[1])
+        assert not w.message
+        for ax in w.figure.axes:
+            assert len(y_tick_labels(ax)) >= 2, (make, value, ax.get_title(), ax.get_ylim())
+    assert all(p.stat().st_size for p in w.export(tmp_path / "view", formats=("png",)))

@@ -32,7 +32,8 @@ from matplotlib.figure import Figure
 from cipherlab._gc import paused
 from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
 
-__all__ = ["TITLE", "Explorer", "check_columns", "choices", "machine_keys", "preferred", "reselect"]
+__all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choices", "machine_keys",
+           "preferred", "process_control", "process_mask", "process_options", "reselect"]
 
 _DPI = 80  # screen PNG: sharp enough on a laptop, small enough to redraw and send fast
 #: Panel titles: a fixed ``y`` spares matplotlib measuring the tick labels to place the title
@@ -158,24 +159,125 @@ def _screen_png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
+def y_tick_labels(ax) -> list[str]:
+    """The y tick labels shown inside the axes' view (empty strings left out)."""
+    lo, hi = sorted(ax.get_ylim())
+    ticks = [t for t in ax.yaxis.get_major_locator()() if lo <= t <= hi]
+    formatter = ax.yaxis.get_major_formatter()
+    formatter.set_locs(ticks)
+    return [label for label in (formatter(t, i) for i, t in enumerate(ticks)) if label.strip()]
+
+
+def ensure_y_ticks(fig: Figure) -> None:
+    """Give every panel at least two labelled y ticks: a log axis spanning less than a decade
+    (a ratio of 1.9-2.1) otherwise shows no number at all."""
+    from matplotlib import ticker
+
+    for ax in fig.axes:
+        if len(y_tick_labels(ax)) >= 2:
+            continue
+        lo, hi = sorted(ax.get_ylim())
+        if ax.get_yscale() == "log" and lo > 0:
+            values = np.geomspace(lo, hi, 5)[1:-1]
+        else:
+            values = np.linspace(lo, hi, 5)[1:-1]
+        ax.yaxis.set_major_locator(ticker.FixedLocator([float(f"{v:.2g}") for v in values]))
+        if not len(y_tick_labels(ax)) >= 2:  # the axis' own formatter hides these values
+            ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f"{v:g}"))
+
+
 def _png_output(png: bytes, text: str) -> tuple:
     return ({"output_type": "display_data",
              "data": {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": text},
              "metadata": {}},)
 
 
+#: What tells measurements apart that must never be pooled as repeats of one another.
+IDENTITY = ("host", "label", "tool", "tool_version", "tier")
+
+
 def machine_keys(sel: pd.DataFrame, by: str) -> list[str]:
-    """Columns that keep machines and tools apart in a comparison by ``by``: ``host``,
-    ``label`` and/or ``tool`` when each of their values holds both sides (so AES-NI on/off is
-    compared within a machine and within openssl or ``cryptography``, never pooled across
-    two), else none."""
+    """The identity columns (machine, tool, version, tier) that vary in ``sel``, other than ``by``.
+
+    A ratio is taken within one value of each of them: AES-NI on/off within one machine, one
+    tool, one OpenSSL version and one tier, never pooling two machines as if they were repeats.
+    ``label`` is free text: it keys only when each label holds several sides (a machine's
+    name); labels that name the side ("pyca aesni=off") are left out.
+
+    >>> import pandas as pd
+    >>> sel = pd.DataFrame({"host": ["a", "a", "b"], "tool": "openssl", "aesni": ["on", "off", "on"]})
+    >>> machine_keys(sel, "aesni")
+    ['host']
+    """
     keys = []
-    for col in ("host", "label", "tool"):
-        if col != by and col in sel.columns and sel[col].nunique() > 1:
-            sides = sel.groupby(sel[col].astype(str), observed=True)[by].nunique()
-            if (sides == sel[by].nunique()).all():
-                keys.append(col)
+    for c in IDENTITY:
+        if c == by or c not in sel.columns or sel[c].astype(str).nunique() < 2:
+            continue
+        if c == "label":  # free text: a machine's name, or one label per side ("aesni=off")
+            sides = sel.groupby(sel[c].astype(str), observed=True)[by].nunique()
+            if (sides < 2).any():
+                continue
+        keys.append(c)
     return keys
+
+
+def named_keys(sel: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """``sel`` with the identity ``keys`` as text, missing values as "n/a": grouping then keeps
+    rows without a version (a ``cryptography`` loop) instead of dropping them."""
+    return sel.assign(**{k: sel[k].astype("object").where(sel[k].notna(), "n/a")
+                         for k in keys if k in IDENTITY})
+
+
+def both_sides(sel: pd.DataFrame, by: str, sides: Sequence[str], keys: Sequence[str]
+               ) -> tuple[pd.DataFrame, int]:
+    """The rows of the cells (``keys``) that hold every one of ``sides`` of ``by``, and how many
+    cells were left out for lacking one (a machine measured with AES-NI on only has no ratio)."""
+    cell = sel.groupby([sel[k].astype(str) for k in keys], observed=True, dropna=False).ngroup()
+    complete = sel[by].astype(str).groupby(cell).agg(lambda v: set(sides) <= set(v))
+    return sel[cell.map(complete).to_numpy(dtype=bool)], int((~complete).sum())
+
+
+#: ``Processes`` choice -> (``multi`` value or None for one process, per child?)
+SINGLE_PROCESS = (None, False)
+
+
+def process_options(df: pd.DataFrame) -> list[tuple[str, tuple]]:
+    """The ``Processes`` choices a table offers: one process, and for each ``openssl speed -multi N``
+    the sum over its N processes and each process on its own. Empty when nothing ran ``-multi``.
+
+    Kept apart because a ``-multi`` figure is not one process's rate: the sum of N processes is
+    N times larger, a child's figure shares the machine with N - 1 others.
+    """
+    if "multi" not in df.columns or df["multi"].isna().all():
+        return []
+    child = df["child"].notna() if "child" in df.columns else pd.Series(False, index=df.index)
+    options = [("single process", SINGLE_PROCESS)] if df["multi"].isna().any() else []
+    for n in sorted(int(v) for v in df["multi"].dropna().unique()):
+        runs = df["multi"].eq(n).fillna(False)
+        if (runs & ~child).any():
+            options.append((f"-multi {n}: sum of {n}", (n, False)))
+        if (runs & child).any():
+            options.append((f"-multi {n}: each process", (n, True)))
+    return options
+
+
+def process_control(df: pd.DataFrame) -> widgets.Dropdown | None:
+    """A ``Processes`` dropdown (single process first) when the table has ``-multi`` rows."""
+    options = process_options(df)
+    if not options:
+        return None
+    return widgets.Dropdown(options=options, value=options[0][1], description="Processes")
+
+
+def process_mask(df: pd.DataFrame, control: widgets.Dropdown | None) -> np.ndarray:
+    """Rows of the process choice of ``control`` (every row when there is no control)."""
+    if control is None:
+        return np.ones(len(df), dtype=bool)
+    n, each = control.value
+    if n is None:
+        return df["multi"].isna().to_numpy()
+    child = df["child"].notna() if "child" in df.columns else pd.Series(False, index=df.index)
+    return (df["multi"].eq(n).fillna(False) & (child if each else ~child)).to_numpy(dtype=bool)
 
 
 def reselect(select: widgets.SelectMultiple, options: Sequence, default: Sequence | None = None) -> None:
@@ -330,6 +432,7 @@ class Explorer(widgets.VBox):
             self.status.value = (f"<div style='color:#b00'>{html.escape(str(error))}</div>"
                                  f"<small>{notes}</small>")
             return
+        ensure_y_ticks(fig)
         png = _screen_png(fig)
         self.tables = table if isinstance(table, dict) else ({} if table is None else {"": table})
         self.table = next(iter(self.tables.values()), None)
@@ -349,6 +452,7 @@ class Explorer(widgets.VBox):
         """PNG bytes of ``draw(fig)`` on a fresh screen figure (for the side figure)."""
         fig = Figure(figsize=figsize, dpi=_DPI)
         draw(fig)
+        ensure_y_ticks(fig)
         return _screen_png(fig)
 
     def _show_side(self, png: bytes) -> None:
@@ -387,6 +491,7 @@ class Explorer(widgets.VBox):
         with plots.paper(width):
             fig = Figure(layout="constrained")
             self._draw(fig)
+            ensure_y_ticks(fig)
             return plots.save_figure(fig, target, formats=formats, width=width)
 
     def _export_clicked(self) -> None:

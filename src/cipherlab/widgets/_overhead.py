@@ -7,7 +7,8 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.model import condition_columns
-from cipherlab.widgets._base import TITLE, Explorer, check_columns, choices, preferred, reselect
+from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, preferred, process_control,
+                                     process_mask, reselect)
 from cipherlab.widgets._explorer import run_names
 
 __all__ = ["OverheadExplorer", "overhead_explorer"]
@@ -40,8 +41,10 @@ class OverheadExplorer(Explorer):
         self.runs = widgets.SelectMultiple(description="Machines" if "host" in df.columns
                                            else "Runs", rows=4)
         self.operation = widgets.Dropdown(description="Operation")
+        self.processes = process_control(rated)  # -multi sums and children kept apart
         self._sync(None)
-        super().__init__(df, [self.a, self.b, self.operation, self.runs], export_name="overhead")
+        super().__init__(df, [self.a, self.b, self.operation, self.runs]
+                         + ([self.processes] if self.processes else []), export_name="overhead")
 
     def _sync(self, change) -> None:
         owner = None if change is None else change["owner"]
@@ -65,7 +68,7 @@ class OverheadExplorer(Explorer):
             raise AnalysisError(f"no run holds both {self.a.value} and {self.b.value}: pick "
                                 f"another pair")
         d = self._rated
-        sel = d[self._runs.isin(self.runs.value).to_numpy()
+        sel = d[self._runs.isin(self.runs.value).to_numpy() & process_mask(d, self.processes)
                 & d["algorithm"].isin([self.a.value, self.b.value]).to_numpy()
                 & (d["operation"].astype("object") == self.operation.value).to_numpy()]
         if sel.empty:
