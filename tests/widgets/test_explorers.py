@@ -8,6 +8,9 @@ change, a clear message when a selection cannot be answered), not the statistics
 
 from __future__ import annotations
 
+import base64
+import re
+import struct
 import warnings
 
 import pandas as pd
@@ -119,7 +122,35 @@ def test_explorer_export_writes_paper_files(aws, tmp_path):
     assert all(p.stat().st_size > 1000 for p in files)
     w.export_path.value = str(tmp_path / "clicked")
     w.export_button.click()
-    assert (tmp_path / "clicked.pdf").exists() and "saved" in w.status.value
+    assert (tmp_path / "clicked.pdf").exists()
+    # download links to the files written, carried in the page (data URIs: Lab, VS Code, Voila)
+    links = re.findall(r"<a download='(clicked\.\w+)' href='data:([\w/+]+);base64,([^']+)'",
+                       w.downloads.value)
+    assert sorted(n for n, _, _ in links) == ["clicked.pdf", "clicked.png", "clicked.svg"]
+    kinds = {n: k for n, k, _ in links}
+    assert kinds["clicked.pdf"] == "application/pdf" and kinds["clicked.svg"] == "image/svg+xml"
+    data = {n: base64.b64decode(d) for n, _, d in links}
+    assert data["clicked.pdf"] == (tmp_path / "clicked.pdf").read_bytes()
+
+
+def test_a_change_that_alters_nothing_redraws_nothing(bundled):
+    w = widgets.explorer(bundled)
+    calls = _count_redraws(w)
+    measured = sorted(set(w.selection().block_bytes))
+    offered = [v for _, v in w.blocks.options]
+    assert offered[-1] > measured[-1]  # the table has sizes GCM was not measured at (TLS)
+    w.blocks.value = (offered[0], measured[-1])  # the same rows: the same picture stays
+    assert calls == []
+    w.blocks.value = (offered[0], measured[-2])  # one size fewer: redrawn
+    assert len(calls) == 1
+
+
+def test_the_screen_png_is_hidpi_and_shown_at_css_size(aws):
+    w = widgets.explorer(aws)
+    out = w.plot.outputs[0]
+    pixels = struct.unpack(">I", w.png[16:20])[0]
+    shown = out["metadata"]["image/png"]["width"]
+    assert pixels >= 1.5 * shown - 1 and 400 < shown < 1000  # fits a 1280-px screen, text ~13 px
 
 
 def test_explorer_rejects_what_is_not_a_tidy_table(aws):

@@ -18,6 +18,7 @@ import base64
 import gc
 import html
 import io
+import struct
 import time
 import warnings
 from pathlib import Path
@@ -35,7 +36,15 @@ from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
 __all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choices", "machine_keys",
            "preferred", "process_control", "process_mask", "process_options", "reselect"]
 
-_DPI = 80  # screen PNG: sharp enough on a laptop, small enough to redraw and send fast
+_CSS_DPI = 96  # screen figures are shown at 96 CSS px per inch: 10 pt text is 13 px tall
+_DENSITY = 1.5  # image pixels per CSS pixel: sharp on HiDPI screens, still quick to draw and send
+_DPI = _CSS_DPI * _DENSITY
+#: Shown while a redraw runs (the busy class dims the old picture) and lets readouts show whole.
+_STYLE = """<style>
+.cipherlab-busy .cipherlab-plot, .cipherlab-busy .cipherlab-side-plot {opacity: .45;
+  transition: opacity .1s}
+.cipherlab-explorer .widget-readout {max-width: none; overflow: visible}
+</style>"""
 #: Panel titles: a fixed ``y`` spares matplotlib measuring the tick labels to place the title
 #: at every draw (~10 ms a panel); no panel has ticks on top, so it lands where it would anyway.
 TITLE = {"fontsize": "medium", "y": 1.0}
@@ -187,9 +196,29 @@ def ensure_y_ticks(fig: Figure) -> None:
 
 
 def _png_output(png: bytes, text: str) -> tuple:
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+    shown = {"width": round(width / _DENSITY), "height": round(height / _DENSITY)}
     return ({"output_type": "display_data",
              "data": {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": text},
-             "metadata": {}},)
+             "metadata": {"image/png": shown}},)
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def _download_links(paths: Sequence[Path]) -> str:
+    """HTML links that download ``paths`` from the page itself (data URIs): they work in Lab,
+    VS Code and Voila alike, whatever folder the server may serve files from."""
+    import mimetypes
+
+    links = []
+    for path in paths:
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        links.append(f"<a download='{html.escape(path.name)}' href='data:{kind};base64,{data}' "
+                     f"title='{html.escape(str(path))}'>{html.escape(path.name)}</a>")
+    return " · ".join(links)
 
 
 #: What tells measurements apart that must never be pooled as repeats of one another.
@@ -344,6 +373,7 @@ class Explorer(widgets.VBox):
         self.side_plot = widgets.Output()
         self.side_plot.add_class("cipherlab-side-plot")
         self.status = widgets.HTML()
+        self.downloads = widgets.HTML()  # links to the files of the last export
         self.table_view = widgets.HTML(layout=widgets.Layout(overflow="auto", max_height="320px"))
         self.export_path = widgets.Text(value=export_name, description="Export to:",
                                         layout=widgets.Layout(width="320px"))
@@ -356,9 +386,11 @@ class Explorer(widgets.VBox):
 
         rows = [widgets.HBox(self.controls[i:i + 3], layout=widgets.Layout(flex_flow="row wrap"))
                 for i in range(0, len(self.controls), 3)]
-        super().__init__([*rows, widgets.HBox([self.side_plot, self.plot]), self.status,
-                          self.table_view,
-                          widgets.HBox([self.export_path, self.export_button])])
+        figures = widgets.HBox([self.side_plot, self.plot],
+                               layout=widgets.Layout(flex_flow="row wrap"))  # narrow: one below
+        super().__init__([widgets.HTML(_STYLE), *rows, figures, self.status, self.table_view,
+                          widgets.HBox([self.export_path, self.export_button, self.downloads])])
+        self._drawn = None  # what the picture on screen shows (see _signature)
         self.add_class("cipherlab-explorer")
         self.redraw()  # the first draw imports seaborn and fills font caches: long-lived too
         _freeze_long_lived()
@@ -391,6 +423,9 @@ class Explorer(widgets.VBox):
                 explorer._held -= 1
                 if not explorer._held and explorer._dirty:
                     explorer._dirty = False
+                    signature = explorer._current_signature()
+                    if signature == explorer._drawn:  # the same picture: keep it
+                        return
                     explorer.redraw()
 
         return _Hold()
@@ -402,10 +437,29 @@ class Explorer(widgets.VBox):
         # one every few redraws, walking the figures left by earlier redraws: ~40 ms). Resumed,
         # it collects at the next allocation, after the new picture has been sent.
         with paused():
-            self._redraw()
+            self.add_class("cipherlab-busy")  # sent at once: the old picture dims while we draw
+            try:
+                self._redraw()
+            finally:
+                self.remove_class("cipherlab-busy")
+
+    def _signature(self):
+        """What the picture depends on; a change that leaves it equal redraws nothing.
+
+        By default the controls' values; explorers whose controls can change without changing
+        the rows drawn (a machine without this algorithm deselected) return the rows instead.
+        """
+        return tuple(_hashable(c.value) for c in self.controls)
+
+    def _current_signature(self):
+        try:
+            return self._signature()
+        except CipherlabError as err:  # the redraw will say why
+            return ("cannot draw", str(err))
 
     def _redraw(self) -> None:
         start = time.perf_counter()
+        self._drawn = self._current_signature()
         fig = Figure(figsize=self.figsize, dpi=_DPI)
         with warnings.catch_warnings(record=True) as caught:
             # The analyses warn about single-value cells, mixed AEAD loops, ...: worth reading,
@@ -500,8 +554,7 @@ class Explorer(widgets.VBox):
         except (CipherlabError, OSError, ValueError) as err:
             self.status.value = f"<span style='color:#b00'>export failed: {html.escape(str(err))}</span>"
             return
-        names = ", ".join(html.escape(str(p)) for p in written)
-        self.status.value = f"<small>saved {names}</small>"
+        self.downloads.value = f"<small>saved, download: {_download_links(written)}</small>"
 
     def __repr__(self) -> str:
         state = self.message or self._caption()

@@ -9,6 +9,7 @@ import pandas as pd
 from matplotlib import ticker
 
 from cipherlab.errors import AnalysisError, CipherlabWarning
+from cipherlab.plots import format_bytes
 from cipherlab.widgets._base import (Explorer, both_sides, check_columns, choices, machine_keys,
                                      named_keys, preferred, process_control, process_mask,
                                      reselect)
@@ -76,10 +77,11 @@ class ThroughputExplorer(Explorer):
                                           if conds else _ALL, description="Condition")
         self.levels = widgets.SelectMultiple(description="Values", rows=3)
         sizes = [int(s) for s in choices(rated["block_bytes"])]
-        self.blocks = widgets.SelectionRangeSlider(options=[(f"{s:,}", s) for s in sizes],
+        self.blocks = widgets.SelectionRangeSlider(options=[(format_bytes(s), s) for s in sizes],
                                                    index=(0, len(sizes) - 1),
-                                                   description="Block bytes",
-                                                   continuous_update=False)
+                                                   description="Block size",
+                                                   continuous_update=False,  # on release
+                                                   layout=widgets.Layout(width="360px"))
         self.metric = widgets.ToggleButtons(options=list(METRICS), value=metric,
                                             description="Metric",
                                             style={"button_width": "auto"})
@@ -129,6 +131,12 @@ class ThroughputExplorer(Explorer):
             raise AnalysisError("nothing selected: no rows for this algorithm, operation, runs, "
                                 "values and block sizes")
         return sel.copy()
+
+    def _signature(self):
+        # the rows drawn, not the controls: deselecting a machine that has no row for this
+        # algorithm, or widening the range past the sizes measured, draws the same picture
+        return (tuple(self.selection().index), self.metric.value, self.condition.value,
+                self.baseline.value, self.pool.value)
 
     def _draw(self, fig):
         from cipherlab import plots, stats

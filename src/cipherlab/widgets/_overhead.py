@@ -20,7 +20,7 @@ _COST_COLUMNS = ["t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "n_half_by
 class OverheadExplorer(Explorer):
     """Time per call, fitted cost lines, crossover and overhead (see :func:`overhead_explorer`)."""
 
-    figsize = (9.6, 3.6)
+    figsize = (8.4, 3.4)
 
     def __init__(self, df: pd.DataFrame, *, a: str = "aes-128-gcm", b: str = "aes-128-cbc"):
         check_columns(df, ["source", "algorithm", "operation", "block_bytes", "bytes_per_s"],
@@ -74,6 +74,9 @@ class OverheadExplorer(Explorer):
         if sel.empty:
             raise AnalysisError("nothing selected for these runs and this operation")
         return sel.copy()
+
+    def _signature(self):
+        return (tuple(self.selection().index), self.a.value, self.b.value)  # the rows drawn
 
     def groupby(self, sel: pd.DataFrame) -> list[str]:
         """One fit per algorithm, operation, machine and varying condition.
