@@ -104,6 +104,7 @@ class OverheadExplorer(Explorer):
         left.set_title("time per call, fitted t0 + c·n", **TITLE)
         plots.overhead(share, a=a, b=b, ax=right)
         right.set_title(f"{a} / {b}", **TITLE)
+        right.set_ylabel("throughput ratio a / b")  # the names are in the title: the label fits
         keys = [c for c in fit.columns if c not in _COST_COLUMNS and c not in (
             "t0_ci_low", "t0_ci_high", "c_ci_low", "c_ci_high", "asymptotic_bytes_per_s",
             "clock_hz", "n_points")]
