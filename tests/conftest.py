@@ -86,3 +86,10 @@ def two_machines(tmp_path_factory):
 @pytest.fixture(scope="session")
 def two_machines_report(two_machines, tmp_path_factory):
     return build_report(list(two_machines), tmp_path_factory.mktemp("two-machines-report"))
+
+
+def pytest_collection_modifyitems(items):
+    """`make test-fast` (-m "not slow") skips what runs real captures, notebooks or browsers."""
+    for item in items:
+        if any(item.get_closest_marker(m) for m in ("openssl", "notebook", "browser")):
+            item.add_marker(pytest.mark.slow)

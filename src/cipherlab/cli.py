@@ -126,18 +126,91 @@ def _cmd_ingest(args) -> int:
     return 0
 
 
+def _positive(kind):
+    """An argparse type: a number > 0 of ``kind`` (int or float), else one line naming it."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0 or value != value or value == float("inf"):
+            what = "a whole number >= 1" if kind is int else "a positive number"
+            raise argparse.ArgumentTypeError(f"expected {what}; not {text!r}")
+        return value
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def _sizes(text: str) -> list[int]:
+    sizes = _ints(text)
+    if not sizes or any(s < 1 for s in sizes):
+        raise argparse.ArgumentTypeError(f"expected block sizes in bytes >= 1, e.g. 16,1024; "
+                                         f"not {text!r}")
+    return sizes
+
+
+def _capturing(args, work) -> int:
+    """Run a capture command: warnings as one line each while it runs; a bad argument is one
+    line and status 2, a failed run (or environment: no openssl, full disk) one line and
+    status 1; Ctrl-C, SIGTERM or SIGHUP print the exact command that resumes it (status 130)."""
+    import shlex
+    import warnings
+
+    from cipherlab.errors import CipherlabError
+    name = f"cipherlab {args.command}"
+
+    def show(message, category, *rest, **kw):
+        if not getattr(args, "quiet", False):
+            print(f"{name}: warning: {message}", file=sys.stderr)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = show
+        try:
+            return work()
+        except KeyboardInterrupt as err:
+            folder = getattr(err, "capture_folder", None)
+            print(f"{name}: interrupted", file=sys.stderr, end="")
+            if folder is not None:
+                argv = [a for a in args.argv if a != "--resume"]
+                if "-o" not in argv and "--out" not in argv:
+                    argv += ["-o", str(args.out)]
+                print(f"; the finished runs are kept in {folder}. Continue with:\n  cipherlab "
+                      f"{shlex.join(argv + ['--resume'])}", file=sys.stderr)
+            else:
+                print(file=sys.stderr)
+            return 130
+        except ValueError as err:  # a bad argument (UnsupportedAlgorithmError included)
+            print(f"{name}: error: {err}", file=sys.stderr)
+            return 2
+        except CipherlabError as err:  # the environment or a run failed
+            print(f"{name}: error: {err}", file=sys.stderr)
+            return 1
+
+
 def _cmd_capture(args) -> int:
-    import cipherlab
     from cipherlab.runners._openssl import default_folder
-    out = args.out or str(default_folder("capture"))
+    args.out = args.out or str(default_folder("capture"))
+    return _capturing(args, lambda: _capture(args))
+
+
+def _capture(args) -> int:
+    import cipherlab
+    out = args.out
     given = {k: v for k, v in dict(sizes=args.sizes, seconds=args.seconds, repeats=args.repeats,
-                                   isa=args.isa, seed=args.seed, resume=args.resume).items()
-             if v is not None}
+                                   isa=args.isa, seed=args.seed, resume=args.resume,
+                                   force=args.force).items() if v is not None}
     frames = []
     if not args.python_only:
+        sequential = {k: v for k, v in dict(precision=args.precision,
+                                             max_time=args.max_time).items() if v is not None}
         frames.append(cipherlab.capture(args.algorithms, out=out, timing=args.timing,
                                         multi=args.multi, decrypt=args.decrypt, aead=args.aead,
-                                        openssl=args.openssl, progress=_progress(args), **given))
+                                        openssl=args.openssl, progress=_progress(args),
+                                        **given, **sequential))
+        if "stopping" in frames[-1].attrs:
+            st = frames[-1].attrs["stopping"]
+            _say(args, f"stopped by {st['stopped']} after {st['pairs']} repeat blocks "
+                       f"({st['elapsed_s']:g} s); the rule is in {out}/stopping.json")
     if args.python or args.python_only:
         algs = args.python_algorithms or (args.algorithms if args.python_only else None)
         frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing,
@@ -171,17 +244,22 @@ def _capture_summary(df) -> str:
 
 
 def _cmd_capture_tls(args) -> int:
-    import cipherlab
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._tls import tls_suites
     if args.list_suites:
         print("\n".join(tls_suites()))
         return 0
-    out = args.out or str(default_folder("tls"))
+    args.out = args.out or str(default_folder("tls"))
+    return _capturing(args, lambda: _capture_tls(args))
+
+
+def _capture_tls(args) -> int:
+    import cipherlab
+    out = args.out
     given = {k: v for k, v in dict(megabytes=args.megabytes, repeats=args.repeats, isa=args.isa,
                                    write_size=args.write_size, seed=args.seed,
                                    timeout_s=args.timeout).items() if v is not None}
-    df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume,
+    df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume, force=args.force,
                                progress=_progress(args), **given)
     _say(args, _capture_summary(df))
     if args.predict:
@@ -262,26 +340,37 @@ def build_parser() -> argparse.ArgumentParser:
     s = command("capture", "benchmark this machine with openssl speed (and cryptography)")
     s.add_argument("--algorithms", type=_csv, default=None,
                    help="e.g. aes-128-gcm,aes-128-cbc,sha256,rsa2048 (default aes-128-gcm,aes-128-cbc)")
-    s.add_argument("--sizes", type=_ints, default=None,
+    s.add_argument("--sizes", type=_sizes, default=None,
                    help="block sizes in bytes, one openssl process each, e.g. 16,1024,16384 "
                         "(default: openssl's six sizes in one process)")
-    s.add_argument("--seconds", type=float, default=None,
+    s.add_argument("--seconds", type=_positive(float), default=None,
                    help="seconds per measurement (openssl default 3, whole numbers; python 1)")
-    s.add_argument("--repeats", type=int, default=None,
+    s.add_argument("--repeats", type=_positive(int), default=None,
                    help="separate processes per cell and condition (default 6)")
     s.add_argument("--isa", type=_csv, default=None,
                    help="presets or raw OPENSSL_ia32cap masks (default native,no-aesni); presets: "
-                        "native, no-aesni, no-aesni-classic, no-vaes, no-aesni-no-vaes, no-simd")
+                        "native, no-aesni, no-aesni-classic, no-vaes, no-simd")
+    s.add_argument("--precision", default=None, metavar="P%",
+                   help="keep adding interleaved repeat blocks until every ratio's 95%% interval "
+                        "is within +-P (e.g. 2%%); --repeats is then the most (default 50)")
+    s.add_argument("--max-time", type=_positive(float), default=None, metavar="SECONDS",
+                   help="with --precision: stop after this many seconds")
     s.add_argument("--timing", choices=("cpu", "elapsed"), default="cpu",
                    help="divide by user CPU time (openssl's default) or by wall-clock time "
                         "(openssl speed -elapsed)")
-    s.add_argument("--multi", type=int, default=None, help="processes (openssl speed -multi)")
+    s.add_argument("--multi", type=_positive(int), default=None,
+                   help="processes (openssl speed -multi)")
     s.add_argument("--decrypt", action="store_true",
                    help="time decryption instead of encryption (openssl speed -decrypt)")
     s.add_argument("--aead", action="store_true", help="TLS-like AEAD mode (openssl speed -aead)")
     s.add_argument("--seed", type=int, default=None, help="seed of the interleaving order (default 0)")
     s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
-    s.add_argument("--openssl", default=None, help="path of the openssl binary")
+    s.add_argument("--force", action="store_true",
+                   help="with --resume: continue a folder captured on another machine")
+    s.add_argument("--openssl", default=None, metavar="[NAME=]PATH[@LIBDIR],...",
+                   help="the openssl binary, or several builds to compare, interleaved as the "
+                        "condition 'build' (LIBDIR: its LD_LIBRARY_PATH), e.g. "
+                        "old=/opt/ossl111/bin/openssl,/usr/bin/openssl")
     s.add_argument("--python", action="store_true", help="also time the Python cryptography package")
     s.add_argument("--python-only", action="store_true",
                    help="time only the cryptography package (--algorithms then names its ciphers)")
@@ -296,18 +385,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="OpenSSL names of TLS 1.2 ECDHE-ECDSA suites and/or TLSv1.3 (default "
                         "ECDHE-ECDSA-AES128-GCM-SHA256,ECDHE-ECDSA-AES128-SHA256,"
                         "ECDHE-ECDSA-CHACHA20-POLY1305,TLSv1.3); see --list-suites")
-    s.add_argument("--megabytes", type=float, default=None, help="MB per transfer (default 100)")
-    s.add_argument("--repeats", type=int, default=None,
+    s.add_argument("--megabytes", type=_positive(float), default=None,
+                   help="MB per transfer (default 100)")
+    s.add_argument("--repeats", type=_positive(int), default=None,
                    help="transfers per suite and condition, each with fresh processes (default 3)")
     s.add_argument("--isa", type=_csv, default=None,
                    help="presets or raw OPENSSL_ia32cap masks, applied to server and client "
                         "(default native), e.g. native,no-aesni")
-    s.add_argument("--write-size", type=int, default=None,
+    s.add_argument("--write-size", type=_positive(int), default=None,
                    help="bytes per write on the sending side (default 16384)")
-    s.add_argument("--timeout", type=float, default=None,
+    s.add_argument("--timeout", type=_positive(float), default=None,
                    help="seconds allowed per transfer (default 30 + 1 per 5 MB)")
     s.add_argument("--seed", type=int, default=None, help="seed of the interleaving order (default 0)")
     s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
+    s.add_argument("--force", action="store_true",
+                   help="with --resume: continue a folder captured on another machine")
     s.add_argument("--predict", metavar="SPEED", default=None,
                    help="an openssl speed capture (folder or dump, - for standard input) with "
                         "16384-byte rates of the suites' primitives: print measured/predicted per "
@@ -341,7 +433,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Errors print one line, ``cipherlab COMMAND: error: ...``, and no traceback.
     """
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)  # usage errors: argparse's message, exit 2
+    args.argv = argv  # the command as typed: capture prints it back to resume
     quiet = getattr(args, "quiet", False)
     if quiet or not sys.stderr.isatty():
         os.environ["TQDM_DISABLE"] = "1"  # every tqdm bar below (ingest's file bar too)

@@ -6,7 +6,7 @@ import pandas as pd
 
 from cipherlab.algorithms import aead_loop_changed
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import MACHINE, common_size, describe, experiments, has_repeats
+from cipherlab.reporting._select import MACHINE, common_size, describe, experiments
 from cipherlab.reporting._words import (at_size, esc, first_column, ratio_text, slugify, span_text,
                                         unique_values)
 
@@ -35,13 +35,15 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
         "Each comparison below puts one machine's throughput over another's for the same "
         "algorithm, block size and tool, measured on one core with the same timing base. "
         "Machines are told apart by host (or the name given with <code>--label</code>), "
-        "whatever files their runs came from. With one value per cell (a pasted dump) the ratios "
-        "of all block sizes of an algorithm are tested together (paired t-test on the log "
-        "ratios, one pair per block size); with repeated measurements each cell is tested on its "
-        "own (Welch's t-test on log throughput). p-values are Holm-adjusted across each table. "
-        "Where the clock is known, the same comparison per GHz tells whether a machine is faster "
-        "per cycle or only clocked higher. The pairwise view sums up any two machines in one "
-        "typical ratio (geometric mean over the cells both measured).")
+        "whatever files their runs came from. With one run per machine (a pasted dump) the "
+        "ratios are described per cell, not tested: block sizes are not replicates. With "
+        "repeated runs each cell is tested on its own (Welch's t-test on the runs' log "
+        "throughput), p-values Holm-adjusted across each table. What else differs between the "
+        "machines (versions, builds, clocks) is listed under the section's warnings. Where the "
+        "clock is known, the same comparison per GHz tells whether a machine is faster per cycle "
+        "or only clocked higher, under the assumption that throughput scales with the clock. "
+        "The pairwise view gives, for any two machines, the range of their ratios over the "
+        "cells both measured.")
     results, pairs = [], []
     for key, sub in compared:
         title = describe(key)
@@ -60,10 +62,10 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
     if pairs:
         sec.blocks.append(w.table(
             "machines-pairwise", pd.concat(pairs, ignore_index=True),
-            "Every two machines: typical throughput ratio (geometric mean over the cells both "
-            "measured) with 95 % interval and range, also per GHz of clock.",
-            ["comparison", "candidate", "baseline", "operation", "ratio", "ci_low", "ci_high",
-             "ratio_min", "ratio_max", "n_candidate", "per_ghz_ratio"]))
+            "Every two machines: the range of their throughput ratios over the cells both "
+            "measured, how many differ significantly (with repeated runs), and the range per GHz.",
+            ["comparison", "candidate", "baseline", "operation", "cells", "ratio_min",
+             "ratio_max", "significant", "per_ghz_min", "per_ghz_max"]))
     return sec
 
 
@@ -107,23 +109,25 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
     if not cands:
         return [], []
     sub = sub[sub[MACHINE].isin([baseline, *cands])]
-    paired = not has_repeats(sub, MACHINE)
-    res = stats.compare(sub, by=MACHINE, baseline=baseline, candidate=cands, paired=paired)
+    res = stats.compare(sub, by=MACHINE, baseline=baseline, candidate=cands)
     results = [pd.DataFrame(res).assign(comparison=title)]
     lines = []
     for cand, rows in res.groupby("candidate", observed=True, sort=False):
         slow, fast = rows.loc[rows["ratio"].idxmin()], rows.loc[rows["ratio"].idxmax()]
+        tested = rows["test"].astype("object").ne("no replication")
+        n_sig = int(rows["significant"].fillna(False).astype(bool).sum())
         lines.append(
             f"<b>{esc(cand)}</b> against <b>{esc(baseline)}</b>: from {ratio_text(slow)} "
             f"({esc(slow['algorithm'])}{at_size(slow)}) to {ratio_text(fast)} "
-            f"({esc(fast['algorithm'])}{at_size(fast)}); {int(rows['significant'].sum())} of "
-            f"{len(rows)} ratios significantly different from 1×")
+            f"({esc(fast['algorithm'])}{at_size(fast)}); "
+            + (f"{n_sig} of {int(tested.sum())} tested ratios significantly different from 1×"
+               if tested.any() else "one run per machine: described, not tested"))
     sec.items(lines)
     per = stats.per_ghz(sub)
     clocked = unique_values(per.loc[per["bytes_per_s_per_ghz"].notna(), MACHINE])
     if baseline in clocked and len(clocked) >= 2:
         per = per[per[MACHINE].isin(clocked)]
-        res_ghz = stats.compare(per, by=MACHINE, baseline=baseline, paired=paired,
+        res_ghz = stats.compare(per, by=MACHINE, baseline=baseline,
                                 metric="bytes_per_s_per_ghz")
         results.append(pd.DataFrame(res_ghz).assign(comparison=title + " (per GHz)"))
         clocks = per.groupby(per[MACHINE].astype("object"), sort=False)["clock_hz"].median()
@@ -181,7 +185,7 @@ def _shared_cells(sub: pd.DataFrame, baseline: str) -> dict[str, int]:
 
 
 def _pairwise(sec: Section, sub: pd.DataFrame, title: str) -> list[pd.DataFrame]:
-    """Every two machines in one typical ratio, paired over the cells both measured."""
+    """Every two machines: the range of their per-cell ratios over the cells both measured."""
     from cipherlab import stats
     from cipherlab.plots import format_ratio
 
@@ -193,22 +197,29 @@ def _pairwise(sec: Section, sub: pd.DataFrame, title: str) -> list[pd.DataFrame]
             if _shared_cells(pair, b).get(a, 0) < 2:
                 continue
             res = pd.DataFrame(stats.compare(pair, by=MACHINE, baseline=b, candidate=a,
-                                             paired=["algorithm", "block_bytes"], check=False))
+                                             check=False))
             per = stats.per_ghz(pair)
-            res["per_ghz_ratio"] = float("nan")
-            if per["bytes_per_s_per_ghz"].notna().all():
-                ghz = stats.compare(per, by=MACHINE, baseline=b, candidate=a, check=False,
-                                    paired=["algorithm", "block_bytes"],
-                                    metric="bytes_per_s_per_ghz")
-                res["per_ghz_ratio"] = pd.DataFrame(ghz)["ratio"].to_numpy()
-            out.append(res.assign(comparison=title))
-            for _, r in res.iterrows():
-                ghz_text = (f"; per GHz {format_ratio(r['per_ghz_ratio'])}"
-                            if pd.notna(r["per_ghz_ratio"]) else "")
-                lines.append(f"<b>{esc(a)}</b> against <b>{esc(b)}</b> ({esc(r['operation'])}): "
-                             f"{ratio_text(r)} typical, {format_ratio(r['ratio_min'])} to "
-                             f"{format_ratio(r['ratio_max'])} over {int(r['n_candidate'])} "
-                             f"cells{ghz_text}")
+            ghz = (pd.DataFrame(stats.compare(per, by=MACHINE, baseline=b, candidate=a,
+                                              check=False, metric="bytes_per_s_per_ghz"))
+                   if per["bytes_per_s_per_ghz"].notna().all() else None)
+            for op, rows in res.groupby(res["operation"].astype("object"), sort=False):
+                g = ghz[ghz["operation"].astype("object") == op] if ghz is not None else None
+                row = {"comparison": title, "candidate": a, "baseline": b, "operation": op,
+                       "cells": len(rows), "ratio_min": rows["ratio"].min(),
+                       "ratio_max": rows["ratio"].max(),
+                       "significant": int(rows["significant"].fillna(False).astype(bool).sum()),
+                       "per_ghz_min": g["ratio"].min() if g is not None else float("nan"),
+                       "per_ghz_max": g["ratio"].max() if g is not None else float("nan")}
+                out.append(pd.DataFrame([row]))
+                tested = rows["test"].astype("object").ne("no replication").any()
+                lines.append(
+                    f"<b>{esc(a)}</b> against <b>{esc(b)}</b> ({esc(op)}): "
+                    f"{format_ratio(row['ratio_min'])} to {format_ratio(row['ratio_max'])} over "
+                    f"{row['cells']} cells"
+                    + (f", {row['significant']} significantly different from 1×" if tested
+                       else " (one run per machine: described, not tested)")
+                    + (f"; per GHz {format_ratio(row['per_ghz_min'])} to "
+                       f"{format_ratio(row['per_ghz_max'])}" if g is not None else ""))
     if lines:
         sec.say("Pairwise, every two machines that share at least two cells:")
         sec.items(lines)

@@ -24,9 +24,9 @@ def tiers(df: pd.DataFrame, w: Writer) -> Section:
         "(<code>asm</code>, which on recent CPUs already uses AES-NI and SHA extensions), or "
         "through hardware and kernel engines (VIA PadLock, the Linux kernel's AF_ALG). The "
         "ratios below are each tier's throughput over the baseline tier (<code>no-asm</code> unless <code>--baseline</code> names another) on the same machine and "
-        "build. These tables hold one value per cell at one block size, so the ratios are "
-        "descriptive: there is nothing to test them against (the table says "
-        "<code>single value</code>).")
+        "build. These tables hold one run per machine and tier at one block size, so the ratios "
+        "are descriptive: there is nothing to test them against (the table says "
+        "<code>no replication</code>).")
     base = w.baseline if w.baseline in set(unique_values(d["tier"])) else "no-asm"
     results, gains, lines, skipped = [], [], [], []
     for key, sub in experiments(d, experiment_keys(d, by="tier")):

@@ -187,6 +187,37 @@ def _openssl_knows(cipher_string: str) -> bool:
 # the throw-away certificate and one transfer
 
 
+_KEY_PREFIX = "cipherlab-tls-"
+
+
+def remove_stale_key_folders(tmp: str | os.PathLike | None = None) -> list[Path]:
+    """Delete the throw-away key folders of captures whose process is gone; return them.
+
+    Each :func:`capture_tls` keeps its private key in ``<tmp>/cipherlab-tls-<pid>-*`` and removes
+    it on every way out Python sees; a ``kill -9`` leaves it, so every capture first removes the
+    folders whose ``<pid>`` no longer runs (those of running captures stay).
+    """
+    import shutil
+    gone = []
+    for path in Path(tmp or tempfile.gettempdir()).glob(f"{_KEY_PREFIX}*-*"):
+        pid = path.name[len(_KEY_PREFIX):].split("-")[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        gone.append(path)
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
 def _make_certificate(folder: Path) -> tuple[Path, Path]:
     """A self-signed ECDSA P-256 certificate for localhost/127.0.0.1, valid for one day."""
     from cryptography import x509
@@ -216,19 +247,12 @@ def _make_certificate(folder: Path) -> tuple[Path, Path]:
 
 
 def _spawn(procs: list[subprocess.Popen], args: list[str], env: dict[str, str]) -> subprocess.Popen:
-    """Start a worker and append it to ``procs`` with SIGINT held off, so a Ctrl-C can never
-    fall between the start and the bookkeeping that guarantees the child is reaped."""
-    # A new session = a new process group that a terminal's Ctrl-C does not reach: the parent
-    # alone decides when the children end, and can kill the whole group.
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        proc = subprocess.Popen([sys.executable, str(_WORKER), *args], env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-        procs.append(proc)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-    return proc
+    """Start a worker in its own session (a terminal's Ctrl-C does not reach it: the parent alone
+    decides when it ends), dying with the parent, and append it to ``procs`` with interrupts held
+    off (``runners._exec.spawn``), so the bookkeeping that guarantees it is reaped always happens."""
+    from cipherlab.runners._exec import spawn
+    return spawn(procs, [sys.executable, str(_WORKER), *args], env=env, stdin=subprocess.DEVNULL,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _reap(procs: Sequence[subprocess.Popen]) -> None:
@@ -355,7 +379,8 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: 
 def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float = 100.0,
                 repeats: int = 3, isa: Iterable[str] | str | None = None,
                 write_size: int = RECORD_BYTES, out: str | os.PathLike | None = None,
-                seed: int | None = 0, resume: bool = False, timeout_s: float | None = None,
+                seed: int | None = 0, resume: bool = False, force: bool = False,
+                timeout_s: float | None = None,
                 label: str | None = None, progress: bool = True) -> pd.DataFrame:
     """Measure TLS transfer throughput per cipher suite and ISA preset over loopback.
 
@@ -392,6 +417,8 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         conditions of a suite next to each other in alternating order).
     resume : bool
         Skip runs already recorded in ``out`` (after a Ctrl-C, say) and return all rows.
+    force : bool
+        Resume a folder captured on another machine (refused otherwise: it would mix machines).
     timeout_s : float, optional
         Limit per run in seconds; default 30 s + 1 s per 5 MB.
     label : str, optional
@@ -416,7 +443,8 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     Warns
     -----
     CaptureWarning
-        A preset that was skipped, left the mask unchanged, or changed no median rate by 3 %.
+        A preset that was skipped, left the mask unchanged, or did not change the rate of a
+        suite its mask should move (``_plan.verify_presets``).
 
     Examples
     --------
@@ -431,9 +459,9 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     """
     from tqdm.auto import tqdm
 
-    from cipherlab.runners._folder import CaptureFolder
-    from cipherlab.runners._host import host_info
-    from cipherlab.runners._isa import aesni_state, effective_mask, isa_env, resolve_isa
+    from cipherlab.runners._folder import opened
+    from cipherlab.runners._host import check_host, host_info
+    from cipherlab.runners._isa import IsaCondition, effective_mask, isa_env, labels, resolve_isa
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._plan import interleave, results, session
 
@@ -450,58 +478,60 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
                            f"(see the warnings above)")
 
-    folder = CaptureFolder(default_folder("tls") if out is None else out, resume=resume)
-    facts = host_info()
-    if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
-        warnings.warn(
-            f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
-            f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
-            f"column may not be the one in effect in the TLS processes. Check that the rates "
-            f"moved between presets.", CaptureWarning, stacklevel=2)
-    # The mask in effect, read once per preset by `openssl version -a` under the same
-    # environment: the openssl binary and Python's ssl load the same system libcrypto.
-    envs = {}
-    for cond in conds:
-        env = isa_env(cond)
-        mask = effective_mask(env)
-        envs[cond] = (env, {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask),
-                            "host": facts["host"]})
+    with opened(default_folder("tls") if out is None else out, resume=resume,
+                force=force) as folder:
+        facts = host_info()
+        check_host(facts, stacklevel=4)
+        if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
+            warnings.warn(
+                f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
+                f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
+                f"column may not be the one in effect in the TLS processes. Check that the rates "
+                f"moved between presets.", CaptureWarning, stacklevel=2)
+        # The mask in effect, read once per preset by `openssl version -a` under the same
+        # environment: the openssl binary and Python's ssl load the same system libcrypto.
+        envs = {}
+        native = effective_mask(isa_env(IsaCondition("native", None)))
+        for cond in conds:
+            env = isa_env(cond)
+            envs[cond] = (env, {**labels(cond, effective_mask(env), native), "host": facts["host"]})
 
-    plan = interleave(resolved, conds, repeats, seed)
-    keys = [_run_key(s, c.name, write_size, nbytes, r) for s, c, r in plan]
-    folder.check_plan(keys)
-    folder.write_host(facts)
-    done = folder.done_keys()
-    todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
+        plan = interleave(resolved, conds, repeats, seed)
+        keys = [_run_key(s, c.name, write_size, nbytes, r) for s, c, r in plan]
+        folder.check_plan(keys)
+        folder.write_host(facts)
+        done = folder.done_keys()
+        todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
 
-    with tempfile.TemporaryDirectory(prefix="cipherlab-tls-") as tmp:
-        cert, key = _make_certificate(Path(tmp))
-        configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
-                   if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
-        # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
-        # is honest even when presets differ tenfold in speed.
-        bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
-                   disable=not progress)
-        with session(folder, bar, "capture_tls"):
-            for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
-                bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
-                env, values = envs[cond]
-                if suite in configs:
-                    env = {**env, "OPENSSL_CONF": str(configs[suite])}
-                started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-                report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
-                                   cert=cert, key=key, timeout_s=limit)
-                _check_agreement(report, suite, what=run_key)
-                frame = _frame(report, suite=suite, source=folder.source_name(run_key), write_size=write_size,
-                               conditions={**values, "repeat": rep}, facts=facts,
-                               label=label, run=folder.next_run_number())
-                folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
-                               _run_record(report, suite, cond, rep, nbytes, write_size, limit,
-                                           started))
-                bar.update(nbytes)
+        remove_stale_key_folders()
+        with tempfile.TemporaryDirectory(prefix=f"{_KEY_PREFIX}{os.getpid()}-") as tmp:
+            cert, key = _make_certificate(Path(tmp))
+            configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
+                       if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
+            # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
+            # is honest even when presets differ tenfold in speed.
+            bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
+                       disable=not progress)
+            with session(folder, bar, "capture_tls"):
+                for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
+                    bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
+                    env, values = envs[cond]
+                    if suite in configs:
+                        env = {**env, "OPENSSL_CONF": str(configs[suite])}
+                    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+                    report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
+                                       cert=cert, key=key, timeout_s=limit)
+                    _check_agreement(report, suite, what=run_key)
+                    frame = _frame(report, suite=suite, source=folder.source_name(run_key), write_size=write_size,
+                                   conditions={**values, "repeat": rep}, facts=facts,
+                                   label=label, run=folder.next_run_number())
+                    folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
+                                   _run_record(report, suite, cond, rep, nbytes, write_size, limit,
+                                               started))
+                    bar.update(nbytes)
 
-    # Resumed runs come back from the folder; rows of other captures sharing it do not.
-    return results(folder, keys, "tls")
+        # Resumed runs come back from the folder; rows of other captures sharing it do not.
+        return results(folder, keys, "tls")
 
 
 def _run_record(report, suite, cond, repeat, nbytes, write_size, limit, started) -> dict[str, Any]:
