@@ -188,7 +188,7 @@ class _RunBoundaries:
         """The run of rows that name the machine ``label`` they ran on, from line ``i``: the
         current run when none of its rows named another, else a new run of the same table and
         header block (one machine per run)."""
-        if run.row_label is None and not run.rows:
+        if run.row_label is None and not run.rows and not run.pk:
             run.row_label = run.meta["label"] = label
             return run
         new = self.new_run(i)
