@@ -152,7 +152,7 @@ def stages(folder: Path) -> dict[str, float]:
     from cipherlab._gc import paused
     from cipherlab.readers import _openssl
     from cipherlab.readers._api import FINDERS
-    from cipherlab.readers._text import decode, split_lines
+    from cipherlab.readers._text import decode, split_lines, strip_shared_prefix
 
     spent = dict.fromkeys(["read + decode", "split_lines", "find_tables", "openssl parse",
                            "openssl assemble", "to_frame"], 0.0)
@@ -168,7 +168,9 @@ def stages(folder: Path) -> dict[str, float]:
             for finder in FINDERS:  # document tables, bssl speed
                 taken |= finder(lines, str(path), taken, [])[1]
             c3 = time.process_time()
+            lines, blocks = strip_shared_prefix(lines)
             parser = _openssl._Parser(lines, taken, str(path), {})
+            parser.comment_blocks = blocks
             parser.parse()
             c4 = time.process_time()
             got = parser.build()

@@ -26,7 +26,7 @@ from cipherlab._gc import paused
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _openssl
 from cipherlab.readers._tables import find_tables
-from cipherlab.readers._text import decode, split_lines
+from cipherlab.readers._text import decode, split_lines, strip_shared_prefix
 
 __all__ = ["ingest"]
 
@@ -451,7 +451,7 @@ def read_runs(text: str, source: str, *, strict: bool = False,
         runs, used = finder(lines, source, taken, bad_rows)
         found += runs
         taken |= used
-    runs, unplaced = _openssl.parse(lines, taken, source, hints)
+    runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]

@@ -118,6 +118,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.cur: _Run | None = None
         self.unplaced: list[tuple[int, str]] = []
         self.prose: list[tuple[int, Any]] = []  # lines of prose, see label_after
+        self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.quoted: dict[tuple, str] = {}
@@ -748,13 +749,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return False
 
 
-def parse(lines: list[str], skip: set[int], source: str,
+def parse(lines: list[str], blocks: list[int] | None, skip: set[int], source: str,
           hints: dict[str, Any] | None = None) -> tuple[list[Run], list[tuple[int, str]]]:
     """Parse every line not in ``skip`` (0-based indices); return runs and unplaced lines.
+
+    ``blocks`` gives each line's comment block (:func:`~cipherlab.readers._text.strip_shared_prefix`:
+    0 outside any): a line of a comment block labels only a run of that block.
 
     ``hints`` may hold ``tool_version`` for ``-mr`` records of unknown release. Unplaced lines
     are ``(1-based line number, line)`` pairs of lines that looked like data but fit nowhere.
     """
     p = _Parser(lines, skip, source, hints or {})
+    p.comment_blocks = blocks
     p.parse()
     return p.build(), sorted(set(p.unplaced))
