@@ -293,7 +293,7 @@ def main(argv=None) -> int:
           + f"; shared among {cpus} CPUs: {one / cpus + low['join in the parent']:.2f} s wall at best, "
           f"against 2x read_csv {2 * w_csv:.2f} s")
     csv.unlink()
-    real = real_corpus(args.megabytes)
+    real = real_corpus(args.megabytes, folder=args.corpus.with_name(f"{args.corpus.name}_real"))
     real_files = list(real.glob("*.txt"))
     real_mb = sum(p.stat().st_size for p in real_files) / 1e6
     w_real, c_real, rdf = best_of(args.repeat, lambda: cipherlab.ingest(real))
