@@ -28,3 +28,10 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1280, "height": 1000}}
+
+
+def pytest_collection_modifyitems(items):
+    """`make test-fast` (-m "not slow") skips what runs real captures, notebooks or browsers."""
+    for item in items:
+        if any(item.get_closest_marker(m) for m in ("openssl", "notebook", "browser")):
+            item.add_marker(pytest.mark.slow)
