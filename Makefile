@@ -27,11 +27,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e ".[test]"
 	touch $@
 
-# System packages the tests need: the real openssl binary and Debian's Chromium (Playwright drives it;
-# it cannot download its own browser here). Installed only when missing.
+# System packages the tests need: the real openssl binary, Debian's Chromium (Playwright drives it;
+# it cannot download its own browser here), a JDK (java + javac: the JSSE and JCA captures) and
+# gnutls-cli (the GnuTLS capture). Installed only when missing.
 system-deps:
-	@command -v openssl >/dev/null && test -x /usr/bin/chromium || { \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl chromium >/dev/null; }
+	@command -v openssl >/dev/null && test -x /usr/bin/chromium && command -v javac >/dev/null \
+	  && command -v gnutls-cli >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl chromium \
+	    default-jdk-headless gnutls-bin >/dev/null; }
 
 benchmarks: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

@@ -119,22 +119,23 @@ class RunProgress:
 
 def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: float = 0.03,
                   keys: Sequence[Hashable] = ("algorithm", "operation", "block_bytes"),
-                  tool: str = "openssl", stacklevel: int = 3) -> list[str]:
-    """Warn for every ISA condition whose rates all stay within ``threshold`` of ``baseline``.
+                  tool: str = "openssl", by: str = "isa", stacklevel: int = 3) -> list[str]:
+    """Warn for every condition (column ``by``: ISA, or JVM for JDK runs) whose rates all stay
+    within ``threshold`` of ``baseline``.
 
     A preset can change the mask and still change nothing measured (3.0 has no VAES code for
     GCM, so ``no-vaes`` measures the native code). Compares the median rate per cell; only cells
     measured under both conditions count. Returns the messages (also emitted as warnings).
     """
-    if table.empty or "isa" not in table.columns:
+    if table.empty or by not in table.columns:
         return []
     if "flag" in table.columns:  # -multi children, "not measured" cells: not the run's figure
         table = table[table["flag"].isna()]
     rate = table["bytes_per_s"].where(table["bytes_per_s"].notna(), table["ops_per_s"])
     df = table.assign(_rate=rate).dropna(subset=["_rate"])
     keys = [k for k in keys if k in df.columns]
-    med = (df.astype({"isa": "object"}).groupby([*keys, "isa"], observed=True, dropna=False)["_rate"]
-           .median().unstack("isa"))
+    med = (df.astype({by: "object"}).groupby([*keys, by], observed=True, dropna=False)["_rate"]
+           .median().unstack(by))
     if baseline not in med.columns:
         return []
     messages = []
@@ -150,12 +151,13 @@ def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: f
         still = change.groupby(level=0, observed=True).max() < math.log1p(threshold)
         algs = sorted(map(str, still[still].index))
         if algs:
-            msg = (f"{tool}: ISA condition {cond!r} changed no median rate of {', '.join(algs)} "
+            kind = "ISA" if by == "isa" else by.upper()
+            msg = (f"{tool}: {kind} condition {cond!r} changed no median rate of {', '.join(algs)} "
                    f"by {threshold:.0%} or more against {baseline!r}; this build does not use the "
-                   f"masked features there, so those runs measure the {baseline} code."
+                   f"switched-off features there, so those runs measure the {baseline} code."
                    + (" Newer OpenSSL (seen with 4.0) runs AES-GCM with VAES whatever the AES-NI bit: "
                       "'no-aesni-no-vaes' switches both off."
-                      if cond in ("no-aesni", "no-aesni-classic") else ""))
+                      if by == "isa" and cond in ("no-aesni", "no-aesni-classic") else ""))
             warnings.warn(msg, CaptureWarning, stacklevel=stacklevel)
             messages.append(msg)
     return messages
@@ -175,7 +177,8 @@ def session(folder, bar, call: str) -> Iterator[None]:
         folder.close()
 
 
-def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> pd.DataFrame:
+def results(folder, keys: Sequence[str], tool: str, *, by: str = "isa",
+            stacklevel: int = 4) -> pd.DataFrame:
     """The rows of the planned runs of ``tool`` in ``folder`` (resumed ones included), checked
     with :func:`rate_warnings`."""
     sources = {folder.source_name(k) for k in keys}
@@ -184,7 +187,7 @@ def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> p
         return table
     table = table[table["source"].astype(str).isin(sources) & (table["tool"] == tool)]
     table = table.reset_index(drop=True)
-    rate_warnings(table, tool=tool, stacklevel=stacklevel)
+    rate_warnings(table, tool=tool, by=by, stacklevel=stacklevel)
     return table
 
 

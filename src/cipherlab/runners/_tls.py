@@ -74,8 +74,12 @@ TLS13_DEFAULT = "TLSv1.3"
 #: The suites of the issue: the seed's two (as ECDHE-ECDSA), ChaCha20-Poly1305, and TLS 1.3.
 DEFAULT_SUITES = ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-SHA256",
                   "ECDHE-ECDSA-CHACHA20-POLY1305", TLS13_DEFAULT)
+#: The JSSE backend's default write: the seed's Client.java wrote 1 MiB buffers.
+JSSE_WRITE_BYTES = 1 << 20
 #: Largest TLS plaintext record (RFC 8446 §5.1, RFC 5246 §6.2.1): the size the record layer seals.
 RECORD_BYTES = 16384
+#: ``tool`` of TLS transfer rows: Python's ``ssl`` (OpenSSL) and the JDK's JSSE.
+TLS_TOOLS = ("tls", "jsse")
 
 _WORKER = Path(__file__).with_name("_tls_worker.py")
 _STARTUP_S = 20.0  # a child must report "listening" within this (2 busy cores, cold caches)
@@ -250,14 +254,14 @@ def _make_certificate(folder: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def _spawn(procs: list[subprocess.Popen], args: list[str], env: dict[str, str]) -> subprocess.Popen:
+def _spawn(procs: list[subprocess.Popen], argv: list[str], env: dict[str, str]) -> subprocess.Popen:
     """Start a worker and append it to ``procs`` with SIGINT held off, so a Ctrl-C can never
     fall between the start and the bookkeeping that guarantees the child is reaped."""
     # A new session = a new process group that a terminal's Ctrl-C does not reach: the parent
     # alone decides when the children end, and can kill the whole group.
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        proc = subprocess.Popen([sys.executable, str(_WORKER), *args], env=env,
+        proc = subprocess.Popen(argv, env=env,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
         procs.append(proc)
@@ -303,18 +307,21 @@ def _detail(stdout: str, stderr: str) -> str:
     errors = [m for m in _messages(stdout) if m.get("event") == "error"]
     if errors:
         return f"{errors[0].get('type')}: {errors[0].get('message')}"
-    return (stderr.strip().splitlines() or ["no output"])[-1]
+    lines = stderr.strip().splitlines() or ["no output"]
+    # A JVM that cannot start says why first ("Unrecognized VM option ...") and "Error: ..." last.
+    return lines[0] if lines[-1].startswith("Error: ") else lines[-1]
 
 
-def _transfer(suite: TlsSuite, *, nbytes: int, write_size: int, env: dict[str, str],
-              cert: Path, key: Path, timeout_s: float) -> dict[str, Any]:
-    """Run one server/client pair; return both sides' reports. Raises CaptureError on failure."""
+def _transfer(prefix: list[str], suite: TlsSuite, *, server_opts: list[str], cert: Path,
+              nbytes: int, write_size: int, env: dict[str, str], timeout_s: float) -> dict[str, Any]:
+    """Run one server/client pair (``prefix`` + role + options: the Python worker or the Java
+    ``TlsPeer``); return both sides' reports. Raises CaptureError on failure."""
     what = f"{suite.requested} ({nbytes} bytes, write size {write_size})"
     common = ["--cert", str(cert), "--tls", suite.tls, "--suite", suite.cipher_string,
               "--bytes", str(nbytes), "--timeout", f"{timeout_s:g}"]
     procs: list[subprocess.Popen] = []
     try:
-        server = _spawn(procs, ["server", "--key", str(key), *common], env)
+        server = _spawn(procs, [*prefix, "server", *server_opts, *common], env)
         ready, _, _ = select.select([server.stdout], [], [], _STARTUP_S)
         if not ready:
             raise CaptureError(f"{what}: the TLS server did not start within {_STARTUP_S:g} s")
@@ -324,7 +331,7 @@ def _transfer(suite: TlsSuite, *, nbytes: int, write_size: int, env: dict[str, s
             out, err = server.communicate(timeout=_STARTUP_S)
             raise CaptureError(f"{what}: the TLS server failed to start "
                                f"({_detail(first + out, err)})")
-        client = _spawn(procs, ["client", "--port", str(hello["port"]),
+        client = _spawn(procs, [*prefix, "client", "--port", str(hello["port"]),
                                 "--write-size", str(write_size), *common], env)
         deadline = time.monotonic() + timeout_s + _GRACE_S
         outputs = {}
@@ -359,12 +366,14 @@ def _default_timeout(nbytes: int) -> float:
     return 30.0 + nbytes / 5e6
 
 
-def _run_key(suite: TlsSuite, isa_name: str, write_size: int, nbytes: int, repeat: int) -> str:
+def _run_key(suite: TlsSuite, cond: str, write_size: int, nbytes: int, repeat: int,
+             backend: str = "python") -> str:
     from cipherlab.runners._plan import slug
-    return slug(f"tls_{suite.requested}_{isa_name}_w{write_size}_b{nbytes}_r{repeat}")
+    prefix = "tls" if backend == "python" else backend
+    return slug(f"{prefix}_{suite.requested}_{cond}_w{write_size}_b{nbytes}_r{repeat}")
 
 
-def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: int,
+def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: int, tool: str,
            conditions: dict[str, Any], facts: dict[str, Any], label: str | None,
            run: int) -> pd.DataFrame:
     from cipherlab.model import Run, to_frame
@@ -372,12 +381,17 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: 
     srv = report["server"]
     seconds = float(srv["seconds"])
     count = int(srv["timed_bytes"])
-    version = re.search(r"\d+\.\d+\.\d+\S*", srv.get("openssl") or "")
+    if tool == "jsse":  # the JDK's version and the JCA provider behind the record layer
+        version = srv.get("java_version")
+        conditions = {**conditions, "provider": srv.get("provider")}
+    else:
+        m = re.search(r"\d+\.\d+\.\d+\S*", srv.get("openssl") or "")
+        version = m.group(0) if m else srv.get("openssl")
     try:
         cipher = suite_primitives(srv["cipher"])["cipher"]
     except UnsupportedAlgorithmError:
         cipher = None  # e.g. ARIA or Camellia suites: measured, but outside the prediction
-    meta = {"tool": "tls", "tool_version": version.group(0) if version else srv.get("openssl"),
+    meta = {"tool": tool, "tool_version": version,
             "timing": "elapsed", "label": label or facts.get("host"),
             "protocol": srv["protocol"], "cipher": cipher, **conditions,
             "cpu": facts.get("cpu"), "clock_hz": facts.get("clock_hz")}
@@ -389,10 +403,11 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: 
 
 def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float = 100.0,
                 repeats: int = 3, isa: Iterable[str] | str | None = None,
-                write_size: int = RECORD_BYTES, out: str | os.PathLike | None = None,
+                write_size: int | None = None, out: str | os.PathLike | None = None,
                 seed: int | None = 0, resume: bool = False, timeout_s: float | None = None,
-                label: str | None = None, progress: bool = True) -> pd.DataFrame:
-    """Measure TLS transfer throughput per cipher suite and ISA preset over loopback.
+                label: str | None = None, progress: bool = True, backend: str = "python",
+                jvm: Iterable[str] | str | None = None, java: str | None = None) -> pd.DataFrame:
+    """Measure TLS transfer throughput per cipher suite and ISA (or JVM) preset over loopback.
 
     For every suite, ISA preset and repeat, a server and a client process transfer ``megabytes``
     MB over 127.0.0.1; the server measures bytes received / time from first to last byte, as
@@ -415,9 +430,10 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         ISA presets or raw ``OPENSSL_ia32cap`` masks, as in :func:`cipherlab.capture`
         (``["native", "no-aesni"]``); applied to the environment of both processes.
         Default: ``native`` only.
-    write_size : int
-        Bytes per application write on the sending side (the seed used 1 MiB writes). Records
-        are at most 16 KiB whatever this is. Stored in ``block_bytes``.
+    write_size : int, optional
+        Bytes per application write on the sending side; default 16384 (Python) or 1 MiB
+        (JSSE, as the seed's ``Client.java``). Records are at most 16 KiB whatever this is.
+        Stored in ``block_bytes``.
     out : path, optional
         The capture folder (default ``captures/tls-<host>-<UTC time>``): both sides' raw JSON
         reports under ``runs/``, ``results.csv`` (+ ``.parquet``), ``runs.jsonl`` and
@@ -433,6 +449,18 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         The ``label`` of every row (default: the host name, as ``capture`` does).
     progress : bool
         Show a tqdm progress bar (bytes moved, so its rate is the running transfer rate).
+    backend : {'python', 'jsse'}
+        ``python``: Python's ``ssl`` on the system OpenSSL (rows ``tool='tls'``). ``jsse``: the
+        JDK's own TLS stack, the seed's experiment (``runners/java/cipherlab/TlsPeer.java``, rows
+        ``tool='jsse'``, ``tool_version`` = the JDK's version, conditions ``jvm``, ``jvm_flags``,
+        ``intrinsics``, ``provider``); suites are then JSSE's names
+        (``TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256``, see ``runners._jsse``), ``isa`` presets
+        become HotSpot CPU-feature options and ``jvm`` adds the intrinsic switches.
+    jvm : list of str, optional
+        ``backend='jsse'`` only: :data:`~cipherlab.runners._jvm.JVM_PRESETS` names, e.g.
+        ``["native", "seed-era"]`` (default ``native``); every (jvm, isa) pair is one condition.
+    java : str, optional
+        ``backend='jsse'`` only: the ``java`` to run (default ``$JAVA_HOME/bin/java`` or PATH).
 
     Returns
     -------
@@ -468,51 +496,38 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
 
     from cipherlab.runners._folder import CaptureFolder
     from cipherlab.runners._host import host_info
-    from cipherlab.runners._isa import aesni_state, effective_mask, isa_env, resolve_isa
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._plan import interleave, results, session
 
     if os.name != "posix":
         raise CaptureError("capture_tls needs a POSIX system (it runs its two TLS processes in "
                            "their own process group and bounds them with SIGALRM)")
-    resolved = _resolve_suites(suites)
+    if backend not in ("python", "jsse"):
+        raise ValueError(f"backend must be 'python' or 'jsse'; not {backend!r}")
+    if backend == "python" and (jvm is not None or java is not None):
+        raise ValueError("jvm= and java= apply to backend='jsse' only")
     nbytes = int(round(_positive(megabytes, "megabytes", float) * 1e6))
     repeats = _positive(repeats, "repeats", int)
+    if write_size is None:
+        write_size = JSSE_WRITE_BYTES if backend == "jsse" else RECORD_BYTES
     write_size = _positive(write_size, "write_size", int)
     limit = _default_timeout(nbytes) if timeout_s is None else _positive(timeout_s, "timeout_s", float)
-    conds = resolve_isa(["native"] if isa is None else isa, stacklevel=3)
-    if not conds:
-        raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
-                           f"(see the warnings above)")
+    side = (_JsseSide(suites, jvm, isa, java) if backend == "jsse" else _PythonSide(suites, isa))
 
     folder = CaptureFolder(default_folder("tls") if out is None else out, resume=resume)
     facts = host_info()
-    if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
-        warnings.warn(
-            f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
-            f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
-            f"column may not be the one in effect in the TLS processes. Check that the rates "
-            f"moved between presets.", CaptureWarning, stacklevel=2)
-    # The mask in effect, read once per preset by `openssl version -a` under the same
-    # environment: the openssl binary and Python's ssl load the same system libcrypto.
-    envs = {}
-    for cond in conds:
-        env = isa_env(cond)
-        mask = effective_mask(env)
-        envs[cond] = (env, {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask),
-                            "host": facts["host"]})
-
-    plan = interleave(resolved, conds, repeats, seed)
-    keys = [_run_key(s, c.name, write_size, nbytes, r) for s, c, r in plan]
+    side.check(facts)
+    plan = interleave(side.suites, side.conds, repeats, seed)
+    keys = [_run_key(s, c.name, write_size, nbytes, r, backend) for s, c, r in plan]
     folder.check_plan(keys)
     folder.write_host(facts)
     done = folder.done_keys()
     todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
 
+    # Every key and certificate lives here and goes with it, whatever ends the capture.
     with tempfile.TemporaryDirectory(prefix="cipherlab-tls-") as tmp:
         cert, key = _make_certificate(Path(tmp))
-        configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
-                   if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
+        server_opts = side.credentials(Path(tmp), cert, key)
         # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
         # is honest even when presets differ tenfold in speed.
         bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
@@ -520,32 +535,112 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         with session(folder, bar, "capture_tls"):
             for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
                 bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
-                env, values = envs[cond]
-                if suite in configs:
-                    env = {**env, "OPENSSL_CONF": str(configs[suite])}
                 started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-                report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
-                                   cert=cert, key=key, timeout_s=limit)
+                report = _transfer(side.prefix(cond), suite, server_opts=server_opts, cert=cert,
+                                   nbytes=nbytes, write_size=write_size, env=side.env(cond, suite),
+                                   timeout_s=limit)
                 _check_agreement(report, suite, what=run_key)
-                frame = _frame(report, suite=suite, source=folder.source_name(run_key), write_size=write_size,
-                               conditions={**values, "repeat": rep}, facts=facts,
+                frame = _frame(report, suite=suite, source=folder.source_name(run_key),
+                               write_size=write_size, tool=side.tool,
+                               conditions={**side.values[cond], "host": facts["host"],
+                                           "repeat": rep}, facts=facts,
                                label=label, run=folder.next_run_number())
+                sides = {f"{role}_{k}": v for role, r in report.items() for k, v in r.items()
+                         if k != "event"}
                 folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
-                               _run_record(report, suite, cond, rep, nbytes, write_size, limit,
-                                           started))
+                               {"tool": side.tool, "suite": suite.requested, "tls": suite.tls,
+                                **side.record(cond), "repeat": rep, "bytes": nbytes,
+                                "write_size": write_size, "timeout_s": limit, "started": started,
+                                **sides})
                 bar.update(nbytes)
 
     # Resumed runs come back from the folder; rows of other captures sharing it do not.
-    return results(folder, keys, "tls")
+    return results(folder, keys, side.tool, by=side.by)
 
 
-def _run_record(report, suite, cond, repeat, nbytes, write_size, limit, started) -> dict[str, Any]:
-    sides = {f"{role}_{k}": v for role, rep in report.items() for k, v in rep.items()
-             if k != "event"}
-    return {"tool": "tls", "suite": suite.requested, "tls": suite.tls, "isa": cond.name,
-            "ia32cap": cond.value, "repeat": repeat, "bytes": nbytes, "write_size": write_size,
-            "timeout_s": limit, "started": started, "python": sys.executable,
-            "worker": str(_WORKER), **sides}
+class _PythonSide:
+    """Python's ``ssl`` on the system OpenSSL: ISA presets through ``OPENSSL_ia32cap``."""
+
+    tool, by = "tls", "isa"
+
+    def __init__(self, suites, isa):
+        from cipherlab.runners._isa import aesni_state, effective_mask, isa_env, resolve_isa
+        self.suites = _resolve_suites(suites)
+        self.conds = resolve_isa(["native"] if isa is None else isa, stacklevel=4)
+        if not self.conds:
+            raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
+                               f"(see the warnings above)")
+        # The mask in effect, read once per preset by `openssl version -a` under the same
+        # environment: the openssl binary and Python's ssl load the same system libcrypto.
+        self._envs, self.values = {}, {}
+        for cond in self.conds:
+            self._envs[cond] = isa_env(cond)
+            mask = effective_mask(self._envs[cond])
+            self.values[cond] = {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask)}
+        self._configs: dict[TlsSuite, Path] = {}
+
+    def check(self, facts) -> None:
+        if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
+            warnings.warn(
+                f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
+                f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
+                f"column may not be the one in effect in the TLS processes. Check that the rates "
+                f"moved between presets.", CaptureWarning, stacklevel=4)
+
+    def credentials(self, tmp: Path, cert: Path, key: Path) -> list[str]:
+        self._configs = {s: _tls13_config(tmp, s.cipher_string) for s in self.suites
+                         if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
+        return ["--key", str(key)]
+
+    def prefix(self, cond) -> list[str]:
+        return [sys.executable, str(_WORKER)]
+
+    def env(self, cond, suite) -> dict[str, str]:
+        env = self._envs[cond]
+        return {**env, "OPENSSL_CONF": str(self._configs[suite])} if suite in self._configs else env
+
+    def record(self, cond) -> dict[str, Any]:
+        return {"isa": cond.name, "ia32cap": cond.value, "python": sys.executable,
+                "worker": str(_WORKER)}
+
+
+class _JsseSide:
+    """The JDK's JSSE (``TlsPeer.java``): JVM presets and ISA presets as HotSpot options."""
+
+    tool, by = "jsse", "jvm"
+
+    def __init__(self, suites, jvm, isa, java):
+        from cipherlab.runners import _jsse
+        from cipherlab.runners._jca import jvm_conditions
+        from cipherlab.runners._jvm import class_path, find_jdk, resolve_jvm
+        self.jdk = find_jdk(java)
+        class_path(self.jdk)  # build before the first timed run, and fail early if javac cannot
+        self.suites = _jsse.resolve_suites(suites, self.jdk)
+        self.conds = resolve_jvm(jvm, isa, jdk=self.jdk, stacklevel=4)
+        if not self.conds:
+            raise CaptureError(f"no JVM condition of jvm={jvm!r}, isa={isa!r} can be measured "
+                               f"with {self.jdk.java} (see the warnings above)")
+        self.values = {c: jvm_conditions(c) for c in self.conds}
+        self._env = {k: v for k, v in os.environ.items() if k != "OPENSSL_ia32cap"}
+
+    def check(self, facts) -> None:
+        pass
+
+    def credentials(self, tmp: Path, cert: Path, key: Path) -> list[str]:
+        from cipherlab.runners._jsse import make_keystore
+        store, password = make_keystore(tmp, cert, key)
+        return ["--keystore", str(store), "--storepass", password]
+
+    def prefix(self, cond) -> list[str]:
+        from cipherlab.runners._jvm import java_command
+        return java_command(self.jdk, cond, "TlsPeer", [])
+
+    def env(self, cond, suite) -> dict[str, str]:
+        return self._env
+
+    def record(self, cond) -> dict[str, Any]:
+        return {"jvm": cond.name, "isa": cond.isa, "jvm_flags": list(cond.flags),
+                "java": self.jdk.java, "java_version": self.jdk.version}
 
 
 def _positive(value, name: str, kind):
@@ -713,10 +808,12 @@ def predict_tls(tls: pd.DataFrame, speed: pd.DataFrame, *, record_bytes: int = R
     Parameters
     ----------
     tls : DataFrame
-        Rows of :func:`capture_tls` (``tool='tls'``; other rows are left out).
+        Rows of :func:`capture_tls` (``tool`` ``'tls'`` or ``'jsse'``; other rows are left out).
     speed : DataFrame
-        An ``openssl speed`` capture of the suites' primitives at ``record_bytes`` with the same
-        ``on`` conditions (ISA presets); see :func:`record_layer_rates` for the model.
+        The primitives' rates at ``record_bytes`` under the same ``on`` conditions: for Python's
+        ``ssl``, an ``openssl speed`` capture with ISA presets (``on='isa'``); for JSSE, a
+        :func:`~cipherlab.runners._jca.capture_jca` capture of the suite's cipher and HMAC with
+        the same JVM presets (``on='jvm'``). See :func:`record_layer_rates` for the model.
     record_bytes, on
         As in :func:`record_layer_rates`.
 
@@ -741,9 +838,9 @@ def predict_tls(tls: pd.DataFrame, speed: pd.DataFrame, *, record_bytes: int = R
     missing = sorted({"algorithm", "bytes_per_s", *keys} - set(tls.columns))
     if missing:
         raise AnalysisError(f"the TLS table lacks column(s) {missing}")
-    rows = tls[tls["tool"].astype("object").eq("tls")] if "tool" in tls.columns else tls
+    rows = tls[tls["tool"].astype("object").isin(TLS_TOOLS)] if "tool" in tls.columns else tls
     if rows.empty:
-        raise AnalysisError("the TLS table has no rows with tool='tls'")
+        raise AnalysisError(f"the TLS table has no rows with tool in {TLS_TOOLS}")
     suites = rows["algorithm"].astype("object").dropna().unique().tolist()
     pred = record_layer_rates(speed, suites, record_bytes=record_bytes, on=keys)
     if pred["predicted_bytes_per_s"].isna().all():
