@@ -24,7 +24,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _openssl
+from cipherlab.readers import _gnutls, _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import decode, split_lines
 
@@ -389,6 +389,8 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     lines = split_lines(text)
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
     found, taken = find_tables(lines, source, unplaced=bad_rows)
+    benchmarks, gnutls_lines, gnutls_bad = _gnutls.find_runs(lines, source)  # gnutls-cli output
+    found, taken, bad_rows = found + benchmarks, taken | gnutls_lines, bad_rows + gnutls_bad
     runs, unplaced = _openssl.parse(lines, taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
