@@ -47,7 +47,7 @@ def test_one_row_per_run_with_conditions_and_provenance(captured):
         ("native", 1), ("native", 2), ("no-aesni", 1), ("no-aesni", 2)]
     assert dict(zip(df["isa"].astype(str), df["aesni"].astype(str))) == {"native": "on",
                                                                          "no-aesni": "off"}
-    assert df["run"].is_unique and df["source"].astype(str).str.startswith("runs/").all()
+    assert df["run"].is_unique and df["source"].astype(str).str.startswith(f"{out.name}/runs/").all()
     assert set(df["timing"].astype(str)) == {"cpu"} and df["cpu"].notna().all()
 
 
@@ -67,7 +67,7 @@ def test_rows_equal_the_numbers_openssl_printed(captured):
         raw = (out / rec["source"]).read_text()
         f_line = next(ln for ln in raw.splitlines() if ln.startswith("+F:"))
         printed = float(f_line.rsplit(":", 1)[1])  # bytes/s, one -bytes size
-        row = df[df["source"].astype(str) == rec["source"]]
+        row = df[df["source"].astype(str) == f"{out.name}/{rec['source']}"]
         assert row["bytes_per_s"].tolist() == [printed]
         assert rec["command"][:3] == [rec["command"][0], "speed", "-mr"]
         assert ["-bytes", "16384"] == rec["command"][rec["command"].index("-bytes"):][:2]
@@ -185,3 +185,57 @@ def test_bad_parameters_name_the_parameter(tmp_path, kwargs, match):
     args = {**SHORT, **kwargs}
     with pytest.raises(ValueError, match=match):
         capture("aes-128-gcm", out=tmp_path, **args)
+
+
+# -- the command line: one line per problem, 2 for usage, 1 for a failed run or environment ------
+
+def _cli(*args, env=None):
+    import os
+    return subprocess.run([sys.executable, "-m", "cipherlab", "capture", *args],
+                          capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("args, status, says", [
+    (["--sizes", "0"], 2, "argument --sizes: expected block sizes in bytes >= 1, e.g. 16,1024; not '0'"),
+    (["--seconds", "-2"], 2, "argument --seconds: expected a positive number; not '-2'"),
+    (["--repeats", "0"], 2, "argument --repeats: expected a whole number >= 1; not '0'"),
+    (["--isa", "aes-off"], 2, "isa must name presets (native, no-aesni,"),
+    (["--algorithms", "nope"], 2, "does not run 'nope'"),
+])
+def test_cli_bad_arguments_are_one_line_and_status_2(tmp_path, args, status, says):
+    r = _cli(*args, "-o", str(tmp_path / "x"))
+    assert r.returncode == status and says in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.strip().splitlines()[-1].startswith(
+        "cipherlab capture: error:")
+
+
+def test_cli_environment_problems_are_one_line_and_status_1(tmp_path):
+    r = _cli("-o", str(tmp_path / "x"), env={"PATH": str(tmp_path)})
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "no `openssl` found on PATH" in r.stderr
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    r = _cli("--sizes", "16", "--seconds", "1", "--repeats", "1", "--isa", "native",
+             "-o", str(blocker / "cap"))
+    assert r.returncode == 1 and "cannot write to the capture folder" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_folder_of_capture_folders_ingests_as_one_table_with_machines_apart(tmp_path):
+    from cipherlab.runners._folder import CaptureFolder
+    from cipherlab.runners._host import host_id
+    parent = tmp_path / "all"
+    for name in ("a", "b"):
+        capture("aes-128-cbc", repeats=1, isa="native", out=parent / name, **SHORT)
+    # a folder written on another machine (its id given): the rows of one of our runs
+    other = CaptureFolder(parent / "c", host_id="feedfacefeedface")
+    run = cipherlab.ingest(parent / "a")
+    other.add_run("x", "raw\n", run.drop(columns=["capture_id", "host_id"])
+                  .assign(source=other.source_name("x")))
+    other.close()
+    df = cipherlab.ingest(parent)
+    assert len(df) == 3  # each folder's table once; its raw runs/*.txt are not read again
+    assert df["capture_id"].nunique() == 3
+    assert set(df["host_id"]) == {host_id(), "feedfacefeedface"}
+    assert not df.duplicated(["source", "run"]).any()
+    assert sorted(df["source"].astype(str).str.split("/").str[0]) == ["a", "b", "c"]

@@ -47,7 +47,8 @@ def test_two_benchmarks_in_one_text_are_two_runs_and_bad_rows_are_warned_about()
 def test_a_benchmark_cut_short_keeps_what_it_printed():
     lines = ["Checking AEAD ciphers, payload size: 16384", "   AES-128-GCM 5.97 GB/sec",
              "   AES-128-CCM "]
-    runs, taken, unplaced = find_runs(lines, "cut")
+    unplaced: list = []
+    runs, taken = find_runs(lines, "cut", set(), unplaced)
     assert [c["algorithm"] for c in runs[0].cells] == ["aes-128-gcm"]
     assert taken == {0, 1, 2} and unplaced == []
 
@@ -60,6 +61,7 @@ def test_in_effect_reads_both_libraries():
 
 
 @pytest.mark.gnutls
+@pytest.mark.slow
 def test_capture_applies_the_isa_presets_to_gnutls_and_nettle(tmp_path):
     with pytest.warns(CaptureWarning, match="no-vaes.*VAES"):
         df = capture_gnutls("aes-128-gcm", repeats=1, isa="native,no-aesni,no-vaes",
@@ -81,6 +83,7 @@ def test_capture_applies_the_isa_presets_to_gnutls_and_nettle(tmp_path):
 
 
 @pytest.mark.gnutls
+@pytest.mark.slow
 def test_capture_errors_are_clear(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="raw OPENSSL_ia32cap masks mean nothing"):
         capture_gnutls("aes-128-gcm", isa="~0x200000200000000", out=tmp_path)
@@ -92,6 +95,7 @@ def test_capture_errors_are_clear(tmp_path, monkeypatch):
 
 
 @pytest.mark.gnutls
+@pytest.mark.slow
 def test_a_run_over_its_limit_is_stopped(tmp_path):
     with pytest.raises(CaptureError, match="did not finish within 2 s"):
         capture_gnutls(None, repeats=1, timeout_s=2, out=tmp_path, progress=False)

@@ -29,7 +29,7 @@ Examples
 --------
 >>> lines = ["Checking AEAD ciphers, payload size: 16384", "   AES-128-GCM 5.72 GB/sec",
 ...          "", "Checking MAC algorithms, payload size: 16384", "     SHA256 2.12 GB/sec"]
->>> runs, taken, unplaced = find_runs(lines, "demo")
+>>> runs, taken = find_runs(lines, "demo", set(), [])
 >>> [(c["algorithm"], c["operation"], c["bytes_per_s"]) for c in runs[0].cells]
 [('aes-128-gcm', 'encrypt', 5720000000.0), ('hmac(sha256)', 'digest', 2120000000.0)]
 >>> sorted(taken), runs[0].meta["tool"], runs[0].meta["timing"]
@@ -65,22 +65,26 @@ def _algorithm(section: str, name: str) -> tuple[str, str]:
     return canonical(name)[0], "encrypt"
 
 
-def find_runs(lines: list[str], source: str
-              ) -> tuple[list[Run], set[int], list[tuple[int, str]]]:
-    """Runs of ``gnutls-cli --benchmark-ciphers`` output in ``lines``.
+def find_runs(lines: list[str], source: str, skip: set[int],
+              unplaced: list[tuple[int, str]]) -> tuple[list[Run], set[int]]:
+    """Runs of ``gnutls-cli --benchmark-ciphers`` output in ``lines`` (one of ``_api.FINDERS``).
 
-    Returns the runs, the 0-based indices of the lines they took (headers, rows, version
-    lines) and the unplaced ``(1-based line, line)`` pairs: rows under a header that hold
-    numbers but do not read as ``NAME <rate> <unit>/sec``.
+    Lines in ``skip`` (0-based) are another reader's. Returns the runs and the 0-based indices
+    of the lines they took (headers, rows, version lines); rows under a header that hold
+    numbers but do not read as ``NAME <rate> <unit>/sec`` go to ``unplaced`` as
+    ``(1-based line, line)``.
     """
     runs: list[Run] = []
     taken: set[int] = set()
-    unplaced: list[tuple[int, str]] = []
+    if "payload size:" not in "\n".join(lines):
+        return runs, taken
     version = None
     run: Run | None = None
     seen: set[str] = set()
     section, size = None, None
     for idx, line in enumerate(lines):
+        if idx in skip:
+            continue
         if "gnutls-cli" in line and (m := _VERSION.match(line)):
             version, run = m["version"], None  # a new invocation's output follows
             taken.add(idx)
@@ -113,4 +117,4 @@ def find_runs(lines: list[str], source: str
                           "operation": operation, "block_bytes": size, "bytes_per_s": rate,
                           "ops_per_s": rate / size})
         taken.add(idx)
-    return [r for r in runs if r.cells], taken, unplaced
+    return [r for r in runs if r.cells], taken

@@ -16,8 +16,8 @@ from cipherlab.runners._jca import capture_jca
 from cipherlab.runners._jvm import JVM_PRESETS
 from cipherlab.runners._openssl import capture
 from cipherlab.runners._python import capture_python
-from cipherlab.runners._tls import capture_tls, predict_tls
+from cipherlab.runners._tls import capture_tls
 
 __all__ = ["ISA_PRESETS", "IsaCondition", "JVM_PRESETS", "capture", "capture_gnutls",
-           "capture_jca", "capture_python", "capture_tls",
-           "effective_mask", "host_frame", "host_info", "isa_env", "predict_tls", "resolve_isa"]
+           "capture_jca", "capture_python", "capture_tls", "effective_mask", "host_frame",
+           "host_info", "isa_env", "resolve_isa"]

@@ -43,8 +43,8 @@ from typing import Iterable
 import pandas as pd
 
 from cipherlab.errors import CaptureError
-from cipherlab.runners._folder import CaptureFolder
-from cipherlab.runners._host import host_info, load_1m
+from cipherlab.runners._folder import opened
+from cipherlab.runners._host import check_host, host_info, load_1m
 from cipherlab.runners._openssl import _as_list, default_folder
 from cipherlab.runners._plan import RunProgress, interleave, results, session, slug
 
@@ -177,7 +177,7 @@ def _run(cmd: list[str], env: dict[str, str], wanted: set[str] | None, timeout_s
                 break
             lines.append(line.rstrip("\n"))
             if wanted and line.strip() and wanted <= {c["algorithm"] for r in find_runs(
-                    lines, "")[0] for c in r.cells}:
+                    lines, "", set(), [])[0] for c in r.cells}:
                 stopped = True
                 break
     finally:
@@ -197,7 +197,8 @@ def _run(cmd: list[str], env: dict[str, str], wanted: set[str] | None, timeout_s
 
 def capture_gnutls(algorithms: str | Iterable[str] | None = None, *, repeats: int = 3,
                    isa: str | Iterable[str] | None = None, out: str | Path | None = None,
-                   seed: int | None = 0, resume: bool = False, timeout_s: float = 600,
+                   seed: int | None = 0, resume: bool = False, force: bool = False,
+                   timeout_s: float = 600,
                    gnutls_cli: str | None = None, label: str | None = None,
                    progress: bool = True) -> pd.DataFrame:
     """Run ``gnutls-cli --benchmark-ciphers`` per ISA preset and repeat; keep every run.
@@ -214,7 +215,7 @@ def capture_gnutls(algorithms: str | Iterable[str] | None = None, *, repeats: in
     isa : list of str or comma-separated str, optional
         ISA presets (default ``native``), applied through ``GNUTLS_CPUID_OVERRIDE`` and
         ``NETTLE_FAT_OVERRIDE`` (see the module docstring).
-    out, seed, resume, label, progress
+    out, seed, resume, force, label, progress
         As for :func:`cipherlab.capture`.
     timeout_s : float
         Limit per run; a run over it is stopped and the capture ends with a CaptureError.
@@ -253,46 +254,48 @@ def capture_gnutls(algorithms: str | Iterable[str] | None = None, *, repeats: in
     stdbuf = shutil.which("stdbuf")
     cmd = [*([stdbuf, "-oL"] if stdbuf else []), binary, "--benchmark-ciphers"]
 
-    folder = CaptureFolder(default_folder("gnutls") if out is None else out, resume=resume)
-    facts = host_info()
-    folder.write_host(facts)
-    what = "all" if wanted is None else "-".join(sorted(wanted))
-    plan = interleave([what], list(conds), repeats, seed)
-    keys = [slug(f"gnutls_{what}_{c}_r{r}") for _, c, r in plan]
-    folder.check_plan(keys)
-    done = folder.done_keys()
-    todo = [(c, r, k) for (_, c, r), k in zip(plan, keys) if k not in done]
-    nominal = 110.0 if wanted is None else 6.0 * len(wanted)
-    bar = RunProgress([("gnutls", nominal)] * len(todo), desc="gnutls", enabled=progress)
-    with session(folder, bar, "capture_gnutls"):
-        for cond, rep, key in todo:
-            env = {**base, **conds[cond], **_DEBUG_ENV}
-            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            t0 = time.perf_counter()
-            stdout, stderr, stopped = _run(cmd, env, wanted if stdbuf else None, timeout_s)
-            wall = time.perf_counter() - t0
-            raw = f"gnutls-cli {version}\n{stdout}"
-            source = folder.source_name(key)
-            runs = read_runs(raw, source)
-            for run in runs:
-                run.cells = [c for c in run.cells if wanted is None or c["algorithm"] in wanted]
-            missing = sorted((wanted or set()) - {c["algorithm"] for r in runs for c in r.cells})
-            if missing:
-                raise CaptureError(f"gnutls-cli {version} printed no row for {missing}; its rows "
-                                   f"are named as in cipherlab.ingest of its output (e.g. "
-                                   f"aes-128-gcm, aes-128-cbc-hmac-sha256, hmac(sha256))")
-            caps, features = in_effect(stderr)
-            mask = _describe(caps, features)
-            conditions = {"isa": cond, "isa_mask": mask, "repeat": rep, "host": facts["host"],
-                          "aesni": "on" if "aes" in caps or "aesni" in features else "off"}
-            for run in runs:
-                run.meta.update(label=label or facts["host"], cpu=facts["cpu"],
-                                clock_hz=facts["clock_hz"])
-            frame = to_frame(runs, source=source, conditions=conditions,
-                             first_run=folder.next_run_number())
-            folder.add_run(key, raw, frame, {
-                "tool": "gnutls", "command": cmd, "env": conds[cond], "isa": cond,
-                "isa_mask": mask, "repeat": rep, "started": started, "load_1m": load_1m(),
-                "wall_s": round(wall, 4), "stopped_early": stopped})
-            bar.done(wall)
-    return results(folder, keys, "gnutls")
+    with opened(default_folder("gnutls") if out is None else out, resume=resume,
+                force=force) as folder:
+        facts = host_info()
+        check_host(facts, stacklevel=4)
+        folder.write_host(facts)
+        what = "all" if wanted is None else "-".join(sorted(wanted))
+        plan = interleave([what], list(conds), repeats, seed)
+        keys = [slug(f"gnutls_{what}_{c}_r{r}") for _, c, r in plan]
+        folder.check_plan(keys)
+        done = folder.done_keys()
+        todo = [(c, r, k) for (_, c, r), k in zip(plan, keys) if k not in done]
+        nominal = 110.0 if wanted is None else 6.0 * len(wanted)
+        bar = RunProgress([("gnutls", nominal)] * len(todo), desc="gnutls", enabled=progress)
+        with session(folder, bar, "capture_gnutls"):
+            for cond, rep, key in todo:
+                env = {**base, **conds[cond], **_DEBUG_ENV}
+                started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                t0 = time.perf_counter()
+                stdout, stderr, stopped = _run(cmd, env, wanted if stdbuf else None, timeout_s)
+                wall = time.perf_counter() - t0
+                raw = f"gnutls-cli {version}\n{stdout}"
+                source = folder.source_name(key)
+                runs = read_runs(raw, source)
+                for run in runs:
+                    run.cells = [c for c in run.cells if wanted is None or c["algorithm"] in wanted]
+                missing = sorted((wanted or set()) - {c["algorithm"] for r in runs for c in r.cells})
+                if missing:
+                    raise CaptureError(f"gnutls-cli {version} printed no row for {missing}; its rows "
+                                       f"are named as in cipherlab.ingest of its output (e.g. "
+                                       f"aes-128-gcm, aes-128-cbc-hmac-sha256, hmac(sha256))")
+                caps, features = in_effect(stderr)
+                mask = _describe(caps, features)
+                conditions = {"isa": cond, "isa_mask": mask, "repeat": rep, "host": facts["host"],
+                              "aesni": "on" if "aes" in caps or "aesni" in features else "off"}
+                for run in runs:
+                    run.meta.update(label=label or facts["host"], cpu=facts["cpu"],
+                                    clock_hz=facts["clock_hz"])
+                frame = to_frame(runs, source=source, conditions=conditions,
+                                 first_run=folder.next_run_number())
+                folder.add_run(key, raw, frame, {
+                    "tool": "gnutls", "command": cmd, "env": conds[cond], "isa": cond,
+                    "isa_mask": mask, "repeat": rep, "started": started, "load_1m": load_1m(),
+                    "wall_s": round(wall, 4), "stopped_early": stopped})
+                bar.done(wall)
+        return results(folder, keys, "gnutls")

@@ -24,8 +24,8 @@ import pandas as pd
 
 from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
 from cipherlab.model import Run, to_frame
-from cipherlab.runners._folder import CaptureFolder
-from cipherlab.runners._host import host_info, load_1m
+from cipherlab.runners._folder import opened
+from cipherlab.runners._host import check_host, host_info, load_1m
 from cipherlab.runners._jvm import find_jdk, intrinsics, java_command, resolve_jvm
 from cipherlab.runners._openssl import _as_list, default_folder
 from cipherlab.runners._plan import RunProgress, check_busy, interleave, results, session, slug
@@ -54,7 +54,8 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
                 jvm: str | Iterable[str] | None = None, isa: str | Iterable[str] | None = None,
                 operations: str | Iterable[str] = ("encrypt",), out: str | Path | None = None,
                 timing: str = "cpu", warmup_s: float = 0.5, seed: int | None = 0,
-                resume: bool = False, java: str | None = None, label: str | None = None,
+                resume: bool = False, force: bool = False, java: str | None = None,
+                label: str | None = None,
                 progress: bool = True) -> pd.DataFrame:
     """Time the JDK's JCA provider per message, JVM and ISA conditions interleaved, every run kept.
 
@@ -78,7 +79,7 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
         pair is one condition.
     operations : list of {'encrypt', 'decrypt'}
         Default encrypt (HMACs are always timed as ``digest``).
-    out, seed, resume, label, progress, timing
+    out, seed, resume, force, label, progress, timing
         As for :func:`cipherlab.capture_python`.
     java : str, optional
         The ``java`` to run (default ``$JAVA_HOME/bin/java`` or ``java`` on PATH); ``javac``
@@ -127,65 +128,67 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
     if not conds:
         raise CaptureError(f"no JVM condition of jvm={jvm!r}, isa={isa!r} can be measured with "
                            f"{jdk.java} (see the warnings above)")
-    folder = CaptureFolder(default_folder("jca") if out is None else out, resume=resume)
-    facts = host_info()
-    folder.write_host(facts)
+    with opened(default_folder("jca") if out is None else out, resume=resume,
+                force=force) as folder:
+        facts = host_info()
+        check_host(facts, stacklevel=4)
+        folder.write_host(facts)
 
-    cells: list[tuple[str, str, tuple[int, ...]]] = []
-    for alg in algs:
-        usable = tuple(s for s in size_list if not (alg.endswith("-cbc") and s % 16))
-        if len(usable) < len(size_list):
-            warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
-                          f"({sorted(set(size_list) - set(usable))})", CaptureWarning, stacklevel=2)
-        if usable:
-            cells.extend((alg, op, usable) for op in (["digest"] if alg.startswith("hmac(") else ops))
-    plan = interleave(cells, conds, repeats, seed)
-    keys = [slug(f"jdk_{a}_{op}_{cond.name}_{timing}_r{rep}") for (a, op, _), cond, rep in plan]
-    folder.check_plan(keys)
-    done = folder.done_keys()
-    todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
-    per_run = lambda cell: 0.5 + len(cell[2]) * (seconds + warmup_s)  # noqa: E731 (JVM start)
-    limit = lambda cell: 120 + 3 * per_run(cell)  # noqa: E731 (a hung JVM ends the capture)
+        cells: list[tuple[str, str, tuple[int, ...]]] = []
+        for alg in algs:
+            usable = tuple(s for s in size_list if not (alg.endswith("-cbc") and s % 16))
+            if len(usable) < len(size_list):
+                warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
+                              f"({sorted(set(size_list) - set(usable))})", CaptureWarning, stacklevel=2)
+            if usable:
+                cells.extend((alg, op, usable) for op in (["digest"] if alg.startswith("hmac(") else ops))
+        plan = interleave(cells, conds, repeats, seed)
+        keys = [slug(f"jdk_{a}_{op}_{cond.name}_{timing}_r{rep}") for (a, op, _), cond, rep in plan]
+        folder.check_plan(keys)
+        done = folder.done_keys()
+        todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
+        per_run = lambda cell: 0.5 + len(cell[2]) * (seconds + warmup_s)  # noqa: E731 (JVM start)
+        limit = lambda cell: 120 + 3 * per_run(cell)  # noqa: E731 (a hung JVM ends the capture)
 
-    shares: list[float] = []
-    bar = RunProgress([(c[0], per_run(c)) for c, *_ in todo], desc="jdk", enabled=progress)
-    with session(folder, bar, "capture_jca"):
-        for (alg, op, sz), cond, rep, k in todo:
-            cmd = java_command(jdk, cond, "JcaBench", [
-                "--algorithm", alg, "--operation", op, "--sizes", ",".join(map(str, sz)),
-                "--seconds", f"{seconds:g}", "--warmup", f"{warmup_s:g}", "--timing", timing])
-            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            t0 = time.perf_counter()
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                                      stdin=subprocess.DEVNULL, timeout=limit((alg, op, sz)))
-            except subprocess.TimeoutExpired:
-                raise CaptureError(f"the JCA harness ({alg} {op}, {cond.name}) did not finish "
-                                   f"within {limit((alg, op, sz)):g} s; it was stopped") from None
-            wall = time.perf_counter() - t0
-            if proc.returncode != 0:
-                raise CaptureError(f"the JCA harness exited with status {proc.returncode} "
-                                   f"({alg} {op}, {cond.name}): {_jvm_error(proc)}")
-            source = folder.source_name(k)
-            start, rows = _parse(proc.stdout, source=source)
-            meta = {"label": label or facts["host"], "tool": "jdk",
-                    "tool_version": start.get("java_version"), "timing": timing,
-                    "cpu": facts["cpu"], "clock_hz": facts["clock_hz"]}
-            conditions = {**jvm_conditions(cond, facts), "repeat": rep,
-                          "provider": f"{start.get('provider')} {start.get('provider_version')}"}
-            frame = to_frame([Run(meta, rows)], source=source, conditions=conditions,
-                             first_run=folder.next_run_number())
-            folder.add_run(k, proc.stdout, frame, {
-                "tool": "jdk", "command": cmd, "jvm": cond.name, "jvm_flags": list(cond.flags),
-                "flags_in_effect": start.get("flags"), "java_vendor": start.get("java_vendor"),
-                "vm": start.get("vm"), "repeat": rep, "started": started, "load_1m": load_1m(),
-                "wall_s": round(wall, 4), "nominal_s": per_run((alg, op, sz)),
-                "returncode": proc.returncode})
-            bar.done(wall)
-            if timing == "cpu":
-                shares.extend(c["seconds"] / seconds for c in rows)
-    check_busy(shares, tool="jdk")
-    return results(folder, keys, "jdk", by="jvm")
+        shares: list[float] = []
+        bar = RunProgress([(c[0], per_run(c)) for c, *_ in todo], desc="jdk", enabled=progress)
+        with session(folder, bar, "capture_jca"):
+            for (alg, op, sz), cond, rep, k in todo:
+                cmd = java_command(jdk, cond, "JcaBench", [
+                    "--algorithm", alg, "--operation", op, "--sizes", ",".join(map(str, sz)),
+                    "--seconds", f"{seconds:g}", "--warmup", f"{warmup_s:g}", "--timing", timing])
+                started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                t0 = time.perf_counter()
+                try:
+                    proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                                          stdin=subprocess.DEVNULL, timeout=limit((alg, op, sz)))
+                except subprocess.TimeoutExpired:
+                    raise CaptureError(f"the JCA harness ({alg} {op}, {cond.name}) did not finish "
+                                       f"within {limit((alg, op, sz)):g} s; it was stopped") from None
+                wall = time.perf_counter() - t0
+                if proc.returncode != 0:
+                    raise CaptureError(f"the JCA harness exited with status {proc.returncode} "
+                                       f"({alg} {op}, {cond.name}): {_jvm_error(proc)}")
+                source = folder.source_name(k)
+                start, rows = _parse(proc.stdout, source=source)
+                meta = {"label": label or facts["host"], "tool": "jdk",
+                        "tool_version": start.get("java_version"), "timing": timing,
+                        "cpu": facts["cpu"], "clock_hz": facts["clock_hz"]}
+                conditions = {**jvm_conditions(cond, facts), "repeat": rep,
+                              "provider": f"{start.get('provider')} {start.get('provider_version')}"}
+                frame = to_frame([Run(meta, rows)], source=source, conditions=conditions,
+                                 first_run=folder.next_run_number())
+                folder.add_run(k, proc.stdout, frame, {
+                    "tool": "jdk", "command": cmd, "jvm": cond.name, "jvm_flags": list(cond.flags),
+                    "flags_in_effect": start.get("flags"), "java_vendor": start.get("java_vendor"),
+                    "vm": start.get("vm"), "repeat": rep, "started": started, "load_1m": load_1m(),
+                    "wall_s": round(wall, 4), "nominal_s": per_run((alg, op, sz)),
+                    "returncode": proc.returncode})
+                bar.done(wall)
+                if timing == "cpu":
+                    shares.extend(c["seconds"] / seconds for c in rows)
+        check_busy(shares, tool="jdk")
+        return results(folder, keys, "jdk", by="jvm")
 
 
 def _jvm_error(proc: subprocess.CompletedProcess) -> str:
