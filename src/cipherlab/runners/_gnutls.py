@@ -54,7 +54,6 @@ __all__ = ["ISA_GNUTLS_DROP", "capture_gnutls"]
 ISA_GNUTLS_DROP: dict[str, tuple[frozenset, frozenset] | None] = {
     "native": (frozenset(), frozenset()),
     "no-aesni": (frozenset({"aes", "pclmul"}), frozenset({"aesni", "pclmul"})),
-    "no-aesni-no-vaes": (frozenset({"aes", "pclmul"}), frozenset({"aesni", "pclmul"})),
     # The AWS-wiki mask also zeroes OpenSSL's second word, which holds SHA-NI.
     "no-aesni-classic": (frozenset({"aes", "pclmul", "sha"}),
                          frozenset({"aesni", "pclmul", "sha_ni"})),

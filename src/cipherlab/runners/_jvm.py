@@ -90,10 +90,9 @@ JVM_PRESETS: dict[str, tuple[str, ...]] = {
 #: What each ISA preset means for HotSpot, through its CPU-feature options.
 ISA_JVM_FLAGS: dict[str, tuple[str, ...]] = {
     "native": (),
-    "no-aesni": ("-XX:-UseAES", "-XX:-UseCLMUL"),          # AES-NI and PCLMULQDQ unused
+    "no-aesni": ("-XX:-UseAES", "-XX:-UseCLMUL"),  # AES-NI, PCLMULQDQ (and so VAES stubs) unused
     "no-aesni-classic": ("-XX:-UseAES", "-XX:-UseCLMUL", "-XX:UseAVX=0"),  # + the 2nd word: AVX
     "no-vaes": ("-XX:UseAVX=2",),                          # VAES/VPCLMULQDQ stubs need AVX-512
-    "no-aesni-no-vaes": ("-XX:-UseAES", "-XX:-UseCLMUL"),
     "no-simd": ("-XX:-UseAES", "-XX:-UseCLMUL", "-XX:UseAVX=0", "-XX:-UseSHA"),
 }
 

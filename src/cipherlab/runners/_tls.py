@@ -5,9 +5,14 @@ suite want to know what it means for a real transfer. The OpenJDK seed
 (``data/seeds/openjdk-ml-aes-gcm-slow.txt``) sent 100 MiB over a TLS 1.2 socket and got 5.2 MiB/s
 with AES-128-GCM but 100 MiB/s with AES-128-CBC-SHA256, because that JDK's GHASH did not use
 PCLMULQDQ. :func:`capture_tls` repeats that experiment with Python's ``ssl`` (the system OpenSSL),
-per suite and per ISA preset; :func:`cipherlab.stats.predict_tls` puts beside each measurement
-what the record layer could reach according to an ``openssl speed`` capture of the same
-primitives at the TLS record size (16 KiB).
+per suite and per ISA preset, and with ``backend="jsse"`` on the JDK itself (the seed's own
+stack: ``runners/_jsse.py``, Java programs in ``runners/java/``, HotSpot's intrinsic switches as
+JVM presets); :func:`cipherlab.stats.predict_tls` puts beside each measurement what the record
+layer could reach according to a capture of the same primitives at the TLS record size (16 KiB):
+``openssl speed`` for Python's ``ssl``, ``capture_jca`` for JSSE.
+
+Both backends share everything below but the two programs: the Python worker
+(``_tls_worker.py``) or ``TlsPeer.java`` speak the same JSON-lines protocol with the parent.
 
 How a run works (see ``_tls_worker.py`` for the children):
 
@@ -32,7 +37,9 @@ Rows of the tidy table: ``tool='tls'``, ``algorithm`` = the negotiated suite (Op
 application's write size, ``bytes_per_s``, ``count`` = bytes timed, ``seconds``, ``timing='elapsed'``,
 and the conditions ``protocol`` (negotiated), ``cipher`` (the record cipher: ``aes-128-gcm``,
 ``aes-128-cbc``, ``chacha20-poly1305``, ...), ``isa``, ``isa_mask``, ``aesni``, ``repeat``; the
-bundled seed table ``data/seeds/openjdk-tls-transfer.csv`` uses the same columns.
+bundled seed table ``data/seeds/openjdk-tls-transfer.csv`` uses the same columns. JSSE rows have
+``tool='jsse'``, ``tool_version`` = the JDK's ``java.version``, JSSE's suite names, and instead of
+the mask the JVM condition: ``jvm``, ``jvm_flags``, ``intrinsics`` (in effect), ``provider``.
 
 ``block_bytes`` holds the write size (not NA) on purpose: it is the one size the experiment
 varies, the analyses group by ``(algorithm, operation, block_bytes)`` and pandas drops rows whose
