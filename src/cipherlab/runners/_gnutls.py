@@ -75,6 +75,11 @@ _DEBUG_ENV = {"GNUTLS_DEBUG_LEVEL": "2", "NETTLE_FAT_VERBOSE": "1"}
 _OVERRIDES = ("GNUTLS_CPUID_OVERRIDE", "NETTLE_FAT_OVERRIDE")
 
 
+def _digest(names: list[str]) -> str:
+    import hashlib
+    return hashlib.sha1(",".join(names).encode()).hexdigest()[:6]
+
+
 def find_gnutls_cli(gnutls_cli: str | os.PathLike | None = None) -> str:
     """The ``gnutls-cli`` to run, or a CaptureError saying what to install."""
     found = shutil.which(os.fspath(gnutls_cli) if gnutls_cli is not None else "gnutls-cli")
@@ -258,7 +263,11 @@ def capture_gnutls(algorithms: str | Iterable[str] | None = None, *, repeats: in
         facts = host_info()
         check_host(facts, stacklevel=4)
         folder.write_host(facts)
-        what = "all" if wanted is None else "-".join(sorted(wanted))
+        # "all", or the first wanted row, how many more and a hash of the set: short, yet one
+        # name per set of rows (resume must not take another set's runs for this one's)
+        what = "all" if wanted is None else "+".join(
+            [sorted(wanted)[0], *([f"{len(wanted) - 1}-{_digest(sorted(wanted))}"]
+                                  if len(wanted) > 1 else [])])
         plan = interleave([what], list(conds), repeats, seed)
         keys = [slug(f"gnutls_{what}_{c}_r{r}") for _, c, r in plan]
         folder.check_plan(keys)

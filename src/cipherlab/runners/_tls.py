@@ -367,9 +367,11 @@ def _run_key(suite: TlsSuite, cond: str, write_size: int, nbytes: int, repeat: i
     return slug(f"{prefix}_{suite.requested}_{cond}_w{write_size}_b{nbytes}_r{repeat}")
 
 
-def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: int, tool: str,
-           conditions: dict[str, Any], facts: dict[str, Any], label: str | None,
+def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, line: int, write_size: int,
+           tool: str, conditions: dict[str, Any], facts: dict[str, Any], label: str | None,
            run: int) -> pd.DataFrame:
+    """The run's one cell; ``line``: where the server's report (which timed it) starts in the
+    run's raw text."""
     from cipherlab.model import Run, to_frame
 
     srv = report["server"]
@@ -389,7 +391,8 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: 
             "timing": "elapsed", "label": label or facts.get("host"),
             "protocol": srv["protocol"], "cipher": cipher, **conditions,
             "cpu": facts.get("cpu"), "clock_hz": facts.get("clock_hz")}
-    cell = {"algorithm": srv["cipher"], "name": suite.requested, "operation": "transfer",
+    cell = {"line": line, "algorithm": srv["cipher"], "name": suite.requested,
+            "operation": "transfer",
             "block_bytes": write_size, "count": count, "seconds": seconds,
             "bytes_per_s": count / seconds if seconds > 0 else np.nan}
     return to_frame([Run(meta=meta, cells=[cell])], source=source, first_run=run)
@@ -540,18 +543,19 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
                                        cert=cert, nbytes=nbytes, write_size=write_size,
                                        env=side.env(cond, suite), timeout_s=limit)
                     _check_agreement(report, suite, what=run_key)
+                    raw = json.dumps(report, indent=2, sort_keys=True) + "\n"
                     frame = _frame(report, suite=suite, source=folder.source_name(run_key),
+                                   line=raw.splitlines().index('  "server": {') + 1,
                                    write_size=write_size, tool=side.tool,
                                    conditions={**side.values[cond], "host": facts["host"],
                                                "repeat": rep}, facts=facts,
                                    label=label, run=folder.next_run_number())
                     sides = {f"{role}_{k}": v for role, r in report.items() for k, v in r.items()
                              if k != "event"}
-                    folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n",
-                                   frame, {"tool": side.tool, "suite": suite.requested,
-                                           "tls": suite.tls, **side.record(cond), "repeat": rep,
-                                           "bytes": nbytes, "write_size": write_size,
-                                           "timeout_s": limit, "started": started, **sides})
+                    folder.add_run(run_key, raw, frame, {
+                        "tool": side.tool, "suite": suite.requested, "tls": suite.tls,
+                        **side.record(cond), "repeat": rep, "bytes": nbytes,
+                        "write_size": write_size, "timeout_s": limit, "started": started, **sides})
                     bar.update(nbytes)
 
         # Resumed runs come back from the folder; rows of other captures sharing it do not.
