@@ -37,7 +37,7 @@ def test_speedup_by_tool_compares_every_library_with_the_openssl_cli(host_c):
     d = library_rows(host_c)
     res = stats.speedup(d, by="tool", on=["cryptography", "gnutls", "jdk"], off="openssl",
                         groupby=["algorithm", "operation", "block_bytes", "aesni"])
-    cells = set(zip(res["candidate"], res["algorithm"], res["block_bytes"], res["aesni"]))
+    cells = set(zip(res["candidate"], res["algorithm"], res["block_bytes"], res["aesni"], strict=True))
     assert ("gnutls", "aes-128-gcm", 16384, "off") in cells
     assert ("jdk", "aes-128-cbc", 16, "on") in cells
     assert ("cryptography", "chacha20-poly1305", 1024, "on") in cells

@@ -4,7 +4,6 @@ first row only (the benchmark stops there), so each run takes a few seconds."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pandas as pd

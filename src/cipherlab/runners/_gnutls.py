@@ -272,7 +272,7 @@ def capture_gnutls(algorithms: str | Iterable[str] | None = None, *, repeats: in
         keys = [slug(f"gnutls_{what}_{c}_r{r}") for _, c, r in plan]
         folder.check_plan(keys)
         done = folder.done_keys()
-        todo = [(c, r, k) for (_, c, r), k in zip(plan, keys) if k not in done]
+        todo = [(c, r, k) for (_, c, r), k in zip(plan, keys, strict=True) if k not in done]
         nominal = 110.0 if wanted is None else 6.0 * len(wanted)
         bar = RunProgress([("gnutls", nominal)] * len(todo), desc="gnutls", enabled=progress)
         with session(folder, bar, "capture_gnutls"):

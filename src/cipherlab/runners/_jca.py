@@ -15,21 +15,20 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
 
 import pandas as pd
 
-from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
+from cipherlab.errors import CaptureError
 from cipherlab.model import Run, to_frame
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info, load_1m
 from cipherlab.runners._jvm import find_jdk, intrinsics, java_command, resolve_jvm
-from cipherlab.runners._openssl import _as_list, default_folder
+from cipherlab.runners._openssl import default_folder
 from cipherlab.runners._plan import RunProgress, check_busy, interleave, results, session, slug
-from cipherlab.runners._python import _parse
+from cipherlab.runners._python import _parse, checked_args, message_cells
 
 __all__ = ["JCA_ALGORITHMS", "capture_jca"]
 
@@ -102,26 +101,11 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
     >>> row.tool, row.algorithm, row.operation, int(row.block_bytes), row.jvm, row.provider
     ('jdk', 'aes-128-gcm', 'encrypt', 1024, 'native', 'SunJCE 17')
     """
-    algs = _as_list(DEFAULT_ALGORITHMS if algorithms is None else algorithms, "algorithms")
-    bad = [a for a in algs if a not in JCA_ALGORITHMS]
-    if bad or not algs:
-        raise UnsupportedAlgorithmError(
-            f"algorithms must be among {', '.join(JCA_ALGORITHMS)}; not {bad or algs!r}")
-    ops = _as_list(operations, "operations")
-    if not ops or any(o not in ("encrypt", "decrypt") for o in ops):
-        raise ValueError(f"operations must be 'encrypt' and/or 'decrypt'; not {operations!r}")
-    size_list = list(DEFAULT_SIZES if sizes is None else _as_list(sizes, "sizes"))
-    if not size_list or any(isinstance(s, bool) or not isinstance(s, int) or s < 1
-                            for s in size_list):
-        raise ValueError(f"sizes must be a list of whole numbers of bytes >= 1; not {sizes!r}")
-    if timing not in ("cpu", "elapsed"):
-        raise ValueError(f"timing must be one of 'cpu' or 'elapsed'; not {timing!r}")
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-        raise ValueError(f"repeats must be a whole number >= 1; not {repeats!r}")
-    for name, value in (("seconds", seconds), ("warmup_s", warmup_s)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (
-                name == "seconds" and value == 0):
-            raise ValueError(f"{name} must be a positive number; not {value!r}")
+    algs, ops, size_list = checked_args(
+        DEFAULT_ALGORITHMS if algorithms is None else algorithms, JCA_ALGORITHMS, operations,
+        DEFAULT_SIZES if sizes is None else sizes, timing, repeats, seconds)
+    if isinstance(warmup_s, bool) or not isinstance(warmup_s, (int, float)) or warmup_s < 0:
+        raise ValueError(f"warmup_s must be a number >= 0; not {warmup_s!r}")
 
     jdk = find_jdk(java)
     conds = resolve_jvm(jvm, isa, jdk=jdk, stacklevel=3)
@@ -134,19 +118,14 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
         check_host(facts, stacklevel=4)
         folder.write_host(facts)
 
-        cells: list[tuple[str, str, tuple[int, ...]]] = []
-        for alg in algs:
-            usable = tuple(s for s in size_list if not (alg.endswith("-cbc") and s % 16))
-            if len(usable) < len(size_list):
-                warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
-                              f"({sorted(set(size_list) - set(usable))})", CaptureWarning, stacklevel=2)
-            if usable:
-                cells.extend((alg, op, usable) for op in (["digest"] if alg.startswith("hmac(") else ops))
+        cells = message_cells(algs, lambda alg: ["digest"] if alg.startswith("hmac(") else ops,
+                              size_list, stacklevel=4)
         plan = interleave(cells, conds, repeats, seed)
         keys = [slug(f"jdk_{a}_{op}_{cond.name}_{timing}_r{rep}") for (a, op, _), cond, rep in plan]
         folder.check_plan(keys)
         done = folder.done_keys()
-        todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
+        todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys, strict=True)
+                if k not in done]
         per_run = lambda cell: 0.5 + len(cell[2]) * (seconds + warmup_s)  # noqa: E731 (JVM start)
         limit = lambda cell: 120 + 3 * per_run(cell)  # noqa: E731 (a hung JVM ends the capture)
 

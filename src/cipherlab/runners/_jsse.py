@@ -65,14 +65,8 @@ def jsse_suites(jdk: Jdk) -> list[str]:
 
 def resolve_suites(suites: Iterable[str] | str | None, jdk: Jdk):
     """JSSE suite names -> :class:`~cipherlab.runners._tls.TlsSuite`, or a clear refusal."""
-    from cipherlab.runners._tls import TlsSuite
-    if suites is None:
-        suites = DEFAULT_SUITES
-    if isinstance(suites, str):
-        suites = [suites]
-    suites = list(suites)
-    if not suites:
-        raise ValueError("suites must name at least one suite; got an empty list")
+    from cipherlab.runners._tls import TlsSuite, suite_list
+    suites = suite_list(suites, DEFAULT_SUITES)
     report = _suites_report(jdk)
     runnable = jsse_suites(jdk)
     out = []

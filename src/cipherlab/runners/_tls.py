@@ -135,14 +135,16 @@ def tls_suites() -> list[str]:
     return sorted(set(names)) + _tls13_suites() + [TLS13_DEFAULT]
 
 
-def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
-    if suites is None:
-        suites = DEFAULT_SUITES
-    if isinstance(suites, str):
-        suites = [suites]
-    suites = list(suites)
+def suite_list(suites: Iterable[str] | str | None, default: Sequence[str]) -> list[str]:
+    """``suites`` as a non-empty list: one name, names, or None for ``default``."""
+    suites = list(default if suites is None else [suites] if isinstance(suites, str) else suites)
     if not suites:
         raise ValueError("suites must name at least one suite; got an empty list")
+    return suites
+
+
+def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
+    suites = suite_list(suites, DEFAULT_SUITES)
     offered = tls_suites()
     tls13 = {n.upper(): n for n in _tls13_suites()}
     by_upper = {n.upper(): n for n in offered if n.upper() not in tls13}
@@ -524,7 +526,7 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         folder.check_plan(keys)
         folder.write_host(facts)
         done = folder.done_keys()
-        todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
+        todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys, strict=True) if k not in done]
 
         remove_stale_key_folders()
         # Every key, certificate and keystore lives here and goes with it, whatever ends the run.
