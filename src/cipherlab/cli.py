@@ -148,9 +148,15 @@ def _capture(args) -> int:
                                    force=args.force).items() if v is not None}
     frames = []
     if not args.python_only:
+        sequential = {k: v for k, v in dict(precision=args.precision,
+                                             max_time=args.max_time).items() if v is not None}
         frames.append(cipherlab.capture(args.algorithms, out=out, timing=args.timing,
                                         multi=args.multi, decrypt=args.decrypt, aead=args.aead,
-                                        openssl=args.openssl, **given))
+                                        openssl=args.openssl, **given, **sequential))
+        if "stopping" in frames[-1].attrs:
+            st = frames[-1].attrs["stopping"]
+            print(f"stopped by {st['stopped']} after {st['pairs']} repeat blocks "
+                  f"({st['elapsed_s']:g} s); the rule is in {out}/stopping.json")
     if args.python or args.python_only:
         algs = args.python_algorithms or (args.algorithms if args.python_only else None)
         frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing, **given))
@@ -265,6 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--isa", type=_csv, default=None,
                    help="presets or raw OPENSSL_ia32cap masks (default native,no-aesni); presets: "
                         "native, no-aesni, no-aesni-classic, no-vaes, no-simd")
+    s.add_argument("--precision", default=None, metavar="P%",
+                   help="keep adding interleaved repeat blocks until every ratio's 95%% interval "
+                        "is within +-P (e.g. 2%%); --repeats is then the most (default 50)")
+    s.add_argument("--max-time", type=_positive(float), default=None, metavar="SECONDS",
+                   help="with --precision: stop after this many seconds")
     s.add_argument("--timing", choices=("cpu", "elapsed"), default="cpu")
     s.add_argument("--multi", type=_positive(int), default=None,
                    help="processes (openssl speed -multi)")
@@ -274,7 +285,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
     s.add_argument("--force", action="store_true",
                    help="with --resume: continue a folder captured on another machine")
-    s.add_argument("--openssl", default=None, help="path of the openssl binary")
+    s.add_argument("--openssl", default=None, metavar="[NAME=]PATH[@LIBDIR],...",
+                   help="the openssl binary, or several builds to compare, interleaved as the "
+                        "condition 'build' (LIBDIR: its LD_LIBRARY_PATH), e.g. "
+                        "old=/opt/ossl111/bin/openssl,/usr/bin/openssl")
     s.add_argument("--python", action="store_true", help="also time the Python cryptography package")
     s.add_argument("--python-only", action="store_true",
                    help="time only the cryptography package (--algorithms then names its ciphers)")

@@ -11,7 +11,8 @@ host facts of :func:`host_info`.
 
 from cipherlab.runners._gnutls import capture_gnutls
 from cipherlab.runners._host import host_frame, host_info
-from cipherlab.runners._isa import ISA_PRESETS, IsaCondition, effective_mask, isa_env, resolve_isa
+from cipherlab.runners._isa import (ISA_PRESETS, IsaCondition, effect_label, effective_mask, isa_env,
+                                    isa_off, resolve_isa)
 from cipherlab.runners._jca import capture_jca
 from cipherlab.runners._jvm import JVM_PRESETS
 from cipherlab.runners._openssl import capture
@@ -19,5 +20,5 @@ from cipherlab.runners._python import capture_python
 from cipherlab.runners._tls import capture_tls
 
 __all__ = ["ISA_PRESETS", "IsaCondition", "JVM_PRESETS", "capture", "capture_gnutls",
-           "capture_jca", "capture_python", "capture_tls", "effective_mask", "host_frame",
-           "host_info", "isa_env", "resolve_isa"]
+           "capture_jca", "capture_python", "capture_tls", "effect_label", "effective_mask",
+           "host_frame", "host_info", "isa_env", "isa_off", "resolve_isa"]

@@ -6,6 +6,9 @@ laptop must not cost the runs already done, nor leave a folder that reads back w
     <folder>/
       capture.json       format version, capture id, host id: written when the folder is made
       host.json          host facts, written once (runners._host.host_info)
+      builds.json        when builds are compared: each one's binary, environment, versions and
+                         full ``openssl version -a`` (build options, compiler)
+      stopping.json      with a requested precision: the stopping rule and why it stopped
       runs/<key>.txt     the raw text of each run, exactly as the tool printed it
       runs/<key>.csv     that run's rows (cipherlab.model columns): the authority for the tables
       runs.jsonl         one JSON line per finished run: key, command, environment, exit status,
@@ -74,6 +77,7 @@ RESULTS_CSV = "results.csv"
 RESULTS_PARQUET = "results.parquet"
 RUNS_JSONL = "runs.jsonl"
 HOST_JSON = "host.json"
+BUILDS_JSON = "builds.json"
 LOCK = ".lock"
 _HELD = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None),
                           getattr(signal, "SIGHUP", None)) if s is not None)
@@ -336,6 +340,20 @@ class CaptureFolder:
         if not p.exists():
             self._write(lambda: self._atomic_write(
                 p, json.dumps(facts, indent=2, default=str) + "\n"))
+        return p
+
+    def write_builds(self, builds: Mapping[str, Any]) -> Path:
+        """Merge the facts of the compared builds (version, ``openssl version -a``) into
+        ``builds.json``: a resume that adds a build adds its facts; known ones stay."""
+        p = self.path / BUILDS_JSON
+        known = json.loads(p.read_text(encoding="utf-8")) if p.exists() else {}
+        merged = {**builds, **known}
+        return self.write_json(BUILDS_JSON, merged) if merged != known else p
+
+    def write_json(self, name: str, obj: Any) -> Path:
+        """Write ``obj`` as ``<folder>/<name>`` (atomically, interrupts held)."""
+        p = self.path / name
+        self._write(lambda: self._atomic_write(p, json.dumps(obj, indent=2, default=str) + "\n"))
         return p
 
     def host(self) -> dict | None:

@@ -40,9 +40,10 @@ FLAGS = ("aes", "pclmulqdq", "vaes", "vpclmulqdq", "avx", "avx2", "avx512f", "sh
          "pmull", "sha2")
 
 
-def _run(cmd: list[str]) -> str:
+def _run(cmd: list[str], env: dict[str, str] | None = None) -> str:
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=30, check=False).stdout
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=30, check=False,
+                              env=env).stdout
     except (OSError, subprocess.SubprocessError):
         return ""
 
@@ -89,9 +90,11 @@ def _cpuinfo() -> dict[str, Any]:
     return facts
 
 
-@functools.lru_cache(maxsize=8)
-def openssl_versions(openssl: str | None = None) -> dict[str, str | None]:
-    """The app version, library version text and full ``openssl version -a`` of a binary.
+@functools.lru_cache(maxsize=16)
+def openssl_versions(openssl: str | None = None,
+                     env: tuple[tuple[str, str], ...] = ()) -> dict[str, str | None]:
+    """The app version, library version text and full ``openssl version -a`` of a binary
+    (run with ``env`` added to this process's environment, e.g. an ``LD_LIBRARY_PATH``).
 
     >>> v = openssl_versions()
     >>> v["openssl_version"].count(".") >= 2
@@ -99,7 +102,8 @@ def openssl_versions(openssl: str | None = None) -> dict[str, str | None]:
     """
     import shutil
     binary = openssl or shutil.which("openssl")
-    text = _run([binary, "version", "-a"]) if binary else ""
+    text = _run([binary, "version", "-a"], {**os.environ, **dict(env)} if env else None) \
+        if binary else ""
     first = text.splitlines()[0] if text else ""
     m = re.match(r"^(?P<lib>OpenSSL|LibreSSL)\s+(?P<ver>\S+)", first)
     lib = re.search(r"\(Library:\s*(?P<libtext>[^)]*)\)", first)

@@ -25,7 +25,7 @@ from cipherlab.errors import CaptureError
 from cipherlab.model import Run, to_frame
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info, load_1m
-from cipherlab.runners._jvm import find_jdk, intrinsics, java_command, resolve_jvm
+from cipherlab.runners._jvm import find_jdk, intrinsics, java_command, resolve_jvm, verify_jvm
 from cipherlab.runners._openssl import default_folder
 from cipherlab.runners._plan import RunProgress, check_busy, interleave, results, session, slug
 from cipherlab.runners._python import _parse, checked_args, message_cells
@@ -167,7 +167,9 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
                 if timing == "cpu":
                     shares.extend(c["seconds"] / seconds for c in rows)
         check_busy(shares, tool="jdk")
-        return results(folder, keys, "jdk", by="jvm")
+        table = results(folder, keys, "jdk")
+        verify_jvm(table, stacklevel=3)
+        return table
 
 
 def _jvm_error(proc: subprocess.CompletedProcess) -> str:

@@ -30,8 +30,10 @@ condition's flags and ``-XX:+PrintFlagsFinal``; a condition it refuses is skippe
 :class:`~cipherlab.errors.CaptureWarning` quoting the JVM, a flag whose value in effect differs
 from the one asked is warned about, and a condition whose values in effect equal native's is
 skipped. Flags written with a leading ``?`` are optional: kept where this JDK accepts them,
-dropped where it does not (the fused GCM stub of 18+ in ``seed-era``). After a capture, the rate
-check of :func:`~cipherlab.runners._plan.rate_warnings` says whether a condition moved any rate.
+dropped where it does not (the fused GCM stub of 18+ in ``seed-era``). After a capture,
+:func:`verify_jvm` checks by behaviour that each condition moved the rates of the algorithms its
+lost intrinsics serve (the exact sign-flip test over interleaved pairs of runs that
+``runners._plan.verify_presets`` uses for ISA presets).
 
 Examples
 --------
@@ -60,10 +62,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+import numpy as np
+
 from cipherlab.errors import CaptureError, CaptureWarning
 
 __all__ = ["ISA_JVM_FLAGS", "JVM_PRESETS", "Jdk", "JvmCondition", "class_path", "find_jdk",
-           "intrinsics", "java_command", "parse_flags_final", "resolve_jvm"]
+           "intrinsics", "java_command", "parse_flags_final", "resolve_jvm", "verify_jvm"]
 
 _UNLOCK = "-XX:+UnlockDiagnosticVMOptions"
 _FUSED_GCM = "?-XX:DisableIntrinsic=_galoisCounterMode_AESCrypt"
@@ -354,3 +358,57 @@ def _verify(jdk: Jdk, name: str, j: str, i: str, flags: tuple[str, ...], native:
                       CaptureWarning, stacklevel=stacklevel)
         return None
     return JvmCondition(name, j, i, flags, state)
+
+
+# intrinsic -> what it serves (a prefix or suffix of the canonical cipher name)
+_SERVES = {"aes": ("aes-",), "aesctr": ("-gcm", "-ctr"), "ghash": ("-gcm",),
+           "chacha20": ("chacha20",), "poly1305": ("chacha20",)}
+
+
+def _moves(cipher: str, lost: set[str], cpu_flags: bool) -> bool:
+    """Whether losing the intrinsics ``lost`` (or CPU-feature options) should move ``cipher``."""
+    if cpu_flags:  # -XX:UseAVX=, -XX:-UseAES, -XX:-UseCLMUL, -XX:-UseSHA: may move anything
+        return True
+    return any(cipher.startswith(a) or cipher.endswith(a) for i in lost for a in _SERVES.get(i, ()))
+
+
+def verify_jvm(table, *, baseline: str = "native", alpha: float = 0.05,
+               stacklevel: int = 3) -> list[str]:
+    """Warn for every JVM condition that did not move, detectably, the rate of an algorithm its
+    switched-off intrinsics serve (``seed-era`` and GCM), or has too few interleaved pairs of runs
+    to tell (fewer than 6). Algorithms it should not move (``seed-era`` and CBC) are not tested.
+    JSSE rows are judged by their record ``cipher``. Returns the messages."""
+    from cipherlab.runners._plan import paired_ratios, sign_flip_p
+    if table.empty or "jvm" not in table.columns or "intrinsics" not in table.columns:
+        return []
+    t = table.astype({c: "object" for c in ("jvm", "intrinsics", "algorithm", "tool")})
+    if "cipher" in t.columns and t["cipher"].notna().any():  # JSSE: the suite's record cipher
+        t = t.assign(algorithm=t["cipher"].astype("object"))
+    native = set(str(t.loc[t["jvm"] == baseline, "intrinsics"].iloc[0]).split(",")) \
+        if (t["jvm"] == baseline).any() else None
+    messages = []
+    for cond in t["jvm"].dropna().unique():
+        rows = t[t["jvm"] == cond]
+        if cond == baseline or native is None:
+            continue
+        lost = native - set(str(rows["intrinsics"].iloc[0]).split(","))
+        cpu_flags = any(f"-XX:{x}" in str(rows["jvm_flags"].iloc[0])
+                        for x in ("UseAVX=", "-UseAES ", "-UseCLMUL", "-UseSHA"))
+        pairs = paired_ratios(t, cond, baseline=baseline, by="jvm")
+        for alg, g in pairs.groupby("algorithm"):
+            if not _moves(str(alg), lost, cpu_flags):
+                continue
+            ratio = float(np.exp(g["log_ratio"].mean()))
+            what = f"JVM condition {cond!r} (intrinsics lost: {','.join(sorted(lost)) or 'none'})"
+            if len(g) < 6:
+                msg = (f"{what}: only {len(g)} interleaved pair(s) of runs for {alg}, too few to "
+                       f"check that it changed the rate (ratio {ratio:.2f}x); use repeats >= 6")
+            elif (p := sign_flip_p(g["log_ratio"])) >= alpha:
+                msg = (f"{what} did not change the rate of {alg} detectably (ratio {ratio:.2f}x, "
+                       f"sign-flip p = {p:.2f} over {len(g)} pairs): this JDK does not run it "
+                       f"through those intrinsics, so those runs measure the {baseline} code")
+            else:
+                continue
+            warnings.warn(msg, CaptureWarning, stacklevel=stacklevel)
+            messages.append(msg)
+    return messages

@@ -481,7 +481,8 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     Warns
     -----
     CaptureWarning
-        A preset that was skipped, left the mask unchanged, or changed no median rate by 3 %.
+        A preset that was skipped, left the mask unchanged, or did not change the rate of a
+        suite its mask should move (``_plan.verify_presets``).
 
     Examples
     --------
@@ -561,13 +562,17 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
                     bar.update(nbytes)
 
         # Resumed runs come back from the folder; rows of other captures sharing it do not.
-        return results(folder, keys, side.tool, by=side.by)
+        table = results(folder, keys, side.tool)
+        if side.tool == "jsse":
+            from cipherlab.runners._jvm import verify_jvm
+            verify_jvm(table, stacklevel=3)
+        return table
 
 
 class _PythonSide:
     """Python's ``ssl`` on the system OpenSSL: ISA presets through ``OPENSSL_ia32cap``."""
 
-    tool, by = "tls", "isa"
+    tool = "tls"
 
     def __init__(self, suites, isa):
         from cipherlab.runners._isa import IsaCondition, effective_mask, isa_env, labels, resolve_isa
@@ -611,7 +616,7 @@ class _PythonSide:
 class _JsseSide:
     """The JDK's JSSE (``TlsPeer.java``): JVM presets and ISA presets as HotSpot options."""
 
-    tool, by = "jsse", "jvm"
+    tool = "jsse"
 
     def __init__(self, suites, jvm, isa, java):
         from cipherlab.runners import _jsse
