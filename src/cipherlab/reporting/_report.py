@@ -27,7 +27,7 @@ def _load(sources) -> tuple[pd.DataFrame, str]:
     import cipherlab
 
     if sources is None:
-        return cipherlab.datasets.load(), "the bundled data (four seed documents, two host captures)"
+        return cipherlab.datasets.load(), "the bundled data (four seed documents, three host captures)"
     if isinstance(sources, (str, Path)):
         sources = [sources]
     sources = list(sources)
