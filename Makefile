@@ -53,11 +53,15 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e ".[test]"
 	touch $@
 
-# System packages the tests need: the real openssl binary and Debian's Chromium (Playwright drives it;
-# it cannot download its own browser here). Installed only when missing.
+# System packages the tests need: the real openssl binary, Debian's Chromium (Playwright drives it;
+# it cannot download its own browser here) and pdflatex with booktabs (the report's tables are
+# compiled in a two-column article). Installed only when missing.
 system-deps:
 	@command -v openssl >/dev/null && test -x /usr/bin/chromium || { \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl chromium >/dev/null; }
+	@command -v pdflatex >/dev/null && kpsewhich booktabs.sty >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends texlive-latex-base texlive-latex-recommended >/dev/null; }
 
 benchmarks: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
