@@ -54,11 +54,14 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # System packages the tests need: the real openssl binary, Debian's Chromium (Playwright drives it;
-# it cannot download its own browser here) and pdflatex with booktabs (the report's tables are
-# compiled in a two-column article). Installed only when missing.
+# it cannot download its own browser here), a JDK (java + javac: the JSSE and JCA captures),
+# gnutls-cli (the GnuTLS capture) and pdflatex with booktabs (the report's tables are compiled in
+# a two-column article). Installed only when missing.
 system-deps:
-	@command -v openssl >/dev/null && test -x /usr/bin/chromium || { \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl chromium >/dev/null; }
+	@command -v openssl >/dev/null && test -x /usr/bin/chromium && command -v javac >/dev/null \
+	  && command -v gnutls-cli >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl chromium \
+	    default-jdk-headless gnutls-bin >/dev/null; }
 	@command -v pdflatex >/dev/null && kpsewhich booktabs.sty >/dev/null || { \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    --no-install-recommends texlive-latex-base texlive-latex-recommended >/dev/null; }

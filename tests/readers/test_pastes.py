@@ -32,7 +32,6 @@ XFAIL: dict[str, str] = {
     "006": "the hand-summarised openssl lines ('rsa 2048 bits sign/s: 1533.00; verify/s "
            "51018.50') are not read",
     "007": "label is the prose fragment 'I get here'",
-    "012": "a table collapsed onto one line of prose is not read",
     "014": "label is a prose bullet sentence, not the heading",
     "015": "headerless rows in bullets with inline code and a '(Cortex-A720)' note are not read",
     "016": "a Markdown table with versions as rows, algorithms as columns and the block size in "
@@ -40,7 +39,6 @@ XFAIL: dict[str, str] = {
     "020": "a Markdown table with RSA operations as rows and builds as columns is not read",
     "021": "label of run 3 is the prose fragment 'load the default config'",
     "023": "the progress line with **bold** numbers is not read",
-    "025": "rows ending in a machine tag ('(PIV 2GHz)') are not read",
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
     "027": "labels are a prose fragment ('versions, like 1.0...') and none, not 'no-asm' and "
            "'with this module'",

@@ -83,3 +83,36 @@ def test_curves_named_by_size_only_follow_openssls_order_or_are_flagged():
     # "bit" (before 1.1.1, without brainpool): only P-256 has that size
     df = cipherlab.ingest("Doing 256 bit  ecdh's for 10s: 5 256-bit ECDH ops in 10.00s\n")
     assert df.algorithm.tolist() == ["ecdh-p256"] and df.flag.isna().all()
+
+
+def test_rows_that_name_their_machine_are_runs_of_that_machine():
+    head = "type 16 bytes 64 bytes\n"
+    df = cipherlab.ingest(head + "FTC663: md5 1.00k 2.00k\nFTC663: sha1 3.00k 4.00k\n"
+                          "A73:    md5 5.00k 6.00k\n")
+    runs = df.groupby("run").agg(label=("label", "first"), algorithms=("algorithm", set))
+    assert runs.label.tolist() == ["FTC663", "A73"]
+    assert runs.algorithms.tolist() == [{"md5", "sha1"}, {"md5"}]
+    # tags after the values; one name on interleaved machines: which rows ran together is
+    # unknown, so each row is a run of its own
+    df = cipherlab.ingest(head + "md5 1.00k 2.00k (Cortex-A720)\nmd5 3.00k 4.00k (Cortex-A520)\n"
+                          "md5 5.00k 6.00k (Cortex-A720)\nsha1 7.00k 8.00k (Cortex-A720)\n")
+    assert df.groupby("run").label.first().tolist() == ["Cortex-A720", "Cortex-A520",
+                                                         "Cortex-A720", "Cortex-A720"]
+    assert set(df.name) == {"md5", "sha1"}
+
+
+_COLLAPSED = ("The results on a Xeon: type 16 bytes 64 bytes 256 bytes md5 12795.17k 41788.59k "
+              "117776.81k aes-128 cbc 51152.56k 52996.52k 54039.55k des ede3 17932.17k 18639.27k "
+              "18866.43k and that is all for the symmetric ciphers, which look fine to me.\n")
+
+
+def test_a_table_collapsed_onto_one_line_is_read_row_by_row():
+    df = cipherlab.ingest(_COLLAPSED)
+    assert df.name.unique().tolist() == ["md5", "aes-128 cbc", "des ede3"]
+    assert df.block_bytes.tolist() == [16, 64, 256] * 3 and set(df.line) == {1}
+    assert df.bytes_per_s.iloc[3] == 51152560.0
+
+
+def test_a_collapsed_line_with_a_name_no_cipher_has_is_not_guessed_at():
+    with pytest.raises(IngestError):  # (not a table: its "rows" would be guesses)
+        cipherlab.ingest(_COLLAPSED.replace("des ede3", "foo bar"))

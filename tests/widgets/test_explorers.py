@@ -334,3 +334,16 @@ def test_every_panel_has_y_numbers_on_screen_and_in_the_export(make, aws, tmp_pa
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cipherlab.CipherlabWarning)  # single values: drawn hollow
         assert all(p.stat().st_size for p in w.export(tmp_path / "view", formats=("png",)))
+
+
+def test_a_tall_legend_is_shown_whole(bundled):
+    """host-a measured AES-128-CBC in four files: a legend taller than the panel, not cut off."""
+    from cipherlab.widgets._base import _DPI
+
+    w = widgets.explorer(bundled)
+    w.algorithm.value = "aes-128-cbc"
+    legend = w.figure.axes[0].get_legend() or w.figure.legends[0]
+    box = legend.get_window_extent(w.figure.canvas.get_renderer())
+    assert box.y0 >= 0 and box.x1 <= w.figure.bbox.x1  # inside the canvas the PNG is cut from
+    height_px = struct.unpack(">I", w.png[20:24])[0]
+    assert height_px >= box.height and height_px > w.figsize[1] * _DPI * 0.9

@@ -156,6 +156,17 @@ def _screen_png(fig: Figure) -> bytes:
         for lg in fig.legends:
             anchor = lg.get_bbox_to_anchor().transformed(fig.transFigure.inverted())
             lg.set_bbox_to_anchor((anchor.x0 * scale, anchor.y0), transform=fig.transFigure)
+    renderer = canvas.get_renderer()
+    below = max((-lg.get_window_extent(renderer).y0 for lg in legends), default=0)
+    if below > 0:  # a tall legend: lengthen the canvas downwards; the axes keep their place
+        extra = below / fig.dpi + 0.1
+        params = fig.subplotpars
+        scale = height / (height + extra)
+        fig.set_size_inches(fig.get_size_inches()[0], height + extra)
+        fig.subplots_adjust(bottom=1 - (1 - params.bottom) * scale, top=1 - (1 - params.top) * scale)
+        for lg in fig.legends:
+            anchor = lg.get_bbox_to_anchor().transformed(fig.transFigure.inverted())
+            lg.set_bbox_to_anchor((anchor.x0, 1 - (1 - anchor.y0) * scale), transform=fig.transFigure)
     canvas.draw()
     rgba = np.asarray(canvas.buffer_rgba())
     ink = np.argwhere((rgba[..., :3] < 250).any(axis=2))
