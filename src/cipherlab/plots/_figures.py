@@ -110,6 +110,9 @@ def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
         yield label, hue_value, rows, style_of[other], other
 
 
+_LEGEND_CHARS = 60
+
+
 def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
     """A small-font legend: inside the axes when short, below them when long (never beside them,
     where it would take the width of a single-column figure).
@@ -123,6 +126,9 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
         labels = [h.get_label() for h in handles]
     if not handles:
         return
+    # a label longer than a column is cut: the caption or the table names the series in full
+    labels = [lab if len(str(lab)) <= _LEGEND_CHARS else str(lab)[:_LEGEND_CHARS - 1] + "…"
+              for lab in labels]
     if outside is None:
         outside = len(handles) > 3
     if not outside:
