@@ -152,9 +152,9 @@ def latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str, lab
             wrapped = _wrapped_spec(align, widths)
             if wrapped:  # text columns wrap in paragraph columns sharing the page width
                 lines[spec] = rf"\begin{{tabular}}{{{wrapped}}}"
-                # long names (TLS suites) may break after their underscores
-                lines = [ln.replace(r"\_", r"\_\allowbreak{}") if k > spec else ln
-                         for k, ln in enumerate(lines)]
+                # long names (TLS suites, file paths) may break after _ and /
+                lines = [ln.replace(r"\_", r"\_\allowbreak{}").replace("/", r"/\allowbreak{}")
+                         if k > spec else ln for k, ln in enumerate(lines)]
                 widths = [TEXT_PT]
         if sum(widths) <= TEXT_PT or len(order) <= 2:
             break
