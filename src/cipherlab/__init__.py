@@ -25,6 +25,7 @@ from cipherlab.errors import (
     IngestError,
     IngestWarning,
     PlausibilityWarning,
+    RemoteError,
     UnsupportedAlgorithmError,
 )
 
@@ -62,6 +63,7 @@ __all__ = [
     "IngestError",
     "IngestWarning",
     "PlausibilityWarning",
+    "RemoteError",
     "UnsupportedAlgorithmError",
     "capture",
     "capture_python",

@@ -6,8 +6,9 @@ The tree::
     ├── IngestError (ValueError)        text that cannot be read as benchmark output;
     │                                   carries ``source``, ``lineno``, ``line``
     ├── CaptureError (RuntimeError)     a benchmark could not be run (no openssl, bad folder, ...)
-    │   └── UnsupportedAlgorithmError (ValueError)
-    │                                   the local openssl/cryptography lacks an algorithm or suite
+    │   ├── UnsupportedAlgorithmError (ValueError)
+    │   │                               the local openssl/cryptography lacks an algorithm or suite
+    │   └── RemoteError                 an SSH host of a fleet capture failed; carries ``host``
     └── AnalysisError (ValueError)      a table cannot answer the question asked of it
 
     CipherlabWarning (UserWarning)
@@ -32,6 +33,7 @@ __all__ = [
     "IngestError",
     "IngestWarning",
     "PlausibilityWarning",
+    "RemoteError",
     "UnsupportedAlgorithmError",
 ]
 
@@ -73,6 +75,15 @@ class CaptureError(CipherlabError, RuntimeError):
 
 class UnsupportedAlgorithmError(CaptureError, ValueError):
     """The local ``openssl`` (or ``cryptography``, or TLS stack) does not offer what was asked for."""
+
+
+class RemoteError(CaptureError):
+    """A remote host could not be reached or run a command: unreachable, login refused, unknown
+    host key, a dropped connection. ``host`` is the host's inventory name."""
+
+    def __init__(self, host: str, msg: str):
+        super().__init__(f"{host}: {msg}")
+        self.host, self.msg = host, msg
 
 
 class AnalysisError(CipherlabError, ValueError):
