@@ -9,6 +9,7 @@ The tree::
     │   ├── UnsupportedAlgorithmError (ValueError)
     │   │                               the local openssl/cryptography lacks an algorithm or suite
     │   └── RemoteError                 an SSH host of a fleet capture failed; carries ``host``
+    ├── InventoryError (ValueError)     a host list or Ansible inventory that cannot be read
     └── AnalysisError (ValueError)      a table cannot answer the question asked of it
 
     CipherlabWarning (UserWarning)
@@ -32,6 +33,7 @@ __all__ = [
     "ComparabilityWarning",
     "IngestError",
     "IngestWarning",
+    "InventoryError",
     "PlausibilityWarning",
     "RemoteError",
     "UnsupportedAlgorithmError",
@@ -84,6 +86,19 @@ class RemoteError(CaptureError):
     def __init__(self, host: str, msg: str):
         super().__init__(f"{host}: {msg}")
         self.host, self.msg = host, msg
+
+
+class InventoryError(CipherlabError, ValueError):
+    """A host list or inventory that cannot be read; the message names the file, the line and
+    what was expected.
+
+    >>> str(InventoryError("hosts.ini", "expected key=value", lineno=3))
+    'hosts.ini, line 3: expected key=value'
+    """
+
+    def __init__(self, path, msg: str, lineno: int | None = None):
+        super().__init__(f"{path}, line {lineno}: {msg}" if lineno else f"{path}: {msg}")
+        self.path, self.msg, self.lineno = path, msg, lineno
 
 
 class AnalysisError(CipherlabError, ValueError):
