@@ -25,15 +25,16 @@ def test_remote_answers_equal_local_ones_on_the_same_machine(remote):
     assert remote.glob(pattern) == local.glob(pattern) != []
     assert remote.glob("/nonexistent/*") == [] == local.glob("/nonexistent/*")
     assert remote.hostname() == local.hostname()
+    assert remote.which("openssl") == local.which("openssl") and remote.which("nonesuch") is None
     assert remote.uname() == local.uname()
     assert remote.cpu_count() == local.cpu_count()
     assert len(remote.loadavg()) == 3
-    assert remote.run(["openssl", "version"]) == local.run(["openssl", "version"])
-    assert remote.run(["sh", "-c", 'echo "${X-unset}"'], {"X": "1"}) == "1\n"
+    assert remote.output(["openssl", "version"]) == local.output(["openssl", "version"])
+    assert remote.output(["sh", "-c", 'echo "${X-unset}"'], {"X": "1"}) == "1\n"
 
 
 def test_a_missing_tool_or_file_answers_like_a_local_one(remote):
-    assert remote.run(["no-such-tool-here", "-v"]) == "" == LocalSystem().run(["no-such-tool-here"])
+    assert remote.output(["no-such-tool-here", "-v"]) == "" == LocalSystem().output(["no-such-tool-here"])
     assert remote.read("/etc/shadow-of-nothing") is None
 
 

@@ -2,9 +2,9 @@
 
 Why this module exists: a fleet capture runs ``openssl speed`` on machines that have ``openssl``
 and ``sshd`` but no Python. Every remote run goes through :class:`SshExecutor`, which has the
-same two calls as :class:`LocalExecutor` (``run`` an argument list with environment changes and
-get its output; ``popen`` it to stream the output), so a runner written against one runs on the
-other unchanged.
+two calls a runner makes on this machine (``run`` an argument list with environment changes and
+get its output; ``popen`` it to stream the output), so ``runners._system.RemoteSystem`` can stand
+in for ``LocalSystem`` and a runner written against one runs on the other unchanged.
 
 Why the system ``ssh`` and not an SSH library: it already knows the user's ``~/.ssh/config``
 aliases, ``ProxyJump`` bastions, agents, hardware keys, certificates and ``known_hosts``, which a
@@ -54,8 +54,9 @@ from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
 from cipherlab.errors import RemoteError
+from cipherlab.runners._system import _reap
 
-__all__ = ["LocalExecutor", "SshExecutor", "SshHost", "remote_line"]
+__all__ = ["SshExecutor", "SshHost", "explain_ssh_failure", "remote_line"]
 
 EXIT_MARK = "@cipherlab-exit"
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -84,45 +85,6 @@ def remote_line(argv: Sequence[str], env: Mapping[str, str | None] | None = None
     return _WATCH + " " + "; ".join([
         *parts, f"{command} 3<&-", "rc=$?", "kill $! 2>/dev/null",
         f"printf '\\n{EXIT_MARK} %s\\n' \"$rc\" >&2", "exit $rc"])
-
-
-class LocalExecutor:
-    """Runs commands on this machine: the executor a local capture uses.
-
-    ``env`` holds changes to this process's environment (``None`` removes a variable).
-
-    >>> LocalExecutor().run(["sh", "-c", "echo $X"], {"X": "1"}).stdout
-    '1\\n'
-    """
-
-    name = "localhost"
-
-    @staticmethod
-    def environ(env: Mapping[str, str | None] | None) -> dict[str, str]:
-        merged = dict(os.environ)
-        for key, value in (env or {}).items():
-            if value is None:
-                merged.pop(key, None)
-            else:
-                merged[key] = value
-        return merged
-
-    def run(self, argv: Sequence[str], env: Mapping[str, str | None] | None = None, *,
-            timeout: float | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(list(argv), env=self.environ(env), capture_output=True, text=True,
-                              timeout=timeout, check=False)
-
-    @contextlib.contextmanager
-    def popen(self, argv: Sequence[str], env: Mapping[str, str | None] | None = None,
-              **kwargs) -> Iterator[subprocess.Popen]:
-        proc = subprocess.Popen(list(argv), env=self.environ(env), text=True, **kwargs)
-        try:
-            yield proc
-        finally:
-            _reap(proc)
-
-    def close(self) -> None:
-        """Nothing to release for this machine."""
 
 
 @dataclass(frozen=True)
@@ -191,15 +153,6 @@ class SshHost:
             host, port = m["h"] or m["h2"], m["p"] or m["p2"]
         address = host if (host != text or port) else None
         return cls(text, address=address, port=int(port) if port else None, user=user or None)
-
-
-def _reap(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        if stream is not None:
-            stream.close()
 
 
 _FAILURES = [  # (what ssh printed, what it means) for ssh's own exit status 255
@@ -275,6 +228,7 @@ class SshExecutor:
         self._master_stdin: int | None = None
         self._live: set[subprocess.Popen] = set()
         self._lock = threading.Lock()
+        self._stopped = False
 
     def __repr__(self) -> str:
         return f"SshExecutor({self.host!r})"
@@ -336,11 +290,16 @@ class SshExecutor:
         line = "exec /bin/sh -c " + shlex.quote(remote_line(argv, env))
         read_end, write_end = os.pipe()
         try:
-            proc = subprocess.Popen(self.ssh_argv(line), stdin=read_end, text=True, **kwargs)
+            with self._lock:  # stop() cannot slip in between the check and the start
+                if self._stopped:
+                    raise RemoteError(self.name, "stopped (interrupted)")
+                proc = subprocess.Popen(self.ssh_argv(line), stdin=read_end, text=True, **kwargs)
+                self._live.add(proc)
+        except BaseException:
+            os.close(write_end)
+            raise
         finally:
             os.close(read_end)
-        with self._lock:
-            self._live.add(proc)
         try:
             yield proc
         finally:
@@ -367,17 +326,19 @@ class SshExecutor:
             raise RemoteError(self.name, explain_ssh_failure(err, running=argv[0]))
         return subprocess.CompletedProcess(list(argv), int(m[1]), out, err[:m.start()])
 
-    def terminate(self) -> None:
-        """Kill every ``ssh`` client still running (their remote commands die with them)."""
+    def stop(self) -> None:
+        """Kill every ``ssh`` client still running (their remote commands die with them) and
+        refuse new commands (RemoteError): how an interrupt stops a host's capture thread."""
         with self._lock:
+            self._stopped = True
             live = list(self._live)
         for proc in live:
             if proc.poll() is None:
                 proc.kill()
 
     def close(self) -> None:
-        """Kill running commands, end the shared connection and remove its socket directory."""
-        self.terminate()
+        """Stop running commands, end the shared connection and remove its socket directory."""
+        self.stop()
         self._end_master()
 
     def _end_master(self) -> None:
