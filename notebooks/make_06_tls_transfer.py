@@ -45,7 +45,7 @@ import pandas as pd
 
 import cipherlab
 from cipherlab import plots, stats
-from cipherlab.runners import predict_tls
+from cipherlab.stats import predict_tls
 
 GCM, CBC = "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-SHA256"
 ISA = ["native", "no-aesni"]
@@ -112,7 +112,7 @@ print("seed (OpenJDK 8 ea, pure-Java GHASH): GCM / CBC = 0.052")"""),
 Per full 16 KiB record the sender seals and the receiver opens: one AEAD pass for GCM and
 ChaCha20-Poly1305; one HMAC-SHA256 plus one CBC pass for CBC-SHA256, whose times add, so the
 rates combine harmonically. Sender and receiver are separate processes, so the slower side
-bounds the transfer (see `cipherlab.runners._tls.record_layer_rates`). The primitives are
+bounds the transfer (see `cipherlab.stats.record_layer_rates`). The primitives are
 measured by `cipherlab.capture` at 16384 bytes under the same ISA presets, encrypting and
 decrypting; `sha256` stands in for HMAC-SHA256 (two extra compression blocks per record).
 `openssl speed` divides by user CPU time, so the prediction is what the crypto could reach on a

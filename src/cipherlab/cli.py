@@ -74,13 +74,78 @@ def _cmd_ingest(args) -> int:
     return 0
 
 
+def _positive(kind):
+    """An argparse type: a number > 0 of ``kind`` (int or float), else one line naming it."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0 or value != value or value == float("inf"):
+            what = "a whole number >= 1" if kind is int else "a positive number"
+            raise argparse.ArgumentTypeError(f"expected {what}; not {text!r}")
+        return value
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def _sizes(text: str) -> list[int]:
+    sizes = _ints(text)
+    if not sizes or any(s < 1 for s in sizes):
+        raise argparse.ArgumentTypeError(f"expected block sizes in bytes >= 1, e.g. 16,1024; "
+                                         f"not {text!r}")
+    return sizes
+
+
+def _capturing(args, work) -> int:
+    """Run a capture command: warnings as one line each while it runs; a bad argument is one
+    line and status 2, a failed run (or environment: no openssl, full disk) one line and
+    status 1; Ctrl-C, SIGTERM or SIGHUP print the exact command that resumes it (status 130)."""
+    import shlex
+    import warnings
+
+    from cipherlab.errors import CipherlabError
+    name = f"cipherlab {args.command}"
+
+    def show(message, category, *rest, **kw):
+        print(f"{name}: warning: {message}", file=sys.stderr)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = show
+        try:
+            return work()
+        except KeyboardInterrupt as err:
+            folder = getattr(err, "capture_folder", None)
+            print(f"{name}: interrupted", file=sys.stderr, end="")
+            if folder is not None:
+                argv = [a for a in args.argv if a != "--resume"]
+                if "-o" not in argv and "--out" not in argv:
+                    argv += ["-o", str(args.out)]
+                print(f"; the finished runs are kept in {folder}. Continue with:\n  cipherlab "
+                      f"{shlex.join(argv + ['--resume'])}", file=sys.stderr)
+            else:
+                print(file=sys.stderr)
+            return 130
+        except ValueError as err:  # a bad argument (UnsupportedAlgorithmError included)
+            print(f"{name}: error: {err}", file=sys.stderr)
+            return 2
+        except CipherlabError as err:  # the environment or a run failed
+            print(f"{name}: error: {err}", file=sys.stderr)
+            return 1
+
+
 def _cmd_capture(args) -> int:
-    import cipherlab
     from cipherlab.runners._openssl import default_folder
-    out = args.out or str(default_folder("capture"))
+    args.out = args.out or str(default_folder("capture"))
+    return _capturing(args, lambda: _capture(args))
+
+
+def _capture(args) -> int:
+    import cipherlab
+    out = args.out
     given = {k: v for k, v in dict(sizes=args.sizes, seconds=args.seconds, repeats=args.repeats,
-                                   isa=args.isa, seed=args.seed, resume=args.resume).items()
-             if v is not None}
+                                   isa=args.isa, seed=args.seed, resume=args.resume,
+                                   force=args.force).items() if v is not None}
     frames = []
     if not args.python_only:
         frames.append(cipherlab.capture(args.algorithms, out=out, timing=args.timing,
@@ -113,20 +178,26 @@ def _capture_summary(df) -> str:
 
 
 def _cmd_capture_tls(args) -> int:
-    import cipherlab
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._tls import tls_suites
     if args.list_suites:
         print("\n".join(tls_suites()))
         return 0
-    out = args.out or str(default_folder("tls"))
+    args.out = args.out or str(default_folder("tls"))
+    return _capturing(args, lambda: _capture_tls(args))
+
+
+def _capture_tls(args) -> int:
+    import cipherlab
+    out = args.out
     given = {k: v for k, v in dict(megabytes=args.megabytes, repeats=args.repeats, isa=args.isa,
                                    write_size=args.write_size, seed=args.seed,
                                    timeout_s=args.timeout).items() if v is not None}
-    df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume, **given)
+    df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume, force=args.force,
+                               **given)
     print(_capture_summary(df))
     if args.predict:
-        from cipherlab.runners._tls import predict_tls
+        from cipherlab.stats import predict_tls
         pred = predict_tls(df, cipherlab.ingest(args.predict))
         keys = ["algorithm", "isa", "primitives", "bound"]
         table = (pred.astype({k: "object" for k in keys}).groupby(keys, dropna=False)
@@ -176,22 +247,25 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("capture", help="benchmark this machine with openssl speed (and cryptography)")
     s.add_argument("--algorithms", type=_csv, default=None,
                    help="e.g. aes-128-gcm,aes-128-cbc,sha256,rsa2048 (default aes-128-gcm,aes-128-cbc)")
-    s.add_argument("--sizes", type=_ints, default=None,
+    s.add_argument("--sizes", type=_sizes, default=None,
                    help="block sizes in bytes, one openssl process each, e.g. 16,1024,16384 "
                         "(default: openssl's six sizes in one process)")
-    s.add_argument("--seconds", type=float, default=None,
+    s.add_argument("--seconds", type=_positive(float), default=None,
                    help="seconds per measurement (openssl default 3, whole numbers; python 1)")
-    s.add_argument("--repeats", type=int, default=None,
+    s.add_argument("--repeats", type=_positive(int), default=None,
                    help="separate processes per cell and condition (default 6)")
     s.add_argument("--isa", type=_csv, default=None,
                    help="presets or raw OPENSSL_ia32cap masks (default native,no-aesni); presets: "
-                        "native, no-aesni, no-aesni-classic, no-vaes, no-aesni-no-vaes, no-simd")
+                        "native, no-aesni, no-aesni-classic, no-vaes, no-simd")
     s.add_argument("--timing", choices=("cpu", "elapsed"), default="cpu")
-    s.add_argument("--multi", type=int, default=None, help="processes (openssl speed -multi)")
+    s.add_argument("--multi", type=_positive(int), default=None,
+                   help="processes (openssl speed -multi)")
     s.add_argument("--decrypt", action="store_true")
     s.add_argument("--aead", action="store_true", help="TLS-like AEAD mode (openssl speed -aead)")
     s.add_argument("--seed", type=int, default=None, help="seed of the interleaving order (default 0)")
     s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
+    s.add_argument("--force", action="store_true",
+                   help="with --resume: continue a folder captured on another machine")
     s.add_argument("--openssl", default=None, help="path of the openssl binary")
     s.add_argument("--python", action="store_true", help="also time the Python cryptography package")
     s.add_argument("--python-only", action="store_true",
@@ -207,18 +281,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="OpenSSL names of TLS 1.2 ECDHE-ECDSA suites and/or TLSv1.3 (default "
                         "ECDHE-ECDSA-AES128-GCM-SHA256,ECDHE-ECDSA-AES128-SHA256,"
                         "ECDHE-ECDSA-CHACHA20-POLY1305,TLSv1.3); see --list-suites")
-    s.add_argument("--megabytes", type=float, default=None, help="MB per transfer (default 100)")
-    s.add_argument("--repeats", type=int, default=None,
+    s.add_argument("--megabytes", type=_positive(float), default=None,
+                   help="MB per transfer (default 100)")
+    s.add_argument("--repeats", type=_positive(int), default=None,
                    help="transfers per suite and condition, each with fresh processes (default 3)")
     s.add_argument("--isa", type=_csv, default=None,
                    help="presets or raw OPENSSL_ia32cap masks, applied to server and client "
                         "(default native), e.g. native,no-aesni")
-    s.add_argument("--write-size", type=int, default=None,
+    s.add_argument("--write-size", type=_positive(int), default=None,
                    help="bytes per write on the sending side (default 16384)")
-    s.add_argument("--timeout", type=float, default=None,
+    s.add_argument("--timeout", type=_positive(float), default=None,
                    help="seconds allowed per transfer (default 30 + 1 per 5 MB)")
     s.add_argument("--seed", type=int, default=None, help="seed of the interleaving order (default 0)")
     s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
+    s.add_argument("--force", action="store_true",
+                   help="with --resume: continue a folder captured on another machine")
     s.add_argument("--predict", metavar="SPEED", default=None,
                    help="an openssl speed capture (folder or dump) with 16384-byte rates of the "
                         "suites' primitives: print measured/predicted per suite and preset")
@@ -239,7 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    args.argv = argv  # the command as typed: capture prints it back to resume
     from cipherlab.errors import CipherlabError
     try:
         return args.func(args)

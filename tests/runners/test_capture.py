@@ -185,3 +185,37 @@ def test_bad_parameters_name_the_parameter(tmp_path, kwargs, match):
     args = {**SHORT, **kwargs}
     with pytest.raises(ValueError, match=match):
         capture("aes-128-gcm", out=tmp_path, **args)
+
+
+# -- the command line: one line per problem, 2 for usage, 1 for a failed run or environment ------
+
+def _cli(*args, env=None):
+    import os
+    return subprocess.run([sys.executable, "-m", "cipherlab", "capture", *args],
+                          capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("args, status, says", [
+    (["--sizes", "0"], 2, "argument --sizes: expected block sizes in bytes >= 1, e.g. 16,1024; not '0'"),
+    (["--seconds", "-2"], 2, "argument --seconds: expected a positive number; not '-2'"),
+    (["--repeats", "0"], 2, "argument --repeats: expected a whole number >= 1; not '0'"),
+    (["--isa", "aes-off"], 2, "isa must name presets (native, no-aesni,"),
+    (["--algorithms", "nope"], 2, "does not run 'nope'"),
+])
+def test_cli_bad_arguments_are_one_line_and_status_2(tmp_path, args, status, says):
+    r = _cli(*args, "-o", str(tmp_path / "x"))
+    assert r.returncode == status and says in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.strip().splitlines()[-1].startswith(
+        "cipherlab capture: error:")
+
+
+def test_cli_environment_problems_are_one_line_and_status_1(tmp_path):
+    r = _cli("-o", str(tmp_path / "x"), env={"PATH": str(tmp_path)})
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "no `openssl` found on PATH" in r.stderr
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    r = _cli("--sizes", "16", "--seconds", "1", "--repeats", "1", "--isa", "native",
+             "-o", str(blocker / "cap"))
+    assert r.returncode == 1 and "cannot write to the capture folder" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr

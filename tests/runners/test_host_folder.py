@@ -20,7 +20,9 @@ from cipherlab.runners._plan import interleave, rate_warnings
 
 HOST_KEYS = {"date", "host", "os", "kernel", "machine", "cpu", "vendor", "cores", "flags",
              "clock_hz", "clock_source", "load_1m", "python", "openssl", "openssl_version",
-             "openssl_library", "openssl_version_a", "cryptography", "cryptography_openssl"}
+             "openssl_library", "openssl_version_a", "cryptography", "cryptography_openssl",
+             "host_id", "flags_all", "hypervisor", "container", "steal_share", "governor", "boost", "smt",
+             "isolated_cpus", "boot_time", "load", "online_cpus"}
 
 
 def test_host_info_has_every_key_and_is_json():
@@ -35,6 +37,40 @@ def test_host_info_has_every_key_and_is_json():
     assert facts["openssl_version"] and facts["openssl_version"] in facts["openssl_version_a"]
 
 
+def test_noise_facts_are_what_the_kernel_reports():
+    from pathlib import Path
+    facts = host_info()
+    flags = open("/proc/cpuinfo").read().split("flags")[1].split("\n")[0].split(":")[1].split()
+    assert facts["flags_all"] == sorted(set(flags))  # the full list, not only the crypto ones
+    assert ("hypervisor" in flags) == (facts["hypervisor"] is not None)
+    assert 0 <= facts["steal_share"] < 1 and len(facts["load"]) == 3
+    assert facts["boot_time"] < facts["date"]
+    smt = Path("/sys/devices/system/cpu/smt/active")
+    if smt.exists():
+        assert facts["smt"] == (smt.read_text().strip() == "1")
+    assert facts["isolated_cpus"] == Path("/sys/devices/system/cpu/isolated").read_text().strip()
+    assert len(facts["host_id"]) == 16 and facts["host_id"] == host_info()["host_id"]
+
+
+def test_a_virtualised_or_busy_host_is_warned_about():
+    from cipherlab.runners._host import check_host
+    with pytest.warns(CaptureWarning, match=r"hypervisor \(kvm\).*busy \(load 7 on 2 cores\)"):
+        check_host({"hypervisor": "kvm", "steal_share": 0.0, "load": [7, 1, 1], "cores": 2},
+                   stacklevel=2)
+    facts = host_info()
+    if facts["hypervisor"]:  # this machine: the real facts give the warning
+        with pytest.warns(CaptureWarning, match=facts["hypervisor"]):
+            check_host(facts, stacklevel=2)
+
+
+def test_steal_between_two_samples_of_the_real_counters():
+    from cipherlab.runners._host import cpu_times, steal_share
+    a = cpu_times()
+    sum(i * i for i in range(200_000))
+    share = steal_share(a, cpu_times())
+    assert share is None or 0 <= share <= 1
+
+
 def test_host_frame_is_one_row_with_flag_columns():
     df = host_frame()
     assert len(df) == 1 and "cpu" in df.columns
@@ -47,6 +83,9 @@ def test_cli_host_prints_the_facts():
     out = subprocess.run([sys.executable, "-m", "cipherlab", "host"], capture_output=True,
                          text=True, check=True).stdout
     assert set(json.loads(out)) == HOST_KEYS
+
+
+# -- the folder cannot be corrupted -------------------------------------------------------------
 
 
 def _frame(key, rate=1e9):
@@ -67,7 +106,9 @@ def test_rows_of_a_run_without_its_done_mark_are_dropped_on_reopen(tmp_path):
     folder.add_run("a", "raw a\n", _frame("a"), {"wall_s": 1})
     folder.close()
     # a crash after the rows of "b" reached results.csv but before runs.jsonl got its line
-    folder._append_csv(_frame("b"))
+    b = _frame("b").assign(capture_id=folder.capture_id, host_id=folder.host_id)
+    b.to_csv(tmp_path / "runs" / "b.csv", index=False)
+    b.to_csv(tmp_path / "results.csv", mode="a", header=False, index=False)
     assert len(pd.read_csv(tmp_path / "results.csv")) == 2
     again = CaptureFolder(tmp_path, resume=True)
     assert again.done_keys() == {"a"}
@@ -142,3 +183,121 @@ def test_run_progress_learns_what_each_kind_of_run_takes():
     p.done(6.6)  # gcm took 1.1x
     assert p.estimate() == pytest.approx(2.0 * 1.5 + 6.0 * 1.1)
     p.close()
+
+
+def test_a_second_capture_into_a_folder_being_written_fails_clearly(tmp_path):
+    first = CaptureFolder(tmp_path)
+    # another process: flock is per open file, so a real second interpreter is the honest test
+    code = ("import sys; from cipherlab.runners._folder import CaptureFolder\n"
+            "try:\n    CaptureFolder(sys.argv[1])\nexcept Exception as e:\n    print(e)")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                         text=True, check=True).stdout
+    assert f"another capture (pid {__import__('os').getpid()} since" in out and "is writing" in out
+    first.close()
+    again = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                           text=True, check=True).stdout
+    assert again == ""  # released by close()
+
+
+def test_a_torn_done_list_is_repaired_and_the_glued_record_recovered(tmp_path):
+    folder = CaptureFolder(tmp_path)
+    for k in "abc":
+        folder.add_run(k, f"raw {k}\n", _frame(k, rate=2047297.5))
+    folder.close()
+    jsonl = tmp_path / "runs.jsonl"
+    lines = jsonl.read_text().splitlines()
+    # a full disk cut record b in the middle; the next session appended c right after it
+    jsonl.write_text(lines[0] + "\n" + lines[1][:25] + lines[2] + "\n")
+    with pytest.warns(CaptureWarning, match="repaired a line torn"):
+        again = CaptureFolder(tmp_path, resume=True)
+    assert again.done_keys() == {"a", "c"}  # b is not done: it runs again on resume
+    assert [json.loads(line)["key"] for line in jsonl.read_text().splitlines()] == ["a", "c"]
+    assert sorted(again.table()["source"]) == ["runs/a.txt", "runs/c.txt"]
+    again.close()
+
+
+def test_a_torn_results_row_is_rebuilt_from_the_done_runs(tmp_path):
+    folder = CaptureFolder(tmp_path)
+    folder.add_run("a", "raw a\n", _frame("a", rate=2047297.5))
+    folder.add_run("b", "raw b\n", _frame("b", rate=2047297.5))
+    folder.close()
+    csv = tmp_path / "results.csv"
+    csv.write_bytes(csv.read_bytes()[:csv.read_bytes().rindex(b"2047297.5") + 4])  # torn: "2047"
+    (tmp_path / "results.parquet").unlink()
+    CaptureFolder(tmp_path, resume=True).close()
+    back = cipherlab.ingest(tmp_path)
+    assert back["bytes_per_s"].tolist() == [2047297.5, 2047297.5]
+    assert pd.read_csv(csv)["bytes_per_s"].tolist() == [2047297.5, 2047297.5]
+
+
+def test_every_row_carries_the_capture_and_host_id_and_the_folder_its_format(tmp_path):
+    from cipherlab.runners._folder import FORMAT_VERSION
+    from cipherlab.runners._host import host_id
+    folder = CaptureFolder(tmp_path)
+    folder.add_run("a", "raw\n", _frame("a"))
+    folder.close()
+    info = json.loads((tmp_path / "capture.json").read_text())
+    assert info["format"] == FORMAT_VERSION and info["host_id"] == host_id()
+    df = cipherlab.ingest(tmp_path)
+    assert set(df["capture_id"]) == {info["capture_id"]} and set(df["host_id"]) == {host_id()}
+
+
+def test_resume_on_another_machine_is_refused_unless_forced(tmp_path):
+    CaptureFolder(tmp_path, host_id="0123456789abcdef").add_run("a", "raw\n", _frame("a"))
+    with pytest.raises(CaptureError, match=r"runs from another machine .*host id "
+                                           r"0123456789abcdef.*force=True \(CLI: --force\)"):
+        CaptureFolder(tmp_path, resume=True)
+    forced = CaptureFolder(tmp_path, resume=True, force=True)
+    forced.add_run("b", "raw\n", _frame("b"))
+    ids = dict(zip(forced.table()["source"].astype(str), forced.table()["host_id"]))
+    assert ids["runs/a.txt"] == "0123456789abcdef" and ids["runs/b.txt"] == forced.host_id
+    forced.close()
+
+
+def test_a_folder_from_a_newer_format_is_refused(tmp_path):
+    (tmp_path / "capture.json").write_text(json.dumps({"format": 99, "capture_id": "x"}))
+    with pytest.raises(CaptureError, match=r"capture format 99 by a newer cipherlab"):
+        CaptureFolder(tmp_path)
+
+
+def _tmpfs(path, size="64k", ro=False):
+    path.mkdir(exist_ok=True)
+    opts = f"size={size}" + (",ro" if ro else "")
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(path)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({r.stderr.strip()}): no real full disk")
+    return path
+
+
+def test_a_full_disk_is_one_clear_error_and_keeps_the_finished_runs(tmp_path):
+    disk = _tmpfs(tmp_path / "disk")
+    try:
+        folder = CaptureFolder(disk / "cap")
+        big = "x" * 4000 + "\n"
+        with pytest.raises(CaptureError, match=r"No space left on device \(the disk is full\); "
+                                               r"the \d+ runs finished before are kept"):
+            for i in range(100):
+                folder.add_run(f"r{i}", big, _frame(f"r{i}"))
+        done = folder.done_keys()
+        with pytest.warns(CaptureWarning, match="results.parquet not written"):
+            folder.close()
+        assert done and not list(disk.rglob("*.tmp"))
+        subprocess.run(["mount", "-o", "remount,size=4m", str(disk)], check=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CaptureWarning)  # a torn line, if the disk cut one
+            again = CaptureFolder(disk / "cap", resume=True)
+        assert again.done_keys() == done and len(again.table()) == len(done)
+        again.close()
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_a_read_only_folder_is_one_clear_error(tmp_path):
+    disk = _tmpfs(tmp_path / "ro", ro=True)
+    try:
+        with pytest.raises(CaptureError, match=r"cannot write to the capture folder .*"
+                                               r"Read-only file system"):
+            CaptureFolder(disk / "cap")
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)

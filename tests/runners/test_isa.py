@@ -1,5 +1,6 @@
 """ISA presets against the real openssl: each one changes the mask that `openssl version -a`
-reports, in exactly the bits it claims (facts checked by hand on OpenSSL 3.0.19, see _isa.py)."""
+reports, in exactly the bits it claims (facts checked by hand on OpenSSL 3.0.19, see _isa.py), and
+the decoded features agree with OpenSSL's manual (docs/openssl-ia32cap.md) and this CPU's flags."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 
 from cipherlab.errors import CaptureWarning
 from cipherlab.runners import ISA_PRESETS, IsaCondition, effective_mask, isa_env, resolve_isa
-from cipherlab.runners._isa import _has, _words
+from cipherlab.runners._isa import (FEATURES, _words, aesni_state, features, isa_off,
+                                    label_masks)
 
 X86 = platform.machine().lower() in ("x86_64", "amd64")
 
@@ -31,15 +33,15 @@ def test_isa_env_sets_and_removes_the_variable():
     base = {"PATH": "/usr/bin", "OPENSSL_ia32cap": "~0x0"}
     assert "OPENSSL_ia32cap" not in isa_env(IsaCondition("native", None), base)
     env = isa_env(IsaCondition("no-aesni", ISA_PRESETS["no-aesni"]), base)
-    assert env["OPENSSL_ia32cap"] == "~0x200000200000000:~0x0" and env["PATH"] == "/usr/bin"
+    assert env["OPENSSL_ia32cap"] == "~0x200000200000000:~0x60000000000" and env["PATH"] == "/usr/bin"
     assert base["OPENSSL_ia32cap"] == "~0x0"  # the input is not mutated
 
 
 @pytest.mark.openssl
 @pytest.mark.parametrize("name", [n for n in ISA_PRESETS if n != "native"])
 def test_every_preset_changes_the_reported_mask(native, name):
-    need = {"no-vaes": (1, 41)}.get(name, (0, 57) if "aesni" in name else None)
-    if need and not _has(native, *need):
+    need = {"no-vaes": "vaes"}.get(name, "aesni" if "aesni" in name else None)
+    if need and need not in features(native):
         pytest.skip(f"this CPU lacks the feature {name} switches off")
     assert _mask(name) != native
 
@@ -52,11 +54,9 @@ def test_presets_change_the_bits_they_claim(native):
     if not n0 & (1 << 57):
         pytest.skip("no AES-NI on this CPU")
     w0, w1 = _words(_mask("no-aesni"))[:2]
-    assert w0 == n0 & ~aes_pclmul and w1 == n1  # only AES-NI and PCLMULQDQ
+    assert w0 == n0 & ~aes_pclmul and w1 == n1 & ~vaes_vpclmul  # every AES instruction
     w0, w1 = _words(_mask("no-aesni-classic"))[:2]
     assert w0 == n0 & ~aes_pclmul and w1 == 0  # no ':' zeroes the second word on 3.x
-    w0, w1 = _words(_mask("no-aesni-no-vaes"))[:2]
-    assert w0 == n0 & ~aes_pclmul and w1 == n1 & ~vaes_vpclmul
     w0, w1 = _words(_mask("no-simd"))[:2]
     assert not w0 & ((1 << 41) | aes_pclmul) and w1 == 0  # SSSE3, AES-NI, AVX2.. off
     if n1 & (1 << 41):
@@ -100,8 +100,8 @@ def _cpu_without(tmp_path, mask: str) -> str:
 
 @pytest.mark.openssl
 @pytest.mark.parametrize("name, mask, missing", [
-    ("no-vaes", ":~0x60000000000", "no VAES"),
-    ("no-aesni", "~0x200000200000000:~0x0", "no AES-NI"),
+    ("no-vaes", ":~0x60000000000", "no vaes"),
+    ("no-aesni", "~0x200000200000000:~0x0", "no aesni"),
 ])
 def test_presets_the_cpu_cannot_honour_are_skipped_with_a_message(native, tmp_path, name, mask,
                                                                   missing):
@@ -112,3 +112,101 @@ def test_presets_the_cpu_cannot_honour_are_skipped_with_a_message(native, tmp_pa
     assert [c.name for c in conds] == ["native"]
     assert any(f"skipping ISA preset {name!r}" in str(w.message) and missing in str(w.message)
                for w in caught), [str(w.message) for w in caught]
+
+
+# --- decoding: named by what the mask switched off ---------------------------------------------
+
+def _documented_bits() -> dict[str, int]:
+    """``'bit #64+41 denoting availability of VAES extension'`` -> {'VAES extension': 105}, read
+    from the manual page text copied into docs/."""
+    import re
+    from pathlib import Path
+    text = " ".join((Path(__file__).parents[2] / "docs" / "openssl-ia32cap.md").read_text().split())
+    out = {}
+    for m in re.finditer(r"bit #(64\+)?(\d+),? ((?:denoting|reserved)[^;]*);", text):
+        out[m[3].strip()] = (64 if m[1] else 0) + int(m[2])
+    return out
+
+
+def test_feature_bits_are_the_ones_the_openssl_manual_documents():
+    doc = _documented_bits()
+    by_words = {"aesni": "AES-NI", "pclmulqdq": "PCLMULQDQ", "vaes": "VAES",
+                "vpclmulqdq": "VPCLMULQDQ", "shani": "SHA extension", "ssse3": "SSSE3",
+                "avx": "AVX extension", "avx2": "AVX2", "avx512f": "AVX512F",
+                "avx512bw": "AVX512BW", "avx512vl": "AVX512VL", "avx512dq": "AVX512DQ",
+                "avx512ifma": "AVX512IFMA", "bmi1": "BMI1", "bmi2": "BMI2", "rdseed": "RDSEED",
+                "adx": "ADCX", "movbe": "MOVBE", "xop": "XOP", "rdrand": "RDRAND"}
+    for name, words in by_words.items():
+        hits = [bit for text, bit in doc.items() if words in text]
+        assert hits, f"{words} not found in the manual text"
+        w, b = FEATURES[name]
+        assert 64 * w + b in hits, (name, hits)
+
+
+# cipherlab name -> /proc/cpuinfo flag (Linux spells a few differently)
+_LINUX_FLAG = {"aesni": "aes", "shani": "sha_ni", "avx512f": "avx512f", "rdseed": "rdseed"}
+
+
+@pytest.mark.openssl
+def test_decoded_features_match_this_cpus_flags(native):
+    flags = set(open("/proc/cpuinfo").read().split("flags")[1].split("\n")[0].split())
+    have = set(features(native))
+    checked = ["aesni", "pclmulqdq", "vaes", "vpclmulqdq", "shani", "ssse3", "avx", "avx2",
+               "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512ifma", "bmi1", "bmi2",
+               "adx", "movbe"]
+    wrong = [n for n in checked if (n in have) != (_LINUX_FLAG.get(n, n) in flags)]
+    assert not wrong, f"mask bits disagree with /proc/cpuinfo for {wrong}"
+
+
+@pytest.mark.openssl
+def test_each_preset_is_named_by_what_it_switched_off(native):
+    if "aesni" not in features(native):
+        pytest.skip("no AES-NI on this CPU")
+    have = features(native)
+    aes = [f for f in ("aesni", "pclmulqdq", "vaes", "vpclmulqdq") if f in have]
+    assert isa_off(native, _mask("no-aesni")) == "+".join(aes)
+    assert aesni_state(native, _mask("no-aesni")) == "off"
+    classic = isa_off(native, _mask("no-aesni-classic")).split("+")
+    assert classic[:len(aes)] == aes and "avx2" in classic  # the whole second word went too
+    assert aesni_state(native, _mask("no-aesni-classic")) is None  # not AES-NI alone
+    assert isa_off(native, native) == "none" and aesni_state(native, native) == "on"
+    if "vaes" in have:
+        assert isa_off(native, _mask("no-vaes")) == "vaes+vpclmulqdq"
+        assert aesni_state(native, _mask("no-vaes")) is None
+
+
+def test_pasted_dumps_are_labelled_by_their_cpuinfo_mask():
+    import cipherlab
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(cipherlab.datasets.path("captures/host-b-openssl-3.0.22/evp.txt"))
+    masked = df["cpuinfo"].astype(str).str.contains("env:~0x200000200000000")
+    assert masked.any() and (~masked).any()
+    assert set(df.loc[~masked, "isa_off"]) == {"none"}
+    labels = set(df.loc[masked, "isa_off"].astype(str))
+    # the AWS-wiki value switched off the whole second word, not AES-NI alone
+    assert len(labels) == 1 and labels.pop().startswith("aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2")
+
+
+def test_a_paste_without_a_native_run_is_decoded_from_its_env_value_and_says_so():
+    import pandas as pd
+
+    from cipherlab.errors import IngestWarning
+    df = pd.DataFrame({"source": "x.txt", "cpuinfo": [
+        "OPENSSL_ia32cap=0xfdfa3201078bffff:0x405fc6f1bf07ab env:~0x200000200000000:~0x0"]})
+    with pytest.warns(IngestWarning, match="no run without OPENSSL_ia32cap"):
+        out = label_masks(df)
+    assert out["isa_off"].tolist() == ["aesni+pclmulqdq"] and out["aesni"].tolist() == ["off"]
+
+
+def test_a_marker_label_that_hides_more_than_aesni_is_warned_about():
+    import pandas as pd
+
+    from cipherlab.errors import IngestWarning
+    df = pd.DataFrame({"source": "x.txt", "aesni": ["on", "off"], "cpuinfo": [
+        "OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab",
+        "OPENSSL_ia32cap=0xfdfa3201078bffff:0x0 env:~0x200000200000000"]})
+    with pytest.warns(IngestWarning, match="aesni=off ran with a mask that switched off aesni"):
+        out = label_masks(df)
+    assert out["aesni"].astype(str).tolist() == ["on", "off"]  # the text's label is kept
+    assert out["isa_off"].astype(str).str.contains("avx2").tolist() == [False, True]

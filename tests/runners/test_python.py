@@ -10,7 +10,7 @@ import pytest
 import cipherlab
 from cipherlab.errors import CaptureWarning, UnsupportedAlgorithmError
 from cipherlab.runners import capture_python
-from cipherlab.runners._isa import _has, effective_mask
+from cipherlab.runners._isa import effective_mask, features
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_tidy_rows_with_versions_and_conditions(captured):
 
 def test_isa_reaches_the_workers(captured):
     out, df = captured
-    if not _has(effective_mask({}), 0, 57):
+    if "aesni" not in features(effective_mask({})):
         pytest.skip("no AES-NI here")
     starts = {}
     for rec in map(json.loads, (out / "runs.jsonl").read_text().splitlines()):
@@ -51,6 +51,8 @@ def test_isa_reaches_the_workers(captured):
     # the mask read inside cryptography's own OpenSSL (or the system one's reading of the value)
     assert dict(zip(df["isa"].astype(str), df["aesni"].astype(str))) == {"native": "on",
                                                                          "no-aesni": "off"}
+    off = df.loc[df["isa"] == "no-aesni", "isa_off"].astype(str).unique().tolist()
+    assert len(off) == 1 and off[0].startswith("aesni+pclmulqdq")  # named by what went off
     cbc = df[(df["algorithm"] == "aes-128-cbc") & (df["block_bytes"] == 4096)]
     rate = dict(zip(cbc["isa"].astype(str), cbc["bytes_per_s"]))
     assert rate["native"] > 2 * rate["no-aesni"]  # CBC has no VAES path: the mask bites

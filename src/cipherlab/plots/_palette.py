@@ -21,6 +21,8 @@ from __future__ import annotations
 import zlib
 from typing import Iterable, Mapping
 
+from cipherlab.algorithms import ALGORITHM_ORDER
+
 __all__ = ["ALGORITHM_ORDER", "COLORS", "color_for", "palette"]
 
 #: The colour cycle, in order of preference (hex RGB).
@@ -46,25 +48,6 @@ COLORS: tuple[str, ...] = (
     "#F0E442",  # Okabe-Ito yellow: last, low contrast on white
 )
 
-#: Canonical algorithm names with a reserved slot of :data:`COLORS` (slot = position).
-ALGORITHM_ORDER: tuple[str, ...] = (
-    "aes-128-gcm",
-    "aes-128-cbc",
-    "aes-256-gcm",
-    "aes-256-cbc",
-    "chacha20-poly1305",
-    "aes-192-gcm",
-    "aes-192-cbc",
-    "sha256",
-    "sha1",
-    "md5",
-    "sha512",
-    "aes-128-ctr",
-    "aes-256-ctr",
-    "idea-cbc",
-    "des-ede3",
-    "rc4",
-)
 _SLOT = {name: i for i, name in enumerate(ALGORITHM_ORDER)}
 
 

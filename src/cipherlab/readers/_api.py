@@ -124,13 +124,19 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         if parts:
             # the frame one pass over every text source would give, flagged once
             text = parts[0] if len(parts) == 1 else model.concat(parts)
-            tables.insert(0, model.flag_cells(text, first))
+            tables.insert(0, model.flag_cells(label_masks(text), first))
         parts = chunk = None  # freed while the collector is paused
     for w in caught:  # re-issued here so that they point at the caller's line
         warnings.warn(w.message, w.category, stacklevel=2)
     if not tables:
         raise IngestError("no measurements found in any of the files given", source=str(source))
     return tables[0] if len(tables) == 1 else model.concat(tables)
+
+
+def label_masks(frame: pd.DataFrame) -> pd.DataFrame:
+    """``isa_off``/``aesni`` from the ``CPUINFO:`` masks of the text (``runners._isa``)."""
+    from cipherlab.runners._isa import label_masks
+    return label_masks(frame, stacklevel=2)
 
 
 class _Chunk:

@@ -32,7 +32,8 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["FLAGS", "host_frame", "host_info", "load_1m", "openssl_versions"]
+__all__ = ["FLAGS", "ClockSampler", "check_host", "cpu_times", "host_frame", "host_id",
+           "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
 
 #: CPU flags worth recording for cipher benchmarks (x86 names; ARM names follow).
 FLAGS = ("aes", "pclmulqdq", "vaes", "vpclmulqdq", "avx", "avx2", "avx512f", "sha_ni", "ssse3",
@@ -128,6 +129,188 @@ def load_1m() -> float | None:
         return None
 
 
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read().strip()
+    except OSError:
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def host_id() -> str:
+    """A stable id of this machine: 16 hex digits of SHA-256 over the OS's machine id and the
+    host name (containers made from one image share the machine id but not the name).
+
+    Where no machine id exists (macOS, Windows, minimal containers) the network card's address
+    (``uuid.getnode``) stands in. The same machine gives the same id across reboots.
+
+    >>> len(host_id()) == 16 and host_id() == host_id()
+    True
+    """
+    import hashlib
+    import uuid
+    machine = (_read("/etc/machine-id") or _read("/var/lib/dbus/machine-id")
+               or f"node-{uuid.getnode():012x}")
+    return hashlib.sha256(f"{machine}\0{socket.gethostname()}".encode()).hexdigest()[:16]
+
+
+def cpu_times() -> dict[str, int] | None:
+    """The kernel's cumulative CPU time counters (``/proc/stat``, in clock ticks), or None."""
+    line = (_read("/proc/stat") or "").partition("\n")[0].split()
+    if not line or line[0] != "cpu" or len(line) < 9:
+        return None
+    names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+    return dict(zip(names, map(int, line[1:9])))
+
+
+def steal_share(before: dict | None, after: dict | None) -> float | None:
+    """The share of CPU time the hypervisor took away between two :func:`cpu_times` samples.
+
+    >>> steal_share({"user": 0, "steal": 0}, {"user": 90, "steal": 10})
+    0.1
+    """
+    if not before or not after:
+        return None
+    total = sum(after.values()) - sum(before.values())
+    return round((after["steal"] - before["steal"]) / total, 4) if total > 0 else None
+
+
+def _cur_freqs() -> list[float]:
+    import glob
+    out = []
+    for path in glob.glob("/sys/devices/system/cpu/cpufreq/policy*/scaling_cur_freq"):
+        text = _read(path)
+        if text and text.isdigit():
+            out.append(int(text) * 1e3)
+    return out
+
+
+class ClockSampler:
+    """The clock the kernel measures while a run goes on (``scaling_cur_freq``, Hz): the median
+    over samples of the fastest core (the one running the benchmark). ``hz`` is None where the
+    kernel exposes no such counter (most VMs); the nominal clock of ``host.json`` is not it.
+
+    >>> with ClockSampler(interval=0.01) as clock:
+    ...     pass
+    >>> clock.hz is None or clock.hz > 1e8
+    True
+    """
+
+    def __init__(self, interval: float = 0.25):
+        self.interval = interval
+        self.hz: float | None = None
+        self._stop = None
+
+    def __enter__(self) -> "ClockSampler":
+        import threading
+        self._samples: list[float] = []
+        self._stop = threading.Event()
+        if _cur_freqs():
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        else:
+            self._thread = None
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            freqs = _cur_freqs()
+            if freqs:
+                self._samples.append(max(freqs))
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._samples:
+            import statistics
+            self.hz = statistics.median(self._samples)
+
+
+def _detect_virt(kind: str) -> str | None:
+    found = _run(["systemd-detect-virt", kind]).strip()
+    return found if found and found != "none" else None
+
+
+def _hypervisor(flags: set[str]) -> str | None:
+    virt = _detect_virt("--vm")
+    if virt:
+        return virt
+    kind = _read("/sys/hypervisor/type")
+    if kind:
+        return kind
+    m = re.search(r"^Hypervisor vendor:\s*(.+)$", _run(["lscpu"]), re.M)
+    if m:
+        return m[1].strip()
+    return "unknown (cpu flag 'hypervisor')" if "hypervisor" in flags else None
+
+
+def noise_facts(flags: set[str] | None = None) -> dict[str, Any]:
+    """What makes this machine's timings noisy, as the kernel reports it (None where it does not).
+
+    Keys: ``hypervisor`` (``kvm``, ``xen``, ... or None on bare metal), ``container``
+    (``docker``, ``lxc``, ... as ``systemd-detect-virt`` tells), ``steal_share`` (share of
+    CPU time taken by the hypervisor since boot), ``governor`` (cpufreq governors in use),
+    ``boost`` (turbo/boost on: True/False), ``smt`` (simultaneous multithreading active),
+    ``isolated_cpus`` (``isolcpus=``), ``boot_time`` (UTC), ``load`` (1, 5, 15 minutes),
+    ``online_cpus``.
+    """
+    import glob
+    times = cpu_times()
+    btime = re.search(r"^btime (\d+)", _read("/proc/stat") or "", re.M)
+    governors = sorted({g for p in glob.glob("/sys/devices/system/cpu/cpufreq/policy*/"
+                                             "scaling_governor") if (g := _read(p))})
+    boost = _read("/sys/devices/system/cpu/cpufreq/boost")
+    no_turbo = _read("/sys/devices/system/cpu/intel_pstate/no_turbo")
+    smt = _read("/sys/devices/system/cpu/smt/active")
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        load = None
+    return {
+        "hypervisor": _hypervisor(flags or set()),
+        "container": _detect_virt("--container"),
+        "steal_share": steal_share({k: 0 for k in times}, times) if times else None,
+        "governor": ",".join(governors) or None,
+        "boost": (boost == "1") if boost in ("0", "1") else
+                 ((no_turbo == "0") if no_turbo in ("0", "1") else None),
+        "smt": (smt == "1") if smt in ("0", "1") else None,
+        "isolated_cpus": _read("/sys/devices/system/cpu/isolated"),
+        "boot_time": (_dt.datetime.fromtimestamp(int(btime[1]), _dt.timezone.utc)
+                      .isoformat(timespec="seconds") if btime else None),
+        "load": load,
+        "online_cpus": _read("/sys/devices/system/cpu/online"),
+    }
+
+
+def check_host(facts: dict[str, Any], *, stacklevel: int = 3) -> str | None:
+    """Warn (CaptureWarning) when the host is virtualised, steals time or is busy; return the text.
+
+    >>> check_host({"hypervisor": None, "load": [0.1, 0.1, 0.1], "cores": 8}) is None
+    True
+    """
+    import warnings
+
+    from cipherlab.errors import CaptureWarning
+    why = []
+    if facts.get("hypervisor"):
+        why.append(f"it runs under a hypervisor ({facts['hypervisor']}): other guests share the "
+                   f"cores, and the clock it reports may be nominal")
+    steal = facts.get("steal_share")
+    if steal is not None and steal >= 0.01:
+        why.append(f"the hypervisor took {steal:.1%} of CPU time since boot (steal)")
+    load, cores = facts.get("load"), facts.get("cores") or 1
+    if load and load[0] > 0.5 * cores:
+        why.append(f"it is busy (load {load[0]:g} on {cores} cores)")
+    if not why:
+        return None
+    text = ("timings on this machine will be noisy: " + "; ".join(why) + ". Runs are interleaved "
+            "and repeated so comparisons stay fair; per-run steal and load are in runs.jsonl.")
+    warnings.warn(text, CaptureWarning, stacklevel=stacklevel)
+    return text
+
+
 def host_info(openssl: str | None = None) -> dict[str, Any]:
     """This machine's facts as a JSON-able dict, as every capture stores them in ``host.json``.
 
@@ -136,7 +319,9 @@ def host_info(openssl: str | None = None) -> dict[str, Any]:
     not reported), ``clock_hz`` and ``clock_source``, ``load_1m`` (the 1-minute load average
     when the facts were taken), ``python``, ``openssl``,
     ``openssl_version`` (the app's), ``openssl_library``, ``openssl_version_a`` (full text),
-    ``cryptography`` and ``cryptography_openssl`` (the OpenSSL its wheel bundles).
+    ``cryptography`` and ``cryptography_openssl`` (the OpenSSL its wheel bundles), ``host_id``
+    (:func:`host_id`), ``flags_all`` (every CPU flag the OS reports, sorted) and the noise facts
+    of :func:`noise_facts`.
     """
     cpu = _cpuinfo()
     raw = cpu.pop("flags_raw")
@@ -146,6 +331,7 @@ def host_info(openssl: str | None = None) -> dict[str, Any]:
     return {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "host": socket.gethostname(),
+        "host_id": host_id(),
         "os": platform.platform(),
         "kernel": platform.release(),
         "machine": platform.machine(),
@@ -159,6 +345,8 @@ def host_info(openssl: str | None = None) -> dict[str, Any]:
         "python": platform.python_version(),
         **openssl_versions(openssl),
         **_cryptography(),
+        "flags_all": sorted(raw),
+        **noise_facts(raw),
     }
 
 

@@ -20,16 +20,23 @@ Every condition is checked, not assumed: :func:`effective_mask` reads the ``CPUI
 cannot mean anything on this machine (non-x86, a CPU without the feature) with a
 :class:`~cipherlab.errors.CaptureWarning` that says why.
 
+Conditions are named by what they switched off, not by what they were meant to: :func:`isa_off`
+decodes both words of the mask in effect against native's into the documented features
+(:data:`FEATURES`, bit positions from ``OPENSSL_ia32cap(3ssl)``, copied in
+``docs/openssl-ia32cap.md``), e.g. ``aesni+pclmulqdq``; ``aesni`` is ``on``/``off`` only when
+nothing but the AES instructions differ (:func:`aesni_state`). :func:`label_masks` does the same
+for pasted dumps whose ``CPUINFO:`` line shows the mask.
+
 Examples
 --------
 >>> ISA_PRESETS["no-aesni"]
-'~0x200000200000000:~0x0'
+'~0x200000200000000:~0x60000000000'
 >>> isa_env(IsaCondition("no-vaes", ":~0x60000000000"), {"PATH": "/usr/bin"})["OPENSSL_ia32cap"]
 ':~0x60000000000'
 >>> "OPENSSL_ia32cap" in isa_env(IsaCondition("native", None), {"OPENSSL_ia32cap": "~0x0"})
 False
->>> aesni_state("0xfffa3203078bffff:0x405fc6f1bf07ab"), aesni_state("0xfdfa3201078bffff:0x0")
-('on', 'off')
+>>> isa_off("0xfffa3203078bffff:0x405fc6f1bf07ab", "0xfdfa3201078bffff:0x405fc6f1bf07ab")
+'aesni+pclmulqdq'
 """
 
 from __future__ import annotations
@@ -40,38 +47,51 @@ import re
 import subprocess
 import warnings
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from cipherlab.errors import CaptureError, CaptureWarning
 
-__all__ = ["ISA_PRESETS", "IsaCondition", "aesni_state", "effective_mask", "find_openssl",
-           "isa_env", "resolve_isa"]
+__all__ = ["AES_FEATURES", "FEATURES", "ISA_PRESETS", "IsaCondition", "aesni_state", "apply_value",
+           "effective_mask", "features", "find_openssl", "isa_env", "isa_off", "label_masks", "labels",
+           "resolve_isa", "switched_off"]
 
 ENV_VAR = "OPENSSL_ia32cap"
 
 #: Named ISA conditions -> ``OPENSSL_ia32cap`` value (``None``: the variable is unset).
 ISA_PRESETS: dict[str, str | None] = {
     "native": None,
-    # AES-NI (bit 57) and PCLMULQDQ (bit 33) off; ":~0x0" keeps AVX2/AVX-512/SHA-NI/VAES bits as
-    # reported, so only the AES instructions change (VAES code paths also require AES-NI).
-    "no-aesni": "~0x200000200000000:~0x0",
+    # No hardware AES on any OpenSSL: AES-NI (bit 57) and PCLMULQDQ (33) of the first word, VAES
+    # (64+41) and VPCLMULQDQ (64+42) of the second; OpenSSL 4.0 runs GCM with VAES whatever the
+    # AES-NI bit says. The rest of the second word stays as the CPU reports it.
+    "no-aesni": "~0x200000200000000:~0x60000000000",
     # The AWS-wiki value verbatim: on 3.x it also zeroes the second capability word.
     "no-aesni-classic": "~0x200000200000000",
     # AES-NI on, VAES (bit 41) and VPCLMULQDQ (bit 42) of the second word off.
     "no-vaes": ":~0x60000000000",
-    "no-aesni-no-vaes": "~0x200000200000000:~0x60000000000",
     # Plain integers: no SIMD at all (SSSE3, AVX, AES-NI, SHA-NI off): stands in for the asm tier.
     "no-simd": "0x0:0x0",
 }
 
-# What each preset needs from the CPU to differ from native: (word, bit, feature name).
-_NEEDS: dict[str, tuple[int, int, str] | None] = {
-    "no-aesni": (0, 57, "AES-NI"),
-    "no-aesni-classic": (0, 57, "AES-NI"),
-    "no-vaes": (1, 41, "VAES"),
-    "no-aesni-no-vaes": (0, 57, "AES-NI"),
-    "no-simd": None,
+# What each preset needs from the CPU to differ from native.
+_NEEDS: dict[str, str | None] = {"no-aesni": "aesni", "no-aesni-classic": "aesni",
+                                 "no-vaes": "vaes", "no-simd": None}
+
+#: The bits of the capability mask OpenSSL documents (``OPENSSL_ia32cap(3ssl)``, copied in
+#: ``docs/openssl-ia32cap.md``): ``name -> (word, bit)``, in the order names are joined in
+#: ``isa_off`` (the AES instructions first). Bit ``#64+n`` of the page is ``(1, n)``.
+FEATURES: dict[str, tuple[int, int]] = {
+    "aesni": (0, 57), "pclmulqdq": (0, 33), "vaes": (1, 41), "vpclmulqdq": (1, 42),
+    "shani": (1, 29), "ssse3": (0, 41), "avx": (0, 60), "avx2": (1, 5), "avx512f": (1, 16),
+    "avx512bw": (1, 30), "avx512vl": (1, 31), "avx512dq": (1, 17), "avx512ifma": (1, 21),
+    "bmi1": (1, 3), "bmi2": (1, 8), "adx": (1, 19), "rdseed": (1, 18), "rdrand": (0, 62),
+    "xop": (0, 43), "movbe": (0, 54), "xsave": (0, 58), "osxsave": (0, 59), "sse": (0, 25),
+    "sse2": (0, 26), "fxsr": (0, 24), "mmx": (0, 23), "ht": (0, 28), "intel": (0, 30),
+    "rc4path": (0, 20), "clflush": (0, 19), "tsc": (0, 4),
 }
+_BIT_NAMES = {64 * w + b: name for name, (w, b) in FEATURES.items()}
+#: The AES instructions: a condition whose ``isa_off`` holds only these (AES-NI among them) is
+#: ``aesni='off'``; the carry-less multiplies count because GHASH pairs them with AES in GCM.
+AES_FEATURES = frozenset({"aesni", "pclmulqdq", "vaes", "vpclmulqdq"})
 
 _RAW_MASK = re.compile(r"^~?(?:0[xX][0-9a-fA-F]+|\d+)?(?::~?(?:0[xX][0-9a-fA-F]+|\d+)?)*$")
 _CPUINFO = re.compile(r"^CPUINFO:\s*(?:N/A|OPENSSL_(?P<cap>\w+?)=(?P<value>\S*))(?:\s+env:.*)?\s*$",
@@ -158,8 +178,9 @@ def effective_mask(env: Mapping[str, str] | None = None, openssl: str | None = N
     return _mask_for(find_openssl(openssl), value)
 
 
-def _words(mask: str) -> list[int] | None:
-    if not mask.startswith("0x"):
+def _words(mask: str | None) -> list[int] | None:
+    """The capability words of a mask in effect (``'0xW0:0xW1'``), or None for anything else."""
+    if not isinstance(mask, str) or not mask.startswith("0x"):
         return None
     try:
         return [int(w, 16) for w in mask.split(":")]
@@ -167,17 +188,107 @@ def _words(mask: str) -> list[int] | None:
         return None
 
 
-def _has(mask: str, word: int, bit: int) -> bool | None:
+def _bits(words: Sequence[int]) -> set[int]:
+    return {64 * w + b for w, word in enumerate(words) for b in range(64) if word >> b & 1}
+
+
+def _names(bits: Iterable[int]) -> list[str]:
+    """Documented feature names of ``bits`` in :data:`FEATURES` order; ``'other'`` last stands
+    for the bits the manual does not list (3.0 ignores them; the raw mask keeps them)."""
+    bits = set(bits)
+    named = [n for n, (w, b) in FEATURES.items() if 64 * w + b in bits]
+    return named + (["other"] if bits - _BIT_NAMES.keys() else [])
+
+
+def features(mask: str) -> list[str] | None:
+    """The documented features a capability mask in effect has on, in :data:`FEATURES` order.
+
+    >>> features("0x200000200000000:0x20")
+    ['aesni', 'pclmulqdq', 'avx2']
+    >>> features("armcap=0xbd") is None
+    True
+    """
     words = _words(mask)
-    if words is None or len(words) <= word:
+    return None if words is None else [n for n in _names(_bits(words)) if n != "other"]
+
+
+def switched_off(native: str, mask: str) -> list[str] | None:
+    """Features on in ``native`` and off in ``mask`` (both masks in effect); None if not x86.
+
+    >>> switched_off("0xfffa3203078bffff:0x405fc6f1bf07ab", "0xfdfa3201078bffff:0x405fc6f1bf07ab")
+    ['aesni', 'pclmulqdq']
+    """
+    a, b = _words(native), _words(mask)
+    if a is None or b is None:
         return None
-    return bool(words[word] >> bit & 1)
+    b = b + [0] * (len(a) - len(b))
+    return _names(_bits(a) - _bits(b))
 
 
-def aesni_state(mask: str) -> str | None:
-    """``'on'``/``'off'`` from an x86 capability mask (bit 57 of the first word); None elsewhere."""
-    has = _has(mask, 0, 57)
-    return None if has is None else ("on" if has else "off")
+def isa_off(native: str, mask: str) -> str | None:
+    """The ``isa_off`` condition: what ``mask`` switched off against ``native``, joined by ``+``.
+
+    ``'none'`` when nothing is off; None when either mask is not an x86 capability mask.
+
+    >>> isa_off("0xfffa3203078bffff:0x405fc6f1bf07ab", "0xfdfa3201078bffff:0x0")
+    'aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+avx512f+avx512bw+avx512vl+avx512dq+avx512ifma+bmi1+bmi2+adx+rdseed+other'
+    >>> isa_off("0xfffa3203078bffff:0x405fc6f1bf07ab", "0xfffa3203078bffff:0x405fc6f1bf07ab")
+    'none'
+    """
+    off = switched_off(native, mask)
+    return None if off is None else ("+".join(off) or "none")
+
+
+def aesni_state(native: str, mask: str) -> str | None:
+    """``'on'``/``'off'`` when ``mask`` differs from ``native`` in nothing but the AES
+    instructions (:data:`AES_FEATURES`, AES-NI among them); None for any other difference.
+
+    >>> n = "0xfffa3203078bffff:0x405fc6f1bf07ab"
+    >>> aesni_state(n, n), aesni_state(n, "0xfdfa3201078bffff:0x4059c6f1bf07ab")
+    ('on', 'off')
+    >>> aesni_state(n, "0xfdfa3201078bffff:0x0") is None   # AVX2, SHA-NI ... went too
+    True
+    """
+    off = switched_off(native, mask)
+    if off is None:
+        return None
+    if not off:
+        return "on"
+    return "off" if "aesni" in off and set(off) <= AES_FEATURES else None
+
+
+def labels(cond: IsaCondition, mask: str, native: str) -> dict[str, str | None]:
+    """The ISA condition columns of a run: ``isa``, ``isa_mask``, ``isa_off``, ``aesni``.
+
+    >>> labels(IsaCondition("x", "~0x2"), "0x1:0x0", "0x3:0x0")
+    {'isa': 'x', 'isa_mask': '0x1:0x0', 'isa_off': 'other', 'aesni': None}
+    """
+    return {"isa": cond.name, "isa_mask": mask, "isa_off": isa_off(native, mask),
+            "aesni": aesni_state(native, mask)}
+
+
+def apply_value(words: Sequence[int], value: str) -> list[int]:
+    """The words OpenSSL 3.x makes of ``words`` under ``OPENSSL_ia32cap=value``.
+
+    ``~X`` clears the bits of X, a plain number replaces the word, an empty part keeps it, and a
+    value without ``:`` zeroes the second word (see ``docs/openssl-ia32cap.md``).
+
+    >>> [hex(w) for w in apply_value([0xff, 0xff], "~0x1")]
+    ['0xfe', '0x0']
+    >>> [hex(w) for w in apply_value([0xff, 0xff], ":~0x10")]
+    ['0xff', '0xef']
+    """
+    out = list(words) + [0] * max(0, 2 - len(words))
+    parts = value.split(":")
+    for i in range(len(out)):
+        if i >= len(parts):
+            out[i] = 0 if i == 1 else out[i]
+            continue
+        part = parts[i].strip()
+        if part:
+            number = int(part.lstrip("~"), 0)
+            out[i] = out[i] & ~number if part.startswith("~") else number
+    return out
 
 
 def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None = None,
@@ -246,8 +357,8 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
                           stacklevel=stacklevel)
             continue
         need = _NEEDS.get(cond.name)
-        if need is not None and not _has(native, need[0], need[1]):
-            warnings.warn(f"skipping ISA preset {cond.name!r}: this CPU has no {need[2]} (native "
+        if need is not None and need not in features(native):
+            warnings.warn(f"skipping ISA preset {cond.name!r}: this CPU has no {need} (native "
                           f"mask {native}), so the preset would measure the same code as "
                           f"'native'.", CaptureWarning, stacklevel=stacklevel)
             continue
@@ -258,3 +369,86 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
                           f"code as 'native'.", CaptureWarning, stacklevel=stacklevel)
         kept.append(cond)
     return kept
+
+
+# Both words with every documented bit set.
+_DOCUMENTED = [sum(1 << b for w, b in FEATURES.values() if w == word) for word in (0, 1)]
+
+
+def _format(words: Sequence[int]) -> str:
+    return ":".join(f"0x{w:x}" for w in words)
+
+
+_CPUINFO_MASK = re.compile(r"OPENSSL_ia32cap=(?P<mask>0x[0-9a-fA-F]+(?::0x[0-9a-fA-F]+)*)"
+                           r"(?:\s+env:(?P<env>\S*))?")
+
+
+def label_masks(frame, *, stacklevel: int = 3):
+    """Add ``isa_off`` (and ``aesni`` where missing) to rows whose ``cpuinfo`` shows a mask.
+
+    The reference is the source's own run without ``env:`` (the CPU's native mask); a source with
+    no such run is decoded from the ``env:`` value alone (what it asks to clear, whether or not the
+    CPU had it), with an :class:`~cipherlab.errors.IngestWarning` saying so. An ``aesni`` label
+    the text already carries (a marker line) is kept, and a warning names the features that went
+    off beside AES-NI. Returns ``frame`` (a new frame when columns were added).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"source": "a.txt", "cpuinfo": [
+    ...     "OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab",
+    ...     "OPENSSL_ia32cap=0xfdfa3201078bffff:0x405fc6f1bf07ab env:~0x200000200000000:~0"]})
+    >>> label_masks(df)[["isa_off", "aesni"]].values.tolist()
+    [['none', 'on'], ['aesni+pclmulqdq', 'off']]
+    """
+    import pandas as pd
+
+    from cipherlab.errors import IngestWarning
+    if "cpuinfo" not in frame.columns or frame.empty:
+        return frame
+    pairs = frame[["source", "cpuinfo"]].astype("object").drop_duplicates()
+    parsed = {c: _CPUINFO_MASK.search(c) for c in pairs["cpuinfo"].dropna().unique()}
+    if not any(parsed.values()):
+        return frame
+    labels: dict[tuple, tuple] = {}
+    for source, group in pairs.groupby("source", dropna=False, sort=False):
+        found = [(c, parsed.get(c)) for c in group["cpuinfo"] if parsed.get(c)]
+        natives = {m["mask"].lower() for _, m in found if m["env"] is None}
+        native = natives.pop() if len(natives) == 1 else None
+        for text, m in found:
+            ref = native
+            if ref is None and m["env"] is not None:
+                try:  # every documented bit on: what the value asks to clear
+                    ref, mask = _format(_DOCUMENTED), _format(apply_value(_DOCUMENTED, m["env"]))
+                except ValueError:
+                    continue
+                warnings.warn(f"{source}: no run without OPENSSL_ia32cap to compare with, so "
+                              f"isa_off lists what OPENSSL_ia32cap={m['env']} asks to switch off, "
+                              f"whether or not this CPU had it", IngestWarning,
+                              stacklevel=stacklevel)
+                labels[(source, text)] = (isa_off(ref, mask), aesni_state(ref, mask))
+            elif ref is not None:
+                labels[(source, text)] = (isa_off(ref, m["mask"].lower()),
+                                          aesni_state(ref, m["mask"].lower()))
+    if not labels:
+        return frame
+    keys = pd.MultiIndex.from_frame(frame[["source", "cpuinfo"]].astype("object"))
+    got = [labels.get(k, (None, None)) for k in keys]
+    decoded = pd.Series([g[0] for g in got], index=frame.index, dtype="object")
+    if "isa_off" in frame.columns:  # a capture's own label (decoded against its native) stays
+        decoded = frame["isa_off"].astype("object").where(frame["isa_off"].notna(), decoded)
+    out = frame.assign(isa_off=decoded.astype("category"))
+    derived = pd.Series([g[1] for g in got], index=frame.index, dtype="object")
+    if "aesni" not in frame.columns:
+        out["aesni"] = pd.Categorical(derived)
+        return out
+    given = frame["aesni"].astype("object")
+    clash = given.eq("off") & out["isa_off"].astype("object").notna() & derived.isna()
+    if clash.any():
+        what = sorted(set(out.loc[clash, "isa_off"].astype(str)))
+        warnings.warn(f"{', '.join(map(str, frame.loc[clash, 'source'].unique()))}: rows labelled "
+                      f"aesni=off ran with a mask that switched off {' / '.join(what)} (the isa_off "
+                      f"column): their speed-up is not AES-NI's alone", IngestWarning,
+                      stacklevel=stacklevel)
+    out["aesni"] = given.where(given.notna(), derived).astype("category")
+    return out

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import re
 import subprocess
-import time
 import warnings
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -24,12 +23,13 @@ from typing import Iterable, Sequence
 import pandas as pd
 
 from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
-from cipherlab.runners._folder import CaptureFolder
-from cipherlab.runners._host import host_info, load_1m
-from cipherlab.runners._isa import (IsaCondition, _mask_for, aesni_state, find_openssl, isa_env,
+from cipherlab.runners._exec import kill_group, spawn
+from cipherlab.runners._folder import opened
+from cipherlab.runners._host import check_host, host_info
+from cipherlab.runners._isa import (IsaCondition, _mask_for, find_openssl, isa_env, labels,
                                     resolve_isa)
-from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, session,
-                                     slug)
+from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, run_observed,
+                                     session, slug)
 
 __all__ = ["capture"]
 
@@ -67,20 +67,20 @@ def _probe(binary: str, alg: _Alg, extra: Sequence[str]) -> str | None:
     and finds a typo before an hour of capture rather than in the middle of it.
     """
     cmd = [binary, "speed", "-mr", "-seconds", "1", *extra, *alg.args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env=isa_env(IsaCondition("native", None)))
+    procs: list[subprocess.Popen] = []
     lines = []
     try:
+        proc = spawn(procs, cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                     env=isa_env(IsaCondition("native", None)))
         for line in proc.stderr:
             if line.startswith("+DT"):
                 return None
             lines.append(line.strip())
         proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        proc.stderr.close()
+        for proc in procs:
+            kill_group(proc)
+            proc.stderr.close()
     return next((ln for ln in lines if ln and ":error:" not in ln), "") or " / ".join(lines)
 
 
@@ -149,8 +149,8 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
             seconds: float = 3, repeats: int = 6, isa: str | Iterable[str] | None = None,
             out: str | Path | None = None, timing: str = "cpu", multi: int | None = None,
             decrypt: bool = False, aead: bool = False, seed: int | None = 0,
-            resume: bool = False, openssl: str | Path | None = None, label: str | None = None,
-            progress: bool = True) -> pd.DataFrame:
+            resume: bool = False, force: bool = False, openssl: str | Path | None = None,
+            label: str | None = None, progress: bool = True) -> pd.DataFrame:
     """Benchmark this machine with ``openssl speed``, ISA conditions interleaved, every run kept.
 
     Parameters
@@ -187,6 +187,8 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         Reopen ``out`` and run only the runs not finished there. A run is known by what it
         measures (algorithm, size, condition, mode, repeat), so raising ``repeats`` or adding an
         ISA condition on resume adds just the new runs; ``seconds`` is not part of that identity.
+    force : bool
+        Resume a folder captured on another machine (refused otherwise: it would mix machines).
     openssl : str or Path, optional
         The binary (default: ``openssl`` on PATH).
     label : str, optional
@@ -199,7 +201,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     DataFrame
         The tidy table (``cipherlab.model`` columns; ``tool='openssl'``) of every run of this
         plan, including runs found finished on resume, with the conditions ``isa``, ``isa_mask``
-        (as ``openssl version -a`` reports it under the run's environment), ``aesni``, ``repeat``
+        (as ``openssl version -a`` reports it under the run's environment), ``isa_off`` (what that
+        mask switched off against native's, e.g. ``aesni+pclmulqdq+vaes+vpclmulqdq``), ``aesni``
+        (``on``/``off`` only when nothing but the AES instructions differ), ``repeat``
         and ``host``. ``source`` is the run's raw file in the folder (``runs/<key>.txt``).
 
     Raises
@@ -250,89 +254,89 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
                            f"(see the warnings above)")
 
-    folder = CaptureFolder(default_folder("openssl") if out is None else out, resume=resume)
-    facts = host_info(binary)
-    folder.write_host(facts)
-    version = facts["openssl_version"]
-    eff_timing = "elapsed" if multi else timing
+    with opened(default_folder("openssl") if out is None else out, resume=resume,
+                force=force) as folder:
+        facts = host_info(binary)
+        check_host(facts, stacklevel=4)
+        folder.write_host(facts)
+        version = facts["openssl_version"]
+        eff_timing = "elapsed" if multi else timing
 
-    # A cell is one openssl process's worth of measurements under one condition.
-    cells: list[tuple[_Alg, int | None]] = []
-    for alg in algs:
-        if alg.pkey_ops or size_list is None:
-            cells.append((alg, None))
-        else:
-            cells.extend((alg, s) for s in size_list)
-    plan = interleave(cells, conds, repeats, seed)
+        # A cell is one openssl process's worth of measurements under one condition.
+        cells: list[tuple[_Alg, int | None]] = []
+        for alg in algs:
+            if alg.pkey_ops or size_list is None:
+                cells.append((alg, None))
+            else:
+                cells.extend((alg, s) for s in size_list)
+        plan = interleave(cells, conds, repeats, seed)
 
-    def key(alg: _Alg, size: int | None, cond: IsaCondition, rep: int) -> str:
-        parts = ["openssl", alg.name, "all" if size is None else str(size), cond.name,
-                 *(["dec"] if decrypt else []), *(["aead"] if aead else []),
-                 *([f"multi{multi}"] if multi else []), *(["elapsed"] if timing == "elapsed" else []),
-                 f"r{rep}"]
-        return slug("_".join(parts))
+        def key(alg: _Alg, size: int | None, cond: IsaCondition, rep: int) -> str:
+            parts = ["openssl", alg.name, "all" if size is None else str(size), cond.name,
+                     *(["dec"] if decrypt else []), *(["aead"] if aead else []),
+                     *([f"multi{multi}"] if multi else []), *(["elapsed"] if timing == "elapsed" else []),
+                     f"r{rep}"]
+            return slug("_".join(parts))
 
-    keys = [key(*cell, cond, rep) for cell, cond, rep in plan]
-    folder.check_plan(keys)
-    done = folder.done_keys()
-    todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
-    masks = {cond: _mask_for(binary, cond.value) for cond in conds}
+        keys = [key(*cell, cond, rep) for cell, cond, rep in plan]
+        folder.check_plan(keys)
+        done = folder.done_keys()
+        todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
+        masks = {cond: _mask_for(binary, cond.value) for cond in conds}
+        native = _mask_for(binary, None)
 
-    def nominal(alg: _Alg, size: int | None) -> float:
-        n = alg.pkey_ops or (1 if size is not None else DEFAULT_SIZES_COUNT)
-        return float(secs) * n
+        def nominal(alg: _Alg, size: int | None) -> float:
+            n = alg.pkey_ops or (1 if size is not None else DEFAULT_SIZES_COUNT)
+            return float(secs) * n
 
-    import cipherlab  # the public ingest, whatever module readers put it in
+        import cipherlab  # the public ingest, whatever module readers put it in
 
-    shares: list[float] = []  # user CPU seconds / -seconds of each timed loop
-    bar = RunProgress([((c[0].name, c[1] is None), nominal(*c)) for c, *_ in todo],
-                      desc="openssl speed", enabled=progress)
-    with session(folder, bar, "capture"):
-        for (alg, size), cond, rep, k in todo:
-            cmd = [binary, "speed", "-mr", "-seconds", secs,
-                   *(["-elapsed"] if timing == "elapsed" else []),
-                   *(["-multi", str(multi)] if multi else []), *mode,
-                   *(["-bytes", str(size)] if size is not None and not alg.pkey_ops else []),
-                   *alg.args]
-            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            t0 = time.perf_counter()
-            proc = subprocess.run(cmd, env=isa_env(cond), capture_output=True, text=True,
-                                  check=False)
-            wall = time.perf_counter() - t0
-            raw = proc.stderr + proc.stdout  # the order of `2>&1` into a pipe
-            if proc.returncode != 0:
-                raise CaptureError(f"openssl speed exited with status {proc.returncode} "
-                                   f"(command: {' '.join(cmd)}); its output ends: "
-                                   f"{raw.strip()[-400:]!r}")
-            mask = masks[cond]
-            conditions = {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask),
-                          "repeat": rep, "host": facts["host"]}
-            if aead:
-                conditions["loop"] = "aead"
-            frame = cipherlab.ingest(raw, label=label or facts["host"], tool="openssl",
-                                     tool_version=version, timing=eff_timing, cpu=facts["cpu"],
-                                     clock_hz=facts["clock_hz"], multi=multi, **conditions)
-            if frame.empty:
-                raise CaptureError(f"openssl speed printed no result records (command: "
-                                   f"{' '.join(cmd)}); its output: {raw.strip()[-400:]!r}")
-            if frame["flag"].notna().all():
-                warnings.warn(f"openssl speed measured nothing for {alg.name} (every cell is "
-                              f"flagged {sorted(map(str, frame['flag'].unique()))}; command: "
-                              f"{' '.join(cmd)}); the run is kept in the folder as printed.",
-                              CaptureWarning, stacklevel=3)
-            frame = frame.assign(source=folder.source_name(k), run=folder.next_run_number())
-            if decrypt:
-                op = frame["operation"].astype("object")
-                frame["operation"] = op.where(op != "encrypt", "decrypt").astype("category")
-            folder.add_run(k, raw, frame, {
-                "tool": "openssl", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
-                "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
-                "load_1m": load_1m(),
-                "wall_s": round(wall, 4), "nominal_s": nominal(alg, size),
-                "returncode": proc.returncode})
-            bar.done(wall)
-            if eff_timing == "cpu":
-                shares.extend((frame["seconds"] / float(secs)).dropna().tolist())
-    check_busy(shares, tool="openssl")
-    return results(folder, keys, "openssl")
+        shares: list[float] = []  # user CPU seconds / -seconds of each timed loop
+        bar = RunProgress([((c[0].name, c[1] is None), nominal(*c)) for c, *_ in todo],
+                          desc="openssl speed", enabled=progress)
+        with session(folder, bar, "capture"):
+            for (alg, size), cond, rep, k in todo:
+                cmd = [binary, "speed", "-mr", "-seconds", secs,
+                       *(["-elapsed"] if timing == "elapsed" else []),
+                       *(["-multi", str(multi)] if multi else []), *mode,
+                       *(["-bytes", str(size)] if size is not None and not alg.pkey_ops else []),
+                       *alg.args]
+                started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                proc, observed = run_observed(cmd, isa_env(cond))
+                wall = proc.wall_s
+                raw = proc.stderr + proc.stdout  # the order of `2>&1` into a pipe
+                if proc.returncode != 0:
+                    raise CaptureError(f"openssl speed exited with status {proc.returncode} "
+                                       f"(command: {' '.join(cmd)}); its output ends: "
+                                       f"{raw.strip()[-400:]!r}")
+                mask = masks[cond]
+                conditions = {**labels(cond, mask, native), "repeat": rep, "host": facts["host"]}
+                if aead:
+                    conditions["loop"] = "aead"
+                frame = cipherlab.ingest(raw, label=label or facts["host"], tool="openssl",
+                                         tool_version=version, timing=eff_timing, cpu=facts["cpu"],
+                                         clock_hz=facts["clock_hz"], multi=multi, **conditions)
+                if frame.empty:
+                    raise CaptureError(f"openssl speed printed no result records (command: "
+                                       f"{' '.join(cmd)}); its output: {raw.strip()[-400:]!r}")
+                if frame["flag"].notna().all():
+                    warnings.warn(f"openssl speed measured nothing for {alg.name} (every cell is "
+                                  f"flagged {sorted(map(str, frame['flag'].unique()))}; command: "
+                                  f"{' '.join(cmd)}); the run is kept in the folder as printed.",
+                                  CaptureWarning, stacklevel=3)
+                frame = frame.assign(source=folder.source_name(k), run=folder.next_run_number())
+                if decrypt:
+                    op = frame["operation"].astype("object")
+                    frame["operation"] = op.where(op != "encrypt", "decrypt").astype("category")
+                folder.add_run(k, raw, frame, {
+                    "tool": "openssl", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
+                    "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
+                    **observed,
+                    "wall_s": round(wall, 4), "nominal_s": nominal(alg, size),
+                    "returncode": proc.returncode})
+                bar.done(wall)
+                if eff_timing == "cpu":
+                    shares.extend((frame["seconds"] / float(secs)).dropna().tolist())
+        check_busy(shares, tool="openssl")
+        return results(folder, keys, "openssl")
 

@@ -29,14 +29,14 @@ import math
 import random
 import statistics
 import warnings
-from typing import Hashable, Iterator, Sequence, TypeVar
+from typing import Any, Hashable, Iterator, Mapping, Sequence, TypeVar
 
 import pandas as pd
 
 from cipherlab.errors import CaptureWarning
 
 __all__ = ["RunProgress", "add_note", "check_busy", "interleave", "rate_warnings", "results",
-           "session", "slug"]
+           "run_observed", "session", "slug"]
 
 C = TypeVar("C")
 I = TypeVar("I")
@@ -163,16 +163,19 @@ def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: f
 
 @contextlib.contextmanager
 def session(folder, bar, call: str) -> Iterator[None]:
-    """Run a capture loop: on Ctrl-C say where the finished runs are; always close bar and folder."""
+    """Run a capture loop: SIGTERM and SIGHUP end it as Ctrl-C does, and then the note says
+    where the finished runs are; the bar is always closed (the folder by its ``opened``)."""
+    from cipherlab.runners._exec import terminating_signals
     try:
-        yield
+        with terminating_signals():
+            yield
     except KeyboardInterrupt as err:
         add_note(err, f"cipherlab: {len(folder.done_keys())} finished runs are kept in "
                       f"'{folder.path}'; {call}(..., out='{folder.path}', resume=True) continues.")
+        err.capture_folder = folder.path  # for the CLI's resume command
         raise
     finally:
         bar.close()
-        folder.close()
 
 
 def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> pd.DataFrame:
@@ -186,6 +189,18 @@ def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> p
     table = table.reset_index(drop=True)
     rate_warnings(table, tool=tool, stacklevel=stacklevel)
     return table
+
+
+def run_observed(argv: Sequence[str], env: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
+    """Run one benchmark child (``_exec.execute``) and say what the host did meanwhile:
+    ``{"load_1m", "steal_share", "clock_hz_measured"}`` for its ``runs.jsonl`` line."""
+    from cipherlab.runners._exec import execute
+    from cipherlab.runners._host import ClockSampler, cpu_times, load_1m, steal_share
+    before = cpu_times()
+    with ClockSampler() as clock:
+        proc = execute(argv, env)
+    return proc, {"load_1m": load_1m(), "steal_share": steal_share(before, cpu_times()),
+                  "clock_hz_measured": clock.hz}
 
 
 def check_busy(shares: Sequence[float], *, tool: str, limit: float = 0.8,

@@ -12,9 +12,7 @@ the capture folder at once.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-import time
 import warnings
 from datetime import datetime, timezone
 from pathlib import Path
@@ -25,12 +23,14 @@ import pandas as pd
 from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
 from cipherlab.model import Run, to_frame
 from cipherlab.runners import _pyworker
-from cipherlab.runners._folder import CaptureFolder
-from cipherlab.runners._host import host_info, load_1m
-from cipherlab.runners._isa import _mask_for, aesni_state, find_openssl, isa_env, resolve_isa
+from cipherlab.runners._exec import execute
+from cipherlab.runners._folder import opened
+from cipherlab.runners._host import check_host, host_info
+from cipherlab.runners._isa import (IsaCondition, _mask_for, find_openssl, isa_env, labels,
+                                    resolve_isa)
 from cipherlab.runners._openssl import _as_list, default_folder
-from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, session,
-                                     slug)
+from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, run_observed,
+                                     session, slug)
 
 __all__ = ["capture_python"]
 
@@ -59,12 +59,24 @@ def _parse(raw: str, *, source: str) -> tuple[dict, list[dict]]:
     return start, cells
 
 
+def _bundled_mask(python: str | None) -> str | None:
+    """The mask in effect inside cryptography's OpenSSL with ``OPENSSL_ia32cap`` unset: the
+    reference its runs' ``isa_off`` is decoded against (None where the worker cannot read it)."""
+    spec = {"algorithm": "aes-128-gcm", "operation": "encrypt", "sizes": [], "seconds": 0,
+            "warmup_s": 0, "timing": "cpu"}
+    proc = execute([python or sys.executable, str(WORKER), json.dumps(spec)],
+                   isa_env(IsaCondition("native", None)), timeout=120)
+    ends = [json.loads(line) for line in proc.stdout.splitlines() if '"end"' in line]
+    return ends[-1].get("ia32cap_in_effect") if proc.returncode == 0 and ends else None
+
+
 def capture_python(algorithms: str | Iterable[str] | None = None, *,
                    sizes: Iterable[int] | None = None, seconds: float = 1, repeats: int = 6,
                    isa: str | Iterable[str] | None = None,
                    operations: str | Iterable[str] = ("encrypt", "decrypt"),
                    out: str | Path | None = None, timing: str = "cpu", warmup_s: float = 0.2,
-                   seed: int | None = 0, resume: bool = False, python: str | None = None,
+                   seed: int | None = 0, resume: bool = False, force: bool = False,
+                   python: str | None = None,
                    openssl: str | Path | None = None, label: str | None = None,
                    progress: bool = True) -> pd.DataFrame:
     """Time the ``cryptography`` package per message, ISA conditions interleaved, every run kept.
@@ -86,7 +98,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
         As for :func:`cipherlab.capture`; applied through the workers' environment.
     operations : list of {'encrypt', 'decrypt'}
         Default both.
-    out, seed, resume, label, progress
+    out, seed, resume, force, label, progress
         As for :func:`cipherlab.capture`.
     timing : {'cpu', 'elapsed'}
         Divide by user CPU time (as ``openssl speed`` does by default) or by wall time.
@@ -139,65 +151,68 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     conds = resolve_isa(isa, openssl=binary, stacklevel=3)
     if not conds:
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine")
-    folder = CaptureFolder(default_folder("python") if out is None else out, resume=resume)
-    facts = host_info(binary)
-    folder.write_host(facts)
-    if facts.get("cryptography") is None:
-        raise CaptureError("the `cryptography` package is not installed; `pip install cryptography`")
+    with opened(default_folder("python") if out is None else out, resume=resume,
+                force=force) as folder:
+        facts = host_info(binary)
+        check_host(facts, stacklevel=4)
+        folder.write_host(facts)
+        if facts.get("cryptography") is None:
+            raise CaptureError("the `cryptography` package is not installed; `pip install cryptography`")
 
-    cells: list[tuple[str, str, tuple[int, ...]]] = []
-    for alg in algs:
-        usable = tuple(s for s in size_list if not (alg.endswith("-cbc") and s % 16))
-        if len(usable) < len(size_list):
-            warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
-                          f"({sorted(set(size_list) - set(usable))})", CaptureWarning, stacklevel=2)
-        if usable:
-            cells.extend((alg, op, usable) for op in ops)
-    plan = interleave(cells, conds, repeats, seed)
-    keys = [slug(f"cryptography_{a}_{op}_{cond.name}_{timing}_r{rep}")
-            for (a, op, _), cond, rep in plan]
-    folder.check_plan(keys)
-    done = folder.done_keys()
-    todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
-    masks = {cond: _mask_for(binary, cond.value) for cond in conds}
-    per_run = lambda cell: len(cell[2]) * (seconds + warmup_s)  # noqa: E731
+        cells: list[tuple[str, str, tuple[int, ...]]] = []
+        for alg in algs:
+            usable = tuple(s for s in size_list if not (alg.endswith("-cbc") and s % 16))
+            if len(usable) < len(size_list):
+                warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
+                              f"({sorted(set(size_list) - set(usable))})", CaptureWarning, stacklevel=2)
+            if usable:
+                cells.extend((alg, op, usable) for op in ops)
+        plan = interleave(cells, conds, repeats, seed)
+        keys = [slug(f"cryptography_{a}_{op}_{cond.name}_{timing}_r{rep}")
+                for (a, op, _), cond, rep in plan]
+        folder.check_plan(keys)
+        done = folder.done_keys()
+        todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
+        native_cond = IsaCondition("native", None)
+        masks = {cond: _mask_for(binary, cond.value) for cond in (*conds, native_cond)}
+        bundled_native = _bundled_mask(python) if todo else None
+        per_run = lambda cell: len(cell[2]) * (seconds + warmup_s)  # noqa: E731
 
-    shares: list[float] = []  # user CPU seconds / wall seconds of each timed loop
-    bar = RunProgress([(c[0], per_run(c)) for c, *_ in todo], desc="cryptography",
-                      enabled=progress)
-    with session(folder, bar, "capture_python"):
-        for (alg, op, sz), cond, rep, k in todo:
-            spec = {"algorithm": alg, "operation": op, "sizes": list(sz), "seconds": seconds,
-                    "warmup_s": warmup_s, "timing": timing}
-            cmd = [python or sys.executable, str(WORKER), json.dumps(spec)]
-            started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            t0 = time.perf_counter()
-            proc = subprocess.run(cmd, env=isa_env(cond), capture_output=True, text=True,
-                                  check=False)
-            wall = time.perf_counter() - t0
-            if proc.returncode != 0:
-                raise CaptureError(f"the cryptography worker exited with status "
-                                   f"{proc.returncode} (spec {spec}): {proc.stderr.strip()[-600:]}")
-            source = folder.source_name(k)
-            start, rows = _parse(proc.stdout, source=source)
-            # The mask inside cryptography's own OpenSSL when the worker could read it (Linux
-            # x86-64); else what the system openssl reports for the same OPENSSL_ia32cap value.
-            mask = start.get("ia32cap_in_effect") or masks[cond]
-            meta = {"label": label or facts["host"], "tool": "cryptography",
-                    "tool_version": start.get("cryptography"), "timing": timing,
-                    "cpu": facts["cpu"], "clock_hz": facts["clock_hz"]}
-            conditions = {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask),
-                          "repeat": rep, "host": facts["host"], "backend": start.get("backend")}
-            frame = to_frame([Run(meta, rows)], source=source, conditions=conditions,
-                             first_run=folder.next_run_number())
-            folder.add_run(k, proc.stdout, frame, {
-                "tool": "cryptography", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
-                "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
-                "load_1m": load_1m(),
-                "wall_s": round(wall, 4), "nominal_s": per_run((alg, op, sz)),
-                "returncode": proc.returncode})
-            bar.done(wall)
-            if timing == "cpu":
-                shares.extend(c["seconds"] / seconds for c in rows)
-    check_busy(shares, tool="cryptography")
-    return results(folder, keys, "cryptography")
+        shares: list[float] = []  # user CPU seconds / wall seconds of each timed loop
+        bar = RunProgress([(c[0], per_run(c)) for c, *_ in todo], desc="cryptography",
+                          enabled=progress)
+        with session(folder, bar, "capture_python"):
+            for (alg, op, sz), cond, rep, k in todo:
+                spec = {"algorithm": alg, "operation": op, "sizes": list(sz), "seconds": seconds,
+                        "warmup_s": warmup_s, "timing": timing}
+                cmd = [python or sys.executable, str(WORKER), json.dumps(spec)]
+                started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                proc, observed = run_observed(cmd, isa_env(cond))
+                wall = proc.wall_s
+                if proc.returncode != 0:
+                    raise CaptureError(f"the cryptography worker exited with status "
+                                       f"{proc.returncode} (spec {spec}): {proc.stderr.strip()[-600:]}")
+                source = folder.source_name(k)
+                start, rows = _parse(proc.stdout, source=source)
+                # The mask inside cryptography's own OpenSSL when the worker could read it (Linux
+                # x86-64); else what the system openssl reports for the same OPENSSL_ia32cap value.
+                mask = start.get("ia32cap_in_effect") or masks[cond]
+                native = bundled_native if start.get("ia32cap_in_effect") else masks[native_cond]
+                meta = {"label": label or facts["host"], "tool": "cryptography",
+                        "tool_version": start.get("cryptography"), "timing": timing,
+                        "cpu": facts["cpu"], "clock_hz": facts["clock_hz"]}
+                conditions = {**labels(cond, mask, native), "repeat": rep, "host": facts["host"],
+                              "backend": start.get("backend")}
+                frame = to_frame([Run(meta, rows)], source=source, conditions=conditions,
+                                 first_run=folder.next_run_number())
+                folder.add_run(k, proc.stdout, frame, {
+                    "tool": "cryptography", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
+                    "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
+                    **observed,
+                    "wall_s": round(wall, 4), "nominal_s": per_run((alg, op, sz)),
+                    "returncode": proc.returncode})
+                bar.done(wall)
+                if timing == "cpu":
+                    shares.extend(c["seconds"] / seconds for c in rows)
+        check_busy(shares, tool="cryptography")
+        return results(folder, keys, "cryptography")

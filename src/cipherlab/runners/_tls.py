@@ -5,9 +5,9 @@ suite want to know what it means for a real transfer. The OpenJDK seed
 (``data/seeds/openjdk-ml-aes-gcm-slow.txt``) sent 100 MiB over a TLS 1.2 socket and got 5.2 MiB/s
 with AES-128-GCM but 100 MiB/s with AES-128-CBC-SHA256, because that JDK's GHASH did not use
 PCLMULQDQ. :func:`capture_tls` repeats that experiment with Python's ``ssl`` (the system OpenSSL),
-per suite and per ISA preset, and :func:`predict_tls` puts beside each measurement what the record
-layer could reach according to an ``openssl speed`` capture of the same primitives at the TLS
-record size (16 KiB).
+per suite and per ISA preset; :func:`cipherlab.stats.predict_tls` puts beside each measurement
+what the record layer could reach according to an ``openssl speed`` capture of the same
+primitives at the TLS record size (16 KiB).
 
 How a run works (see ``_tls_worker.py`` for the children):
 
@@ -63,19 +63,18 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from cipherlab.errors import (AnalysisError, CaptureError, CaptureWarning,
-                              UnsupportedAlgorithmError)
+from cipherlab.algorithms import TLS_RECORD_BYTES, suite_primitives
+from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
 
-__all__ = ["DEFAULT_SUITES", "RECORD_BYTES", "TLS13_DEFAULT", "capture_tls", "predict_tls",
-           "record_layer_rates", "suite_primitives", "tls_suites"]
+__all__ = ["DEFAULT_SUITES", "RECORD_BYTES", "TLS13_DEFAULT", "capture_tls", "tls_suites"]
 
 #: Asks for whatever TLS 1.3 suite the local OpenSSL negotiates by default.
 TLS13_DEFAULT = "TLSv1.3"
 #: The suites of the issue: the seed's two (as ECDHE-ECDSA), ChaCha20-Poly1305, and TLS 1.3.
 DEFAULT_SUITES = ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-SHA256",
                   "ECDHE-ECDSA-CHACHA20-POLY1305", TLS13_DEFAULT)
-#: Largest TLS plaintext record (RFC 8446 §5.1, RFC 5246 §6.2.1): the size the record layer seals.
-RECORD_BYTES = 16384
+#: Largest TLS plaintext record: the size the record layer seals (see cipherlab.algorithms).
+RECORD_BYTES = TLS_RECORD_BYTES
 
 _WORKER = Path(__file__).with_name("_tls_worker.py")
 _STARTUP_S = 20.0  # a child must report "listening" within this (2 busy cores, cold caches)
@@ -184,42 +183,39 @@ def _openssl_knows(cipher_string: str) -> bool:
     return True
 
 
-def suite_primitives(suite: str) -> dict[str, Any]:
-    """What the record layer does per record for ``suite``, as ``openssl speed`` algorithm names.
-
-    Returns ``{"kind": "aead", "cipher": ..., "mac": None}`` (one seal per record) or
-    ``{"kind": "cbc-hmac", "cipher": ..., "mac": "hmac(sha256)"}`` (one HMAC and one CBC pass per
-    record); the names are cipherlab's canonical ones (see ``readers._names``).
-
-    Examples
-    --------
-    >>> suite_primitives("ECDHE-ECDSA-AES128-SHA256")
-    {'kind': 'cbc-hmac', 'cipher': 'aes-128-cbc', 'mac': 'hmac(sha256)'}
-    >>> suite_primitives("TLS_AES_256_GCM_SHA384")
-    {'kind': 'aead', 'cipher': 'aes-256-gcm', 'mac': None}
-    >>> suite_primitives("ECDHE-ECDSA-CHACHA20-POLY1305")["cipher"]
-    'chacha20-poly1305'
-    """
-    s = suite.upper().replace("_", "-")
-    if "CHACHA20" in s:
-        return {"kind": "aead", "cipher": "chacha20-poly1305", "mac": None}
-    m = re.search(r"AES-?(128|256)", s)
-    if not m:
-        raise UnsupportedAlgorithmError(
-            f"suite must use AES-128/256 or ChaCha20-Poly1305 for a record-layer prediction; "
-            f"not {suite!r}")
-    bits = m.group(1)
-    for mode in ("GCM", "CCM"):
-        if re.search(rf"\b{mode}8?\b", s):  # CCM8: the same cipher with an 8-byte tag
-            return {"kind": "aead", "cipher": f"aes-{bits}-{mode.lower()}", "mac": None}
-    h = re.search(r"-SHA(1|256|384)?$", s)
-    if not h:
-        raise UnsupportedAlgorithmError(f"cannot tell the MAC of suite {suite!r}")
-    return {"kind": "cbc-hmac", "cipher": f"aes-{bits}-cbc", "mac": f"hmac(sha{h.group(1) or '1'})"}
-
-
 # --------------------------------------------------------------------------------------------
 # the throw-away certificate and one transfer
+
+
+_KEY_PREFIX = "cipherlab-tls-"
+
+
+def remove_stale_key_folders(tmp: str | os.PathLike | None = None) -> list[Path]:
+    """Delete the throw-away key folders of captures whose process is gone; return them.
+
+    Each :func:`capture_tls` keeps its private key in ``<tmp>/cipherlab-tls-<pid>-*`` and removes
+    it on every way out Python sees; a ``kill -9`` leaves it, so every capture first removes the
+    folders whose ``<pid>`` no longer runs (those of running captures stay).
+    """
+    import shutil
+    gone = []
+    for path in Path(tmp or tempfile.gettempdir()).glob(f"{_KEY_PREFIX}*-*"):
+        pid = path.name[len(_KEY_PREFIX):].split("-")[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        gone.append(path)
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
 
 
 def _make_certificate(folder: Path) -> tuple[Path, Path]:
@@ -251,19 +247,12 @@ def _make_certificate(folder: Path) -> tuple[Path, Path]:
 
 
 def _spawn(procs: list[subprocess.Popen], args: list[str], env: dict[str, str]) -> subprocess.Popen:
-    """Start a worker and append it to ``procs`` with SIGINT held off, so a Ctrl-C can never
-    fall between the start and the bookkeeping that guarantees the child is reaped."""
-    # A new session = a new process group that a terminal's Ctrl-C does not reach: the parent
-    # alone decides when the children end, and can kill the whole group.
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        proc = subprocess.Popen([sys.executable, str(_WORKER), *args], env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-        procs.append(proc)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-    return proc
+    """Start a worker in its own session (a terminal's Ctrl-C does not reach it: the parent alone
+    decides when it ends), dying with the parent, and append it to ``procs`` with interrupts held
+    off (``runners._exec.spawn``), so the bookkeeping that guarantees it is reaped always happens."""
+    from cipherlab.runners._exec import spawn
+    return spawn(procs, [sys.executable, str(_WORKER), *args], env=env, stdin=subprocess.DEVNULL,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _reap(procs: Sequence[subprocess.Popen]) -> None:
@@ -390,7 +379,8 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: 
 def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float = 100.0,
                 repeats: int = 3, isa: Iterable[str] | str | None = None,
                 write_size: int = RECORD_BYTES, out: str | os.PathLike | None = None,
-                seed: int | None = 0, resume: bool = False, timeout_s: float | None = None,
+                seed: int | None = 0, resume: bool = False, force: bool = False,
+                timeout_s: float | None = None,
                 label: str | None = None, progress: bool = True) -> pd.DataFrame:
     """Measure TLS transfer throughput per cipher suite and ISA preset over loopback.
 
@@ -427,6 +417,8 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         conditions of a suite next to each other in alternating order).
     resume : bool
         Skip runs already recorded in ``out`` (after a Ctrl-C, say) and return all rows.
+    force : bool
+        Resume a folder captured on another machine (refused otherwise: it would mix machines).
     timeout_s : float, optional
         Limit per run in seconds; default 30 s + 1 s per 5 MB.
     label : str, optional
@@ -466,9 +458,9 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     """
     from tqdm.auto import tqdm
 
-    from cipherlab.runners._folder import CaptureFolder
-    from cipherlab.runners._host import host_info
-    from cipherlab.runners._isa import aesni_state, effective_mask, isa_env, resolve_isa
+    from cipherlab.runners._folder import opened
+    from cipherlab.runners._host import check_host, host_info
+    from cipherlab.runners._isa import IsaCondition, effective_mask, isa_env, labels, resolve_isa
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._plan import interleave, results, session
 
@@ -485,58 +477,60 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
                            f"(see the warnings above)")
 
-    folder = CaptureFolder(default_folder("tls") if out is None else out, resume=resume)
-    facts = host_info()
-    if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
-        warnings.warn(
-            f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
-            f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
-            f"column may not be the one in effect in the TLS processes. Check that the rates "
-            f"moved between presets.", CaptureWarning, stacklevel=2)
-    # The mask in effect, read once per preset by `openssl version -a` under the same
-    # environment: the openssl binary and Python's ssl load the same system libcrypto.
-    envs = {}
-    for cond in conds:
-        env = isa_env(cond)
-        mask = effective_mask(env)
-        envs[cond] = (env, {"isa": cond.name, "isa_mask": mask, "aesni": aesni_state(mask),
-                            "host": facts["host"]})
+    with opened(default_folder("tls") if out is None else out, resume=resume,
+                force=force) as folder:
+        facts = host_info()
+        check_host(facts, stacklevel=4)
+        if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
+            warnings.warn(
+                f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
+                f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
+                f"column may not be the one in effect in the TLS processes. Check that the rates "
+                f"moved between presets.", CaptureWarning, stacklevel=2)
+        # The mask in effect, read once per preset by `openssl version -a` under the same
+        # environment: the openssl binary and Python's ssl load the same system libcrypto.
+        envs = {}
+        native = effective_mask(isa_env(IsaCondition("native", None)))
+        for cond in conds:
+            env = isa_env(cond)
+            envs[cond] = (env, {**labels(cond, effective_mask(env), native), "host": facts["host"]})
 
-    plan = interleave(resolved, conds, repeats, seed)
-    keys = [_run_key(s, c.name, write_size, nbytes, r) for s, c, r in plan]
-    folder.check_plan(keys)
-    folder.write_host(facts)
-    done = folder.done_keys()
-    todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
+        plan = interleave(resolved, conds, repeats, seed)
+        keys = [_run_key(s, c.name, write_size, nbytes, r) for s, c, r in plan]
+        folder.check_plan(keys)
+        folder.write_host(facts)
+        done = folder.done_keys()
+        todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
 
-    with tempfile.TemporaryDirectory(prefix="cipherlab-tls-") as tmp:
-        cert, key = _make_certificate(Path(tmp))
-        configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
-                   if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
-        # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
-        # is honest even when presets differ tenfold in speed.
-        bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
-                   disable=not progress)
-        with session(folder, bar, "capture_tls"):
-            for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
-                bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
-                env, values = envs[cond]
-                if suite in configs:
-                    env = {**env, "OPENSSL_CONF": str(configs[suite])}
-                started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-                report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
-                                   cert=cert, key=key, timeout_s=limit)
-                _check_agreement(report, suite, what=run_key)
-                frame = _frame(report, suite=suite, source=folder.source_name(run_key), write_size=write_size,
-                               conditions={**values, "repeat": rep}, facts=facts,
-                               label=label, run=folder.next_run_number())
-                folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
-                               _run_record(report, suite, cond, rep, nbytes, write_size, limit,
-                                           started))
-                bar.update(nbytes)
+        remove_stale_key_folders()
+        with tempfile.TemporaryDirectory(prefix=f"{_KEY_PREFIX}{os.getpid()}-") as tmp:
+            cert, key = _make_certificate(Path(tmp))
+            configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
+                       if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
+            # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
+            # is honest even when presets differ tenfold in speed.
+            bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
+                       disable=not progress)
+            with session(folder, bar, "capture_tls"):
+                for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
+                    bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
+                    env, values = envs[cond]
+                    if suite in configs:
+                        env = {**env, "OPENSSL_CONF": str(configs[suite])}
+                    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+                    report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
+                                       cert=cert, key=key, timeout_s=limit)
+                    _check_agreement(report, suite, what=run_key)
+                    frame = _frame(report, suite=suite, source=folder.source_name(run_key), write_size=write_size,
+                                   conditions={**values, "repeat": rep}, facts=facts,
+                                   label=label, run=folder.next_run_number())
+                    folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
+                                   _run_record(report, suite, cond, rep, nbytes, write_size, limit,
+                                               started))
+                    bar.update(nbytes)
 
-    # Resumed runs come back from the folder; rows of other captures sharing it do not.
-    return results(folder, keys, "tls")
+        # Resumed runs come back from the folder; rows of other captures sharing it do not.
+        return results(folder, keys, "tls")
 
 
 def _run_record(report, suite, cond, repeat, nbytes, write_size, limit, started) -> dict[str, Any]:
@@ -575,187 +569,3 @@ def _check_agreement(report: dict[str, Any], suite: TlsSuite, *, what: str) -> N
     if srv["bytes"] != cli["bytes"]:
         raise CaptureError(f"{what}: the client sent {cli['bytes']} bytes but the server "
                            f"received {srv['bytes']}")
-
-
-# --------------------------------------------------------------------------------------------
-# the prediction
-
-
-def _primitive_rates(speed: pd.DataFrame, record_bytes: int, keys: list[str]) -> pd.DataFrame:
-    needed = {"algorithm", "operation", "block_bytes", "bytes_per_s", *keys}
-    missing = sorted(needed - set(speed.columns))
-    if missing:
-        hint = (f" (add it, e.g. speed.assign({missing[0]}='native'), to say which preset the "
-                f"speed capture ran under)" if set(missing) <= set(keys) else "")
-        raise AnalysisError(f"the openssl speed table lacks column(s) {missing}{hint}")
-    ok = speed["block_bytes"].eq(record_bytes).fillna(False) & speed["bytes_per_s"].notna()
-    if "flag" in speed.columns:
-        ok &= speed["flag"].isna()
-    rows = speed.loc[ok, [*keys, "algorithm", "operation", "bytes_per_s"]]
-    if rows.empty:
-        sizes = sorted(pd.unique(speed["block_bytes"].dropna()).tolist())
-        raise AnalysisError(f"the openssl speed table has no rates at block_bytes={record_bytes} "
-                            f"(the TLS record size); its block sizes are {sizes}")
-    # The median over repeats: one slow outlier run should not move the prediction.
-    return (rows.astype({c: "object" for c in [*keys, "algorithm", "operation"]})
-            .groupby([*keys, "algorithm", "operation"], dropna=False)["bytes_per_s"]
-            .median().reset_index())
-
-
-def record_layer_rates(speed: pd.DataFrame, suites: Iterable[str], *,
-                       record_bytes: int = RECORD_BYTES, on: str | Sequence[str] = "isa"
-                       ) -> pd.DataFrame:
-    """What the TLS record layer could reach per suite, from ``openssl speed`` rates at 16 KiB.
-
-    Per full record the sender seals and the receiver opens 16 KiB:
-
-    * AEAD suites (GCM, CCM, ChaCha20-Poly1305): one AEAD pass per record, so a side's rate is
-      the AEAD's rate at 16 KiB (``encrypt`` for the sender, ``decrypt`` for the receiver).
-    * CBC-HMAC suites (``...-AES128-SHA256``): one HMAC over the record and one CBC pass, one
-      after the other on the same bytes, so their *times* add and the rates combine harmonically:
-      ``1 / (1/cbc + 1/hmac)``. (OpenSSL negotiates encrypt-then-MAC by default, which rules out
-      its stitched AES-CBC-HMAC code; the two passes really are separate.)
-
-    Sender and receiver are separate processes on separate cores, so they work as a pipeline and
-    the slower side bounds the transfer: ``predicted_bytes_per_s = min(send, receive)``. Without
-    ``decrypt`` rows the ``encrypt`` rate stands in for the receiver too, and ``basis`` says so.
-    Without ``hmac(sha256)`` rows the ``sha256`` digest rate stands in (HMAC over 16 KiB costs two
-    extra compression blocks, ~0.2 %). Kernel copies, syscalls and record framing are not in the
-    model: they are what ``measured_over_predicted`` < 1 measures.
-
-    Parameters
-    ----------
-    speed : DataFrame
-        Tidy table of an ``openssl speed`` capture (``cipherlab.capture`` or ``ingest``) with
-        rates at ``record_bytes`` for the primitives of :func:`suite_primitives`.
-    suites : list of str
-        Negotiated suite names (the ``algorithm`` column of :func:`capture_tls`).
-    record_bytes : int
-        Plaintext bytes per record; 16384 for bulk transfers.
-    on : str or list of str
-        Condition column(s) that tie a speed rate to a TLS run, normally the ISA preset ``isa``.
-
-    Returns
-    -------
-    DataFrame
-        One row per suite and ``on`` value: ``algorithm``, the ``on`` columns, ``primitives``,
-        ``predicted_send_bytes_per_s``, ``predicted_receive_bytes_per_s``,
-        ``predicted_bytes_per_s``, ``bound`` (``send``/``receive``) and ``basis``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> speed = pd.DataFrame({"isa": "native", "block_bytes": 16384,
-    ...     "algorithm": ["aes-128-cbc", "aes-128-cbc", "hmac(sha256)"],
-    ...     "operation": ["encrypt", "decrypt", "digest"], "bytes_per_s": [1.2e9, 6e9, 2e9]})
-    >>> r = record_layer_rates(speed, ["ECDHE-ECDSA-AES128-SHA256"])
-    >>> round(r["predicted_bytes_per_s"].iloc[0] / 1e6), r["bound"].iloc[0]
-    (750, 'send')
-    """
-    keys = [on] if isinstance(on, str) else list(on)
-    rates = _primitive_rates(speed, record_bytes, keys)
-    lookup = {tuple(row[:-1]): row[-1] for row in rates.itertuples(index=False, name=None)}
-    groups = rates[keys].drop_duplicates().itertuples(index=False, name=None)
-    out = []
-    for group in list(groups):
-        for suite in dict.fromkeys(suites):
-            out.append({"algorithm": suite, **dict(zip(keys, group)),
-                        **_predict_one(suite, lambda a, op: lookup.get((*group, a, op)))})
-    cols = ["algorithm", *keys, "primitives", "predicted_send_bytes_per_s",
-            "predicted_receive_bytes_per_s", "predicted_bytes_per_s", "bound", "basis"]
-    return pd.DataFrame(out, columns=cols)
-
-
-def _predict_one(suite: str, rate) -> dict[str, Any]:
-    try:
-        prim = suite_primitives(suite)
-    except UnsupportedAlgorithmError as err:
-        return {"primitives": None, "predicted_send_bytes_per_s": np.nan,
-                "predicted_receive_bytes_per_s": np.nan, "predicted_bytes_per_s": np.nan,
-                "bound": None, "basis": str(err)}
-    cipher, mac = prim["cipher"], prim["mac"]
-    notes = []
-    enc, dec = rate(cipher, "encrypt"), rate(cipher, "decrypt")
-    if enc is None:
-        notes.append(f"no {cipher} encrypt rate")
-    if dec is None and enc is not None:
-        dec = enc
-        notes.append(f"{cipher} encrypt stands in for decrypt")
-    names = [cipher]
-    mac_rate = None
-    if mac is not None:
-        names.append(mac)
-        mac_rate = rate(mac, "digest")
-        if mac_rate is None:
-            plain = mac[len("hmac("):-1]
-            mac_rate = rate(plain, "digest")
-            notes.append(f"{plain} digest stands in for {mac}" if mac_rate is not None
-                         else f"no {mac} (or {plain}) digest rate")
-
-    def side(r):
-        if r is None or (mac is not None and mac_rate is None):
-            return np.nan
-        return r if mac is None else 1.0 / (1.0 / r + 1.0 / mac_rate)
-
-    send, recv = side(enc), side(dec)
-    predicted = np.nanmin([send, recv]) if np.isfinite([send, recv]).any() else np.nan
-    bound = None if np.isnan(predicted) else ("send" if send <= recv else "receive")
-    how = "harmonic(cbc, hmac)" if mac else "aead"
-    return {"primitives": " + ".join(names), "predicted_send_bytes_per_s": send,
-            "predicted_receive_bytes_per_s": recv, "predicted_bytes_per_s": predicted,
-            "bound": bound, "basis": "; ".join([how, *notes])}
-
-
-def predict_tls(tls: pd.DataFrame, speed: pd.DataFrame, *, record_bytes: int = RECORD_BYTES,
-                on: str | Sequence[str] = "isa") -> pd.DataFrame:
-    """Put the record-layer prediction beside every TLS measurement.
-
-    Parameters
-    ----------
-    tls : DataFrame
-        Rows of :func:`capture_tls` (``tool='tls'``; other rows are left out).
-    speed : DataFrame
-        An ``openssl speed`` capture of the suites' primitives at ``record_bytes`` with the same
-        ``on`` conditions (ISA presets); see :func:`record_layer_rates` for the model.
-    record_bytes, on
-        As in :func:`record_layer_rates`.
-
-    Returns
-    -------
-    DataFrame
-        A new frame: the TLS rows plus ``primitives``, ``predicted_send_bytes_per_s``,
-        ``predicted_receive_bytes_per_s``, ``predicted_bytes_per_s``, ``bound``, ``basis`` and
-        ``measured_over_predicted`` (= ``bytes_per_s / predicted_bytes_per_s``).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> speed = pd.DataFrame({"isa": ["native"], "block_bytes": [16384],
-    ...     "algorithm": ["aes-128-gcm"], "operation": ["encrypt"], "bytes_per_s": [4e9]})
-    >>> tls = pd.DataFrame({"tool": ["tls"], "isa": ["native"], "bytes_per_s": [1e9],
-    ...     "algorithm": ["ECDHE-ECDSA-AES128-GCM-SHA256"]})
-    >>> predict_tls(tls, speed)["measured_over_predicted"].tolist()
-    [0.25]
-    """
-    keys = [on] if isinstance(on, str) else list(on)
-    missing = sorted({"algorithm", "bytes_per_s", *keys} - set(tls.columns))
-    if missing:
-        raise AnalysisError(f"the TLS table lacks column(s) {missing}")
-    rows = tls[tls["tool"].astype("object").eq("tls")] if "tool" in tls.columns else tls
-    if rows.empty:
-        raise AnalysisError("the TLS table has no rows with tool='tls'")
-    suites = rows["algorithm"].astype("object").dropna().unique().tolist()
-    pred = record_layer_rates(speed, suites, record_bytes=record_bytes, on=keys)
-    if pred["predicted_bytes_per_s"].isna().all():
-        raise AnalysisError(
-            "no suite could be predicted from the speed table: " + "; ".join(
-                f"{a}: {b}" for a, b in pred[["algorithm", "basis"]].drop_duplicates()
-                .itertuples(index=False)))
-    merge_keys = ["algorithm", *keys]
-    left = rows.reset_index(drop=True).astype({c: "object" for c in merge_keys})
-    out = left.merge(pred.astype({c: "object" for c in merge_keys}), on=merge_keys, how="left")
-    out["measured_over_predicted"] = out["bytes_per_s"] / out["predicted_bytes_per_s"]
-    for c in merge_keys:
-        if isinstance(rows[c].dtype, pd.CategoricalDtype):
-            out[c] = out[c].astype("category")
-    return out

@@ -13,6 +13,8 @@ parameters). Results print formatted in a REPL or notebook and export with :func
   ``t(n) = t0 + c·n``, where GCM overtakes CBC, and the share of fixed overhead by size.
 - :func:`per_ghz`, :func:`cycles_per_byte`: clock normalisation.
 - :func:`comparable`, :func:`lint`: like-for-like and physical plausibility checks.
+- :func:`record_layer_rates`, :func:`predict_tls`: what a TLS suite's record layer could reach
+  from ``openssl speed`` rates, beside each measured transfer.
 
 >>> import cipherlab.stats as st
 >>> sorted(st.__all__)[:3]
@@ -25,6 +27,7 @@ from cipherlab.stats._clock import clock_from_text, cycles_per_byte, per_ghz, re
 from cipherlab.stats._compare import compare, ratio_test, speedup
 from cipherlab.stats._cost import cost_model, crossover, small_block_overhead
 from cipherlab.stats._export import StatsResult, to_latex, to_markdown
+from cipherlab.stats._tls import predict_tls, record_layer_rates
 
 __all__ = [
     "StatsResult",
@@ -39,7 +42,9 @@ __all__ = [
     "lint",
     "per_ghz",
     "physical_floor",
+    "predict_tls",
     "ratio_test",
+    "record_layer_rates",
     "resolve_clock",
     "small_block_overhead",
     "speedup",

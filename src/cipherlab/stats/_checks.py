@@ -14,6 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from cipherlab.algorithms import aead_loop_changed, is_aes
 from cipherlab.errors import ComparabilityWarning, PlausibilityWarning
 from cipherlab.stats._clock import resolve_clock
 from cipherlab.stats._common import RUN_KEYS, as_list, map_unique, require_columns
@@ -29,7 +30,6 @@ __all__ = ["aead_era", "comparable", "lint", "physical_floor"]
 #   3.0.16+, 3.1.8+, 3.2.4+, 3.3.3+ and 3.4.0+ (and every later major/minor): "new"
 #   3.0.0-3.0.15, 3.1.0-3.1.7, 3.2.0-3.2.3, 3.3.0-3.3.2, all 1.x and 0.x:       "old"
 _AEAD_NEW_FROM_PATCH = {(3, 0): 16, (3, 1): 8, (3, 2): 4, (3, 3): 3}
-_AEAD_RE = re.compile(r"gcm|ccm|ocb|siv", re.IGNORECASE)
 _VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 _NOT_OPENSSL = {"libressl", "boringssl", "cryptography", "tls", "ssleay"}
 
@@ -203,7 +203,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         bad, values = _mixed(gid, timing, timing.notna().to_numpy())
         findings.append(("timing", bad, timing, values))
     if "tool_version" in df.columns and "algorithm" in df.columns:
-        is_aead = map_unique(df["algorithm"], lambda a: bool(a) and bool(_AEAD_RE.search(str(a))))
+        is_aead = map_unique(df["algorithm"], lambda a: bool(a) and aead_loop_changed(a))
         is_aead = is_aead.astype(bool) & _is_openssl(df)
         era = pd.Series(map_unique(df["tool_version"], aead_era), index=df.index)
         bad, values = _mixed(gid, era, is_aead & era.notna().to_numpy())
@@ -215,7 +215,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         # 'AES-256 CBC' says nothing about how the row was measured
         legacy_name = map_unique(
             df["name"], lambda v: bool(v) and bool(_LEGACY_NAME_RE.match(str(v).strip())))
-        aes = map_unique(df["algorithm"], lambda a: str(a).startswith("aes-")).astype(bool)
+        aes = map_unique(df["algorithm"], is_aes).astype(bool)
         legacy = legacy_name.astype(bool) & legacy_version.astype(bool) & _is_openssl(df)
         kind = pd.Series(np.where(legacy, "legacy name", "EVP name"), index=df.index)
         bad, values = _mixed(gid, kind, aes)

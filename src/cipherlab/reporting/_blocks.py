@@ -1,0 +1,93 @@
+"""Output records of the report: figures, tables and sections, and the writer of their files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import pandas as pd
+
+FIGURE_FORMATS = ("pdf", "svg", "png")
+PNG_DPI = 200
+
+
+@dataclass
+class Figure:
+    name: str
+    caption: str
+    png: bytes
+    files: list[Path]
+
+
+@dataclass
+class Table:
+    name: str
+    caption: str
+    markdown: str
+    files: list[Path]
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    blocks: list = field(default_factory=list)  # html strings, Figure, Table in reading order
+    findings: list[str] = field(default_factory=list)  # one-line html summaries for the top
+    warnings: list[str] = field(default_factory=list)
+
+    def say(self, text: str) -> None:
+        self.blocks.append(f"<p>{text}</p>")
+
+    def items(self, lines: Iterable[str]) -> None:
+        lines = list(lines)
+        if lines:
+            self.blocks.append("<ul>" + "".join(f"<li>{x}</li>" for x in lines) + "</ul>")
+
+
+class Writer:
+    """Writes figures and tables into the report folder and keeps what the page needs."""
+
+    def __init__(self, out: Path, colours: dict[str, str]):
+        self.out = out
+        self.figures = out / "figures"
+        self.tables = out / "tables"
+        self.colours = colours
+        self.files: list[Path] = []
+        for folder in (self.figures, self.tables):
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def figure(self, name: str, draw: Callable, caption: str, *, aspect: float = 0.5) -> Figure:
+        """Draw on a fresh full-width (7.2 in, two-column) figure and write PDF, SVG and PNG."""
+        from matplotlib.figure import Figure as MplFigure
+
+        from cipherlab import plots
+
+        inches = plots.COLUMN_INCHES["double"]
+        with plots.paper("double"):
+            fig = MplFigure(figsize=(inches, inches * aspect), layout="constrained")
+            draw(fig.add_subplot())
+            # lay out once, then keep those positions for all three formats (constrained layout
+            # would otherwise run again for every file: a third of the report's time)
+            fig.draw_without_rendering()
+            fig.set_layout_engine("none")
+            paths = plots.save_figure(fig, self.figures / name, FIGURE_FORMATS, width=inches,
+                                      dpi=PNG_DPI)
+        self.files += paths
+        return Figure(name, caption, paths[FIGURE_FORMATS.index("png")].read_bytes(), paths)
+
+    def table(self, name: str, result: pd.DataFrame, caption: str,
+              columns: Sequence[str] | None = None) -> Table:
+        from cipherlab import stats
+
+        cols = [c for c in columns if c in result.columns] if columns else None
+        csv = self.tables / f"{name}.csv"
+        pd.DataFrame(result).to_csv(csv, index=False)
+        tex = self.tables / f"{name}.tex"
+        tex.write_text(stats.to_latex(result, cols, caption=caption, label=f"tab:{name}") + "\n",
+                       encoding="utf-8")
+        md_text = stats.to_markdown(result, cols)
+        md = self.tables / f"{name}.md"
+        md.write_text(f"{caption}\n\n{md_text}\n", encoding="utf-8")
+        self.files += [csv, tex, md]
+        return Table(name, caption, md_text, [csv, tex, md])

@@ -1,0 +1,109 @@
+"""Wording helpers of the report: numbers, p-values and sources as page text (formatting only)."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pandas as pd
+
+#: The claim the AES-NI section tests ("about twice as fast") and its equivalence margin.
+CLAIMED_SPEEDUP = 2.0
+EQUIVALENCE_MARGIN = 0.1
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def ratio_text(row, digits: int = 3) -> str:
+    from cipherlab.plots import format_ratio
+
+    text = format_ratio(row["ratio"], digits)
+    lo, hi = row.get("ci_low"), row.get("ci_high")
+    if lo is not None and hi is not None and pd.notna(lo) and pd.notna(hi):
+        text += f" [{float(lo):.{digits - 1}f}, {float(hi):.{digits - 1}f}]"
+    return text
+
+
+def p_text(value) -> str:
+    """An HTML-ready p-value: ``p &lt; 0.001`` or ``p = 0.013``."""
+    if value is None or pd.isna(value):
+        return "p not available"
+    return "p &lt; 0.001" if value < 0.001 else f"p = {value:.3f}"
+
+
+def share_text(value: float) -> str:
+    # 0.996 must not print as "100 %": keep a decimal where rounding would overstate
+    return f"{value:.1%}" if 0.99 < value < 1 or 0 < value < 0.01 else f"{value:.0%}"
+
+
+def slugify(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "data"
+
+
+def source_slug(source: str) -> str:
+    parts = Path(str(source)).parts
+    stem = Path(str(source)).stem
+    host = next((p for p in parts if p.startswith("host-")), None)
+    if host:
+        return slugify(f"{host.split('-openssl')[0]}-{stem}")
+    return slugify(stem)
+
+
+def unique_values(series: pd.Series) -> list[str]:
+    return [str(v) for v in pd.unique(series.dropna().astype("object"))]
+
+
+def describe_source(df: pd.DataFrame, source: str) -> str:
+    """``AWS r3.xlarge, openssl 1.0.1f (elapsed time)`` for the rows of one source."""
+    rows = df[df["source"].astype("object") == source]
+    where = unique_values(rows["host"]) if "host" in rows.columns else []
+    where = where or unique_values(rows["label"])[:1]
+    tools = [f"{t} {v}".strip() for t, v in
+             rows[["tool", "tool_version"]].astype("object").fillna("").drop_duplicates()
+             .itertuples(index=False)]
+    timing = unique_values(rows["timing"])
+    text = ", ".join(where[:2] + tools[:2])
+    if timing:
+        text += f" ({'/'.join(timing)} time)"
+    return f"<b>{esc(text)}</b> <span class='src'>[{esc(source)}]</span>"
+
+
+def rate_text(v) -> str:
+    from cipherlab.plots import format_rate
+
+    return format_rate(v)
+
+
+def short_label(label: object) -> str:
+    """Drop the distribution blurb of a long run label: ``VIA Luke @ 1.0 GHz / OpenSSL 1.1.0l``."""
+    return re.sub(r"\s+(on|with)\s+(Debian|Ubuntu|Fedora|Linux).*$", "", str(label))
+
+
+def first_column(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+    return frame[[column] + [c for c in frame.columns if c != column]]
+
+
+def span_text(result: pd.DataFrame) -> str:
+    from cipherlab.plots import format_ratio
+
+    r = result["ratio"].dropna()
+    return f"{format_ratio(r.min())} to {format_ratio(r.max())}" if len(r) else "–"
+
+
+def describe_short(df: pd.DataFrame, source: str) -> str:
+    rows = df[df["source"].astype("object") == source]
+    where = (unique_values(rows["host"]) if "host" in rows.columns else []) or unique_values(rows["label"])[:1]
+    tool = unique_values(rows["tool"])[:1] + unique_values(rows["tool_version"])[:1]
+    return f"{', '.join(where[:1])} ({' '.join(tool)}, {Path(str(source)).name})"
+
+
+def source_text(df: pd.DataFrame, source: str) -> str:
+    return describe_short(df, source)
+
+
+def at_size(row) -> str:
+    return f" at {int(row['block_bytes'])} bytes" if "block_bytes" in row.index and pd.notna(
+        row["block_bytes"]) else ""
