@@ -149,6 +149,19 @@ class SshFleet:
         """Command lines of every process sshd runs now (sessions and what they started)."""
         return [cmdline(p) for p in descendants(self.pid)]
 
+    def remote_commands(self) -> list[tuple[str, dict[str, str]]]:
+        """(command line, environment) of every process sshd runs now."""
+        out = []
+        for pid in descendants(self.pid):
+            try:
+                raw = Path(f"/proc/{pid}/environ").read_bytes()
+            except OSError:
+                continue
+            env = dict(kv.split("=", 1) for kv in raw.decode(errors="replace").split("\0")
+                       if "=" in kv)
+            out.append((cmdline(pid), env))
+        return out
+
     def local_clients(self) -> list[str]:
         """Command lines of this machine's ssh clients that use the fixture's config."""
         return processes_mentioning(str(self.config))

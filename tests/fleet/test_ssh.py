@@ -126,13 +126,13 @@ def _marker_processes(sshd, marker: str) -> list[str]:
 def test_killing_the_ssh_client_kills_the_remote_command(sshd, multiplex):
     ex = SshExecutor(SshHost("alpha"), ssh_config=sshd.config, multiplex=multiplex)
     marker = f"sleep 3{int(multiplex)}7"
-    with ex.popen(marker.split(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
-        deadline = time.monotonic() + 20
-        while not _marker_processes(sshd, marker) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _marker_processes(sshd, marker), "the remote command never started"
-        proc.send_signal(signal.SIGKILL)  # the local side dies without a word
-        proc.wait()
+    proc = ex.spawn([], marker.split(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while not _marker_processes(sshd, marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _marker_processes(sshd, marker), "the remote command never started"
+    proc.send_signal(signal.SIGKILL)  # the local side dies without a word
+    proc.wait()
     deadline = time.monotonic() + 15
     while _marker_processes(sshd, marker) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -333,15 +333,26 @@ def _wanted(p: Path) -> bool:
     return p.suffix.lower() in _TEXT_SUFFIXES | _TABLE_SUFFIXES
 
 
+def _capture_table(path: Path) -> Path | None:
+    """The table of a capture folder (Parquet preferred), or None for any other folder."""
+    return next((path / t for t in ("results.parquet", "results.csv") if (path / t).is_file()),
+                None)
+
+
 def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
-    for table in ("results.parquet", "results.csv"):
-        if (path / table).is_file():
-            yield path / table, str(path / table), False
-            return
+    table = _capture_table(path)
+    if table is not None:
+        yield table, str(table), False
+        return
+    # capture folders inside (a fleet capture: one per host) give their tables, not their files
+    captures = sorted({p.parent for p in path.rglob("results.*") if _capture_table(p.parent)})
     files = sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)
-                   and not any(part.startswith(".") for part in p.relative_to(path).parts))
-    if not files:
+                   and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                   and not any(c in p.parents for c in captures))
+    if not files and not captures:
         raise FileNotFoundError(f"`source` folder {str(path)!r} holds no text files.")
+    for c in captures:
+        yield _capture_table(c), str(_capture_table(c)), False
     for p in files:
         yield p, str(p), True
 

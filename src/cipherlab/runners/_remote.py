@@ -3,7 +3,7 @@
 Why this module exists: a fleet capture runs ``openssl speed`` on machines that have ``openssl``
 and ``sshd`` but no Python. Every remote run goes through :class:`SshExecutor`, which has the
 two calls a runner makes on this machine (``run`` an argument list with environment changes and
-get its output; ``popen`` it to stream the output), so ``runners._system.RemoteSystem`` can stand
+get its output; ``spawn`` it to stream the output), so ``runners._system.RemoteSystem`` can stand
 in for ``LocalSystem`` and a runner written against one runs on the other unchanged.
 
 Why the system ``ssh`` and not an SSH library: it already knows the user's ``~/.ssh/config``
@@ -41,7 +41,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shlex
@@ -50,11 +49,12 @@ import subprocess
 import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from cipherlab.errors import RemoteError
-from cipherlab.runners._system import _reap
+from cipherlab.runners._exec import Completed, kill_group
 
 __all__ = ["SshExecutor", "SshHost", "explain_ssh_failure", "remote_line"]
 
@@ -278,53 +278,64 @@ class SshExecutor:
                     raise RemoteError(self.name, explain_ssh_failure(message))
                 time.sleep(0.02)
 
-    @contextlib.contextmanager
-    def popen(self, argv: Sequence[str], env: Mapping[str, str | None] | None = None,
-              **kwargs) -> Iterator[subprocess.Popen]:
-        """Start ``argv`` remotely; the ``ssh`` client's Popen (stdout/stderr as asked).
-
-        Its stdin is a pipe held open until the block ends: closing it is what tells the remote
-        watcher to kill the command, so leaving the block early (an exception, Ctrl-C) stops it.
-        """
+    def command(self, argv: Sequence[str], env: Mapping[str, str | None] | None = None) -> list[str]:
+        """The ``ssh`` argument list that runs ``argv`` under ``env`` on the host (connecting
+        first, so a host that cannot be reached fails here with the reason)."""
         self.connect()
-        line = "exec /bin/sh -c " + shlex.quote(remote_line(argv, env))
+        return self.ssh_argv("exec /bin/sh -c " + shlex.quote(remote_line(argv, env)))
+
+    def spawn(self, procs: list, argv: Sequence[str], env: Mapping[str, str | None] | None = None,
+              **popen) -> subprocess.Popen:
+        """Start ``argv`` remotely: the ``ssh`` client's Popen (in its own session, like
+        ``_exec.spawn``), appended to ``procs``.
+
+        Its stdin is a pipe whose other end this process holds until the Popen is gone: the
+        remote watcher kills the command when it reads end-of-file, that is when the client is
+        killed (``_exec.kill_group``), the connection drops or this process dies.
+        """
+        cmd = self.command(argv, env)
         read_end, write_end = os.pipe()
         try:
             with self._lock:  # stop() cannot slip in between the check and the start
                 if self._stopped:
                     raise RemoteError(self.name, "stopped (interrupted)")
-                proc = subprocess.Popen(self.ssh_argv(line), stdin=read_end, text=True, **kwargs)
-                self._live.add(proc)
+                proc = subprocess.Popen(cmd, stdin=read_end, start_new_session=True, **popen)
+                self._live = {p for p in self._live if p.poll() is None} | {proc}
         except BaseException:
             os.close(write_end)
             raise
         finally:
             os.close(read_end)
-        try:
-            yield proc
-        finally:
-            os.close(write_end)
-            _reap(proc)
-            with self._lock:
-                self._live.discard(proc)
+        weakref.finalize(proc, os.close, write_end)
+        procs.append(proc)
+        return proc
 
     def run(self, argv: Sequence[str], env: Mapping[str, str | None] | None = None, *,
-            timeout: float | None = None) -> subprocess.CompletedProcess:
-        """Run ``argv`` remotely and return its exit status, stdout and stderr.
+            timeout: float | None = None) -> Completed:
+        """Run ``argv`` remotely and return its exit status, stdout and stderr (``Completed``).
 
         Raises :class:`~cipherlab.errors.RemoteError` when the connection fails or drops (the
         message says which: unreachable, login refused, unknown host key, ...), and
         ``subprocess.TimeoutExpired`` after ``timeout`` seconds (the remote command is killed).
         """
-        with self.popen(argv, env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        t0 = time.perf_counter()
+        procs: list[subprocess.Popen] = []
+        try:
+            proc = self.spawn(procs, argv, env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
             out, err = proc.communicate(timeout=timeout)
+        finally:
+            for p in procs:
+                kill_group(p)
+                p.stdout.close()
+                p.stderr.close()
         m = _MARK_TAIL.search(err)
         if m is None:
             if proc.returncode < 0:
                 raise RemoteError(self.name, f"the ssh client was stopped (signal "
-                                             f"{-proc.returncode}) while running {argv[0]}")
+                                             f"{-proc.returncode}) while `{argv[0]}` ran")
             raise RemoteError(self.name, explain_ssh_failure(err, running=argv[0]))
-        return subprocess.CompletedProcess(list(argv), int(m[1]), out, err[:m.start()])
+        return Completed(tuple(argv), int(m[1]), out, err[:m.start()], time.perf_counter() - t0)
 
     def stop(self) -> None:
         """Kill every ``ssh`` client still running (their remote commands die with them) and

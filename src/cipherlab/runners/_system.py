@@ -10,9 +10,16 @@ the same code. So runners ask a *system*, and two systems answer the same questi
   itself, ``cat``, a ``sh`` glob; only a POSIX shell is needed on the other side, and each answer
   is one command over the host's shared connection (milliseconds on a LAN).
 
-``execute(argv, env)`` and ``popen(argv, env)`` run benchmark commands; ``env`` holds changes to
-the system's own environment (``None`` removes a variable), which is what an ISA preset is.
-``output(argv)`` is the stdout of a fact-gathering command ('' when the tool is missing).
+``execute(argv, env)`` and ``spawn(procs, argv, env=...)`` run benchmark commands; ``env`` holds
+changes to the system's own environment (``None`` removes a variable), which is what an ISA
+preset is. ``output(argv)`` is the stdout of a fact-gathering command ('' when the tool is
+missing).
+
+Which system a runner talks to is a property of the thread that runs it (:func:`current`, set by
+:func:`using`): a fleet capture gives each host a thread that runs the ordinary ``capture``
+inside ``using(RemoteSystem(...))``, and the few functions that touch the machine
+(``_exec.execute``/``spawn``, the host facts, ``find_openssl``) ask :func:`current`. A capture on
+this machine never sees a difference.
 
 Examples
 --------
@@ -31,20 +38,25 @@ import platform
 import shutil
 import socket
 import subprocess
+import threading
 from typing import Iterator, Mapping, Sequence
 
-__all__ = ["LocalSystem", "RemoteSystem"]
+__all__ = ["LOCAL", "LocalSystem", "RemoteSystem", "changes", "current", "using"]
 
 Env = Mapping[str, "str | None"]
 
 
-def _reap(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        if stream is not None:
-            stream.close()
+def changes(env: Mapping[str, str] | None) -> dict[str, str | None]:
+    """A whole environment (what a local child gets) as changes to this process's environment.
+
+    >>> changes({**os.environ, "X_CHANGED": "1"})
+    {'X_CHANGED': '1'}
+    """
+    if env is None:
+        return {}
+    out: dict[str, str | None] = {k: v for k, v in env.items() if os.environ.get(k) != v}
+    out.update({k: None for k in os.environ if k not in env})
+    return out
 
 
 class LocalSystem:
@@ -66,22 +78,17 @@ class LocalSystem:
                 merged[key] = value
         return merged
 
-    def execute(self, argv: Sequence[str], env: Env | None = None, *,
-                timeout: float | None = None) -> subprocess.CompletedProcess:
-        """Run ``argv``; its exit status, stdout and stderr. OSError when it cannot start."""
-        return subprocess.run(list(argv), env=self.environ(env), capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=timeout, check=False)
+    def execute(self, argv: Sequence[str], env: Env | None = None, *, timeout: float | None = None):
+        """Run ``argv``; an ``_exec.Completed``. OSError when it cannot start."""
+        from cipherlab.runners._exec import execute
+        with using(LOCAL):
+            return execute(argv, self.environ(env), timeout=timeout)
 
-    @contextlib.contextmanager
-    def popen(self, argv: Sequence[str], env: Env | None = None,
-              **kwargs) -> Iterator[subprocess.Popen]:
-        """Start ``argv`` (streams as ``kwargs`` ask); killed and reaped when the block ends."""
-        proc = subprocess.Popen(list(argv), env=self.environ(env), text=True,
-                                stdin=subprocess.DEVNULL, **kwargs)
-        try:
-            yield proc
-        finally:
-            _reap(proc)
+    def spawn(self, procs: list, argv: Sequence[str], **popen) -> subprocess.Popen:
+        """Start ``argv`` like ``_exec.spawn`` (``env=`` is the child's whole environment)."""
+        from cipherlab.runners._exec import spawn
+        with using(LOCAL):
+            return spawn(procs, argv, **popen)
 
     def output(self, argv: Sequence[str], env: Env | None = None) -> str:
         """A fact-gathering command's stdout ('' when it cannot run)."""
@@ -121,31 +128,63 @@ class LocalSystem:
         except (AttributeError, OSError):
             return None
 
+    def identity(self) -> dict:
+        """Facts that name this system in a capture beyond what it reports (none here)."""
+        return {}
+
+    def stop(self) -> None:
+        """Nothing runs here that the capture itself does not kill."""
+
     def close(self) -> None:
         """Nothing to release on this machine."""
 
 
+#: This machine (one instance, so caches keyed by system find it again).
+LOCAL = LocalSystem()
+_here = threading.local()
+
+
+def current() -> LocalSystem:
+    """The system the calling thread benchmarks: :data:`LOCAL` unless :func:`using` says other."""
+    return getattr(_here, "system", LOCAL)
+
+
+@contextlib.contextmanager
+def using(system: LocalSystem) -> Iterator[LocalSystem]:
+    """Within the block, :func:`current` is ``system`` for the calling thread."""
+    previous = current()
+    _here.system = system
+    try:
+        yield system
+    finally:
+        _here.system = previous
+
+
 class RemoteSystem(LocalSystem):
-    """Another machine, through an executor (an SshExecutor: ``run``, ``popen``, ``stop``,
-    ``close``).
+    """Another machine, through an executor (an SshExecutor: ``run``, ``spawn``, ``stop``,
+    ``close``); ``identity`` holds the facts that name it in a fleet (``host``, ``labels``, ...).
 
     Connection failures propagate (``RemoteError``): a host whose facts cannot be read is a host
     that cannot be benchmarked. A command that fails remotely answers as a local one would.
     """
 
-    def __init__(self, executor):
+    def __init__(self, executor, identity: Mapping | None = None):
         self.executor = executor
         self.name = executor.name
+        self._identity = dict(identity or {})
 
     def __repr__(self) -> str:
         return f"RemoteSystem({self.name!r})"
 
-    def execute(self, argv: Sequence[str], env: Env | None = None, *,
-                timeout: float | None = None) -> subprocess.CompletedProcess:
+    def identity(self) -> dict:
+        return dict(self._identity)
+
+    def execute(self, argv: Sequence[str], env: Env | None = None, *, timeout: float | None = None):
         return self.executor.run(argv, env, timeout=timeout)
 
-    def popen(self, argv: Sequence[str], env: Env | None = None, **kwargs):
-        return self.executor.popen(argv, env, **kwargs)
+    def spawn(self, procs: list, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+              stdin=None, **popen) -> subprocess.Popen:
+        return self.executor.spawn(procs, argv, changes(env), **popen)
 
     def output(self, argv: Sequence[str], env: Env | None = None) -> str:
         # `command -v` first: a missing tool answers '' (as locally), not the shell's complaint
