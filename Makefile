@@ -7,19 +7,46 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cipherlab-installed
 OUT    ?= report
 
-.PHONY: report test lab setup system-deps benchmarks clean
+.PHONY: report test test-fast lab dashboard setup git-filters system-deps benchmarks clean
 
 report: $(STAMP)
 	$(VENV)/bin/cipherlab report -o $(OUT)
 
-test: $(STAMP) system-deps
+test: $(STAMP) system-deps git-filters
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# Jupyter refuses to run as root unless told; CI machines and containers run as root.
-lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root,)
+# The quick loop while editing: everything but notebook runs, browsers and captures (~1 min).
+test-fast: $(STAMP) git-filters
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
-setup: $(STAMP) system-deps
+# Jupyter refuses to run as root unless told; CI machines and containers run as root.
+ROOT_OK := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+# JupyterLab on notebooks/: jupytext keeps each NN_name.py (the source) paired with its .ipynb,
+# and the git filter strips what Lab saves, so a saved run changes nothing git tracks.
+lab: $(STAMP) git-filters $(LAB_OVERRIDES)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_OK)
+
+# Lab saves the widgets' state into the notebook (the file then shows the last view without a
+# kernel); a venv-wide default, so the user's own settings are left alone.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_OVERRIDES): $(STAMP)
+	mkdir -p $(dir $@)
+	echo '{"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": true}}' > $@
+
+# The explorers as a Voila dashboard: notebooks' outputs and widgets, no code cells.
+dashboard: $(STAMP)
+	$(VENV)/bin/voila notebooks/dashboard/explorers.ipynb --no-browser
+
+setup: $(STAMP) system-deps git-filters
+
+# The nbstripout clean filter that .gitattributes names, and widget state saved by Lab (the
+# venv's overrides.json); both only where a git checkout and the venv exist.
+git-filters: $(STAMP)
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  git config filter.nbstripout.clean '"$(abspath $(PY))" -m nbstripout'; \
+	  git config filter.nbstripout.smudge cat; \
+	  git config diff.ipynb.textconv '"$(abspath $(PY))" -m nbstripout -t'; fi
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -61,7 +61,7 @@ class IngestError(CipherlabError, ValueError):
     """
 
     def __init__(self, msg: str, *, source: str | None = None, lineno: int | None = None,
-                 line: str | None = None):
+                 line: str | None = None, unplaced: list[tuple[int, str]] | None = None):
         where = ", ".join(p for p in (
             str(source) if source is not None else None,
             f"line {lineno}" if lineno is not None else None) if p)
@@ -69,6 +69,8 @@ class IngestError(CipherlabError, ValueError):
             where = f"{where}: {line!r}" if where else repr(line)
         super().__init__(f"{msg} ({where})" if where else msg)
         self.msg, self.source, self.lineno, self.line = msg, source, lineno, line
+        #: ``(lineno, line)`` of the lines that looked like data but were not placed
+        self.unplaced = list(unplaced or [])
 
 
 class CaptureError(CipherlabError, RuntimeError):

@@ -25,7 +25,7 @@ import cipherlab
 from cipherlab.errors import CaptureError, CaptureWarning
 from cipherlab.runners._fleet import FLEET_JSON
 
-pytestmark = [pytest.mark.ssh, pytest.mark.openssl]
+pytestmark = [pytest.mark.ssh, pytest.mark.openssl, pytest.mark.slow]
 
 SHORT = dict(sizes=[16384], seconds=1, isa="native", progress=False)
 

@@ -1,7 +1,8 @@
 """Fixtures that run cipherlab's notebooks for real: headless with nbclient, and in JupyterLab.
 
-* ``run_notebook`` executes a notebook top to bottom with nbclient in a copy of ``notebooks/``
-  and keeps the executed copy under ``test-results/executed/`` (a CI artifact).
+* ``executed`` runs a notebook (from its ``.py`` source) top to bottom with nbclient in a copy of
+  ``notebooks/``, once per session, and keeps the executed copy under ``test-results/executed/``
+  as ``.ipynb`` and ``.html`` with the widget state (a CI artifact).
 * ``lab_server`` starts JupyterLab on a free loopback port with a random token, on a temp copy of
   ``notebooks/`` (Lab autosaves), with its config, runtime, settings and workspace folders isolated,
   and stops it with ``POST /api/shutdown`` (kernels included).
@@ -57,7 +58,7 @@ _load_zmq_fix().apply()
 def copy_notebooks(dest: Path, src: Path = NOTEBOOKS) -> Path:
     """Copy the notebooks folder without outputs the notebooks may have written there."""
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns(
-        ".ipynb_checkpoints", "captures", "figures", "__pycache__"))
+        ".ipynb_checkpoints", "captures", "figures", "paper", "__pycache__"))
     return dest
 
 
@@ -66,28 +67,58 @@ def _results_dir(config) -> Path:
     return out if out.is_absolute() else config.rootpath / out
 
 
-@pytest.fixture
-def run_notebook(tmp_path, request):
-    """Execute ``notebooks/<name>`` with nbclient in a temp copy of the folder; return the nb.
+def read_notebook(path: Path):
+    """The notebook whose source is ``path`` (``NN_name.py``, py:percent) as an nbformat node."""
+    import jupytext
 
-    Fails on the first cell that raises (nbclient's ``CellExecutionError`` names the cell).
+    return jupytext.read(path)
+
+
+def _export_html(nb, path: Path) -> None:
+    """Write ``nb`` as a standalone HTML page; widget views render from the saved widget state."""
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+    path.write_text(body, encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def executed(tmp_path_factory, request):
+    """``executed("01_ingest_and_explore")``: the notebook run top to bottom with nbclient, once.
+
+    The source is ``notebooks/<stem>.py``; it runs in a temp copy of ``notebooks/`` (so nothing it
+    writes lands in the repository). Each notebook is executed once per test session however
+    many tests read its outputs; the executed copy is kept under ``test-results/executed/`` as
+    ``.ipynb`` and as ``.html`` with the widget state saved (the CI artifact a reader without a
+    kernel opens). A cell that raises fails every test that asked for the notebook (nbclient's
+    ``CellExecutionError`` names the cell).
     """
     import nbformat
     from nbclient import NotebookClient
 
-    def run(name: str, *, src: Path = NOTEBOOKS, timeout: int = 300):
-        root = copy_notebooks(tmp_path / "root", src)
-        nb = nbformat.read(root / name, as_version=4)
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                resources={"metadata": {"path": str(root)}},
-                                store_widget_state=True)
-        try:
-            client.execute()
-        finally:
-            keep = _results_dir(request.config) / "executed"
-            keep.mkdir(parents=True, exist_ok=True)
-            nbformat.write(nb, keep / name)
-        return nb
+    done: dict[str, object] = {}
+
+    def run(stem: str, *, timeout: int = 300):
+        if stem not in done:
+            root = copy_notebooks(tmp_path_factory.mktemp(stem) / "root")
+            nb = read_notebook(root / f"{stem}.py")
+            client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                    resources={"metadata": {"path": str(root)}},
+                                    store_widget_state=True)
+            try:
+                client.execute()
+                done[stem] = nb
+            except Exception as err:  # noqa: BLE001 - kept, re-raised by every later asker
+                done[stem] = err
+            finally:
+                keep = _results_dir(request.config) / "executed"
+                keep.mkdir(parents=True, exist_ok=True)
+                nbformat.write(nb, keep / f"{stem}.ipynb")
+                _export_html(nb, keep / f"{stem}.html")
+        result = done[stem]
+        if isinstance(result, Exception):
+            raise result
+        return result
 
     return run
 
@@ -101,26 +132,13 @@ def _free_port() -> int:
 class LabServer:
     """JupyterLab in a subprocess on ``127.0.0.1:<port>``, serving ``workdir/root``."""
 
+    ready_path = "api/status"
+
     def __init__(self, workdir: Path):
         self.workdir, self.root = workdir, workdir / "root"
         self.port, self.token = _free_port(), secrets.token_hex(16)
         self.base = f"http://127.0.0.1:{self.port}/"
-        settings = workdir / "settings"
-        # no "get notified about Jupyter news?" toast over the page, no update checks
-        notif = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-        notif.parent.mkdir(parents=True)
-        notif.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-        cmd = [
-            sys.executable, "-m", "jupyterlab", "--no-browser",
-            f"--port={self.port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
-            f"--IdentityProvider.token={self.token}",
-            "--ServerApp.allow_root=True",  # CI runs as root; without it the server exits
-            f"--ServerApp.root_dir={self.root}",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            f"--LabApp.user_settings_dir={settings}",
-            f"--LabApp.workspaces_dir={workdir / 'workspaces'}",
-        ]
+        cmd = self._command()
         env = {
             **os.environ,
             # keep ~/.jupyter config and runtime files out of the test
@@ -134,6 +152,32 @@ class LabServer:
                                      stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_ready()
 
+    def _command(self) -> list[str]:
+        settings = self.workdir / "settings"
+        # no "get notified about Jupyter news?" toast over the page, no update checks
+        notif = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+        notif.parent.mkdir(parents=True)
+        notif.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        # every cell stays in the page (Lab 4 otherwise drops off-screen cells from the DOM), so a
+        # test can check every figure; widget state saved with the notebook, as `make lab` does
+        tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+        tracker.parent.mkdir(parents=True)
+        tracker.write_text(json.dumps({"windowingMode": "none"}))
+        manager = settings / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
+        manager.parent.mkdir(parents=True)
+        manager.write_text(json.dumps({"saveState": True}))
+        return [
+            sys.executable, "-m", "jupyterlab", "--no-browser",
+            f"--port={self.port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={self.token}",
+            "--ServerApp.allow_root=True",  # CI runs as root; without it the server exits
+            f"--ServerApp.root_dir={self.root}",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            f"--LabApp.user_settings_dir={settings}",
+            f"--LabApp.workspaces_dir={self.workdir / 'workspaces'}",
+        ]
+
     def url(self, path: str = "") -> str:
         sep = "&" if "?" in path else "?"
         return f"{self.base}{path}{sep}token={self.token}"
@@ -145,16 +189,16 @@ class LabServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited with {self.proc.returncode}:\n{self.log()}")
+                raise RuntimeError(f"{self.ready_path} server exited with {self.proc.returncode}:\n{self.log()}")
             try:
-                with urllib.request.urlopen(self.url("api/status"), timeout=2) as r:
+                with urllib.request.urlopen(self.url(self.ready_path), timeout=2) as r:
                     if r.status == 200:
                         return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"jupyter lab not ready after {timeout}s:\n{self.log()}")
+        raise RuntimeError(f"{type(self).__name__} not ready after {timeout}s:\n{self.log()}")
 
     def stop(self) -> int:
         """Shut down through the API (kernels included); return the exit code."""
@@ -173,6 +217,42 @@ class LabServer:
                 self.proc.wait(timeout=10)
         self._log.close()
         return self.proc.returncode
+
+
+class VoilaServer(LabServer):
+    """Voila serving ``dashboard/explorers.ipynb`` of a copy of ``notebooks/``.
+
+    Launched through ``zmq_wakeup_fix.py`` (Voila executes with nbclient: recipe pitfall 5); its
+    readiness probe is a static file, since ``GET /`` would already execute the notebook.
+    """
+
+    NOTEBOOK = "dashboard/explorers.ipynb"
+    ready_path = "voila/static/favicon.ico"
+
+    def _command(self) -> list[str]:
+        return [sys.executable, str(HERE / "zmq_wakeup_fix.py"), "voila", self.NOTEBOOK,
+                "--no-browser", f"--port={self.port}", "--Voila.port_retries=0",
+                "--Voila.ip=127.0.0.1", f"--token={self.token}"]
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # Voila shuts its kernels down on SIGTERM
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        self._log.close()
+        return 0
+
+
+@pytest.fixture(scope="session")
+def voila_server(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("voila")
+    copy_notebooks(workdir / "root")
+    server = VoilaServer(workdir)
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

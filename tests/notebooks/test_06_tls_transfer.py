@@ -8,8 +8,9 @@ import pytest
 
 @pytest.mark.notebook
 @pytest.mark.openssl
-def test_06_tls_transfer_runs_and_answers_the_seed(run_notebook):
-    nb = run_notebook("06_tls_transfer.ipynb", timeout=240)
+@pytest.mark.slow
+def test_06_tls_transfer_answers_the_seed(executed):
+    nb = executed("06_tls_transfer")
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert code[0].metadata.get("tags") == ["parameters"] and "QUICK = True" in code[0].source
     text = "\n".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", ""))

@@ -9,8 +9,9 @@ poll times out, so polling in short slices bounds the delay to one slice.
 
     zmq_wakeup_fix.apply()   # before executing notebooks (tests/notebooks/conftest.py does it)
 
-Copied from the tested browser recipe (shared/reference/browser-recipe); the Voila launcher part
-of the original is dropped because cipherlab does not ship Voila dashboards.
+    python zmq_wakeup_fix.py voila ARGS...   # Voila (it executes with nbclient), patched
+
+Copied from the tested browser recipe (shared/reference/browser-recipe).
 """
 import time
 from queue import Empty
@@ -40,3 +41,15 @@ def apply() -> None:
     AsyncZMQSocketChannel._unpatched_get_msg = _original_get_msg
     AsyncZMQSocketChannel.get_msg = _sliced_get_msg
 
+
+
+if __name__ == "__main__":  # python zmq_wakeup_fix.py voila ARGS...: run Voila patched
+    import sys
+
+    apply()
+    if sys.argv[1:2] == ["voila"]:
+        from voila.app import main
+
+        sys.argv = ["voila", *sys.argv[2:]]
+        sys.exit(main())
+    raise SystemExit("usage: python zmq_wakeup_fix.py voila [voila args]")

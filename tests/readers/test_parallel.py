@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import shutil
 import warnings
 from pathlib import Path
@@ -52,7 +54,9 @@ def test_workers_give_the_same_table_and_warnings(folder):
     warned = "\n".join(message for _, message in one_warned)
     assert "zz-prose.txt: no measurements found; skipped" in warned
     assert "zz-stray.txt: 1 line(s) look like measurements but were not placed (line(s) 4" in warned
-    assert "zz-stray.txt: 1 suspicious value(s)" in warned
+    # (named alone, or as file:line among the other suspicious sources: the pastes hold some)
+    assert re.search(r"zz-stray\.txt: 1 suspicious value\(s\)|suspicious value\(s\).*zz-stray\.txt:3",
+                     warned)
 
 
 @needs_fork

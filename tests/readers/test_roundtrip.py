@@ -164,7 +164,7 @@ def test_markdown_table(case):
                    for n, values in rows)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        df = cipherlab.ingest("Results on my box:\n\n" + head + rule + body)
+        df = cipherlab.ingest("Results on my box, in bytes/s:\n\n" + head + rule + body)
     got, want = _got_sym(df), _expected_sym(rows, sizes)
     assert [(a, s) for a, s, _ in got] == [(a, s) for a, s, _ in want]
     assert all(_close(g, w) for (_, _, g), (_, _, w) in zip(got, want))

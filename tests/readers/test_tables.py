@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from cipherlab.errors import IngestWarning
 from cipherlab.model import to_frame
 from cipherlab.readers._tables import find_tables, parse_value, tier_name
 
@@ -197,14 +198,15 @@ def test_documents_without_tables_yield_nothing():
 def test_unreadable_row_is_left_for_the_caller_to_report():
     text = ["| type | 16 bytes | 64 bytes |", "|---|---|---|",
             "| md5 | 1.00k | 2.00k |", "| sha1 | 3.00k | oops |", "| Notes | see | below |",
-            "| sha256 | 522 MB/s | 600 MB/s |"]
+            "| sha256 | 522 MB/s | 600 MB/s |", "| sha512 | 1.2.3k | 2.00k |"]
     unplaced: list = []
     runs, consumed = find_tables(text, "t", unplaced=unplaced)
-    assert consumed == {0, 1, 2}
-    assert [(c["name"], c["bytes_per_s"]) for c in runs[0].cells] == [("md5", 1000.0),
-                                                                      ("md5", 2000.0)]
+    assert consumed == {0, 1, 2, 5}
+    # (cells that carry their unit are read in it)
+    assert [(c["name"], c["bytes_per_s"]) for c in runs[0].cells] == [
+        ("md5", 1000.0), ("md5", 2000.0), ("sha256", 522e6), ("sha256", 600e6)]
     # rows with numbers are reported (1-based line); the wordy row is not a measurement
-    assert unplaced == [(4, "| sha1 | 3.00k | oops |"), (6, "| sha256 | 522 MB/s | 600 MB/s |")]
+    assert unplaced == [(4, "| sha1 | 3.00k | oops |"), (7, "| sha512 | 1.2.3k | 2.00k |")]
 
 
 def test_ingest_warns_about_an_unreadable_table_row_and_strict_raises():
@@ -361,11 +363,43 @@ def test_openssl_convention_wins_in_a_table_that_uses_k():
     assert _rates(text) == [522138770.0, 9876.54]
 
 
-def test_plain_cells_above_10000_without_a_unit_hint_are_kept_and_warned_about():
+def test_plain_cells_above_10000_in_a_table_with_k_are_kept_and_warned_about():
     from cipherlab.errors import IngestWarning
 
-    with pytest.warns(IngestWarning, match=r"without 'k' above 10000 at line\(s\) 3 .*bytes/s"):
-        assert _rates(TABLE) == [522138.77, 9876.54]
+    text = ["| Cipher | 16 bytes | 64 bytes |", "|---|---|---|", "| md5 | 1.00k | 2.00k |",
+            "| aes-128-cbc | 522138.77 | 9,876.54 |"]
+    with pytest.warns(IngestWarning, match=r"without 'k' above 10000 at line\(s\) 4 .*bytes/s"):
+        assert _rates(text)[2:] == [522138.77, 9876.54]
+
+
+def test_a_table_without_k_or_a_stated_unit_is_flagged_and_warned_about_never_guessed():
+    from cipherlab.errors import IngestWarning
+
+    with pytest.warns(IngestWarning, match=r"line\(s\) 3 have no unit.*flagged 'unit unknown'"):
+        runs, _ = find_tables(TABLE, "t")
+    assert [(c["bytes_per_s"], c["flag"]) for c in runs[0].cells] == [
+        (522138.77, "unit unknown"), (9876.54, "unit unknown")]
+
+
+@pytest.mark.parametrize("above, header, factor", [
+    ("Throughput in MB/s:", "| Cipher | 16 bytes | 64 bytes |", 1e6),
+    ("", "| Cipher (MiB/s) | 16 bytes | 64 bytes |", 2.0 ** 20),
+    ("", "| Cipher | 16 bytes (GB/s) | 64 bytes (GB/s) |", 1e9),
+    ("Rates in Mbps", "| Cipher | 16 bytes | 64 bytes |", 1e6 / 8),
+    ("Numbers in KB/s", "| Cipher | 16 bytes | 64 bytes |", 1e3),
+    ("Numbers in bytes per second", "| Cipher | 16 bytes | 64 bytes |", 1.0),
+])
+def test_a_table_without_k_is_in_the_unit_the_text_states(above, header, factor):
+    rates = _rates([above, header, *TABLE[1:]])
+    assert rates == pytest.approx([522138.77 * factor, 9876.54 * factor], rel=1e-12)
+
+
+def test_a_quantity_in_the_prose_states_no_unit():
+    from cipherlab.errors import IngestWarning
+
+    with pytest.warns(IngestWarning, match="no unit"):
+        runs, _ = find_tables(["The disk reads at 500 MB/s, for comparison.", *TABLE], "t")
+    assert {c["flag"] for c in runs[0].cells} == {"unit unknown"}
 
 
 # ---------------------------------------------------------------------------------- headers
@@ -387,9 +421,10 @@ def test_size_headers_with_units_and_two_level_headers():
     assert _cells(["<table>", "<tr><th></th><th colspan=2>Block size (bytes)</th></tr>",
                    "<tr><th>Cipher</th><th>16</th><th>1024</th></tr>",
                    "<tr><td>md5</td><td>1.00k</td><td>2.00k</td></tr>", "</table>"]) == expected
-    # but a data row of whole numbers is data, not a header
-    assert _cells(["| Cipher | 16 bytes | 1024 bytes |", "|---|---|---|",
-                   "| md5 | 1000 | 2000 |"]) == [("md5", 16, 1000.0), ("md5", 1024, 2000.0)]
+    # but a data row of whole numbers is data, not a header (of no stated unit: warned)
+    with pytest.warns(IngestWarning, match="no unit"):
+        assert _cells(["| Cipher | 16 bytes | 1024 bytes |", "|---|---|---|",
+                       "| md5 | 1000 | 2000 |"]) == [("md5", 16, 1000.0), ("md5", 1024, 2000.0)]
 
 
 def test_a_section_row_sets_the_cpu_only_when_it_names_one():

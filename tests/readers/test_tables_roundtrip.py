@@ -66,14 +66,14 @@ def render_markdown(table, quote: bool, outer_pipes: bool):
            line(["---"] + [":---:" if with_aesni else "---"] * with_aesni + ["---:"] * len(sizes))]
     out += [line(row_cells(r)) for r in rows]
     prefix = "> " if quote else ""
-    lines = ["Measured with OpenSSL 1.1.1w on a test box:", *[prefix + x for x in out], "The end."]
+    lines = ["Measured with OpenSSL 1.1.1w on a test box (bytes/s):", *[prefix + x for x in out], "The end."]
     return lines, 3
 
 
 def render_html(table, close_cells: bool):
     sizes, with_aesni, rows = table
     end_th, end_td = ("</th>", "</td>") if close_cells else ("", "")
-    out = ["<p>Measured with OpenSSL 1.1.1w on a test box:</p>", "<table>",
+    out = ["<p>Measured with OpenSSL 1.1.1w on a test box (bytes/s):</p>", "<table>",
            "<tr>" + "".join(f"<th>{c}{end_th}" for c in header_cells(sizes, with_aesni)) + "</tr>"]
     out += ["<tr>" + "".join(f"<td>{c}{end_td}" for c in row_cells(r)) + "</tr>" for r in rows]
     out += ["</table>"]
@@ -82,7 +82,7 @@ def render_html(table, close_cells: bool):
 
 def render_tabs(table):
     sizes, with_aesni, rows = table
-    out = ["Measured with OpenSSL 1.1.1w on a test box:",
+    out = ["Measured with OpenSSL 1.1.1w on a test box (bytes/s):",
            "\t".join(header_cells(sizes, with_aesni))]
     out += ["\t".join(row_cells(r)) for r in rows]
     return out, 2
@@ -90,7 +90,7 @@ def render_tabs(table):
 
 def render_mediawiki(table, one_cell_per_line: bool):
     sizes, with_aesni, rows = table
-    out = ["Measured with OpenSSL 1.1.1w on a test box:", '{| class="wikitable"', "|-",
+    out = ["Measured with OpenSSL 1.1.1w on a test box (bytes/s):", '{| class="wikitable"', "|-",
            "! " + " !! ".join(header_cells(sizes, with_aesni))]
     starts = []
     for r in rows:

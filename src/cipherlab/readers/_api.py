@@ -24,7 +24,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _openssl
+from cipherlab.readers import _bssl, _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import decode, split_lines
 
@@ -396,6 +396,21 @@ def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.Da
     return model.coerce(df)
 
 
+def _document_tables(lines: list[str], source: str, taken: set[int],
+                     unplaced: list[tuple[int, str]]):
+    found, used = find_tables(lines, source, unplaced=unplaced)
+    return found, used
+
+
+#: The readers of whole texts that run before the openssl line pass, in order: each takes
+#: ``(lines, source, taken lines, unplaced list)`` and returns its runs and the 0-based indices
+#: of the lines it took (which no later reader sees). Another tool's reader joins this list.
+FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
+    _document_tables,
+    lambda lines, source, taken, unplaced: _bssl.find_runs(lines, source, taken),
+]
+
+
 def read_runs(text: str, source: str, *, strict: bool = False,
               hints: dict[str, Any] | None = None) -> list[model.Run]:
     """Parse one decoded text into runs, in text order; the workhorse behind :func:`ingest`.
@@ -405,18 +420,27 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     """
     lines = split_lines(text)
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
-    found, taken = find_tables(lines, source, unplaced=bad_rows)
+    found: list = []
+    taken: set[int] = set()
+    for finder in FINDERS:
+        runs, used = finder(lines, source, taken, bad_rows)
+        found += runs
+        taken |= used
     runs, unplaced = _openssl.parse(lines, taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]
+    shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
+        " ..." if len(unplaced) > _SHOWN else "")
+    if unplaced and (strict or not runs):
+        lineno, line = unplaced[0]
+        what = "this line looks like a measurement but fits" if strict else (
+            f"no measurements could be placed: {len(unplaced)} line(s) (line(s) {shown}) look "
+            f"like measurements but fit")
+        raise IngestError(f"{what} no table or record cipherlab knows", source=source,
+                          lineno=lineno, line=line, unplaced=unplaced)
     if unplaced:
         lineno, line = unplaced[0]
-        if strict:
-            raise IngestError("this line looks like a measurement but fits no table or record "
-                              "cipherlab knows", source=source, lineno=lineno, line=line)
-        shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
-            " ..." if len(unplaced) > _SHOWN else "")
         warnings.warn(
             f"{source}: {len(unplaced)} line(s) look like measurements but were not placed "
             f"(line(s) {shown}; first: {line.strip()!r}); fix or remove them, or pass "

@@ -114,6 +114,11 @@ class _Assembly:
                 return q.popleft() if q else default
         child_keys = {key for _, _, key in run.children if key is not None}
         loose: list[list] = []
+        # records of no table cell that name a curve by its size only: named by openssl's order
+        alone = [p for p in run.progress if p.count is not None and p.block is None
+                 and p.key() not in index and not run.multi]
+        unknown = {id(p) for p, u in zip(alone, _progress.name_curves(alone, run.opts.get("args")))
+                   if u}
         for p in run.progress:
             if p.count is None:
                 continue
@@ -129,6 +134,8 @@ class _Assembly:
             target = take(key, None)
             if target is None:
                 loose.append(self.progress_cell(p))
+                if id(p) in unknown:
+                    loose[-1][FLAG] = _progress.FLAG_CURVE_UNKNOWN
             elif type(target) is tuple:
                 row, j = target
                 if row[COUNTS] is None:

@@ -179,7 +179,7 @@ class _BlockReaders:
         self.flush_pending()
         self.add_rows(run, run.sizes, rows,
                       T.plain_values(" ".join(" ".join(toks) for _, _, toks in rows)))
-        run.last = idx + used
+        self.cur.last = idx + used  # (the run of the last row: rows may name their machines)
         return used
 
     def pk_block(self, idx: int) -> int:
@@ -189,14 +189,15 @@ class _BlockReaders:
         a row they would not place whole (cut short, or with a rate too many or too few).
         """
         run, used, cells = self.cur, 0, self.cur.pk
+        seen = run.pk_keys()
         # (a table has a few rows: matching them one after the other, each where the last
         # ended, beats finding the block and then its rows)
         rows = iter(T.PK_LINE.scanner(self.text, self.starts[idx]).match, None)
         for k, (name, times, rates) in enumerate(map(_groups, rows)):
             # (a time ends in "s", a rate holds one ".")
             spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
-            if spec is None:
-                break
+            if spec is None or any(key in seen for _, key in spec[1]):
+                break  # (a row the run has: the line path opens the next run there)
             algorithm, keys = spec
             lineno = idx + 1 + k
             for (op, key), rate in zip(keys, rates.split()):

@@ -38,7 +38,7 @@ import re
 from functools import lru_cache
 
 __all__ = ["OPERATIONS", "canonical", "canonical_operation", "curve_name", "is_digest",
-           "pkey_algorithm"]
+           "is_known", "pkey_algorithm"]
 
 #: Every operation name the tidy table uses.
 OPERATIONS = ("encrypt", "decrypt", "digest", "sign", "verify", "derive", "keygen", "encaps",
@@ -118,6 +118,25 @@ _KEM_SIG = re.compile(r"^(?:ml-kem|ml-dsa|slh-dsa|ecp-|mlkem|mldsa|falcon|sphinc
                       r"dilithium|bike|hqc|p\d+_|x25519mlkem|x448mlkem|secp\d+r1mlkem|"
                       r".*mlkem\d+$)")
 _WRAPPED = re.compile(r"^(hmac|cmac)\((.+)\)$")
+
+
+# Families of the canonical vocabulary: a name outside them is not a known algorithm.
+_KNOWN = re.compile(
+    r"^(?:aes|aria|camellia|sm4|des|bf|cast5?|idea|seed|rc[245]|chacha20|blowfish|evp|rand|"
+    r"ghash|poly1305|siphash|md[245]|mdc2|sha|shake|ripemd|rmd|whirlpool|sm3|blake2[bs]|hmac|cmac|"
+    r"kmac|rsa|dsa|ecdsa|ecdh|ffdh|ed25519|ed448|x25519|x448|sm2|ecdh-sm2|nist[pkb]|sec[pt]\d|prime\d|brainpool|gost)(?![a-z])")
+
+
+def is_known(algorithm: str) -> bool:
+    """Whether a canonical algorithm belongs to the vocabulary of cipher benchmarks.
+
+    A row with neither an openssl-like header above it nor a known name is not a cipher's
+    (``sda`` in ``iostat``, ``all`` in ``sar``).
+
+    >>> is_known("aes-128-cbc"), is_known("sha256"), is_known("ml-kem-768"), is_known("sda")
+    (True, True, True, False)
+    """
+    return bool(_KNOWN.match(algorithm) or _KEM_SIG.match(algorithm))
 
 
 def curve_name(curve: str) -> str:

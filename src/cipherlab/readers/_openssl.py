@@ -30,7 +30,7 @@ from cipherlab.model import Run
 from cipherlab.readers import _harness, _mr, _progress, _terminal as T
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
-from cipherlab.readers._names import canonical
+from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._runs import _memo, _printed_rates, _Run, _RunBoundaries
 from cipherlab.readers._text import clean, parse_prompt, prose_label
 
@@ -38,7 +38,12 @@ __all__ = ["parse"]
 
 _NUMTOK = re.compile(r"^-?\d[\d,]*\.\d+[ks]?$|^[-+]?(?:inf|nan)k?$")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
+_K_VALUE = re.compile(r"\d\.\d\dk\b")
+_FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
+_WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
+# A row name led by the machine it ran on ("FTC663: aes-256-cbc", "A73:    aes-256-cbc").
+_ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
@@ -58,17 +63,27 @@ _SYM_END = frozenset("0123456789kfn")
 
 
 @_memo
-def looks_like_data(line: str) -> bool:
-    """Whether an unplaced line looks like a measurement (and so must be reported)."""
+def looks_like_data(line: str, in_table: bool = False) -> bool:
+    """Whether an unplaced line looks like a measurement (and so must be reported).
+
+    Numbers are openssl's when they carry its ``k``, stand beside a cipher's name, or sit
+    inside a table openssl printed (``in_table``); other tools' tables (iostat, sar,
+    sysbench) are not unplaced openssl data.
+    """
     if line[:1] == "+" and len(line) > 2 and line[1].isalpha() and ":" in line:
         return True
     if line.startswith(("Doing ", "Got: ")):
         return True
     # (a number token holds "." or is inf/nan: prose mostly holds none)
-    if ("." in line or "inf" in line or "nan" in line) and \
-            sum(1 for t in line.split() if _NUMTOK.match(t)) >= 2:
+    if not (("." in line or "inf" in line or "nan" in line) and
+            sum(1 for t in line.split() if _NUMTOK.match(t)) >= 2) and not _INTS.match(line):
+        return False
+    if in_table or _K_VALUE.search(line):
         return True
-    return bool(_INTS.match(line))
+    # a row's name comes first, its values after it (BYTEmark's "IDEA   :  6520.5 : ..." is
+    # no openssl row)
+    head = _FIRST_VALUE.split(line, 1)[0]
+    return " : " not in line and any(is_known(canonical(w)[0]) for w in _WORD.findall(head))
 
 
 class _Memo(dict):
@@ -209,6 +224,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
                 quoted.setdefault(key, name)
             algorithm, op = canonical(name)
+            labelled = _ROW_LABEL.match(name) if ":" in name and not is_known(algorithm) else None
+            if labelled and is_known(canonical(labelled[2])[0]):
+                # "FTC663: aes-256-cbc ...": the machine the row ran on labels its run
+                algorithm, op = canonical(labelled[2])
+                if run.row_label != labelled[1]:
+                    if added:
+                        run.dialects.add("text")
+                    run = self.labelled_run(run, lineno, labelled[1])
             if op == "encrypt" and decrypt:
                 op = "decrypt"
             cells = T.row_bytes_per_s(toks) if values is None else values[j * n:j * n + n]
@@ -287,7 +310,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             except (ValueError, IndexError):
                 placed = False
             if not placed:
-                if looks_like_data(line):
+                run = self.cur
+                if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind)
+                                   and run.last >= i - 2):
                     self.unplaced.append((i, raw))
                 else:
                     self.note_prose(i, line)
@@ -413,6 +438,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if self.bad_name(name):
             return False  # prose, or values where a name should be
         run = self.cur
+        if run is None or not (run.sizes or run.mr_sizes):
+            # A row without a `type` header or +H above it (a -multi parent's, a header-less
+            # paste) is a cipher's only when it names one: `sda` in iostat is not.
+            if not is_known(self.algorithm_of[name]):
+                return False
         if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
             if len(toks) not in (5, 6):
                 return False  # no table here, and not a whole header-less row either
@@ -474,7 +504,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return False
 
     def apply_prompt(self, run: _Run, prompt: dict) -> None:
-        run.opts.update({k: v for k, v in prompt.items() if k != "args"})
+        run.opts.update({k: v for k, v in prompt.items() if k != "conditions"})
+        run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
         if prompt.get("timing") == "elapsed":
             run.elapsed = True
@@ -487,6 +518,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.run(i)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
+        if any((parsed[1], parsed[3], op) in run.pk_keys() for op in T.OPS[kind]):
+            # one run prints each public-key row once: a row again is the next run's table
+            kind_of_table = run.pk_kind
+            run = self.next_run(i)
+            run.pk_kind = kind_of_table
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
         else:

@@ -55,7 +55,7 @@ class Progress:
     """One progress measurement: what was measured, and (once known) count and seconds."""
 
     __slots__ = ("lineno", "name", "block", "family", "bits", "algorithm", "operation", "count",
-                 "seconds", "used")
+                 "seconds", "used", "bit")
 
     def __init__(self, lineno, name, block, family, bits, algorithm, operation, count=None,
                  seconds=None):
@@ -63,6 +63,7 @@ class Progress:
         self.family, self.bits, self.algorithm, self.operation = family, bits, algorithm, operation
         self.count, self.seconds = count, seconds
         self.used = False
+        self.bit = False  # the prompt says "bit", not "bits": a release before 1.1.1
 
     def key(self):
         """Symmetric: (algorithm, block); public key: (family, bits, operation)."""
@@ -149,6 +150,61 @@ _NIST = {160: "secp160r1", 192: "nistp192", 224: "nistp224", 256: "nistp256", 38
          283: "nistk283", 409: "nistk409", 571: "nistk571"}
 
 
+# Curves of each size in the order openssl runs them (its ECDSA/ECDH tables, 0.9.8-3.6): NIST
+# prime or Koblitz curves, binary curves, then brainpool r1 and t1 (1.1.1+). A prompt that
+# names no curve ("Doing 256 bits ecdh's") is the n-th curve of its size in the run.
+#: A record of this flag measured an ECDSA/ECDH curve the text names only by its size.
+FLAG_CURVE_UNKNOWN = "curve unknown"
+_CURVE_ORDER = {
+    256: ("p256", "brainpoolp256r1", "brainpoolp256t1"),
+    384: ("p384", "brainpoolp384r1", "brainpoolp384t1"),
+    512: ("brainpoolp512r1", "brainpoolp512t1"),
+    **{b: (f"k{b}", f"b{b}") for b in (163, 233, 283, 409, 571)},
+}
+_SIZE_ONLY = {"bit", "bits", "sign", "signs", "verify", "ecdsa", "ecdh"}  # no curve named
+_BRAINPOOL_ONLY_LATER = {256, 384}
+_CURVE_ARG = re.compile(r"^(?:evp)?(ecdsa|ecdh)(p\d+|k\d+|b\d+|brp\d+[rt]1)$")
+
+
+def name_curves(records: list[Progress], args: list[str] | None) -> list[bool]:
+    """Name the curves of ECDSA/ECDH records that give only a size, in place; return for each
+    record whether its curve stays unknown.
+
+    The n-th record of a size (and operation) is the n-th curve of that size that ran: of
+    openssl's order, or of those the command line ``args`` names (``ecdhbrp256r1``). Without
+    a command line a size with several curves is named only when the run holds all of them.
+    """
+    named: dict[str, set[str]] = {}
+    for arg in args or ():
+        m = _CURVE_ARG.match(arg.lower())
+        if m:
+            named.setdefault(m[1], set()).add(m[2].replace("brp", "brainpoolp"))
+    seen: dict[tuple, int] = {}
+    counts: dict[tuple, int] = {}
+    sized = [p.family in ("ecdsa", "ecdh") and p.bits in _CURVE_ORDER and
+             _SIZE_ONLY.issuperset(p.name.lower().split()[1:]) for p in records]
+    for p, by_size in zip(records, sized):
+        if by_size:
+            counts[p.key()] = counts.get(p.key(), 0) + 1
+    unknown = []
+    for p, by_size in zip(records, sized):
+        if not by_size:
+            unknown.append(False)
+            continue
+        key = p.key()
+        order = _CURVE_ORDER[p.bits]
+        if p.bit and p.bits in _BRAINPOOL_ONLY_LATER:
+            order = order[:1]  # "bit", not "bits": before 1.1.1, which added brainpool
+        if p.family in named:
+            order = tuple(c for c in order if c in named[p.family])
+        n = seen[key] = seen.get(key, -1) + 1
+        known = args is not None or counts[key] == len(order)
+        if n < len(order):
+            p.algorithm = f"{p.family}-{order[n]}"
+        unknown.append(not known or n >= len(order))
+    return unknown
+
+
 def doing(line: str, lineno: int) -> tuple[Progress, str] | None:
     """Parse a ``Doing ...`` prompt; return the record and the text after the prompt."""
     m = DOING_FULL.match(line)
@@ -167,7 +223,9 @@ def doing(line: str, lineno: int) -> tuple[Progress, str] | None:
     if m:
         bits = int(m["bits"])
         fam, algorithm, op = pk_identity(bits, m["what"])
-        return Progress(lineno, f"{bits} bits {m['what'].strip()}", None, fam, bits, algorithm, op), m["rest"]
+        rec = Progress(lineno, f"{bits} bits {m['what'].strip()}", None, fam, bits, algorithm, op)
+        rec.bit = " bit " in line[:m.start("what") + 1]
+        return rec, m["rest"]
     m = _DOING_KS.match(line)
     if m:
         algorithm = canonical(m["alg"])[0]

@@ -77,6 +77,11 @@ class _Run:
         self.dialects: set[str] = set()
         self.last = start
         self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
+        self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
+
+    def pk_keys(self) -> set:
+        """The keys (family, bits, operation) of the run's public-key cells."""
+        return {key for _, key in self.pk}
 
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)
@@ -177,6 +182,22 @@ class _RunBoundaries:
         run = self.new_run(i)
         run.progress.extend(moved)
         return run
+
+    def labelled_run(self, run: _Run, i: int, label: str) -> _Run:
+        """The run of rows that name the machine ``label`` they ran on, from line ``i``: the
+        current run when none of its rows named another, else a new run of the same table and
+        header block (one machine per run)."""
+        if run.row_label is None and not run.rows:
+            run.row_label = run.meta["label"] = label
+            return run
+        new = self.new_run(i)
+        for field in ("tool", "tool_version", "built_on", "options", "compiler", "cpuinfo"):
+            if field in run.meta:
+                new.meta[field] = run.meta[field]
+        new.version, new.has_version, new.opts = run.version, run.has_version, dict(run.opts)
+        new.sizes, new.header_used, new.pk_kind = run.sizes, True, run.pk_kind
+        new.row_label = new.meta["label"] = label
+        return new
 
     # --- run boundaries -----------------------------------------------------------------
     def prose_after(self, run: _Run) -> bool:

@@ -18,10 +18,13 @@ table (``| VIA Luke @ 1.0 GHz | |||``, ``| OpenSSL 3.0.2 on Debian ... | |||``).
 Conditions that vary from row to row (``aesni``, ``tier``, ``note``) are stored on the cells;
 :func:`cipherlab.model.to_frame` turns cell keys outside ``CELL_FIELDS`` into condition columns.
 
-Units follow openssl: a ``k`` cell is thousands of bytes/s, a cell without it is bytes/s. The
-one exception is a table with no ``k`` at all whose text says its numbers are thousands
-("in 1000s of bytes per second", ``16 bytes (kB/s)``): it was retyped without the suffix.
-Plain cells above 10000, which openssl never prints, are kept as bytes/s with a warning.
+Units: a ``k`` cell is thousands of bytes/s (openssl's), a cell may carry its own unit
+(``522 MB/s``). A table that uses ``k`` follows openssl's convention: its plain cells are
+bytes/s (above 10000, which openssl never prints, they are warned about). In a table without
+any ``k`` a person chose the unit: it is the one the text states (a column title ``16 bytes
+(MB/s)``, a header cell or caption ``Throughput (MiB/s)``, a sentence above the table "numbers
+in 1000s of bytes per second"; see :mod:`cipherlab.readers._units`). When nothing states it,
+the cells are kept as printed, flagged ``unit unknown`` and warned about: never guessed.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from cipherlab.errors import IngestWarning
 from cipherlab.model import Run
 from cipherlab.readers._names import canonical
 from cipherlab.readers._terminal import times_1000
+from cipherlab.readers._units import FLAG_UNIT_UNKNOWN, stated_unit, value_with_unit
 
 __all__ = ["find_tables", "parse_value", "tier_name"]
 
@@ -75,10 +79,8 @@ _GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
 # Lower-case words one of which a line must contain to state a fact _facts() looks for.
 _FACT_HINT = re.compile(r"ssl|aws|hz|gcc|intel|amd|via|apple|arm|qualcomm|ampere|ibm|cyrix|"
                         r"transmeta|core|xeon|ryzen|epyc|graviton|i[3579]-")
-# Text saying a table's plain numbers are thousands of bytes per second (openssl's own header
-# line says "The 'numbers' are in 1000s of bytes per second processed.").
-_THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\bk(?:ilo)?bytes? ?(?:/|per) ?s|"
-                        r"\bkB/s\b|\(k\)", re.IGNORECASE)
+# Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
+_UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
 _PLAIN_LIMIT = 10000.0
 _BLOCK_SIZE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)[\s-]*bytes?[\s-]+blocks?\b", re.IGNORECASE)
@@ -244,6 +246,14 @@ def find_tables(lines: list[str], source: str, *,
             # Not an openssl-shaped table: its text is prose (it may still name a machine).
             for j in range(table.start, table.end + 1):
                 context.read_prose(lines[j])
+    if context.unknown:
+        lines_at = sorted({i + 1 for i in context.unknown})
+        shown = ", ".join(map(str, lines_at[:5])) + (" ..." if len(lines_at) > 5 else "")
+        warnings.warn(
+            f"{source}: table cells at line(s) {shown} have no unit: no 'k' and nothing in the "
+            f"table or the text above it says what the numbers are (1000s of bytes per second, "
+            f"MB/s, ...); they are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the "
+            f"unit above the table or in its header to read them.", IngestWarning, stacklevel=2)
     if context.plain_large:
         lines_at = sorted({i + 1 for i in context.plain_large})
         shown = ", ".join(map(str, lines_at[:5])) + (" ..." if len(lines_at) > 5 else "")
@@ -539,8 +549,9 @@ class _Context:
     heading: str | None = None
     last_line: str | None = None
     block_bytes: int | None = None
-    thousands: bool = False  # the prose says plain numbers are 1000s of bytes/s
+    unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
+    unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
 
     def read_prose(self, line: str) -> None:
         text = _unquote(line)
@@ -567,9 +578,8 @@ class _Context:
             m = _BLOCK_SIZE.search(text)
             if m:
                 self.block_bytes = int(m[1].replace(",", ""))
-        if ("1000" in low or "thousand" in low or "/s" in low or "(k)" in low) and \
-                _THOUSANDS.search(text):
-            self.thousands = True
+        if _UNIT_HINT.search(low):
+            self.unit = stated_unit(text) or self.unit
         if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
             self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
 
@@ -578,7 +588,7 @@ class _Context:
         # force until the prose says otherwise.
         self.heading = None
         self.last_line = None
-        self.thousands = False
+        self.unit = None
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
@@ -638,9 +648,11 @@ class _Header:
     algorithms: dict[int, str]        # column -> name as printed ("transposed")
     block_bytes: int | None = None    # the one block size of a transposed table
     width: int = 0                    # number of header cells: data rows are padded to it
-    thousands: bool = False           # the text says plain numbers are 1000s of bytes/s
+    unit: float | None = None         # bytes/s per unit of plain numbers, stated by the text
+    units: dict[int, float] = field(default_factory=dict)  # column -> unit its title states
     has_k: bool = False               # a cell under this header has openssl's "k"
-    plain: list[tuple[dict[str, Any], str, int]] = field(default_factory=list)  # cells without k
+    plain: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)
+    # (cells without k: cell, text, row index, column)
 
 
 def _condition_key(header: str) -> str:
@@ -764,8 +776,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         new_header = _header(cells, context, table.dialect, hint_above)
         hint_above = False
         if new_header is not None:
-            new_header.thousands = context.thousands or any(
-                _THOUSANDS.search(c) for c in (*cells, table.caption or ""))
+            _read_units(new_header, cells, table.caption, context)
             _finish(header, context)
             header, run = new_header, None
             used |= row.lines
@@ -805,30 +816,52 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     return runs, used | table.markup, bad
 
 
+def _read_units(header: _Header, cells: list[str], caption: str | None,
+                context: _Context) -> None:
+    """The units a header row, its table's caption and the prose above state."""
+    for j, c in enumerate(cells):
+        unit = stated_unit(c) if _UNIT_HINT.search(c.lower()) else None
+        if unit is not None:
+            if j in header.sizes or j in header.algorithms:
+                header.units[j] = unit  # "16 bytes (MB/s)": that column's
+            else:
+                header.unit = unit  # "Throughput (MB/s)" over the name column: every column's
+    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit
+
+
 def _finish(header: _Header | None, context: _Context) -> None:
     """Settle the unit of the cells without ``k`` read under ``header``.
 
-    openssl's convention (a cell without ``k`` is bytes/s) holds for any table that uses ``k``
-    at all. A table with no ``k`` anywhere whose text says "1000s of bytes per second" (or
-    ``kB/s`` in a header) was retyped without the suffix: its cells are thousands. Otherwise
-    plain cells above 10000, which openssl never prints, are kept as bytes/s and warned about.
+    A table that uses ``k`` follows openssl's convention: a cell without it is bytes/s (above
+    10000, which openssl never prints, warned about). In a table without ``k`` the unit is the
+    one the text states for the cell's column, or for the table; when none does, the cell is
+    kept as printed and flagged (and warned about), not guessed.
     """
     if header is None:
         return
-    if header.thousands and not header.has_k:
-        for cell, text, _ in header.plain:
-            cell["bytes_per_s"] = _value(text + "k")
-    else:
-        context.plain_large.extend(i for cell, _, i in header.plain
-                                   if cell["bytes_per_s"] > _PLAIN_LIMIT)
+    for cell, text, index, col in header.plain:
+        if header.has_k:
+            if cell["bytes_per_s"] > _PLAIN_LIMIT:
+                context.plain_large.append(index)
+            continue
+        unit = header.units.get(col, header.unit)
+        if unit is None:
+            if cell["bytes_per_s"]:  # (0 is openssl's "not measured" in any unit)
+                cell["flag"] = FLAG_UNIT_UNKNOWN
+                context.unknown.append(index)
+        elif unit == 1e3:
+            cell["bytes_per_s"] = _value(text + "k")  # (exact decimal scaling, as for k)
+        else:
+            cell["bytes_per_s"] *= unit
     header.plain = []
 
 
-def _note_unit(header: _Header, cell: dict[str, Any], text: str, index: int) -> dict[str, Any]:
+def _note_unit(header: _Header, cell: dict[str, Any], text: str, index: int,
+               col: int) -> dict[str, Any]:
     if text[-1:] in ("k", "K"):
         header.has_k = True
-    else:
-        header.plain.append((cell, text, index))
+    elif value_with_unit(text) is None:
+        header.plain.append((cell, text, index, col))
     return cell
 
 
@@ -849,12 +882,12 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
         for j, size in header.sizes.items():
             if at(j).lower() in _BLANK_CELLS:
                 continue
-            value = _value(at(j))
+            value = _cell_value(at(j))
             if value is None:
                 return None
             out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                         "name": name, "block_bytes": size, "bytes_per_s": value, **conditions})
-            texts.append(at(j))
+            texts.append((at(j), j))
         return _noted(header, out, texts, index)
     key = header.conditions[0]
     method = at(0)
@@ -868,10 +901,10 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
     for j, printed in header.algorithms.items():
         if at(j).lower() in _BLANK_CELLS:
             continue
-        value = _value(at(j))
+        value = _cell_value(at(j))
         if value is None:
             return None
-        texts.append(at(j))
+        texts.append((at(j), j))
         bare, name_notes = _split_footnote(printed)
         algorithm, operation = canonical(bare)
         notes = sorted(set(row_notes + name_notes))
@@ -881,9 +914,15 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
     return _noted(header, out, texts, index)
 
 
-def _noted(header: _Header, out: list[dict[str, Any]], texts: list[str],
+def _cell_value(cell: str) -> float | None:
+    """A data cell's number: openssl's (``k`` or plain, unit settled later) or with its unit."""
+    value = _value(cell)
+    return value if value is not None else value_with_unit(cell)
+
+
+def _noted(header: _Header, out: list[dict[str, Any]], texts: list[tuple[str, int]],
            index: int) -> list[dict[str, Any]] | None:
     # Only rows that are read register their cells' units (an unreadable row adds nothing).
-    for cell, text in zip(out, texts):
-        _note_unit(header, cell, text, index)
+    for cell, (text, col) in zip(out, texts):
+        _note_unit(header, cell, text, index, col)
     return out or None

@@ -40,11 +40,27 @@ _MOJIBAKE_HINT = "\u00c2\u00e2\u00a0\u202f\u2009\ufeff"
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Quoting and list decorations left by mail clients, wikis and blogs.
 _QUOTE = re.compile(r"^(?:\s*(?:>|\|(?!.*\|\s*$)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?)+")
-# (arguments are `[\w./=+:-]+`, with a parenthesised tail for names such as `hmac(md5)`: the
-# class holds `-`, and a separate `-?` made failing matches backtrack twice as long)
+# A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, `>>> `, `❯ `.
+_PS = r"(?:\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)\s?[$#%>\u276f\u279c\u00bb]\s*|>>>\s*"
+# What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
+# `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
+# environment assignments (`OPENSSL_ia32cap=...`), in any order.
+_WRAPPER = r"(?:sudo|time|nice|taskset|env|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
+           r"\S+\.(?:sh|pl|py))(?:\s+(?:-\S+|\d\S*))*+\s+"
+_ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
+# (arguments are `[\w./=+:,-]+`, with a parenthesised tail for names such as `hmac(md5)`, or a
+# `$(nproc)`: the class holds `-`, and a separate `-?` made failing matches backtrack twice as
+# long; the binary may be versioned or relative: `./openssl-1.0.1h`, `apps/openssl`)
 _PROMPT = re.compile(
-    r"^\s*(?P<ps>[\w.@:~/\\-]*[$#%>]\s*)?(?P<env>(?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+)*)"
-    r"(?:\S*/)?openssl(?:\.exe)?\s+speed(?P<args>(?:\s+[\w./=+:-]+(?:\([\w.,-]*\))?)*)\s*(?:\(.*\))?\s*$")
+    rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
+    r"(?:\S*/)?openssl(?:-[\w.]+)?(?:\.exe)?\s+speed"
+    r"(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)))*+)\s*(?:\(.*\))?\s*$")
+_ENV = re.compile(_ASSIGNMENT.replace(r"\s+", r"(?=\s)"))
+# `openssl speed` options and what they do to a run; every other option (`-primes 3`, and any
+# option openssl may gain) becomes a condition of the run.
+_FLAGS = {"elapsed", "decrypt", "mr", "aead", "mb", "testmode", "mlock"}
+_VALUED = {"multi", "bytes", "seconds", "evp", "hmac", "cmac"}  # read into the run's options
+_NOT_CONDITIONS = {"kem-algorithms", "signature-algorithms", "help"}
 
 
 def decode(data: bytes, source: str) -> str:
@@ -122,9 +138,12 @@ def parse_prompt(line: str) -> dict | None:
     """Read a shell prompt running ``openssl speed``; return what it tells about the run.
 
     Returns ``None`` when the line is not such a prompt. Keys: ``args`` (the argument list),
-    and when the arguments say so ``timing`` (``elapsed``), ``multi``, ``decrypt``, ``mr``,
-    ``aead``, ``mb``, ``bytes``, ``evp``, ``seconds``, and ``isa_mask`` from an
-    ``OPENSSL_ia32cap=`` environment prefix.
+    ``conditions`` (the options that change what is measured, ``-engine afalg``, ``-primes 3``,
+    and any option openssl does not document), and when the arguments say so ``timing``
+    (``elapsed``), ``multi``, ``decrypt``, ``mr``, ``aead``, ``mb``, ``bytes``, ``evp``,
+    ``seconds``, and ``isa_mask`` from an ``OPENSSL_ia32cap=`` environment prefix. Wrappers
+    (``time -v``, ``taskset -c 0``, ``sudo``, ``env``, ``util/wrap.pl``) and versioned or
+    relative binaries (``./openssl-1.0.1h``, ``apps/openssl``) are read through.
 
     >>> parse_prompt("$ openssl speed -seconds 1 -elapsed -multi 2 -evp aes-128-cbc")["multi"]
     2
@@ -132,6 +151,10 @@ def parse_prompt(line: str) -> dict | None:
     '~0x200000200000000'
     >>> parse_prompt("$ openssl speed -seconds 1 md5 hmac(md5) rsa2048")["args"]
     ['-seconds', '1', 'md5', 'hmac(md5)', 'rsa2048']
+    >>> parse_prompt("root@wrt32x:/# time -v openssl speed -elapsed -engine afalg md5")["conditions"]
+    {'engine': 'afalg'}
+    >>> parse_prompt("[root@box ~]# taskset -c 0 ./openssl-1.0.1h speed -primes 3 rsa2048")["conditions"]
+    {'primes': '3'}
     >>> parse_prompt("I ran openssl speed on my laptop"), parse_prompt("openssl speed")
     (None, None)
     """
@@ -141,38 +164,68 @@ def parse_prompt(line: str) -> dict | None:
     if not m:
         return None
     args = m["args"].split()
-    if not (m["ps"] or args or m["env"]):
+    if not (m["ps"] or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
-    out: dict = {"args": args}
-    env = m["env"]
-    if env:
+    out: dict = {"args": args, "conditions": {}}
+    for assignment in _ENV.finditer(m["pre"]):
         try:
-            for tok in shlex.split(env):
-                key, _, value = tok.partition("=")
-                if key.upper() == "OPENSSL_IA32CAP":
-                    out["isa_mask"] = value
+            key, _, value = shlex.split(assignment[0])[0].partition("=")
         except ValueError:
-            pass
+            continue
+        if key.upper() == "OPENSSL_IA32CAP":
+            out["isa_mask"] = value
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None
         nxt = args[i + 1] if i + 1 < len(args) else None
+        if a is None or a in _NOT_CONDITIONS:
+            continue
         if a == "elapsed":
             out["timing"] = "elapsed"
-        elif a in ("decrypt", "mr", "aead", "mb"):
+        elif a in _FLAGS:
             out[a] = True
-        elif a in ("multi", "bytes", "seconds") and nxt is not None and nxt.isdigit():
-            out[a] = int(nxt)
+        elif a in _VALUED and nxt is not None:
+            if a in ("multi", "bytes", "seconds"):
+                if nxt.isdigit():
+                    out[a] = int(nxt)
+                elif a == "multi":
+                    out[a] = None  # `-multi $(nproc)`: several processes, how many unknown
+            else:
+                out[a] = nxt
             next(it, None)
-        elif a in ("evp", "hmac", "cmac") and nxt is not None:
-            out[a] = nxt
+        elif nxt is not None and not nxt.startswith("-") and (
+                a in ("engine", "provider", "propquery", "provider-path") or nxt[:1].isdigit()):
+            out["conditions"][a.replace("-", "_")] = nxt  # `-engine afalg`, `-primes 3`
             next(it, None)
+        else:
+            out["conditions"][a.replace("-", "_")] = "yes"
     return out
 
 
 _LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|[*=\-_:\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:Most interesting|Cheers|Regards|Thanks)\b", re.I)
+# Lines that name no machine or condition, whatever they hold: a code fence, a shell command
+# (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
+# source code, markup and links. A run label is never one of them.
+_NOT_LABEL_LINE = re.compile(
+    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
+    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
+    r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
+    r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
+    r"//|/\*|\*/|#\[|"
+    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
+    r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
+    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
+    r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
+    r"|[{};\\]\s*$|\s=\s|\d=\d|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
+    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
+    # page furniture: bylines ("alice · comment · 2021-11-25", "Bob wrote:"), issue headers
+    r"|\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.IGNORECASE)
+# A sentence of the prose: it ends like one (not in "..."), or is long. It tells a story, it
+# does not name a run; the heading or short line above it still may.
+_MEASURE = re.compile(r"\d\.\d\d")
+_SENTENCE = re.compile(r"(?<!\.)[.!?]\s*$|^(?:\S+\s+){9,}\S")
 
 
 def prose_label(line: str) -> str | None:
@@ -182,10 +235,21 @@ def prose_label(line: str) -> str | None:
     'Linux (P3 750Mhz; 512MBram)'
     >>> prose_label("**Laptop**"), prose_label("# M1 MacBookAir")
     ('Laptop', 'M1 MacBookAir')
+    >>> prose_label("```bash"), prose_label("pi@pi5:~ $ openssl speed -evp aes-256-cbc")
+    (None, None)
+    >>> prose_label("OpenSSL 1.1.1k  25 Mar 2021"), prose_label("let out = speed(args);")
+    (None, None)
     """
+    if _NOT_LABEL_LINE.search(line):
+        return None
     s = _LABEL_JUNK.sub("", line.strip())
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
+    heading = line.lstrip()[:1] in ("#", "*", "_", "=")  # a Markdown heading, bold, ...
+    if (not heading and s[0].islower() and s.count(" ") >= 4) or _SENTENCE.search(s):
+        return None  # a sentence, or a fragment cut from one
+    if len(_MEASURE.findall(s)) >= 2:
+        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50")
     # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
     if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
         return None

@@ -1,0 +1,162 @@
+"""Sentences for conclusions computed from results: pick a row, say a ratio, a verdict, a crossover.
+
+The notebooks end with a Markdown cell written by code from the numbers they just computed; the
+phrases they share live here, so that a conclusion says the same thing the same way everywhere and
+is tested once. Each function takes a row (or a table) of a :mod:`cipherlab.stats` result and
+returns text; none of them computes a statistic.
+
+>>> import pandas as pd
+>>> t = pd.DataFrame({"host": ["a", "b"], "ratio": [1.5, 2.0], "ci_low": [1.4, float("nan")],
+...                   "ci_high": [1.6, float("nan")]})
+>>> interval(pick(t, host="a")), interval(pick(t, host="b"))
+('1.50× [1.40, 1.60]', '2.00× (no interval)')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from cipherlab.errors import AnalysisError
+
+__all__ = ["crossover_text", "interval", "pick", "provenance", "quotable", "verdict"]
+
+#: What ties a lint finding to the row it flags.
+_FINDING_KEYS = ("source", "line", "algorithm", "operation", "block_bytes")
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (not isinstance(value, str) and bool(pd.isna(value)))
+
+
+def pick(frame: pd.DataFrame, **where: Any) -> pd.Series:
+    """The one row of ``frame`` whose columns equal ``where`` (text compared as text).
+
+    Raises a clear :class:`~cipherlab.AnalysisError` when no row or several match, instead of
+    quoting an arbitrary one.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"host": ["a", "a", "b"], "aesni": ["on", "off", "on"], "t0_ns": [1, 2, 3]})
+    >>> int(pick(t, host="a", aesni="off").t0_ns), pick(t, t0_ns=3).host
+    (2, 'b')
+    >>> pick(t, host="a")
+    Traceback (most recent call last):
+    ...
+    cipherlab.errors.AnalysisError: 2 rows have host='a'; name more columns to pick one
+    """
+    missing = [k for k in where if k not in frame.columns]
+    if missing:
+        raise AnalysisError(f"pick: no column {missing} in {list(frame.columns)}")
+    keep = pd.Series(True, index=frame.index)
+    for column, value in where.items():
+        column_values = frame[column].astype(str) if isinstance(value, str) else frame[column]
+        keep &= column_values.eq(value).fillna(False).to_numpy()
+    found = frame[keep.to_numpy()]
+    said = ", ".join(f"{k}={v!r}" for k, v in where.items())
+    if len(found) != 1:
+        raise AnalysisError(f"{len(found)} rows have {said}"
+                            + ("; name more columns to pick one" if len(found) else ""))
+    return found.iloc[0]
+
+
+def quotable(df: pd.DataFrame, findings: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows of ``df`` fit to quote as one machine's result.
+
+    Left out: ``openssl speed -multi`` rows (per-child figures and their sum, not one process's
+    rate) and every row :func:`cipherlab.stats.lint` flagged in ``findings`` (beyond the physical
+    limit, negative, overflowed: a number that cannot be right is not a result).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"source": "s", "line": [1, 2, 3], "algorithm": "aes-256-cbc",
+    ...                    "operation": "encrypt", "block_bytes": 8192,
+    ...                    "multi": pd.array([pd.NA, pd.NA, 16], dtype="Int64"),
+    ...                    "bytes_per_s": [1e9, 4e10, 9e9]})
+    >>> flagged = df.iloc[[1]].assign(check="physical-limit")
+    >>> quotable(df, flagged).line.tolist()
+    [1]
+    """
+    keep = pd.Series(True, index=df.index)
+    if "multi" in df.columns:
+        keep &= df["multi"].isna()
+    if findings is not None and len(findings):
+        keys = [k for k in _FINDING_KEYS if k in df.columns and k in findings.columns]
+        flagged = pd.MultiIndex.from_frame(findings[keys].astype(str))
+        keep &= ~pd.MultiIndex.from_frame(df[keys].astype(str)).isin(flagged)
+    return df[keep.to_numpy()]
+
+
+def interval(row: pd.Series, digits: int = 2) -> str:
+    """``ratio× [ci_low, ci_high]``, or the ratio alone when it has no interval.
+
+    >>> import pandas as pd
+    >>> interval(pd.Series({"ratio": 0.0521, "ci_low": 0.05, "ci_high": 0.055}), 3)
+    '0.052× [0.050, 0.055]'
+    """
+    text = f"{row['ratio']:.{digits}f}×"
+    if _missing(row.get("ci_low")) or _missing(row.get("ci_high")):
+        return f"{text} (no interval)"
+    return f"{text} [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
+
+
+def verdict(row: pd.Series) -> str:
+    """What a :func:`cipherlab.stats.ratio_test` row says about its claim, in words.
+
+    Equivalence (within the margin) first, then a difference with its adjusted p-value; a row
+    that was not tested (one value per side: no replicates) is described, not judged.
+
+    >>> import pandas as pd
+    >>> verdict(pd.Series({"expected": 2.0, "margin": 0.1, "equivalent": True, "differs": False}))
+    '**equivalent to 2×** (within ±10%)'
+    >>> verdict(pd.Series({"expected": 2.0, "margin": 0.1, "equivalent": False, "differs": True,
+    ...                    "p_adjusted": 0.0012}))
+    '**not 2×** (differs, adjusted p = 0.0012)'
+    >>> verdict(pd.Series({"expected": 2.0, "margin": 0.1, "equivalent": None, "differs": None}))
+    'not tested (no replicates on both sides): described only'
+    """
+    claim = f"{row['expected']:g}×"
+    equivalent, differs = row.get("equivalent"), row.get("differs")
+    if _missing(equivalent) and _missing(differs):
+        return "not tested (no replicates on both sides): described only"
+    if not _missing(equivalent) and bool(equivalent):
+        return f"**equivalent to {claim}** (within ±{row['margin']:.0%})"
+    if not _missing(differs) and bool(differs):
+        p = row.get("p_adjusted")
+        return f"**not {claim}** (differs" + ("" if _missing(p) else f", adjusted p = {p:.2g}") + ")"
+    return "undecided (the interval is too wide for either answer)"
+
+
+def crossover_text(row: pd.Series) -> str:
+    """Where :func:`cipherlab.stats.crossover` says ``a`` overtakes ``b``, in words.
+
+    >>> import pandas as pd
+    >>> crossover_text(pd.Series({"regime": "a overtakes b", "crossover_bytes": 45.4,
+    ...                           "ci_low": 30.0, "ci_high": 64.0}))
+    'at **45.4 B** [30 B, 64 B]'
+    >>> crossover_text(pd.Series({"regime": "never", "crossover_bytes": float("inf")}))
+    'never (a stays slower at every size)'
+    """
+    from cipherlab.plots import format_bytes
+
+    regime = row["regime"]
+    if regime == "a overtakes b":
+        where = f"at **{format_bytes(row['crossover_bytes'])}**"
+        if _missing(row.get("ci_low")) or _missing(row.get("ci_high")):
+            return where
+        return f"{where} [{format_bytes(row['ci_low'])}, {format_bytes(row['ci_high'])}]"
+    return {"never": "never (a stays slower at every size)",
+            "a always faster": "at every size (a is always faster)"}.get(regime, str(regime))
+
+
+def provenance(row: pd.Series) -> str:
+    """Which machine and tool a row was measured with: ``host, tool version``.
+
+    >>> import pandas as pd
+    >>> provenance(pd.Series({"host": "host-b", "tool": "openssl", "tool_version": "3.0.22"}))
+    'host-b, openssl 3.0.22'
+    >>> provenance(pd.Series({"host": "netbsd", "tool": "openssl", "tool_version": None}))
+    'netbsd, openssl (version not in that dump)'
+    """
+    version = row.get("tool_version")
+    version = "(version not in that dump)" if _missing(version) else version
+    return f"{row.get('host')}, {row.get('tool')} {version}"

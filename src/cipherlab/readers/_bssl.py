@@ -1,0 +1,148 @@
+"""``bssl speed`` of BoringSSL and AWS-LC: its text lines and its ``-json`` records.
+
+Why this module exists: people paste BoringSSL's and AWS-LC's benchmark beside openssl's. Its
+one line per measurement, ``Did N <what> operations in Tus (R ops/sec)[: X MB/s]``, and its
+``-json`` records (``{"description": ..., "numCalls": N, "microseconds": T, "bytesPerCall":
+B}``) give the exact count and time; the rate is computed from them (the printed ``MB/s`` has
+one decimal). ``<what>`` is ``AES-128-GCM (16 bytes) seal`` (``seal`` encrypts, ``open``
+decrypts), ``SHA-256 (8192 bytes)``, ``RSA 2048 signing``, ``RSA 2048 verify (fresh key)``,
+``ECDH P-256``, ``Ed25519 key generation``, ``ECMUL P-256 mul base``.
+
+:func:`find_runs` finds such lines among a text's lines and returns runs plus the lines it
+took, like :func:`cipherlab.readers._tables.find_tables`. The tool is ``aws-lc`` or
+``boringssl`` as the text names it (a heading, the prose, a path); when the text names neither,
+``bssl``: the binary, not a guess at the library behind it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from cipherlab.model import Run
+from cipherlab.readers._names import canonical, curve_name, pkey_algorithm
+from cipherlab.readers._text import clean, prose_label
+
+__all__ = ["find_runs"]
+
+_DID = re.compile(r"^Did (?P<count>\d+) (?P<what>.+?) operations in (?P<us>\d+)us"
+                  r" \((?P<rate>[\d.]+) ops/sec\)(?:: [\d.]+ [KMG]?B/s)?\s*$")
+# A -json record (one object; bssl prints them one per line inside a JSON array).
+_JSON = re.compile(r'\{\s*"description"\s*:\s*"[^"\n]*"[^{}\n]*\}')
+_PROMPT = re.compile(r"(?:^|[\s/])bssl(?:\.exe)?\s+speed\b")
+_TOOL = re.compile(r"\b(aws[- ]?lc|boring[- ]?ssl)\b", re.IGNORECASE)
+_SIZE = re.compile(r"^(?P<name>.+?) \((?P<bytes>\d+) bytes\)(?: (?P<op>\w+))?$")
+_KEY = re.compile(r"\s*\((?P<key>\w+) key\)$")
+_SYM_OPS = {"seal": "encrypt", "open": "decrypt", "encrypt": "encrypt", "decrypt": "decrypt"}
+_PK_OPS = {"signing": "sign", "sign": "sign", "verify": "verify", "verification": "verify",
+           "key generation": "keygen", "keygen": "keygen", "generate": "keygen",
+           "encap": "encaps", "decap": "decaps", "encaps": "encaps", "decaps": "decaps"}
+
+
+def describe(what: str) -> tuple[str, str | None, int | None, dict[str, str]]:
+    """``(algorithm, operation, block bytes, conditions)`` of a ``bssl speed`` description.
+
+    >>> describe("AES-128-GCM (16 bytes) seal"), describe("SHA-256 (8192 bytes)")
+    (('aes-128-gcm', 'encrypt', 16, {}), ('sha256', 'digest', 8192, {}))
+    >>> describe("RSA 2048 verify (fresh key)"), describe("ECDH P-256")
+    (('rsa2048', 'verify', None, {'key': 'fresh'}), ('ecdh-p256', 'derive', None, {}))
+    >>> describe("ECMUL P-256 mul base"), describe("Ed25519 key generation")
+    (('ecmul-p256', 'mul-base', None, {}), ('ed25519', 'keygen', None, {}))
+    """
+    m = _SIZE.match(what)
+    if m:
+        algorithm, default = canonical(m["name"])
+        op = _SYM_OPS.get((m["op"] or "").lower(), default)
+        return algorithm, op, int(m["bytes"]), {}
+    conditions = {}
+    k = _KEY.search(what)
+    if k:
+        conditions["key"] = k["key"].lower()
+        what = what[:k.start()]
+    words = what.split()
+    head = words[0].lower()
+    if head in ("rsa", "dsa") and len(words) > 1 and words[1].isdigit():
+        algorithm, rest = f"{head}{words[1]}", words[2:]
+    elif head in ("ecdh", "ecdsa") and len(words) > 1:
+        algorithm, rest = pkey_algorithm(head, None, words[1]), words[2:]
+    elif head == "ecmul" and len(words) > 1:
+        algorithm, rest = f"ecmul-{curve_name(words[1])}", words[2:]
+    else:
+        algorithm, rest = canonical(words[0])[0], words[1:]
+    text = " ".join(rest).lower()
+    op = _PK_OPS.get(text) or ("-".join(rest).lower() if rest else
+                               "derive" if head == "ecdh" else canonical(words[0])[1])
+    return algorithm, op, None, conditions
+
+
+def _cell(lineno: int, what: str, count: int, micros: int) -> dict[str, Any]:
+    algorithm, op, block, conditions = describe(what)
+    seconds = micros / 1e6
+    ops = count / seconds if seconds else float("inf")
+    return {"line": lineno, "algorithm": algorithm, "name": what, "operation": op,
+            "block_bytes": block, "bytes_per_s": ops * block if block else None,
+            "ops_per_s": ops, "count": count, "seconds": seconds, **conditions}
+
+
+def _record(lineno: int, line: str) -> dict[str, Any] | None:
+    """The cell of a ``Did ...`` line or of a ``-json`` record on line ``lineno``."""
+    if line.startswith("Did "):
+        m = _DID.match(line)
+        return _cell(lineno, m["what"], int(m["count"]), int(m["us"])) if m else None
+    m = _JSON.search(line)
+    if m is None:
+        return None
+    try:
+        rec = json.loads(m[0])
+        what, count, micros = rec["description"], int(rec["numCalls"]), int(rec["microseconds"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    if rec.get("bytesPerCall") and "bytes)" not in what:
+        what = f"{what} ({int(rec['bytesPerCall'])} bytes)"
+    return _cell(lineno, what, count, micros)
+
+
+def find_runs(lines: list[str], source: str, taken: set[int]) -> tuple[list[Run], set[int]]:
+    """Every ``bssl speed`` run among ``lines`` (0-based indices in ``taken`` are skipped).
+
+    A run is the records between two texts that are not records (a heading, prose, a
+    ``bssl speed`` command), or from one record repeating a description of the run on.
+    Returns the runs and the 0-based indices of the lines they took.
+    """
+    blob = "\n".join(lines)
+    if "Did " not in blob and '"description"' not in blob:
+        return [], set()
+    runs: list[Run] = []
+    used: set[int] = set()
+    run: Run | None = None
+    seen: set = set()
+    label = None
+    tool = None
+    moved_on = True  # text since the last record: the next record opens a run
+    for i, raw in enumerate(lines):
+        if i in taken:
+            continue
+        line = clean(raw)
+        cell = _record(i + 1, line) if line else None
+        if cell is None:
+            if not line or line.startswith(("```", "~~~", "[", "]")):
+                continue
+            moved_on = True
+            t = _TOOL.search(line)
+            if t:
+                tool = "aws-lc" if t[1].lower().startswith("aws") else "boringssl"
+            if _PROMPT.search(line):
+                continue
+            label = prose_label(line) or label
+            continue
+        key = (cell["algorithm"], cell["operation"], cell["block_bytes"], cell.get("key"))
+        if run is None or moved_on or key in seen:
+            run = Run(meta={"label": label, "tool": tool or "bssl", "dialect": "bssl",
+                            "timing": "elapsed"})
+            runs.append(run)
+            seen, label, moved_on = set(), None, False
+        seen.add(key)
+        run.cells.append(cell)
+        used.add(i)
+    return runs, used

@@ -1,0 +1,70 @@
+"""Throughput units in text: what a table's numbers are in, as bytes per second.
+
+Why this module exists: openssl prints ``k`` (1000s of bytes/s) or bare bytes/s, but people
+retype its numbers into documents in whatever unit they like (``MB/s``, ``MiB/s``, ``Gbps``)
+and say so in a column title, a header cell, a caption or a sentence above the table. A number
+whose unit is not known is never guessed (a MB/s table read as bytes/s is 10^6 too low): the
+readers flag it. This module reads the unit statements; it knows nothing of tables.
+
+Decimal prefixes are powers of 1000 (``kB/s``, ``KB/s``, ``MB/s``), binary ones of 1024
+(``KiB/s``); a lower-case ``b`` or ``bit`` is bits (``Mbps`` = 10^6 / 8 bytes/s). ``mb/s``
+(milli?) is not read: ambiguous, so unknown.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FLAG_UNIT_UNKNOWN", "stated_unit", "value_with_unit"]
+
+#: The flag of a cell whose number has no known unit.
+FLAG_UNIT_UNKNOWN = "unit unknown"
+
+_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_BINARY = {"k": 2.0 ** 10, "K": 2.0 ** 10, "M": 2.0 ** 20, "G": 2.0 ** 30, "T": 2.0 ** 40}
+# (atomic alternatives, no nested quantifiers: linear on any input)
+_UNIT = r"(?P<prefix>[kKMGT]?)(?P<binary>i?)(?P<what>Bytes|bytes|Byte|byte|B|bits|bit|b)" \
+        r"(?:/s(?:ec(?:ond)?)?|ps|\s+per\s+sec(?:ond)?)(?![A-Za-z])"
+_UNIT_RE = re.compile(r"(?<![A-Za-z0-9.,])" + _UNIT)
+_THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\(k\)", re.IGNORECASE)
+# A number right before a unit makes a quantity ("500 MB/s"), not a statement of the unit.
+_QUANTITY_END = re.compile(r"\d[\d,.]*\s*$")
+# A cell holding a number and its unit: "522 MB/s", "1,234.5 MiB/s".
+_VALUE_UNIT = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*" + _UNIT + r"$")
+
+
+def _factor(m: re.Match) -> float:
+    prefix, what = m["prefix"], m["what"]
+    scale = _BINARY[prefix] if m["binary"] and prefix else _PREFIX[prefix]
+    return scale / 8 if what.startswith("b") and what != "bytes" and what != "byte" else scale
+
+
+def stated_unit(text: str) -> float | None:
+    """Bytes/s per unit of the numbers ``text`` says a table is in; None when it says none.
+
+    Quantities ("it reached 500 MB/s") state no unit; the last statement wins.
+
+    >>> stated_unit("Throughput (MB/s)"), stated_unit("16 bytes (KiB/s)"), stated_unit("Gbps")
+    (1000000.0, 1024.0, 125000000.0)
+    >>> stated_unit("Numbers in 1000s of bytes per second:"), stated_unit("in bytes/s")
+    (1000.0, 1.0)
+    >>> stated_unit("the disk reads at 500 MB/s") is None, stated_unit("16 bytes") is None
+    (True, True)
+    """
+    if _THOUSANDS.search(text):
+        return 1e3
+    found = None
+    for m in _UNIT_RE.finditer(text):
+        if not _QUANTITY_END.search(text[max(0, m.start() - 40):m.start()]):
+            found = _factor(m)
+    return found
+
+
+def value_with_unit(cell: str) -> float | None:
+    """Bytes/s of a cell that carries its own unit (``522 MB/s``), else None.
+
+    >>> value_with_unit("522 MB/s"), value_with_unit("1,024.5 KiB/s"), value_with_unit("12.5")
+    (522000000.0, 1049088.0, None)
+    """
+    m = _VALUE_UNIT.match(cell)
+    return float(m[1].replace(",", "")) * _factor(m) if m else None

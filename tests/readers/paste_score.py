@@ -1,0 +1,441 @@
+"""Score ``cipherlab.ingest`` on the real pastes of ``tests/data/pastes`` against their
+hand-written expected tables (issue 12's headline metric).
+
+    python tests/readers/paste_score.py              # every paste: a table, then the totals
+    python tests/readers/paste_score.py 005 037      # some pastes, with every difference listed
+
+Each paste ``NNN_name.txt`` has ``NNN_name.expected.toml`` beside it, written by hand from the
+text (never from the reader's output). Its format::
+
+    unplaced = [12]            # lines a careful reader cannot place as openssl data: must be reported
+    distractors = ["30-41"]    # lines of other programs' output: no cell from them, never reported
+
+    [[run]]                    # one per run, in order of appearance
+    label = "Raspberry Pi 4"   # what a careful reader calls it; omitted: no sensible label (NA)
+    labels = ["RPi 4"]         # other acceptable labels
+    tool = "openssl"           # tool, tool_version, timing: checked when given
+    tool_version = "1.1.1n"
+    timing = "elapsed"
+    conditions = {aesni = "off"}   # conditions the cells must carry (none others)
+    optional = {aesni = "off"}     # conditions that may be absent, but must match when present
+    unit = "k"                 # unit of values printed without one: k (1000 B/s), B/s, KB/s
+                               # (1000 B/s), MB/s (1e6), GB/s (1e9), ops/s; "unknown": must be flagged
+    sizes = [16, 64, 256, 1024, 8192]
+    rtol = 1e-9
+    may_split = true           # the reader may give these cells as several runs
+    rows = [
+      "aes-128 cbc | aes-128-cbc | 95535.38k 104996.27k 107651.51k 108085.93k 108503.04k",
+      "aes-128-cbc | aes-128-cbc decrypt | 16:1234/3.00 64:...",
+      "rsa 2048 bits | rsa2048 | sign=1039.8 verify=35559.8",
+      "AES-128-ECB | aes-128-ecb | 1371968.28 ... | aesni=no",
+      "RSA 2048 verify (fresh key) | rsa2048 | verify=29552.8 | ?key=fresh",
+    ]
+
+A row is ``name as printed | canonical algorithm [operation] | cells [| conditions]``; the
+operation defaults to what :func:`cipherlab.readers._names.canonical` implies (``encrypt``,
+``digest``, ``derive``). A cell is a throughput value for the next size of ``sizes``, or
+``SIZE:value`` for an explicit size, or ``OP=value`` for a public-key operation (ops/s). A
+value is a number as printed with an optional ``k`` (1000s of bytes/s), or ``count/seconds``
+from a progress line (count x size / seconds bytes/s; count / seconds ops/s), and a trailing
+``!`` means the text cannot tell: the reader must flag the cell or leave it out. ``-`` skips a
+size. Thousands separators (``,`` ``'`` ``’``) are dropped. A row's conditions add to the run's;
+a ``?`` before a name makes it optional. ``labels`` may hold ``""``: no label is also right.
+
+Scoring (:func:`score`): the reader's runs are matched one-to-one to the expected runs by the
+most cells in common (so one split run costs its own cells, not every later run's). An expected
+cell is **right** when the matched run holds a cell with its algorithm, operation and block
+size, a value within ``rtol``, the expected conditions and no flag; **flagged** when that cell
+is flagged (loud, not right unless the expectation says the text cannot tell); **wrong** when
+it is returned unflagged with another value, in another run or with other conditions
+(silently wrong); **missed** when it is not returned. Cells the reader returns unflagged that
+no expected cell claims are **spurious** (also silently wrong).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+import tomllib
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PASTES = Path(__file__).resolve().parents[1] / "data" / "pastes"
+UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s": 1024.0,
+         "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0,
+         "unknown": math.nan}
+# Columns of the tidy table that describe a cell or its run but are not conditions.
+NOT_CONDITIONS = {"note", "rule", "table"}
+_THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
+_CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
+
+
+@dataclass
+class Cell:
+    run: int
+    algorithm: str
+    operation: str | None
+    block: int | None
+    value: float
+    loud: bool = False  # the text cannot tell: the reader must flag it or leave it out
+    conditions: dict[str, str] = field(default_factory=dict)
+    optional: dict[str, str] = field(default_factory=dict)
+    name: str = ""
+    rtol: float = 1e-9
+    row: tuple[int, int] = (0, 0)  # (run, row) of the expectation it came from
+
+
+@dataclass
+class Expectation:
+    paste: Path
+    runs: list[dict[str, Any]]
+    cells: list[Cell]
+    unplaced: list[int]
+    distractors: list[tuple[int, int]]
+
+    @property
+    def n_throughput(self) -> int:
+        """Throughput cells a careful reader extracts (not those the text cannot tell)."""
+        return sum(c.block is not None and not c.loud for c in self.cells)
+
+    @property
+    def n_pk_rows(self) -> int:
+        """Public-key rows, those the text cannot tell included (kept as rows, not scored)."""
+        return len({c.row for c in self.cells if c.block is None})
+
+
+def expectation_path(paste: Path) -> Path:
+    return paste.with_name(f"{paste.stem}.expected.toml")
+
+
+def pastes() -> list[Path]:
+    """Every paste that has an expectation, in file order."""
+    return sorted(p for p in PASTES.glob("*.txt") if expectation_path(p).exists())
+
+
+def _number(text: str) -> float:
+    return float(_THOUSANDS.sub("", text.strip()))
+
+
+def _value(token: str, factor: float, size: int | None) -> float:
+    """A value as written in an expectation -> bytes/s (throughput) or ops/s (public key)."""
+    if "/" in token:  # count/seconds from a progress line (0.00s: infinite)
+        count, seconds = map(_number, token.split("/"))
+        return count * (size or 1) / seconds if seconds else math.inf
+    if token.endswith("k"):
+        return _number(token[:-1]) * 1e3
+    return _number(token) * factor
+
+
+def _conditions(text: str) -> dict[str, str]:
+    return dict(part.strip().split("=", 1) for part in text.split(",") if part.strip())
+
+
+def load(paste: Path) -> Expectation:
+    """Read ``paste``'s expectation into cells (see the module docstring for the format)."""
+    from cipherlab.readers._names import canonical
+
+    spec = tomllib.loads(expectation_path(paste).read_text(encoding="utf-8"))
+    cells: list[Cell] = []
+    for run_no, run in enumerate(spec.get("run", [])):
+        factor = UNITS[run.get("unit", "k")]
+        sizes = run.get("sizes", [])
+        for row_no, row in enumerate(run.get("rows", [])):
+            parts = [p.strip() for p in row.split("|")]
+            if len(parts) not in (3, 4):
+                raise ValueError(f"{expectation_path(paste).name}: bad row {row!r}")
+            name, algo_op, tokens = parts[:3]
+            algorithm, *op = algo_op.split()
+            default_op = canonical(algorithm)[1]
+            position = 0
+            for token in tokens.split():
+                m = _CELL.match(token)
+                if m is None:
+                    raise ValueError(f"{expectation_path(paste).name}: bad cell {token!r}")
+                if token == "-":
+                    position += 1
+                    continue
+                if m["op"]:
+                    size, operation = None, m["op"]
+                else:
+                    size = int(m["size"]) if m["size"] else sizes[position]
+                    position += not m["size"]
+                    operation = op[0] if op else default_op
+                loud = bool(m["loud"]) or math.isnan(factor)
+                value = _value(m["value"], 1.0 if size is None else factor, size)
+                own = _conditions(parts[3]) if len(parts) == 4 else {}
+                cells.append(Cell(
+                    run_no, algorithm, operation, size, value, loud,
+                    {**run.get("conditions", {}), **{k: v for k, v in own.items() if k[0] != "?"}},
+                    {**run.get("optional", {}), **{k[1:]: v for k, v in own.items() if k[0] == "?"}},
+                    name, run.get("rtol", 1e-9), (run_no, row_no)))
+    distractors = []
+    for span in spec.get("distractors", []):
+        a, _, b = str(span).partition("-")
+        distractors.append((int(a), int(b or a)))
+    return Expectation(paste, spec.get("run", []), cells, list(spec.get("unplaced", [])), distractors)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading and comparing
+
+
+@dataclass
+class Got:
+    run: int
+    algorithm: str
+    operation: str | None
+    block: int | None
+    value: float
+    flagged: bool
+    conditions: dict[str, str]
+    line: int | None
+
+
+def _text(v: Any) -> str | None:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    try:
+        import pandas as pd
+        if pd.isna(v):
+            return None
+    except (TypeError, ValueError):
+        pass
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return str(v)
+
+
+def read(paste: Path):
+    """``cipherlab.ingest(paste)`` -> (frame or None, got cells, unplaced lines reported, error)."""
+    import cipherlab
+    from cipherlab.errors import IngestError
+    from cipherlab.model import condition_columns
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df, error = cipherlab.ingest(paste), None
+        except IngestError as err:
+            df, error = None, err
+    reported: set[int] = set()
+    for w in caught:
+        m = re.search(r"not placed \(line\(s\) ([\d, ]+)", str(w.message))
+        if m:
+            reported.update(int(n) for n in m[1].replace(",", " ").split())
+    reported.update(n for n, *_ in getattr(error, "unplaced", None) or [])
+    got: list[Got] = []
+    if df is not None:
+        conds = [c for c in condition_columns(df) if c not in NOT_CONDITIONS] + ["multi"]
+        for row in df.to_dict("records"):
+            block = None if _text(row["block_bytes"]) is None else int(row["block_bytes"])
+            value = row["bytes_per_s"] if block is not None else row["ops_per_s"]
+            got.append(Got(
+                int(row["run"]), str(row["algorithm"]), _text(row["operation"]), block,
+                math.nan if _text(value) is None else float(value), _text(row["flag"]) is not None,
+                {c: t for c in conds if (t := _text(row.get(c))) is not None},
+                None if _text(row["line"]) is None else int(row["line"])))
+    return df, got, reported, error
+
+
+def _close(a: float, b: float, rtol: float) -> bool:
+    return math.isclose(a, b, rel_tol=rtol, abs_tol=0.0)
+
+
+def _conditions_ok(cell: Cell, got: Got) -> bool:
+    for key, value in got.conditions.items():
+        want = cell.conditions.get(key, cell.optional.get(key))
+        if want is None or str(want).lower() != value.lower():
+            return False
+    return all(key in got.conditions for key in cell.conditions)
+
+
+def _norm_label(text: str | None) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[#*`_>:|\[\]]", " ", text or "")).strip().lower()
+
+
+def label_ok(run: dict[str, Any], got_label: str | None) -> bool:
+    """A label is right when it holds one of the expected labels (normalised, as whole words,
+    and not inside a much longer text), or, when the expectation names none, when there is none."""
+    accepted = [run["label"]] if "label" in run else []
+    accepted += run.get("labels", [])
+    got = _norm_label(got_label)
+    if not accepted or "" in accepted and not got:
+        return not got
+    # (a whole paragraph that happens to hold the label is not a label)
+    return any(_norm_label(a) and re.search(rf"(?<!\w){re.escape(_norm_label(a))}(?!\w)", got)
+               and len(got) <= max(60, 2 * len(a)) for a in accepted)
+
+
+@dataclass
+class Score:
+    paste: str
+    expected: int = 0
+    right: int = 0
+    wrong: int = 0  # returned unflagged and different from the expectation
+    missed: int = 0
+    flagged: int = 0
+    spurious: int = 0  # returned unflagged where no cell is expected
+    extra_flagged: int = 0  # returned flagged where no cell is expected (-multi children, ...)
+    problems: list[str] = field(default_factory=list)  # run metadata, labels, unplaced lines
+    details: list[str] = field(default_factory=list)  # every cell that is not right
+
+    @property
+    def silent(self) -> int:
+        return self.wrong + self.spurious
+
+    @property
+    def perfect(self) -> bool:
+        return self.right == self.expected and not self.spurious and not self.problems
+
+
+def _match_runs(exp: Expectation, got: list[Got]) -> dict[int, int]:
+    """Reader's run -> expected run: the expected run it shares the most cells with.
+
+    Several reader runs may go to one expected run (a split; reported unless the expected run
+    says ``may_split``); a reader run that also holds another expected run's cells has those
+    in the wrong run. Reader runs sharing no cell are paired in order with the expected runs
+    left, so their labels and metadata are still compared.
+    """
+    common: dict[tuple[int, int], int] = {}
+    for c in exp.cells:
+        for g in got:
+            if (g.algorithm, g.operation, g.block) == (c.algorithm, c.operation, c.block) and \
+                    _close(g.value, c.value, c.rtol):
+                common[g.run, c.run] = common.get((g.run, c.run), 0) + 1
+    to_expected: dict[int, int] = {}
+    for (g, e), n in sorted(common.items(), key=lambda kv: (-kv[1], kv[0])):
+        to_expected.setdefault(g, e)
+    rest_e = [e for e in range(len(exp.runs)) if e not in to_expected.values()]
+    for g in sorted({g.run for g in got} - set(to_expected)):
+        if rest_e:
+            to_expected[g] = rest_e.pop(0)
+    return to_expected
+
+
+def score(paste: Path, exp: Expectation | None = None, read_result=None) -> Score:
+    """Compare ``cipherlab.ingest(paste)`` with the paste's expectation, cell by cell.
+
+    Cells marked ``!`` (the text cannot tell) are not counted as expected: they only count as
+    silently wrong when the reader returns them unflagged.
+    """
+    exp = exp or load(paste)
+    df, got, reported, error = read_result or read(paste)
+    s = Score(paste.name[:3], expected=sum(not c.loud for c in exp.cells))
+    runs = _match_runs(exp, got)
+    used: set[int] = set()
+    key = lambda x: (x.algorithm, x.operation, x.block)  # noqa: E731
+    for c in exp.cells:
+        where = f"run {c.run + 1} {c.name!r} {c.operation} {c.block}"
+        same = [i for i, g in enumerate(got) if i not in used and key(g) == key(c)]
+        here = [i for i in same if runs.get(got[i].run) == c.run]
+        close = [i for i in here if _close(got[i].value, c.value, c.rtol)]
+        elsewhere = [i for i in same if i not in here and _close(got[i].value, c.value, c.rtol)]
+        pick = (close or here or elsewhere or [None])[0]
+        if pick is None:
+            if not c.loud:
+                s.missed += 1
+                s.details.append(f"missed  {where}: {c.value:.6g}")
+            continue
+        used.add(pick)
+        g = got[pick]
+        if g.flagged:
+            if not c.loud:
+                s.flagged += 1
+                s.details.append(f"flagged {where}: got {g.value:.6g} (line {g.line})")
+            continue
+        wrong = []
+        if c.loud:
+            wrong.append("not flagged (the text cannot tell)")
+        if pick not in close and pick in here:
+            wrong.append(f"value {g.value:.8g} != {c.value:.8g}")
+        if pick in elsewhere:
+            wrong.append(f"in reader's run {g.run}")
+        if not _conditions_ok(c, g):
+            wrong.append(f"conditions {g.conditions} != {c.conditions}")
+        if wrong:
+            s.wrong += 1
+            s.details.append(f"WRONG   {where} (line {g.line}): " + "; ".join(wrong))
+        else:
+            s.right += 1
+    for i, g in enumerate(got):
+        if i in used:
+            continue
+        if g.flagged:
+            s.extra_flagged += 1
+        else:
+            s.spurious += 1
+            s.details.append(f"SPURIOUS run {g.run} {g.algorithm} {g.operation} {g.block} "
+                             f"{g.value:.6g} (line {g.line})")
+    _check_runs(exp, df, runs, s)
+    _check_lines(exp, got, reported, s)
+    return s
+
+
+def _check_runs(exp: Expectation, df, runs: dict[int, int], s: Score) -> None:
+    """Labels, tool, version and timing of each reader run against its expected run; splits."""
+    if df is None:
+        return
+    firsts = {int(r): grp.iloc[0] for r, grp in df.groupby("run", observed=True)}
+    for e, run in enumerate(exp.runs):
+        mine = sorted(g for g, to in runs.items() if to == e)
+        if len(mine) > 1 and not run.get("may_split"):
+            s.problems.append(f"run {e + 1} is split into the reader's runs {mine}")
+        for g in mine:
+            row = firsts[g]
+            if not label_ok(run, _text(row["label"])):
+                accepted = ([run["label"]] if "label" in run else []) + run.get("labels", [])
+                s.problems.append(f"run {e + 1}: label {_text(row['label'])!r}, expected "
+                                  f"{' or '.join(map(repr, accepted)) or 'none'}")
+            for col in ("tool", "tool_version", "timing"):
+                if col in run and (_text(row[col]) or "").lower() != str(run[col]).lower():
+                    s.problems.append(f"run {e + 1}: {col} {_text(row[col])!r}, "
+                                      f"expected {run[col]!r}")
+
+
+def _check_lines(exp: Expectation, got: list[Got], reported: set[int], s: Score) -> None:
+    """Unplaceable lines are reported; distractor lines yield nothing and are not reported."""
+    missing = sorted(set(exp.unplaced) - reported)
+    if missing and len(reported) < 5:  # (the warning names the first five lines only)
+        s.problems.append(f"unplaced line(s) not reported: {missing}")
+    inside = lambda n: any(a <= n <= b for a, b in exp.distractors)  # noqa: E731
+    noise = sorted(n for n in reported if inside(n))
+    if noise:
+        s.problems.append(f"distractor line(s) reported as unplaced data: {noise}")
+    cells = sorted({g.line for g in got if g.line is not None and inside(g.line)})
+    if cells:
+        s.problems.append(f"cells read from distractor line(s): {cells}")
+
+
+_SHOWN = 15  # differences listed per paste
+
+
+def main(argv: list[str]) -> int:
+    chosen = [p for p in pastes() if not argv or any(p.name.startswith(a) for a in argv)]
+    scores = []
+    print(f"{'paste':<6}{'expected':>9}{'right':>7}{'wrong':>7}{'spurious':>9}{'missed':>8}"
+          f"{'flagged':>8}  problems")
+    for p in chosen:
+        s = score(p)
+        scores.append(s)
+        print(f"{s.paste:<6}{s.expected:>9}{s.right:>7}{s.wrong:>7}{s.spurious:>9}{s.missed:>8}"
+              f"{s.flagged:>8}  {'; '.join(s.problems)[:200]}")
+        if argv:
+            for d in s.details[:_SHOWN]:
+                print("      " + d)
+            if len(s.details) > _SHOWN:
+                print(f"      ... and {len(s.details) - _SHOWN} more")
+    n = sum(s.expected for s in scores)
+    right = sum(s.right for s in scores)
+    print(f"\n{len(scores)} pastes, {n} expected cells: {right} right ({100 * right / max(n, 1):.1f} %), "
+          f"{sum(s.wrong for s in scores)} wrong and {sum(s.spurious for s in scores)} spurious "
+          f"(silently wrong: {sum(s.silent for s in scores)}), {sum(s.missed for s in scores)} missed, "
+          f"{sum(s.flagged for s in scores)} flagged; {sum(s.perfect for s in scores)} pastes "
+          f"read perfectly, {sum(bool(s.problems) for s in scores)} with run/line problems")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

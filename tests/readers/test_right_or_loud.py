@@ -1,0 +1,83 @@
+"""Right or loud: other programs' output yields no rows and no unplaced openssl data; run
+labels are never a fence, a command or program output; an empty read keeps its unplaced lines."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+import cipherlab
+from cipherlab.errors import IngestError
+
+DISTRACTORS = sorted((Path(__file__).parent / "distractors").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", DISTRACTORS, ids=lambda p: p.stem)
+def test_other_tools_output_gives_no_rows_and_no_unplaced_lines(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "look like measurements" warning either
+        with pytest.raises(IngestError, match="no measurements found") as err:
+            cipherlab.ingest(path)
+    assert err.value.unplaced == []
+
+
+def test_distractors_beside_a_table_stay_out_of_it():
+    table = ("version: 3.0.2\n"
+             "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+             "md5             1.00k 2.00k 3.00k 4.00k 5.00k 6.00k\n\n")
+    text = "".join(p.read_text() + "\n" for p in DISTRACTORS) + table
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = cipherlab.ingest(text)
+    assert set(df.algorithm) == {"md5"} and len(df) == 6
+
+
+def test_empty_read_carries_its_unplaced_lines():
+    with pytest.raises(IngestError) as err:
+        cipherlab.ingest("notes\nmd5 1.00k 2.00k 3.00k\nsha1 1.00k 2.00k\n")
+    assert [n for n, _ in err.value.unplaced] == [2, 3]
+    assert "line(s) 2, 3" in str(err.value) and "md5 1.00k" in str(err.value)
+
+
+@pytest.mark.parametrize("junk", [
+    "```bash", "~~~", "```console", "$ openssl speed -evp aes-128-cbc",
+    "pi@pi5:~ $ openssl speed -elapsed -evp aes-256-cbc", "C:\\Users\\LD>openssl speed md5",
+    "root@wrt32x:/# time -v openssl speed -elapsed -evp AES-256-CBC",
+    "util/shlib_wrap.sh apps/openssl speed ed25519", "OpenSSL 1.1.1k  25 Mar 2021",
+    "version: 3.0.2", "KazKobara · description · 2026-06-29", "On Mon, 5 Jan 2015, Bob wrote:",
+    "We are trying to evaluate the HCA with the OpenSSL utility, and see this.",
+"1.1.1m", 'let out = "\\', "import CommonCrypto",
+    "Linux 5.15.72-v7l+ #1591 SMP Wed Oct 5 12:05:33 BST 2022 armv7l unknown unknown GNU/Linux",
+    "sign    verify    encrypt   decrypt   sign/s verify/s",
+    "not show up without the `-elapsed` flag.  Here's an example run",
+])
+def test_a_label_is_never_a_fence_a_command_or_program_output(junk):
+    text = f"{junk}\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n"
+    df = cipherlab.ingest(text)
+    assert df.label.isna().all(), df.label.tolist()
+
+
+def test_a_prose_label_still_names_its_run():
+    df = cipherlab.ingest("```\nMy desktop (Ryzen 5 3600):\n```\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n")
+    assert set(df.label) == {"My desktop (Ryzen 5 3600)"}
+
+
+_ECDH = "Doing 256 bits  ecdh's for 10s: {n} 256-bits ECDH ops in 10.00s\n"
+
+
+def test_curves_named_by_size_only_follow_openssls_order_or_are_flagged():
+    three = "".join(_ECDH.format(n=n) for n in (100, 200, 300))
+    df = cipherlab.ingest("$ openssl speed ecdh\n" + three)
+    assert df.algorithm.tolist() == ["ecdh-p256", "ecdh-brainpoolp256r1", "ecdh-brainpoolp256t1"]
+    assert df.flag.isna().all()
+    # the command line names the curve that ran
+    df = cipherlab.ingest("$ openssl speed ecdhbrp256t1\n" + _ECDH.format(n=5))
+    assert df.algorithm.tolist() == ["ecdh-brainpoolp256t1"] and df.flag.isna().all()
+    # no command line, one of the three 256-bit curves: which one cannot be known
+    df = cipherlab.ingest(_ECDH.format(n=5))
+    assert df.flag.tolist() == ["curve unknown"]
+    # "bit" (before 1.1.1, without brainpool): only P-256 has that size
+    df = cipherlab.ingest("Doing 256 bit  ecdh's for 10s: 5 256-bit ECDH ops in 10.00s\n")
+    assert df.algorithm.tolist() == ["ecdh-p256"] and df.flag.isna().all()
