@@ -19,6 +19,7 @@ import time
 import warnings
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import cipherlab
@@ -265,3 +266,15 @@ def test_cli_exit_status_says_a_host_failed(sshd, tmp_path):
     assert "warning: host 'refuse' failed (refuse: login refused" in err
     assert "1 host(s) failed: refuse" in err and "Traceback" not in err
     assert "capture folder:" in stdout
+
+
+def test_report_of_a_fleet_folder_compares_the_three_machines(fleet, tmp_path):
+    out, _, _, _ = fleet
+    page = cipherlab.report(out, out=tmp_path / "report").read_text()
+    machines = page[page.index("Machines: the same benchmark"):]
+    assert "3 machines" in machines
+    for name in ("alpha", "beta", "gamma"):
+        assert name in machines
+    table = pd.read_csv(tmp_path / "report" / "tables" / "machines.csv")
+    assert set(table["candidate"]) == {"beta", "gamma"} and set(table["baseline"]) == {"alpha"}
+    assert set(table["n_candidate"]) == {2}  # two runs per host: the unit is the run

@@ -26,13 +26,15 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
         rated = rated[rated["aesni"].isna() | (rated["aesni"] == "on")]
     if "tier" in rated.columns:  # implementation tiers get their own section
         rated = rated[rated["tier"].isna()]
+    captured = rated["source"].astype("object").str.startswith("captures/")
+    if "capture_id" in rated.columns:  # rows of capture folders (a fleet capture: one per host)
+        captured |= rated["capture_id"].notna()
     groups = []
-    for src in unique_values(rated["source"]):
+    for src in unique_values(rated.loc[~captured, "source"]):
         sub = rated[rated["source"] == src]
         if sub[machine].nunique() >= 2:
             groups.append((f"{Path(src).name}", source_slug(src), sub))
-    captures = rated[rated["source"].astype("object").str.startswith("captures/")
-                     & rated["tool"].astype("object").eq("openssl")
+    captures = rated[captured & rated["tool"].astype("object").eq("openssl")
                      & rated["timing"].astype("object").eq("cpu")
                      & ~rated["algorithm"].map(is_aead).astype(bool)]
     if captures[machine].nunique() >= 2:
