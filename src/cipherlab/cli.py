@@ -279,7 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--resume", action="store_true", help="continue an interrupted capture in --out")
     s.add_argument("--force", action="store_true",
                    help="with --resume: continue a folder captured on another machine")
-    s.add_argument("--openssl", default=None, help="path of the openssl binary")
+    s.add_argument("--openssl", default=None, metavar="[NAME=]PATH[@LIBDIR],...",
+                   help="the openssl binary, or several builds to compare, interleaved as the "
+                        "condition 'build' (LIBDIR: its LD_LIBRARY_PATH), e.g. "
+                        "old=/opt/ossl111/bin/openssl,/usr/bin/openssl")
     s.add_argument("--python", action="store_true", help="also time the Python cryptography package")
     s.add_argument("--python-only", action="store_true",
                    help="time only the cryptography package (--algorithms then names its ciphers)")

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -47,7 +48,7 @@ def test_one_row_per_run_with_conditions_and_provenance(captured):
         ("native", 1), ("native", 2), ("no-aesni", 1), ("no-aesni", 2)]
     assert dict(zip(df["isa"].astype(str), df["aesni"].astype(str))) == {"native": "on",
                                                                          "no-aesni": "off"}
-    assert df["run"].is_unique and df["source"].astype(str).str.startswith("runs/").all()
+    assert df["run"].is_unique and df["source"].astype(str).str.startswith(f"{out.name}/runs/").all()
     assert set(df["timing"].astype(str)) == {"cpu"} and df["cpu"].notna().all()
 
 
@@ -67,7 +68,7 @@ def test_rows_equal_the_numbers_openssl_printed(captured):
         raw = (out / rec["source"]).read_text()
         f_line = next(ln for ln in raw.splitlines() if ln.startswith("+F:"))
         printed = float(f_line.rsplit(":", 1)[1])  # bytes/s, one -bytes size
-        row = df[df["source"].astype(str) == rec["source"]]
+        row = df[df["source"].astype(str) == f"{out.name}/{rec['source']}"]
         assert row["bytes_per_s"].tolist() == [printed]
         assert rec["command"][:3] == [rec["command"][0], "speed", "-mr"]
         assert ["-bytes", "16384"] == rec["command"][rec["command"].index("-bytes"):][:2]
@@ -219,3 +220,82 @@ def test_cli_environment_problems_are_one_line_and_status_1(tmp_path):
              "-o", str(blocker / "cap"))
     assert r.returncode == 1 and "cannot write to the capture folder" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_folder_of_capture_folders_ingests_as_one_table_with_machines_apart(tmp_path):
+    from cipherlab.runners._folder import CaptureFolder
+    from cipherlab.runners._host import host_id
+    parent = tmp_path / "all"
+    for name in ("a", "b"):
+        capture("aes-128-cbc", repeats=1, isa="native", out=parent / name, **SHORT)
+    # a folder written on another machine (its id given): the rows of one of our runs
+    other = CaptureFolder(parent / "c", host_id="feedfacefeedface")
+    run = cipherlab.ingest(parent / "a")
+    other.add_run("x", "raw\n", run.drop(columns=["capture_id", "host_id"])
+                  .assign(source=other.source_name("x")))
+    other.close()
+    df = cipherlab.ingest(parent)
+    assert len(df) == 3  # each folder's table once; its raw runs/*.txt are not read again
+    assert df["capture_id"].nunique() == 3
+    assert set(df["host_id"]) == {host_id(), "feedfacefeedface"}
+    assert not df.duplicated(["source", "run"]).any()
+    assert sorted(df["source"].astype(str).str.split("/").str[0]) == ["a", "b", "c"]
+
+
+def _checked(df, caught):
+    """For every (condition, algorithm) the checker asks about: did it warn, and should it have
+    (p of the sign-flip test recomputed here from the returned rows, >= 0.05)?"""
+    from cipherlab.runners._plan import paired_ratios, sign_flip_p
+    out = {}
+    for cond in set(df["isa"].astype(str)) - {"native"}:
+        for alg, g in paired_ratios(df, cond).groupby("algorithm"):
+            warned = any(f"{cond!r}" in str(w.message) and f"rate of {alg}" in str(w.message)
+                         for w in caught)
+            out[(cond, alg)] = (warned, sign_flip_p(g["log_ratio"]) >= 0.05)
+    return out
+
+
+def test_presets_are_verified_by_behaviour_on_the_real_openssl(tmp_path):
+    from cipherlab.runners._isa import features
+    if "vaes" not in features(effective_mask({})):
+        pytest.skip("no VAES on this CPU: no-vaes is skipped, nothing to verify")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = capture("aes-128-gcm", repeats=6, isa="native,no-aesni,no-vaes", out=tmp_path,
+                     **SHORT)
+    checked = _checked(df, caught)
+    assert set(checked) == {("no-aesni", "aes-128-gcm"), ("no-vaes", "aes-128-gcm")}
+    for key, (warned, should) in checked.items():
+        assert warned == should, (key, [str(w.message) for w in caught])
+
+
+def test_two_builds_are_a_condition_interleaved_with_their_versions_on_record(tmp_path):
+    import shutil
+    from cipherlab import stats
+    # the same app against a copy of its libcrypto (LD_LIBRARY_PATH): a real second build that
+    # this machine can run; an A/A comparison, so the test asserts mechanics, not a speed-up
+    libdir = tmp_path / "lib"
+    libdir.mkdir()
+    lib = subprocess.run(["sh", "-c", f"ldd {shutil.which('openssl')} | grep libcrypto"],
+                         capture_output=True, text=True).stdout.split("=>")[1].split()[0]
+    shutil.copy(lib, libdir)
+    out = tmp_path / "cap"
+    df = capture("aes-128-cbc", repeats=2, isa="native",
+                 openssl=f"sys={shutil.which('openssl')},copy={shutil.which('openssl')}@{libdir}",
+                 out=out, **SHORT)
+    assert sorted(zip(df["build"].astype(str), df["repeat"])) == [
+        ("copy", 1), ("copy", 2), ("sys", 1), ("sys", 2)]
+    recs = _jsonl(out)
+    assert [r["repeat"] for r in recs] == [1, 1, 2, 2]  # builds side by side in every block
+    assert {r["build"]: r["env"].get("LD_LIBRARY_PATH") for r in recs} == {"sys": None,
+                                                                           "copy": str(libdir)}
+    builds = json.loads((out / "builds.json").read_text())
+    assert set(builds) == {"sys", "copy"} and builds["copy"]["env"] == {"LD_LIBRARY_PATH": str(libdir)}
+    assert all("options:" in b["openssl_version_a"] for b in builds.values())  # build options
+    sp = stats.speedup(df, by="build", on="copy", off="sys")
+    assert len(sp) == 1 and sp["ratio"].iloc[0] > 0
+
+
+def test_builds_that_would_share_a_name_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="distinct names; .* would name two of them"):
+        capture("aes-128-cbc", openssl="openssl,openssl", out=tmp_path, **SHORT)

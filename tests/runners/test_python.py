@@ -67,3 +67,23 @@ def test_the_folder_reads_back(captured):
 def test_unknown_cipher_lists_the_supported_ones(tmp_path):
     with pytest.raises(UnsupportedAlgorithmError, match=r"among aes-128-gcm.*not \['des-cbc'\]"):
         capture_python("des-cbc", out=tmp_path, progress=False)
+
+
+def test_a_mask_the_bundled_openssl_may_ignore_is_checked_by_behaviour(tmp_path):
+    # the old 'no-aesni' value (AES-NI and PCLMULQDQ off, VAES kept): OpenSSL 4.0 runs GCM with
+    # VAES whatever bit 57 says. Whether it did here is for the check to say, from the runs.
+    from cipherlab.runners._plan import paired_ratios, sign_flip_p
+    if "aesni" not in features(effective_mask({})):
+        pytest.skip("no AES-NI here")
+    mask = "~0x200000200000000:~0x0"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = capture_python(["aes-128-gcm", "aes-128-cbc"], sizes=[4096], seconds=0.2,
+                            warmup_s=0.05, repeats=6, isa=f"native,{mask}", operations="encrypt",
+                            out=tmp_path, progress=False)
+    from cryptography.hazmat.backends.openssl import backend
+    for alg, g in paired_ratios(df, mask).groupby("algorithm"):
+        warned = [str(w.message) for w in caught if f"rate of {alg}" in str(w.message)]
+        assert bool(warned) == (sign_flip_p(g["log_ratio"]) >= 0.05), (alg, warned)
+        for msg in warned:  # the library is named: the bundled OpenSSL, not the system one
+            assert f"it bundles its own {backend.openssl_version_text()}" in msg

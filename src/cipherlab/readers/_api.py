@@ -24,7 +24,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _bssl, _openssl
+from cipherlab.readers import _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import decode, split_lines
 
@@ -333,26 +333,20 @@ def _wanted(p: Path) -> bool:
     return p.suffix.lower() in _TEXT_SUFFIXES | _TABLE_SUFFIXES
 
 
-def _capture_table(path: Path) -> Path | None:
-    """The table of a capture folder (Parquet preferred), or None for any other folder."""
-    return next((path / t for t in ("results.parquet", "results.csv") if (path / t).is_file()),
-                None)
-
-
 def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
-    table = _capture_table(path)
-    if table is not None:
-        yield table, str(table), False
-        return
-    # capture folders inside (a fleet capture: one per host) give their tables, not their files
-    captures = sorted({p.parent for p in path.rglob("results.*") if _capture_table(p.parent)})
+    for table in ("results.parquet", "results.csv"):
+        if (path / table).is_file():
+            yield path / table, str(path / table), False
+            return
+    # capture folders inside (runners._folder): their table, not their raw runs a second time
+    captures = sorted({p.parent for p in path.rglob("runs.jsonl") if p.parent != path})
     files = sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)
                    and not any(part.startswith(".") for part in p.relative_to(path).parts)
                    and not any(c in p.parents for c in captures))
     if not files and not captures:
         raise FileNotFoundError(f"`source` folder {str(path)!r} holds no text files.")
     for c in captures:
-        yield _capture_table(c), str(_capture_table(c)), False
+        yield from _folder(c)
     for p in files:
         yield p, str(p), True
 
@@ -391,24 +385,12 @@ def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.Da
             raise IngestError("a CSV must be a tidy table with 'algorithm' and 'bytes_per_s' "
                               "columns", source=str(path), lineno=1, line=head.rstrip("\n"))
     df = model.read_table(path)
+    if path.name.startswith("results.") and (path.parent / "runs.jsonl").is_file():
+        from cipherlab.runners._folder import qualified  # a capture folder's rows
+        df = qualified(df, path.parent)
     for key, value in conditions.items():
         df[key] = value
     return model.coerce(df)
-
-
-def _document_tables(lines: list[str], source: str, taken: set[int],
-                     unplaced: list[tuple[int, str]]):
-    found, used = find_tables(lines, source, unplaced=unplaced)
-    return found, used
-
-
-#: The readers of whole texts that run before the openssl line pass, in order: each takes
-#: ``(lines, source, taken lines, unplaced list)`` and returns its runs and the 0-based indices
-#: of the lines it took (which no later reader sees). Another tool's reader joins this list.
-FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
-    _document_tables,
-    lambda lines, source, taken, unplaced: _bssl.find_runs(lines, source, taken),
-]
 
 
 def read_runs(text: str, source: str, *, strict: bool = False,
@@ -420,27 +402,18 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     """
     lines = split_lines(text)
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
-    found: list = []
-    taken: set[int] = set()
-    for finder in FINDERS:
-        runs, used = finder(lines, source, taken, bad_rows)
-        found += runs
-        taken |= used
+    found, taken = find_tables(lines, source, unplaced=bad_rows)
     runs, unplaced = _openssl.parse(lines, taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]
-    shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
-        " ..." if len(unplaced) > _SHOWN else "")
-    if unplaced and (strict or not runs):
-        lineno, line = unplaced[0]
-        what = "this line looks like a measurement but fits" if strict else (
-            f"no measurements could be placed: {len(unplaced)} line(s) (line(s) {shown}) look "
-            f"like measurements but fit")
-        raise IngestError(f"{what} no table or record cipherlab knows", source=source,
-                          lineno=lineno, line=line, unplaced=unplaced)
     if unplaced:
         lineno, line = unplaced[0]
+        if strict:
+            raise IngestError("this line looks like a measurement but fits no table or record "
+                              "cipherlab knows", source=source, lineno=lineno, line=line)
+        shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
+            " ..." if len(unplaced) > _SHOWN else "")
         warnings.warn(
             f"{source}: {len(unplaced)} line(s) look like measurements but were not placed "
             f"(line(s) {shown}; first: {line.strip()!r}); fix or remove them, or pass "

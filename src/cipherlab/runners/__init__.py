@@ -8,10 +8,12 @@ host facts of :func:`host_info`.
 """
 
 from cipherlab.runners._host import host_frame, host_info
-from cipherlab.runners._isa import ISA_PRESETS, IsaCondition, effective_mask, isa_env, resolve_isa
+from cipherlab.runners._isa import (ISA_PRESETS, IsaCondition, effect_label, effective_mask, isa_env,
+                                    isa_off, resolve_isa)
 from cipherlab.runners._openssl import capture
 from cipherlab.runners._python import capture_python
 from cipherlab.runners._tls import capture_tls
 
 __all__ = ["ISA_PRESETS", "IsaCondition", "capture", "capture_python", "capture_tls",
-           "effective_mask", "host_frame", "host_info", "isa_env", "resolve_isa"]
+           "effect_label", "effective_mask", "host_frame", "host_info", "isa_env", "isa_off",
+           "resolve_isa"]

@@ -6,6 +6,8 @@ laptop must not cost the runs already done, nor leave a folder that reads back w
     <folder>/
       capture.json       format version, capture id, host id: written when the folder is made
       host.json          host facts, written once (runners._host.host_info)
+      builds.json        when builds are compared: each one's binary, environment, versions and
+                         full ``openssl version -a`` (build options, compiler)
       runs/<key>.txt     the raw text of each run, exactly as the tool printed it
       runs/<key>.csv     that run's rows (cipherlab.model columns): the authority for the tables
       runs.jsonl         one JSON line per finished run: key, command, environment, exit status,
@@ -65,7 +67,7 @@ import pandas as pd
 from cipherlab.errors import CaptureError, CaptureWarning
 from cipherlab.model import concat, read_table
 
-__all__ = ["FORMAT_VERSION", "CaptureFolder", "opened"]
+__all__ = ["FORMAT_VERSION", "CaptureFolder", "is_capture_folder", "opened", "qualified"]
 
 #: The layout above. 1: folders before capture.json (no row files, no ids); 2: this one.
 FORMAT_VERSION = 2
@@ -74,6 +76,7 @@ RESULTS_CSV = "results.csv"
 RESULTS_PARQUET = "results.parquet"
 RUNS_JSONL = "runs.jsonl"
 HOST_JSON = "host.json"
+BUILDS_JSON = "builds.json"
 LOCK = ".lock"
 _HELD = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None),
                           getattr(signal, "SIGHUP", None)) if s is not None)
@@ -338,6 +341,17 @@ class CaptureFolder:
                 p, json.dumps(facts, indent=2, default=str) + "\n"))
         return p
 
+    def write_builds(self, builds: Mapping[str, Any]) -> Path:
+        """Merge the facts of the compared builds (version, ``openssl version -a``) into
+        ``builds.json``: a resume that adds a build adds its facts; known ones stay."""
+        p = self.path / BUILDS_JSON
+        known = json.loads(p.read_text(encoding="utf-8")) if p.exists() else {}
+        merged = {**builds, **known}
+        if merged != known:
+            self._write(lambda: self._atomic_write(
+                p, json.dumps(merged, indent=2, default=str) + "\n"))
+        return p
+
     def host(self) -> dict | None:
         """The stored host facts, or None."""
         p = self.path / HOST_JSON
@@ -463,6 +477,32 @@ class CaptureFolder:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
         _fsync_dir(path.parent)
+
+
+def qualified(table: pd.DataFrame, folder: str | os.PathLike) -> pd.DataFrame:
+    """``table`` with each ``runs/...`` source prefixed by the capture folder's name, as
+    ``cipherlab.ingest`` and the capture functions return them: rows of several capture folders
+    read together never share a (``source``, ``run``), whose run numbers restart in each folder.
+
+    >>> t = pd.DataFrame({"source": pd.Categorical(["runs/a.txt"])})
+    >>> qualified(t, "/data/cap-1")["source"].tolist()
+    ['cap-1/runs/a.txt']
+    """
+    if table.empty or "source" not in table.columns:
+        return table
+    name = Path(folder).name
+    src = table["source"]
+    fix = (lambda v: f"{name}/{v}" if str(v).startswith("runs/") else v)
+    if isinstance(src.dtype, pd.CategoricalDtype):
+        new = src.cat.rename_categories([fix(c) for c in src.cat.categories])
+    else:
+        new = src.map(fix)
+    return table.assign(source=new)
+
+
+def is_capture_folder(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a capture folder (it has a done list)."""
+    return (Path(path) / RUNS_JSONL).is_file()
 
 
 @contextlib.contextmanager

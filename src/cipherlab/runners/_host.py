@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import os
 import platform
 import re
 from typing import Any
 
 import pandas as pd
 
-from cipherlab.runners._system import LOCAL, current
+from cipherlab.runners._system import LOCAL, changes, current
 
 __all__ = ["FLAGS", "ClockSampler", "check_host", "cpu_times", "host_frame", "host_id",
            "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
@@ -38,8 +39,8 @@ FLAGS = ("aes", "pclmulqdq", "vaes", "vpclmulqdq", "avx", "avx2", "avx512f", "sh
          "pmull", "sha2")
 
 
-def _run(cmd: list[str]) -> str:
-    return current().output(cmd)
+def _run(cmd: list[str], env: dict[str, str] | None = None) -> str:
+    return current().output(cmd, changes(env))
 
 
 def _cpuinfo() -> dict[str, Any]:
@@ -80,20 +81,24 @@ def _cpuinfo() -> dict[str, Any]:
     return facts
 
 
-def openssl_versions(openssl: str | None = None) -> dict[str, str | None]:
-    """The app version, library version text and full ``openssl version -a`` of a binary.
+def openssl_versions(openssl: str | None = None,
+                     env: tuple[tuple[str, str], ...] = ()) -> dict[str, str | None]:
+    """The app version, library version text and full ``openssl version -a`` of a binary
+    (run with ``env`` added to this process's environment, e.g. an ``LD_LIBRARY_PATH``).
 
     >>> v = openssl_versions()
     >>> v["openssl_version"].count(".") >= 2
     True
     """
-    return _openssl_versions(current(), openssl)
+    return _openssl_versions(current(), openssl, env)
 
 
 @functools.lru_cache(maxsize=64)
-def _openssl_versions(system, openssl: str | None) -> dict[str, str | None]:
+def _openssl_versions(system, openssl: str | None,
+                      env: tuple[tuple[str, str], ...]) -> dict[str, str | None]:
     binary = openssl or system.which("openssl")
-    text = _run([binary, "version", "-a"]) if binary else ""
+    text = _run([binary, "version", "-a"], {**os.environ, **dict(env)} if env else None) \
+        if binary else ""
     first = text.splitlines()[0] if text else ""
     m = re.match(r"^(?P<lib>OpenSSL|LibreSSL)\s+(?P<ver>\S+)", first)
     lib = re.search(r"\(Library:\s*(?P<libtext>[^)]*)\)", first)

@@ -54,7 +54,7 @@ from cipherlab.runners._system import LOCAL, current
 
 __all__ = ["AES_FEATURES", "FEATURES", "ISA_PRESETS", "IsaCondition", "aesni_state", "apply_value",
            "effective_mask", "features", "find_openssl", "isa_env", "isa_off", "label_masks", "labels",
-           "resolve_isa", "switched_off"]
+           "resolve_isa", "switched_off", "effect_label", "uses_aes"]
 
 ENV_VAR = "OPENSSL_ia32cap"
 
@@ -151,15 +151,15 @@ def isa_env(cond: IsaCondition, base_env: Mapping[str, str] | None = None) -> di
     return env
 
 
-def _mask_for(openssl: str, value: str | None) -> str:
-    return _mask_on(current(), openssl, value)
+def _mask_for(openssl: str, value: str | None, extra: tuple[tuple[str, str], ...] = ()) -> str:
+    return _mask_on(current(), openssl, value, extra)
 
 
 @functools.lru_cache(maxsize=64)
-def _mask_on(system, openssl: str, value: str | None) -> str:
+def _mask_on(system, openssl: str, value: str | None, extra: tuple[tuple[str, str], ...]) -> str:
+    env = isa_env(IsaCondition("", value), {**os.environ, **dict(extra)})
     try:
-        out = execute([openssl, "version", "-a"], isa_env(IsaCondition("", value)),
-                      timeout=30).stdout
+        out = execute([openssl, "version", "-a"], env, timeout=30).stdout
     except OSError as err:
         raise CaptureError(f"cannot run {openssl!r} version -a: {err}") from err
     m = _CPUINFO.search(out)
@@ -272,6 +272,42 @@ def labels(cond: IsaCondition, mask: str, native: str) -> dict[str, str | None]:
             "aesni": aesni_state(native, mask)}
 
 
+def uses_aes(algorithm: object) -> bool:
+    """True for AES in any mode, and for TLS suites whose record cipher is AES.
+
+    >>> uses_aes("aes-128-gcm"), uses_aes("ECDHE-ECDSA-AES128-SHA256"), uses_aes("chacha20-poly1305")
+    (True, True, False)
+    """
+    from cipherlab.algorithms import is_aes, suite_primitives
+    if is_aes(algorithm):
+        return True
+    try:
+        return is_aes(suite_primitives(str(algorithm))["cipher"])
+    except Exception:  # noqa: BLE001 - not a suite either
+        return False
+
+
+def effect_label(algorithm: object, isa_off: object) -> str:
+    """What to call the effect of an ISA condition on ``algorithm`` in a table or figure.
+
+    "AES-NI" only for an algorithm that uses AES and a condition that switched off nothing but
+    the AES instructions; otherwise the features the mask switched off, so a ChaCha20 speed-up
+    under the AWS-wiki mask is never presented as AES-NI's.
+
+    >>> effect_label("aes-128-gcm", "aesni+pclmulqdq")
+    'AES-NI'
+    >>> effect_label("chacha20-poly1305", "aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other")
+    'ISA features (aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other)'
+    >>> effect_label("chacha20-poly1305", "aesni+pclmulqdq")
+    'no AES-NI effect expected (chacha20-poly1305 does not use AES)'
+    """
+    off = set(str(isa_off).split("+")) if isinstance(isa_off, str) and isa_off != "none" else set()
+    if off and "aesni" in off and off <= AES_FEATURES:
+        return ("AES-NI" if uses_aes(algorithm)
+                else f"no AES-NI effect expected ({algorithm} does not use AES)")
+    return f"ISA features ({isa_off})" if off else "none"
+
+
 def apply_value(words: Sequence[int], value: str) -> list[int]:
     """The words OpenSSL 3.x makes of ``words`` under ``OPENSSL_ia32cap=value``.
 
@@ -297,7 +333,7 @@ def apply_value(words: Sequence[int], value: str) -> list[int]:
 
 
 def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None = None,
-                stacklevel: int = 2) -> list[IsaCondition]:
+                env: tuple[tuple[str, str], ...] = (), stacklevel: int = 2) -> list[IsaCondition]:
     """Turn preset names and raw masks into the ISA conditions that make sense on this machine.
 
     Parameters
@@ -307,6 +343,8 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
         ``"0x0:0x0"``); a comma-separated string is split. Default ``["native", "no-aesni"]``.
     openssl : str, optional
         The binary whose ``CPUINFO:`` line decides (default: ``openssl`` on PATH).
+    env : tuple of (name, value), optional
+        Variables the binary runs with (a build's ``LD_LIBRARY_PATH``).
 
     Returns
     -------
@@ -348,7 +386,7 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
         raise ValueError("isa must name at least one condition; got an empty list")
 
     binary = find_openssl(openssl)
-    native = _mask_for(binary, None)
+    native = _mask_for(binary, None, env)
     kept = []
     for cond in conds:
         if cond.value is None:
@@ -367,7 +405,7 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
                           f"mask {native}), so the preset would measure the same code as "
                           f"'native'.", CaptureWarning, stacklevel=stacklevel)
             continue
-        mask = _mask_for(binary, cond.value)
+        mask = _mask_for(binary, cond.value, env)
         if mask == native:
             warnings.warn(f"ISA condition {cond.name!r} ({ENV_VAR}={cond.value}) left the mask "
                           f"that openssl reports unchanged ({mask}); its runs measure the same "

@@ -27,8 +27,8 @@ from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmE
 from cipherlab.runners._exec import execute, kill_group, spawn
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info
-from cipherlab.runners._isa import (IsaCondition, _mask_for, find_openssl, isa_env, labels,
-                                    resolve_isa)
+from cipherlab.runners._builds import Build, resolve_builds
+from cipherlab.runners._isa import IsaCondition, _mask_for, labels, resolve_isa
 from cipherlab.runners._remote import EXIT_MARK
 from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, run_observed,
                                      session, slug)
@@ -62,7 +62,7 @@ def _classify(name: str) -> _Alg:
     return _Alg(name, 0)
 
 
-def _probe(binary: str, alg: _Alg, extra: Sequence[str]) -> str | None:
+def _probe(binary: str, alg: _Alg, extra: Sequence[str], env: dict[str, str]) -> str | None:
     """Start ``openssl speed`` on ``alg`` and stop it at its first progress record.
 
     Returns None when openssl accepted the algorithm, else its complaint. Costs milliseconds,
@@ -73,7 +73,7 @@ def _probe(binary: str, alg: _Alg, extra: Sequence[str]) -> str | None:
     lines = []
     try:
         proc = spawn(procs, cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                     env=isa_env(IsaCondition("native", None)))
+                     env=env)
         for line in proc.stderr:
             if line.startswith("+DT"):
                 return None
@@ -102,8 +102,9 @@ def _available(binary: str) -> list[str]:
     return sorted(names)
 
 
-def _check_algorithms(binary: str, algs: list[_Alg], extra: Sequence[str]) -> None:
-    bad = {a.name: why for a in algs if (why := _probe(binary, a, extra)) is not None}
+def _check_algorithms(build: Build, algs: list[_Alg], extra: Sequence[str]) -> None:
+    binary, env = build.binary, build.environ(IsaCondition("native", None))
+    bad = {a.name: why for a in algs if (why := _probe(binary, a, extra, env)) is not None}
     if bad:
         listed = ", ".join(_available(binary))
         raise UnsupportedAlgorithmError(
@@ -193,8 +194,13 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         ISA condition on resume adds just the new runs; ``seconds`` is not part of that identity.
     force : bool
         Resume a folder captured on another machine (refused otherwise: it would mix machines).
-    openssl : str or Path, optional
-        The binary (default: ``openssl`` on PATH).
+    openssl : str, Path or list, optional
+        The binary (default: ``openssl`` on PATH), or several builds to compare, each
+        ``[NAME=]PATH[@LIBDIR]`` (``LIBDIR``: its ``LD_LIBRARY_PATH``), as a list or
+        comma-separated: ``"old=/opt/ossl111/bin/openssl,/usr/bin/openssl"``. Builds are a
+        condition like the ISA presets: interleaved, the column ``build`` (unnamed builds are
+        named by their version), each build's ``openssl version -a`` in ``builds.json``, so
+        ``stats.speedup(df, by="build", on=..., off=...)`` compares them.
     label : str, optional
         The ``label`` of every row (default: the host name).
     progress : bool
@@ -237,8 +243,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     Warns
     -----
     CaptureWarning
-        A preset that was skipped, that left the reported mask unchanged, or that changed no
-        median rate by 3 % or more against ``native``.
+        A preset that was skipped or left the mask unchanged; a condition that did not change
+        the rate of an algorithm its mask should move (an interleaved A/B sign-flip test per
+        library and algorithm, ``_plan.verify_presets``); a virtualised or busy host.
 
     Examples
     --------
@@ -271,22 +278,28 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
             timing=timing, multi=multi, decrypt=decrypt, aead=aead, seed=seed, force=force,
             openssl=openssl, label=label), out=out, resume=resume, progress=progress,
             ssh_config=ssh_config, accept_new=accept_new, parallel=parallel)
-    binary = find_openssl(openssl)
-    secs = _seconds_arg(binary, seconds)
+    builds = resolve_builds(openssl)
+    compare = len(builds) > 1
+    secs = max((_seconds_arg(b.binary, seconds) for b in builds), key=len)  # "1" vs "1.0"
 
     mode = (["-decrypt"] if decrypt else []) + (["-aead"] if aead else [])
-    _check_algorithms(binary, algs, mode)
-    conds = resolve_isa(isa, openssl=binary, stacklevel=3)
+    conds: list[tuple[Build, IsaCondition]] = []
+    for build in builds:
+        _check_algorithms(build, algs, mode)
+        conds += [(build, c) for c in resolve_isa(isa, openssl=build.binary, env=build.env,
+                                                  stacklevel=3)]
     if not conds:
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
                            f"(see the warnings above)")
 
     with opened(default_folder("openssl") if out is None else out, resume=resume,
                 force=force) as folder:
-        facts = host_info(binary)
+        facts = host_info(builds[0].binary)
         check_host(facts, stacklevel=4)
         folder.write_host(facts)
-        version = facts["openssl_version"]
+        build_facts = {b.name: b.facts() for b in builds}
+        if compare:
+            folder.write_builds(build_facts)
         eff_timing = "elapsed" if multi else timing
 
         # A cell is one openssl process's worth of measurements under one condition.
@@ -298,19 +311,21 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                 cells.extend((alg, s) for s in size_list)
         plan = interleave(cells, conds, repeats, seed)
 
-        def key(alg: _Alg, size: int | None, cond: IsaCondition, rep: int) -> str:
+        def key(alg: _Alg, size: int | None, bc: tuple[Build, IsaCondition], rep: int) -> str:
+            build, cond = bc
             parts = ["openssl", alg.name, "all" if size is None else str(size), cond.name,
+                     *([build.name] if compare else []),
                      *(["dec"] if decrypt else []), *(["aead"] if aead else []),
                      *([f"multi{multi}"] if multi else []), *(["elapsed"] if timing == "elapsed" else []),
                      f"r{rep}"]
             return slug("_".join(parts))
 
-        keys = [key(*cell, cond, rep) for cell, cond, rep in plan]
+        keys = [key(*cell, bc, rep) for cell, bc, rep in plan]
         folder.check_plan(keys)
         done = folder.done_keys()
-        todo = [(cell, cond, rep, k) for (cell, cond, rep), k in zip(plan, keys) if k not in done]
-        masks = {cond: _mask_for(binary, cond.value) for cond in conds}
-        native = _mask_for(binary, None)
+        todo = [(cell, bc, rep, k) for (cell, bc, rep), k in zip(plan, keys) if k not in done]
+        masks = {(b, c): _mask_for(b.binary, c.value, b.env) for b, c in conds}
+        natives = {b: _mask_for(b.binary, None, b.env) for b in builds}
 
         def nominal(alg: _Alg, size: int | None) -> float:
             n = alg.pkey_ops or (1 if size is not None else DEFAULT_SIZES_COUNT)
@@ -323,27 +338,29 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                           desc=f"{facts['host']}: openssl speed" if "ssh" in facts
                           else "openssl speed", enabled=progress)
         with session(folder, bar, "capture"):
-            for (alg, size), cond, rep, k in todo:
-                cmd = [binary, "speed", "-mr", "-seconds", secs,
+            for (alg, size), (build, cond), rep, k in todo:
+                cmd = [build.binary, "speed", "-mr", "-seconds", secs,
                        *(["-elapsed"] if timing == "elapsed" else []),
                        *(["-multi", str(multi)] if multi else []), *mode,
                        *(["-bytes", str(size)] if size is not None and not alg.pkey_ops else []),
                        *alg.args]
                 started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-                proc, observed = run_observed(cmd, isa_env(cond))
+                proc, observed = run_observed(cmd, build.environ(cond))
                 wall = proc.wall_s
                 raw = proc.stderr + proc.stdout  # the order of `2>&1` into a pipe
                 if proc.returncode != 0:
                     raise CaptureError(f"openssl speed exited with status {proc.returncode} "
                                        f"(command: {' '.join(cmd)}); its output ends: "
                                        f"{raw.strip()[-400:]!r}")
-                mask = masks[cond]
-                conditions = {**labels(cond, mask, native), "repeat": rep, "host": facts["host"],
+                mask = masks[(build, cond)]
+                conditions = {**labels(cond, mask, natives[build]), "repeat": rep,
+                              "host": facts["host"], **({"build": build.name} if compare else {}),
                               **facts.get("labels", {})}  # a fleet host's inventory variables
                 if aead:
                     conditions["loop"] = "aead"
                 frame = cipherlab.ingest(raw, label=label or facts["host"], tool="openssl",
-                                         tool_version=version, timing=eff_timing, cpu=facts["cpu"],
+                                         tool_version=build_facts[build.name]["openssl_version"],
+                                         timing=eff_timing, cpu=facts["cpu"],
                                          clock_hz=facts["clock_hz"], multi=multi, **conditions)
                 if frame.empty:
                     raise CaptureError(f"openssl speed printed no result records (command: "
@@ -358,9 +375,10 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                     op = frame["operation"].astype("object")
                     frame["operation"] = op.where(op != "encrypt", "decrypt").astype("category")
                 folder.add_run(k, raw, frame, {
-                    "tool": "openssl", "command": cmd, "env": {"OPENSSL_ia32cap": cond.value},
+                    "tool": "openssl", "command": cmd,
+                    "env": {"OPENSSL_ia32cap": cond.value, **dict(build.env)},
                     "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
-                    **observed,
+                    **({"build": build.name} if compare else {}), **observed,
                     "wall_s": round(wall, 4), "nominal_s": nominal(alg, size),
                     "returncode": proc.returncode})
                 bar.done(wall)

@@ -25,18 +25,18 @@ Examples
 from __future__ import annotations
 
 import contextlib
-import math
 import random
 import statistics
 import warnings
 from typing import Any, Hashable, Iterator, Mapping, Sequence, TypeVar
 
+import numpy as np
 import pandas as pd
 
 from cipherlab.errors import CaptureWarning
 
-__all__ = ["RunProgress", "add_note", "check_busy", "interleave", "rate_warnings", "results",
-           "run_observed", "session", "slug"]
+__all__ = ["RunProgress", "add_note", "check_busy", "interleave", "paired_ratios", "results",
+           "run_observed", "session", "sign_flip_p", "slug", "verify_presets"]
 
 C = TypeVar("C")
 I = TypeVar("I")
@@ -117,45 +117,128 @@ class RunProgress:
         self.bar.close()
 
 
-def rate_warnings(table: pd.DataFrame, *, baseline: str = "native", threshold: float = 0.03,
-                  keys: Sequence[Hashable] = ("algorithm", "operation", "block_bytes"),
-                  tool: str = "openssl", stacklevel: int = 3) -> list[str]:
-    """Warn for every ISA condition whose rates all stay within ``threshold`` of ``baseline``.
+def _library(rows: pd.DataFrame, tool: str) -> str:
+    """The library that ran ``rows``, named so the user knows which OpenSSL honoured the mask."""
+    version = _first(rows, "tool_version")
+    backend = _first(rows, "backend")
+    name = f"{tool} {version}" if version else tool
+    if backend:  # cryptography's wheel: not the system OpenSSL the presets were checked with
+        name += f" (it bundles its own {backend}, not the system openssl)"
+    return name
 
-    A preset can change the mask and still change nothing measured (3.0 has no VAES code for
-    GCM, so ``no-vaes`` measures the native code). Compares the median rate per cell; only cells
-    measured under both conditions count. Returns the messages (also emitted as warnings).
+
+def _first(rows: pd.DataFrame, column: str):
+    if column not in rows.columns:
+        return None
+    values = rows[column].dropna().astype(str).unique()
+    return values[0] if len(values) else None
+
+
+def _should_change(algorithm: str, isa_off: str | None) -> bool:
+    """Whether masking ``isa_off`` should move ``algorithm``: AES instructions move AES only;
+    anything else (SSSE3, AVX, AVX-512, SHA-NI ...) may move every algorithm."""
+    from cipherlab.runners._isa import AES_FEATURES, uses_aes
+    if not isa_off or isa_off == "none":
+        return False
+    off = set(isa_off.split("+"))
+    return uses_aes(algorithm) or not off <= AES_FEATURES
+
+
+def paired_ratios(table: pd.DataFrame, condition: str, *, baseline: str = "native",
+                  by: str = "isa") -> pd.DataFrame:
+    """One rate ratio ``condition / baseline`` of column ``by`` per interleaved pair of runs (same
+    repeat, same cell, same other conditions: ``build`` or ``isa``): the geometric mean over the
+    block sizes both runs measured. Columns ``tool``, the other condition, ``algorithm``,
+    ``operation``, ``repeat``, ``log_ratio``.
+
+    The unit is the pair of processes, never a block size: sizes of one run share its noise.
     """
-    if table.empty or "isa" not in table.columns:
-        return []
-    if "flag" in table.columns:  # -multi children, "not measured" cells: not the run's figure
-        table = table[table["flag"].isna()]
-    rate = table["bytes_per_s"].where(table["bytes_per_s"].notna(), table["ops_per_s"])
-    df = table.assign(_rate=rate).dropna(subset=["_rate"])
-    keys = [k for k in keys if k in df.columns]
-    med = (df.astype({"isa": "object"}).groupby([*keys, "isa"], observed=True, dropna=False)["_rate"]
-           .median().unstack("isa"))
-    if baseline not in med.columns:
+    t = table
+    if "flag" in t.columns:  # -multi children, "not measured" cells: not the run's figure
+        t = t[t["flag"].isna()]
+    rate = t["bytes_per_s"].where(t["bytes_per_s"].notna(), t["ops_per_s"])
+    t = t.assign(_rate=rate).dropna(subset=["_rate"])
+    t = t[t["_rate"] > 0]
+    keys = [k for k in ("tool", "build", "isa", "algorithm", "operation", "block_bytes", "repeat")
+            if k in t.columns and k != by]
+    t = t.astype({k: "object" for k in [*keys, by]}).astype({"block_bytes": "float"}
+                                                            if "block_bytes" in keys else {})
+    wide = (t[t[by].isin([baseline, condition])].groupby([*keys, by], dropna=False)["_rate"]
+            .median().unstack(by))
+    if baseline not in wide.columns or condition not in wide.columns:
+        return pd.DataFrame(columns=[*[k for k in keys if k != "block_bytes"], "log_ratio"])
+    logs = np.log(wide[condition] / wide[baseline]).dropna().rename("log_ratio").reset_index()
+    pair = [k for k in keys if k != "block_bytes"]
+    return logs.groupby(pair, dropna=False)["log_ratio"].mean().reset_index()
+
+
+def sign_flip_p(x: Sequence[float]) -> float:
+    """Two-sided p of the exact sign-flip test that the mean of paired log ratios is 0.
+
+    The smallest p it can give is 2 / 2**n: 0.03 with 6 pairs, 0.25 with 3.
+
+    >>> round(sign_flip_p([0.5, 0.6, 0.4, 0.55, 0.52, 0.48]), 4)
+    0.0312
+    """
+    from scipy import stats
+    x = np.asarray(x, dtype=float)
+    if len(x) < 2 or np.allclose(x, 0):
+        return 1.0
+    res = stats.permutation_test((x,), np.mean, permutation_type="samples",
+                                 n_resamples=np.inf if len(x) <= 16 else 20000,
+                                 alternative="two-sided", random_state=0)
+    return float(res.pvalue)
+
+
+def verify_presets(table: pd.DataFrame, *, baseline: str = "native", alpha: float = 0.05,
+                   stacklevel: int = 3) -> list[str]:
+    """Check by behaviour that every ISA condition moved what its mask should move.
+
+    Per library (``tool``, and for ``cryptography`` the OpenSSL its wheel bundles) and per
+    algorithm the masked features should affect (:func:`_should_change`: AES instructions move
+    AES algorithms; any other feature every algorithm), the interleaved pairs of runs give one
+    log ratio each (:func:`paired_ratios`); an exact sign-flip test (:func:`sign_flip_p`) asks
+    whether the condition changed the rate. Not a fixed threshold: run-to-run noise of -2 % to
+    +56 % (seen with `cryptography` on a shared VM) makes any threshold wrong one way or the other.
+
+    Warns (:class:`~cipherlab.errors.CaptureWarning`, naming the library) when a condition did
+    not change an algorithm detectably (p >= ``alpha``), and when there are too few pairs to
+    tell (fewer than 6: the smallest p of n pairs is 2/2**n). Returns the messages.
+    """
+    if table.empty or "isa" not in table.columns or "isa_off" not in table.columns:
         return []
     messages = []
-    for cond in med.columns:
+    t = table.astype({c: "object" for c in ("tool", "build", "algorithm", "isa")
+                      if c in table.columns})
+    for cond in t["isa"].dropna().unique():
         if cond == baseline:
             continue
-        pair = med[[baseline, cond]].dropna()
-        if pair.empty:
-            continue
-        change = (pair[cond] / pair[baseline]).map(lambda x: abs(math.log(x)) if x > 0 else math.inf)
-        # Per algorithm: a preset can move CBC and leave GCM alone (OpenSSL 4.0's VAES GCM path
-        # ignores the AES-NI bit), which an all-cells test would hide.
-        still = change.groupby(level=0, observed=True).max() < math.log1p(threshold)
-        algs = sorted(map(str, still[still].index))
-        if algs:
-            msg = (f"{tool}: ISA condition {cond!r} changed no median rate of {', '.join(algs)} "
-                   f"by {threshold:.0%} or more against {baseline!r}; this build does not use the "
-                   f"masked features there, so those runs measure the {baseline} code."
-                   + (" Newer OpenSSL (seen with 4.0) runs AES-GCM with VAES whatever the AES-NI bit: "
-                      "'no-aesni-no-vaes' switches both off."
-                      if cond in ("no-aesni", "no-aesni-classic") else ""))
+        pairs = paired_ratios(t, cond, baseline=baseline)
+        keys = [k for k in ("tool", "build", "algorithm") if k in pairs.columns]
+        for values, g in pairs.groupby(keys, dropna=False):
+            sel = dict(zip(keys, values))
+            rows = t[np.logical_and.reduce([t[k] == v for k, v in sel.items()])]
+            isa_off = _first(rows[rows["isa"] == cond], "isa_off")
+            alg = sel["algorithm"]
+            if not _should_change(str(alg), isa_off):
+                continue
+            lib, n = _library(rows, str(sel["tool"])), len(g)
+            if "build" in sel:
+                lib += f", build {sel['build']}"
+            ratio = float(np.exp(g["log_ratio"].mean()))
+            what = f"{lib}: ISA condition {cond!r} (switched off {isa_off})"
+            if n < 6:
+                msg = (f"{what}: only {n} interleaved pair(s) of runs for {alg}, too few to check "
+                       f"that the mask changed its rate (ratio {ratio:.2f}x; 6 pairs are needed "
+                       f"for p < 0.05): use repeats >= 6")
+            else:
+                p = sign_flip_p(g["log_ratio"])
+                if p < alpha:
+                    continue
+                msg = (f"{what} did not change the rate of {alg} detectably (ratio {ratio:.2f}x "
+                       f"against {baseline!r}, sign-flip p = {p:.2f} over {n} interleaved pairs): "
+                       f"this library does not use the masked features for {alg} (or ignores the "
+                       f"mask), so those runs measure the {baseline} code")
             warnings.warn(msg, CaptureWarning, stacklevel=stacklevel)
             messages.append(msg)
     return messages
@@ -180,14 +263,16 @@ def session(folder, bar, call: str) -> Iterator[None]:
 
 def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> pd.DataFrame:
     """The rows of the planned runs of ``tool`` in ``folder`` (resumed ones included), checked
-    with :func:`rate_warnings`."""
+    with :func:`verify_presets`; sources named as ``cipherlab.ingest`` names them
+    (``<folder name>/runs/<key>.txt``)."""
+    from cipherlab.runners._folder import qualified
     sources = {folder.source_name(k) for k in keys}
     table = folder.table()
     if table.empty:
         return table
     table = table[table["source"].astype(str).isin(sources) & (table["tool"] == tool)]
-    table = table.reset_index(drop=True)
-    rate_warnings(table, tool=tool, stacklevel=stacklevel)
+    table = qualified(table.reset_index(drop=True), folder.path)
+    verify_presets(table, stacklevel=stacklevel)
     return table
 
 

@@ -443,7 +443,8 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     Warns
     -----
     CaptureWarning
-        A preset that was skipped, left the mask unchanged, or changed no median rate by 3 %.
+        A preset that was skipped, left the mask unchanged, or did not change the rate of a
+        suite its mask should move (``_plan.verify_presets``).
 
     Examples
     --------
