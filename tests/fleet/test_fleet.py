@@ -278,3 +278,13 @@ def test_report_of_a_fleet_folder_compares_the_three_machines(fleet, tmp_path):
     table = pd.read_csv(tmp_path / "report" / "tables" / "machines.csv")
     assert set(table["candidate"]) == {"beta", "gamma"} and set(table["baseline"]) == {"alpha"}
     assert set(table["n_candidate"]) == {2}  # two runs per host: the unit is the run
+
+
+def test_the_explorer_takes_a_fleet_folder(fleet):
+    import cipherlab.widgets
+    out, _, _, _ = fleet
+    w = cipherlab.widgets.explorer(cipherlab.ingest(out))
+    assert "host" in w.condition.options
+    w.condition.value = "host"
+    assert sorted(w.levels.options) == ["alpha", "beta", "gamma"]
+    assert w.png
