@@ -154,9 +154,15 @@ def _capture(args) -> int:
                      parallel=args.parallel)
     frames = []
     if not args.python_only:
+        sequential = {k: v for k, v in dict(precision=args.precision,
+                                             max_time=args.max_time).items() if v is not None}
         frames.append(cipherlab.capture(args.algorithms, out=out, timing=args.timing,
                                         multi=args.multi, decrypt=args.decrypt, aead=args.aead,
-                                        openssl=args.openssl, **given))
+                                        openssl=args.openssl, **given, **sequential))
+        if "stopping" in frames[-1].attrs:
+            st = frames[-1].attrs["stopping"]
+            print(f"stopped by {st['stopped']} after {st['pairs']} repeat blocks "
+                  f"({st['elapsed_s']:g} s); the rule is in {out}/stopping.json")
     failed = frames[0].attrs.get("failed_hosts", {}) if frames else {}
     if args.python or args.python_only:
         algs = args.python_algorithms or (args.algorithms if args.python_only else None)
@@ -270,6 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--isa", type=_csv, default=None,
                    help="presets or raw OPENSSL_ia32cap masks (default native,no-aesni); presets: "
                         "native, no-aesni, no-aesni-classic, no-vaes, no-simd")
+    s.add_argument("--precision", default=None, metavar="P%",
+                   help="keep adding interleaved repeat blocks until every ratio's 95%% interval "
+                        "is within +-P (e.g. 2%%); --repeats is then the most (default 50)")
+    s.add_argument("--max-time", type=_positive(float), default=None, metavar="SECONDS",
+                   help="with --precision: stop after this many seconds")
     s.add_argument("--timing", choices=("cpu", "elapsed"), default="cpu")
     s.add_argument("--multi", type=_positive(int), default=None,
                    help="processes (openssl speed -multi)")

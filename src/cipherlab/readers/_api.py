@@ -136,7 +136,8 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
 def label_masks(frame: pd.DataFrame) -> pd.DataFrame:
     """``isa_off``/``aesni`` from the ``CPUINFO:`` masks of the text (``runners._isa``)."""
     from cipherlab.runners._isa import label_masks
-    return label_masks(frame, stacklevel=2)
+    out = label_masks(frame, stacklevel=2)
+    return frame if out is frame else model.coerce(out)  # the new conditions in table order
 
 
 class _Chunk:

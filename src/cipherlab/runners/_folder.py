@@ -8,6 +8,7 @@ laptop must not cost the runs already done, nor leave a folder that reads back w
       host.json          host facts, written once (runners._host.host_info)
       builds.json        when builds are compared: each one's binary, environment, versions and
                          full ``openssl version -a`` (build options, compiler)
+      stopping.json      with a requested precision: the stopping rule and why it stopped
       runs/<key>.txt     the raw text of each run, exactly as the tool printed it
       runs/<key>.csv     that run's rows (cipherlab.model columns): the authority for the tables
       runs.jsonl         one JSON line per finished run: key, command, environment, exit status,
@@ -347,9 +348,12 @@ class CaptureFolder:
         p = self.path / BUILDS_JSON
         known = json.loads(p.read_text(encoding="utf-8")) if p.exists() else {}
         merged = {**builds, **known}
-        if merged != known:
-            self._write(lambda: self._atomic_write(
-                p, json.dumps(merged, indent=2, default=str) + "\n"))
+        return self.write_json(BUILDS_JSON, merged) if merged != known else p
+
+    def write_json(self, name: str, obj: Any) -> Path:
+        """Write ``obj`` as ``<folder>/<name>`` (atomically, interrupts held)."""
+        p = self.path / name
+        self._write(lambda: self._atomic_write(p, json.dumps(obj, indent=2, default=str) + "\n"))
         return p
 
     def host(self) -> dict | None:

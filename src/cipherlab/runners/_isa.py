@@ -443,6 +443,11 @@ def label_masks(frame, *, stacklevel: int = 3):
     ...     "OPENSSL_ia32cap=0xfdfa3201078bffff:0x405fc6f1bf07ab env:~0x200000200000000:~0"]})
     >>> label_masks(df)[["isa_off", "aesni"]].values.tolist()
     [['none', 'on'], ['aesni+pclmulqdq', 'off']]
+
+    A source none of whose runs set a mask gets no label (a pasted dump shows its CPU, no choice):
+
+    >>> label_masks(df.iloc[:1]).columns.tolist()
+    ['source', 'cpuinfo']
     """
     import pandas as pd
 
@@ -456,6 +461,8 @@ def label_masks(frame, *, stacklevel: int = 3):
     labels: dict[tuple, tuple] = {}
     for source, group in pairs.groupby("source", dropna=False, sort=False):
         found = [(c, parsed.get(c)) for c in group["cpuinfo"] if parsed.get(c)]
+        if all(m["env"] is None for _, m in found):
+            continue  # no run of this source set a mask: nothing was switched off to name
         natives = {m["mask"].lower() for _, m in found if m["env"] is None}
         native = natives.pop() if len(natives) == 1 else None
         for text, m in found:

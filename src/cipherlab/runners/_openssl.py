@@ -29,9 +29,10 @@ from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info
 from cipherlab.runners._builds import Build, resolve_builds
 from cipherlab.runners._isa import IsaCondition, _mask_for, labels, resolve_isa
+from cipherlab.runners._plan import (RunProgress, check_busy, finish, interleave, results,
+                                     run_observed, session, slug, stop_before)
 from cipherlab.runners._remote import EXIT_MARK
-from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, run_observed,
-                                     session, slug)
+from cipherlab.runners._sequential import StoppingRule, parse_precision
 
 __all__ = ["capture"]
 
@@ -148,7 +149,9 @@ def default_folder(prefix: str) -> Path:
 
 
 def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[int] | None = None,
-            seconds: float = 3, repeats: int = 6, isa: str | Iterable[str] | None = None,
+            seconds: float = 3, repeats: int | None = None,
+            isa: str | Iterable[str] | None = None, precision: str | float | None = None,
+            max_time: float | None = None,
             out: str | Path | None = None, timing: str = "cpu", multi: int | None = None,
             decrypt: bool = False, aead: bool = False, seed: int | None = 0,
             resume: bool = False, force: bool = False, openssl: str | Path | None = None,
@@ -171,7 +174,16 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         Seconds per measurement (``-seconds``; OpenSSL 1.1.1-3.x accept whole numbers only).
     repeats : int
         Separate ``openssl`` processes per (algorithm, size, condition). Default 6 (benchstat's
-        minimum for its Mann-Whitney test).
+        minimum for its Mann-Whitney test); with ``precision``, the most to run (default 50).
+    precision : str or float, optional
+        ``'2%'``: a sequential design (``runners._sequential``). After each complete block of
+        interleaved runs the capture stops once every requested ratio (each ISA condition
+        against ``native``, each build against the first) has a 95 % interval within +-2 % per
+        cell, or ``max_time`` is spent, or ``repeats`` is reached; one warm-up run is discarded
+        first, and the rule with the reason it stopped goes to ``stopping.json`` (and
+        ``df.attrs["stopping"]``).
+    max_time : float, optional
+        Seconds the sequential design may take (checked after each block).
     isa : list of str or comma-separated str, optional
         :data:`~cipherlab.runners.ISA_PRESETS` names or raw ``OPENSSL_ia32cap`` masks. Default
         ``native,no-aesni``. Presets that cannot apply here are skipped with a warning.
@@ -262,6 +274,16 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         raise ValueError("algorithms must name at least one algorithm; got none")
     if timing not in ("cpu", "elapsed"):
         raise ValueError(f"timing must be one of 'cpu' or 'elapsed'; not {timing!r}")
+    rule = None
+    if precision is not None:
+        if max_time is not None and not (isinstance(max_time, (int, float)) and max_time > 0):
+            raise ValueError(f"max_time must be a positive number of seconds; not {max_time!r}")
+        rule = StoppingRule(parse_precision(precision), max_time,
+                            max_repeats=50 if repeats is None else repeats)
+        repeats = rule.max_repeats
+    elif max_time is not None:
+        raise ValueError("max_time bounds a sequential design: give precision too (e.g. '2%')")
+    repeats = 6 if repeats is None else repeats
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise ValueError(f"repeats must be a whole number >= 1; not {repeats!r}")
     if multi is not None and (isinstance(multi, bool) or not isinstance(multi, int) or multi < 1):
@@ -275,8 +297,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         from cipherlab.runners._fleet import capture_fleet
         return capture_fleet(capture, hosts, dict(
             algorithms=algorithms, sizes=sizes, seconds=seconds, repeats=repeats, isa=isa,
-            timing=timing, multi=multi, decrypt=decrypt, aead=aead, seed=seed, force=force,
-            openssl=openssl, label=label), out=out, resume=resume, progress=progress,
+            precision=precision, max_time=max_time, timing=timing, multi=multi,
+            decrypt=decrypt, aead=aead, seed=seed, force=force, openssl=openssl, label=label),
+            out=out, resume=resume, progress=progress,
             ssh_config=ssh_config, accept_new=accept_new, parallel=parallel)
     builds = resolve_builds(openssl)
     compare = len(builds) > 1
@@ -291,6 +314,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     if not conds:
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
                            f"(see the warnings above)")
+    if rule is not None and len(conds) < 2:
+        raise ValueError(f"precision={precision!r} asks for the interval of a ratio, and a ratio "
+                         f"needs two conditions: give isa='native,no-aesni' or two builds")
 
     with opened(default_folder("openssl") if out is None else out, resume=resume,
                 force=force) as folder:
@@ -337,13 +363,22 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         bar = RunProgress([((c[0].name, c[1] is None), nominal(*c)) for c, *_ in todo],
                           desc=f"{facts['host']}: openssl speed" if "ssh" in facts
                           else "openssl speed", enabled=progress)
+
+        def command(alg: _Alg, size: int | None, build: Build) -> list[str]:
+            return [build.binary, "speed", "-mr", "-seconds", secs,
+                    *(["-elapsed"] if timing == "elapsed" else []),
+                    *(["-multi", str(multi)] if multi else []), *mode,
+                    *(["-bytes", str(size)] if size is not None and not alg.pkey_ops else []),
+                    *alg.args]
+
         with session(folder, bar, "capture"):
+            if rule is not None and todo:  # caches, clock, page cache: not part of any pair
+                (alg, size), (build, cond), *_ = todo[0]
+                run_observed(command(alg, size, build), build.environ(cond))
             for (alg, size), (build, cond), rep, k in todo:
-                cmd = [build.binary, "speed", "-mr", "-seconds", secs,
-                       *(["-elapsed"] if timing == "elapsed" else []),
-                       *(["-multi", str(multi)] if multi else []), *mode,
-                       *(["-bytes", str(size)] if size is not None and not alg.pkey_ops else []),
-                       *alg.args]
+                if rule is not None and stop_before(rule, folder, keys, plan, rep, "openssl"):
+                    break
+                cmd = command(alg, size, build)
                 started = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 proc, observed = run_observed(cmd, build.environ(cond))
                 wall = proc.wall_s
@@ -385,5 +420,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                 if eff_timing == "cpu":
                     shares.extend((frame["seconds"] / float(secs)).dropna().tolist())
         check_busy(shares, tool="openssl")
-        return results(folder, keys, "openssl")
+        if rule is not None:
+            finish(rule, folder, keys, plan, "openssl")
+        return results(folder, keys, "openssl", rule=rule)
 

@@ -35,8 +35,9 @@ import pandas as pd
 
 from cipherlab.errors import CaptureWarning
 
-__all__ = ["RunProgress", "add_note", "check_busy", "interleave", "paired_ratios", "results",
-           "run_observed", "session", "sign_flip_p", "slug", "verify_presets"]
+__all__ = ["RunProgress", "add_note", "check_busy", "finish", "interleave", "paired_ratios",
+           "planned_rows", "results", "run_observed", "session", "sign_flip_p", "slug",
+           "stop_before", "verify_presets"]
 
 C = TypeVar("C")
 I = TypeVar("I")
@@ -145,13 +146,14 @@ def _should_change(algorithm: str, isa_off: str | None) -> bool:
 
 
 def paired_ratios(table: pd.DataFrame, condition: str, *, baseline: str = "native",
-                  by: str = "isa") -> pd.DataFrame:
+                  by: str = "isa", per_size: bool = False) -> pd.DataFrame:
     """One rate ratio ``condition / baseline`` of column ``by`` per interleaved pair of runs (same
     repeat, same cell, same other conditions: ``build`` or ``isa``): the geometric mean over the
     block sizes both runs measured. Columns ``tool``, the other condition, ``algorithm``,
     ``operation``, ``repeat``, ``log_ratio``.
 
     The unit is the pair of processes, never a block size: sizes of one run share its noise.
+    ``per_size`` keeps one log ratio per block size instead (a ``block_bytes`` column).
     """
     t = table
     if "flag" in t.columns:  # -multi children, "not measured" cells: not the run's figure
@@ -168,6 +170,8 @@ def paired_ratios(table: pd.DataFrame, condition: str, *, baseline: str = "nativ
     if baseline not in wide.columns or condition not in wide.columns:
         return pd.DataFrame(columns=[*[k for k in keys if k != "block_bytes"], "log_ratio"])
     logs = np.log(wide[condition] / wide[baseline]).dropna().rename("log_ratio").reset_index()
+    if per_size:
+        return logs
     pair = [k for k in keys if k != "block_bytes"]
     return logs.groupby(pair, dropna=False)["log_ratio"].mean().reset_index()
 
@@ -261,19 +265,55 @@ def session(folder, bar, call: str) -> Iterator[None]:
         bar.close()
 
 
-def results(folder, keys: Sequence[str], tool: str, *, stacklevel: int = 4) -> pd.DataFrame:
-    """The rows of the planned runs of ``tool`` in ``folder`` (resumed ones included), checked
-    with :func:`verify_presets`; sources named as ``cipherlab.ingest`` names them
-    (``<folder name>/runs/<key>.txt``)."""
-    from cipherlab.runners._folder import qualified
+def planned_rows(folder, keys: Sequence[str], tool: str) -> pd.DataFrame:
+    """The rows of the planned runs of ``tool`` finished in ``folder`` (resumed ones included)."""
     sources = {folder.source_name(k) for k in keys}
     table = folder.table()
     if table.empty:
         return table
     table = table[table["source"].astype(str).isin(sources) & (table["tool"] == tool)]
-    table = qualified(table.reset_index(drop=True), folder.path)
+    return table.reset_index(drop=True)
+
+
+def results(folder, keys: Sequence[str], tool: str, *, rule=None,
+            stacklevel: int = 4) -> pd.DataFrame:
+    """The rows of the planned runs, checked with :func:`verify_presets`; sources named as
+    ``cipherlab.ingest`` names them (``<folder name>/runs/<key>.txt``); a sequential design's
+    stopping record in ``attrs["stopping"]``."""
+    from cipherlab.runners._folder import qualified
+    table = qualified(planned_rows(folder, keys, tool), folder.path)
     verify_presets(table, stacklevel=stacklevel)
+    if rule is not None:
+        table.attrs["stopping"] = rule.record()
     return table
+
+
+def stop_before(rule, folder, keys: Sequence[str], plan: Sequence[tuple], rep: int,
+                tool: str) -> bool:
+    """Whether a sequential design stops before repeat block ``rep``: judged on the finished
+    blocks ``1 .. rep-1`` (resumed runs included), once per block."""
+    if rep - 1 < rule.min_pairs or rep - 1 <= rule.pairs:  # too few, or judged "go on" already
+        return False
+    from cipherlab.runners._sequential import ratio_intervals
+    done = [k for k, (_, _, r) in zip(keys, plan) if r < rep]
+    return rule.done(ratio_intervals(planned_rows(folder, done, tool)), rep - 1)
+
+
+def finish(rule, folder, keys: Sequence[str], plan: Sequence[tuple], tool: str) -> None:
+    """Record why a sequential design stopped (``stopping.json``) and warn when it was not
+    because every ratio reached the precision asked."""
+    from cipherlab.runners._sequential import ratio_intervals
+    if rule.stopped is None:  # the last block ran: judge it
+        last = max(r for _, _, r in plan)
+        rule.done(ratio_intervals(planned_rows(folder, keys, tool)), last)
+    folder.write_json("stopping.json", rule.record())
+    if rule.stopped != "precision":
+        w = rule.widest or {}
+        warnings.warn(f"{tool}: stopped by {rule.stopped} after {rule.pairs} repeat blocks before "
+                      f"every ratio reached +-{rule.precision:.1%}: the widest is "
+                      f"{w.get('condition')} vs {w.get('baseline')} for {w.get('algorithm')} at "
+                      f"{w.get('block_bytes')} bytes, +-{w.get('half_width', float('nan')):.1%}",
+                      CaptureWarning, stacklevel=4)
 
 
 def run_observed(argv: Sequence[str], env: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
