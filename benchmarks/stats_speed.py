@@ -64,10 +64,14 @@ def main() -> None:
         "compare (mannwhitney)": lambda: st.compare(df, by="aesni", baseline="off",
                                                     groupby=["host", "algorithm", "operation",
                                                              "block_bytes"], test="mannwhitney"),
-        "compare (bootstrap, 1000)": lambda: st.compare(df, by="aesni", baseline="off",
-                                                        groupby=["host", "algorithm", "operation",
-                                                                 "block_bytes"],
-                                                        test="bootstrap", n_boot=1000),
+        "compare (permutation + BCa, 1000)": lambda: st.compare(
+            df, by="aesni", baseline="off", groupby=["host", "algorithm", "operation",
+                                                      "block_bytes"],
+            test="permutation", n_boot=1000),
+        "compare (brunnermunzel)": lambda: st.compare(df, by="aesni", baseline="off",
+                                                      groupby=["host", "algorithm", "operation",
+                                                               "block_bytes"],
+                                                      test="brunnermunzel"),
         "compare (paired t over sizes)": lambda: st.compare(df, by="aesni", baseline="off",
                                                             groupby=["host", "algorithm",
                                                                      "operation", "block_bytes"],
@@ -81,11 +85,7 @@ def main() -> None:
                                             groupby=["host", "algorithm", "operation",
                                                      "block_bytes"]),
         "cost_model": lambda: st.cost_model(df),
-        "cost_model (bootstrap, 999)": lambda: st.cost_model(df, ci="bootstrap"),
         "crossover": lambda: st.crossover(df, "aes-128-gcm", "aes-128-cbc"),
-        "crossover (bootstrap, 999)": lambda: st.crossover(df, "aes-128-gcm", "aes-128-cbc",
-                                                           groupby=["algorithm", "host",
-                                                                    "aesni"], ci="bootstrap"),
         "small_block_overhead": lambda: st.small_block_overhead(df),
         "per_ghz": lambda: st.per_ghz(df),
         "cycles_per_byte": lambda: st.cycles_per_byte(df),
@@ -95,14 +95,14 @@ def main() -> None:
     print(f"cipherlab.stats on {len(df):,} rows ({df['run'].nunique():,} runs, "
           f"{df.groupby(['host', 'algorithm', 'block_bytes']).ngroups:,} cells); best of "
           f"{args.best_of}")
-    print(f"{'function':34s} {'seconds':>8s}  result rows")
+    print(f"{'function':36s} {'seconds':>8s}  result rows")
     results = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, fn in cases.items():
             seconds, out = timed(fn, args.best_of)
             results[name] = out
-            print(f"{name:34s} {seconds:8.3f}  {len(out):,}")
+            print(f"{name:36s} {seconds:8.3f}  {len(out):,}")
         seconds, _ = timed(lambda: st.to_latex(results["speedup"]), args.best_of)
         print(f"{'to_latex (speedup result)':34s} {seconds:8.3f}")
         seconds, _ = timed(lambda: st.to_markdown(results["cost_model"]), args.best_of)

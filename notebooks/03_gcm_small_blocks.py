@@ -112,7 +112,8 @@ overheads
 #
 # `cipherlab.capture` runs `openssl speed -evp` for both ciphers, natively and under the
 # `no-aesni` preset (the progress bar counts the runs). The preset's mask clears AES-NI (bit 57) and
-# PCLMULQDQ (bit 33) in the first word; cipherlab checks that the mask took effect.
+# PCLMULQDQ (bit 33) in the first word and VAES/VPCLMULQDQ in the second; cipherlab checks that
+# the mask took effect (the rows' `isa_off` says what it switched off).
 
 # %%
 print("no-aesni =", cipherlab.ISA_PRESETS["no-aesni"])
@@ -185,8 +186,8 @@ display(Markdown(f"""
   {crossing("host-b", "off")} on host-b (AES-NI, PCLMULQDQ and the second capability word off:
   AVX2, AVX-512, SHA-NI, VAES too).
 - **On this machine**, at {largest:,} bytes GCM runs at {native_big.ratio:.2f}× CBC's
-  speed natively and at **{masked_big.ratio:.2f}×** with the `no-aesni` preset (AES-NI and
-  PCLMULQDQ off, the rest kept). The OpenJDK user's Java GCM ran at {jdk_ratio:.3f}× CBC
+  speed natively and at **{masked_big.ratio:.2f}×** with the `no-aesni` preset (AES-NI,
+  PCLMULQDQ, VAES and VPCLMULQDQ off, the rest kept). The OpenJDK user's Java GCM ran at {jdk_ratio:.3f}× CBC
   ({jdk_ratio ** -1:.0f} times slower){jdk_verdict}.
 - **Caveat:** the rows above come from {len(era_names)} AEAD-loop era(s) of `openssl speed`
   ({", ".join(era_names)}). host-b's GCM call costs t0 = {t0("host-b", "on", "aes-128-gcm"):.0f} ns

@@ -107,8 +107,11 @@ def _capturing(args, work) -> int:
     from cipherlab.errors import CipherlabError
     name = f"cipherlab {args.command}"
 
-    def show(message, category, *rest, **kw):
-        print(f"{name}: warning: {message}", file=sys.stderr)
+    from cipherlab.runners._system import LOCAL, current
+
+    def show(message, category, *rest, **kw):  # called in the warning's thread: a fleet host's
+        host = "" if current() is LOCAL else f"{current().name}: "
+        print(f"{name}: warning: {host}{message}", file=sys.stderr)
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = show

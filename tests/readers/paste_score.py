@@ -3,11 +3,12 @@ hand-written expected tables (issue 12's headline metric).
 
     python tests/readers/paste_score.py              # every paste: a table, then the totals
     python tests/readers/paste_score.py 005 037      # some pastes, with every difference listed
+    python tests/readers/paste_score.py --expected 005   # a paste's expected cells, as a table
 
 Each paste ``NNN_name.txt`` has ``NNN_name.expected.toml`` beside it, written by hand from the
 text (never from the reader's output). Its format::
 
-    unplaced = [12]            # lines a careful reader cannot place as openssl data: must be reported
+    unplaced = [12]            # lines of openssl data a careful reader cannot place: reported
     distractors = ["30-41"]    # lines of other programs' output: no cell from them, never reported
 
     [[run]]                    # one per run, in order of appearance
@@ -19,7 +20,7 @@ text (never from the reader's output). Its format::
     conditions = {aesni = "off"}   # conditions the cells must carry (none others)
     optional = {aesni = "off"}     # conditions that may be absent, but must match when present
     unit = "k"                 # unit of values printed without one: k (1000 B/s), B/s, KB/s
-                               # (1000 B/s), MB/s (1e6), GB/s (1e9), ops/s; "unknown": must be flagged
+                               # (1000 B/s), KiB/s, MB/s (1e6), MiB/s, GB/s (1e9), GiB/s
     sizes = [16, 64, 256, 1024, 8192]
     rtol = 1e-9
     may_split = true           # the reader may give these cells as several runs
@@ -36,19 +37,24 @@ operation defaults to what :func:`cipherlab.readers._names.canonical` implies (`
 ``digest``, ``derive``). A cell is a throughput value for the next size of ``sizes``, or
 ``SIZE:value`` for an explicit size, or ``OP=value`` for a public-key operation (ops/s). A
 value is a number as printed with an optional ``k`` (1000s of bytes/s), or ``count/seconds``
-from a progress line (count x size / seconds bytes/s; count / seconds ops/s), and a trailing
+from a progress line (count x size / seconds bytes/s; count / seconds ops/s), or a time per
+operation ``0.5s`` (1 / 0.5 ops/s, where a table prints a rate of 0.0), and a trailing
 ``!`` means the text cannot tell: the reader must flag the cell or leave it out. ``-`` skips a
 size. Thousands separators (``,`` ``'`` ``’``) are dropped. A row's conditions add to the run's;
 a ``?`` before a name makes it optional. ``labels`` may hold ``""``: no label is also right.
 
-Scoring (:func:`score`): the reader's runs are matched one-to-one to the expected runs by the
-most cells in common (so one split run costs its own cells, not every later run's). An expected
-cell is **right** when the matched run holds a cell with its algorithm, operation and block
-size, a value within ``rtol``, the expected conditions and no flag; **flagged** when that cell
-is flagged (loud, not right unless the expectation says the text cannot tell); **wrong** when
-it is returned unflagged with another value, in another run or with other conditions
-(silently wrong); **missed** when it is not returned. Cells the reader returns unflagged that
-no expected cell claims are **spurious** (also silently wrong).
+Scoring (:func:`score`): each of the reader's runs goes to the expected run it shares the most
+cells with (several may go to one: a split, reported unless the run says ``may_split``); a
+reader run holding cells of two expected runs has the minority in the wrong run. An expected
+cell is **right** when a cell with its algorithm, operation and block size is in a reader run
+of its expected run, with a value within ``rtol``, the expected conditions and no flag;
+**flagged** when that cell is flagged (loud, not wrong, not right); **wrong** when it is
+returned unflagged with another value, in another run or with other conditions (silently
+wrong); **missed** when it is not returned. Cells the reader returns unflagged that no expected
+cell claims are **spurious** (also silently wrong); flagged ones (``-multi`` children) are not
+counted. Labels, tool, version and timing of every run, splits, unreported unplaced lines, and
+distractor lines that were read or reported are the paste's **problems**. A paste reads right
+when every expected cell is right, none is spurious and it has no problem.
 """
 
 from __future__ import annotations
@@ -64,10 +70,10 @@ from typing import Any
 
 PASTES = Path(__file__).resolve().parents[1] / "data" / "pastes"
 UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s": 1024.0,
-         "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0,
-         "unknown": math.nan}
+         "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0}
 # Columns of the tidy table that describe a cell or its run but are not conditions.
 NOT_CONDITIONS = {"note", "rule", "table"}
+_COMMAND = re.compile(r"(?:^|[\s/])(?:openssl|bssl|tongsuo)(?:-[\w.]+)?\s+speed\b")  # the binary, lowercase
 _THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
 _CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
 
@@ -85,6 +91,7 @@ class Cell:
     name: str = ""
     rtol: float = 1e-9
     row: tuple[int, int] = (0, 0)  # (run, row) of the expectation it came from
+    token: str = ""  # the value as written in the expectation (copied from the text)
 
 
 @dataclass
@@ -126,7 +133,45 @@ def _value(token: str, factor: float, size: int | None) -> float:
         return count * (size or 1) / seconds if seconds else math.inf
     if token.endswith("k"):
         return _number(token[:-1]) * 1e3
+    if token.endswith("s"):  # seconds per operation (where the rate is printed as 0.0)
+        return 1.0 / _number(token[:-1])
     return _number(token) * factor
+
+
+def untraced(exp: Expectation) -> list[str]:
+    """Names and values of the expectation that are not copied from the paste's text.
+
+    A name must appear in the text (blanks collapsed, any case); a printed value verbatim; a
+    ``count/seconds`` pair on one line (each as a whole number).
+    """
+    text = exp.paste.read_text(encoding="utf-8-sig", errors="replace")
+    lines = [re.sub(r"[\s*]+", " ", line).lower() for line in text.splitlines()]
+    flat = " ".join(lines)
+    missing = []
+    for c in exp.cells:
+        if re.sub(r"\s+", " ", c.name).lower() not in flat:
+            missing.append(f"name {c.name!r}")
+        if "/" in c.token:
+            count, seconds = c.token.split("/")
+            pair = re.compile(rf"(?<![\w.]){re.escape(count)}(?![\w.]).*(?<![\w.]){re.escape(seconds)}(?![\d])")
+            if not any(pair.search(line) for line in lines):
+                missing.append(f"progress {c.token!r} of {c.name!r}")
+        elif c.token.lower() not in flat:
+            missing.append(f"value {c.token!r} of {c.name!r}")
+    return list(dict.fromkeys(missing))
+
+
+def unclaimed_k_figures(exp: Expectation) -> list[tuple[int, str]]:
+    """openssl ``k`` figures of the text (``123.45k``) outside the distractor lines that no
+    expected cell copies: a cell the expectation may have missed."""
+    claimed = {c.token for c in exp.cells}
+    out = []
+    for n, line in enumerate(exp.paste.read_text(encoding="utf-8-sig").splitlines(), 1):
+        if any(a <= n <= b for a, b in exp.distractors):
+            continue
+        out += [(n, k) for k in re.findall(r"(?<![\w.])[\d,'’]*\d\.\d+k(?!\w)", line)
+                if k not in claimed]
+    return out
 
 
 def _conditions(text: str) -> dict[str, str]:
@@ -135,47 +180,48 @@ def _conditions(text: str) -> dict[str, str]:
 
 def load(paste: Path) -> Expectation:
     """Read ``paste``'s expectation into cells (see the module docstring for the format)."""
-    from cipherlab.readers._names import canonical
-
-    spec = tomllib.loads(expectation_path(paste).read_text(encoding="utf-8"))
-    cells: list[Cell] = []
-    for run_no, run in enumerate(spec.get("run", [])):
-        factor = UNITS[run.get("unit", "k")]
-        sizes = run.get("sizes", [])
-        for row_no, row in enumerate(run.get("rows", [])):
-            parts = [p.strip() for p in row.split("|")]
-            if len(parts) not in (3, 4):
-                raise ValueError(f"{expectation_path(paste).name}: bad row {row!r}")
-            name, algo_op, tokens = parts[:3]
-            algorithm, *op = algo_op.split()
-            default_op = canonical(algorithm)[1]
-            position = 0
-            for token in tokens.split():
-                m = _CELL.match(token)
-                if m is None:
-                    raise ValueError(f"{expectation_path(paste).name}: bad cell {token!r}")
-                if token == "-":
-                    position += 1
-                    continue
-                if m["op"]:
-                    size, operation = None, m["op"]
-                else:
-                    size = int(m["size"]) if m["size"] else sizes[position]
-                    position += not m["size"]
-                    operation = op[0] if op else default_op
-                loud = bool(m["loud"]) or math.isnan(factor)
-                value = _value(m["value"], 1.0 if size is None else factor, size)
-                own = _conditions(parts[3]) if len(parts) == 4 else {}
-                cells.append(Cell(
-                    run_no, algorithm, operation, size, value, loud,
-                    {**run.get("conditions", {}), **{k: v for k, v in own.items() if k[0] != "?"}},
-                    {**run.get("optional", {}), **{k[1:]: v for k, v in own.items() if k[0] == "?"}},
-                    name, run.get("rtol", 1e-9), (run_no, row_no)))
+    where = expectation_path(paste)
+    spec = tomllib.loads(where.read_text(encoding="utf-8"))
+    cells = [cell for run_no, run in enumerate(spec.get("run", []))
+             for row_no, row in enumerate(run.get("rows", []))
+             for cell in _row_cells(row, run, (run_no, row_no), where.name)]
     distractors = []
     for span in spec.get("distractors", []):
         a, _, b = str(span).partition("-")
         distractors.append((int(a), int(b or a)))
     return Expectation(paste, spec.get("run", []), cells, list(spec.get("unplaced", [])), distractors)
+
+
+def _row_cells(row: str, run: dict[str, Any], at: tuple[int, int], source: str) -> list[Cell]:
+    """One expectation row (``name | algorithm [operation] | cells [| conditions]``) -> cells."""
+    from cipherlab.readers._names import canonical  # the project's vocabulary: default operation
+
+    parts = [p.strip() for p in row.split("|")]
+    if len(parts) not in (3, 4):
+        raise ValueError(f"{source}: bad row {row!r}")
+    name, algo_op, tokens = parts[:3]
+    algorithm, *op = algo_op.split()
+    own = _conditions(parts[3]) if len(parts) == 4 else {}
+    conditions = {**run.get("conditions", {}), **{k: v for k, v in own.items() if k[0] != "?"}}
+    optional = {**run.get("optional", {}), **{k[1:]: v for k, v in own.items() if k[0] == "?"}}
+    factor, sizes = UNITS[run.get("unit", "k")], iter(run.get("sizes", []))
+    cells = []
+    for token in tokens.split():
+        m = _CELL.match(token)
+        if m is None:
+            raise ValueError(f"{source}: bad cell {token!r} in {row!r}")
+        if m["op"]:
+            size, operation = None, m["op"]
+        else:
+            size = int(m["size"]) if m["size"] else next(sizes)
+            operation = op[0] if op else canonical(algorithm)[1]
+        if token == "-":  # a size without a cell
+            continue
+        cells.append(Cell(at[0], algorithm, operation, size,
+                          _value(m["value"], 1.0 if size is None else factor, size),
+                          bool(m["loud"]), conditions, optional, name, run.get("rtol", 1e-9),
+                          at, m["value"]))
+    return cells
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,14 +302,21 @@ def _norm_label(text: str | None) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[#*`_>:|\[\]]", " ", text or "")).strip().lower()
 
 
+def _labels(run: dict[str, Any]) -> list[str]:
+    """The labels an expected run accepts (``""``: none)."""
+    return ([run["label"]] if "label" in run else []) + run.get("labels", [])
+
+
 def label_ok(run: dict[str, Any], got_label: str | None) -> bool:
     """A label is right when it holds one of the expected labels (normalised, as whole words,
-    and not inside a much longer text), or, when the expectation names none, when there is none."""
-    accepted = [run["label"]] if "label" in run else []
-    accepted += run.get("labels", [])
+    and not inside a much longer text nor in a command line), or, when the expectation names
+    none, when there is none."""
+    accepted = _labels(run)
     got = _norm_label(got_label)
     if not accepted or "" in accepted and not got:
         return not got
+    if _COMMAND.search(got_label or ""):  # a command line is never a label, whatever it holds
+        return False
     # (a whole paragraph that happens to hold the label is not a label)
     return any(_norm_label(a) and re.search(rf"(?<!\w){re.escape(_norm_label(a))}(?!\w)", got)
                and len(got) <= max(60, 2 * len(a)) for a in accepted)
@@ -306,13 +359,39 @@ def _match_runs(exp: Expectation, got: list[Got]) -> dict[int, int]:
                     _close(g.value, c.value, c.rtol):
                 common[g.run, c.run] = common.get((g.run, c.run), 0) + 1
     to_expected: dict[int, int] = {}
-    for (g, e), n in sorted(common.items(), key=lambda kv: (-kv[1], kv[0])):
+    ranked = sorted(common.items(), key=lambda kv: (-kv[1], kv[0]))
+    for (g, e), n in ranked:  # one to one first (a quoted repeat of a run is a run of its own)
+        if g not in to_expected and e not in to_expected.values():
+            to_expected[g] = e
+    for (g, e), n in ranked:  # then the splits
         to_expected.setdefault(g, e)
     rest_e = [e for e in range(len(exp.runs)) if e not in to_expected.values()]
     for g in sorted({g.run for g in got} - set(to_expected)):
         if rest_e:
             to_expected[g] = rest_e.pop(0)
     return to_expected
+
+
+def _pair(exp: Expectation, got: list[Got], runs: dict[int, int]) -> dict[int, int]:
+    """Expected cell -> reader's cell with its algorithm, operation and block size, in three
+    rounds so no cell takes another's better match: the same run and value, then the same
+    value in another run, then the same run with another value."""
+    key = lambda x: (x.algorithm, x.operation, x.block)  # noqa: E731
+    rounds = [lambda c, g: runs.get(g.run) == c.run and _close(g.value, c.value, c.rtol),
+              lambda c, g: _close(g.value, c.value, c.rtol),
+              lambda c, g: runs.get(g.run) == c.run]
+    pairs: dict[int, int] = {}
+    for fits in rounds:
+        taken = set(pairs.values())
+        for i, c in enumerate(exp.cells):
+            if i in pairs:
+                continue
+            j = next((j for j, g in enumerate(got)
+                      if j not in taken and key(g) == key(c) and fits(c, g)), None)
+            if j is not None:
+                pairs[i] = j
+                taken.add(j)
+    return pairs
 
 
 def score(paste: Path, exp: Expectation | None = None, read_result=None) -> Score:
@@ -325,44 +404,32 @@ def score(paste: Path, exp: Expectation | None = None, read_result=None) -> Scor
     df, got, reported, error = read_result or read(paste)
     s = Score(paste.name[:3], expected=sum(not c.loud for c in exp.cells))
     runs = _match_runs(exp, got)
-    used: set[int] = set()
-    key = lambda x: (x.algorithm, x.operation, x.block)  # noqa: E731
-    for c in exp.cells:
+    pairs = _pair(exp, got, runs)
+    for i, c in enumerate(exp.cells):
         where = f"run {c.run + 1} {c.name!r} {c.operation} {c.block}"
-        same = [i for i, g in enumerate(got) if i not in used and key(g) == key(c)]
-        here = [i for i in same if runs.get(got[i].run) == c.run]
-        close = [i for i in here if _close(got[i].value, c.value, c.rtol)]
-        elsewhere = [i for i in same if i not in here and _close(got[i].value, c.value, c.rtol)]
-        pick = (close or here or elsewhere or [None])[0]
-        if pick is None:
+        if i not in pairs:
             if not c.loud:
                 s.missed += 1
                 s.details.append(f"missed  {where}: {c.value:.6g}")
             continue
-        used.add(pick)
-        g = got[pick]
+        g = got[pairs[i]]
         if g.flagged:
             if not c.loud:
                 s.flagged += 1
                 s.details.append(f"flagged {where}: got {g.value:.6g} (line {g.line})")
             continue
-        wrong = []
-        if c.loud:
-            wrong.append("not flagged (the text cannot tell)")
-        if pick not in close and pick in here:
-            wrong.append(f"value {g.value:.8g} != {c.value:.8g}")
-        if pick in elsewhere:
-            wrong.append(f"in reader's run {g.run}")
-        if not _conditions_ok(c, g):
-            wrong.append(f"conditions {g.conditions} != {c.conditions}")
+        wrong = [why for bad, why in (
+            (c.loud, "not flagged (the text cannot tell)"),
+            (not _close(g.value, c.value, c.rtol), f"value {g.value:.8g} != {c.value:.8g}"),
+            (runs.get(g.run) != c.run, f"in reader's run {g.run}"),
+            (not _conditions_ok(c, g), f"conditions {g.conditions} != {c.conditions}")) if bad]
         if wrong:
             s.wrong += 1
             s.details.append(f"WRONG   {where} (line {g.line}): " + "; ".join(wrong))
         else:
             s.right += 1
-    for i, g in enumerate(got):
-        if i in used:
-            continue
+    for j in sorted(set(range(len(got))) - set(pairs.values())):
+        g = got[j]
         if g.flagged:
             s.extra_flagged += 1
         else:
@@ -386,9 +453,8 @@ def _check_runs(exp: Expectation, df, runs: dict[int, int], s: Score) -> None:
         for g in mine:
             row = firsts[g]
             if not label_ok(run, _text(row["label"])):
-                accepted = ([run["label"]] if "label" in run else []) + run.get("labels", [])
                 s.problems.append(f"run {e + 1}: label {_text(row['label'])!r}, expected "
-                                  f"{' or '.join(map(repr, accepted)) or 'none'}")
+                                  f"{' or '.join(map(repr, _labels(run))) or 'none'}")
             for col in ("tool", "tool_version", "timing"):
                 if col in run and (_text(row[col]) or "").lower() != str(run[col]).lower():
                     s.problems.append(f"run {e + 1}: {col} {_text(row[col])!r}, "
@@ -412,16 +478,35 @@ def _check_lines(exp: Expectation, got: list[Got], reported: set[int], s: Score)
 _SHOWN = 15  # differences listed per paste
 
 
+def expected_frame(exp: Expectation):
+    """The expected cells as a DataFrame (run numbered from 0, as the tidy table's ``run``)."""
+    import pandas as pd
+
+    return pd.DataFrame([{
+        "run": c.run, "label": next(iter(_labels(exp.runs[c.run])), None) or None, "algorithm": c.algorithm,
+        "name": c.name, "operation": c.operation, "block_bytes": c.block, "value": c.value,
+        "cannot_tell": c.loud, "conditions": c.conditions or None} for c in exp.cells])
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--expected"]:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", None, "display.max_columns", None,
+                               "display.width", 250):
+            for p in pastes():
+                if any(p.name.startswith(a) for a in argv[1:]):
+                    print(p.name, expected_frame(load(p)), sep="\n")
+        return 0
     chosen = [p for p in pastes() if not argv or any(p.name.startswith(a) for a in argv)]
     scores = []
-    print(f"{'paste':<6}{'expected':>9}{'right':>7}{'wrong':>7}{'spurious':>9}{'missed':>8}"
-          f"{'flagged':>8}  problems")
+    print(f"{'paste':<6}{'expected':>9}{'right':>7}{'silent':>7}{'(wrong':>7}{'spurious)':>10}"
+          f"{'missed':>7}{'flagged':>8}  run/line problems")
     for p in chosen:
         s = score(p)
         scores.append(s)
-        print(f"{s.paste:<6}{s.expected:>9}{s.right:>7}{s.wrong:>7}{s.spurious:>9}{s.missed:>8}"
-              f"{s.flagged:>8}  {'; '.join(s.problems)[:200]}")
+        print(f"{s.paste:<6}{s.expected:>9}{s.right:>7}{s.silent:>7}{s.wrong:>7}{s.spurious:>10}"
+              f"{s.missed:>7}{s.flagged:>8}  {'; '.join(s.problems)[:160]}")
         if argv:
             for d in s.details[:_SHOWN]:
                 print("      " + d)

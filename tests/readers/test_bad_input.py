@@ -108,9 +108,17 @@ def test_sources_of_every_kind(tmp_path):
     (tmp_path / "README.md").write_text("# readme\n")
     by_glob = cipherlab.ingest(str(tmp_path / "[ab].txt"))
     assert sorted(by_glob.tool_version.unique()) == ["3.0.2", "3.0.3"]
-    with pytest.warns(IngestWarning, match="notes.txt: no measurements found; skipped"):
+    (tmp_path / "host1-openssl-3.0.19").write_text(TABLE)  # read by content, not by suffix
+    (tmp_path / "plot.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         by_folder = cipherlab.ingest(tmp_path)
-    assert len(by_folder) == 4
+    assert len(by_folder) == 6
+    # every file skipped, in one warning, with the reason
+    assert [str(w.message) for w in caught] == [
+        f"3 file(s) skipped, holding no benchmark: {tmp_path / 'README.md'} (documentation), "
+        f"{tmp_path / 'notes.txt'} (no measurements found), "
+        f"{tmp_path / 'plot.png'} (this is binary data, not benchmark text)."]
     by_list = cipherlab.ingest([tmp_path / "a.txt", TABLE], aesni="off", tool_version="3.0.9")
     assert set(by_list.aesni) == {"off"} and set(by_list.tool_version) == {"3.0.9"}
     assert set(by_list.source) == {str(tmp_path / "a.txt"), "<text>"}
@@ -135,3 +143,19 @@ def test_runs_are_numbered_within_each_source(tmp_path):
     (tmp_path / "b.txt").write_text(two_runs)
     df = cipherlab.ingest(tmp_path)
     assert df.groupby("source", observed=True).run.unique().map(list).tolist() == [[0, 1], [0, 1]]
+
+
+def test_standard_input_is_a_file_object(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "speed.txt").write_text(TABLE)
+    code = "import sys, cipherlab; df = cipherlab.ingest(sys.stdin); print(len(df), set(df.source))"
+    with open(tmp_path / "speed.txt", "rb") as stdin:
+        out = subprocess.run([sys.executable, "-c", code], stdin=stdin, capture_output=True,
+                             text=True, check=True).stdout
+    assert out.strip() == "2 {'<stdin>'}"
+    with open(tmp_path / "speed.txt", "rb") as stdin:  # the binary stream too
+        out = subprocess.run([sys.executable, "-c", code.replace("sys.stdin)", "sys.stdin.buffer)")],
+                             stdin=stdin, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "2 {'<stdin>'}"

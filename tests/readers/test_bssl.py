@@ -7,6 +7,8 @@ import pytest
 import cipherlab
 from cipherlab.readers._bssl import describe
 
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
 TEXT = """\
 BoringSSL on my laptop:
 $ ./bssl speed -filter AES-128-GCM

@@ -19,6 +19,8 @@ import cipherlab
 from cipherlab.errors import IngestWarning
 from cipherlab.model import read_table
 
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 DUMPS = sorted(p for p in DATA.rglob("*") if p.suffix in {".txt", ".md", ".html"}
                and p.with_name(f"{p.stem}.expected.csv").exists())

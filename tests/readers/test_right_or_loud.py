@@ -11,6 +11,8 @@ import pytest
 import cipherlab
 from cipherlab.errors import IngestError
 
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
 DISTRACTORS = sorted((Path(__file__).parent / "distractors").glob("*.txt"))
 
 

@@ -7,6 +7,8 @@ up to float parsing (rtol 1e-12).
 
 from __future__ import annotations
 
+import pytest
+
 import math
 import sys
 import warnings
@@ -19,6 +21,8 @@ from cipherlab.readers._names import canonical
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import render as R  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

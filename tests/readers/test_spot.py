@@ -14,6 +14,8 @@ import pytest
 
 import cipherlab
 
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 HOST_A = DATA / "samples" / "openssl-3.0.19-host-a"
 HOST_B = DATA / "samples" / "openssl-3.0.22-host-b"

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from cipherlab.readers._tables import parse_value
 from cipherlab.readers._terminal import bytes_per_s, row_bytes_per_s, times_1000
 
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
 
 @settings(max_examples=400, deadline=None)
 @given(st.integers(-10**15, 10**15), st.integers(0, 6), st.booleans())

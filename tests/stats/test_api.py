@@ -11,7 +11,9 @@ import cipherlab.stats as st
 from cipherlab.errors import AnalysisError, CipherlabWarning
 
 COMPARE = ["candidate", "baseline", "ratio", "ci_low", "ci_high", "statistic", "p_value",
-           "p_adjusted", "test", "n_candidate", "n_baseline", "significant"]
+           "p_adjusted", "test", "unit", "n_candidate", "n_baseline", "significant", "min_p",
+           "note", "gmean_candidate", "gmean_baseline", "median_candidate", "median_baseline",
+           "spread_candidate", "spread_baseline", "hygiene"]
 RATIO_TEST = ["ratio", "ci_low", "ci_high", "expected", "margin", "p_value", "p_equivalence",
               "equivalent", "differs", "n", "test"]
 COST = ["t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "c_ci_low", "c_ci_high",
@@ -50,17 +52,19 @@ def test_public_names():
 
 def test_contract_columns(aws):
     df = repeats()
-    for test in ("welch", "mannwhitney", "bootstrap"):
-        r = st.speedup(df, test=test, n_boot=200)
+    for test in ("welch", "mannwhitney", "permutation"):
+        r = quiet(st.speedup, df, test=test, n_boot=200)
         assert list(r.columns) == ["algorithm", "operation", "block_bytes", *COMPARE]
-        assert set(r["test"]) == {test}
+        assert set(r["test"]) == {test} and (r["n_candidate"] == 4).all()
         if test == "mannwhitney":  # 4 vs 4, fully separated: exact p = 2 / C(8, 4) = 2/70
             assert r["p_value"].to_numpy() == pytest.approx(2 / 70)
-        else:
+        elif test == "welch":
             assert r["significant"].all()
+        else:  # a permutation test is calibrated from 8 runs per side: blank, and says so
+            assert r["significant"].isna().all() and r["note"].str.contains(">= 8").all()
     assert set(RATIO_TEST) <= set(st.ratio_test(df, by="aesni", baseline="off").columns)
     fit = st.cost_model(df)
-    assert list(fit.columns[:6]) == ["algorithm", "operation", "source", "run", "label", "aesni"]
+    assert list(fit.columns[:3]) == ["algorithm", "operation", "aesni"]  # runs are the units
     assert set(COST) <= set(fit.columns)
     x = quiet(st.crossover, aws)
     assert {"a", "b", "crossover_bytes", "ci_low", "ci_high"} <= set(x.columns)
@@ -89,8 +93,10 @@ def test_groupby_keeps_hosts_apart_and_pooled_repeats():
     df = pd.concat([repeats(1).assign(host="a"), repeats(2).assign(host="b")])
     r = st.speedup(df, groupby=["host", "algorithm", "block_bytes"])
     assert len(r) == 8 and (r["n_candidate"] == 4).all()
-    pooled = st.speedup(df)
-    assert len(pooled) == 4 and (pooled["n_candidate"] == 8).all()
+    assert len(st.speedup(df)) == 8  # the default keeps the hosts apart
+    with pytest.warns(CipherlabWarning, match="pools runs that differ in host"):
+        pooled = st.speedup(df, groupby=["algorithm", "operation", "block_bytes"])
+    assert len(pooled) == 4 and (pooled["n_candidate"] == 4).all()  # runs 0-3 of each host
 
 
 def test_holm_is_applied_across_the_whole_grid():
@@ -111,17 +117,20 @@ def test_display_is_formatted_and_values_untouched():
 
 
 def test_to_latex_and_markdown(aws):
-    r = quiet(st.ratio_test, aws, by="aesni", baseline="off")
+    r = quiet(st.ratio_test, repeats().assign(block_bytes=16, run=lambda d: d.index),
+              by="aesni", baseline="off")
     tex = st.to_latex(r, ["algorithm", "ratio", "p_adjusted", "equivalent"],
                       caption="AES-NI speed-up", label="tab:aesni")
     assert tex.startswith("\\begin{table}") and "\\toprule" in tex and "\\bottomrule" in tex
     assert "\\caption{AES-NI speed-up}" in tex and "\\label{tab:aesni}" in tex
     row = next(line for line in tex.splitlines() if line.startswith("aes-128-cbc"))
     lo, hi = r.loc[r["algorithm"] == "aes-128-cbc", ["ci_low", "ci_high"]].iloc[0]
-    assert f"1.98 [{lo:.2f}, {hi:.2f}]" in row and row.endswith("yes \\\\")
+    assert f"{r.loc[r['algorithm'] == 'aes-128-cbc', 'ratio'].iloc[0]:.2f} [{lo:.2f}, {hi:.2f}]" in row
+    assert "Unit of replication: run" in tex and "Holm over" in tex
     md = r.to_markdown(["algorithm", "ratio", "differs"])
     assert md.splitlines()[0] == "| algorithm | ratio [CI] | differs |"
-    assert len(md.splitlines()) == 2 + len(r)
+    assert len(md.splitlines()) == 2 + len(r) + 2  # a blank line and the footnote
+    assert md.splitlines()[-1].startswith("Unit of replication: run.")
     fit = quiet(st.cost_model, aws)
     assert "t0_ns [CI]" in st.to_markdown(fit, ["algorithm", "aesni", "t0_ns", "c_ns_per_byte"])
     x = quiet(st.crossover, aws)
@@ -133,7 +142,8 @@ def test_to_latex_and_markdown(aws):
                                                            r"column 'aesni' \('off', 'on'\)"),
     (lambda df: st.compare(df, by="nope", baseline="off"), r"no column\(s\) \['nope'\]"),
     (lambda df: st.compare(df, by="aesni", baseline="off", test="t-test"),
-     r"`test` must be one of 'welch', 'mannwhitney', 'bootstrap'; not 't-test'"),
+     r"`test` must be one of 'welch', 'permutation', 'mannwhitney', 'brunnermunzel', "
+     r"'bootstrap'; not 't-test'"),
     (lambda df: st.compare(df, by="aesni", baseline="off", adjust="bonferroni"),
      r"`adjust` must be one of 'holm', 'bh'; not 'bonferroni'"),
     (lambda df: st.compare(df, by="aesni", baseline="off", alpha=5),

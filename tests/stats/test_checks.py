@@ -42,11 +42,9 @@ def test_aead_loop_change_is_flagged_only_for_aead_rows():
                  cells("aes-128-gcm", "AES-128-GCM", GCM) + cells("aes-128-cbc", "AES-128-CBC", GCM))])
     with pytest.warns(ComparabilityWarning, match="PR #25823"):
         found = st.comparable(df)
-    assert found["check"].tolist() == ["aead-loop", "aead-loop"]
+    assert found["check"].tolist() == ["aead-loop", "aead-loop", "version", "version"]
     cbc = df[df["algorithm"] == "aes-128-cbc"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert st.comparable(cbc).empty
+    assert set(st.comparable(cbc, warn=False)["check"]) == {"version"}  # no AEAD-loop finding
     # and compare() runs the check on the rows it compares
     with pytest.warns(ComparabilityWarning, match="AEAD"):
         st.compare(df, by="label", baseline="3.3.1", paired=True)

@@ -13,6 +13,7 @@ RNG = np.random.default_rng(20240601)
 def two_sided(x_cand, x_base, cell="c"):
     """A tidy-ish frame whose log throughput is exactly the given samples."""
     return pd.DataFrame({
+        "source": f"sim-{cell}", "run": np.arange(len(x_cand) + len(x_base)),
         "algorithm": cell, "operation": "encrypt", "block_bytes": 16,
         "side": ["new"] * len(x_cand) + ["old"] * len(x_base),
         "bytes_per_s": np.exp(np.concatenate([x_cand, x_base]))})
@@ -29,7 +30,7 @@ def test_welch_textbook_example():
     r = st.compare(two_sided(np.array(a1), np.array(a2)), by="side", baseline="old")
     assert r["statistic"].iloc[0] == pytest.approx(-2.46, abs=0.005)
     assert r["p_value"].iloc[0] == pytest.approx(0.021, abs=0.0005)
-    diff, se, dof = st._compare._welch(np.mean(a1), np.var(a1, ddof=1), 15,
+    diff, se, dof = st._tests.welch(np.mean(a1), np.var(a1, ddof=1), 15,
                                        np.mean(a2), np.var(a2, ddof=1), 15)
     assert dof == pytest.approx(24.99, abs=0.005)
 
@@ -88,7 +89,8 @@ def test_mannwhitney_matches_scipy_and_hodges_lehmann():
     assert r["statistic"].iloc[0] == ref.statistic
     assert r["p_value"].iloc[0] == pytest.approx(ref.pvalue)
     diffs = np.sort((x[:, None] - y[None, :]).ravel())
-    assert r["ratio"].iloc[0] == pytest.approx(np.exp(np.median(diffs)))
+    # the estimand is fixed whatever the test: the ratio of geometric means
+    assert r["ratio"].iloc[0] == pytest.approx(np.exp(x.mean() - y.mean()))
     # Hollander, Wolfe & Chicken (2014) §4.3, large-sample C_alpha
     c = int(np.floor(72 / 2 - stats.norm.ppf(0.975) * np.sqrt(72 * 18 / 12)))
     assert r["ci_low"].iloc[0] == pytest.approx(np.exp(diffs[c - 1]))
@@ -105,26 +107,42 @@ def test_mannwhitney_vectorised_over_many_cells_matches_one_by_one():
     assert r["p_value"].tolist() == pytest.approx(refs)
 
 
-def test_bootstrap_matches_scipy_bootstrap():
-    x, y = RNG.normal(1.0, 0.3, 12), RNG.normal(0.5, 0.3, 10)
-    r = st.compare(two_sided(x, y), by="side", baseline="old", test="bootstrap", n_boot=999,
+def test_permutation_and_bca_match_scipy():
+    x, y = RNG.normal(1.0, 0.3, 22), RNG.normal(0.8, 0.3, 20)
+    r = st.compare(two_sided(x, y), by="side", baseline="old", test="permutation", n_boot=999,
                    seed=7)
-    ref = stats.bootstrap((x[None, :], y[None, :]),
-                          lambda a, b, axis=-1: a.mean(axis=axis) - b.mean(axis=axis),
-                          n_resamples=999, method="percentile", axis=-1, vectorized=True,
-                          rng=np.random.default_rng(7))
-    assert r["ci_low"].iloc[0] == pytest.approx(np.exp(ref.confidence_interval.low[0]))
-    assert r["ci_high"].iloc[0] == pytest.approx(np.exp(ref.confidence_interval.high[0]))
-    assert r["p_value"].iloc[0] == pytest.approx(2 / 1000)  # no replicate crosses 0
-    again = st.compare(two_sided(x, y), by="side", baseline="old", test="bootstrap",
-                       n_boot=999, seed=7)
-    assert again["ci_low"].iloc[0] == r["ci_low"].iloc[0]  # seeded
+    ref = stats.bootstrap((x, y), lambda a, b, axis=-1: a.mean(axis=axis) - b.mean(axis=axis),
+                          n_resamples=999, method="BCa", rng=np.random.default_rng(7))
+    assert r["ci_low"].iloc[0] == pytest.approx(np.exp(ref.confidence_interval.low), rel=0.02)
+    assert r["ci_high"].iloc[0] == pytest.approx(np.exp(ref.confidence_interval.high), rel=0.02)
+    # two-sided as |difference| >= |observed|
+    perm = stats.permutation_test((x, y), lambda a, b: abs(a.mean() - b.mean()), n_resamples=999,
+                                  alternative="greater", rng=np.random.default_rng(1))
+    assert r["p_value"].iloc[0] == pytest.approx(perm.pvalue, abs=0.06)  # both Monte Carlo
+
+
+def test_exact_permutation_p_by_enumeration():
+    x, y = np.array([1.0, 1.2, 1.1, 1.5, 1.3, 1.25, 1.4, 1.35]), np.array(
+        [0.9, 1.0, 1.05, 0.95, 1.1, 0.8, 1.02, 0.99])
+    r = st.compare(two_sided(x, y), by="side", baseline="old", test="permutation")
+    ref = stats.permutation_test((x, y), lambda a, b: abs(a.mean() - b.mean()),
+                                 alternative="greater", n_resamples=np.inf)
+    assert r["p_value"].iloc[0] == pytest.approx(ref.pvalue)
+    assert r["min_p"].iloc[0] == pytest.approx(2 / 12870)
+
+
+def test_brunnermunzel_matches_scipy():
+    x, y = RNG.normal(1.0, 0.4, 9), RNG.normal(0.7, 0.1, 8)
+    r = st.compare(two_sided(x, y), by="side", baseline="old", test="brunnermunzel")
+    ref = stats.brunnermunzel(x, y)
+    assert r["p_value"].iloc[0] == pytest.approx(ref.pvalue)
+    assert r["statistic"].iloc[0] == pytest.approx(ref.statistic)
 
 
 def paired_frame(d, base=None):
     base = RNG.normal(20, 1, len(d)) if base is None else base
     sizes = 16 * 4 ** np.arange(len(d))
-    return pd.DataFrame({"algorithm": "x", "operation": "encrypt",
+    return pd.DataFrame({"source": "dump", "run": 0, "algorithm": "x", "operation": "encrypt",
                          "block_bytes": np.tile(sizes, 2),
                          "side": ["new"] * len(d) + ["old"] * len(d),
                          "bytes_per_s": np.exp(np.concatenate([base + d, base]))})
@@ -132,7 +150,8 @@ def paired_frame(d, base=None):
 
 def test_paired_t_matches_scipy_ttest_1samp():
     d = RNG.normal(0.2, 0.1, 6)
-    r = st.compare(paired_frame(d), by="side", baseline="old", paired=True)
+    with pytest.warns(Warning, match="independent replicates"):
+        r = st.compare(paired_frame(d), by="side", baseline="old", paired=True)
     ref = stats.ttest_1samp(d, 0.0)
     ci = ref.confidence_interval(0.95)
     assert r["statistic"].iloc[0] == pytest.approx(ref.statistic)
@@ -148,20 +167,27 @@ def test_wilcoxon_matches_scipy_and_walsh_averages():
     ref = stats.wilcoxon(d)
     assert r["statistic"].iloc[0] == ref.statistic
     assert r["p_value"].iloc[0] == pytest.approx(ref.pvalue)
-    i, j = np.triu_indices(9)
-    assert r["ratio"].iloc[0] == pytest.approx(np.exp(np.median((d[i] + d[j]) / 2)))
+    assert r["ratio"].iloc[0] == pytest.approx(np.exp(d.mean()))
+    assert r["paired_over"].iloc[0] == "block_bytes"
 
 
 def test_ratio_test_matches_scipy_and_tost_by_hand():
     d = RNG.normal(np.log(2.05), 0.03, 5)
-    r = st.ratio_test(paired_frame(d), by="side", baseline="old", expected=2.0, margin=0.1)
+    with pytest.warns(Warning, match="independent replicates"):
+        r = st.ratio_test(paired_frame(d), by="side", baseline="old", expected=2.0, margin=0.1,
+                          paired=True)
     ref = stats.ttest_1samp(d, np.log(2.0))
     assert r["statistic"].iloc[0] == pytest.approx(ref.statistic)
     assert r["p_value"].iloc[0] == pytest.approx(ref.pvalue)
     lo = stats.ttest_1samp(d, np.log(1.8), alternative="greater").pvalue
     hi = stats.ttest_1samp(d, np.log(2.2), alternative="less").pvalue
     assert r["p_equivalence"].iloc[0] == pytest.approx(max(lo, hi))
-    assert bool(r["equivalent"].iloc[0]) == (max(lo, hi) < 0.05)
+    # one family of two tests (difference, equivalence): Holm by hand
+    assert r["p_equivalence_adjusted"].iloc[0] == pytest.approx(
+        st.adjust_p([ref.pvalue, max(lo, hi)])[1])
+    assert bool(r["equivalent"].iloc[0]) == (r["p_equivalence_adjusted"].iloc[0] < 0.05)
+    q = stats.t.ppf(0.95, 4)
+    assert r["tost_low"].iloc[0] == pytest.approx(np.exp(d.mean() - q * stats.sem(d)))
 
 
 def test_ratio_test_per_cell_with_repeats_uses_welch():
@@ -173,40 +199,49 @@ def test_ratio_test_per_cell_with_repeats_uses_welch():
     assert bool(r["differs"].iloc[0]) and not bool(r["equivalent"].iloc[0])
 
 
-def test_cost_model_matches_scipy_curve_fit():
+def test_cost_model_matches_scipy_curve_fit_and_a_hand_sandwich():
     n = np.array([16, 64, 256, 1024, 8192, 16384], dtype=float)
-    t = (30 + 0.9 * n) * np.exp(RNG.normal(0, 0.03, n.size))
-    df = pd.DataFrame({"algorithm": "aes-128-gcm", "operation": "encrypt", "block_bytes": n,
-                       "bytes_per_s": 1e9 * n / t})
+    runs = 4
+    offset = RNG.normal(0, 0.03, runs)
+    t = (30 + 0.9 * n)[None, :] * np.exp(offset[:, None] + RNG.normal(0, 0.01, (runs, n.size)))
+    df = pd.DataFrame({"source": "cap", "run": np.repeat(np.arange(runs), n.size),
+                       "algorithm": "aes-128-gcm", "operation": "encrypt",
+                       "block_bytes": np.tile(n, runs).astype(int),
+                       "bytes_per_s": 1e9 * np.tile(n, runs) / t.ravel()})
     fit = st.cost_model(df, alpha=0.1)
+    x, y = np.tile(n, runs), t.ravel()
     # weighted least squares with sigma proportional to t (relative errors)
-    popt, pcov = optimize.curve_fit(lambda x, t0, c: t0 + c * x, n, t, sigma=t,
-                                    absolute_sigma=False)
-    q = stats.t.ppf(0.95, n.size - 2)
+    popt, _ = optimize.curve_fit(lambda v, t0, c: t0 + c * v, x, y, sigma=y, absolute_sigma=False)
     row = fit.iloc[0]
     assert row["t0_ns"] == pytest.approx(popt[0], rel=1e-6)
     assert row["c_ns_per_byte"] == pytest.approx(popt[1], rel=1e-6)
-    assert row["t0_ci_high"] - row["t0_ns"] == pytest.approx(q * np.sqrt(pcov[0, 0]), rel=1e-5)
-    assert row["c_ci_high"] - row["c_ns_per_byte"] == pytest.approx(q * np.sqrt(pcov[1, 1]),
+    # CR1 sandwich by hand (Cameron & Miller 2015, eq. 11): clusters are the runs
+    X, w = np.column_stack([np.ones_like(x), x]), 1 / y ** 2
+    bread = np.linalg.inv(X.T @ (w[:, None] * X))
+    u = y - X @ popt
+    scores = [(w * u)[r * n.size:(r + 1) * n.size] @ X[r * n.size:(r + 1) * n.size]
+              for r in range(runs)]
+    cov = runs / (runs - 1) * bread @ sum(np.outer(g, g) for g in scores) @ bread
+    q = stats.t.ppf(0.95, runs - 1)
+    assert row["t0_ci_high"] - row["t0_ns"] == pytest.approx(q * np.sqrt(cov[0, 0]), rel=1e-5)
+    assert row["c_ci_high"] - row["c_ns_per_byte"] == pytest.approx(q * np.sqrt(cov[1, 1]),
                                                                     rel=1e-5)
     assert row["n_half_bytes"] == pytest.approx(popt[0] / popt[1], rel=1e-6)
-    assert row["asymptotic_bytes_per_s"] == pytest.approx(1e9 / popt[1], rel=1e-6)
+    assert row["n_units"] == runs and row["unit"] == "run"
     assert np.isnan(row["cycles_per_byte"])  # no clock known
     assert st.cost_model(df, clock_hz=2e9)["cycles_per_byte"].iloc[0] == pytest.approx(
         2 * popt[1], rel=1e-6)
+    # the lack-of-fit F by hand: size effect of the log residuals against the interaction
+    r = np.log(y / (X @ popt)).reshape(runs, n.size)
+    inter = r - r.mean(1, keepdims=True) - r.mean(0, keepdims=True) + r.mean()
+    F = (runs * ((r.mean(0) - r.mean()) ** 2).sum() / (n.size - 2)) / (
+        (inter ** 2).sum() / ((runs - 1) * (n.size - 1)))
+    assert row["lack_of_fit_p"] == pytest.approx(stats.f.sf(F, n.size - 2, (runs - 1) * (n.size - 1)))
 
 
-def test_crossover_interval_covers_the_true_crossing():
-    # simulation: lines t_a = 40 + 1.0 n, t_b = 4 + 1.8 n cross at 45 bytes
-    n = np.array([16, 64, 256, 1024, 8192], dtype=float)
-    sims = 300
-    rows = []
-    for algo, t0, c in (("a", 40, 1.0), ("b", 4, 1.8)):
-        t = (t0 + c * n)[None, :] * np.exp(RNG.normal(0, 0.03, (sims, n.size)))
-        rows.append(pd.DataFrame({"algorithm": algo, "run": np.repeat(np.arange(sims), n.size),
-                                  "block_bytes": np.tile(n, sims),
-                                  "bytes_per_s": 1e9 * np.tile(n, sims) / t.ravel()}))
-    x = st.crossover(pd.concat(rows), "a", "b")
-    covered = ((x["ci_low"] <= 45) & (45 <= x["ci_high"])).mean()
-    assert len(x) == sims and 0.88 <= covered <= 0.995
-    assert x["crossover_bytes"].median() == pytest.approx(45, rel=0.05)
+def test_fieller_matches_the_quadratic_by_hand():
+    lo, hi = st._cost.fieller(np.array([36.0]), np.array([0.8]), np.array([4.0]),
+                              np.array([0.0004]), np.array([0.001]), 2.0)
+    for root in (lo[0], hi[0]):  # on the boundary: (num - θ den)² = q² (v_num - 2θ cov + θ² v_den)
+        assert (36 - root * 0.8) ** 2 == pytest.approx(4 * (4 - 2 * root * 0.001 + root ** 2 * 0.0004))
+    assert lo[0] < 36 / 0.8 < hi[0]

@@ -396,10 +396,10 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
             f"differs from {format_ratio(expected)}" if expected is not None else sig)
         handles.append(Line2D([], [], color="0.3", marker="o", linestyle="none",
                               label=f"filled: {what} (significant)"))
-        untested = "test" in d.columns and d["test"].astype("object").eq("single value").any()
+        untested = "test" in d.columns and d["test"].astype("object").eq("no replication").any()
         handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor="white",
                               linestyle="none", label="hollow: not significant" +
-                              (" or untested (one value)" if untested else "")))
+                              (" or untested (one run per side)" if untested else "")))
     values = list(d["ratio"]) + [expected or 1.0, 1.0]
     for c in ("ci_low", "ci_high"):
         if c in d.columns:

@@ -24,7 +24,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _openssl
+from cipherlab.readers import _bssl, _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import decode, split_lines
 
@@ -34,6 +34,7 @@ _TEXT_SUFFIXES = {".txt", ".log", ".out", ".md", ".markdown", ".html", ".htm", "
 _TABLE_SUFFIXES = {".csv", ".parquet"}
 _TIMINGS = ("cpu", "elapsed")
 _SHOWN = 5  # line numbers named in a warning
+_SHOWN_SKIPPED = 20  # skipped files named in a warning
 _PROGRESS_FILES = 50  # show a progress bar from this many files on
 _PARALLEL_BYTES = 4_000_000  # below this, starting worker processes costs more than it saves
 
@@ -107,6 +108,7 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     tables: list[pd.DataFrame] = []
     parts: list[pd.DataFrame] = []  # the text sources' cells, one frame per chunk of files
     first = None
+    skipped: list[tuple[str, str]] = []
     # (parsing makes millions of small objects and no cycles: on a 20 MB folder the collector
     # took about a third of the time while freeing nothing)
     with warnings.catch_warnings(record=True) as caught, paused():
@@ -115,6 +117,7 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         for chunk in _read_chunks(items, strict, conditions, hints, n_jobs):
             for message, category in chunk.warnings:  # as if read here, in file order
                 warnings.warn(message, category)
+            skipped += chunk.skipped
             if chunk.error is not None:
                 raise chunk.error
             tables.extend(chunk.tables)
@@ -124,8 +127,13 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         if parts:
             # the frame one pass over every text source would give, flagged once
             text = parts[0] if len(parts) == 1 else model.concat(parts)
-            tables.insert(0, model.flag_cells(label_masks(text), first))
+            tables.insert(0, model.flag_cells(_labelled(text), first))
         parts = chunk = None  # freed while the collector is paused
+        if skipped:
+            shown = ", ".join(f"{name} ({why})" for name, why in skipped[:_SHOWN_SKIPPED])
+            more = f" and {len(skipped) - _SHOWN_SKIPPED} more" if len(skipped) > _SHOWN_SKIPPED else ""
+            warnings.warn(f"{len(skipped)} file(s) skipped, holding no benchmark: {shown}{more}.",
+                          IngestWarning)
     for w in caught:  # re-issued here so that they point at the caller's line
         warnings.warn(w.message, w.category, stacklevel=2)
     if not tables:
@@ -140,6 +148,12 @@ def label_masks(frame: pd.DataFrame) -> pd.DataFrame:
     return frame if out is frame else model.coerce(out)  # the new conditions in table order
 
 
+def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`label_masks`, its new condition columns in their place (after ``flag``)."""
+    out = label_masks(frame)
+    return out if out is frame else model.coerce(out)
+
+
 class _Chunk:
     """What reading a chunk of sources gave: small enough to send back from a worker process."""
 
@@ -149,6 +163,7 @@ class _Chunk:
         self.tables: list[pd.DataFrame] = []  # tidy tables read as they are (CSV, Parquet)
         self.frame: pd.DataFrame | None = None  # every text source's cells, not yet flagged
         self.source: str | None = None  # the first text source
+        self.skipped: list[tuple[str, str]] = []  # (file, why) of files of folders not read
 
 
 def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: dict[str, Any],
@@ -161,6 +176,9 @@ def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: di
             warnings.simplefilter("always")
             try:
                 got = _read_one(text_or_path, name, optional, strict, conditions, hints)
+            except _Skip as skip:
+                out.skipped.append((name, str(skip)))
+                got = None
             except Exception as err:  # noqa: BLE001 - handed to the caller, in source order
                 out.error, got = err, None
         out.warnings.extend((w.message, w.category) for w in caught)
@@ -314,7 +332,7 @@ def _resolve(source: Any) -> Iterable[tuple[Any, str, bool]]:
     text = str(source)
     if any(ch in text for ch in "*?["):
         hits = sorted(Path(p) for p in _glob.glob(text, recursive=True))
-        files = [p for p in hits if p.is_file() and _wanted(p)]
+        files = [p for p in hits if p.is_file() and not p.name.startswith(".")]
         if not files:
             raise FileNotFoundError(f"`source` glob {text!r} matches no file.")
         for p in files:
@@ -327,11 +345,23 @@ def _resolve(source: Any) -> Iterable[tuple[Any, str, bool]]:
                             f"text (text must contain a newline).")
 
 
-def _wanted(p: Path) -> bool:
+class _Skip(Exception):
+    """A file of a folder or glob that holds no benchmark: skipped, for the reason given."""
+
+
+def _not_read(p: Path) -> str | None:
+    """Why a file of a folder or glob is not read at all (its name says so), else None.
+
+    Every other file is read by its content, whatever its name (``host1-openssl-3.0.19``,
+    ``run.speed``, ``speed.txt.1``): binary files and texts without measurements are skipped
+    when read, with their reason.
+    """
     name = p.name
-    if name.startswith((".", "README")) or name.endswith(".expected.csv"):
-        return False
-    return p.suffix.lower() in _TEXT_SUFFIXES | _TABLE_SUFFIXES
+    if name.startswith("README"):
+        return "documentation"
+    if ".expected." in name:
+        return "a test's expected table"
+    return None
 
 
 def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
@@ -341,11 +371,11 @@ def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
             return
     # capture folders inside (runners._folder): their table, not their raw runs a second time
     captures = sorted({p.parent for p in path.rglob("runs.jsonl") if p.parent != path})
-    files = sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)
+    files = sorted(p for p in path.rglob("*") if p.is_file()
                    and not any(part.startswith(".") for part in p.relative_to(path).parts)
                    and not any(c in p.parents for c in captures))
     if not files and not captures:
-        raise FileNotFoundError(f"`source` folder {str(path)!r} holds no text files.")
+        raise FileNotFoundError(f"`source` folder {str(path)!r} holds no files.")
     for c in captures:
         yield from _folder(c)
     for p in files:
@@ -355,6 +385,9 @@ def _folder(path: Path) -> Iterable[tuple[Any, str, bool]]:
 def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: dict[str, Any],
               hints: dict[str, Any]) -> pd.DataFrame | list[model.Run] | None:
     if isinstance(item, Path):
+        reason = _not_read(item) if optional else None
+        if reason is not None:
+            raise _Skip(reason)
         if item.suffix.lower() in _TABLE_SUFFIXES:
             return _read_table(item, optional, conditions)
         try:
@@ -363,13 +396,13 @@ def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: di
             raise IngestError(f"cannot read the file: {err.strerror}", source=name) from err
     else:
         data = item
-    text = decode(data, name) if isinstance(data, (bytes, bytearray)) else str(data)
     try:
+        text = decode(data, name) if isinstance(data, (bytes, bytearray)) else str(data)
         return read_runs(text, name, strict=strict, hints=hints)
     except IngestError as err:
-        if optional and not strict and err.msg.startswith("no measurements"):
-            warnings.warn(f"{name}: no measurements found; skipped.", IngestWarning, stacklevel=2)
-            return None
+        # a folder's or glob's file that is no benchmark text (binary, no measurements)
+        if optional and not strict and (err.msg.startswith("no measurements") or err.lineno is None):
+            raise _Skip(err.msg.split(":")[0].split(";")[0]) from None
         raise
 
 
@@ -380,9 +413,8 @@ def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.Da
             head = fh.readline()
         if not {"algorithm", "bytes_per_s"} <= set(head.strip().split(",")):
             if optional:
-                warnings.warn(f"{path}: a CSV that is not a tidy table (no 'algorithm' and "
-                              f"'bytes_per_s' columns); skipped.", IngestWarning, stacklevel=2)
-                return None
+                raise _Skip("a CSV that is not a tidy table (no 'algorithm' and 'bytes_per_s' "
+                            "columns)")
             raise IngestError("a CSV must be a tidy table with 'algorithm' and 'bytes_per_s' "
                               "columns", source=str(path), lineno=1, line=head.rstrip("\n"))
     df = model.read_table(path)
@@ -394,6 +426,21 @@ def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.Da
     return model.coerce(df)
 
 
+def _document_tables(lines: list[str], source: str, taken: set[int],
+                     unplaced: list[tuple[int, str]]):
+    found, used = find_tables(lines, source, unplaced=unplaced)
+    return found, used
+
+
+#: The readers of whole texts that run before the openssl line pass, in order: each takes
+#: ``(lines, source, taken lines, unplaced list)`` and returns its runs and the 0-based indices
+#: of the lines it took (which no later reader sees). Another tool's reader joins this list.
+FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
+    _document_tables,
+    lambda lines, source, taken, unplaced: _bssl.find_runs(lines, source, taken),
+]
+
+
 def read_runs(text: str, source: str, *, strict: bool = False,
               hints: dict[str, Any] | None = None) -> list[model.Run]:
     """Parse one decoded text into runs, in text order; the workhorse behind :func:`ingest`.
@@ -403,18 +450,27 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     """
     lines = split_lines(text)
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
-    found, taken = find_tables(lines, source, unplaced=bad_rows)
+    found: list = []
+    taken: set[int] = set()
+    for finder in FINDERS:
+        runs, used = finder(lines, source, taken, bad_rows)
+        found += runs
+        taken |= used
     runs, unplaced = _openssl.parse(lines, taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]
+    shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
+        " ..." if len(unplaced) > _SHOWN else "")
+    if unplaced and (strict or not runs):
+        lineno, line = unplaced[0]
+        what = "this line looks like a measurement but fits" if strict else (
+            f"no measurements could be placed: {len(unplaced)} line(s) (line(s) {shown}) look "
+            f"like measurements but fit")
+        raise IngestError(f"{what} no table or record cipherlab knows", source=source,
+                          lineno=lineno, line=line, unplaced=unplaced)
     if unplaced:
         lineno, line = unplaced[0]
-        if strict:
-            raise IngestError("this line looks like a measurement but fits no table or record "
-                              "cipherlab knows", source=source, lineno=lineno, line=line)
-        shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
-            " ..." if len(unplaced) > _SHOWN else "")
         warnings.warn(
             f"{source}: {len(unplaced)} line(s) look like measurements but were not placed "
             f"(line(s) {shown}; first: {line.strip()!r}); fix or remove them, or pass "

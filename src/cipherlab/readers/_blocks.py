@@ -196,7 +196,7 @@ class _BlockReaders:
         for k, (name, times, rates) in enumerate(map(_groups, rows)):
             # (a time ends in "s", a rate holds one ".")
             spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
-            if spec is None or any(key in seen for _, key in spec[1]):
+            if spec is None or any((spec[0], op) in seen for op, _ in spec[1]):
                 break  # (a row the run has: the line path opens the next run there)
             algorithm, keys = spec
             lineno = idx + 1 + k
@@ -219,11 +219,18 @@ class _BlockReaders:
         finds where the records stop.
         """
         pos = self.starts[idx]
+        plain = self.plain_spans
+        if pos < plain.get(candidates, -1):
+            # inside a span of candidates known to hold other lines: scanning it again from
+            # each of its lines would be quadratic, the exact pattern reads only its block
+            m = exact.match(self.text, pos)
+            return record.findall(m[0]) if m else []
         m = candidates.match(self.text, pos)
         if m is None:
             return []
         recs = record.findall(m[0])
         if lines_of(recs) != m[0].count("\n"):
+            plain[candidates] = m.end()
             m = exact.match(self.text, pos)
             recs = record.findall(m[0]) if m else []
         return recs

@@ -23,7 +23,7 @@ and consulted only for lines that can be theirs (by prefix, or last character).
 from __future__ import annotations
 
 import re
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import Any
 
 from cipherlab.model import Run
@@ -34,9 +34,16 @@ from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._runs import _memo, _printed_rates, _Run, _RunBoundaries
 from cipherlab.readers._text import clean, parse_prompt, prose_label
 
-__all__ = ["parse"]
+__all__ = ["ENGINE", "ENGINES", "parse"]
 
-_NUMTOK = re.compile(r"^-?\d[\d,]*\.\d+[ks]?$|^[-+]?(?:inf|nan)k?$")
+#: How the pass reads lines: ``"blocks"`` (the default: runs of the commonest lines read at once
+#: by the block readers) or ``"lines"`` (every line through the per-line dispatch). Both must
+#: give the same runs on every input: the reader tests run with each (``tests/readers``'s
+#: ``engine`` fixture).
+ENGINES = ("blocks", "lines")
+ENGINE = "blocks"
+
+_NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
@@ -49,6 +56,7 @@ _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
 # How a whole progress line ends: with its result's time.
 _DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
+_LABEL_REACH = 200  # lines of prose above a run that may hold its label
 _DOING_PIECES = 7  # lines after a cut progress line that may complete it (long names, 30 columns)
 # first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
 _PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
@@ -76,8 +84,8 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
         return True
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
-            sum(1 for t in line.split() if _NUMTOK.match(t)) >= 2) and not _INTS.match(line):
-        return False
+            next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
+        return False  # (two number tokens, found without splitting a long line into tokens)
     if in_table or _K_VALUE.search(line):
         return True
     # a row's name comes first, its values after it (BYTEmark's "IDEA   :  6520.5 : ..." is
@@ -107,7 +115,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.runs: list[_Run] = []
         self.cur: _Run | None = None
         self.unplaced: list[tuple[int, str]] = []
-        self.prose: tuple[int, str] | None = None
+        self.prose: list[tuple[int, Any]] = []  # lines of prose, see label_after
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.quoted: dict[tuple, str] = {}
@@ -126,6 +134,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.mr_headers = _Memo(lambda text: tuple(map(int, text.split(":"))))  # +H sizes
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
         self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
+        self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
 
     # --- pending continuations ------------------------------------------------------------
     def flush_pending(self) -> None:
@@ -259,8 +268,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         skip = self.skip
         # Blocks of the two commonest lines of captures (complete progress lines, -mr +DT/+R
         # pairs) are read by one regex over the whole text instead of line by line. Lines taken
-        # by document tables (skip) would cut into blocks: such texts go line by line.
-        if not skip:
+        # by document tables (skip) would cut into blocks: such texts go line by line, as every
+        # text does with the block readers off (ENGINES: the tests run both ways).
+        lines_only = bool(skip) or ENGINE == "lines"
+        if not lines_only:
             self.text = "\n".join(self.lines)
             # offset of each line in self.text (accumulate and map run in C)
             self.starts = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
@@ -270,7 +281,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 continue  # read by a block
             if idx in skip:
                 continue
-            if self.pending_hdr == "sym" and not skip and self.cur.sizes:
+            if self.pending_hdr == "sym" and not lines_only and self.cur.sizes:
                 n = self.row_block(idx)  # the table under a whole `type` header
                 if n:
                     resume = idx + n
@@ -278,14 +289,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             c0 = raw[:1]
             if not (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
                 if c0 == "D" or c0 == "+":
-                    n = 0 if skip else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                    n = 0 if lines_only else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
                     if n:
                         resume = idx + n
                         continue
                     if c0 == "D" and self.pending_doing is not None:
                         self.complete_doing(raw)
                 elif raw[-1:] in _PK_END and raw.lstrip(" \t>")[:1] in _PK_START and \
-                        self.cur is not None and self.cur.pk_kind and not skip:
+                        self.cur is not None and self.cur.pk_kind and not lines_only:
                     n = self.pk_block(idx)  # the rows under a public-key header
                     if n:
                         resume = idx + n
@@ -341,9 +352,28 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
                 self.marker = (i, conds)
-        label = _prose_label(line)
-        if label is not None:
-            self.prose = (i, label)
+        self.prose.append((i, line))  # (judged as a label only when a run asks: most never are)
+        if len(self.prose) > 2 * _LABEL_REACH:
+            del self.prose[:-_LABEL_REACH]  # a label names the run below it, not one pages on
+
+    def label_after(self, after: int) -> tuple[int, str] | None:
+        """The last line of prose after line ``after`` that can label a run, and its label.
+
+        Lines are judged once, from the last back: one that is no label is dropped, one that
+        is keeps its label (``(label,)``), so asking again costs nothing.
+        """
+        prose = self.prose
+        while prose and prose[-1][0] > after:
+            i, text = prose[-1]
+            if type(text) is str:
+                label = _prose_label(text)
+                if label is None:
+                    prose.pop()
+                    continue
+                prose[-1] = (i, (label,))
+                return i, label
+            return i, text[0]
+        return None
 
     def line(self, i: int, line: str) -> bool:  # noqa: C901 - one dispatch table, kept flat for speed
         c = line[0]
@@ -518,7 +548,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.run(i)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        if any((parsed[1], parsed[3], op) in run.pk_keys() for op in T.OPS[kind]):
+        if any((parsed[2], op) in run.pk_keys() for op in T.OPS[kind]):
             # one run prints each public-key row once: a row again is the next run's table
             kind_of_table = run.pk_kind
             run = self.next_run(i)

@@ -80,8 +80,8 @@ class _Run:
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
 
     def pk_keys(self) -> set:
-        """The keys (family, bits, operation) of the run's public-key cells."""
-        return {key for _, key in self.pk}
+        """The (algorithm, operation) of the run's public-key cells (a row prints once)."""
+        return {(cell[ALG], cell[OP]) for cell, _ in self.pk}
 
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)
@@ -167,7 +167,8 @@ class _RunBoundaries:
 
     def new_run(self, i: int) -> _Run:
         prev_end = self.cur.last if self.cur is not None else -1
-        label = self.prose[1] if self.prose and self.prose[0] > prev_end else None
+        found = self.label_after(prev_end)
+        label = found[1] if found else None
         conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
         self.flush_pending()
         self.cur = _Run(i, label, dict(conds))
@@ -204,7 +205,7 @@ class _RunBoundaries:
         """A line of prose, a marker or an exit status since the run's last line: the text
         moved on."""
         last = run.last
-        return (self.prose is not None and self.prose[0] > last) or (
+        return self.label_after(last) is not None or (
             self.marker is not None and self.marker[0] > last) or self.ended > last
 
     @staticmethod

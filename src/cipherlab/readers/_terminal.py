@@ -118,7 +118,10 @@ _VALUE_TOKEN = re.compile(_VAL + "$")
 _VALUES_ONLY = re.compile(rf"^{_VAL}(?:\s+{_VAL})*$")
 # cells of "%.2fk", or openssl's "0.00" for a size not measured (0 whether shifted or not)
 _K_ROW = re.compile(r"(?:-?\d+\.\d\dk|0\.00)(?: (?:-?\d+\.\d\dk|0\.00))*")
-_VALUES_TAIL = re.compile(rf"(?:\s+{_VAL})+\s*$")
+# The values that end a row, read backwards: values (reversed, each a whole token) from the
+# line's end, and the blanks before the first (so that a name, if any, ends where the match does).
+_VAL_REVERSED = r"(?:k?\d\d\.[\d,]*\d-?|k?(?:fni|nan)-?)"
+_VALUES_TAIL_REVERSED = re.compile(rf"\s*(?:{_VAL_REVERSED}(?=\s|$)\s*)+")
 _ROW = re.compile(rf"^(?P<name>\S.*?)\s+(?P<values>{_VAL}(?:\s+{_VAL})*)\s*$")
 # Blocks of table rows read from the raw text (``_blocks._BlockReaders.row_block``): the plain cells
 # openssl prints for every measured size, and names made of printable characters other than "^"
@@ -165,15 +168,17 @@ def sym_row(line: str) -> tuple[str, list[str]] | None:
     >>> sym_row("md4                  0.00         0.00 ")
     ('md4', ['0.00', '0.00'])
     """
-    # The leftmost blank-separated run of values reaching the end is the longest: one search
-    # (no backtracking over the name) instead of a regex call per token.
-    m = _VALUES_TAIL.search(line)
+    # The values are the longest blank-separated run of values that ends the line: matched on
+    # the reversed line from its end, one match in C (a search for the leftmost run from each
+    # start was quadratic on a long row followed by a word).
+    m = _VALUES_TAIL_REVERSED.match(line[::-1])
     if m is None:
         return None
-    name = line[:m.start()].split()
+    start = len(line) - m.end()
+    name = line[:start].split()
     if not name or (len(name) == 1 and _VALUE_TOKEN.match(name[0])):
         return None  # every token is a value: no name
-    return " ".join(name), m[0].split()
+    return " ".join(name), line[start:].split()
 
 
 def bytes_per_s(tok: str) -> float:

@@ -33,9 +33,11 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         f"a t-test of <i>ratio = {CLAIMED_SPEEDUP:g}</i> (does it <i>differ</i>?) and an "
         f"equivalence test (TOST) of <i>ratio within {CLAIMED_SPEEDUP:g}× ± "
         f"{EQUIVALENCE_MARGIN:.0%}</i> (is it <i>equal</i> for practical purposes?). "
-        "p-values are Holm-adjusted within each source. A pasted dump has one value per cell, "
-        "so there the test pools the block sizes of an algorithm (each size one paired "
-        "observation); captures with repeats are tested cell by cell.")
+        "p-values are Holm-adjusted within each source, difference and equivalence tests in "
+        "one family. The unit of replication is the run (one process): a pasted dump has one "
+        "run per side, so there the ratio of each block size is described, not tested (no "
+        "p-value, no interval, no verdict; block sizes are not replicates); captures with "
+        "repeated runs are tested cell by cell on the runs' log throughput.")
     speedups, tests = [], []
     for src in sources:
         sub = d[d["source"] == src]
@@ -59,10 +61,13 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         verdicts = []
         for _, row in rt.iterrows():
             where = f" at {int(row['block_bytes'])} bytes" if "block_bytes" in rt.columns else ""
-            if bool(row["equivalent"]):
+            if row["test"] == "no replication":
+                verdict = (f"<span class='meh'>{_inside_text(row)}</span> (a description: one "
+                           "run per side, nothing to test)")
+            elif _yes(row["equivalent"]):
                 verdict = (f"<span class='ok'>equivalent to {CLAIMED_SPEEDUP:g}×</span> within "
                            f"±{EQUIVALENCE_MARGIN:.0%} (TOST {p_text(row['p_equivalence'])})")
-            elif bool(row["differs"]):
+            elif _yes(row["differs"]):
                 verdict = (f"<span class='bad'>differs from {CLAIMED_SPEEDUP:g}×</span> "
                            f"(adjusted {p_text(row['p_adjusted'])})")
             else:
@@ -70,7 +75,8 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
                            f"{CLAIMED_SPEEDUP:g}× ({p_text(row['p_adjusted'])}) nor within "
                            f"±{EQUIVALENCE_MARGIN:.0%} of it (TOST {p_text(row['p_equivalence'])})")
             verdicts.append(f"<b>{esc(row['algorithm'])}</b>{where}: {ratio_text(row)}, {verdict}; "
-                            f"{esc(row['test'])}, n = {int(row['n'])}")
+                            f"{esc(row['test'])}, runs {int(row['n_candidate'])} vs "
+                            f"{int(row['n_baseline'])}")
         sec.say(f"Test of the {CLAIMED_SPEEDUP:g}× claim:")
         sec.items(verdicts[:12])
         if len(verdicts) > 12:
@@ -89,7 +95,7 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
                 sp, expected=CLAIMED_SPEEDUP, palette=w.colours, ax=ax),
             f"Speed-up on/off by block size with {100 - 5:g} % intervals, {source_text(df, src)}; "
             f"dashed: the claimed {CLAIMED_SPEEDUP:g}×. Filled markers: significantly different "
-            "from 1× after Holm adjustment; hollow: not, or untestable (one value per side)."))
+            "from 1× after Holm adjustment; hollow: not, or untestable (one run per side)."))
         if "block_bytes" not in rt.columns:
             sec.blocks.append(w.figure(
                 f"aesni-2x-test-{slug}", lambda ax, rt=rt: plots.speedup(
@@ -112,7 +118,8 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         f"{CLAIMED_SPEEDUP:g} (adjusted p, differs) and TOST within ±{EQUIVALENCE_MARGIN:.0%} "
         "(p_equivalence, equivalent).",
         ["source", "algorithm", "operation", "block_bytes", "ratio", "ci_low", "ci_high",
-         "p_adjusted", "differs", "p_equivalence", "equivalent", "test", "n"]))
+         "p_adjusted", "differs", "p_equivalence_adjusted", "tost_low", "tost_high",
+         "equivalent", "test", "n_candidate", "n_baseline"]))
     return sec
 
 
@@ -121,21 +128,45 @@ def _claim_summary(algorithm: str, rows: pd.DataFrame) -> str:
     from cipherlab.plots import format_ratio
 
     def short(row) -> str:
-        if bool(row["equivalent"]):
+        if row["test"] == "no replication":
+            return f"{_inside_text(row)}, one run per side: described, not tested"
+        if _yes(row["equivalent"]):
             return f"≈ {CLAIMED_SPEEDUP:g}×"
-        if bool(row["differs"]):
+        if _yes(row["differs"]):
             return f"≠ {CLAIMED_SPEEDUP:g}×"
         return "inconclusive"
 
     if len(rows) == 1:
         row = rows.iloc[0]
         return f"{esc(algorithm)} {format_ratio(row['ratio'])} ({short(row)})"
+    if (rows["test"] == "no replication").all():
+        inside = int(rows.apply(_inside, axis=1).sum())
+        where = ("at every size" if inside == len(rows) else
+                 f"at {inside}/{len(rows)} sizes" if inside else "at no size")
+        return (f"{esc(algorithm)} {format_ratio(rows['ratio'].min())}–"
+                f"{format_ratio(rows['ratio'].max())} (within {CLAIMED_SPEEDUP:g}× "
+                f"±{EQUIVALENCE_MARGIN:.0%} {where}; one run per side: described, not tested)")
     n_diff, n_eq = int(rows["differs"].sum()), int(rows["equivalent"].sum())
     verdict = ", ".join(x for x in (
         f"≠ {CLAIMED_SPEEDUP:g}× in {n_diff}/{len(rows)} sizes" if n_diff else "",
         f"≈ {CLAIMED_SPEEDUP:g}× in {n_eq}/{len(rows)}" if n_eq else "") if x) or "inconclusive"
     return (f"{esc(algorithm)} {format_ratio(rows['ratio'].min())}–"
             f"{format_ratio(rows['ratio'].max())} ({verdict})")
+
+
+def _yes(value) -> bool:
+    """A verdict that was reached and is yes (NA: not tested)."""
+    return not pd.isna(value) and bool(value)
+
+
+def _inside(row) -> bool:
+    return (CLAIMED_SPEEDUP * (1 - EQUIVALENCE_MARGIN) <= row["ratio"]
+            <= CLAIMED_SPEEDUP * (1 + EQUIVALENCE_MARGIN))
+
+
+def _inside_text(row) -> str:
+    where = "within" if _inside(row) else "outside"
+    return f"{where} {CLAIMED_SPEEDUP:g}× ±{EQUIVALENCE_MARGIN:.0%}"
 
 
 def _mask_text(sub: pd.DataFrame) -> str:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from cipherlab.algorithms import is_aead
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import common_size, complete_algorithms, has_repeats
+from cipherlab.reporting._select import common_size, complete_algorithms
 from cipherlab.reporting._words import (at_size, esc, first_column, ratio_text, slugify,
                                         source_slug, span_text, unique_values)
 
@@ -45,12 +45,14 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
         return sec
     sec.say(
         "Each comparison below puts one machine's throughput over another's for the same "
-        "algorithm. With one value per cell (a pasted dump) the ratios of all block sizes of an "
-        "algorithm are tested together (paired t-test on the log ratios, one pair per block "
-        "size); with repeated measurements each cell is tested on its own (Welch's t-test on log "
-        "throughput). p-values are Holm-adjusted across each table. Where the clock is known, "
+        "algorithm. With one run per machine (a pasted dump) the ratios are described per "
+        "block size, not tested: block sizes are not replicates. With repeated runs each cell "
+        "is tested on its own (Welch's t-test on the runs' log throughput), p-values "
+        "Holm-adjusted across each table. What else differs between the machines (versions, "
+        "builds, clocks) is listed under the section's warnings. Where the clock is known, "
         "the same comparison per GHz tells whether a machine is faster per cycle or only "
-        "clocked higher. Captures are compared on single-process runs timed in user CPU time "
+        "clocked higher, under the assumption that throughput scales with the clock. Captures "
+        "are compared on single-process runs timed in user CPU time "
         "(openssl's default) and without AEAD ciphers, whose benchmark loop differs between "
         "openssl versions and modes (<code>-aead</code>) in ways a dump does not always show.")
     results = []
@@ -62,9 +64,7 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
             continue
         sub = sub[sub["algorithm"].isin(algos)]
         baseline = hosts[0]
-        single = not has_repeats(sub, machine)
-        paired = True if single else False
-        res = stats.compare(sub, by=machine, baseline=baseline, paired=paired)
+        res = stats.compare(sub, by=machine, baseline=baseline)
         results.append(pd.DataFrame(res).assign(comparison=title))
         sec.blocks.append(f"<h3>{esc(title)}: {len(hosts)} machines, {len(algos)} algorithms"
                           "</h3>")
@@ -72,20 +72,23 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
         for cand, rows in res.groupby("candidate", observed=True, sort=False):
             slow = rows.loc[rows["ratio"].idxmin()]
             fast = rows.loc[rows["ratio"].idxmax()]
-            n_sig = int(rows["significant"].sum())
+            tested = rows["significant"].notna()
+            verdict = (f"{int(rows['significant'].sum())} of {int(tested.sum())} tested ratios "
+                       "significantly different from 1×" if tested.any() else
+                       "one run per machine: described, not tested")
             lines.append(
                 f"<b>{esc(cand)}</b> against <b>{esc(baseline)}</b>: from {ratio_text(slow)} "
                 f"({esc(slow['algorithm'])}{at_size(slow)}) to {ratio_text(fast)} "
-                f"({esc(fast['algorithm'])}{at_size(fast)}); {n_sig} of {len(rows)} ratios "
-                "significantly different from 1×")
+                f"({esc(fast['algorithm'])}{at_size(fast)}); {verdict}")
         sec.items(lines)
         per = stats.per_ghz(sub)
         if per["bytes_per_s_per_ghz"].notna().all():
-            res_ghz = stats.compare(per, by=machine, baseline=baseline, paired=paired,
+            res_ghz = stats.compare(per, by=machine, baseline=baseline,
                                     metric="bytes_per_s_per_ghz")
             results.append(pd.DataFrame(res_ghz).assign(comparison=title + " (per GHz)"))
             clocks = per.groupby(machine, observed=True, sort=False)["clock_hz"].first()
-            lines = [f"{esc(h)}: {c / 1e6:.0f} MHz" for h, c in clocks.items()]
+            kinds = per.groupby(machine, observed=True, sort=False)["clock_source"].first()
+            lines = [f"{esc(h)}: {c / 1e6:.0f} MHz ({esc(kinds[h])})" for h, c in clocks.items()]
             sec.say("Clocks as the sources give them: " + "; ".join(lines) +
                     ". Per GHz of clock:")
             sec.items(

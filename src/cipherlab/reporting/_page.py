@@ -85,7 +85,9 @@ def build_page(sections: list[Section], notes: list[str], out: Path, sources_tex
                      f"<p class='sub'>≈ {CLAIMED_SPEEDUP:g}×: equivalent to the claim within "
                      f"±{EQUIVALENCE_MARGIN:.0%} (TOST); ≠ {CLAIMED_SPEEDUP:g}×: significantly "
                      "different from it (t-test, Holm-adjusted); intervals are 95 % confidence "
-                     "intervals. Every number is explained in its section below.</p></div>")
+                     "intervals. Both need repeated runs: with one run per side a ratio is "
+                     "described, not tested. Every number is explained in its section "
+                     "below.</p></div>")
     parts.append(f"<nav><b>Contents</b><ol>{toc}</ol></nav>")
     for s in sections:
         parts.append(f"<section id='{s.key}'><h2>{esc(s.title)}</h2>")

@@ -106,7 +106,7 @@ def report(sources=None, *, out: str | Path = "report") -> Path:
     ...     page = cipherlab.report(seed, out=tempfile.mkdtemp())
     >>> page.name, sorted(p.suffix for p in page.parent.glob("figures/aesni-speedup-*"))
     ('report.html', ['.pdf', '.png', '.svg'])
-    >>> "equivalent to 2×" in page.read_text(encoding="utf-8")
+    >>> "one run per side: described, not tested" in page.read_text(encoding="utf-8")
     True
     """
     import matplotlib

@@ -43,9 +43,3 @@ def complete_algorithms(sub: pd.DataFrame, rows: str, size) -> list[str]:
     per = at.groupby("algorithm", observed=True)[rows].nunique()
     n = at[rows].nunique()
     return [a for a in unique_values(at["algorithm"]) if per.get(a, 0) == n]
-
-
-def has_repeats(sub: pd.DataFrame, by: str) -> bool:
-    keys = ["algorithm", "operation", "block_bytes", by]
-    counts = sub.groupby([sub[k].astype("object") for k in keys], dropna=False).size()
-    return bool(len(counts)) and int(counts.min()) >= 2

@@ -23,9 +23,9 @@ def tiers(df: pd.DataFrame, w: Writer) -> Section:
         "(<code>asm</code>, which on recent CPUs already uses AES-NI and SHA extensions), or "
         "through hardware and kernel engines (VIA PadLock, the Linux kernel's AF_ALG). The "
         "ratios below are each tier's throughput over <code>no-asm</code> on the same machine and "
-        "build. These tables hold one value per cell at one block size, so the ratios are "
-        "descriptive: there is nothing to test them against (the table says "
-        "<code>single value</code>).")
+        "build. These tables hold one run per machine and tier at one block size, so the ratios "
+        "are descriptive: there is nothing to test them against (the table says "
+        "<code>no replication</code>).")
     # cells that fail the plausibility checks are shown but not quoted as a tier's gain
     found = stats.lint(d, warn=False)
     flagged = set(zip(found["label"].astype("object"), found["tier"].astype("object"),

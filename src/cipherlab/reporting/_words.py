@@ -29,9 +29,11 @@ def ratio_text(row, digits: int = 3) -> str:
 
 def p_text(value) -> str:
     """An HTML-ready p-value: ``p &lt; 0.001`` or ``p = 0.013``."""
+    from cipherlab.stats._export import format_p
+
     if value is None or pd.isna(value):
         return "p not available"
-    return "p &lt; 0.001" if value < 0.001 else f"p = {value:.3f}"
+    return "p &lt; 0.001" if value < 0.001 else f"p = {format_p([value])[0]}"
 
 
 def share_text(value: float) -> str:

@@ -100,7 +100,7 @@ _CPUINFO = re.compile(r"^CPUINFO:\s*(?:N/A|OPENSSL_(?P<cap>\w+?)=(?P<value>\S*))
 
 _INSTALL_HINT = ("install OpenSSL (Debian/Ubuntu: `apt install openssl`; Fedora: `dnf install "
                  "openssl`; macOS: `brew install openssl@3`; conda: `conda install -c conda-forge "
-                 "openssl`) or pass openssl='/path/to/openssl'")
+                 "openssl`) or pass openssl='/path/to/openssl' (CLI: --openssl PATH)")
 
 
 @dataclass(frozen=True)

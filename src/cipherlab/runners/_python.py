@@ -12,6 +12,7 @@ the capture folder at once.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import warnings
 from datetime import datetime, timezone
@@ -64,8 +65,11 @@ def _bundled_mask(python: str | None) -> str | None:
     reference its runs' ``isa_off`` is decoded against (None where the worker cannot read it)."""
     spec = {"algorithm": "aes-128-gcm", "operation": "encrypt", "sizes": [], "seconds": 0,
             "warmup_s": 0, "timing": "cpu"}
-    proc = execute([python or sys.executable, str(WORKER), json.dumps(spec)],
-                   isa_env(IsaCondition("native", None)), timeout=120)
+    try:
+        proc = execute([python or sys.executable, str(WORKER), json.dumps(spec)],
+                       isa_env(IsaCondition("native", None)), timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None  # the runs then fall back to the system openssl's reading of the mask
     ends = [json.loads(line) for line in proc.stdout.splitlines() if '"end"' in line]
     return ends[-1].get("ia32cap_in_effect") if proc.returncode == 0 and ends else None
 

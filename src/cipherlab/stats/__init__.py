@@ -23,7 +23,8 @@ parameters). Results print formatted in a REPL or notebook and export with :func
 
 from cipherlab.stats._adjust import adjust_p
 from cipherlab.stats._checks import aead_era, comparable, lint, physical_floor
-from cipherlab.stats._clock import clock_from_text, cycles_per_byte, per_ghz, resolve_clock
+from cipherlab.stats._clock import (
+    clock_from_text, clock_source, cycles_per_byte, per_ghz, resolve_clock)
 from cipherlab.stats._compare import compare, ratio_test, speedup
 from cipherlab.stats._cost import cost_model, crossover, small_block_overhead
 from cipherlab.stats._export import StatsResult, to_latex, to_markdown
@@ -34,6 +35,7 @@ __all__ = [
     "adjust_p",
     "aead_era",
     "clock_from_text",
+    "clock_source",
     "comparable",
     "compare",
     "cost_model",

@@ -108,11 +108,73 @@ _MESSAGES = {
     "tool": ("rows measured by different tools ({values}) fall into the same cell and would be "
              "pooled (openssl speed, Python cryptography and TLS transfers time different "
              "things); add 'tool' to `groupby`, or compare by='tool'."),
+    "version": ("rows compared come from different {tool} versions ({values}): code, defaults and "
+                "benchmark loops change between releases, so a ratio also measures the version."),
+    "build": ("rows compared come from different builds ({values}): build options, compiler and "
+              "assembler flags (e.g. -DAES_ASM) decide which implementation runs."),
+    "cpu": ("rows compared ran on different CPUs ({values}): the ratio also measures the CPU."),
+    "clock": ("rows compared have different clocks ({values}); per-GHz figures assume throughput "
+              "scales with the clock, and a nominal clock (from a label or CPU name) is not the "
+              "clock the run had."),
+    "wheel-openssl": ("Python cryptography rows use the OpenSSL bundled in its wheel, not the "
+                      "system's that openssl speed rows measure ({values}): a Python/openssl ratio "
+                      "also compares two OpenSSL versions."),
     "multi": ("rows mix -multi runs (the sum over child processes, timed on wall clock) with "
               "other process counts ({values}); divide by the process count or compare like "
               "with like (measurement-notes §1.7)."),
 }
 _ISA_COLUMNS = ("aesni", "isa", "isa_mask")
+_ASM_RE = re.compile(r"-D(\w+_ASM)\b|-D(OPENSSL_IA32_SSE2)\b|\b(no-asm)\b|-D(OPENSSL_NO_ASM)\b")
+_UNKNOWN_RE = re.compile(r"not available|^\s*$", re.IGNORECASE)
+_BACKEND_RE = re.compile(r"OpenSSL\s+(\d+\.\d+\.\d+\w*)", re.IGNORECASE)
+
+
+def _asm(compiler) -> str:
+    """The assembler flags a compiler line states ("none" when it states flags but no asm)."""
+    if compiler is None or _UNKNOWN_RE.search(str(compiler)):
+        return "not stated"
+    text = str(compiler)
+    flags = sorted({g for m in _ASM_RE.finditer(text) for g in m.groups() if g})
+    return " ".join(flags) if flags else ("none" if "-D" in text else "not stated")
+
+
+def _builds(df: pd.DataFrame) -> pd.Series:
+    """A build's identity per row: its options and the assembler flags of its compiler line."""
+    none = np.full(len(df), None, dtype=object)
+    opts = (map_unique(df["options"], lambda v: None if v is None or _UNKNOWN_RE.search(str(v))
+                       else str(v)) if "options" in df.columns else none)
+    asm = map_unique(df["compiler"], _asm) if "compiler" in df.columns else np.full(
+        len(df), "not stated", dtype=object)
+    text = [None if o is None and a == "not stated" else f"{o or 'options not stated'} (asm: {a})"
+            for o, a in zip(opts, asm)]
+    return pd.Series(text, index=df.index, dtype=object)
+
+
+def _clock_text(df: pd.DataFrame) -> pd.Series:
+    """Each row's clock and its kind as text (``750 MHz nominal``), None without a clock."""
+    from cipherlab.stats._clock import _resolve
+
+    hz, kind = _resolve(df)
+    hc = pd.factorize(hz)[0].astype(np.int64)
+    kc = pd.factorize(pd.Series(kind, dtype=object))[0].astype(np.int64)
+    _, first, inverse = np.unique((hc + 1) * (int(kc.max()) + 2) + kc + 1, return_index=True,
+                                  return_inverse=True)  # format once per distinct clock
+    text = np.array([None if np.isnan(hz[i]) else f"{hz[i] / 1e6:,.0f} MHz {kind[i]}"
+                     for i in first], dtype=object)
+    return pd.Series(text[inverse.ravel()], index=df.index, dtype=object)
+
+
+def _openssl_of(df: pd.DataFrame) -> pd.Series:
+    """The OpenSSL version each row ran on: the app's, or the one in a cryptography wheel."""
+    version = (df["tool_version"].astype("object") if "tool_version" in df.columns
+               else pd.Series(None, index=df.index, dtype=object))
+    out = version.where(pd.Series(_is_openssl(df), index=df.index), None)
+    if "backend" in df.columns:
+        wheel = pd.Series(map_unique(df["backend"], lambda b: (
+            f"{_BACKEND_RE.search(str(b))[1]} (cryptography wheel)"
+            if b is not None and _BACKEND_RE.search(str(b)) else None)), index=df.index)
+        out = out.where(wheel.isna(), wheel)
+    return out
 _LEGACY_NAME_RE = re.compile(r"^aes-\d+ [a-z0-9]+$")
 
 
@@ -139,7 +201,21 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     """Check that rows about to be compared were measured like for like.
 
     Rows are compared within each group of ``groupby`` (default: the whole table is one
-    comparison). Five checks, each emitting one :class:`~cipherlab.errors.ComparabilityWarning`:
+    comparison). Each check emits one :class:`~cipherlab.errors.ComparabilityWarning`:
+
+    ``version``
+        different versions of the tool (not when ``by`` is ``tool_version`` or ``tool``).
+    ``build``
+        different build options / compiler lines, each shown with the assembler flags it states
+        (``-DAES_ASM``, ``-DOPENSSL_IA32_SSE2``, ``no-asm``).
+    ``cpu``
+        different CPUs (the ``cpu`` column).
+    ``clock``
+        different clocks, each shown with its kind: nominal (from a label or CPU name) or
+        reported by the host (see :func:`clock_source`).
+    ``wheel-openssl``
+        Python ``cryptography`` rows (the OpenSSL bundled in the wheel, from ``backend``) beside
+        ``openssl speed`` rows of another OpenSSL version.
 
     ``timing``
         different known timing bases (``cpu`` vs ``elapsed``), measurement-notes §1.2.
@@ -184,9 +260,11 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     ...     warnings.simplefilter("always")
     ...     found = comparable(df)
     >>> found[["check", "label", "value"]]
-           check label value
-    0  aead-loop   old   old
-    1  aead-loop   new   new
+           check label   value
+    0  aead-loop   old     old
+    1  aead-loop   new     new
+    2    version   old  3.0.15
+    3    version   new  3.0.16
     >>> w[0].category.__name__
     'ComparabilityWarning'
     """
@@ -226,6 +304,29 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         tool = df["tool"].astype("object")
         bad, values = _mixed(gid, tool, tool.notna().to_numpy())
         findings.append(("tool", bad, tool, values))
+    skip = {by, *keys}
+    if "tool_version" in df.columns and not skip & {"tool_version", "tool"}:
+        version = df["tool_version"].astype("object")
+        bad, values = _mixed(gid, version, version.notna().to_numpy() & _is_openssl(df))
+        findings.append(("version", bad, version, values))
+    if {"options", "compiler"} & set(df.columns) and not skip & {"options", "compiler"}:
+        build = _builds(df)
+        bad, values = _mixed(gid, build, build.notna().to_numpy())
+        findings.append(("build", bad, build, values))
+    if "cpu" in df.columns and not skip & {"cpu", "host"}:
+        cpu = df["cpu"].astype("object")
+        bad, values = _mixed(gid, cpu, cpu.notna().to_numpy())
+        findings.append(("cpu", bad, cpu, values))
+    if not skip & {"clock_hz"}:
+        clock = _clock_text(df)
+        bad, values = _mixed(gid, clock, clock.notna().to_numpy())
+        findings.append(("clock", bad, clock, values))
+    if "backend" in df.columns and "tool" in df.columns:
+        ssl = _openssl_of(df)
+        wheel = ssl.astype(str).str.endswith("wheel)").to_numpy()
+        has_wheel = np.bincount(gid, weights=wheel, minlength=int(gid.max()) + 1 if n else 0) > 0
+        bad, values = _mixed(gid, ssl, ssl.notna().to_numpy() & has_wheel[gid])
+        findings.append(("wheel-openssl", bad, ssl, values))
     if "multi" in df.columns:
         procs = pd.to_numeric(df["multi"], errors="coerce").fillna(1)
         bad, values = _mixed(gid, procs, everything)
@@ -234,7 +335,9 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     for check, bad, attr, values in findings:
         if not bad.any():
             continue
-        message = _MESSAGES[check].format(values=", ".join(map(str, values)))
+        tool = ", ".join(sorted(map(str, df.loc[bad, "tool"].astype("object").dropna().unique()))
+                         ) if "tool" in df.columns else "tool"
+        message = _MESSAGES[check].format(values=", ".join(map(str, values)), tool=tool or "tool")
         rows = df.loc[bad]
         cols = [c for c in (*RUN_KEYS, "tool_version", "timing", "multi") if c in rows.columns]
         found = rows[cols].astype("object").assign(value=attr[bad].astype(str).to_numpy())

@@ -17,10 +17,12 @@ import pandas as pd
 from cipherlab.errors import AnalysisError
 from cipherlab.stats._common import map_unique, require_columns
 
-__all__ = ["clock_from_text", "cycles_per_byte", "per_ghz", "resolve_clock"]
+__all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "resolve_clock"]
 
 _CLOCK_RE = re.compile(r"(\d+(?:[.,]\d+)?)\s*([GM])\s*hz\b", re.IGNORECASE)
 _TEXT_COLUMNS = ("label", "cpu")
+# Dialects of retyped tables: a clock_hz they carry was copied from a CPU name (nominal).
+_TABLE_DIALECTS = {"markdown", "html", "mediawiki", "tsv", "wiki", "prose"}
 
 
 def clock_from_text(text) -> float:
@@ -50,6 +52,40 @@ def _parse_column(s: pd.Series) -> np.ndarray:
     return map_unique(s, clock_from_text).astype(float)
 
 
+def _resolve(df: pd.DataFrame, clock_hz=None) -> tuple[np.ndarray, np.ndarray]:
+    """The clock of every row in Hz and where it came from (see :func:`clock_source`)."""
+    n = len(df)
+    kind = np.full(n, None, dtype=object)
+    if clock_hz is not None:
+        if isinstance(clock_hz, Mapping):
+            require_columns(df, ["label"], what="clock_hz given as {label: Hz}")
+            out = df["label"].astype("object").map(dict(clock_hz)).astype(float).to_numpy()
+        elif isinstance(clock_hz, (int, float)) and not isinstance(clock_hz, bool) and clock_hz > 0:
+            out = np.full(n, float(clock_hz))
+        else:
+            raise AnalysisError("`clock_hz` must be a positive number of Hz, a {label: Hz} mapping "
+                                f"or None; not {clock_hz!r}.")
+        kind[~np.isnan(out)] = "given"
+        return out, kind
+    out = np.full(n, np.nan)
+    if "clock_hz" in df.columns:
+        out = pd.to_numeric(df["clock_hz"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+        table = (map_unique(df["dialect"], lambda d: str(d) in _TABLE_DIALECTS).astype(bool)
+                 if "dialect" in df.columns else np.zeros(n, dtype=bool))
+        named = np.full(n, np.nan)
+        for col in _TEXT_COLUMNS:
+            if col in df.columns:
+                named = np.where(np.isnan(named), _parse_column(df[col]), named)
+        copied = table | np.isclose(out, named)
+        kind[~np.isnan(out)] = np.where(copied, "nominal", "reported")[~np.isnan(out)]
+    for col in _TEXT_COLUMNS:
+        if col in df.columns and np.isnan(out).any():
+            missing = np.isnan(out)
+            out = np.where(missing, _parse_column(df[col]), out)
+            kind[missing & ~np.isnan(out)] = "nominal"
+    return out, kind
+
+
 def resolve_clock(df: pd.DataFrame, clock_hz=None) -> pd.Series:
     """The clock of every row in Hz (NaN where none is known), as a Series aligned on ``df``.
 
@@ -65,31 +101,48 @@ def resolve_clock(df: pd.DataFrame, clock_hz=None) -> pd.Series:
     >>> resolve_clock(df, {"box": 3e9}).tolist()
     [nan, 3000000000.0]
     """
-    n = len(df)
-    if clock_hz is not None:
-        if isinstance(clock_hz, Mapping):
-            require_columns(df, ["label"], what="clock_hz given as {label: Hz}")
-            out = df["label"].astype("object").map(dict(clock_hz)).astype(float)
-        elif isinstance(clock_hz, (int, float)) and not isinstance(clock_hz, bool) and clock_hz > 0:
-            out = pd.Series(float(clock_hz), index=df.index)
-        else:
-            raise AnalysisError("`clock_hz` must be a positive number of Hz, a {label: Hz} mapping "
-                                f"or None; not {clock_hz!r}.")
-        return out.rename("clock_hz")
-    out = np.full(n, np.nan)
-    if "clock_hz" in df.columns:
-        out = pd.to_numeric(df["clock_hz"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    for col in _TEXT_COLUMNS:
-        if col in df.columns and np.isnan(out).any():
-            out = np.where(np.isnan(out), _parse_column(df[col]), out)
-    return pd.Series(out, index=df.index, name="clock_hz")
+    return pd.Series(_resolve(df, clock_hz)[0], index=df.index, name="clock_hz")
+
+
+def clock_source(df: pd.DataFrame, clock_hz=None) -> pd.Series:
+    """Where each row's clock comes from: ``nominal``, ``reported``, ``given`` or None (no clock).
+
+    ``nominal``: named in a label or CPU string (``P3 750Mhz``, ``@ 3.40GHz``), or copied from
+    one by a retyped table: the rated clock, not the one the run had (turbo, power saving).
+    ``reported``: the ``clock_hz`` the host reported when it was captured (``/proc/cpuinfo``,
+    see the capture's ``host.txt``). ``given``: the caller's ``clock_hz``.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"label": ["P3 750Mhz", "box", "x"], "clock_hz": [None, 2.1e9, None]})
+    >>> clock_source(df).tolist()
+    ['nominal', 'reported', nan]
+    """
+    return pd.Series(_resolve(df, clock_hz)[1], index=df.index, name="clock_source")
+
+
+def _with_clock(df: pd.DataFrame, clock_hz, what: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """A copy of ``df`` with ``clock_hz`` and ``clock_source``; warn about rows without a clock."""
+    out = df.copy()
+    clock, kind = _resolve(df, clock_hz)
+    out["clock_hz"], out["clock_source"] = clock, kind
+    lost = int(np.isnan(clock).sum())
+    if lost:
+        from cipherlab.errors import CipherlabWarning
+        from cipherlab.stats._common import warn
+
+        warn(f"{what}: {lost} of {len(df)} row(s) have no known clock (no clock_hz, none named "
+             f"in label or cpu): their per-cycle values are NaN. Pass clock_hz=.",
+             CipherlabWarning)
+    return out, clock
 
 
 def per_ghz(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
     """Add throughput per GHz of clock: ``bytes_per_s_per_ghz`` and ``ops_per_s_per_ghz``.
 
     Dividing by the clock compares machines per cycle: a 500 MHz machine that reaches two thirds
-    of a 750 MHz one is as fast per cycle. Also fills ``clock_hz`` with the clock used.
+    of a 750 MHz one is as fast per cycle; it assumes throughput scales with the clock. Also
+    fills ``clock_hz`` with the clock used and ``clock_source`` with its kind (nominal, reported,
+    given: :func:`clock_source`); rows without a clock are counted in a warning.
 
     Parameters
     ----------
@@ -111,10 +164,8 @@ def per_ghz(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
     [20000000.0, 24000000.0]
     """
     require_columns(df, [], what="per_ghz")
-    out = df.copy()
-    clock = resolve_clock(df, clock_hz)
-    out["clock_hz"] = clock.to_numpy()
-    ghz = clock.to_numpy() / 1e9
+    out, clock = _with_clock(df, clock_hz, "per_ghz")
+    ghz = clock / 1e9
     for col in ("bytes_per_s", "ops_per_s"):
         if col in out.columns:
             out[f"{col}_per_ghz"] = pd.to_numeric(out[col], errors="coerce").to_numpy(
@@ -126,7 +177,8 @@ def cycles_per_byte(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
     """Add ``cycles_per_byte`` = clock_hz / bytes_per_s (and fill ``clock_hz``).
 
     Cycles per byte is the unit of the published physical limits (measurement-notes §3: e.g.
-    AES-128-GCM ~0.63 cpb on Skylake); rows with no known clock get NaN.
+    AES-128-GCM ~0.63 cpb on Skylake). ``clock_source`` says whether the clock was nominal or
+    reported by the host; rows with no known clock get NaN and are counted in a warning.
 
     Examples
     --------
@@ -136,9 +188,7 @@ def cycles_per_byte(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
     [3.0, 1.5]
     """
     require_columns(df, ["bytes_per_s"], what="cycles_per_byte")
-    out = df.copy()
-    clock = resolve_clock(df, clock_hz).to_numpy()
-    out["clock_hz"] = clock
+    out, clock = _with_clock(df, clock_hz, "cycles_per_byte")
     rate = pd.to_numeric(out["bytes_per_s"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["cycles_per_byte"] = np.where(rate > 0, clock / rate, np.nan)

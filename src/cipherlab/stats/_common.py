@@ -21,8 +21,15 @@ from cipherlab.errors import AnalysisError, CipherlabWarning
 CELL_KEYS = ("algorithm", "operation", "block_bytes")
 #: Columns that say which run a row came from (kept on every finding of lint/comparable).
 RUN_KEYS = ("source", "run", "label")
-# Condition columns that never define a separate fit or comparison: repeats are pooled.
-_POOLED = ("repeat",)
+#: The columns that name one run (one process): the default unit of replication.
+RUN_ID = ("source", "run")
+#: Run facts that tell machines, builds and tools apart: a comparison keeps their values in
+#: separate cells unless they are what is compared (measurement-notes §4a).
+MACHINE_KEYS = ("host", "label", "cpu", "tool", "tool_version", "backend", "python", "tier",
+                "timing", "multi", "options", "compiler")
+# Condition columns that never define a separate cell or fit: repeats (aggregated to their run),
+# footnote letters, -multi child numbers and start times.
+_POOLED = ("repeat", "note", "child", "started")
 
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
@@ -81,6 +88,75 @@ def condition_keys(df: pd.DataFrame, exclude: Iterable[str] = ()) -> list[str]:
 
     skip = set(exclude) | set(_POOLED)
     return [c for c in df.columns if c not in COLUMNS and c not in skip]
+
+
+def unit_columns(df: pd.DataFrame, unit, *, what: str) -> list[str] | None:
+    """The columns whose values name one unit of replication; ``None``: every row is one unit.
+
+    ``unit="run"`` (the default of every comparing function) is one process: the rows of one
+    ``(source, run)``. A table without those columns cannot say where runs begin: every row is
+    then taken as its own run, with a warning. ``unit="repeat"`` makes each row a unit (repeats
+    inside one process share its state, so this understates the variance: only on request);
+    a column name or list names the unit directly.
+    """
+    if unit == "run":
+        cols = [c for c in RUN_ID if c in df.columns]
+        if not cols:
+            warn(f"{what}: the table has no `source`/`run` columns, so it cannot tell which rows "
+                 f"came from one run: every row is taken as its own run (unit). Pass unit=[...] "
+                 f"naming the columns of a run.", CipherlabWarning)
+            return None
+        return cols
+    if unit == "repeat":
+        return None
+    if isinstance(unit, (str, list, tuple)):
+        cols = as_list(unit)
+        require_columns(df, cols, what=f"{what} `unit`")
+        return cols
+    raise AnalysisError(f"`unit` must be 'run', 'repeat' or column name(s); not {unit!r}.")
+
+
+def unit_ids(df: pd.DataFrame, cols: list[str] | None) -> np.ndarray:
+    """One integer per row naming its unit (see :func:`unit_columns`)."""
+    if cols is None:
+        return np.arange(len(df))
+    return df.groupby(cols, observed=True, dropna=False, sort=False).ngroup().to_numpy()
+
+
+def unit_name(unit) -> str:
+    """How a result names its unit: ``run``, ``repeat`` or the columns joined by commas."""
+    return unit if isinstance(unit, str) else ", ".join(unit)
+
+
+def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Default cell keys: ``base`` plus every run/machine column that varies within a side.
+
+    A column that varies among the rows of one cell and level of ``by`` (two hosts measured
+    with AES-NI on) would pool different machines into one cell: it becomes a key. A column
+    constant within each cell and level but different between levels (NetBSD's compiler when
+    comparing by label; a run label naming the AES-NI setting) is part of what is compared: it
+    is returned second, for :func:`comparable` to name it as a difference besides ``by``.
+    Without ``by`` (a fit per group) the same rule applies within the ``base`` groups.
+    """
+    keys, nested = [k for k in base if k in rows.columns], []
+    # conditions first: on a tie (aesni on/off and a label naming it) the condition is the key
+    extra = [c for c in (*condition_keys(rows), *MACHINE_KEYS) if c in rows.columns]
+    extra = [c for c in dict.fromkeys(extra) if c != by and c not in keys
+             and not pd.api.types.is_float_dtype(rows[c].dtype)]  # floats: measurements
+    # coarse columns first (tool before label): once `tool` splits the cells, a label naming
+    # each tool's run no longer varies within a cell and is not a key
+    for c in sorted(extra, key=lambda c: rows[c].nunique()):
+        values = rows[c].astype("object")  # NA is unknown, not one more value
+        if values.nunique() <= 1:
+            continue
+        cols = [*keys, *([by] if by is not None else [])]  # a cell and side of the comparison
+        side = (rows.groupby(cols, observed=True, dropna=False, sort=False).ngroup().to_numpy()
+                if cols else np.zeros(len(rows), dtype=np.int8))
+        if (values.groupby(side).nunique() > 1).any():
+            keys.append(c)
+        else:
+            nested.append(c)
+    return keys, nested
 
 
 def clean_metric(df: pd.DataFrame, metric: str, *, what: str) -> pd.DataFrame:

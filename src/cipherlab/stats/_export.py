@@ -26,9 +26,20 @@ _INTERVALS = (
     ("t0_ns", "t0_ci_low", "t0_ci_high"),
     ("c_ns_per_byte", "c_ci_low", "c_ci_high"),
 )
-_P_COLUMNS = ("p_value", "p_adjusted", "p_equivalence")
+_P_COLUMNS = ("p_value", "p_adjusted", "p_equivalence", "p_equivalence_adjusted", "min_p",
+              "lack_of_fit_p")
 _FIXED3 = ("ratio", "ci_low", "ci_high", "ratio_min", "ratio_max", "expected", "margin",
-           "statistic", "r_squared", "overhead_share_a", "overhead_share_b")
+           "statistic", "r_squared", "overhead_share_a", "overhead_share_b", "tost_low",
+           "tost_high", "share_a_low", "share_a_high", "share_b_low", "share_b_high")
+#: Levels a p-value is read against: shown with enough digits not to round onto one of them.
+_ALPHAS = (0.001, 0.01, 0.05, 0.1)
+#: Units of result columns, printed under exported tables.
+UNITS = {"ratio": "throughput candidate/baseline, runs' geometric means",
+         "t0_ns": "ns per call", "c_ns_per_byte": "ns per byte", "crossover_bytes": "bytes",
+         "n_half_bytes": "bytes", "asymptotic_bytes_per_s": "bytes/s", "clock_hz": "Hz",
+         "block_bytes": "bytes", "spread_candidate": "% (robust CV)",
+         "spread_baseline": "% (robust CV)", "gmean_candidate": "bytes/s",
+         "gmean_baseline": "bytes/s", "t0_a_ns": "ns per call", "t0_b_ns": "ns per call"}
 
 
 def _format_floats(values, digits: int = 3, round_large: bool = False,
@@ -50,8 +61,12 @@ def _format_floats(values, digits: int = 3, round_large: bool = False,
         # scientific notation (it only says "unbounded" and would be 20 digits wide)
         with np.errstate(invalid="ignore"):
             huge = finite & (np.abs(a) >= 1e6)
-        idx = np.flatnonzero(finite & ~huge)
+        # a small value keeps 2 significant digits (0.0004, not 0.000)
+        tiny = finite & ~huge & (a != 0) & (np.abs(a) < 10.0 ** (1 - fixed))
+        idx = np.flatnonzero(finite & ~huge & ~tiny)
         out[idx] = [f"{v:,.{fixed}f}" for v in a[idx]]
+        idx = np.flatnonzero(tiny)
+        out[idx] = [f"{v:.2g}" if abs(v) >= 1e-4 else f"{v:.1e}" for v in a[idx]]
         idx = np.flatnonzero(huge)
         out[idx] = [f"{v:.3g}" for v in a[idx]]
         return out
@@ -85,18 +100,23 @@ def _num(x, digits: int = 3, round_large: bool = False) -> str:
     return str(_format_floats([x], digits, round_large)[0])
 
 
-def _format_p(values) -> np.ndarray:
+def format_p(values) -> np.ndarray:
+    """p-values with 3 decimals, more where rounding would land on or cross a usual alpha
+    (0.0496 is shown as 0.0496, not 0.050); below 0.001 as "< 0.001"."""
     a = np.asarray(values, dtype=float)
     out = np.full(a.shape, "–", dtype=object)
     out[a < 0.001] = "< 0.001"
-    idx = np.flatnonzero(a >= 0.001)
-    out[idx] = [f"{v:.3f}" for v in a[idx]]
+    for i in np.flatnonzero(a >= 0.001):
+        v, d = float(a[i]), 3
+        while d < 6 and any(round(v, d) == t or (round(v, d) < t) != (v < t) for t in _ALPHAS):
+            d += 1
+        out[i] = f"{v:.{d}f}"
     return out
 
 
 def _format_column(name: str, s: pd.Series, digits: int, fixed=_FIXED3) -> pd.Series:
     if name in _P_COLUMNS and pd.api.types.is_numeric_dtype(s.dtype):
-        return pd.Series(_format_p(s.to_numpy(float, na_value=np.nan)), index=s.index)
+        return pd.Series(format_p(s.to_numpy(float, na_value=np.nan)), index=s.index)
     if pd.api.types.is_bool_dtype(s.dtype):
         return s.map({True: "yes", False: "no"}).fillna("–").astype(object)
     if pd.api.types.is_float_dtype(s.dtype):
@@ -159,6 +179,28 @@ class StatsResult(pd.DataFrame):
         return to_markdown(self, *args, **kwargs)
 
 
+def footnote(result: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
+    """What a reader needs beside the table: the unit of replication, the adjustment family and
+    the units of the columns shown (empty when there is nothing to say).
+
+    >>> r = StatsResult({"ratio": [2.0], "p_adjusted": [0.01]})
+    >>> r.attrs.update(family="Holm over 4 test(s)", unit="run")
+    >>> for sentence in footnote(r).split(". "):
+    ...     print(sentence)
+    Unit of replication: run
+    p adjusted: Holm over 4 test(s)
+    ratio: throughput candidate/baseline, runs' geometric means.
+    """
+    cols = list(result.columns) if columns is None else list(columns)
+    parts = []
+    if result.attrs.get("unit"):
+        parts.append(f"Unit of replication: {result.attrs['unit']}.")
+    if result.attrs.get("family") and any(c.startswith("p_") for c in cols):
+        parts.append(f"p adjusted: {result.attrs['family']}.")
+    parts += [f"{c}: {UNITS[c]}." for c in cols if c in UNITS and c != "block_bytes"]
+    return " ".join(parts)
+
+
 def _cells(result: pd.DataFrame, columns: Sequence[str] | None, digits: int,
            interval: bool) -> tuple[list[str], list[list[str]], list[bool]]:
     if not isinstance(result, pd.DataFrame):
@@ -210,7 +252,8 @@ def _tex(text: str) -> str:
 
 
 def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digits: int = 3,
-             interval: bool = True, caption: str | None = None, label: str | None = None) -> str:
+             interval: bool = True, caption: str | None = None, label: str | None = None,
+             notes: bool = True) -> str:
     """A booktabs LaTeX table of a result, estimates and intervals together: ``1.98 [1.95, 2.01]``.
 
     Parameters
@@ -226,6 +269,9 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
         Merge intervals into their estimate's cell.
     caption, label : str, optional
         Wrap the tabular in a ``table`` float with this caption / label.
+    notes : bool
+        Print :func:`footnote` under the table: the unit of replication, the p-value
+        adjustment family and the units of the columns shown.
 
     Returns
     -------
@@ -245,6 +291,7 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
     16 & 1.98 [1.95, 2.01] & $<$ 0.001 \\\\
     \\bottomrule
     \\end{tabular}
+    \\par\\smallskip{\\footnotesize ratio: throughput candidate/baseline, runs' geometric means.}
     """
     header, rows, numeric = _cells(result, columns, digits, interval)
     align = "".join("r" if n or h.endswith("[CI]") else "l" for h, n in zip(header, numeric))
@@ -252,6 +299,9 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
              " & ".join(_tex(h) for h in header) + r" \\", r"\midrule"]
     lines += [" & ".join(_tex(c) for c in row) + r" \\" for row in rows]
     lines += [r"\bottomrule", r"\end{tabular}"]
+    note = footnote(result, columns) if notes else ""
+    if note:
+        lines.append(r"\par\smallskip{\footnotesize " + _tex(note) + "}")
     if caption is not None or label is not None:
         head = [r"\begin{table}", r"\centering"]
         if caption is not None:
@@ -263,7 +313,7 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
 
 
 def to_markdown(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digits: int = 3,
-                interval: bool = True) -> str:
+                interval: bool = True, notes: bool = True) -> str:
     """A Markdown (GitHub) table of a result, estimates and intervals together.
 
     Parameters are those of :func:`to_latex` (without caption/label).
@@ -277,10 +327,13 @@ def to_markdown(result: pd.DataFrame, columns: Sequence[str] | None = None, *, d
     | algorithm | ratio [CI] | significant |
     |:--|--:|:--|
     | aes-128-gcm | 4.70 [3.90, 5.60] | yes |
+    <BLANKLINE>
+    ratio: throughput candidate/baseline, runs' geometric means.
     """
     header, rows, numeric = _cells(result, columns, digits, interval)
     esc = lambda t: str(t).replace("|", r"\|")  # noqa: E731
     align = ["--:" if n or h.endswith("[CI]") else ":--" for h, n in zip(header, numeric)]
     lines = ["| " + " | ".join(esc(h) for h in header) + " |", "|" + "|".join(align) + "|"]
     lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
+    note = footnote(result, columns) if notes else ""
+    return "\n".join(lines + (["", note] if note else []))
