@@ -22,11 +22,6 @@ test-fast: $(STAMP) git-filters
 # Jupyter refuses to run as root unless told; CI machines and containers run as root.
 ROOT_OK := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-# JupyterLab on notebooks/: jupytext keeps each NN_name.py (the source) paired with its .ipynb,
-# and the git filter strips what Lab saves, so a saved run changes nothing git tracks.
-lab: $(STAMP) git-filters $(LAB_OVERRIDES)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_OK)
-
 # Lab saves the widgets' state into the notebook (the file then shows the last view without a
 # kernel); a venv-wide default, so the user's own settings are left alone.
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
@@ -34,14 +29,18 @@ $(LAB_OVERRIDES): $(STAMP)
 	mkdir -p $(dir $@)
 	echo '{"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": true}}' > $@
 
-# The explorers as a Voila dashboard: notebooks' outputs and widgets, no code cells.
+# JupyterLab on notebooks/: jupytext keeps each NN_name.py (the source) paired with its .ipynb,
+# and the git filter strips what Lab saves, so a saved run changes nothing git tracks.
+lab: $(STAMP) git-filters $(LAB_OVERRIDES)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_OK)
+
+# The explorers as a Voila dashboard: outputs and widgets, no code cells (http://localhost:8866).
 dashboard: $(STAMP)
 	$(VENV)/bin/voila notebooks/dashboard/explorers.ipynb --no-browser
 
 setup: $(STAMP) system-deps git-filters
 
-# The nbstripout clean filter that .gitattributes names, and widget state saved by Lab (the
-# venv's overrides.json); both only where a git checkout and the venv exist.
+# The nbstripout clean filter that .gitattributes names, set in .git/config (where there is one).
 git-filters: $(STAMP)
 	@if git rev-parse --git-dir >/dev/null 2>&1; then \
 	  git config filter.nbstripout.clean '"$(abspath $(PY))" -m nbstripout'; \
@@ -55,14 +54,19 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # System packages the tests need: the real openssl binary, Debian's Chromium (Playwright drives it;
-# it cannot download its own browser here) and OpenSSH (the fleet tests start their own sshd on
+# it cannot download its own browser here), pdflatex with booktabs (the report's tables are
+# compiled in a two-column article) and OpenSSH (the fleet tests start their own sshd on
 # 127.0.0.1). Installed only when missing; an openssh-server installed just for the tests gets
 # Debian's sshd_not_to_be_run flag, so no system sshd starts listening on port 22.
 system-deps:
-	@command -v openssl >/dev/null && test -x /usr/bin/chromium && command -v ssh >/dev/null \
-	  && test -x /usr/sbin/sshd || { \
+	@command -v openssl >/dev/null && test -x /usr/bin/chromium || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl chromium >/dev/null; }
+	@command -v pdflatex >/dev/null && kpsewhich booktabs.sty >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends texlive-latex-base texlive-latex-recommended >/dev/null; }
+	@command -v ssh >/dev/null && test -x /usr/sbin/sshd || { \
 	  test -x /usr/sbin/sshd || { mkdir -p /etc/ssh && touch /etc/ssh/sshd_not_to_be_run; }; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl chromium \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    openssh-client openssh-server >/dev/null; }
 
 benchmarks: $(STAMP)

@@ -152,7 +152,7 @@ def stages(folder: Path) -> dict[str, float]:
     from cipherlab._gc import paused
     from cipherlab.readers import _openssl
     from cipherlab.readers._api import FINDERS
-    from cipherlab.readers._text import decode, split_lines
+    from cipherlab.readers._text import decode, split_lines, strip_shared_prefix
 
     spent = dict.fromkeys(["read + decode", "split_lines", "find_tables", "openssl parse",
                            "openssl assemble", "to_frame"], 0.0)
@@ -168,7 +168,9 @@ def stages(folder: Path) -> dict[str, float]:
             for finder in FINDERS:  # document tables, bssl speed
                 taken |= finder(lines, str(path), taken, [])[1]
             c3 = time.process_time()
+            lines, blocks = strip_shared_prefix(lines)
             parser = _openssl._Parser(lines, taken, str(path), {})
+            parser.comment_blocks = blocks
             parser.parse()
             c4 = time.process_time()
             got = parser.build()
@@ -291,7 +293,7 @@ def main(argv=None) -> int:
           + f"; shared among {cpus} CPUs: {one / cpus + low['join in the parent']:.2f} s wall at best, "
           f"against 2x read_csv {2 * w_csv:.2f} s")
     csv.unlink()
-    real = real_corpus(args.megabytes)
+    real = real_corpus(args.megabytes, folder=args.corpus.with_name(f"{args.corpus.name}_real"))
     real_files = list(real.glob("*.txt"))
     real_mb = sum(p.stat().st_size for p in real_files) / 1e6
     w_real, c_real, rdf = best_of(args.repeat, lambda: cipherlab.ingest(real))

@@ -176,15 +176,19 @@ jdk_verdict = (" — far worse than OpenSSL's own fallback without PCLMULQDQ: th
 loop_gap = (": a gap this large (and the later crossover) is the benchmark's loop more than the hardware"
             if t0("host-b", "on", "aes-128-gcm") > 5 * t0(AWS, "on", "aes-128-gcm") else "")
 era_names = sorted(set(eras.index.get_level_values("era")))
+
+
+def switched_off(host):  # decoded from the run's CPUINFO line; a pasted table may not have one
+    off = pair.loc[pair.host.eq(host) & pair.aesni.eq("off"), "isa_off"].dropna().astype(str)
+    return ", ".join(sorted(off.unique())) or "not recorded"
 display(Markdown(f"""
 - **Per-call cost explains the small blocks.** With AES-NI on the AWS machine a GCM call costs
   t0 = {t0(AWS, "on", "aes-128-gcm"):.0f} ns before its first byte, a CBC call
   {t0(AWS, "on", "aes-128-cbc"):.0f} ns; at 16 bytes {s16.overhead_share_a:.0%} of a GCM call
   is that fixed cost, so GCM runs at {s16.ratio:.2f}× CBC's speed.
 - **GCM overtakes CBC** {crossing(AWS, "on")} on AWS (OpenSSL 1.0.1f) and {crossing("host-b", "on")}
-  on host-b (3.0.22); with AES-NI masked: {crossing(AWS, "off")} on AWS (AES-NI and PCLMULQDQ off),
-  {crossing("host-b", "off")} on host-b (AES-NI, PCLMULQDQ and the second capability word off:
-  AVX2, AVX-512, SHA-NI, VAES too).
+  on host-b (3.0.22); with AES-NI masked: {crossing(AWS, "off")} on AWS (switched off:
+  {switched_off(AWS)}), {crossing("host-b", "off")} on host-b (switched off: {switched_off("host-b")}).
 - **On this machine**, at {largest:,} bytes GCM runs at {native_big.ratio:.2f}× CBC's
   speed natively and at **{masked_big.ratio:.2f}×** with the `no-aesni` preset (AES-NI,
   PCLMULQDQ, VAES and VPCLMULQDQ off, the rest kept). The OpenJDK user's Java GCM ran at {jdk_ratio:.3f}× CBC

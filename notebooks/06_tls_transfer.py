@@ -128,11 +128,11 @@ plt.show()
 
 # %%
 for _, row in gcm_vs_cbc.iterrows():
-    verdict = ("described only (one run per side: no test)" if pd.isna(row.ci_low) else
-               "faster" if row.ci_low > 1 else "slower" if row.ci_high < 1 else
-               "not clearly different")
+    verdict = ("described only (one run per side: no test) against" if pd.isna(row.ci_low) else
+               "faster than" if row.ci_low > 1 else "slower than" if row.ci_high < 1 else
+               "not clearly different from")
     print(f"{row.isa:>9}: GCM / CBC = {narrative.interval(row).replace('×', '')} -> GCM is {verdict}"
-          " than CBC here")
+          " CBC here")
 print("seed (OpenJDK 8 ea, pure-Java GHASH): GCM / CBC = 0.052")
 
 # %% [markdown]

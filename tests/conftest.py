@@ -28,3 +28,68 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1280, "height": 1000}}
+
+
+def build_report(sources, out, **kwargs):
+    """The report of ``sources`` (None: the bundled data) in ``out``: (page, html, writer).
+
+    The writer keeps how each figure was drawn, so layout tests can draw it again at both widths.
+    """
+    import warnings
+
+    from cipherlab.reporting._report import _build
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the page lists them; tested there
+        page, writer = _build(sources, out=out, label=kwargs.get("label"),
+                              baseline=kwargs.get("baseline"), progress=False)
+    return page, page.read_text(encoding="utf-8"), writer
+
+
+@pytest.fixture(scope="session")
+def bundled_report(tmp_path_factory):
+    """The report of the bundled data, built once per test session (it is the slow part)."""
+    return build_report(None, tmp_path_factory.mktemp("bundled-report"))
+
+
+@pytest.fixture(scope="session")
+def captured(tmp_path_factory):
+    """A small real capture of this machine: the README's grid, short (1 s, 2 repeats)."""
+    import cipherlab
+
+    out = tmp_path_factory.mktemp("capture") / "mybox"
+    cipherlab.capture(["aes-128-gcm", "aes-128-cbc"], sizes=[16, 1024, 16384], seconds=1,
+                      repeats=2, isa="native,no-aesni", out=out, progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def captured_report(captured, tmp_path_factory):
+    return build_report(captured, tmp_path_factory.mktemp("captured-report"))
+
+
+@pytest.fixture(scope="session")
+def two_machines(tmp_path_factory):
+    """Two dumps of two machines as a user has them: alice.txt and bob.txt, nothing else."""
+    import shutil
+
+    import cipherlab
+
+    folder = tmp_path_factory.mktemp("two-machines")
+    shutil.copy(cipherlab.datasets.path("captures/host-a-openssl-3.0.19/evp-aes.txt"),
+                folder / "alice.txt")
+    shutil.copy(cipherlab.datasets.path("captures/host-b-openssl-3.0.22/evp.txt"),
+                folder / "bob.txt")
+    return folder / "alice.txt", folder / "bob.txt"
+
+
+@pytest.fixture(scope="session")
+def two_machines_report(two_machines, tmp_path_factory):
+    return build_report(list(two_machines), tmp_path_factory.mktemp("two-machines-report"))
+
+
+def pytest_collection_modifyitems(items):
+    """`make test-fast` (-m "not slow") skips what runs real captures, notebooks or browsers."""
+    for item in items:
+        if any(item.get_closest_marker(m) for m in ("openssl", "notebook", "browser")):
+            item.add_marker(pytest.mark.slow)

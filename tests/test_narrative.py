@@ -36,18 +36,35 @@ def test_quotable_leaves_out_multi_and_what_lint_flags_on_the_bundled_tier_seed(
 
 
 def test_verdict_follows_the_ratio_test_and_describes_unreplicated_rows():
-    aws = cipherlab.datasets.load("aws-wiki-aesni-on-off.txt")
-    rows = cipherlab.stats.ratio_test(aws, by="aesni", baseline="off", candidate="on",
-                                      expected=2.0, margin=0.1)
-    for _, row in rows.iterrows():
-        said = narrative.verdict(row)
-        if bool(row.equivalent):
-            assert said.startswith("**equivalent to 2×**")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        df = cipherlab.datasets.load()
+        aws = df[df.host.eq("AWS r3.xlarge")]  # one pasted run per side: described, not tested
+        # four independent runs per side (the unit of replication): tested
+        runs = pd.DataFrame({"source": "s", "run": range(8), "algorithm": "aes-128-gcm",
+                             "operation": "encrypt", "block_bytes": 8192,
+                             "aesni": ["on"] * 4 + ["off"] * 4,
+                             "bytes_per_s": [4.0e9, 4.1e9, 3.9e9, 4.05e9, 1.0e9, 1.02e9, 0.98e9, 1.01e9]})
+        rows = pd.concat([stats_test(aws), stats_test(runs)])
+    said = [narrative.verdict(r) for _, r in rows.iterrows()]
+    for (_, row), text in zip(rows.iterrows(), said):
+        if pd.isna(row.equivalent) and pd.isna(row.differs):
+            assert text.startswith("not tested")
+        elif bool(row.equivalent):
+            assert text.startswith("**equivalent to 2×**")
         elif bool(row.differs):
-            assert said.startswith("**not 2×**") and f"{row.p_adjusted:.2g}" in said
-    untested = rows.iloc[0].copy()
-    untested[["equivalent", "differs", "p_adjusted"]] = None
-    assert narrative.verdict(untested).startswith("not tested")
+            assert text.startswith("**not 2×**") and f"{row.p_adjusted:.2g}" in text
+        else:
+            assert text.startswith("undecided")
+    assert any(t.startswith("not tested") for t in said)
+    assert any(not t.startswith("not tested") for t in said)
+
+
+def stats_test(rows):
+    return cipherlab.stats.ratio_test(rows, by="aesni", baseline="off", candidate="on",
+                                      expected=2.0, margin=0.1)
 
 
 def test_crossover_text_reads_the_crossover_of_the_bundled_aws_seed():

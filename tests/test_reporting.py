@@ -1,7 +1,7 @@
 """cipherlab.report(): the whole analysis of the bundled data, its files, and the page in Chromium.
 
-The report is built once per module (it is the slow part, ~10-30 s on 2 cores) and shared by the
-file checks and the browser test. Expected numbers are recomputed here through the public API
+The bundled report is built once per test session (tests/conftest.py: it is the slow part, ~10-30 s
+on 2 cores) and shared by the file checks, the layout test and the browser test. Expected numbers are recomputed here through the public API
 (stats on the bundled data) or from the seed text by hand, with the arithmetic in a comment.
 """
 
@@ -19,12 +19,9 @@ TABLE_FORMATS = (".csv", ".tex", ".md")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("report")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the page lists them; tested below
-        page = cipherlab.report(out=out)
-    return page, page.read_text(encoding="utf-8")
+def built(bundled_report):
+    page, html, _ = bundled_report
+    return page, html
 
 
 def _text(html: str) -> str:
@@ -119,9 +116,10 @@ def test_report_of_given_sources_via_the_cli_is_byte_identical_to_the_api(tmp_pa
     printed = capsys.readouterr().out
     assert printed.strip() == f"report: {tmp_path / 'cli' / 'report.html'}"
     text = _text((tmp_path / "cli" / "report.html").read_text())
-    assert "aws-wiki-aesni-on-off.txt" in text and "AES-NI on and off" in text
-    # no machines or tiers in this source: the sections say so instead of failing
-    assert "No source compares two or more machines" in text
+    assert "aws-wiki-aesni-on-off" in text and "AES-NI on and off" in text
+    # one machine and no tiers in this source: the sections say so instead of failing
+    assert "No two machines were measured with the same tool and timing base" in text
+    assert "openssl, wall-clock time: AWS r3.xlarge" in text
     assert "no implementation tiers" in text
     # the same data gives the same bytes: page, every figure (PDF, SVG, PNG) and table
     cli = tmp_path / "cli"
@@ -140,7 +138,7 @@ def test_report_of_a_dump_without_throughputs_explains_instead_of_failing(tmp_pa
     assert "no AES-NI on/off pairs" in text
     assert "per-call cost comparison is not possible" in text
     assert list((tmp_path / "figures").iterdir()) == []
-    assert (tmp_path / "tables" / "sources.csv").is_file()
+    assert (tmp_path / "tables" / "inputs.csv").is_file()
 
 
 def test_report_rejects_an_empty_source_list(tmp_path):

@@ -120,6 +120,7 @@ def executed(tmp_path_factory, request):
             raise result
         return result
 
+    run.folder = _results_dir(request.config) / "executed"  # where the copies are kept
     return run
 
 

@@ -157,6 +157,9 @@ def test_every_figure_is_shown_as_a_sharp_png(stem, executed):
         shown = [o for m in state.values() if m["model_name"] == "OutputModel"
                  for o in m["state"].get("outputs", [])]
         assert any("image/png" in o.get("data", {}) for o in shown)
+        # and the HTML kept for readers without a kernel carries that state
+        page = (executed.folder / f"{stem}.html").read_text(encoding="utf-8")
+        assert WIDGET_STATE in page and "cipherlab-explorer" in page
     assert figures or "widgets." in "".join(c.source for c in code_cells(nb)), \
         f"{stem} shows no figure at all"
 

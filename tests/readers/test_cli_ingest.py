@@ -29,12 +29,12 @@ def test_ingest_conditions_and_stdout(capsys):
     assert (row["aesni"], row["tool_version"], row["bytes_per_s"]) == ("on", "3.0.19", "1394193892.68")
 
 
-def test_ingest_errors_exit_2(tmp_path, capsys):
+def test_ingest_errors_exit_1(tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("type 16 bytes\nmd5 1.00k\n+F2:9:1:2\n")
-    assert main(["ingest", str(bad), "--strict"]) == 2
+    assert main(["ingest", str(bad), "--strict"]) == 1  # data that cannot be read: 1
     assert "line 3: '+F2:9:1:2'" in capsys.readouterr().err
-    assert main(["ingest", str(tmp_path / "missing.txt")]) == 2
+    assert main(["ingest", str(tmp_path / "missing.txt")]) == 1
     assert "missing.txt" in capsys.readouterr().err
 
 

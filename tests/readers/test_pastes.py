@@ -40,7 +40,6 @@ XFAIL: dict[str, str] = {
     "020": "a Markdown table with RSA operations as rows and builds as columns is not read",
     "021": "label of run 3 is the prose fragment 'load the default config'",
     "023": "the progress line with **bold** numbers is not read",
-    "025": "rows ending in a machine tag ('(PIV 2GHz)') are not read",
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
     "027": "labels are a prose fragment ('versions, like 1.0...') and none, not 'no-asm' and "
            "'with this module'",

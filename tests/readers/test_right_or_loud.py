@@ -83,3 +83,19 @@ def test_curves_named_by_size_only_follow_openssls_order_or_are_flagged():
     # "bit" (before 1.1.1, without brainpool): only P-256 has that size
     df = cipherlab.ingest("Doing 256 bit  ecdh's for 10s: 5 256-bit ECDH ops in 10.00s\n")
     assert df.algorithm.tolist() == ["ecdh-p256"] and df.flag.isna().all()
+
+
+def test_rows_that_name_their_machine_are_runs_of_that_machine():
+    head = "type 16 bytes 64 bytes\n"
+    df = cipherlab.ingest(head + "FTC663: md5 1.00k 2.00k\nFTC663: sha1 3.00k 4.00k\n"
+                          "A73:    md5 5.00k 6.00k\n")
+    runs = df.groupby("run").agg(label=("label", "first"), algorithms=("algorithm", set))
+    assert runs.label.tolist() == ["FTC663", "A73"]
+    assert runs.algorithms.tolist() == [{"md5", "sha1"}, {"md5"}]
+    # tags after the values; one name on interleaved machines: which rows ran together is
+    # unknown, so each row is a run of its own
+    df = cipherlab.ingest(head + "md5 1.00k 2.00k (Cortex-A720)\nmd5 3.00k 4.00k (Cortex-A520)\n"
+                          "md5 5.00k 6.00k (Cortex-A720)\nsha1 7.00k 8.00k (Cortex-A720)\n")
+    assert df.groupby("run").label.first().tolist() == ["Cortex-A720", "Cortex-A520",
+                                                         "Cortex-A720", "Cortex-A720"]
+    assert set(df.name) == {"md5", "sha1"}

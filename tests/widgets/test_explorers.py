@@ -8,6 +8,9 @@ change, a clear message when a selection cannot be answered), not the statistics
 
 from __future__ import annotations
 
+import base64
+import re
+import struct
 import warnings
 
 import pandas as pd
@@ -119,7 +122,35 @@ def test_explorer_export_writes_paper_files(aws, tmp_path):
     assert all(p.stat().st_size > 1000 for p in files)
     w.export_path.value = str(tmp_path / "clicked")
     w.export_button.click()
-    assert (tmp_path / "clicked.pdf").exists() and "saved" in w.status.value
+    assert (tmp_path / "clicked.pdf").exists()
+    # download links to the files written, carried in the page (data URIs: Lab, VS Code, Voila)
+    links = re.findall(r"<a download='(clicked\.\w+)' href='data:([\w/+]+);base64,([^']+)'",
+                       w.downloads.value)
+    assert sorted(n for n, _, _ in links) == ["clicked.pdf", "clicked.png", "clicked.svg"]
+    kinds = {n: k for n, k, _ in links}
+    assert kinds["clicked.pdf"] == "application/pdf" and kinds["clicked.svg"] == "image/svg+xml"
+    data = {n: base64.b64decode(d) for n, _, d in links}
+    assert data["clicked.pdf"] == (tmp_path / "clicked.pdf").read_bytes()
+
+
+def test_a_change_that_alters_nothing_redraws_nothing(bundled):
+    w = widgets.explorer(bundled)
+    calls = _count_redraws(w)
+    measured = sorted(set(w.selection().block_bytes))
+    offered = [v for _, v in w.blocks.options]
+    assert offered[-1] > measured[-1]  # the table has sizes GCM was not measured at (TLS)
+    w.blocks.value = (offered[0], measured[-1])  # the same rows: the same picture stays
+    assert calls == []
+    w.blocks.value = (offered[0], measured[-2])  # one size fewer: redrawn
+    assert len(calls) == 1
+
+
+def test_the_screen_png_is_hidpi_and_shown_at_css_size(aws):
+    w = widgets.explorer(aws)
+    out = w.plot.outputs[0]
+    pixels = struct.unpack(">I", w.png[16:20])[0]
+    shown = out["metadata"]["image/png"]["width"]
+    assert pixels >= 1.5 * shown - 1 and 400 < shown < 1000  # fits a 1280-px screen, text ~13 px
 
 
 def test_explorer_rejects_what_is_not_a_tidy_table(aws):
@@ -248,3 +279,71 @@ def test_explorers_work_on_a_real_capture(tmp_path):
     assert w.runs.options == (str(df["host"].iloc[0]),) and w.png.startswith(PNG_MAGIC)
     o = widgets.overhead_explorer(df)
     assert not o.message and len(o.crossover) == 1
+
+
+# -- hygiene: -multi apart, ratios within a machine, the table is the plot, y ticks ----------
+
+def test_multi_runs_are_kept_apart_from_single_process_rows(bundled):
+    for w in (widgets.explorer(bundled), widgets.speedup_explorer(bundled, by="aesni"),
+              widgets.overhead_explorer(bundled)):
+        labels = [label for label, _ in w.processes.options]
+        assert labels[0] == "single process" and w.processes.value == (None, False)
+        assert "-multi 16: sum of 16" in labels and "-multi 16: each process" in labels
+    w = widgets.explorer(bundled)
+    assert w.selection().multi.isna().all()  # host-b's -multi 16 GCM is not beside its 1-process GCM
+    w.processes.value = (16, False)
+    sel = w.selection()
+    assert sel.multi.eq(16).all() and sel.child.isna().all() and not w.message
+
+
+def test_ratio_to_baseline_is_taken_within_one_machine_unless_pooled(bundled):
+    w = widgets.explorer(bundled[bundled.aesni.notna()], metric="ratio to baseline")
+    assert not w.message
+    # AWS and host-b (openssl, cryptography) each hold both sides: three ratios per size, apart
+    cells = w.table.groupby(["host", "tool"], observed=True).size()
+    assert set(cells.index) == {("AWS r3.xlarge", "openssl"), ("host-b", "openssl"),
+                                ("host-b", "cryptography")}
+    w.pool.value = True  # asked for: then the machines are pooled as repeats
+    assert "host" not in w.table.columns
+
+
+def test_the_table_has_one_row_per_line_of_the_plot(bundled):
+    w = widgets.explorer(bundled)
+    ax = w.figure.axes[0]
+    lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) and not ln.get_label().startswith("_")]
+    plotted = {(round(float(x)), round(float(y), -3)) for ln in ax.get_lines() for x, y in ln.get_xydata()}
+    assert lines or plotted
+    table = w.table.set_index([c for c in w.table.columns if not c.endswith(" B")])
+    shown = {(int(c[:-2]), round(float(v), -3)) for c in table.columns for v in table[c].dropna()}
+    assert shown == {p for p in plotted if p[0] in {int(c[:-2]) for c in table.columns}}
+
+
+@pytest.mark.parametrize("make", ["explorer", "speedup_explorer", "overhead_explorer"])
+def test_every_panel_has_y_numbers_on_screen_and_in_the_export(make, aws, tmp_path):
+    from cipherlab.widgets._base import y_tick_labels
+
+    w = getattr(widgets, make)(aws)
+    narrow = {"explorer": ("metric", "ratio to baseline"), "speedup_explorer": ("algorithms", ("aes-128-cbc",)),
+              "overhead_explorer": ("b", "aes-192-cbc")}[make]
+    for value in (None, narrow):
+        if value:
+            setattr(getattr(w, value[0]), "value", value[1])
+        assert not w.message
+        for ax in w.figure.axes:
+            assert len(y_tick_labels(ax)) >= 2, (make, value, ax.get_title(), ax.get_ylim())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)  # single values: drawn hollow
+        assert all(p.stat().st_size for p in w.export(tmp_path / "view", formats=("png",)))
+
+
+def test_a_tall_legend_is_shown_whole(bundled):
+    """host-a measured AES-128-CBC in four files: a legend taller than the panel, not cut off."""
+    from cipherlab.widgets._base import _DPI
+
+    w = widgets.explorer(bundled)
+    w.algorithm.value = "aes-128-cbc"
+    legend = w.figure.axes[0].get_legend() or w.figure.legends[0]
+    box = legend.get_window_extent(w.figure.canvas.get_renderer())
+    assert box.y0 >= 0 and box.x1 <= w.figure.bbox.x1  # inside the canvas the PNG is cut from
+    height_px = struct.unpack(">I", w.png[20:24])[0]
+    assert height_px >= box.height and height_px > w.figsize[1] * _DPI * 0.9

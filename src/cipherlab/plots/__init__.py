@@ -12,7 +12,8 @@ statistics: they draw what :mod:`cipherlab.stats` computed.
 """
 
 from cipherlab.plots._axes import format_bytes, format_rate, format_ratio, format_seconds
-from cipherlab.plots._figures import cost_model, heatmap, overhead, speedup, throughput
+from cipherlab.plots._figures import cost_model, heatmap, overhead, speedup, throughput, transfers
+from cipherlab.plots._layout import layout_problems
 from cipherlab.plots._palette import ALGORITHM_ORDER, COLORS, color_for, palette
 from cipherlab.plots._theme import COLUMN_INCHES, paper, save_figure
 
@@ -27,10 +28,12 @@ __all__ = [
     "format_ratio",
     "format_seconds",
     "heatmap",
+    "layout_problems",
     "overhead",
     "palette",
     "paper",
     "save_figure",
     "speedup",
     "throughput",
+    "transfers",
 ]

@@ -101,7 +101,7 @@ def rate_axis(ax, which: str = "y", values: Iterable[float] = ()) -> None:
     """Log scale on ``ax``'s ``which`` axis, every tick labelled in MB/s, GB/s, ..."""
     axis = _scaled(ax, which, "log")
     axis.set_major_locator(_decade_locator(values))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: format_rate(v)))
+    axis.set_major_formatter(_Spaced(format_rate))
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
@@ -109,7 +109,7 @@ def time_axis(ax, which: str = "y", values: Iterable[float] = ()) -> None:
     """Log scale with ticks labelled in ns/µs/ms (values in seconds)."""
     axis = _scaled(ax, which, "log")
     axis.set_major_locator(_decade_locator(values))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: format_seconds(v)))
+    axis.set_major_formatter(_Spaced(format_seconds))
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
@@ -119,8 +119,54 @@ def size_axis(ax, which: str = "x", sizes: Iterable[float] = ()) -> None:
     axis = _scaled(ax, which, "log", base=2)
     if ticks:
         axis.set_major_locator(ticker.FixedLocator(ticks))
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: _compact_bytes(v)))
+    axis.set_major_formatter(_Spaced(_compact_bytes))
     axis.set_minor_locator(ticker.NullLocator())
+
+
+class _Spaced(ticker.Formatter):
+    """Labels from ``text(value)`` at each tick, leaving out those that would touch a neighbour.
+
+    Block sizes one doubling apart (8K, 16K) or 1-2-5 ratio ticks collide on a single-column
+    figure; which labels fit is decided at draw time from the ticks' printed positions and the
+    labels' font size: the label at the ``keep`` end first (the largest block size, the bulk
+    rate), then every label that leaves room after the last one kept.
+    """
+
+    def __init__(self, text, keep: str = "high"):
+        self.text, self.keep = text, keep
+        self._shown = None
+
+    def set_locs(self, locs):
+        super().set_locs(locs)
+        self._shown = self._fitting([float(v) for v in locs])
+
+    def _fitting(self, locs: list[float]):
+        axis = self.axis
+        if axis is None or len(locs) < 2:
+            return None
+        ax = axis.axes
+        horizontal = axis is ax.xaxis
+        lo, hi = sorted(axis.get_view_interval())
+        locs = sorted(v for v in locs if lo <= v <= hi and np.isfinite(v))
+        if len(locs) < 2:
+            return None
+        pts = np.column_stack([locs, locs])
+        pos = ax.transData.transform(pts)[:, 0 if horizontal else 1]  # pixels
+        ticks = axis.get_major_ticks()
+        size = ticks[0].label1.get_fontsize() if ticks else 7.0
+        em = size * ax.figure.dpi / 72
+        # extent along the axis: a label's width (x; DejaVu digits ~0.64 em) or its height (y)
+        extent = [(0.66 * len(self.text(v)) * em) if horizontal else 1.15 * em for v in locs]
+        order = range(len(locs) - 1, -1, -1) if self.keep == "high" else range(len(locs))
+        shown, last = set(), None
+        for k in order:
+            if last is None or abs(pos[last] - pos[k]) >= (extent[last] + extent[k]) / 2 + 0.3 * em:
+                shown.add(locs[k])
+                last = k
+        return shown
+
+    def __call__(self, x, pos=None):
+        return self.text(x) if self._shown is None or x in self._shown else ""
 
 
 def ratio_axis(ax, which: str = "y", values: Iterable[float] = (), *, log: bool | None = None) -> None:
@@ -132,7 +178,7 @@ def ratio_axis(ax, which: str = "y", values: Iterable[float] = (), *, log: bool 
     if log:
         axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         axis.set_minor_formatter(ticker.NullFormatter())
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _pos: format_ratio(v)))
+    axis.set_major_formatter(_Spaced(format_ratio, keep="low"))
 
 
 def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[str]":
@@ -150,7 +196,9 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
     varying = [k for k in keys if frame[k].astype("object").nunique(dropna=False) > 1]
     if not varying:
         varying = [k for k in keys if frame[k].notna().any()][:1]
-    named = {"algorithm", "label", "source", "candidate", "host"}  # self-explanatory values: no "key=" prefix
+    # self-explanatory values: no "key=" prefix
+    named = {"algorithm", "label", "source", "candidate", "host", "machine", "tool",
+             "tool_version", "cipher"}
     out = []
     for _, row in frame.iterrows():
         parts = []
@@ -158,6 +206,58 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
             v = row[k]
             if v is None or (isinstance(v, float) and math.isnan(v)) or v is np.nan:
                 continue
+            if k == "source":  # a file's name, not the path it was read from
+                v = str(v).replace("\\", "/").rsplit("/", 1)[-1]
             parts.append(str(v) if k in named else f"{k}={v}")
         out.append(sep.join(parts) if parts else "(all)")
     return out
+
+
+def fit_tick_labels(ax, which: str = "x") -> None:
+    """Categorical tick labels that do not overlap at the figure's printed size: horizontal when
+    they fit, else upright (90 degrees), else upright in a smaller font. Measured on a layout
+    pass of the figure, not guessed from the number of labels."""
+    from cipherlab.plots._layout import _overlap, _renderer
+
+    axis = ax.xaxis if which == "x" else ax.yaxis
+
+    def collide() -> bool:
+        renderer = _renderer(ax.figure)
+        boxes = [t.get_window_extent(renderer) for t in axis.get_ticklabels() if t.get_text()]
+        return any(_overlap(a, b) > 0 for a, b in zip(boxes, boxes[1:]))
+
+    if which == "x":
+        axis.set_tick_params(labelrotation=0)
+        for t in axis.get_ticklabels():
+            t.set_horizontalalignment("center")
+        if not collide():
+            return
+        axis.set_tick_params(labelrotation=90)
+    size = axis.get_ticklabels()[0].get_fontsize() if axis.get_ticklabels() else 7.0
+    while collide() and size > 4.0:
+        size -= 0.5
+        axis.set_tick_params(labelsize=size)
+
+
+def _wrapped(text: str, room_pt: float, size: float) -> str:
+    """``text`` broken at spaces into lines no longer than ``room_pt`` (at ``size`` points)."""
+    per_line = max(8, int(room_pt / (0.6 * size)))
+    if "\n" in text or len(text) <= per_line:
+        return text
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, per_line))
+
+
+def fit_labels(ax) -> None:
+    """Wrap a y label longer than the axes are tall, and a title wider than the figure."""
+    fig = ax.figure
+    pos = ax.get_position()
+    ylabel = ax.yaxis.get_label()
+    if ylabel.get_text():
+        ylabel.set_text(_wrapped(ylabel.get_text(), 0.6 * pos.height * fig.get_figheight() * 72,
+                                 ylabel.get_fontsize()))
+    title = ax.title
+    if title.get_text():
+        title.set_text(_wrapped(title.get_text(), 0.75 * fig.get_figwidth() * 72,
+                                title.get_fontsize()))

@@ -20,6 +20,8 @@ import pandas as pd
 from cipherlab.errors import AnalysisError
 from cipherlab.plots._axes import (
     _decade_locator,
+    fit_labels,
+    fit_tick_labels,
     format_bytes,
     format_ratio,
     label_from_keys,
@@ -30,7 +32,7 @@ from cipherlab.plots._axes import (
 )
 from cipherlab.plots._palette import palette as _palette
 
-__all__ = ["cost_model", "heatmap", "overhead", "speedup", "throughput"]
+__all__ = ["cost_model", "heatmap", "overhead", "speedup", "throughput", "transfers"]
 
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
 _DASHES = ("-", "--", ":", "-.")
@@ -45,15 +47,17 @@ _RESULT_COLUMNS = frozenset({
     "ratio_max",
 })
 # Columns that vary between runs and are worth telling apart with line styles, most telling first.
-_STYLE_CANDIDATES = ("aesni", "tier", "isa", "tool", "label", "source", "run", "repeat_group")
+_STYLE_CANDIDATES = ("aesni", "tier", "isa", "tool", "machine", "host", "label", "source", "run",
+                     "repeat_group")
 # Of those, the ones that say what was measured (never a mere numbering of repeats).
 _MEASURED = frozenset({"aesni", "tier", "isa", "tool"})
 
 
 def _gca(ax):
+    """``ax``, or the Axes of a fresh figure: two plot calls never draw into one another."""
     if ax is None:
         import matplotlib.pyplot as plt
-        ax = plt.gca()
+        _, ax = plt.subplots(layout="constrained")
     return ax
 
 
@@ -103,7 +107,12 @@ def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
 
 
 def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
-    """A small-font legend; outside the plot on the right when it is long (would hide data)."""
+    """A small-font legend: inside the axes when short, below them when long (never beside them,
+    where it would take the width of a single-column figure).
+
+    Below means a figure legend under the axes (constrained layout makes room for it) when the
+    Axes is alone on a constrained-layout figure, else a legend under the x label of the Axes.
+    """
     if handles is None:
         handles, labels = ax.get_legend_handles_labels()
     else:
@@ -111,9 +120,35 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
     if not handles:
         return
     if outside is None:
-        outside = len(handles) > 5
-    kw = dict(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0) if outside else {}
-    ax.legend(handles, labels, fontsize="small", **kw)
+        outside = len(handles) > 3
+    if not outside:
+        ax.legend(handles, labels, fontsize="small", loc="best")
+        return
+    if ax.get_legend() is not None:  # seaborn's own, replaced by this one
+        ax.get_legend().remove()
+    fig = ax.figure
+    size = ax.xaxis.get_label().get_fontsize() - (1 if fig.get_figwidth() > 4 else 2)
+    ncols = _legend_columns([str(lab) for lab in labels], fig.get_figwidth() * 72, size)
+    kw = dict(fontsize="small" if fig.get_figwidth() > 4 else "x-small", ncols=ncols,
+              frameon=False, handlelength=1.8,
+              columnspacing=1.0, borderaxespad=0.2)
+    engine = fig.get_layout_engine()
+    if len(fig.axes) == 1 and engine is not None and "Constrained" in type(engine).__name__:
+        fig.legend(handles, labels, loc="outside lower center", **kw)
+    else:  # several axes: each keeps its legend under its own x label
+        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), **kw)
+
+
+def _legend_columns(labels: list[str], width_pt: float, size: float) -> int:
+    """The most columns whose widest labels (matplotlib fills column by column) fit the width."""
+    for ncols in range(len(labels), 1, -1):
+        rows = math.ceil(len(labels) / ncols)
+        columns = [labels[k * rows:(k + 1) * rows] for k in range(ncols)]
+        # label, handle and gap per column, in points
+        need = sum((0.66 * max(map(len, c)) + 5.5) * size for c in columns if c)
+        if need <= width_pt:
+            return ncols
+    return 1
 
 
 def _colors(values: Iterable[object], palette: Mapping[str, str] | None) -> dict[str, str]:
@@ -231,7 +266,8 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
     if hue:
         d[hue] = _plain(d[hue])
     if style:
-        d[style] = _plain(d[style])
+        d[style] = (label_from_keys(d[[style]], [style]) if style == "source"  # a file name
+                    else _plain(d[style]))
     hue_order = list(dict.fromkeys(d[hue])) if hue else None
     if style:
         kwargs.setdefault("markers", True)
@@ -251,6 +287,7 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
     ax.set_xlabel("Block size (bytes)")
     if legend and ax.get_legend() is not None:
         _legend(ax)
+    fit_labels(ax)
     return ax
 
 
@@ -268,7 +305,7 @@ def _significance_column(result: pd.DataFrame, significance: str | None) -> str 
 def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "block_bytes",
             hue: str | None = "algorithm", significance: str | None = "auto",
             palette: Mapping[str, str] | None = None, log: bool | None = None,
-            ylabel: str = "Speed-up (ratio of throughputs)", legend: bool = True, ax=None):
+            ylabel: str = "Speed-up", legend: bool = True, ax=None):
     """Ratios with their confidence intervals by block size, against a claimed value.
 
     Draws the ``ratio`` column of :func:`cipherlab.stats.speedup`, :func:`~cipherlab.stats.compare`
@@ -395,11 +432,11 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
         what = "differs from 1×" if sig == "significant" else (
             f"differs from {format_ratio(expected)}" if expected is not None else sig)
         handles.append(Line2D([], [], color="0.3", marker="o", linestyle="none",
-                              label=f"filled: {what} (significant)"))
+                              label=f"filled: {what}"))
         untested = "test" in d.columns and d["test"].astype("object").eq("no replication").any()
         handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor="white",
                               linestyle="none", label="hollow: not significant" +
-                              (" or untested (one run per side)" if untested else "")))
+                              (" or one run per side" if untested else "")))
     values = list(d["ratio"]) + [expected or 1.0, 1.0]
     for c in ("ci_low", "ci_high"):
         if c in d.columns:
@@ -411,13 +448,12 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
     else:
         ax.set_xticks([i for i, _ in tick_labels], [lab for _, lab in tick_labels])
         ax.set_xlim(-0.6, len(tick_labels) - 0.4)
-        ax.tick_params(axis="x", labelrotation=30)
-        for t in ax.get_xticklabels():
-            t.set_horizontalalignment("right")
+        fit_tick_labels(ax, "x")
         ax.grid(False, axis="x")
     ax.set_ylabel(ylabel)
     if legend:
         _legend(ax, handles, outside=len(handles) > 3)
+    fit_labels(ax)
     return ax
 
 
@@ -529,6 +565,7 @@ def cost_model(fit: pd.DataFrame, df: pd.DataFrame, *, crossover=None, x: str = 
     ax.set_ylabel("Time per call")
     if legend:
         _legend(ax)
+    fit_labels(ax)
     return ax
 
 
@@ -558,7 +595,7 @@ def overhead(data: pd.DataFrame, *, a: str = "aes-128-gcm", b: str = "aes-128-cb
     >>> res = pd.DataFrame({"label": ["host-b"] * 3, "block_bytes": [16, 1024, 16384],
     ...                     "ratio": [0.5, 1.4, 2.2]})
     >>> overhead(res, ax=Figure().add_subplot()).get_ylabel()
-    'aes-128-gcm / aes-128-cbc throughput'
+    'aes-128-gcm / aes-128-cbc'
     """
     if isinstance(data, pd.DataFrame) and "ratio" not in data.columns:
         from cipherlab import stats
@@ -580,17 +617,23 @@ def overhead(data: pd.DataFrame, *, a: str = "aes-128-gcm", b: str = "aes-128-cb
     size_axis(ax, "x", d[x])
     ratio_axis(ax, "y", list(d["ratio"]) + [1.0])
     ax.set_xlabel("Block size (bytes)")
-    ax.set_ylabel(f"{a} / {b} throughput")
+    ax.set_ylabel(f"{a} / {b}")
     if legend:
         _legend(ax)
+    fit_labels(ax)
     return ax
 
 
 def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: str = "algorithm",
             block_bytes: int | None = 8192, value: str = "bytes_per_s", aggfunc: str = "median",
             cmap: str = "cividis", log: bool = True, annot: bool = True,
-            colorbar: bool = True, ax=None, **kwargs):
+            colorbar: bool = True, implausible="auto", ax=None, **kwargs):
     """Machines or tiers × algorithms at one block size, each cell annotated with its rate.
+
+    Cells that cannot be right (beyond the physical limit of the hardware,
+    :func:`cipherlab.stats.lint`) are hatched, keep their number with a ``!`` and stay out of
+    the colour scale: one impossible kernel figure would otherwise be the brightest cell and
+    flatten every other colour.
 
     Parameters
     ----------
@@ -612,7 +655,11 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
     log
         Logarithmic colour scale: tiers differ by orders of magnitude.
     annot, colorbar, ax
-        Cell annotations in MB/s / GB/s; a colour bar; the Axes.
+        Cell annotations in MB/s / GB/s (left out where the cells are too small to hold them
+        at the figure's size); a colour bar; the Axes.
+    implausible
+        ``"auto"``: mark the cells :func:`cipherlab.stats.lint` finds; a frame of findings
+        (``source``, ``line``, ``algorithm``) to mark those; ``None``: mark nothing.
     **kwargs
         Passed to :func:`seaborn.heatmap`.
 
@@ -659,21 +706,34 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
                           observed=True, sort=False)
     table = table.reindex(index=list(dict.fromkeys(d[row_name])),
                           columns=list(dict.fromkeys(d[columns])))
+    bad = _implausible_cells(d, implausible, row_name, columns, table)
     vals = table.to_numpy(float)
-    finite = vals[np.isfinite(vals) & (vals > 0)]
+    finite = vals[np.isfinite(vals) & (vals > 0) & ~bad]
     norm = (LogNorm(finite.min(), finite.max()) if log and finite.size and finite.max() > finite.min()
             else Normalize(finite.min() if finite.size else 0, finite.max() if finite.size else 1))
     title_unit = ""
-    if annot and vals.shape[1] > 8 and finite.size:
+    full = np.vectorize(lambda v: format_rate(v) if np.isfinite(v) else "")(vals)
+    if annot and finite.size and vals.shape[1] > 8:
         # many narrow cells: numbers in one unit (named in the title) instead of a unit per cell
         scale, title_unit = next(((f, u) for f, u in _RATE_UNITS if np.median(finite) >= f),
                                  (1.0, "B/s"))
         labels = np.vectorize(lambda v: f"{v / scale:.3g}" if np.isfinite(v) else "")(vals)
     else:
-        labels = np.vectorize(lambda v: format_rate(v) if np.isfinite(v) else "")(vals) if annot else False
+        labels = full if annot else False
+    if labels is not False:
+        labels = np.where(bad, np.char.add(labels.astype(str), "!"), labels)
     sns.heatmap(table, ax=ax, cmap=cmap, norm=norm, annot=labels, fmt="", linewidths=0.5,
                 linecolor="white", cbar=colorbar, annot_kws={"fontsize": "x-small"},
-                **kwargs)
+                mask=bad if bad.any() else None, **kwargs)
+    if bad.any():
+        from matplotlib.patches import Rectangle
+
+        for i, j in zip(*np.nonzero(bad)):
+            ax.add_patch(Rectangle((j, i), 1, 1, fill=False, hatch="////", edgecolor="0.55",
+                                   linewidth=0))
+            if labels is not False:
+                ax.text(j + 0.5, i + 0.5, labels[i, j], ha="center", va="center",
+                        fontsize="x-small", color="0.15")
     if colorbar and ax.collections and ax.collections[0].colorbar is not None:
         cbar_axis = ax.collections[0].colorbar.ax.yaxis
         if isinstance(norm, LogNorm):
@@ -682,11 +742,140 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
         cbar_axis.set_minor_formatter(ticker.NullFormatter())
     ax.set_xlabel("")
     ax.set_ylabel("")
-    ax.tick_params(axis="x", labelrotation=30)
-    for t in ax.get_xticklabels():
-        t.set_horizontalalignment("right")
+    fit_tick_labels(ax, "x")
+    fit_tick_labels(ax, "y")
+    if labels is not False and not _annotations_fit(ax):
+        for t in list(ax.texts):  # cells too small for their numbers: the colour bar tells
+            t.remove()
+        title_unit = ""
     title = f"Throughput at {format_bytes(block_bytes)} blocks" if block_bytes else "Throughput"
     if title_unit:
         title += f" ({title_unit})"
+    if bad.any():
+        title += "\nhatched: implausible"
     ax.set_title(title)
+    fit_labels(ax)
+    return ax
+
+
+def _annotations_fit(ax) -> bool:
+    """True when every cell annotation fits inside its cell at the figure's printed size."""
+    from cipherlab.plots._layout import _renderer
+
+    renderer = _renderer(ax.figure)
+    cell = ax.transData.transform([(0, 0), (1, 1)])
+    width, height = abs(cell[1] - cell[0])
+    for t in ax.texts:
+        box = t.get_window_extent(renderer)
+        if box.width > width - 2 or box.height > height:
+            return False
+    return True
+
+
+def _implausible_cells(d: pd.DataFrame, implausible, row_name: str, columns: str,
+                       table: pd.DataFrame) -> np.ndarray:
+    """Boolean matrix (table's shape) of the cells with an implausible value."""
+    none = np.zeros(table.shape, dtype=bool)
+    if implausible is None:
+        return none
+    if isinstance(implausible, str):
+        if implausible != "auto":
+            raise ValueError(f"`implausible` must be 'auto', a frame of findings or None; not "
+                             f"{implausible!r}")
+        from cipherlab import stats
+
+        implausible = stats.lint(d, warn=False)
+    keys = [k for k in ("source", "line", "algorithm") if k in d.columns
+            and k in implausible.columns]
+    if implausible.empty or not keys:
+        return none
+    found = set(map(tuple, implausible[keys].astype("object").to_numpy()))
+    rows = d[[tuple(r) in found for r in d[keys].astype("object").to_numpy()]]
+    out = none.copy()
+    index, cols = list(table.index), list(table.columns)
+    for r, c in zip(rows[row_name], rows[columns]):
+        if r in index and c in cols:
+            out[index.index(r), cols.index(c)] = True
+    return out
+
+
+def transfers(df: pd.DataFrame, *, reference: Mapping[str, float] | None = None,
+              label: str | Sequence[str] = ("cipher", "tool"), palette: Mapping[str, str] | None = None,
+              ax=None):
+    """TLS transfer throughput per record cipher as horizontal bars, beside what the cipher does
+    alone: the OpenJDK question ("why is GCM 20x slower than CBC over TLS?") in one picture.
+
+    Parameters
+    ----------
+    df
+        Tidy TLS rows (``operation='transfer'``, from :func:`cipherlab.capture_tls` or the
+        bundled OpenJDK table) with ``cipher`` and ``bytes_per_s``; repeats give a median bar
+        and a range whisker.
+    reference
+        ``{cipher: bytes/s}``: the cipher's own rate (``openssl speed`` at 16 KiB on one core),
+        drawn as a black tick on each bar of that cipher; a bar far left of its tick is the
+        implementation, not the cipher.
+    label
+        Column(s) that name a bar (those that vary are shown).
+    palette, ax
+        Colours by cipher; the Axes (``None``: a fresh figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from matplotlib.figure import Figure
+    >>> tls = pd.DataFrame({"operation": "transfer", "cipher": ["aes-128-gcm", "aes-128-cbc"],
+    ...                     "tool": "jdk-tls", "bytes_per_s": [5.5e6, 1.05e8]})
+    >>> ax = transfers(tls, reference={"aes-128-gcm": 4e9}, ax=Figure().add_subplot())
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['aes-128-gcm', 'aes-128-cbc']
+    """
+    _need(df, ["cipher", "bytes_per_s"], "df")
+    ax = _gca(ax)
+    d = df[df["bytes_per_s"].notna() & (df["bytes_per_s"] > 0)]
+    if "operation" in d.columns:
+        d = d[d["operation"].astype("object").eq("transfer")]
+    if d.empty:
+        raise AnalysisError("`df` has no TLS transfer rows (operation='transfer') with a rate")
+    keys = [k for k in ([label] if isinstance(label, str) else list(label)) if k in d.columns]
+    d = d.assign(_bar=label_from_keys(d[keys], keys))
+    g = d.groupby("_bar", sort=False)
+    bars = pd.DataFrame({"median": g["bytes_per_s"].median(), "low": g["bytes_per_s"].min(),
+                         "high": g["bytes_per_s"].max(),
+                         "cipher": g["cipher"].first().astype("object")})
+    colours = _colors(bars["cipher"], palette)
+    y = np.arange(len(bars))
+    ax.barh(y, bars["median"], color=[colours[c] for c in bars["cipher"]], height=0.6, zorder=2)
+    spread = bars["high"] > bars["low"]
+    if spread.any():
+        ax.errorbar(bars["median"][spread], y[spread.to_numpy()],
+                    xerr=[bars["median"][spread] - bars["low"][spread],
+                          bars["high"][spread] - bars["median"][spread]],
+                    fmt="none", ecolor="0.2", elinewidth=0.9, capsize=2, zorder=3)
+    values = list(bars["low"]) + list(bars["high"])
+    handles = []
+    if reference:
+        ref = [reference.get(c) for c in bars["cipher"]]
+        shown = [(yy, r) for yy, r in zip(y, ref) if r]
+        if shown:
+            ax.plot([r for _, r in shown], [yy for yy, _ in shown], linestyle="none", marker="|",
+                    markersize=12, markeredgewidth=1.6, color="black", zorder=4)
+            values += [r for _, r in shown]
+            from matplotlib.lines import Line2D
+
+            handles.append(Line2D([], [], color="black", marker="|", linestyle="none",
+                                  markersize=8, label="the cipher alone (openssl speed, 16 KiB)"))
+    rate_axis(ax, "x", values)
+    ax.set_yticks(y, list(bars.index))
+    ax.invert_yaxis()
+    ax.set_xlabel("Throughput over TLS")
+    ax.grid(False, axis="y")
+    if handles:
+        _legend(ax, handles, outside=True)
+    fit_tick_labels(ax, "y")
+    fit_labels(ax)
     return ax

@@ -26,7 +26,7 @@ from cipherlab._gc import paused
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _openssl
 from cipherlab.readers._tables import find_tables
-from cipherlab.readers._text import decode, split_lines
+from cipherlab.readers._text import decode, split_lines, strip_shared_prefix
 
 __all__ = ["ingest"]
 
@@ -127,7 +127,7 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         if parts:
             # the frame one pass over every text source would give, flagged once
             text = parts[0] if len(parts) == 1 else model.concat(parts)
-            tables.insert(0, model.flag_cells(_labelled(text), first))
+            tables.insert(0, model.flag_cells(label_masks(text), first))
         parts = chunk = None  # freed while the collector is paused
         if skipped:
             shown = ", ".join(f"{name} ({why})" for name, why in skipped[:_SHOWN_SKIPPED])
@@ -147,11 +147,6 @@ def label_masks(frame: pd.DataFrame) -> pd.DataFrame:
     out = label_masks(frame, stacklevel=2)
     return frame if out is frame else model.coerce(out)  # the new conditions in table order
 
-
-def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
-    """:func:`label_masks`, its new condition columns in their place (after ``flag``)."""
-    out = label_masks(frame)
-    return out if out is frame else model.coerce(out)
 
 
 class _Chunk:
@@ -456,7 +451,7 @@ def read_runs(text: str, source: str, *, strict: bool = False,
         runs, used = finder(lines, source, taken, bad_rows)
         found += runs
         taken |= used
-    runs, unplaced = _openssl.parse(lines, taken, source, hints)
+    runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]

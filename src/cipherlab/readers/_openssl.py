@@ -31,7 +31,7 @@ from cipherlab.readers import _harness, _mr, _progress, _terminal as T
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
-from cipherlab.readers._runs import _memo, _printed_rates, _Run, _RunBoundaries
+from cipherlab.readers._runs import ALG, _memo, _printed_rates, _Run, _RunBoundaries
 from cipherlab.readers._text import clean, parse_prompt, prose_label
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
@@ -50,6 +50,8 @@ _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 # A row name led by the machine it ran on ("FTC663: aes-256-cbc", "A73:    aes-256-cbc").
+# A row's values, then the machine it ran on in parentheses.
+_ROW_TAG = re.compile(r"^(.*[\dks])\s+\(([^()]{1,40})\)\s*$")
 _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
@@ -116,6 +118,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.cur: _Run | None = None
         self.unplaced: list[tuple[int, str]] = []
         self.prose: list[tuple[int, Any]] = []  # lines of prose, see label_after
+        self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.quoted: dict[tuple, str] = {}
@@ -134,6 +137,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.mr_headers = _Memo(lambda text: tuple(map(int, text.split(":"))))  # +H sizes
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
         self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
+        self.row_tags: dict[int, str] = {}  # line -> the machine tag after a row's values
+        self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
 
     # --- pending continuations ------------------------------------------------------------
@@ -234,13 +239,15 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 quoted.setdefault(key, name)
             algorithm, op = canonical(name)
             labelled = _ROW_LABEL.match(name) if ":" in name and not is_known(algorithm) else None
+            tag = self.row_tags.get(lineno) if self.row_tags else None
             if labelled and is_known(canonical(labelled[2])[0]):
                 # "FTC663: aes-256-cbc ...": the machine the row ran on labels its run
                 algorithm, op = canonical(labelled[2])
-                if run.row_label != labelled[1]:
-                    if added:
-                        run.dialects.add("text")
-                    run = self.labelled_run(run, lineno, labelled[1])
+                tag = labelled[1]
+            if tag is not None:
+                if added:
+                    run.dialects.add("text")
+                run = self.tagged_run(run, lineno, tag, algorithm)
             if op == "encrypt" and decrypt:
                 op = "decrypt"
             cells = T.row_bytes_per_s(toks) if values is None else values[j * n:j * n + n]
@@ -251,8 +258,24 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if added:
             run.dialects.add("text")
 
+    def tagged_run(self, run: _Run, lineno: int, label: str, algorithm: str) -> _Run:
+        """The run of a row that names the machine it ran on (``label``): the current run
+        while its rows name that machine, this algorithm is new to it and no earlier run had
+        that name (machines of one name interleaved, four clusters of two core types: which
+        rows ran together cannot be known, so each is a run of its own)."""
+        if run.row_label == label and self.tag_runs.get(label) is run and not any(
+                r[ALG] == algorithm for r in run.rows) and not any(
+                c[ALG] == algorithm for c, _ in run.pk):
+            return run
+        new = self.labelled_run(run, lineno, label)
+        self.tag_runs[label] = new if label not in self.tag_runs else None
+        return new
+
     def add_pk(self, run: _Run, lineno: int, parsed: tuple, kind: str) -> None:
         name, fam, algorithm, bits, toks = parsed
+        tag = self.row_tags.get(lineno) if self.row_tags else None
+        if tag is not None:
+            run = self.tagged_run(run, lineno, tag, algorithm)
         rates = T.rates(toks)
         ops = T.OPS[kind]
         if len(rates) != len(ops):
@@ -305,6 +328,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if not line:
                 continue
             i = idx + 1  # 1-based line numbers from here on
+            if line[-1] == ")":
+                line = self.untagged(i, line)
             if self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field:
                 if self.continuation(i, line):
                     continue
@@ -328,6 +353,15 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 else:
                     self.note_prose(i, line)
         self.flush_pending()
+
+    def untagged(self, i: int, line: str) -> str:
+        """A table row without the machine tag after its values (``... 2065623.72k
+        (Cortex-A720)``), which is kept to label the row's run (``row_tags``)."""
+        m = _ROW_TAG.match(line)
+        if m is None or not (T.sym_row(m[1]) or T.pkey_row(m[1])):
+            return line
+        self.row_tags[i] = m[2].strip()
+        return m[1]
 
     def rejoined(self, idx: int, line: str) -> tuple[str, int]:
         """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
@@ -715,13 +749,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return False
 
 
-def parse(lines: list[str], skip: set[int], source: str,
+def parse(lines: list[str], blocks: list[int] | None, skip: set[int], source: str,
           hints: dict[str, Any] | None = None) -> tuple[list[Run], list[tuple[int, str]]]:
     """Parse every line not in ``skip`` (0-based indices); return runs and unplaced lines.
+
+    ``blocks`` gives each line's comment block (:func:`~cipherlab.readers._text.strip_shared_prefix`:
+    0 outside any): a line of a comment block labels only a run of that block.
 
     ``hints`` may hold ``tool_version`` for ``-mr`` records of unknown release. Unplaced lines
     are ``(1-based line number, line)`` pairs of lines that looked like data but fit nowhere.
     """
     p = _Parser(lines, skip, source, hints or {})
+    p.comment_blocks = blocks
     p.parse()
     return p.build(), sorted(set(p.unplaced))

@@ -168,6 +168,9 @@ class _RunBoundaries:
     def new_run(self, i: int) -> _Run:
         prev_end = self.cur.last if self.cur is not None else -1
         found = self.label_after(prev_end)
+        blocks = self.comment_blocks
+        if found and blocks and blocks[found[0] - 1] and blocks[found[0] - 1] != blocks[i - 1]:
+            found = None  # a comment's line labels only the runs inside that comment
         label = found[1] if found else None
         conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
         self.flush_pending()
@@ -188,7 +191,7 @@ class _RunBoundaries:
         """The run of rows that name the machine ``label`` they ran on, from line ``i``: the
         current run when none of its rows named another, else a new run of the same table and
         header block (one machine per run)."""
-        if run.row_label is None and not run.rows:
+        if run.row_label is None and not run.rows and not run.pk:
             run.row_label = run.meta["label"] = label
             return run
         new = self.new_run(i)

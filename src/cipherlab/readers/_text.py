@@ -21,7 +21,7 @@ import zlib
 
 from cipherlab.errors import IngestError
 
-__all__ = ["clean", "decode", "parse_prompt", "prose_label", "split_lines"]
+__all__ = ["clean", "decode", "parse_prompt", "prose_label", "split_lines", "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
 _BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
@@ -131,6 +131,44 @@ def split_lines(text: str) -> list[str]:
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
     return text.split("\n")
+
+
+# Comment markers a block of pasted output may carry on every line (a Perl or shell `#`, a C++
+# or Go `//`, a Lisp or ini `;`, a TeX `%`, `!`): stripped where a whole block shares one.
+_COMMENT_MARKS = ("//", "#", ";", "%", "!")
+_SHARED_BLOCK = 3  # lines a block must have for its shared marker to be stripped
+
+
+def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
+    """``lines`` with the comment marker that every line of a block of them shares removed,
+    and the block of each line (0 outside such blocks, 1, 2, ... inside).
+
+    A block is a run of at least three consecutive lines whose first non-blank characters are
+    the same marker (``#rsa  512 bits ...`` in a Perl comment); one line so marked (a root
+    prompt ``# openssl speed``, a heading) is left alone. Line numbers do not change.
+
+    >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
+    (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', '\tdsa', 'x'], [1, 1, 1, 0])
+    """
+    def mark(line: str) -> str | None:
+        s = line.lstrip(" \t")
+        return next((m for m in _COMMENT_MARKS if s.startswith(m)), None)
+
+    out, blocks = list(lines), [0] * len(lines)
+    marks = [mark(line) if line[:1] in " \t#/;%!" else None for line in lines]
+    i, n = 0, len(lines)
+    while i < n:
+        m = marks[i]
+        j = i
+        while j < n and m is not None and marks[j] == m:
+            j += 1
+        if m is not None and j - i >= _SHARED_BLOCK:
+            for k in range(i, j):
+                s = lines[k].lstrip(" \t")
+                out[k] = s[len(m):]
+                blocks[k] = i + 1
+        i = max(j, i + 1)
+    return out, blocks
 
 
 def clean(line: str) -> str:

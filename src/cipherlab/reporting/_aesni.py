@@ -5,27 +5,33 @@ from __future__ import annotations
 import pandas as pd
 
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import has_pair
-from cipherlab.reporting._words import (CLAIMED_SPEEDUP, EQUIVALENCE_MARGIN, describe_short,
-                                        describe_source, esc, first_column, p_text, ratio_text,
-                                        source_slug, source_text, unique_values)
+from cipherlab.reporting._select import (MACHINE, describe, experiment_keys, experiments, has_pair,
+                                         levels_text, runs_per_cell)
+from cipherlab.reporting._words import (CLAIMED_SPEEDUP, EQUIVALENCE_MARGIN, esc, first_column,
+                                        p_text, ratio_text, slugify, unique_values)
 
 
 def aesni(df: pd.DataFrame, w: Writer) -> Section:
     from cipherlab import plots, stats
 
     sec = Section("aesni", f"AES-NI on and off: how much faster, and is it {CLAIMED_SPEEDUP:g}×?")
-    if "aesni" not in df.columns:
-        sec.say("These data hold no AES-NI on/off pairs (no <code>aesni</code> condition).")
+    if "aesni" not in df.columns or not df["aesni"].isin(["on", "off"]).any():
+        sec.say("These data hold no AES-NI on/off pairs (no <code>aesni</code> condition): "
+                "capture with <code>isa=\"native,no-aesni\"</code> or give "
+                "<code>ingest(..., aesni=\"off\")</code> for a dump measured with it masked.")
         return sec
     d = df[df["aesni"].isin(["on", "off"]) & df["bytes_per_s"].notna()]
-    sources = [s for s in unique_values(d["source"]) if has_pair(d[d["source"] == s], "aesni",
-                                                             ("on", "off"))]
-    if not sources:
-        sec.say("No source measures the same algorithm with AES-NI both on and off.")
+    groups = experiments(d, experiment_keys(d, by="aesni"))
+    paired = [(k, g) for k, g in groups if has_pair(g, "aesni", ("on", "off"))]
+    unpaired = [f"{esc(describe(k))}: {levels_text(g, 'aesni')}" for k, g in groups
+                if not has_pair(g, "aesni", ("on", "off"))]
+    if not paired:
+        sec.say("No machine was measured with AES-NI both on and off on the same algorithm, "
+                "build and conditions, so there is no speed-up to estimate:")
+        sec.items(unpaired)
         return sec
     sec.say(
-        "A common claim is that AES-NI makes AES \"about twice as fast\". Each source below "
+        "A common claim is that AES-NI makes AES \"about twice as fast\". Each machine below "
         "measured the same algorithms with AES-NI on and with it masked off "
         "(<code>OPENSSL_ia32cap</code>), so the ratio on/off can be read per mode and block "
         "size. The ratio is that of the throughputs (geometric means when there are repeats); "
@@ -33,22 +39,29 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         f"a t-test of <i>ratio = {CLAIMED_SPEEDUP:g}</i> (does it <i>differ</i>?) and an "
         f"equivalence test (TOST) of <i>ratio within {CLAIMED_SPEEDUP:g}× ± "
         f"{EQUIVALENCE_MARGIN:.0%}</i> (is it <i>equal</i> for practical purposes?). "
-        "p-values are Holm-adjusted within each source, difference and equivalence tests in "
-        "one family. The unit of replication is the run (one process): a pasted dump has one "
-        "run per side, so there the ratio of each block size is described, not tested (no "
-        "p-value, no interval, no verdict; block sizes are not replicates); captures with "
+        "p-values are Holm-adjusted within each machine and build, difference and equivalence "
+        "tests in one family. Pairs are formed by machine, build and conditions, whatever files "
+        "the runs came from. The unit of replication is the run (one process): a pasted dump "
+        "has one run per side, so there the ratio of each block size is described, not tested "
+        "(no p-value, no interval, no verdict; block sizes are not replicates); captures with "
         "repeated runs are tested cell by cell on the runs' log throughput.")
+    if unpaired:
+        sec.say("Not compared (AES-NI measured one way only):")
+        sec.items(unpaired)
     speedups, tests = [], []
-    for src in sources:
-        sub = d[d["source"] == src]
-        slug = source_slug(src)
+    for key, sub in paired:
+        where = describe(key)
+        slug = slugify(where)
         sp = stats.speedup(sub, by="aesni", on="on", off="off")
         rt = stats.ratio_test(sub, by="aesni", baseline="off", candidate="on",
                               expected=CLAIMED_SPEEDUP, margin=EQUIVALENCE_MARGIN)
-        speedups.append(pd.DataFrame(sp).assign(source=src))
-        tests.append(pd.DataFrame(rt).assign(source=src))
-        sec.blocks.append(f"<h3>{describe_source(df, src)}</h3>")
-        sec.say(_mask_text(sub))
+        speedups.append(pd.DataFrame(sp).assign(machine=where))
+        tests.append(pd.DataFrame(rt).assign(machine=where))
+        sec.blocks.append(f"<h3>{esc(where)}</h3>")
+        algos = unique_values(sub["algorithm"])
+        sec.say(f"Compared: AES-NI on against off for {len(algos)} algorithm(s) "
+                f"({esc(', '.join(algos))}) at {sub['block_bytes'].nunique()} block size(s), "
+                f"{runs_per_cell(sub, 'aesni')}. " + _mask_text(sub))
         lines = []
         for alg, rows in sp.groupby("algorithm", observed=True, sort=False):
             rows = rows.sort_values("block_bytes")
@@ -60,7 +73,7 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         sec.items(lines)
         verdicts = []
         for _, row in rt.iterrows():
-            where = f" at {int(row['block_bytes'])} bytes" if "block_bytes" in rt.columns else ""
+            at = f" at {int(row['block_bytes'])} bytes" if "block_bytes" in rt.columns else ""
             if row["test"] == "no replication":
                 verdict = (f"<span class='meh'>{_inside_text(row)}</span> (a description: one "
                            "run per side, nothing to test)")
@@ -74,7 +87,7 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
                 verdict = (f"<span class='meh'>inconclusive</span>: neither shown different from "
                            f"{CLAIMED_SPEEDUP:g}× ({p_text(row['p_adjusted'])}) nor within "
                            f"±{EQUIVALENCE_MARGIN:.0%} of it (TOST {p_text(row['p_equivalence'])})")
-            verdicts.append(f"<b>{esc(row['algorithm'])}</b>{where}: {ratio_text(row)}, {verdict}; "
+            verdicts.append(f"<b>{esc(row['algorithm'])}</b>{at}: {ratio_text(row)}, {verdict}; "
                             f"{esc(row['test'])}, runs {int(row['n_candidate'])} vs "
                             f"{int(row['n_baseline'])}")
         sec.say(f"Test of the {CLAIMED_SPEEDUP:g}× claim:")
@@ -82,18 +95,18 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         if len(verdicts) > 12:
             sec.say(f"… and {len(verdicts) - 12} more cells in the table below.")
         sec.findings.append(
-            f"<b>AES-NI, {esc(describe_short(df, src))}</b>: " + "; ".join(
+            f"<b>AES-NI, {esc(where)}</b>: " + "; ".join(
                 _claim_summary(alg, rows) for alg, rows in
                 rt.groupby("algorithm", observed=True, sort=False)) + ".")
         sec.blocks.append(w.figure(
             f"aesni-throughput-{slug}", lambda ax, sub=sub: plots.throughput(
                 sub, palette=w.colours, ax=ax),
-            f"Throughput with AES-NI on (solid) and off (dashed), {source_text(df, src)}. "
+            f"Throughput with AES-NI on (solid) and off (dashed), {where}. "
             "Log-log axes; with repeats the line is their median and the band their range."))
         sec.blocks.append(w.figure(
             f"aesni-speedup-{slug}", lambda ax, sp=sp: plots.speedup(
                 sp, expected=CLAIMED_SPEEDUP, palette=w.colours, ax=ax),
-            f"Speed-up on/off by block size with {100 - 5:g} % intervals, {source_text(df, src)}; "
+            f"Speed-up on/off by block size with {100 - 5:g} % intervals, {where}; "
             f"dashed: the claimed {CLAIMED_SPEEDUP:g}×. Filled markers: significantly different "
             "from 1× after Holm adjustment; hollow: not, or untestable (one run per side)."))
         if "block_bytes" not in rt.columns:
@@ -101,23 +114,23 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
                 f"aesni-2x-test-{slug}", lambda ax, rt=rt: plots.speedup(
                     rt, expected=CLAIMED_SPEEDUP, palette=w.colours, ax=ax),
                 f"The {CLAIMED_SPEEDUP:g}× claim per algorithm, block sizes pooled, "
-                f"{source_text(df, src)}: ratio with its interval, the claim (dashed) and the "
+                f"{where}: ratio with its interval, the claim (dashed) and the "
                 f"±{EQUIVALENCE_MARGIN:.0%} equivalence region (grey). Filled: differs from "
                 f"{CLAIMED_SPEEDUP:g}×."))
     sp_all = pd.concat(speedups, ignore_index=True)
     rt_all = pd.concat(tests, ignore_index=True)
     sec.blocks.append(w.table(
-        "aesni-speedup", first_column(sp_all, "source"),
-        "AES-NI speed-up (on/off) per source, algorithm and block size, with intervals and "
+        "aesni-speedup", first_column(sp_all, MACHINE),
+        "AES-NI speed-up (on/off) per machine, algorithm and block size, with intervals and "
         "Holm-adjusted p-values (test of ratio = 1).",
-        ["source", "algorithm", "operation", "block_bytes", "ratio", "ci_low", "ci_high",
+        [MACHINE, "algorithm", "operation", "block_bytes", "ratio", "ci_low", "ci_high",
          "p_adjusted", "test", "n_candidate", "n_baseline", "significant"]))
     sec.blocks.append(w.table(
-        "aesni-2x-test", first_column(rt_all, "source"),
+        "aesni-2x-test", first_column(rt_all, MACHINE),
         f"Test of the {CLAIMED_SPEEDUP:g}× claim: ratio with interval, t-test of ratio = "
         f"{CLAIMED_SPEEDUP:g} (adjusted p, differs) and TOST within ±{EQUIVALENCE_MARGIN:.0%} "
         "(p_equivalence, equivalent).",
-        ["source", "algorithm", "operation", "block_bytes", "ratio", "ci_low", "ci_high",
+        [MACHINE, "algorithm", "operation", "block_bytes", "ratio", "ci_low", "ci_high",
          "p_adjusted", "differs", "p_equivalence_adjusted", "tost_low", "tost_high",
          "equivalent", "test", "n_candidate", "n_baseline"]))
     return sec
@@ -170,16 +183,20 @@ def _inside_text(row) -> str:
 
 
 def _mask_text(sub: pd.DataFrame) -> str:
-    """What the source says about the capability mask in effect on each side (openssl's CPUINFO)."""
-    if "cpuinfo" not in sub.columns or sub["cpuinfo"].isna().all():
-        return ("The source does not record the capability mask in effect (openssl's "
-                "<code>CPUINFO</code> line), so it cannot show that masking AES-NI took effect; "
+    """What the data say about the capability mask in effect on each side (openssl's CPUINFO
+    line in a dump, the mask a capture set)."""
+    col = next((c for c in ("cpuinfo", "isa_mask") if c in sub.columns and sub[c].notna().any()),
+               None)
+    if col is None:
+        return ("The data do not record the capability mask in effect (openssl's "
+                "<code>CPUINFO</code> line), so they cannot show that masking AES-NI took effect; "
                 "the ratios below are the evidence.")
     parts = []
     for level in ("on", "off"):
-        masks = unique_values(sub.loc[sub["aesni"] == level, "cpuinfo"])
+        masks = unique_values(sub.loc[sub["aesni"] == level, col])
         if masks:
             parts.append(f"AES-NI {level}: <code>{esc('; '.join(masks[:2]))}</code>")
-    return ("Capability mask in effect, as openssl printed it: " + ", ".join(parts) + ". "
+    how = "as openssl printed it" if col == "cpuinfo" else "as the capture set it"
+    return (f"Capability mask in effect, {how}: " + ", ".join(parts) + ". "
             "Bit 57 of the first word is AES-NI, bit 33 PCLMULQDQ, bit 41 SSSE3 (which selects "
             "the vector-permute fallback when AES-NI is off).")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from cipherlab.reporting._blocks import Section, Writer
+from cipherlab.reporting._select import MACHINE
 from cipherlab.reporting._words import esc, rate_text
 
 
@@ -26,6 +27,7 @@ def plausibility(df: pd.DataFrame, w: Writer) -> Section:
     if found.empty:
         sec.say("<span class='ok'>No cell failed these checks.</span>")
         return sec
+    found = _with_machine(found, df)
     counts = found.groupby("check", observed=True).size()
     sec.say("Cells that failed: " + ", ".join(f"<b>{esc(k)}</b> {int(v)}"
                                              for k, v in counts.items()) + ".")
@@ -33,8 +35,8 @@ def plausibility(df: pd.DataFrame, w: Writer) -> Section:
     for _, row in found.head(8).iterrows():
         from cipherlab.plots import format_rate
 
-        where = f"{row['source']}" + (f", line {int(row['line'])}" if "line" in row.index and
-                                      pd.notna(row["line"]) else "")
+        where = f"{row[MACHINE]}: {row['source']}" + (
+            f", line {int(row['line'])}" if "line" in row.index and pd.notna(row["line"]) else "")
         tier = f" ({row['tier']})" if "tier" in row.index and pd.notna(row.get("tier")) else ""
         lines.append(f"<b>{esc(row['algorithm'])}</b>{esc(tier)} at "
                      f"{format_rate(row['bytes_per_s'])} [{esc(where)}]: {esc(row['message'])}")
@@ -48,6 +50,14 @@ def plausibility(df: pd.DataFrame, w: Writer) -> Section:
         + ("; …" if len(found) > 4 else "") + ". Details and reasons in the Plausibility section.")
     sec.blocks.append(w.table(
         "plausibility", found, "Cells that fail a plausibility check, with their provenance.",
-        ["check", "source", "line", "label", "tier", "algorithm", "block_bytes", "bytes_per_s",
+        ["check", MACHINE, "source", "line", "tier", "algorithm", "block_bytes", "bytes_per_s",
          "limit_bytes_per_s", "message"]))
     return sec
+
+
+def _with_machine(found: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """The machine of each finding, from the run it points at."""
+    runs = df[["source", "run", MACHINE]].astype("object").drop_duplicates(["source", "run"])
+    keys = found[["source", "run"]].astype("object")
+    machine = keys.merge(runs, on=["source", "run"], how="left")[MACHINE]
+    return found.assign(**{MACHINE: machine.to_numpy()})

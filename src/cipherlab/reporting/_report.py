@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import pandas as pd
 
 from cipherlab.reporting._aesni import aesni
 from cipherlab.reporting._blocks import PNG_DPI, Section, Writer
+from cipherlab.reporting._inputs import load
 from cipherlab.reporting._machines import machines
 from cipherlab.reporting._overview import overview
 from cipherlab.reporting._page import build_page
@@ -20,21 +22,6 @@ from cipherlab.reporting._transfers import transfers
 from cipherlab.reporting._words import esc, unique_values
 
 __all__ = ["report"]
-
-
-def _load(sources) -> tuple[pd.DataFrame, str]:
-    import cipherlab
-
-    if sources is None:
-        return cipherlab.datasets.load(), "the bundled data (four seed documents, two host captures)"
-    if isinstance(sources, (str, Path)):
-        sources = [sources]
-    sources = list(sources)
-    if not sources:
-        raise ValueError("`sources` must name at least one dump or capture folder, or be None "
-                         "for the bundled data; not an empty list")
-    frames = [cipherlab.ingest(s) for s in sources]
-    return cipherlab.concat(frames), ", ".join(esc(s) for s in sources)
 
 
 def _run(section: Callable, df: pd.DataFrame, w: Writer) -> Section:
@@ -62,19 +49,30 @@ _SECTIONS: list[Callable[[pd.DataFrame, Writer], Section]] = [
     overview, aesni, small_blocks, machines, tiers, transfers, plausibility]
 
 
-def report(sources=None, *, out: str | Path = "report") -> Path:
+def report(sources=None, *, out: str | Path = "report", label: str | Sequence[str] | None = None,
+           baseline: str | None = None, progress: bool | None = None) -> Path:
     """Analyse dumps and captures; write figures, tables and a self-contained ``report.html``.
 
     Parameters
     ----------
     sources
-        What to analyse: a path, glob or capture folder, or a list of them (anything
-        :func:`cipherlab.ingest` reads). ``None`` (the default) analyses the bundled data
-        (:func:`cipherlab.datasets.load`): the AWS AES-NI on/off table, the three-OS mailing-list
-        dumps, the implementation-tier table, the OpenJDK TLS figures and the captures of two
-        hosts.
+        What to analyse: a path, glob, folder, capture folder, folder of captures, tidy CSV or
+        Parquet, text, file object or tidy DataFrame, or a list of them (anything
+        :func:`cipherlab.ingest` reads, and DataFrames). ``None`` (the default) analyses the
+        bundled data (:func:`cipherlab.datasets.load`): the AWS AES-NI on/off table, the
+        three-OS mailing-list dumps, the implementation-tier table, the OpenJDK TLS figures and
+        the captures of two hosts.
     out
         The report folder (created if needed; files of an earlier report are overwritten).
+    label
+        A name for each source (one string for one source, or one per source): the machine its
+        rows are reported as. Without it a machine is named by its ``host``, its ``cpu``, its run
+        labels when they name systems, or else the file name (rules in ``reporting._inputs``).
+    baseline
+        The reference machine of the machines section or the reference tier of the tiers
+        section (default: the machine with the most cells, and ``no-asm``).
+    progress
+        Show a progress bar; default only when standard error is a terminal.
 
     Returns
     -------
@@ -109,8 +107,11 @@ def report(sources=None, *, out: str | Path = "report") -> Path:
     >>> "one run per side: described, not tested" in page.read_text(encoding="utf-8")
     True
     """
-    import matplotlib
+    return _build(sources, out=out, label=label, baseline=baseline, progress=progress)[0]
 
+
+def _build(sources, *, out, label, baseline, progress) -> tuple[Path, Writer]:
+    """:func:`report`, returning the page and the writer (which keeps how each figure is drawn)."""
     from cipherlab import plots
 
     try:
@@ -125,19 +126,21 @@ def report(sources=None, *, out: str | Path = "report") -> Path:
     except OSError as err:
         raise ValueError(f"`out` must be a folder that can be created and written; not {str(out)!r}"
                          f" ({err.strerror})") from err
-    df, sources_text = _load(sources)
+    inputs = load(sources, label)
+    df, sources_text = inputs.df, esc(", ".join(inputs.names))
     if df.empty:
         from cipherlab.errors import AnalysisError
         raise AnalysisError(f"the sources hold no measurements to report on: {sources_text}")
     colours = plots.palette(unique_values(df["algorithm"]))
-    w = Writer(out, colours)
+    w = Writer(out, colours, baseline=baseline, facts=inputs.facts)
     data_csv = out / "data.csv"
     df.to_csv(data_csv, index=False)
     # No pyplot: figures are created with matplotlib.figure.Figure, so no GUI backend is touched
     # and no figure lingers in pyplot's registry.
-    del matplotlib
+    if progress is None:
+        progress = sys.stderr.isatty()
     sections = [_run(fn, df, w) for fn in tqdm(_SECTIONS, desc="report", unit="analysis",
-                                                 leave=False)]
+                                                 leave=False, disable=not progress)]
     notes = [
         "Made with cipherlab from the tidy table in <a href='data.csv'>data.csv</a>. Figures: "
         "<code>figures/</code> (PDF and SVG with embedded TrueType fonts, PNG at "
@@ -147,4 +150,4 @@ def report(sources=None, *, out: str | Path = "report") -> Path:
     ]
     page = out / "report.html"
     page.write_text(build_page(sections, notes, out, sources_text), encoding="utf-8")
-    return page
+    return page, w

@@ -1,4 +1,10 @@
-"""Subset selection shared by the sections: which rows can be paired and compared."""
+"""What the sections pair and compare: experiments by machine, build and conditions, never by file.
+
+An *experiment* is every row measured on one machine, with one build of one tool, one timing base
+and one setting of the other conditions; the rows of all its runs (the files of a capture folder,
+the repeats of a dump) are its replicates. A section compares levels of one column (``aesni``,
+``tier``, the machine) inside experiments that agree on everything else.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,79 @@ from typing import Sequence
 
 import pandas as pd
 
-from cipherlab.reporting._words import unique_values
+from cipherlab.model import condition_columns
+from cipherlab.reporting._words import esc, unique_values
+
+#: The column the report adds: the machine a row was measured on (see ``_inputs.machines``).
+MACHINE = "machine"
+# Conditions that never split an experiment: repeats are pooled, notes and child numbers
+# describe rows, and the host is already the machine.
+_POOLED = ("repeat", "note", "child", "host", MACHINE)
+# Conditions named by another: a capture's isa_mask is the value of its isa preset.
+_NAMED_BY = {"isa_mask": "isa"}
+# What identifies a build and its measurement, beside the machine.
+_BUILD = ("tool", "tool_version", "timing", "multi")
+
+
+def experiment_keys(df: pd.DataFrame, by: str | None = None) -> list[str]:
+    """The columns that define an experiment in ``df``, leaving out ``by`` and what follows it.
+
+    A condition that is a function of ``by`` (``isa=no-aesni`` whenever ``aesni=off``) names the
+    same contrast and would split every pair, so it is left out with ``by``. Columns without a
+    value in ``df`` are left out too.
+    """
+    conds = [c for c in condition_columns(df) if c not in _POOLED and c != by]
+    keys = [MACHINE, *_BUILD, *conds]
+    keys = [k for k in keys if k in df.columns and df[k].notna().any()]
+    keys = [k for k in keys if _NAMED_BY.get(k) not in keys]
+    if by is not None and by in df.columns:
+        levels = df[by].astype("object")
+        keys = [k for k in keys if k == MACHINE or k in _BUILD
+                or df[k].astype("object").groupby(levels).nunique(dropna=False).max() > 1]
+    return keys
+
+
+def experiments(df: pd.DataFrame, keys: Sequence[str]) -> list[tuple[dict, pd.DataFrame]]:
+    """``[(key values, rows)]`` for every experiment, in the order of the data."""
+    if df.empty:
+        return []
+    groups = df.groupby([df[k].astype("object") for k in keys], dropna=False, sort=False)
+    return [(dict(zip(keys, key if isinstance(key, tuple) else (key,))), rows)
+            for key, rows in groups]
+
+
+def describe(key: dict, *, conditions: bool = True) -> str:
+    """``vm, openssl 3.0.22, CPU time, isa=native`` for an experiment's key values (plain text)."""
+    parts = [str(key[MACHINE])] if pd.notna(key.get(MACHINE)) else []
+    tool = " ".join(str(key[k]) for k in ("tool", "tool_version") if pd.notna(key.get(k)))
+    if tool:
+        parts.append(tool)
+    if pd.notna(key.get("timing")):
+        parts.append({"cpu": "CPU time", "elapsed": "wall-clock time"}.get(
+            str(key["timing"]), f"{key['timing']} time"))
+    if pd.notna(key.get("multi")) and int(key["multi"]) > 1:
+        parts.append(f"{int(key['multi'])} processes")
+    if conditions:
+        parts += [f"{k}={v}" for k, v in key.items()
+                  if k not in (MACHINE, *_BUILD) and pd.notna(v) and k != "isa_mask"]
+    return ", ".join(parts)
+
+
+def rows_of(df: pd.DataFrame, key: dict) -> pd.Series:
+    """The mask of the rows of ``df`` that match ``key`` (NaN matches NaN)."""
+    mask = pd.Series(True, index=df.index)
+    for k, v in key.items():
+        if k in df.columns:
+            col = df[k].astype("object")
+            mask &= col.isna() if pd.isna(v) else (col == v)
+    return mask
+
+
+def levels_text(df: pd.DataFrame, by: str) -> str:
+    """``aesni=on only`` for what one experiment measured of ``by`` (HTML)."""
+    found = unique_values(df[by]) if by in df.columns else []
+    return f"only {esc(by)}={esc(found[0])}" if len(found) == 1 else (
+        f"{esc(by)} " + ", ".join(esc(x) for x in found) if found else f"no {esc(by)} value")
 
 
 def has_pair(sub: pd.DataFrame, by: str, levels: Sequence[str]) -> bool:
@@ -16,20 +94,6 @@ def has_pair(sub: pd.DataFrame, by: str, levels: Sequence[str]) -> bool:
     return bool((both >= len(levels)).any())
 
 
-def pair_keys(sub: pd.DataFrame) -> list[str]:
-    """Fit keys that pair two algorithms of one source: conditions, not run numbers or labels.
-
-    openssl prints one table per invocation, so ``-evp aes-128-gcm`` and ``-evp aes-128-cbc`` are
-    separate runs (often with their own labels) of the same experiment; the source and its
-    conditions (``aesni``, ``host``, ...) say which rows belong together.
-    """
-    from cipherlab.model import condition_columns
-
-    conds = [c for c in condition_columns(sub) if c not in ("repeat", "note", "child")
-             and sub[c].notna().any()]
-    return ["algorithm", "operation", "source", *conds]
-
-
 def common_size(sub: pd.DataFrame, preferred: int = 8192):
     sizes = sorted(int(x) for x in sub["block_bytes"].dropna().unique())
     if not sizes:
@@ -37,9 +101,22 @@ def common_size(sub: pd.DataFrame, preferred: int = 8192):
     return preferred if preferred in sizes else sizes[-1]
 
 
-def complete_algorithms(sub: pd.DataFrame, rows: str, size) -> list[str]:
-    """Algorithms measured (with a rate) for every level of ``rows`` at ``size``."""
-    at = sub[sub["block_bytes"] == size]
-    per = at.groupby("algorithm", observed=True)[rows].nunique()
-    n = at[rows].nunique()
-    return [a for a in unique_values(at["algorithm"]) if per.get(a, 0) == n]
+def _cell_counts(sub: pd.DataFrame, by: str | None) -> pd.Series:
+    keys = list(dict.fromkeys(["algorithm", "operation", "block_bytes", *([by] if by else [])]))
+    return sub.groupby([sub[k].astype("object") for k in keys], dropna=False).size()
+
+
+def has_repeats(sub: pd.DataFrame, by: str | None = None) -> bool:
+    counts = _cell_counts(sub, by)
+    return bool(len(counts)) and int(counts.min()) >= 2
+
+
+def runs_per_cell(sub: pd.DataFrame, by: str | None = None) -> str:
+    """``3 runs per cell`` / ``one value per cell`` / ``1-3 runs per cell`` (plain text)."""
+    counts = _cell_counts(sub, by)
+    if counts.empty:
+        return "no values"
+    lo, hi = int(counts.min()), int(counts.max())
+    if hi == 1:
+        return "one value per cell"
+    return f"{lo} runs per cell" if lo == hi else f"{lo}–{hi} runs per cell"

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Sequence
 
 import pandas as pd
 
-from cipherlab.algorithms import GCM_CBC_PAIRS
+from cipherlab.algorithms import GCM_CBC_PAIRS, aead_loop_changed
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import pair_keys
-from cipherlab.reporting._words import describe_short, esc, slugify, source_slug, unique_values
+from cipherlab.reporting._select import (MACHINE, describe, experiment_keys, experiments, rows_of,
+                                         runs_per_cell)
+from cipherlab.reporting._words import esc, slugify, unique_values
 
 
 def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
@@ -18,15 +18,18 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
 
     sec = Section("small-blocks", "Small blocks: the per-call cost of GCM against CBC")
     rated = df[df["bytes_per_s"].notna() & df["block_bytes"].notna()]
-    pairs = []
+    groups = experiments(rated, experiment_keys(rated))
     for a, b in GCM_CBC_PAIRS:
-        both = [s for s in unique_values(rated["source"])
-                if {a, b} <= set(unique_values(rated.loc[rated["source"] == s, "algorithm"]))]
+        both = [(k, g) for k, g in groups if _sizes(g, a) >= 2 and _sizes(g, b) >= 2]
         if both:
-            pairs.append((a, b, both))
-    if not pairs:
-        sec.say("No source measures an AES-GCM and an AES-CBC variant side by side, so the "
-                "per-call cost comparison is not possible on these data.")
+            break
+    else:
+        measured = sorted({alg for _, g in groups for alg in unique_values(g["algorithm"])
+                           if any(alg in pair for pair in GCM_CBC_PAIRS)})
+        sec.say("No machine measured an AES-GCM and the AES-CBC of the same key size side by "
+                "side (same build and conditions, at two or more block sizes each), so the "
+                "per-call cost comparison is not possible on these data"
+                + (f" (measured: {esc(', '.join(measured))})." if measured else "."))
         return sec
     sec.say(
         "GCM authenticates as well as encrypts, and each call pays a fixed price (context, IV, "
@@ -36,36 +39,25 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
         "the block sizes gives both with 95 % intervals; where the GCM and CBC lines cross, GCM "
         "becomes the faster choice. On small messages the fixed cost dominates, so a "
         "16-byte benchmark says little about bulk throughput and the other way round.")
-    a, b, sources = pairs[0]
-    sub = rated[rated["source"].isin(sources) & rated["algorithm"].isin([a, b])]
-    keys = pair_keys(sub)
+    sec.say(f"Compared: {esc(a)} against {esc(b)} on " + "; ".join(
+        f"{esc(describe(k))} ({g['block_bytes'].nunique()} block sizes, "
+        f"{runs_per_cell(g[g['algorithm'].isin([a, b])])})" for k, g in both) + ".")
+    sub = pd.concat([g[g["algorithm"].isin([a, b])] for _, g in both])
+    keys = ["algorithm", "operation", *[k for k in experiment_keys(sub) if k != "operation"]]
     fit = stats.cost_model(sub, groupby=keys)
     cross = stats.crossover(sub, a, b, groupby=keys)
     over = stats.small_block_overhead(sub, a, b, groupby=keys)
     lines = []
     for _, row in cross.iterrows():
-        where = esc(_context(row, keys, df))
-        fa = _fit_row(fit, row, keys, a)
-        fb = _fit_row(fit, row, keys, b)
+        fa, fb = _fit_row(fit, row, keys, a), _fit_row(fit, row, keys, b)
         costs = ""
         if fa is not None and fb is not None:
             costs = (f" Fixed cost per call {_t0(fa)} for {a} against {_t0(fb)} for {b}; "
                      f"per byte {fa['c_ns_per_byte']:.3g} against {fb['c_ns_per_byte']:.3g} ns.")
-        lines.append(f"{where}: {_crossing(row)}.{costs}")
-    eras = {}
-    for src in sources:
-        versions = unique_values(sub.loc[sub["source"] == src, "tool_version"])
-        eras[src] = {stats.aead_era(v) for v in versions} - {None}
-    if len(set().union(*eras.values())) > 1:
-        new = [Path(str(x)).name for x, e in eras.items() if "new" in e]
-        old = [Path(str(x)).name for x, e in eras.items() if "old" in e]
-        sec.say(
-            "<b>Not like for like across sources:</b> OpenSSL 3.0.16, 3.1.8, 3.2.4, 3.3.3 and 3.4 "
-            "changed what <code>openssl speed</code> times for AEAD ciphers (PR #25823): each "
-            "message now pays a full init, IV, AAD and tag, where older versions streamed one "
-            f"context. The fixed cost of GCM from {esc(', '.join(new))} (new loop) therefore "
-            f"includes work that {esc(', '.join(old))} (old loop) did not time; compare "
-            "t<sub>0</sub> within a source, not across these.")
+        lines.append(f"{esc(_context(row, keys))}: {_crossing(row)}.{costs}")
+    era = _era_caveat(sub, a)
+    if era:
+        sec.say(era)
     sec.say(f"Where <b>{a}</b> overtakes <b>{b}</b>:")
     sec.items(lines)
     small = over[over["block_bytes"] == over["block_bytes"].min()]
@@ -74,37 +66,27 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
         costs = (f" (fixed cost per call {_t0(fa, interval=False)} against "
                  f"{_t0(fb, interval=False)})" if fa is not None and fb is not None else "")
         sec.findings.append(
-            f"<b>{esc(a)} against {esc(b)}, {esc(_context(row, keys, df))}</b>: at "
+            f"<b>{esc(a)} against {esc(b)}, {esc(_context(row, keys))}</b>: at "
             f"{int(row['block_bytes'])} bytes GCM runs at {row['ratio']:.2g}× CBC's speed"
-            f"{costs}; {_crossing(cross_row(cross, row, keys))}.")
-    for key, rows in fit.groupby([k for k in keys if k != "algorithm"], observed=True,
-                                 dropna=False, sort=False):
-        rows = pd.DataFrame(rows)
-        mask = pd.Series(True, index=cross.index)
-        for k, v in zip([k for k in keys if k != "algorithm"], key if isinstance(key, tuple)
-                        else (key,)):
-            mask &= cross[k].isna() if pd.isna(v) else (cross[k].astype("object") == v)
-        values = dict(zip([k for k in keys if k != "algorithm"],
-                          key if isinstance(key, tuple) else (key,)))
-        name = "-".join([source_slug(values.get("source", "data"))] + [
-            f"{k}-{v}" for k, v in values.items()
-            if k not in ("source", "operation", "host") and pd.notna(v)])
-        sub_rows = sub
-        for k, v in zip([k for k in keys if k != "algorithm"], key if isinstance(key, tuple)
-                        else (key,)):
-            sub_rows = sub_rows[sub_rows[k].isna() if pd.isna(v) else
-                                (sub_rows[k].astype("object") == v)]
+            f"{costs}; {_crossing(_match(cross, row, keys))}.")
+    group_keys = [k for k in keys if k != "algorithm"]
+    for _, first in fit.drop_duplicates(group_keys).iterrows():
+        key = {k: first[k] for k in group_keys}
+        rows, sub_rows = fit[rows_of(fit, key)], sub[rows_of(sub, key)]
+        where = _context(first, keys)
         sec.blocks.append(w.figure(
-            f"cost-model-{slugify(name)}", lambda ax, rows=rows, sub_rows=sub_rows, c=cross[mask]:
+            f"cost-model-{slugify(where)}",
+            lambda ax, rows=rows, sub_rows=sub_rows, c=cross[rows_of(cross, key)]:
             plots.cost_model(rows, sub_rows, crossover=c, palette=w.colours, ax=ax),
             f"Time per call against block size with the fitted t0 + c·n lines and their 95 % "
-            f"bands, {_context(rows.iloc[0], keys, df)}; dashed vertical: where {a} overtakes "
-            f"{b} (shaded: its interval)."))
+            f"bands, {where}; dashed vertical: where {a} overtakes {b} (shaded: its interval)."
+            + _era_note(sub_rows, a)))
     sec.blocks.append(w.figure(
         f"overhead-{slugify(a)}-vs-{slugify(b)}", lambda ax: plots.overhead(
             over, a=a, b=b, ax=ax),
         f"Throughput of {a} relative to {b} by block size (dashed: equal speed). Below the line, "
-        f"{b} is faster: the fixed per-call cost of {a} dominates small messages.", aspect=0.4))
+        f"{b} is faster: the fixed per-call cost of {a} dominates small messages."
+        + _era_note(sub, a), aspect=0.5))
     sec.blocks.append(w.table(
         "cost-model", fit, f"Per-call cost fits t(n) = t0 + c·n of {a} and {b}: fixed cost t0 "
         "(ns), cost per byte c (ns), asymptotic throughput, half-performance length n½ = t0/c.",
@@ -113,34 +95,68 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
     sec.blocks.append(w.table(
         "crossover", cross, f"Block size where {a} overtakes {b}, with its 95 % interval "
         "(delta method; inf when the slopes are not clearly different).",
-        [k for k in keys if k != "algorithm"] + ["a", "b", "crossover_bytes", "ci_low",
-                                                 "ci_high", "regime"]))
+        group_keys + ["a", "b", "crossover_bytes", "ci_low", "ci_high", "regime"]))
     sec.blocks.append(w.table(
         "small-block-overhead", over, f"Throughput ratio {a}/{b} by block size and the share of "
         "each call spent in fixed overhead (from the fits).",
-        [k for k in keys if k != "algorithm"] + ["block_bytes", "ratio", "t0_a_ns", "t0_b_ns",
-                                                 "overhead_share_a", "overhead_share_b"]))
+        group_keys + ["block_bytes", "ratio", "t0_a_ns", "t0_b_ns", "overhead_share_a",
+                      "overhead_share_b"]))
     return sec
 
 
-def cross_row(cross: pd.DataFrame, row: pd.Series, keys: Sequence[str]):
-    mask = pd.Series(True, index=cross.index)
-    for k in keys:
-        if k == "algorithm" or k not in cross.columns:
-            continue
-        v = row[k]
-        mask &= cross[k].isna() if pd.isna(v) else (cross[k].astype("object") == v)
-    return cross[mask].iloc[0] if mask.any() else None
+def _sizes(rows: pd.DataFrame, algorithm: str) -> int:
+    return rows.loc[rows["algorithm"].astype("object") == algorithm, "block_bytes"].nunique()
+
+
+def _eras(rows: pd.DataFrame) -> set:
+    from cipherlab import stats
+
+    openssl = rows[rows["tool"].astype("object") == "openssl"]
+    return {stats.aead_era(v) for v in unique_values(openssl["tool_version"])} - {None}
+
+
+def _era_caveat(sub: pd.DataFrame, aead: str) -> str:
+    """The AEAD-loop caveat (openssl PR #25823) for the section text, when it applies."""
+    if not aead_loop_changed(aead) or not _eras(sub):
+        return ""
+    by_era = {}
+    for key, g in experiments(sub, [MACHINE, "tool", "tool_version"]):
+        for era in _eras(g):
+            by_era.setdefault(era, []).append(describe(key))
+    mixed = len(by_era) > 1
+    text = ("<b>The AEAD benchmark loop:</b> OpenSSL 3.0.16, 3.1.8, 3.2.4, 3.3.3 and 3.4 changed "
+            "what <code>openssl speed</code> times for GCM/CCM/OCB/SIV (PR #25823): each message "
+            "now pays a full init, IV, AAD and tag, where older versions streamed one context. ")
+    if "new" in by_era:
+        text += (f"The fixed cost of {esc(aead)} from {esc('; '.join(by_era['new']))} (new loop) "
+                 "includes that per-message set-up, which a TLS record layer also pays. ")
+    if mixed:
+        text += (f"{esc('; '.join(by_era['old']))} (old loop) did not time it: compare "
+                 "t<sub>0</sub> within a machine and build, not across these.")
+    return text
+
+
+def _era_note(rows: pd.DataFrame, aead: str) -> str:
+    """The short caption form of the caveat."""
+    eras = _eras(rows) if aead_loop_changed(aead) else set()
+    if not eras:
+        return ""
+    if eras == {"new"}:
+        return (" OpenSSL's new AEAD loop (3.0.16+/3.4+, PR #25823): t0 includes a full "
+                "init/IV/tag per message.")
+    if eras == {"old"}:
+        return " OpenSSL's old AEAD loop (before PR #25823): one context streamed, no per-message init."
+    return " Mixed AEAD loops (PR #25823): t0 not comparable across versions."
+
+
+def _match(frame: pd.DataFrame, row: pd.Series, keys: Sequence[str]):
+    key = {k: row[k] for k in keys if k != "algorithm" and k in frame.columns}
+    hit = frame[rows_of(frame, key)]
+    return hit.iloc[0] if len(hit) else None
 
 
 def _fit_row(fit: pd.DataFrame, row: pd.Series, keys: Sequence[str], algorithm: str):
-    mask = fit["algorithm"].astype("object") == algorithm
-    for k in keys:
-        if k == "algorithm":
-            continue
-        v = row[k]
-        mask &= fit[k].isna() if pd.isna(v) else (fit[k].astype("object") == v)
-    return fit[mask].iloc[0] if mask.any() else None
+    return _match(fit[fit["algorithm"].astype("object") == algorithm], row, keys)
 
 
 def _t0(row, interval: bool = True) -> str:
@@ -174,14 +190,7 @@ def _crossing(row) -> str:
     return "the lines could not be fitted"
 
 
-def _context(row, keys: Sequence[str], df: pd.DataFrame) -> str:
-    """``AWS r3.xlarge (aws-wiki-aesni-on-off.txt), aesni=on`` for a result row."""
-    parts = []
-    if "source" in keys and "source" in row.index:
-        parts.append(describe_short(df, row["source"]))
-    for k in keys:
-        if k in ("algorithm", "operation", "source", "host") or k not in row.index:
-            continue
-        if pd.notna(row[k]):
-            parts.append(f"{k}={row[k]}")
-    return ", ".join(parts)
+def _context(row, keys: Sequence[str]) -> str:
+    """``vm, openssl 3.0.22, CPU time, aesni=on`` for a result row."""
+    return describe({k: row[k] for k in keys if k not in ("algorithm", "operation")
+                     and k in row.index})

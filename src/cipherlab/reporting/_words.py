@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import pandas as pd
 
@@ -45,43 +44,14 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "data"
 
 
-def source_slug(source: str) -> str:
-    parts = Path(str(source)).parts
-    stem = Path(str(source)).stem
-    host = next((p for p in parts if p.startswith("host-")), None)
-    if host:
-        return slugify(f"{host.split('-openssl')[0]}-{stem}")
-    return slugify(stem)
-
-
 def unique_values(series: pd.Series) -> list[str]:
     return [str(v) for v in pd.unique(series.dropna().astype("object"))]
-
-
-def describe_source(df: pd.DataFrame, source: str) -> str:
-    """``AWS r3.xlarge, openssl 1.0.1f (elapsed time)`` for the rows of one source."""
-    rows = df[df["source"].astype("object") == source]
-    where = unique_values(rows["host"]) if "host" in rows.columns else []
-    where = where or unique_values(rows["label"])[:1]
-    tools = [f"{t} {v}".strip() for t, v in
-             rows[["tool", "tool_version"]].astype("object").fillna("").drop_duplicates()
-             .itertuples(index=False)]
-    timing = unique_values(rows["timing"])
-    text = ", ".join(where[:2] + tools[:2])
-    if timing:
-        text += f" ({'/'.join(timing)} time)"
-    return f"<b>{esc(text)}</b> <span class='src'>[{esc(source)}]</span>"
 
 
 def rate_text(v) -> str:
     from cipherlab.plots import format_rate
 
     return format_rate(v)
-
-
-def short_label(label: object) -> str:
-    """Drop the distribution blurb of a long run label: ``VIA Luke @ 1.0 GHz / OpenSSL 1.1.0l``."""
-    return re.sub(r"\s+(on|with)\s+(Debian|Ubuntu|Fedora|Linux).*$", "", str(label))
 
 
 def first_column(frame: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -93,17 +63,6 @@ def span_text(result: pd.DataFrame) -> str:
 
     r = result["ratio"].dropna()
     return f"{format_ratio(r.min())} to {format_ratio(r.max())}" if len(r) else "–"
-
-
-def describe_short(df: pd.DataFrame, source: str) -> str:
-    rows = df[df["source"].astype("object") == source]
-    where = (unique_values(rows["host"]) if "host" in rows.columns else []) or unique_values(rows["label"])[:1]
-    tool = unique_values(rows["tool"])[:1] + unique_values(rows["tool_version"])[:1]
-    return f"{', '.join(where[:1])} ({' '.join(tool)}, {Path(str(source)).name})"
-
-
-def source_text(df: pd.DataFrame, source: str) -> str:
-    return describe_short(df, source)
 
 
 def at_size(row) -> str:

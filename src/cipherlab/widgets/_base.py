@@ -18,6 +18,7 @@ import base64
 import gc
 import html
 import io
+import struct
 import time
 import warnings
 from pathlib import Path
@@ -32,9 +33,18 @@ from matplotlib.figure import Figure
 from cipherlab._gc import paused
 from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
 
-__all__ = ["TITLE", "Explorer", "check_columns", "choices", "machine_keys", "preferred", "reselect"]
+__all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choices", "machine_keys",
+           "preferred", "process_control", "process_mask", "process_options", "reselect"]
 
-_DPI = 80  # screen PNG: sharp enough on a laptop, small enough to redraw and send fast
+_CSS_DPI = 96  # screen figures are shown at 96 CSS px per inch: 10 pt text is 13 px tall
+_DENSITY = 1.5  # image pixels per CSS pixel: sharp on HiDPI screens, still quick to draw and send
+_DPI = _CSS_DPI * _DENSITY
+#: Shown while a redraw runs (the busy class dims the old picture) and lets readouts show whole.
+_STYLE = """<style>
+.cipherlab-busy .cipherlab-plot, .cipherlab-busy .cipherlab-side-plot {opacity: .45;
+  transition: opacity .1s}
+.cipherlab-explorer .widget-readout {max-width: none; overflow: visible}
+</style>"""
 #: Panel titles: a fixed ``y`` spares matplotlib measuring the tick labels to place the title
 #: at every draw (~10 ms a panel); no panel has ticks on top, so it lands where it would anyway.
 TITLE = {"fontsize": "medium", "y": 1.0}
@@ -146,6 +156,17 @@ def _screen_png(fig: Figure) -> bytes:
         for lg in fig.legends:
             anchor = lg.get_bbox_to_anchor().transformed(fig.transFigure.inverted())
             lg.set_bbox_to_anchor((anchor.x0 * scale, anchor.y0), transform=fig.transFigure)
+    renderer = canvas.get_renderer()
+    below = max((-lg.get_window_extent(renderer).y0 for lg in legends), default=0)
+    if below > 0:  # a tall legend: lengthen the canvas downwards; the axes keep their place
+        extra = below / fig.dpi + 0.1
+        params = fig.subplotpars
+        scale = height / (height + extra)
+        fig.set_size_inches(fig.get_size_inches()[0], height + extra)
+        fig.subplots_adjust(bottom=1 - (1 - params.bottom) * scale, top=1 - (1 - params.top) * scale)
+        for lg in fig.legends:
+            anchor = lg.get_bbox_to_anchor().transformed(fig.transFigure.inverted())
+            lg.set_bbox_to_anchor((anchor.x0, 1 - (1 - anchor.y0) * scale), transform=fig.transFigure)
     canvas.draw()
     rgba = np.asarray(canvas.buffer_rgba())
     ink = np.argwhere((rgba[..., :3] < 250).any(axis=2))
@@ -158,24 +179,145 @@ def _screen_png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
+def y_tick_labels(ax) -> list[str]:
+    """The y tick labels shown inside the axes' view (empty strings left out)."""
+    lo, hi = sorted(ax.get_ylim())
+    ticks = [t for t in ax.yaxis.get_major_locator()() if lo <= t <= hi]
+    formatter = ax.yaxis.get_major_formatter()
+    formatter.set_locs(ticks)
+    return [label for label in (formatter(t, i) for i, t in enumerate(ticks)) if label.strip()]
+
+
+def ensure_y_ticks(fig: Figure) -> None:
+    """Give every panel at least two labelled y ticks: a log axis spanning less than a decade
+    (a ratio of 1.9-2.1) otherwise shows no number at all."""
+    from matplotlib import ticker
+
+    for ax in fig.axes:
+        if len(y_tick_labels(ax)) >= 2:
+            continue
+        lo, hi = sorted(ax.get_ylim())
+        if ax.get_yscale() == "log" and lo > 0:
+            values = np.geomspace(lo, hi, 5)[1:-1]
+        else:
+            values = np.linspace(lo, hi, 5)[1:-1]
+        ax.yaxis.set_major_locator(ticker.FixedLocator([float(f"{v:.2g}") for v in values]))
+        if not len(y_tick_labels(ax)) >= 2:  # the axis' own formatter hides these values
+            ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f"{v:g}"))
+
+
 def _png_output(png: bytes, text: str) -> tuple:
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+    shown = {"width": round(width / _DENSITY), "height": round(height / _DENSITY)}
     return ({"output_type": "display_data",
              "data": {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": text},
-             "metadata": {}},)
+             "metadata": {"image/png": shown}},)
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def _download_links(paths: Sequence[Path]) -> str:
+    """HTML links that download ``paths`` from the page itself (data URIs): they work in Lab,
+    VS Code and Voila alike, whatever folder the server may serve files from."""
+    import mimetypes
+
+    links = []
+    for path in paths:
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        links.append(f"<a download='{html.escape(path.name)}' href='data:{kind};base64,{data}' "
+                     f"title='{html.escape(str(path))}'>{html.escape(path.name)}</a>")
+    return " · ".join(links)
+
+
+#: What tells measurements apart that must never be pooled as repeats of one another.
+IDENTITY = ("host", "label", "tool", "tool_version", "tier")
 
 
 def machine_keys(sel: pd.DataFrame, by: str) -> list[str]:
-    """Columns that keep machines and tools apart in a comparison by ``by``: ``host``,
-    ``label`` and/or ``tool`` when each of their values holds both sides (so AES-NI on/off is
-    compared within a machine and within openssl or ``cryptography``, never pooled across
-    two), else none."""
+    """The identity columns (machine, tool, version, tier) that vary in ``sel``, other than ``by``.
+
+    A ratio is taken within one value of each of them: AES-NI on/off within one machine, one
+    tool, one OpenSSL version and one tier, never pooling two machines as if they were repeats.
+    ``label`` is free text: it keys only when each label holds several sides (a machine's
+    name); labels that name the side ("pyca aesni=off") are left out.
+
+    >>> import pandas as pd
+    >>> sel = pd.DataFrame({"host": ["a", "a", "b"], "tool": "openssl", "aesni": ["on", "off", "on"]})
+    >>> machine_keys(sel, "aesni")
+    ['host']
+    """
     keys = []
-    for col in ("host", "label", "tool"):
-        if col != by and col in sel.columns and sel[col].nunique() > 1:
-            sides = sel.groupby(sel[col].astype(str), observed=True)[by].nunique()
-            if (sides == sel[by].nunique()).all():
-                keys.append(col)
+    for c in IDENTITY:
+        if c == by or c not in sel.columns or sel[c].astype(str).nunique() < 2:
+            continue
+        if c == "label":  # free text: a machine's name, or one label per side ("aesni=off")
+            sides = sel.groupby(sel[c].astype(str), observed=True)[by].nunique()
+            if (sides < 2).any():
+                continue
+        keys.append(c)
     return keys
+
+
+def named_keys(sel: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """``sel`` with the identity ``keys`` as text, missing values as "n/a": grouping then keeps
+    rows without a version (a ``cryptography`` loop) instead of dropping them."""
+    return sel.assign(**{k: sel[k].astype("object").where(sel[k].notna(), "n/a")
+                         for k in keys if k in IDENTITY})
+
+
+def both_sides(sel: pd.DataFrame, by: str, sides: Sequence[str], keys: Sequence[str]
+               ) -> tuple[pd.DataFrame, int]:
+    """The rows of the cells (``keys``) that hold every one of ``sides`` of ``by``, and how many
+    cells were left out for lacking one (a machine measured with AES-NI on only has no ratio)."""
+    cell = sel.groupby([sel[k].astype(str) for k in keys], observed=True, dropna=False).ngroup()
+    complete = sel[by].astype(str).groupby(cell).agg(lambda v: set(sides) <= set(v))
+    return sel[cell.map(complete).to_numpy(dtype=bool)], int((~complete).sum())
+
+
+#: ``Processes`` choice -> (``multi`` value or None for one process, per child?)
+SINGLE_PROCESS = (None, False)
+
+
+def process_options(df: pd.DataFrame) -> list[tuple[str, tuple]]:
+    """The ``Processes`` choices a table offers: one process, and for each ``openssl speed -multi N``
+    the sum over its N processes and each process on its own. Empty when nothing ran ``-multi``.
+
+    Kept apart because a ``-multi`` figure is not one process's rate: the sum of N processes is
+    N times larger, a child's figure shares the machine with N - 1 others.
+    """
+    if "multi" not in df.columns or df["multi"].isna().all():
+        return []
+    child = df["child"].notna() if "child" in df.columns else pd.Series(False, index=df.index)
+    options = [("single process", SINGLE_PROCESS)] if df["multi"].isna().any() else []
+    for n in sorted(int(v) for v in df["multi"].dropna().unique()):
+        runs = df["multi"].eq(n).fillna(False)
+        if (runs & ~child).any():
+            options.append((f"-multi {n}: sum of {n}", (n, False)))
+        if (runs & child).any():
+            options.append((f"-multi {n}: each process", (n, True)))
+    return options
+
+
+def process_control(df: pd.DataFrame) -> widgets.Dropdown | None:
+    """A ``Processes`` dropdown (single process first) when the table has ``-multi`` rows."""
+    options = process_options(df)
+    if not options:
+        return None
+    return widgets.Dropdown(options=options, value=options[0][1], description="Processes")
+
+
+def process_mask(df: pd.DataFrame, control: widgets.Dropdown | None) -> np.ndarray:
+    """Rows of the process choice of ``control`` (every row when there is no control)."""
+    if control is None:
+        return np.ones(len(df), dtype=bool)
+    n, each = control.value
+    if n is None:
+        return df["multi"].isna().to_numpy()
+    child = df["child"].notna() if "child" in df.columns else pd.Series(False, index=df.index)
+    return (df["multi"].eq(n).fillna(False) & (child if each else ~child)).to_numpy(dtype=bool)
 
 
 def reselect(select: widgets.SelectMultiple, options: Sequence, default: Sequence | None = None) -> None:
@@ -242,6 +384,7 @@ class Explorer(widgets.VBox):
         self.side_plot = widgets.Output()
         self.side_plot.add_class("cipherlab-side-plot")
         self.status = widgets.HTML()
+        self.downloads = widgets.HTML()  # links to the files of the last export
         self.table_view = widgets.HTML(layout=widgets.Layout(overflow="auto", max_height="320px"))
         self.export_path = widgets.Text(value=export_name, description="Export to:",
                                         layout=widgets.Layout(width="320px"))
@@ -254,9 +397,11 @@ class Explorer(widgets.VBox):
 
         rows = [widgets.HBox(self.controls[i:i + 3], layout=widgets.Layout(flex_flow="row wrap"))
                 for i in range(0, len(self.controls), 3)]
-        super().__init__([*rows, widgets.HBox([self.side_plot, self.plot]), self.status,
-                          self.table_view,
-                          widgets.HBox([self.export_path, self.export_button])])
+        figures = widgets.HBox([self.side_plot, self.plot],
+                               layout=widgets.Layout(flex_flow="row wrap"))  # narrow: one below
+        super().__init__([widgets.HTML(_STYLE), *rows, figures, self.status, self.table_view,
+                          widgets.HBox([self.export_path, self.export_button, self.downloads])])
+        self._drawn = None  # what the picture on screen shows (see _signature)
         self.add_class("cipherlab-explorer")
         self.redraw()  # the first draw imports seaborn and fills font caches: long-lived too
         _freeze_long_lived()
@@ -289,6 +434,9 @@ class Explorer(widgets.VBox):
                 explorer._held -= 1
                 if not explorer._held and explorer._dirty:
                     explorer._dirty = False
+                    signature = explorer._current_signature()
+                    if signature == explorer._drawn:  # the same picture: keep it
+                        return
                     explorer.redraw()
 
         return _Hold()
@@ -300,10 +448,29 @@ class Explorer(widgets.VBox):
         # one every few redraws, walking the figures left by earlier redraws: ~40 ms). Resumed,
         # it collects at the next allocation, after the new picture has been sent.
         with paused():
-            self._redraw()
+            self.add_class("cipherlab-busy")  # sent at once: the old picture dims while we draw
+            try:
+                self._redraw()
+            finally:
+                self.remove_class("cipherlab-busy")
+
+    def _signature(self):
+        """What the picture depends on; a change that leaves it equal redraws nothing.
+
+        By default the controls' values; explorers whose controls can change without changing
+        the rows drawn (a machine without this algorithm deselected) return the rows instead.
+        """
+        return tuple(_hashable(c.value) for c in self.controls)
+
+    def _current_signature(self):
+        try:
+            return self._signature()
+        except CipherlabError as err:  # the redraw will say why
+            return ("cannot draw", str(err))
 
     def _redraw(self) -> None:
         start = time.perf_counter()
+        self._drawn = self._current_signature()
         fig = Figure(figsize=self.figsize, dpi=_DPI)
         with warnings.catch_warnings(record=True) as caught:
             # The analyses warn about single-value cells, mixed AEAD loops, ...: worth reading,
@@ -330,6 +497,7 @@ class Explorer(widgets.VBox):
             self.status.value = (f"<div style='color:#b00'>{html.escape(str(error))}</div>"
                                  f"<small>{notes}</small>")
             return
+        ensure_y_ticks(fig)
         png = _screen_png(fig)
         self.tables = table if isinstance(table, dict) else ({} if table is None else {"": table})
         self.table = next(iter(self.tables.values()), None)
@@ -349,6 +517,7 @@ class Explorer(widgets.VBox):
         """PNG bytes of ``draw(fig)`` on a fresh screen figure (for the side figure)."""
         fig = Figure(figsize=figsize, dpi=_DPI)
         draw(fig)
+        ensure_y_ticks(fig)
         return _screen_png(fig)
 
     def _show_side(self, png: bytes) -> None:
@@ -387,6 +556,7 @@ class Explorer(widgets.VBox):
         with plots.paper(width):
             fig = Figure(layout="constrained")
             self._draw(fig)
+            ensure_y_ticks(fig)
             return plots.save_figure(fig, target, formats=formats, width=width)
 
     def _export_clicked(self) -> None:
@@ -395,8 +565,7 @@ class Explorer(widgets.VBox):
         except (CipherlabError, OSError, ValueError) as err:
             self.status.value = f"<span style='color:#b00'>export failed: {html.escape(str(err))}</span>"
             return
-        names = ", ".join(html.escape(str(p)) for p in written)
-        self.status.value = f"<small>saved {names}</small>"
+        self.downloads.value = f"<small>saved, download: {_download_links(written)}</small>"
 
     def __repr__(self) -> str:
         state = self.message or self._caption()

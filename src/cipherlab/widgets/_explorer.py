@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
+
 import ipywidgets as widgets
 import pandas as pd
 from matplotlib import ticker
 
-from cipherlab.errors import AnalysisError
-from cipherlab.widgets._base import (Explorer, check_columns, choices, machine_keys, preferred,
+from cipherlab.errors import AnalysisError, CipherlabWarning
+from cipherlab.plots import format_bytes
+from cipherlab.widgets._base import (Explorer, both_sides, check_columns, choices, machine_keys,
+                                     named_keys, preferred, process_control, process_mask,
                                      reselect)
 
 __all__ = ["ThroughputExplorer", "explorer"]
@@ -73,17 +77,23 @@ class ThroughputExplorer(Explorer):
                                           if conds else _ALL, description="Condition")
         self.levels = widgets.SelectMultiple(description="Values", rows=3)
         sizes = [int(s) for s in choices(rated["block_bytes"])]
-        self.blocks = widgets.SelectionRangeSlider(options=[(f"{s:,}", s) for s in sizes],
+        self.blocks = widgets.SelectionRangeSlider(options=[(format_bytes(s), s) for s in sizes],
                                                    index=(0, len(sizes) - 1),
-                                                   description="Block bytes",
-                                                   continuous_update=False)
+                                                   description="Block size",
+                                                   continuous_update=False,  # on release
+                                                   layout=widgets.Layout(width="360px"))
         self.metric = widgets.ToggleButtons(options=list(METRICS), value=metric,
                                             description="Metric",
                                             style={"button_width": "auto"})
         self.baseline = widgets.Dropdown(description="Baseline")
+        # ratios within one machine, tool, version and tier unless the user pools them
+        self.pool = widgets.Checkbox(value=False, description="Pool machines and versions",
+                                     indent=False)
+        self.processes = process_control(rated)
         self._sync(None)
-        super().__init__(df, [self.algorithm, self.operation, self.runs, self.condition,
-                              self.levels, self.baseline, self.blocks, self.metric],
+        controls = [self.algorithm, self.operation, self.runs, self.condition, self.levels,
+                    self.baseline, self.blocks, self.metric, self.pool]
+        super().__init__(df, controls + ([self.processes] if self.processes else []),
                          export_name="explorer")
 
     def _sync(self, change) -> None:
@@ -108,7 +118,7 @@ class ThroughputExplorer(Explorer):
         """The rows of the table that the controls select (a new frame)."""
         d = self._rated
         lo, hi = self.blocks.value
-        keep = (self._runs.isin(self.runs.value).to_numpy()
+        keep = (self._runs.isin(self.runs.value).to_numpy() & process_mask(d, self.processes)
                 & d["algorithm"].astype("object").eq(self.algorithm.value).to_numpy()
                 & d["operation"].astype("object").eq(self.operation.value).to_numpy()
                 & d["block_bytes"].between(lo, hi).to_numpy())
@@ -121,6 +131,12 @@ class ThroughputExplorer(Explorer):
             raise AnalysisError("nothing selected: no rows for this algorithm, operation, runs, "
                                 "values and block sizes")
         return sel.copy()
+
+    def _signature(self):
+        # the rows drawn, not the controls: deselecting a machine that has no row for this
+        # algorithm, or widening the range past the sizes measured, draws the same picture
+        return (tuple(self.selection().index), self.metric.value, self.condition.value,
+                self.baseline.value, self.pool.value)
 
     def _draw(self, fig):
         from cipherlab import plots, stats
@@ -139,7 +155,17 @@ class ThroughputExplorer(Explorer):
                                     f"and another value of {cond!r} in the selection; it has "
                                     f"{values}")
             sel[cond] = sel[cond].astype(str)
-            keys = ["algorithm", "operation", "block_bytes", *machine_keys(sel, cond)]
+            apart = [] if self.pool.value else machine_keys(sel, cond)
+            sel = named_keys(sel, apart)
+            keys = ["algorithm", "operation", "block_bytes", *apart]
+            sel, lacking = both_sides(sel, cond, values, keys)
+            if lacking:
+                warnings.warn(f"{lacking} cell(s) without every value of {cond!r} on the same "
+                              f"machine, tool, version and tier left out of the ratios",
+                              CipherlabWarning, stacklevel=2)
+            if sel.empty:
+                raise AnalysisError(f"no machine, tool, version and tier measured every value of "
+                                    f"{cond!r} here: tick 'Pool machines and versions' to pool them")
             result = stats.compare(sel, by=cond, baseline=self.baseline.value, groupby=keys,
                                    paired=False, check=False)
             plots.speedup(result, expected=None, ax=ax)
@@ -163,15 +189,20 @@ class ThroughputExplorer(Explorer):
         elif metric == "cycles/byte":
             ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f"{v:g}"))
             ax.set_ylabel("Cycles per byte (lower is faster)")
-        return self._summary(sel, column)
+        return self._summary(sel, column, hue)
 
-    def _summary(self, sel: pd.DataFrame, column: str) -> pd.DataFrame:
-        # The plotted numbers: the median of the repeats behind each point, one column per size.
-        keys = ["algorithm", "operation"] + [c for c in ("label", self.condition.value)
-                                             if c in sel.columns and c != _ALL]
-        keys = list(dict.fromkeys(keys))
-        table = sel.assign(**{k: sel[k].astype("object") for k in keys}).pivot_table(
-            index=keys, columns="block_bytes", values=column, aggfunc="median", observed=True)
+    def _summary(self, sel: pd.DataFrame, column: str, hue: str) -> pd.DataFrame:
+        """The plotted numbers: one row per line of the plot (the same columns split them), the
+        median of the repeats behind each point, one column per block size."""
+        from cipherlab.plots._figures import _splitting_columns  # the plot's own series split
+
+        cond = [self.condition.value] if self.condition.value != _ALL else []
+        keys = list(dict.fromkeys(["algorithm", "operation", hue, *cond,
+                                   *_splitting_columns(sel, [hue, "block_bytes"])]))
+        # missing values are a series of their own in the plot: "n/a" keeps them in the table
+        named = sel.assign(**{k: sel[k].astype("object").where(sel[k].notna(), "n/a") for k in keys})
+        table = named.pivot_table(index=keys, columns="block_bytes", values=column,
+                                  aggfunc="median", observed=True)
         table.columns = [f"{int(c)} B" for c in table.columns]
         return table.reset_index()
 

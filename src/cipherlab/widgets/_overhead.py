@@ -7,7 +7,8 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.model import condition_columns
-from cipherlab.widgets._base import TITLE, Explorer, check_columns, choices, preferred, reselect
+from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, preferred, process_control,
+                                     process_mask, reselect)
 from cipherlab.widgets._explorer import run_names
 
 __all__ = ["OverheadExplorer", "overhead_explorer"]
@@ -19,7 +20,7 @@ _COST_COLUMNS = ["t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "n_half_by
 class OverheadExplorer(Explorer):
     """Time per call, fitted cost lines, crossover and overhead (see :func:`overhead_explorer`)."""
 
-    figsize = (9.6, 3.6)
+    figsize = (8.4, 3.4)
 
     def __init__(self, df: pd.DataFrame, *, a: str = "aes-128-gcm", b: str = "aes-128-cbc"):
         check_columns(df, ["source", "algorithm", "operation", "block_bytes", "bytes_per_s"],
@@ -40,8 +41,10 @@ class OverheadExplorer(Explorer):
         self.runs = widgets.SelectMultiple(description="Machines" if "host" in df.columns
                                            else "Runs", rows=4)
         self.operation = widgets.Dropdown(description="Operation")
+        self.processes = process_control(rated)  # -multi sums and children kept apart
         self._sync(None)
-        super().__init__(df, [self.a, self.b, self.operation, self.runs], export_name="overhead")
+        super().__init__(df, [self.a, self.b, self.operation, self.runs]
+                         + ([self.processes] if self.processes else []), export_name="overhead")
 
     def _sync(self, change) -> None:
         owner = None if change is None else change["owner"]
@@ -65,12 +68,15 @@ class OverheadExplorer(Explorer):
             raise AnalysisError(f"no run holds both {self.a.value} and {self.b.value}: pick "
                                 f"another pair")
         d = self._rated
-        sel = d[self._runs.isin(self.runs.value).to_numpy()
+        sel = d[self._runs.isin(self.runs.value).to_numpy() & process_mask(d, self.processes)
                 & d["algorithm"].isin([self.a.value, self.b.value]).to_numpy()
                 & (d["operation"].astype("object") == self.operation.value).to_numpy()]
         if sel.empty:
             raise AnalysisError("nothing selected for these runs and this operation")
         return sel.copy()
+
+    def _signature(self):
+        return (tuple(self.selection().index), self.a.value, self.b.value)  # the rows drawn
 
     def groupby(self, sel: pd.DataFrame) -> list[str]:
         """One fit per algorithm, operation, machine and varying condition.
@@ -98,6 +104,7 @@ class OverheadExplorer(Explorer):
         left.set_title("time per call, fitted t0 + c·n", **TITLE)
         plots.overhead(share, a=a, b=b, ax=right)
         right.set_title(f"{a} / {b}", **TITLE)
+        right.set_ylabel("throughput ratio a / b")  # the names are in the title: the label fits
         keys = [c for c in fit.columns if c not in _COST_COLUMNS and c not in (
             "t0_ci_low", "t0_ci_high", "c_ci_low", "c_ci_high", "asymptotic_bytes_per_s",
             "clock_hz", "n_points")]

@@ -6,8 +6,8 @@ import ipywidgets as widgets
 import pandas as pd
 
 from cipherlab.errors import AnalysisError
-from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, machine_keys, preferred,
-                                     reselect)
+from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, machine_keys,
+                                     named_keys, preferred, process_control, process_mask, reselect)
 from cipherlab.widgets._explorer import condition_choices
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
@@ -25,7 +25,7 @@ _NOT_DRAWN = frozenset({"p_value", "p_adjusted", "statistic", "adjust"})
 class SpeedupExplorer(Explorer):
     """Ratios candidate/baseline with intervals and a ratio test (see :func:`speedup_explorer`)."""
 
-    figsize = (4.4, 3.6)
+    figsize = (4.0, 3.2)
 
     def __init__(self, df: pd.DataFrame, *, by: str | None = None, expected: float = 2.0,
                  margin: float = 0.1):
@@ -64,9 +64,11 @@ class SpeedupExplorer(Explorer):
                                      description="Test")
         self.adjust = widgets.Dropdown(options=["holm", "bh"], value="holm",
                                        description="Adjust p")
+        self.processes = process_control(rated)  # -multi sums and children kept apart
         self._sync(None)
-        super().__init__(df, [self.by, self.candidate, self.baseline, self.algorithms,
-                              self.operation, self.test, self.expected, self.margin, self.adjust],
+        controls = [self.by, self.candidate, self.baseline, self.algorithms, self.operation,
+                    self.test, self.expected, self.margin, self.adjust]
+        super().__init__(df, controls + ([self.processes] if self.processes else []),
                          export_name="speedup")
 
     def _sync(self, change) -> None:
@@ -96,13 +98,14 @@ class SpeedupExplorer(Explorer):
         if cand == base:
             raise AnalysisError(f"candidate and baseline are both {by}={cand!r}: pick two values")
         side = d[by].astype(str)
-        sel = d[side.isin([cand, base]).to_numpy()
+        sel = d[side.isin([cand, base]).to_numpy() & process_mask(d, self.processes)
                 & d["algorithm"].isin(self.algorithms.value).to_numpy()
                 & (d["operation"].astype("object") == self.operation.value).to_numpy()].copy()
         if sel.empty:
             raise AnalysisError("nothing selected: choose algorithms present on both sides")
         sel[by] = sel[by].astype(str)
-        return sel, ["algorithm", "operation", "block_bytes", *machine_keys(sel, by)]
+        keys = machine_keys(sel, by)
+        return named_keys(sel, keys), ["algorithm", "operation", "block_bytes", *keys]
 
     def _draw(self, fig):
         from cipherlab import plots, stats
@@ -110,7 +113,7 @@ class SpeedupExplorer(Explorer):
         sel, keys = self.selection()
         by, cand, base = self.by.value, self.candidate.value, self.baseline.value
         key = (by, cand, base, self.algorithms.value, self.operation.value, self.test.value,
-               self.adjust.value)
+               self.adjust.value, self.processes.value if self.processes else None)
         if key != self._side_key:
             # The per-cell comparison does not depend on the claim or the margin: it is computed
             # and drawn (left) only when the sides change, so the slider redraws the test alone.
@@ -134,7 +137,7 @@ class SpeedupExplorer(Explorer):
                     comparison.drop(columns=list(_NOT_DRAWN), errors="ignore"), index=False))
                 png = self._pictures.get(picture)
                 if png is None:
-                    png = self._pictures[picture] = self._render(left, figsize=(5.6, 3.6))
+                    png = self._pictures[picture] = self._render(left, figsize=(4.8, 3.2))
                 for cache in (self._sides, self._pictures):
                     if len(cache) > _KEEP:
                         del cache[next(iter(cache))]

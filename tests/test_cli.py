@@ -1,0 +1,97 @@
+"""The cipherlab command follows shell conventions: run as users run it, in a real subprocess.
+
+Standard input and output are real pipes here, and standard error is not a terminal, so these
+runs see what a shell script or a CI log sees.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import cipherlab
+from cipherlab.cli import build_parser
+
+SEED = cipherlab.datasets.path("aws-wiki-aesni-on-off.txt")
+
+
+def run(*args, stdin: bytes | None = None, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cipherlab", *map(str, args)], input=stdin,
+                          capture_output=True, cwd=cwd, timeout=300)
+
+
+def _one_error_line(done: subprocess.CompletedProcess, command: str) -> str:
+    err = done.stderr.decode()
+    assert "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.startswith(f"cipherlab {command}: error:")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_version_and_help_are_plain_text_with_help_for_every_option():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.decode().strip() == f"cipherlab {cipherlab.__version__}"
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # the subcommand parsers
+    for name, sub in [("cipherlab", parser), *commands.items()]:
+        for action in sub._actions:
+            if action.dest in ("help", "command"):
+                continue
+            assert action.help, f"{name} {action.option_strings or action.dest} has no help"
+        text = sub.format_help()
+        assert not re.search(r"``|:func:|:class:|:mod:", text), (name, text)
+    assert "exit status is 2 for a usage error" in parser.format_help()
+
+
+@pytest.mark.parametrize("args, status, needle", [
+    (["report", "nothere.txt", "-o", "{tmp}/r"], 1, "nothere.txt"),
+    (["ingest", SEED, "-o", "out.xlsx"], 2, "expected a .csv or .parquet path"),
+    (["ingest", SEED, "-o", "/missing/dir/x.csv"], 2, "'/missing/dir' of '/missing/dir/x.csv' does not exist"),
+    (["ingest", SEED, "-c", "timing=bogus"], 2, "`timing` must be one of 'cpu' or 'elapsed'; not 'bogus'"),
+    (["ingest", "{tmp}/empty.txt"], 1, "no measurements"),
+])
+def test_errors_are_one_line_with_the_conventional_status(tmp_path, args, status, needle):
+    (tmp_path / "empty.txt").write_text("nothing to see here\n")
+    done = run(*[str(a).format(tmp=tmp_path) for a in args], cwd=tmp_path)
+    assert done.returncode == status, done.stderr.decode()
+    assert needle in _one_error_line(done, args[0])
+
+
+def test_ingest_reads_stdin_and_writes_stdout():
+    done = run("ingest", "-", "-o", "-", stdin=SEED.read_bytes())
+    assert done.returncode == 0, done.stderr.decode()
+    lines = done.stdout.decode().splitlines()
+    assert lines[0].startswith("source,run,label") and len(lines) == 61  # header + 60 cells
+    assert lines[1].startswith("<stdin>,")
+    assert "<stdin>" in done.stderr.decode()  # the summary goes to stderr when stdout is data
+
+
+def test_report_reads_stdin_and_writes_the_page_to_stdout():
+    done = run("report", "-", "--label", "aws", "-o", "-", stdin=SEED.read_bytes())
+    assert done.returncode == 0, done.stderr.decode()
+    page = done.stdout.decode()
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "data:image/png;base64," in page and "equivalent to 2×" in page
+    assert "aws, openssl 1.0.1f" in page  # the label names the machine
+
+
+def test_no_progress_bar_in_redirected_stderr_and_quiet_is_quiet(tmp_path):
+    # 60 files: ingest shows a progress bar from 50 files on, but only on a terminal
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    for i in range(60):
+        shutil.copy(SEED, dumps / f"dump{i:02d}.txt")
+    done = run("ingest", dumps, "-o", tmp_path / "all.csv")
+    assert done.returncode == 0
+    err, out = done.stderr.decode(), done.stdout.decode()
+    assert "\r" not in err and "file/s" not in err and "%|" not in err, err
+    # a concise summary: the totals and the first rows, not one line per file
+    assert out.startswith("60 sources, 60 runs, 3,600 cells, 6 algorithms")
+    assert "... and 50 more sources" in out and len(out.splitlines()) < 20
+    quiet = run("-q", "ingest", dumps, "-o", tmp_path / "again.csv")
+    assert quiet.returncode == 0 and quiet.stdout == b"" and quiet.stderr == b""
+    assert (tmp_path / "again.csv").read_bytes() == (tmp_path / "all.csv").read_bytes()

@@ -1,0 +1,146 @@
+"""The report on a user's own data: a real capture of this machine, and two dumps of two machines.
+
+The capture is real (openssl speed on this machine, short: 1 s per cell, 2 repeats) and shared by
+the tests through a session fixture (tests/conftest.py). Expected numbers are recomputed here
+through the public API on the same data; nothing in the report may depend on file names or on a
+bundled path.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pandas as pd
+import pytest
+
+import cipherlab
+from cipherlab import stats
+
+
+def _text(html: str) -> str:
+    import html as h
+    return re.sub(r"\s+", " ", h.unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def _section(html: str, key: str) -> str:
+    m = re.search(rf"<section id='{key}'>(.*?)</section>", html, re.S)
+    assert m, key
+    return m.group(1)
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+@pytest.mark.openssl
+def test_a_capture_folder_gets_aesni_and_small_block_figures_and_true_statements(
+        captured, captured_report):
+    page, html, _ = captured_report
+    df = cipherlab.ingest(captured)
+    aesni, small = _section(html, "aesni"), _section(html, "small-blocks")
+    for part in (aesni, small):
+        assert "<figure" in part
+    text = _text(aesni)
+    assert "No machine was measured with AES-NI both on and off" not in text
+    assert "Compared: AES-NI on against off for 2 algorithm(s) (aes-128-cbc, aes-128-gcm) at 3 " \
+           "block size(s), 2 runs per cell" in text
+    sp = _quiet(stats.speedup, df, by="aesni", on="on", off="off")
+    row = sp[(sp.algorithm == "aes-128-gcm") & (sp.block_bytes == 16384)].iloc[0]
+    assert f"{row.ratio:.3g}× [{row.ci_low:.2f}, {row.ci_high:.2f}] at 16384 bytes" in text
+    host = df["host"].iloc[0]
+    text = _text(small)
+    assert "No machine measured an AES-GCM" not in text
+    cross = _quiet(stats.crossover, df[df.aesni == "on"], "aes-128-gcm", "aes-128-cbc",
+                   groupby=["algorithm", "operation", "aesni"])
+    assert f"Compared: aes-128-gcm against aes-128-cbc on {host}, openssl" in text
+    if cross["regime"].iloc[0] == "a overtakes b":
+        assert "aes-128-gcm overtakes aes-128-cbc above" in text
+    # one machine: the machines section says why it cannot compare, naming the machine
+    assert f"no machine to compare with another: openssl, CPU time: {host}" in _text(
+        _section(html, "machines"))
+    # the facts table shows the capture's host facts side by side
+    facts = pd.read_csv(page.parent / "tables" / "machines-facts.csv")
+    assert list(facts.columns) == ["fact", host]
+    got = dict(zip(facts["fact"], facts[host]))
+    assert got["cores"] == str(cipherlab.host_info()["cores"]) and "OPENSSL_ia32cap=" in got[
+        "mask in effect"]
+
+
+def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machines,
+                                                                         two_machines_report):
+    page, html, _ = two_machines_report
+    machines = _section(html, "machines")
+    assert "<figure" in machines and "No two machines" not in machines
+    text = _text(machines)
+    alice = cipherlab.ingest(two_machines[0]).assign(machine="alice")
+    bob = cipherlab.ingest(two_machines[1]).assign(machine="bob")
+    both = cipherlab.concat([alice, bob[bob.aesni == "on"]])
+    res = _quiet(stats.compare, both, by="machine", baseline="bob", paired=True)
+    r = res[res.algorithm == "aes-128-cbc"].iloc[0]
+    assert f"alice against bob : from {r.ratio:.3g}× [{r.ci_low:.2f}, {r.ci_high:.2f}]" in text
+    assert "alice against bob (encrypt)" in text  # the pairwise view
+    # bob.txt names each run ("evp aes-128-gcm aesni=on"): those are runs, not machines
+    assert "2 machine(s) (alice, bob)" in _text(_section(html, "data"))
+    aesni = _text(_section(html, "aesni"))
+    assert "bob, openssl 3.0.22, CPU time" in aesni and "alice: only" not in aesni
+    assert "<figure" in _section(html, "small-blocks")
+
+
+def test_labels_baseline_dataframes_and_tidy_tables_give_the_same_comparison(
+        two_machines, tmp_path):
+    alice, bob = two_machines
+    pages = {}
+    for name, sources, kw in [
+        ("files", [alice, bob], dict(label=["A", "B"], baseline="A")),
+        ("frames", [cipherlab.ingest(alice), cipherlab.ingest(bob)],
+         dict(label=["A", "B"], baseline="A")),
+    ]:
+        pages[name] = _quiet(cipherlab.report, sources, out=tmp_path / name, **kw)
+    cipherlab.write_table(cipherlab.ingest(bob), tmp_path / "bob.parquet")
+    pages["tidy"] = _quiet(cipherlab.report, [alice, tmp_path / "bob.parquet"],
+                           out=tmp_path / "tidy", label=["A", "B"], baseline="A")
+    machines = {k: _text(_section(p.read_text(), "machines")) for k, p in pages.items()}
+    for text in machines.values():
+        assert "Compared: B against A (chosen with --baseline)" in text
+    assert len(set(machines.values())) == 1, machines  # the same whatever form the data had
+
+
+def test_label_count_must_match_the_sources(two_machines, tmp_path):
+    with pytest.raises(ValueError, match="one name per source: 2 source"):
+        cipherlab.report(list(two_machines), out=tmp_path, label=["only-one"])
+
+
+@pytest.mark.browser
+@pytest.mark.openssl
+def test_the_capture_report_in_chromium(captured_report, page):
+    path, _, _ = captured_report
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    for key in ("aesni", "small-blocks"):
+        section = page.locator(f"section#{key}")
+        assert section.locator("img").count() >= 2, key
+        sizes = section.locator("img").evaluate_all(
+            "els => els.map(i => [i.complete, i.naturalWidth])")
+        assert all(done and w > 0 for done, w in sizes), (key, sizes)
+    body = page.locator("section#aesni").inner_text()
+    assert "differs from 2×" in body or "equivalent to 2×" in body
+    assert "overtakes" in page.locator("section#small-blocks").inner_text()
+
+
+@pytest.mark.browser
+def test_the_two_machine_report_in_chromium(two_machines_report, page):
+    path, _, _ = two_machines_report
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    for key in ("aesni", "small-blocks", "machines"):
+        section = page.locator(f"section#{key}")
+        assert section.locator("img").count() >= 1, key
+        assert all(w > 0 for w in section.locator("img").evaluate_all(
+            "els => els.map(i => i.naturalWidth)")), key
+    text = page.locator("section#machines").inner_text()
+    assert "alice against bob" in text and "Pairwise" in text
+    facts = page.locator("section#data table").nth(1).inner_text()
+    assert "alice" in facts and "bob" in facts and "mask in effect" in facts
