@@ -281,6 +281,9 @@ def test_report_of_a_fleet_folder_compares_the_three_machines(fleet, tmp_path):
     table = pd.read_csv(tmp_path / "report" / "tables" / "machines.csv")
     assert set(table["candidate"]) == {"beta", "gamma"} and set(table["baseline"]) == {"alpha"}
     assert set(table["n_candidate"]) == {2}  # two runs per host: the unit is the run
+    facts = pd.read_csv(tmp_path / "report" / "tables" / "machines-facts.csv", index_col="fact")
+    assert list(facts.columns) == ["alpha", "beta", "gamma"]  # the hosts' facts side by side
+    assert set(facts.loc["cores"].astype(int)) == {os.cpu_count()}
 
 
 def test_the_explorer_takes_a_fleet_folder(fleet):
