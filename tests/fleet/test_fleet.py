@@ -294,3 +294,15 @@ def test_the_explorer_takes_a_fleet_folder(fleet):
     w.condition.value = "host"
     assert sorted(w.levels.options) == ["alpha", "beta", "gamma"]
     assert w.png
+
+
+def test_isa_presets_are_the_environment_of_the_remote_command(sshd, tmp_path):
+    df = cipherlab.capture("aes-128-gcm", repeats=1, hosts="gamma", ssh_config=sshd.config,
+                           out=tmp_path / "f", **{**SHORT, "isa": "native,no-aesni"})
+    by = df.set_index(df["isa"].astype(str))
+    assert by.loc["native", "isa_mask"] == cipherlab.runners.effective_mask({})
+    assert by.loc["no-aesni", "isa_mask"] != by.loc["native", "isa_mask"]
+    assert "aesni" in str(by.loc["no-aesni", "isa_off"])
+    assert by.loc["native", "bytes_per_s"] > 2 * by.loc["no-aesni", "bytes_per_s"]
+    envs = {r["isa"]: r["env"] for r in _runs(tmp_path / "f" / "gamma")}
+    assert envs["no-aesni"]["OPENSSL_ia32cap"] == cipherlab.ISA_PRESETS["no-aesni"]
