@@ -240,8 +240,8 @@ def _progress(args) -> bool:
     return sys.stderr.isatty() and not getattr(args, "quiet", False)
 
 
-def _capture_summary(df) -> str:
-    """Median throughput (MB/s, or ops/s for public keys) per cell and ISA condition, with n."""
+def _capture_summary(df, by: str = "isa") -> str:
+    """Median throughput (MB/s, or ops/s for public keys) per cell and condition ``by``, with n."""
     df = df[df["flag"].isna()]  # -multi children and flagged cells are not the run's figure
     if df.empty:
         return "(no rows)"
@@ -252,9 +252,9 @@ def _capture_summary(df) -> str:
     keys = ["tool", "algorithm", "operation", "block_bytes", "unit"]
     if "host" in t.columns and t["host"].nunique() > 1:  # a fleet: one line per host
         keys.insert(0, "host")
-    g = t.astype({k: "object" for k in keys + ["isa"]}).groupby(keys + ["isa"], dropna=False)
-    med = g["value"].median().unstack("isa")
-    n = g["value"].size().unstack("isa").min(axis=1)
+    g = t.astype({k: "object" for k in keys + [by]}).groupby(keys + [by], dropna=False)
+    med = g["value"].median().unstack(by)
+    n = g["value"].size().unstack(by).min(axis=1)
     med["n"] = n
     return med.to_string(float_format=lambda v: f"{v:,.1f}")
 
@@ -263,7 +263,14 @@ def _cmd_capture_tls(args) -> int:
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._tls import tls_suites
     if args.list_suites:
-        print("\n".join(tls_suites()))
+        if args.backend == "jsse":
+            from cipherlab.runners._jsse import jsse_suites
+            from cipherlab.runners._jvm import class_path, find_jdk
+            jdk = find_jdk(args.java)
+            class_path(jdk)
+            print("\n".join(jsse_suites(jdk)))
+        else:
+            print("\n".join(tls_suites()))
         return 0
     args.out = args.out or str(default_folder("tls"))
     return _capturing(args, lambda: _capture_tls(args))
@@ -273,15 +280,16 @@ def _capture_tls(args) -> int:
     import cipherlab
     out = args.out
     given = {k: v for k, v in dict(megabytes=args.megabytes, repeats=args.repeats, isa=args.isa,
-                                   write_size=args.write_size, seed=args.seed,
-                                   timeout_s=args.timeout).items() if v is not None}
+                                   write_size=args.write_size, seed=args.seed, jvm=args.jvm,
+                                   java=args.java, timeout_s=args.timeout).items() if v is not None}
     df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume, force=args.force,
-                               progress=_progress(args), **given)
-    _say(args, _capture_summary(df))
+                               backend=args.backend, progress=_progress(args), **given)
+    by = "jvm" if args.backend == "jsse" else "isa"
+    _say(args, _capture_summary(df, by=by))
     if args.predict:
         from cipherlab.stats import predict_tls
-        pred = predict_tls(df, cipherlab.ingest(_sources([args.predict])[0]))
-        keys = ["algorithm", "isa", "primitives", "bound"]
+        pred = predict_tls(df, cipherlab.ingest(_sources([args.predict])[0]), on=by)
+        keys = ["algorithm", by, "primitives", "bound"]
         table = (pred.astype({k: "object" for k in keys}).groupby(keys, dropna=False)
                  .agg(measured_MB_s=("bytes_per_s", "median"),
                       predicted_MB_s=("predicted_bytes_per_s", "median"),
@@ -432,8 +440,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --resume: continue a folder captured on another machine")
     s.add_argument("--predict", metavar="SPEED", default=None,
                    help="an openssl speed capture (folder or dump, - for standard input) with "
-                        "16384-byte rates of the suites' primitives: print measured/predicted per "
-                        "suite and preset")
+                        "16384-byte rates of the suites' primitives (for jsse: a capture_jca folder "
+                        "with the same --jvm presets): print measured/predicted per suite and preset")
+    s.add_argument("--backend", choices=("python", "jsse"), default="python",
+                   help="python: Python's ssl on the system OpenSSL; jsse: the JDK's TLS stack "
+                        "(the OpenJDK seed's experiment; suites in JSSE's names)")
+    s.add_argument("--jvm", type=_csv, default=None,
+                   help="--backend jsse: JVM presets (default native), e.g. native,seed-era,"
+                        "no-ghash-intrinsics,no-aes-intrinsics,no-crypto-intrinsics,avx2")
+    s.add_argument("--java", default=None, help="--backend jsse: path of the java binary")
     s.add_argument("--list-suites", action="store_true", help="print the suites that can run here")
     s.add_argument("-o", "--out", default=None,
                    help="capture folder (default captures/tls-<host>-<UTC time>)")
