@@ -169,13 +169,15 @@ def test_a_connection_killed_mid_run_fails_that_host_only_and_resume_completes(s
     opts = dict(repeats=3, hosts="alpha,gamma", ssh_config=sshd.config, out=out,
                 parallel="host", **SHORT)
 
-    def kill_alpha_after_its_first_run():
+    def kill_alpha_during_its_second_run():
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not _runs(out / "alpha"):
-            time.sleep(0.05)
-        os.kill(_master_of(sshd, "alpha"), signal.SIGKILL)  # the connection drops
+        while time.monotonic() < deadline and not (
+                _runs(out / "alpha") and RemoteRuns(sshd)._sample().get(sshd.ports["alpha"])):
+            time.sleep(0.02)
+        # the connection drops while openssl runs (between runs it would just reconnect)
+        os.kill(_master_of(sshd, "alpha"), signal.SIGKILL)
 
-    killer = threading.Thread(target=kill_alpha_after_its_first_run)
+    killer = threading.Thread(target=kill_alpha_during_its_second_run)
     killer.start()
     with pytest.warns(CaptureWarning, match=r"host 'alpha' failed \(alpha: the connection "
                                             r"dropped"):
