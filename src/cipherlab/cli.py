@@ -159,9 +159,12 @@ def _capturing(args, work) -> int:
     from cipherlab.errors import CipherlabError
     name = f"cipherlab {args.command}"
 
-    def show(message, category, *rest, **kw):
+    from cipherlab.runners._system import LOCAL, current
+
+    def show(message, category, *rest, **kw):  # called in the warning's thread: a fleet host's
+        host = "" if current() is LOCAL else f"{current().name}: "
         if not getattr(args, "quiet", False):
-            print(f"{name}: warning: {message}", file=sys.stderr)
+            print(f"{name}: warning: {host}{message}", file=sys.stderr)
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = show
@@ -189,7 +192,7 @@ def _capturing(args, work) -> int:
 
 def _cmd_capture(args) -> int:
     from cipherlab.runners._openssl import default_folder
-    args.out = args.out or str(default_folder("capture"))
+    args.out = args.out or str(default_folder("fleet" if args.hosts else "capture"))
     return _capturing(args, lambda: _capture(args))
 
 
@@ -199,6 +202,12 @@ def _capture(args) -> int:
     given = {k: v for k, v in dict(sizes=args.sizes, seconds=args.seconds, repeats=args.repeats,
                                    isa=args.isa, seed=args.seed, resume=args.resume,
                                    force=args.force).items() if v is not None}
+    if args.hosts:
+        if args.python or args.python_only:
+            raise ValueError("--python times the cryptography package of this machine; it cannot "
+                             "go with --hosts (the hosts need only openssl and a shell)")
+        given.update(hosts=args.hosts, ssh_config=args.ssh_config, accept_new=args.accept_new,
+                     parallel=args.parallel)
     frames = []
     if not args.python_only:
         sequential = {k: v for k, v in dict(precision=args.precision,
@@ -211,6 +220,7 @@ def _capture(args) -> int:
             st = frames[-1].attrs["stopping"]
             _say(args, f"stopped by {st['stopped']} after {st['pairs']} repeat blocks "
                        f"({st['elapsed_s']:g} s); the rule is in {out}/stopping.json")
+    failed = frames[0].attrs.get("failed_hosts", {}) if frames else {}
     if args.python or args.python_only:
         algs = args.python_algorithms or (args.algorithms if args.python_only else None)
         frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing,
@@ -218,6 +228,10 @@ def _capture(args) -> int:
     df = cipherlab.concat(frames)
     _say(args, _capture_summary(df))
     _say(args, f"capture folder: {out}  (read it back with cipherlab.ingest({out!r}))")
+    if failed:  # each was warned about with its reason; the exit status says it too
+        print(f"cipherlab capture: {len(failed)} host(s) failed: {', '.join(failed)}; continue "
+              f"them with the same command and --resume", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -226,8 +240,8 @@ def _progress(args) -> bool:
     return sys.stderr.isatty() and not getattr(args, "quiet", False)
 
 
-def _capture_summary(df) -> str:
-    """Median throughput (MB/s, or ops/s for public keys) per cell and ISA condition, with n."""
+def _capture_summary(df, by: str = "isa") -> str:
+    """Median throughput (MB/s, or ops/s for public keys) per cell and condition ``by``, with n."""
     df = df[df["flag"].isna()]  # -multi children and flagged cells are not the run's figure
     if df.empty:
         return "(no rows)"
@@ -236,9 +250,11 @@ def _capture_summary(df) -> str:
     scaled = rate.where(unit == "ops/s", rate / 1e6)
     t = df.assign(value=scaled, unit=unit, block_bytes=df["block_bytes"].astype("object").fillna("-"))
     keys = ["tool", "algorithm", "operation", "block_bytes", "unit"]
-    g = t.astype({k: "object" for k in keys + ["isa"]}).groupby(keys + ["isa"], dropna=False)
-    med = g["value"].median().unstack("isa")
-    n = g["value"].size().unstack("isa").min(axis=1)
+    if "host" in t.columns and t["host"].nunique() > 1:  # a fleet: one line per host
+        keys.insert(0, "host")
+    g = t.astype({k: "object" for k in keys + [by]}).groupby(keys + [by], dropna=False)
+    med = g["value"].median().unstack(by)
+    n = g["value"].size().unstack(by).min(axis=1)
     med["n"] = n
     return med.to_string(float_format=lambda v: f"{v:,.1f}")
 
@@ -247,7 +263,14 @@ def _cmd_capture_tls(args) -> int:
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._tls import tls_suites
     if args.list_suites:
-        print("\n".join(tls_suites()))
+        if args.backend == "jsse":
+            from cipherlab.runners._jsse import jsse_suites
+            from cipherlab.runners._jvm import class_path, find_jdk
+            jdk = find_jdk(args.java)
+            class_path(jdk)
+            print("\n".join(jsse_suites(jdk)))
+        else:
+            print("\n".join(tls_suites()))
         return 0
     args.out = args.out or str(default_folder("tls"))
     return _capturing(args, lambda: _capture_tls(args))
@@ -257,15 +280,16 @@ def _capture_tls(args) -> int:
     import cipherlab
     out = args.out
     given = {k: v for k, v in dict(megabytes=args.megabytes, repeats=args.repeats, isa=args.isa,
-                                   write_size=args.write_size, seed=args.seed,
-                                   timeout_s=args.timeout).items() if v is not None}
+                                   write_size=args.write_size, seed=args.seed, jvm=args.jvm,
+                                   java=args.java, timeout_s=args.timeout).items() if v is not None}
     df = cipherlab.capture_tls(args.suites, out=out, resume=args.resume, force=args.force,
-                               progress=_progress(args), **given)
-    _say(args, _capture_summary(df))
+                               backend=args.backend, progress=_progress(args), **given)
+    by = "jvm" if args.backend == "jsse" else "isa"
+    _say(args, _capture_summary(df, by=by))
     if args.predict:
         from cipherlab.stats import predict_tls
-        pred = predict_tls(df, cipherlab.ingest(_sources([args.predict])[0]))
-        keys = ["algorithm", "isa", "primitives", "bound"]
+        pred = predict_tls(df, cipherlab.ingest(_sources([args.predict])[0]), on=by)
+        keys = ["algorithm", by, "primitives", "bound"]
         table = (pred.astype({k: "object" for k in keys}).groupby(keys, dropna=False)
                  .agg(measured_MB_s=("bytes_per_s", "median"),
                       predicted_MB_s=("predicted_bytes_per_s", "median"),
@@ -376,8 +400,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time only the cryptography package (--algorithms then names its ciphers)")
     s.add_argument("--python-algorithms", type=_csv, default=None,
                    help="ciphers for --python (default aes-128-gcm,aes-128-cbc)")
+    s.add_argument("--hosts", default=None, metavar="HOSTS",
+                   help="benchmark these machines over SSH (at the same time, each one run "
+                        "after another) instead of this one: names or ~/.ssh/config aliases "
+                        "([user@]host[:port], comma-separated) and @FILE Ansible inventories "
+                        "(INI or YAML)")
+    s.add_argument("--ssh-config", default=None, metavar="FILE",
+                   help="with --hosts: an OpenSSH client config (ssh -F)")
+    s.add_argument("--accept-new", action="store_true",
+                   help="with --hosts: learn the host keys of hosts not yet in known_hosts "
+                        "(StrictHostKeyChecking=accept-new; a changed key still fails)")
+    s.add_argument("--parallel", choices=("machine", "host"), default="machine",
+                   help="with --hosts: one thread per machine (hosts found to be one machine run "
+                        "one after another; default) or per host")
     s.add_argument("-o", "--out", default=None,
-                   help="capture folder (default captures/capture-<host>-<UTC time>)")
+                   help="capture folder (default captures/capture-<host>-<UTC time>; with "
+                        "--hosts captures/fleet-<host>-<UTC time>, one folder per host inside)")
     s.set_defaults(func=_cmd_capture)
 
     s = command("capture-tls", "TLS transfer throughput by cipher suite over loopback")
@@ -402,8 +440,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --resume: continue a folder captured on another machine")
     s.add_argument("--predict", metavar="SPEED", default=None,
                    help="an openssl speed capture (folder or dump, - for standard input) with "
-                        "16384-byte rates of the suites' primitives: print measured/predicted per "
-                        "suite and preset")
+                        "16384-byte rates of the suites' primitives (for jsse: a capture_jca folder "
+                        "with the same --jvm presets): print measured/predicted per suite and preset")
+    s.add_argument("--backend", choices=("python", "jsse"), default="python",
+                   help="python: Python's ssl on the system OpenSSL; jsse: the JDK's TLS stack "
+                        "(the OpenJDK seed's experiment; suites in JSSE's names)")
+    s.add_argument("--jvm", type=_csv, default=None,
+                   help="--backend jsse: JVM presets (default native), e.g. native,seed-era,"
+                        "no-ghash-intrinsics,no-aes-intrinsics,no-crypto-intrinsics,avx2")
+    s.add_argument("--java", default=None, help="--backend jsse: path of the java binary")
     s.add_argument("--list-suites", action="store_true", help="print the suites that can run here")
     s.add_argument("-o", "--out", default=None,
                    help="capture folder (default captures/tls-<host>-<UTC time>)")

@@ -18,3 +18,12 @@ def test_ingest_speed_prints_its_figures(tmp_path):
                    "wall-time ratio", "CPU by stage", "floor of a Python line pass"):
         assert figure in out, out
     assert len(list((tmp_path / "corpus").glob("dump-*.txt"))) >= 1
+
+
+def test_libraries_prints_the_cross_library_and_seed_figures():
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "libraries.py")],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    for figure in ("median MB/s per library", "library / openssl CLI at 16384 bytes",
+                   "OpenJDK seed: GCM / CBC", "JSSE transfer", "SunJCE 16 KiB",
+                   "measured / predicted"):
+        assert figure in out, out

@@ -11,6 +11,7 @@ import pandas as pd
 
 from cipherlab.reporting._aesni import aesni
 from cipherlab.reporting._blocks import PNG_DPI, Section, Writer
+from cipherlab.reporting._libraries import libraries
 from cipherlab.reporting._inputs import load
 from cipherlab.reporting._machines import machines
 from cipherlab.reporting._overview import overview
@@ -46,7 +47,7 @@ def _run(section: Callable, df: pd.DataFrame, w: Writer) -> Section:
 
 #: The analyses, in the order of the page.
 _SECTIONS: list[Callable[[pd.DataFrame, Writer], Section]] = [
-    overview, aesni, small_blocks, machines, tiers, transfers, plausibility]
+    overview, aesni, small_blocks, machines, tiers, libraries, transfers, plausibility]
 
 
 def report(sources=None, *, out: str | Path = "report", label: str | Sequence[str] | None = None,

@@ -40,8 +40,14 @@ def share_text(value: float) -> str:
     return f"{value:.1%}" if 0.99 < value < 1 or 0 < value < 0.01 else f"{value:.0%}"
 
 
-def slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "data"
+def slugify(text: str, limit: int = 120) -> str:
+    """A file-name-safe spelling of ``text``; past ``limit`` characters the tail becomes a hash
+    (long condition values, such as a GnuTLS capability list, made names the OS refuses)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "data"
+    if len(slug) > limit:
+        import hashlib
+        slug = f"{slug[:limit - 11].rstrip('-')}-{hashlib.sha1(slug.encode()).hexdigest()[:10]}"
+    return slug
 
 
 def unique_values(series: pd.Series) -> list[str]:

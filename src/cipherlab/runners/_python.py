@@ -17,7 +17,7 @@ import sys
 import warnings
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import pandas as pd
 
@@ -72,6 +72,46 @@ def _bundled_mask(python: str | None) -> str | None:
         return None  # the runs then fall back to the system openssl's reading of the mask
     ends = [json.loads(line) for line in proc.stdout.splitlines() if '"end"' in line]
     return ends[-1].get("ia32cap_in_effect") if proc.returncode == 0 and ends else None
+
+
+def checked_args(algorithms, known: Sequence[str], operations, sizes, timing: str, repeats,
+                 seconds) -> tuple[list[str], list[str], list[int]]:
+    """The per-message runners' arguments checked: (algorithms, operations, sizes), or a
+    ValueError naming the argument (UnsupportedAlgorithmError for an algorithm not in ``known``)."""
+    algs = _as_list(algorithms, "algorithms")
+    bad = [a for a in algs if a not in known]
+    if bad or not algs:
+        raise UnsupportedAlgorithmError(
+            f"algorithms must be among {', '.join(known)}; not {bad or algs!r}")
+    ops = _as_list(operations, "operations")
+    if not ops or any(o not in ("encrypt", "decrypt") for o in ops):
+        raise ValueError(f"operations must be 'encrypt' and/or 'decrypt'; not {operations!r}")
+    size_list = list(_as_list(sizes, "sizes"))
+    if not size_list or any(isinstance(s, bool) or not isinstance(s, int) or s < 1
+                            for s in size_list):
+        raise ValueError(f"sizes must be a list of whole numbers of bytes >= 1; not {sizes!r}")
+    if timing not in ("cpu", "elapsed"):
+        raise ValueError(f"timing must be one of 'cpu' or 'elapsed'; not {timing!r}")
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"repeats must be a whole number >= 1; not {repeats!r}")
+    if isinstance(seconds, bool) or not (isinstance(seconds, (int, float)) and seconds > 0):
+        raise ValueError(f"seconds must be a positive number; not {seconds!r}")
+    return algs, ops, size_list
+
+
+def message_cells(algs: Sequence[str], ops_for, sizes: Sequence[int], *, stacklevel: int = 3
+                  ) -> list[tuple[str, str, tuple[int, ...]]]:
+    """``(algorithm, operation, sizes)`` cells; CBC keeps only whole 16-byte blocks (warned)."""
+    cells = []
+    for alg in algs:
+        usable = tuple(s for s in sizes if not (alg.endswith("-cbc") and s % 16))
+        if len(usable) < len(sizes):
+            warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
+                          f"({sorted(set(sizes) - set(usable))})", CaptureWarning,
+                          stacklevel=stacklevel)
+        if usable:
+            cells.extend((alg, op, usable) for op in ops_for(alg))
+    return cells
 
 
 def capture_python(algorithms: str | Iterable[str] | None = None, *,
@@ -132,24 +172,9 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     >>> row.tool, row.algorithm, row.operation, int(row.block_bytes), row.isa
     ('cryptography', 'aes-128-gcm', 'encrypt', 1024, 'native')
     """
-    algs = _as_list(DEFAULT_ALGORITHMS if algorithms is None else algorithms, "algorithms")
-    bad = [a for a in algs if a not in _pyworker.ALGORITHMS]
-    if bad or not algs:
-        raise UnsupportedAlgorithmError(
-            f"algorithms must be among {', '.join(_pyworker.ALGORITHMS)}; not {bad or algs!r}")
-    ops = _as_list(operations, "operations")
-    if not ops or any(o not in ("encrypt", "decrypt") for o in ops):
-        raise ValueError(f"operations must be 'encrypt' and/or 'decrypt'; not {operations!r}")
-    size_list = list(DEFAULT_SIZES if sizes is None else _as_list(sizes, "sizes"))
-    if not size_list or any(isinstance(s, bool) or not isinstance(s, int) or s < 1
-                            for s in size_list):
-        raise ValueError(f"sizes must be a list of whole numbers of bytes >= 1; not {sizes!r}")
-    if timing not in ("cpu", "elapsed"):
-        raise ValueError(f"timing must be one of 'cpu' or 'elapsed'; not {timing!r}")
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-        raise ValueError(f"repeats must be a whole number >= 1; not {repeats!r}")
-    if not (isinstance(seconds, (int, float)) and seconds > 0):
-        raise ValueError(f"seconds must be a positive number; not {seconds!r}")
+    algs, ops, size_list = checked_args(
+        DEFAULT_ALGORITHMS if algorithms is None else algorithms, _pyworker.ALGORITHMS,
+        operations, DEFAULT_SIZES if sizes is None else sizes, timing, repeats, seconds)
 
     binary = find_openssl(openssl)
     conds = resolve_isa(isa, openssl=binary, stacklevel=3)
@@ -163,15 +188,7 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
         if facts.get("cryptography") is None:
             raise CaptureError("the `cryptography` package is not installed; `pip install cryptography`")
 
-        cells: list[tuple[str, str, tuple[int, ...]]] = []
-        for alg in algs:
-            usable = tuple(s for s in size_list if not (alg.endswith("-cbc") and s % 16))
-            if len(usable) < len(size_list):
-                warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
-                              f"({sorted(set(size_list) - set(usable))})", CaptureWarning, stacklevel=2)
-            if usable:
-                cells.extend((alg, op, usable) for op in ops)
-        plan = interleave(cells, conds, repeats, seed)
+        plan = interleave(message_cells(algs, lambda alg: ops, size_list), conds, repeats, seed)
         keys = [slug(f"cryptography_{a}_{op}_{cond.name}_{timing}_r{rep}")
                 for (a, op, _), cond, rep in plan]
         folder.check_plan(keys)

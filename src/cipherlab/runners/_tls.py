@@ -5,9 +5,14 @@ suite want to know what it means for a real transfer. The OpenJDK seed
 (``data/seeds/openjdk-ml-aes-gcm-slow.txt``) sent 100 MiB over a TLS 1.2 socket and got 5.2 MiB/s
 with AES-128-GCM but 100 MiB/s with AES-128-CBC-SHA256, because that JDK's GHASH did not use
 PCLMULQDQ. :func:`capture_tls` repeats that experiment with Python's ``ssl`` (the system OpenSSL),
-per suite and per ISA preset; :func:`cipherlab.stats.predict_tls` puts beside each measurement
-what the record layer could reach according to an ``openssl speed`` capture of the same
-primitives at the TLS record size (16 KiB).
+per suite and per ISA preset, and with ``backend="jsse"`` on the JDK itself (the seed's own
+stack: ``runners/_jsse.py``, Java programs in ``runners/java/``, HotSpot's intrinsic switches as
+JVM presets); :func:`cipherlab.stats.predict_tls` puts beside each measurement what the record
+layer could reach according to a capture of the same primitives at the TLS record size (16 KiB):
+``openssl speed`` for Python's ``ssl``, ``capture_jca`` for JSSE.
+
+Both backends share everything below but the two programs: the Python worker
+(``_tls_worker.py``) or ``TlsPeer.java`` speak the same JSON-lines protocol with the parent.
 
 How a run works (see ``_tls_worker.py`` for the children):
 
@@ -32,7 +37,9 @@ Rows of the tidy table: ``tool='tls'``, ``algorithm`` = the negotiated suite (Op
 application's write size, ``bytes_per_s``, ``count`` = bytes timed, ``seconds``, ``timing='elapsed'``,
 and the conditions ``protocol`` (negotiated), ``cipher`` (the record cipher: ``aes-128-gcm``,
 ``aes-128-cbc``, ``chacha20-poly1305``, ...), ``isa``, ``isa_mask``, ``aesni``, ``repeat``; the
-bundled seed table ``data/seeds/openjdk-tls-transfer.csv`` uses the same columns.
+bundled seed table ``data/seeds/openjdk-tls-transfer.csv`` uses the same columns. JSSE rows have
+``tool='jsse'``, ``tool_version`` = the JDK's ``java.version``, JSSE's suite names, and instead of
+the mask the JVM condition: ``jvm``, ``jvm_flags``, ``intrinsics`` (in effect), ``provider``.
 
 ``block_bytes`` holds the write size (not NA) on purpose: it is the one size the experiment
 varies, the analyses group by ``(algorithm, operation, block_bytes)`` and pandas drops rows whose
@@ -75,6 +82,8 @@ DEFAULT_SUITES = ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-SHA256",
                   "ECDHE-ECDSA-CHACHA20-POLY1305", TLS13_DEFAULT)
 #: Largest TLS plaintext record: the size the record layer seals (see cipherlab.algorithms).
 RECORD_BYTES = TLS_RECORD_BYTES
+#: The JSSE backend's default write: the seed's Client.java wrote 1 MiB buffers.
+JSSE_WRITE_BYTES = 1 << 20
 
 _WORKER = Path(__file__).with_name("_tls_worker.py")
 _STARTUP_S = 20.0  # a child must report "listening" within this (2 busy cores, cold caches)
@@ -126,14 +135,16 @@ def tls_suites() -> list[str]:
     return sorted(set(names)) + _tls13_suites() + [TLS13_DEFAULT]
 
 
-def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
-    if suites is None:
-        suites = DEFAULT_SUITES
-    if isinstance(suites, str):
-        suites = [suites]
-    suites = list(suites)
+def suite_list(suites: Iterable[str] | str | None, default: Sequence[str]) -> list[str]:
+    """``suites`` as a non-empty list: one name, names, or None for ``default``."""
+    suites = list(default if suites is None else [suites] if isinstance(suites, str) else suites)
     if not suites:
         raise ValueError("suites must name at least one suite; got an empty list")
+    return suites
+
+
+def _resolve_suites(suites: Iterable[str] | str | None) -> list[TlsSuite]:
+    suites = suite_list(suites, DEFAULT_SUITES)
     offered = tls_suites()
     tls13 = {n.upper(): n for n in _tls13_suites()}
     by_upper = {n.upper(): n for n in offered if n.upper() not in tls13}
@@ -246,12 +257,12 @@ def _make_certificate(folder: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def _spawn(procs: list[subprocess.Popen], args: list[str], env: dict[str, str]) -> subprocess.Popen:
+def _spawn(procs: list[subprocess.Popen], argv: list[str], env: dict[str, str]) -> subprocess.Popen:
     """Start a worker in its own session (a terminal's Ctrl-C does not reach it: the parent alone
     decides when it ends), dying with the parent, and append it to ``procs`` with interrupts held
     off (``runners._exec.spawn``), so the bookkeeping that guarantees it is reaped always happens."""
     from cipherlab.runners._exec import spawn
-    return spawn(procs, [sys.executable, str(_WORKER), *args], env=env, stdin=subprocess.DEVNULL,
+    return spawn(procs, argv, env=env, stdin=subprocess.DEVNULL,
                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -292,18 +303,21 @@ def _detail(stdout: str, stderr: str) -> str:
     errors = [m for m in _messages(stdout) if m.get("event") == "error"]
     if errors:
         return f"{errors[0].get('type')}: {errors[0].get('message')}"
-    return (stderr.strip().splitlines() or ["no output"])[-1]
+    lines = stderr.strip().splitlines() or ["no output"]
+    # A JVM that cannot start says why first ("Unrecognized VM option ...") and "Error: ..." last.
+    return lines[0] if lines[-1].startswith("Error: ") else lines[-1]
 
 
-def _transfer(suite: TlsSuite, *, nbytes: int, write_size: int, env: dict[str, str],
-              cert: Path, key: Path, timeout_s: float) -> dict[str, Any]:
-    """Run one server/client pair; return both sides' reports. Raises CaptureError on failure."""
+def _transfer(prefix: list[str], suite: TlsSuite, *, server_opts: list[str], cert: Path,
+              nbytes: int, write_size: int, env: dict[str, str], timeout_s: float) -> dict[str, Any]:
+    """Run one server/client pair (``prefix`` + role + options: the Python worker or the Java
+    ``TlsPeer``); return both sides' reports. Raises CaptureError on failure."""
     what = f"{suite.requested} ({nbytes} bytes, write size {write_size})"
     common = ["--cert", str(cert), "--tls", suite.tls, "--suite", suite.cipher_string,
               "--bytes", str(nbytes), "--timeout", f"{timeout_s:g}"]
     procs: list[subprocess.Popen] = []
     try:
-        server = _spawn(procs, ["server", "--key", str(key), *common], env)
+        server = _spawn(procs, [*prefix, "server", *server_opts, *common], env)
         ready, _, _ = select.select([server.stdout], [], [], _STARTUP_S)
         if not ready:
             raise CaptureError(f"{what}: the TLS server did not start within {_STARTUP_S:g} s")
@@ -313,7 +327,7 @@ def _transfer(suite: TlsSuite, *, nbytes: int, write_size: int, env: dict[str, s
             out, err = server.communicate(timeout=_STARTUP_S)
             raise CaptureError(f"{what}: the TLS server failed to start "
                                f"({_detail(first + out, err)})")
-        client = _spawn(procs, ["client", "--port", str(hello["port"]),
+        client = _spawn(procs, [*prefix, "client", "--port", str(hello["port"]),
                                 "--write-size", str(write_size), *common], env)
         deadline = time.monotonic() + timeout_s + _GRACE_S
         outputs = {}
@@ -348,29 +362,39 @@ def _default_timeout(nbytes: int) -> float:
     return 30.0 + nbytes / 5e6
 
 
-def _run_key(suite: TlsSuite, isa_name: str, write_size: int, nbytes: int, repeat: int) -> str:
+def _run_key(suite: TlsSuite, cond: str, write_size: int, nbytes: int, repeat: int,
+             backend: str = "python") -> str:
     from cipherlab.runners._plan import slug
-    return slug(f"tls_{suite.requested}_{isa_name}_w{write_size}_b{nbytes}_r{repeat}")
+    prefix = "tls" if backend == "python" else backend
+    return slug(f"{prefix}_{suite.requested}_{cond}_w{write_size}_b{nbytes}_r{repeat}")
 
 
-def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: int,
-           conditions: dict[str, Any], facts: dict[str, Any], label: str | None,
+def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, line: int, write_size: int,
+           tool: str, conditions: dict[str, Any], facts: dict[str, Any], label: str | None,
            run: int) -> pd.DataFrame:
+    """The run's one cell; ``line``: where the server's report (which timed it) starts in the
+    run's raw text."""
     from cipherlab.model import Run, to_frame
 
     srv = report["server"]
     seconds = float(srv["seconds"])
     count = int(srv["timed_bytes"])
-    version = re.search(r"\d+\.\d+\.\d+\S*", srv.get("openssl") or "")
+    if tool == "jsse":  # the JDK's version and the JCA provider behind the record layer
+        version = srv.get("java_version")
+        conditions = {**conditions, "provider": srv.get("provider")}
+    else:
+        m = re.search(r"\d+\.\d+\.\d+\S*", srv.get("openssl") or "")
+        version = m.group(0) if m else srv.get("openssl")
     try:
         cipher = suite_primitives(srv["cipher"])["cipher"]
     except UnsupportedAlgorithmError:
         cipher = None  # e.g. ARIA or Camellia suites: measured, but outside the prediction
-    meta = {"tool": "tls", "tool_version": version.group(0) if version else srv.get("openssl"),
+    meta = {"tool": tool, "tool_version": version,
             "timing": "elapsed", "label": label or facts.get("host"),
             "protocol": srv["protocol"], "cipher": cipher, **conditions,
             "cpu": facts.get("cpu"), "clock_hz": facts.get("clock_hz")}
-    cell = {"algorithm": srv["cipher"], "name": suite.requested, "operation": "transfer",
+    cell = {"line": line, "algorithm": srv["cipher"], "name": suite.requested,
+            "operation": "transfer",
             "block_bytes": write_size, "count": count, "seconds": seconds,
             "bytes_per_s": count / seconds if seconds > 0 else np.nan}
     return to_frame([Run(meta=meta, cells=[cell])], source=source, first_run=run)
@@ -378,11 +402,12 @@ def _frame(report: dict[str, Any], *, suite: TlsSuite, source: str, write_size: 
 
 def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float = 100.0,
                 repeats: int = 3, isa: Iterable[str] | str | None = None,
-                write_size: int = RECORD_BYTES, out: str | os.PathLike | None = None,
+                write_size: int | None = None, out: str | os.PathLike | None = None,
                 seed: int | None = 0, resume: bool = False, force: bool = False,
-                timeout_s: float | None = None,
-                label: str | None = None, progress: bool = True) -> pd.DataFrame:
-    """Measure TLS transfer throughput per cipher suite and ISA preset over loopback.
+                timeout_s: float | None = None, label: str | None = None, progress: bool = True,
+                backend: str = "python", jvm: Iterable[str] | str | None = None,
+                java: str | None = None) -> pd.DataFrame:
+    """Measure TLS transfer throughput per cipher suite and ISA (or JVM) preset over loopback.
 
     For every suite, ISA preset and repeat, a server and a client process transfer ``megabytes``
     MB over 127.0.0.1; the server measures bytes received / time from first to last byte, as
@@ -405,9 +430,10 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         ISA presets or raw ``OPENSSL_ia32cap`` masks, as in :func:`cipherlab.capture`
         (``["native", "no-aesni"]``); applied to the environment of both processes.
         Default: ``native`` only.
-    write_size : int
-        Bytes per application write on the sending side (the seed used 1 MiB writes). Records
-        are at most 16 KiB whatever this is. Stored in ``block_bytes``.
+    write_size : int, optional
+        Bytes per application write on the sending side; default 16384 (Python) or 1 MiB
+        (JSSE, as the seed's ``Client.java``). Records are at most 16 KiB whatever this is.
+        Stored in ``block_bytes``.
     out : path, optional
         The capture folder (default ``captures/tls-<host>-<UTC time>``): both sides' raw JSON
         reports under ``runs/``, ``results.csv`` (+ ``.parquet``), ``runs.jsonl`` and
@@ -425,6 +451,18 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         The ``label`` of every row (default: the host name, as ``capture`` does).
     progress : bool
         Show a tqdm progress bar (bytes moved, so its rate is the running transfer rate).
+    backend : {'python', 'jsse'}
+        ``python``: Python's ``ssl`` on the system OpenSSL (rows ``tool='tls'``). ``jsse``: the
+        JDK's own TLS stack, the seed's experiment (``runners/java/cipherlab/TlsPeer.java``, rows
+        ``tool='jsse'``, ``tool_version`` = the JDK's version, conditions ``jvm``, ``jvm_flags``,
+        ``intrinsics``, ``provider``); suites are then JSSE's names
+        (``TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256``, see ``runners._jsse``), ``isa`` presets
+        become HotSpot CPU-feature options and ``jvm`` adds the intrinsic switches.
+    jvm : list of str, optional
+        ``backend='jsse'`` only: :data:`~cipherlab.runners._jvm.JVM_PRESETS` names, e.g.
+        ``["native", "seed-era"]`` (default ``native``); every (jvm, isa) pair is one condition.
+    java : str, optional
+        ``backend='jsse'`` only: the ``java`` to run (default ``$JAVA_HOME/bin/java`` or PATH).
 
     Returns
     -------
@@ -461,53 +499,41 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
 
     from cipherlab.runners._folder import opened
     from cipherlab.runners._host import check_host, host_info
-    from cipherlab.runners._isa import IsaCondition, effective_mask, isa_env, labels, resolve_isa
     from cipherlab.runners._openssl import default_folder
     from cipherlab.runners._plan import interleave, results, session
 
     if os.name != "posix":
         raise CaptureError("capture_tls needs a POSIX system (it runs its two TLS processes in "
                            "their own process group and bounds them with SIGALRM)")
-    resolved = _resolve_suites(suites)
+    if backend not in ("python", "jsse"):
+        raise ValueError(f"backend must be 'python' or 'jsse'; not {backend!r}")
+    if backend == "python" and (jvm is not None or java is not None):
+        raise ValueError("jvm= and java= apply to backend='jsse' only")
     nbytes = int(round(_positive(megabytes, "megabytes", float) * 1e6))
     repeats = _positive(repeats, "repeats", int)
+    if write_size is None:
+        write_size = JSSE_WRITE_BYTES if backend == "jsse" else RECORD_BYTES
     write_size = _positive(write_size, "write_size", int)
     limit = _default_timeout(nbytes) if timeout_s is None else _positive(timeout_s, "timeout_s", float)
-    conds = resolve_isa(["native"] if isa is None else isa, stacklevel=3)
-    if not conds:
-        raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
-                           f"(see the warnings above)")
+    side = _JsseSide(suites, jvm, isa, java) if backend == "jsse" else _PythonSide(suites, isa)
 
     with opened(default_folder("tls") if out is None else out, resume=resume,
                 force=force) as folder:
         facts = host_info()
         check_host(facts, stacklevel=4)
-        if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
-            warnings.warn(
-                f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
-                f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
-                f"column may not be the one in effect in the TLS processes. Check that the rates "
-                f"moved between presets.", CaptureWarning, stacklevel=2)
-        # The mask in effect, read once per preset by `openssl version -a` under the same
-        # environment: the openssl binary and Python's ssl load the same system libcrypto.
-        envs = {}
-        native = effective_mask(isa_env(IsaCondition("native", None)))
-        for cond in conds:
-            env = isa_env(cond)
-            envs[cond] = (env, {**labels(cond, effective_mask(env), native), "host": facts["host"]})
-
-        plan = interleave(resolved, conds, repeats, seed)
-        keys = [_run_key(s, c.name, write_size, nbytes, r) for s, c, r in plan]
+        side.check(facts)
+        plan = interleave(side.suites, side.conds, repeats, seed)
+        keys = [_run_key(s, c.name, write_size, nbytes, r, backend) for s, c, r in plan]
         folder.check_plan(keys)
         folder.write_host(facts)
         done = folder.done_keys()
-        todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys) if k not in done]
+        todo = [(s, c, r, k) for (s, c, r), k in zip(plan, keys, strict=True) if k not in done]
 
         remove_stale_key_folders()
+        # Every key, certificate and keystore lives here and goes with it, whatever ends the run.
         with tempfile.TemporaryDirectory(prefix=f"{_KEY_PREFIX}{os.getpid()}-") as tmp:
             cert, key = _make_certificate(Path(tmp))
-            configs = {s: _tls13_config(Path(tmp), s.cipher_string) for s in resolved
-                       if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
+            server_opts = side.credentials(Path(tmp), cert, key)
             # Counts bytes moved, so the rate tqdm shows is the running transfer rate and the ETA
             # is honest even when presets differ tenfold in speed.
             bar = tqdm(total=nbytes * len(todo), desc="capture_tls", unit="B", unit_scale=True,
@@ -515,32 +541,115 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
             with session(folder, bar, "capture_tls"):
                 for i, (suite, cond, rep, run_key) in enumerate(todo, 1):
                     bar.set_postfix_str(f"{suite.requested} {cond.name} (run {i}/{len(todo)})")
-                    env, values = envs[cond]
-                    if suite in configs:
-                        env = {**env, "OPENSSL_CONF": str(configs[suite])}
                     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-                    report = _transfer(suite, nbytes=nbytes, write_size=write_size, env=env,
-                                       cert=cert, key=key, timeout_s=limit)
+                    report = _transfer(side.prefix(cond), suite, server_opts=server_opts,
+                                       cert=cert, nbytes=nbytes, write_size=write_size,
+                                       env=side.env(cond, suite), timeout_s=limit)
                     _check_agreement(report, suite, what=run_key)
-                    frame = _frame(report, suite=suite, source=folder.source_name(run_key), write_size=write_size,
-                                   conditions={**values, "repeat": rep}, facts=facts,
+                    raw = json.dumps(report, indent=2, sort_keys=True) + "\n"
+                    frame = _frame(report, suite=suite, source=folder.source_name(run_key),
+                                   line=raw.splitlines().index('  "server": {') + 1,
+                                   write_size=write_size, tool=side.tool,
+                                   conditions={**side.values[cond], "host": facts["host"],
+                                               "repeat": rep}, facts=facts,
                                    label=label, run=folder.next_run_number())
-                    folder.add_run(run_key, json.dumps(report, indent=2, sort_keys=True) + "\n", frame,
-                                   _run_record(report, suite, cond, rep, nbytes, write_size, limit,
-                                               started))
+                    sides = {f"{role}_{k}": v for role, r in report.items() for k, v in r.items()
+                             if k != "event"}
+                    folder.add_run(run_key, raw, frame, {
+                        "tool": side.tool, "suite": suite.requested, "tls": suite.tls,
+                        **side.record(cond), "repeat": rep, "bytes": nbytes,
+                        "write_size": write_size, "timeout_s": limit, "started": started, **sides})
                     bar.update(nbytes)
 
         # Resumed runs come back from the folder; rows of other captures sharing it do not.
-        return results(folder, keys, "tls")
+        table = results(folder, keys, side.tool)
+        if side.tool == "jsse":
+            from cipherlab.runners._jvm import verify_jvm
+            verify_jvm(table, stacklevel=3)
+        return table
 
 
-def _run_record(report, suite, cond, repeat, nbytes, write_size, limit, started) -> dict[str, Any]:
-    sides = {f"{role}_{k}": v for role, rep in report.items() for k, v in rep.items()
-             if k != "event"}
-    return {"tool": "tls", "suite": suite.requested, "tls": suite.tls, "isa": cond.name,
-            "ia32cap": cond.value, "repeat": repeat, "bytes": nbytes, "write_size": write_size,
-            "timeout_s": limit, "started": started, "python": sys.executable,
-            "worker": str(_WORKER), **sides}
+class _PythonSide:
+    """Python's ``ssl`` on the system OpenSSL: ISA presets through ``OPENSSL_ia32cap``."""
+
+    tool = "tls"
+
+    def __init__(self, suites, isa):
+        from cipherlab.runners._isa import IsaCondition, effective_mask, isa_env, labels, resolve_isa
+        self.suites = _resolve_suites(suites)
+        self.conds = resolve_isa(["native"] if isa is None else isa, stacklevel=4)
+        if not self.conds:
+            raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
+                               f"(see the warnings above)")
+        # The mask in effect, read once per preset by `openssl version -a` under the same
+        # environment: the openssl binary and Python's ssl load the same system libcrypto.
+        native = effective_mask(isa_env(IsaCondition("native", None)))
+        self._envs = {c: isa_env(c) for c in self.conds}
+        self.values = {c: labels(c, effective_mask(self._envs[c]), native) for c in self.conds}
+        self._configs: dict[TlsSuite, Path] = {}
+
+    def check(self, facts) -> None:
+        if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
+            warnings.warn(
+                f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
+                f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
+                f"column may not be the one in effect in the TLS processes. Check that the rates "
+                f"moved between presets.", CaptureWarning, stacklevel=4)
+
+    def credentials(self, tmp: Path, cert: Path, key: Path) -> list[str]:
+        self._configs = {s: _tls13_config(tmp, s.cipher_string) for s in self.suites
+                         if s.tls == "1.3" and s.requested != TLS13_DEFAULT}
+        return ["--key", str(key)]
+
+    def prefix(self, cond) -> list[str]:
+        return [sys.executable, str(_WORKER)]
+
+    def env(self, cond, suite) -> dict[str, str]:
+        env = self._envs[cond]
+        return {**env, "OPENSSL_CONF": str(self._configs[suite])} if suite in self._configs else env
+
+    def record(self, cond) -> dict[str, Any]:
+        return {"isa": cond.name, "ia32cap": cond.value, "python": sys.executable,
+                "worker": str(_WORKER)}
+
+
+class _JsseSide:
+    """The JDK's JSSE (``TlsPeer.java``): JVM presets and ISA presets as HotSpot options."""
+
+    tool = "jsse"
+
+    def __init__(self, suites, jvm, isa, java):
+        from cipherlab.runners import _jsse
+        from cipherlab.runners._jca import jvm_conditions
+        from cipherlab.runners._jvm import class_path, find_jdk, resolve_jvm
+        self.jdk = find_jdk(java)
+        class_path(self.jdk)  # build before the first timed run, and fail early if javac cannot
+        self.suites = _jsse.resolve_suites(suites, self.jdk)
+        self.conds = resolve_jvm(jvm, isa, jdk=self.jdk, stacklevel=4)
+        if not self.conds:
+            raise CaptureError(f"no JVM condition of jvm={jvm!r}, isa={isa!r} can be measured "
+                               f"with {self.jdk.java} (see the warnings above)")
+        self.values = {c: jvm_conditions(c) for c in self.conds}
+        self._env = {k: v for k, v in os.environ.items() if k != "OPENSSL_ia32cap"}
+
+    def check(self, facts) -> None:
+        """Nothing to check: the JVM reads no OpenSSL mask."""
+
+    def credentials(self, tmp: Path, cert: Path, key: Path) -> list[str]:
+        from cipherlab.runners._jsse import make_keystore
+        store, password = make_keystore(tmp, cert, key)
+        return ["--keystore", str(store), "--storepass", password]
+
+    def prefix(self, cond) -> list[str]:
+        from cipherlab.runners._jvm import java_command
+        return java_command(self.jdk, cond, "TlsPeer", [])
+
+    def env(self, cond, suite) -> dict[str, str]:
+        return self._env
+
+    def record(self, cond) -> dict[str, Any]:
+        return {"jvm": cond.name, "isa": cond.isa, "jvm_flags": list(cond.flags),
+                "java": self.jdk.java, "java_version": self.jdk.version}
 
 
 def _positive(value, name: str, kind):

@@ -31,7 +31,8 @@ __all__ = ["aead_era", "comparable", "lint", "physical_floor"]
 #   3.0.0-3.0.15, 3.1.0-3.1.7, 3.2.0-3.2.3, 3.3.0-3.3.2, all 1.x and 0.x:       "old"
 _AEAD_NEW_FROM_PATCH = {(3, 0): 16, (3, 1): 8, (3, 2): 4, (3, 3): 3}
 _VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
-_NOT_OPENSSL = {"libressl", "boringssl", "cryptography", "tls", "ssleay"}
+_NOT_OPENSSL = {"libressl", "boringssl", "cryptography", "tls", "ssleay",
+                "jdk", "jsse", "gnutls"}  # the JDK and GnuTLS have their own versions
 
 
 def _version(text) -> tuple[int, int, int] | None:

@@ -146,6 +146,10 @@ def _predict_one(suite: str, rate) -> dict[str, Any]:
             "bound": bound, "basis": "; ".join([how, *notes])}
 
 
+#: ``tool`` of TLS transfer rows: Python's ``ssl`` (OpenSSL) and the JDK's JSSE.
+TLS_TOOLS = ("tls", "jsse")
+
+
 def predict_tls(tls: pd.DataFrame, speed: pd.DataFrame, *, record_bytes: int = TLS_RECORD_BYTES,
                 on: str | Sequence[str] = "isa") -> pd.DataFrame:
     """Put the record-layer prediction beside every TLS measurement.
@@ -153,10 +157,12 @@ def predict_tls(tls: pd.DataFrame, speed: pd.DataFrame, *, record_bytes: int = T
     Parameters
     ----------
     tls : DataFrame
-        Rows of :func:`capture_tls` (``tool='tls'``; other rows are left out).
+        Rows of :func:`capture_tls` (``tool`` ``'tls'`` or ``'jsse'``; other rows are left out).
     speed : DataFrame
-        An ``openssl speed`` capture of the suites' primitives at ``record_bytes`` with the same
-        ``on`` conditions (ISA presets); see :func:`record_layer_rates` for the model.
+        The primitives' rates at ``record_bytes`` under the same ``on`` conditions: for Python's
+        ``ssl``, an ``openssl speed`` capture with ISA presets (``on='isa'``); for JSSE, a
+        :func:`cipherlab.capture_jca` capture of the suite's cipher and HMAC with the same JVM
+        presets (``on='jvm'``). See :func:`record_layer_rates` for the model.
     record_bytes, on
         As in :func:`record_layer_rates`.
 
@@ -181,9 +187,9 @@ def predict_tls(tls: pd.DataFrame, speed: pd.DataFrame, *, record_bytes: int = T
     missing = sorted({"algorithm", "bytes_per_s", *keys} - set(tls.columns))
     if missing:
         raise AnalysisError(f"the TLS table lacks column(s) {missing}")
-    rows = tls[tls["tool"].astype("object").eq("tls")] if "tool" in tls.columns else tls
+    rows = tls[tls["tool"].astype("object").isin(TLS_TOOLS)] if "tool" in tls.columns else tls
     if rows.empty:
-        raise AnalysisError("the TLS table has no rows with tool='tls'")
+        raise AnalysisError(f"the TLS table has no rows with tool in {TLS_TOOLS}")
     suites = rows["algorithm"].astype("object").dropna().unique().tolist()
     pred = record_layer_rates(speed, suites, record_bytes=record_bytes, on=keys)
     if pred["predicted_bytes_per_s"].isna().all():
