@@ -44,11 +44,13 @@ _RESULT_COLUMNS = frozenset({
     "c_ci_high", "asymptotic_bytes_per_s", "clock_hz", "cycles_per_byte", "n_half_bytes",
     "r_squared", "n_sizes", "a", "b", "crossover_bytes", "t0_a_ns", "t0_b_ns", "overhead_share_a",
     "overhead_share_b", "alpha", "adjust", "metric", "by", "paired_over", "ratio_min",
-    "ratio_max", "gmean_candidate", "gmean_baseline", "median_candidate", "median_baseline",
-    "spread_candidate", "spread_baseline", "hygiene", "min_p", "note", "unit",
-    "p_equivalence_adjusted", "tost_low", "tost_high", "lack_of_fit_p", "max_misfit", "n_points",
-    "n_units", "residuals", "n_units_a", "n_units_b", "share_a_low", "share_a_high",
-    "share_b_low", "share_b_high",
+    "ratio_max",
+    # issue 13: unit of replication, small-sample notes, hygiene, TOST, fit checks, intervals
+    "unit", "min_p", "note", "gmean_candidate", "gmean_baseline", "median_candidate",
+    "median_baseline", "spread_candidate", "spread_baseline", "hygiene", "p_equivalence_adjusted",
+    "tost_low", "tost_high", "lack_of_fit_p", "max_misfit", "residuals", "n_units", "n_points",
+    "share_a_low", "share_a_high", "share_b_low", "share_b_high", "n_units_a", "n_units_b",
+    "clock_source",
 })
 # Columns that vary between runs and are worth telling apart with line styles, most telling first.
 _STYLE_CANDIDATES = ("aesni", "tier", "isa", "tool", "machine", "host", "label", "source", "run",

@@ -156,6 +156,11 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
             keys.append(c)
         else:
             nested.append(c)
+    # a key that the other keys determine (isa_off given isa) adds no split: leave it out
+    for c in [k for k in reversed(keys) if k not in base]:
+        others = [k for k in keys if k != c]
+        if others and (rows.groupby(others, observed=True, dropna=False)[c].nunique() <= 1).all():
+            keys.remove(c)
     return keys, nested
 
 

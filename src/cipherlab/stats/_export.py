@@ -248,7 +248,11 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 
 def _tex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+    out = "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+    # a long value with no spaces (an ISA list 'aesni+pclmulqdq+...') may break after a + or /
+    if len(str(text)) > 20 and " " not in str(text):
+        out = out.replace("+", "+\\allowbreak{}").replace("/", "/\\allowbreak{}")
+    return out
 
 
 def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digits: int = 3,
