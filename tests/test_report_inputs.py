@@ -65,8 +65,8 @@ def test_a_capture_folder_gets_aesni_and_small_block_figures_and_true_statements
     facts = pd.read_csv(page.parent / "tables" / "machines-facts.csv")
     assert list(facts.columns) == ["fact", host]
     got = dict(zip(facts["fact"], facts[host]))
-    assert got["cores"] == str(cipherlab.host_info()["cores"]) and "OPENSSL_ia32cap=" in got[
-        "mask in effect"]
+    assert got["cores"] == str(cipherlab.host_info()["cores"])
+    assert re.match(r"0x[0-9a-f]+", got["mask in effect"])
 
 
 def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machines,
@@ -78,10 +78,14 @@ def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machi
     alice = cipherlab.ingest(two_machines[0]).assign(machine="alice")
     bob = cipherlab.ingest(two_machines[1]).assign(machine="bob")
     both = cipherlab.concat([alice, bob[bob.aesni == "on"]])
-    res = _quiet(stats.compare, both, by="machine", baseline="bob", paired=True)
-    r = res[res.algorithm == "aes-128-cbc"].iloc[0]
-    assert f"alice against bob : from {r.ratio:.3g}× [{r.ci_low:.2f}, {r.ci_high:.2f}]" in text
-    assert "alice against bob (encrypt)" in text  # the pairwise view
+    res = _quiet(stats.compare, both, by="machine", baseline="bob")
+    slow = res.loc[res.ratio.idxmin()]
+    # one run per machine: each block size's ratio is described, not tested
+    assert f"alice against bob : from {slow.ratio:.3g}× (aes-128-cbc at " \
+           f"{int(slow.block_bytes)} bytes)" in text
+    assert "one run per machine: described, not tested" in text
+    assert f"alice against bob (encrypt): {res.ratio.min():.3g}× to {res.ratio.max():.3g}× " \
+           f"over {len(res)} cells" in text  # the pairwise view
     # bob.txt names each run ("evp aes-128-gcm aesni=on"): those are runs, not machines
     assert "2 machine(s) (alice, bob)" in _text(_section(html, "data"))
     aesni = _text(_section(html, "aesni"))

@@ -44,7 +44,11 @@ _RESULT_COLUMNS = frozenset({
     "c_ci_high", "asymptotic_bytes_per_s", "clock_hz", "cycles_per_byte", "n_half_bytes",
     "r_squared", "n_sizes", "a", "b", "crossover_bytes", "t0_a_ns", "t0_b_ns", "overhead_share_a",
     "overhead_share_b", "alpha", "adjust", "metric", "by", "paired_over", "ratio_min",
-    "ratio_max",
+    "ratio_max", "gmean_candidate", "gmean_baseline", "median_candidate", "median_baseline",
+    "spread_candidate", "spread_baseline", "hygiene", "min_p", "note", "unit",
+    "p_equivalence_adjusted", "tost_low", "tost_high", "lack_of_fit_p", "max_misfit", "n_points",
+    "n_units", "residuals", "n_units_a", "n_units_b", "share_a_low", "share_a_high",
+    "share_b_low", "share_b_high",
 })
 # Columns that vary between runs and are worth telling apart with line styles, most telling first.
 _STYLE_CANDIDATES = ("aesni", "tier", "isa", "tool", "machine", "host", "label", "source", "run",
@@ -106,6 +110,9 @@ def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
         yield label, hue_value, rows, style_of[other], other
 
 
+_LEGEND_CHARS = 60
+
+
 def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
     """A small-font legend: inside the axes when short, below them when long (never beside them,
     where it would take the width of a single-column figure).
@@ -119,6 +126,9 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
         labels = [h.get_label() for h in handles]
     if not handles:
         return
+    # a label longer than a column is cut: the caption or the table names the series in full
+    labels = [lab if len(str(lab)) <= _LEGEND_CHARS else str(lab)[:_LEGEND_CHARS - 1] + "…"
+              for lab in labels]
     if outside is None:
         outside = len(handles) > 3
     if not outside:

@@ -85,7 +85,7 @@ def libraries(df: pd.DataFrame, w: Writer) -> Section:
                                  block_bytes=size, ax=ax),
         f"Median throughput per library and AES-NI state at {size}-byte messages (colour on a "
         f"log scale); blank: not measured by that library.",
-        aspect=0.12 + 0.035 * d["library · AES-NI"].nunique()))
+        aspect=0.3 + 0.06 * d["library · AES-NI"].nunique()))
     sec.blocks.append(w.table(
         "libraries", res, "Each library's throughput over the openssl CLI's, per algorithm, "
         "message size and AES-NI state.",

@@ -163,11 +163,13 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
         f"{focus} throughput by block size on each machine ({title}): the median of its runs, "
         "the band their range."))
     sec.blocks.append(w.figure(
-        f"machines-ratio-{slug}", lambda ax, res=res: plots.speedup(
+        f"machines-ratio-{slug}", lambda ax, res=res[res["algorithm"].isin(shown[:4])]: plots.speedup(
             res, expected=None, hue="algorithm", palette=w.colours, ax=ax,
             ylabel=f"Relative to {baseline}" if len(baseline) < 16 else "Relative to baseline"),
-        f"Throughput of each machine relative to {baseline} ({title}), with 95 % intervals; "
-        "dotted: equal speed. Filled: significantly different from 1×."))
+        f"Throughput of each machine relative to {baseline} ({title}), with 95 % intervals "
+        "where runs are repeated; dotted: equal speed. Filled: significantly different from 1×."
+        + (f" The {min(len(shown), 4)} algorithms most machines measured; all in the table."
+           if min(len(shown), 4) < sub["algorithm"].nunique() else ""), aspect=0.65))
     return results, pairs
 
 

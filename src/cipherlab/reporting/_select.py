@@ -20,8 +20,8 @@ MACHINE = "machine"
 # Conditions that never split an experiment: repeats are pooled, notes and child numbers
 # describe rows, and the host is already the machine.
 _POOLED = ("repeat", "note", "child", "host", MACHINE)
-# Conditions named by another: a capture's isa_mask is the value of its isa preset.
-_NAMED_BY = {"isa_mask": "isa"}
+# Conditions named by another: a capture's isa_mask and isa_off follow from its isa preset.
+_NAMED_BY = {"isa_mask": "isa", "isa_off": "isa"}
 # What identifies a build and its measurement, beside the machine.
 _BUILD = ("tool", "tool_version", "timing", "multi")
 
@@ -66,7 +66,7 @@ def describe(key: dict, *, conditions: bool = True) -> str:
         parts.append(f"{int(key['multi'])} processes")
     if conditions:
         parts += [f"{k}={v}" for k, v in key.items()
-                  if k not in (MACHINE, *_BUILD) and pd.notna(v) and k != "isa_mask"]
+                  if k not in (MACHINE, *_BUILD, *_NAMED_BY) and pd.notna(v)]
     return ", ".join(parts)
 
 

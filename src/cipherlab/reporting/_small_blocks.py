@@ -86,7 +86,7 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
             over, a=a, b=b, ax=ax),
         f"Throughput of {a} relative to {b} by block size (dashed: equal speed). Below the line, "
         f"{b} is faster: the fixed per-call cost of {a} dominates small messages."
-        + _era_note(sub, a), aspect=0.5))
+        + _era_note(sub, a), aspect=0.45 + 0.06 * len(fit.drop_duplicates(group_keys))))
     sec.blocks.append(w.table(
         "cost-model", fit, f"Per-call cost fits t(n) = t0 + c·n of {a} and {b}: fixed cost t0 "
         "(ns), cost per byte c (ns), asymptotic throughput, half-performance length n½ = t0/c.",

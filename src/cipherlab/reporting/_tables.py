@@ -75,9 +75,21 @@ def presented(result: pd.DataFrame, columns: Sequence[str] | None) -> pd.DataFra
                    "c_ns_per_byte", "c_ci_low", "c_ci_high", "crossover_bytes", "p_adjusted",
                    "p_equivalence"):
             out[c] = s  # formatted and merged by stats' export
+        elif s.dtype == object or isinstance(s.dtype, (pd.CategoricalDtype, pd.StringDtype)):
+            out[_header(c)] = s.astype("object").map(_short_text)
         else:
             out[_header(c)] = s
     return pd.DataFrame(out, index=frame.index)
+
+
+_LONGEST = 40  # characters of a text cell in the printed table (the CSV keeps it whole)
+
+
+def _short_text(value):
+    text = value if isinstance(value, str) else value
+    if isinstance(text, str) and len(text) > _LONGEST:
+        return text[:_LONGEST - 1].rstrip() + "…"
+    return value
 
 
 # Header characters pdflatex cannot take as they are.
@@ -140,6 +152,9 @@ def latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str, lab
             wrapped = _wrapped_spec(align, widths)
             if wrapped:  # text columns wrap in paragraph columns sharing the page width
                 lines[spec] = rf"\begin{{tabular}}{{{wrapped}}}"
+                # long names (TLS suites, file paths) may break after _ and /
+                lines = [ln.replace(r"\_", r"\_\allowbreak{}").replace("/", r"/\allowbreak{}")
+                         if k > spec else ln for k, ln in enumerate(lines)]
                 widths = [TEXT_PT]
         if sum(widths) <= TEXT_PT or len(order) <= 2:
             break
@@ -156,7 +171,9 @@ def latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str, lab
 
 # Columns a reader misses least, left out first when a table is too wide for the page.
 _DROP_FIRST = ("n_baseline", "n base", "Test", "n", "Op.", "Timing", "Tool", "Signif.",
-               "p (TOST)", "Compared", "Sizes", "R²")
+               "p (TOST)", "Compared", "Sizes", "R²", "isa off", "Version")
+# Columns that identify a row: left out last.
+_KEEP = ("Machine", "Algorithm", "Block (B)", "Against")
 # An estimate and its interval columns are shown or left out together.
 _PARTS = {"ratio": ("ci_low", "ci_high"), "t0_ns": ("t0_ci_low", "t0_ci_high"),
           "c_ns_per_byte": ("c_ci_low", "c_ci_high"), "crossover_bytes": ("ci_low", "ci_high")}
@@ -168,8 +185,10 @@ def _drop_order(columns: list[str]) -> list[tuple[str, ...]]:
     units = [(c, *[p for p in _PARTS.get(c, ()) if p in columns]) for c in columns
              if c not in parts]
     first = [u for name in _DROP_FIRST for u in units if u[0] == name]
-    rest = [u for u in reversed(units) if u not in first and u[0] not in _PARTS]
-    return first + rest + [u for u in units if u[0] in _PARTS]
+    rest = [u for u in reversed(units) if u not in first and u[0] not in _PARTS
+            and u[0] not in _KEEP]
+    keep = [u for u in reversed(units) if u[0] in _KEEP and u not in first]
+    return first + rest + keep + [u for u in units if u[0] in _PARTS]
 
 
 _MIN_TEXT_PT = 70.0  # a wrapped text column narrower than this is unreadable

@@ -41,7 +41,7 @@ def transfers(df: pd.DataFrame, w: Writer) -> Section:
         res = stats.compare(d, by="cipher", baseline=b, candidate=a, groupby=keys)
         for _, r in res.iterrows():
             where = describe({k: r[k] for k in keys if k != "block_bytes"})
-            test = ("one value per side: a descriptive ratio, no test" if r["test"] == "single value"
+            test = ("one run per side: a descriptive ratio, no test" if r["test"] == "no replication"
                     else f"{r['test']}, {p_text(r['p_adjusted'])}")
             sec.say(f"Over TLS ({esc(where)}), {esc(a)} moves data at {ratio_text(r)} the rate "
                     f"of {esc(b)} ({test}).{_scale(df, a, r.get(MACHINE))}")
