@@ -55,8 +55,10 @@ $(STAMP): pyproject.toml
 
 # System packages the tests need: the real openssl binary, Debian's Chromium (Playwright drives it;
 # it cannot download its own browser here), a JDK (java + javac: the JSSE and JCA captures),
-# gnutls-cli (the GnuTLS capture) and pdflatex with booktabs (the report's tables are compiled in
-# a two-column article). Installed only when missing.
+# gnutls-cli (the GnuTLS capture), pdflatex with booktabs (the report's tables are compiled in
+# a two-column article) and OpenSSH (the fleet tests start their own sshd on 127.0.0.1).
+# Installed only when missing; an openssh-server installed just for the tests gets Debian's
+# sshd_not_to_be_run flag, so no system sshd starts listening on port 22.
 system-deps:
 	@command -v openssl >/dev/null && test -x /usr/bin/chromium && command -v javac >/dev/null \
 	  && command -v gnutls-cli >/dev/null || { \
@@ -65,6 +67,10 @@ system-deps:
 	@command -v pdflatex >/dev/null && kpsewhich booktabs.sty >/dev/null || { \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    --no-install-recommends texlive-latex-base texlive-latex-recommended >/dev/null; }
+	@command -v ssh >/dev/null && test -x /usr/sbin/sshd || { \
+	  test -x /usr/sbin/sshd || { mkdir -p /etc/ssh && touch /etc/ssh/sshd_not_to_be_run; }; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    openssh-client openssh-server >/dev/null; }
 
 benchmarks: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

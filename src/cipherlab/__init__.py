@@ -24,7 +24,9 @@ from cipherlab.errors import (
     ComparabilityWarning,
     IngestError,
     IngestWarning,
+    InventoryError,
     PlausibilityWarning,
+    RemoteError,
     UnsupportedAlgorithmError,
 )
 
@@ -66,8 +68,10 @@ __all__ = [
     "ISA_PRESETS",
     "IngestError",
     "IngestWarning",
+    "InventoryError",
     "JVM_PRESETS",
     "PlausibilityWarning",
+    "RemoteError",
     "UnsupportedAlgorithmError",
     "algorithms",
     "capture",

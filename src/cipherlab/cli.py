@@ -159,9 +159,12 @@ def _capturing(args, work) -> int:
     from cipherlab.errors import CipherlabError
     name = f"cipherlab {args.command}"
 
-    def show(message, category, *rest, **kw):
+    from cipherlab.runners._system import LOCAL, current
+
+    def show(message, category, *rest, **kw):  # called in the warning's thread: a fleet host's
+        host = "" if current() is LOCAL else f"{current().name}: "
         if not getattr(args, "quiet", False):
-            print(f"{name}: warning: {message}", file=sys.stderr)
+            print(f"{name}: warning: {host}{message}", file=sys.stderr)
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = show
@@ -189,7 +192,7 @@ def _capturing(args, work) -> int:
 
 def _cmd_capture(args) -> int:
     from cipherlab.runners._openssl import default_folder
-    args.out = args.out or str(default_folder("capture"))
+    args.out = args.out or str(default_folder("fleet" if args.hosts else "capture"))
     return _capturing(args, lambda: _capture(args))
 
 
@@ -199,6 +202,12 @@ def _capture(args) -> int:
     given = {k: v for k, v in dict(sizes=args.sizes, seconds=args.seconds, repeats=args.repeats,
                                    isa=args.isa, seed=args.seed, resume=args.resume,
                                    force=args.force).items() if v is not None}
+    if args.hosts:
+        if args.python or args.python_only:
+            raise ValueError("--python times the cryptography package of this machine; it cannot "
+                             "go with --hosts (the hosts need only openssl and a shell)")
+        given.update(hosts=args.hosts, ssh_config=args.ssh_config, accept_new=args.accept_new,
+                     parallel=args.parallel)
     frames = []
     if not args.python_only:
         sequential = {k: v for k, v in dict(precision=args.precision,
@@ -211,6 +220,7 @@ def _capture(args) -> int:
             st = frames[-1].attrs["stopping"]
             _say(args, f"stopped by {st['stopped']} after {st['pairs']} repeat blocks "
                        f"({st['elapsed_s']:g} s); the rule is in {out}/stopping.json")
+    failed = frames[0].attrs.get("failed_hosts", {}) if frames else {}
     if args.python or args.python_only:
         algs = args.python_algorithms or (args.algorithms if args.python_only else None)
         frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing,
@@ -218,6 +228,10 @@ def _capture(args) -> int:
     df = cipherlab.concat(frames)
     _say(args, _capture_summary(df))
     _say(args, f"capture folder: {out}  (read it back with cipherlab.ingest({out!r}))")
+    if failed:  # each was warned about with its reason; the exit status says it too
+        print(f"cipherlab capture: {len(failed)} host(s) failed: {', '.join(failed)}; continue "
+              f"them with the same command and --resume", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -236,6 +250,8 @@ def _capture_summary(df, by: str = "isa") -> str:
     scaled = rate.where(unit == "ops/s", rate / 1e6)
     t = df.assign(value=scaled, unit=unit, block_bytes=df["block_bytes"].astype("object").fillna("-"))
     keys = ["tool", "algorithm", "operation", "block_bytes", "unit"]
+    if "host" in t.columns and t["host"].nunique() > 1:  # a fleet: one line per host
+        keys.insert(0, "host")
     g = t.astype({k: "object" for k in keys + [by]}).groupby(keys + [by], dropna=False)
     med = g["value"].median().unstack(by)
     n = g["value"].size().unstack(by).min(axis=1)
@@ -384,8 +400,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time only the cryptography package (--algorithms then names its ciphers)")
     s.add_argument("--python-algorithms", type=_csv, default=None,
                    help="ciphers for --python (default aes-128-gcm,aes-128-cbc)")
+    s.add_argument("--hosts", default=None, metavar="HOSTS",
+                   help="benchmark these machines over SSH (at the same time, each one run "
+                        "after another) instead of this one: names or ~/.ssh/config aliases "
+                        "([user@]host[:port], comma-separated) and @FILE Ansible inventories "
+                        "(INI or YAML)")
+    s.add_argument("--ssh-config", default=None, metavar="FILE",
+                   help="with --hosts: an OpenSSH client config (ssh -F)")
+    s.add_argument("--accept-new", action="store_true",
+                   help="with --hosts: learn the host keys of hosts not yet in known_hosts "
+                        "(StrictHostKeyChecking=accept-new; a changed key still fails)")
+    s.add_argument("--parallel", choices=("machine", "host"), default="machine",
+                   help="with --hosts: one thread per machine (hosts found to be one machine run "
+                        "one after another; default) or per host")
     s.add_argument("-o", "--out", default=None,
-                   help="capture folder (default captures/capture-<host>-<UTC time>)")
+                   help="capture folder (default captures/capture-<host>-<UTC time>; with "
+                        "--hosts captures/fleet-<host>-<UTC time>, one folder per host inside)")
     s.set_defaults(func=_cmd_capture)
 
     s = command("capture-tls", "TLS transfer throughput by cipher suite over loopback")

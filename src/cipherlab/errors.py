@@ -6,8 +6,10 @@ The tree::
     ├── IngestError (ValueError)        text that cannot be read as benchmark output;
     │                                   carries ``source``, ``lineno``, ``line``
     ├── CaptureError (RuntimeError)     a benchmark could not be run (no openssl, bad folder, ...)
-    │   └── UnsupportedAlgorithmError (ValueError)
-    │                                   the local openssl/cryptography lacks an algorithm or suite
+    │   ├── UnsupportedAlgorithmError (ValueError)
+    │   │                               the local openssl/cryptography lacks an algorithm or suite
+    │   └── RemoteError                 an SSH host of a fleet capture failed; carries ``host``
+    ├── InventoryError (ValueError)     a host list or Ansible inventory that cannot be read
     └── AnalysisError (ValueError)      a table cannot answer the question asked of it
 
     CipherlabWarning (UserWarning)
@@ -31,7 +33,9 @@ __all__ = [
     "ComparabilityWarning",
     "IngestError",
     "IngestWarning",
+    "InventoryError",
     "PlausibilityWarning",
+    "RemoteError",
     "UnsupportedAlgorithmError",
 ]
 
@@ -75,6 +79,28 @@ class CaptureError(CipherlabError, RuntimeError):
 
 class UnsupportedAlgorithmError(CaptureError, ValueError):
     """The local ``openssl`` (or ``cryptography``, or TLS stack) does not offer what was asked for."""
+
+
+class RemoteError(CaptureError):
+    """A remote host could not be reached or run a command: unreachable, login refused, unknown
+    host key, a dropped connection. ``host`` is the host's inventory name."""
+
+    def __init__(self, host: str, msg: str):
+        super().__init__(f"{host}: {msg}")
+        self.host, self.msg = host, msg
+
+
+class InventoryError(CipherlabError, ValueError):
+    """A host list or inventory that cannot be read; the message names the file, the line and
+    what was expected.
+
+    >>> str(InventoryError("hosts.ini", "expected key=value", lineno=3))
+    'hosts.ini, line 3: expected key=value'
+    """
+
+    def __init__(self, path, msg: str, lineno: int | None = None):
+        super().__init__(f"{path}, line {lineno}: {msg}" if lineno else f"{path}: {msg}")
+        self.path, self.msg, self.lineno = path, msg, lineno
 
 
 class AnalysisError(CipherlabError, ValueError):

@@ -32,7 +32,6 @@ XFAIL: dict[str, str] = {
     "006": "the hand-summarised openssl lines ('rsa 2048 bits sign/s: 1533.00; verify/s "
            "51018.50') are not read",
     "007": "label is the prose fragment 'I get here'",
-    "012": "a table collapsed onto one line of prose is not read",
     "014": "label is a prose bullet sentence, not the heading",
     "015": "headerless rows in bullets with inline code and a '(Cortex-A720)' note are not read",
     "016": "a Markdown table with versions as rows, algorithms as columns and the block size in "

@@ -99,3 +99,20 @@ def test_rows_that_name_their_machine_are_runs_of_that_machine():
     assert df.groupby("run").label.first().tolist() == ["Cortex-A720", "Cortex-A520",
                                                          "Cortex-A720", "Cortex-A720"]
     assert set(df.name) == {"md5", "sha1"}
+
+
+_COLLAPSED = ("The results on a Xeon: type 16 bytes 64 bytes 256 bytes md5 12795.17k 41788.59k "
+              "117776.81k aes-128 cbc 51152.56k 52996.52k 54039.55k des ede3 17932.17k 18639.27k "
+              "18866.43k and that is all for the symmetric ciphers, which look fine to me.\n")
+
+
+def test_a_table_collapsed_onto_one_line_is_read_row_by_row():
+    df = cipherlab.ingest(_COLLAPSED)
+    assert df.name.unique().tolist() == ["md5", "aes-128 cbc", "des ede3"]
+    assert df.block_bytes.tolist() == [16, 64, 256] * 3 and set(df.line) == {1}
+    assert df.bytes_per_s.iloc[3] == 51152560.0
+
+
+def test_a_collapsed_line_with_a_name_no_cipher_has_is_not_guessed_at():
+    with pytest.raises(IngestError):  # (not a table: its "rows" would be guesses)
+        cipherlab.ingest(_COLLAPSED.replace("des ede3", "foo bar"))

@@ -24,7 +24,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _bssl, _gnutls, _openssl
+from cipherlab.readers import _bssl, _collapsed, _gnutls, _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import decode, split_lines, strip_shared_prefix
 
@@ -433,6 +433,7 @@ def _document_tables(lines: list[str], source: str, taken: set[int],
 FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
     _document_tables,
     lambda lines, source, taken, unplaced: _bssl.find_runs(lines, source, taken),
+    _collapsed.find_runs,
     _gnutls.find_runs,
 ]
 

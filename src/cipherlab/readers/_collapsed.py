@@ -22,21 +22,23 @@ __all__ = ["find_runs"]
 
 _HEADER = re.compile(r"\btype((?: +\d+ bytes){2,})(?= )")
 _VALUE = re.compile(r"^-?\d[\d,]*\.\d\dk?$")
+_DATA = re.compile(r"^-?\d[\d,]*\.\d+[ks]?$")  # a value or time token (what else may follow)
 _MIN_ROWS = 2  # a header and one row on a line is a table's start, not a collapsed table
 
 
-def _rows(tokens: list[str], n: int) -> list[tuple[str, list[str]]] | None:
+def _rows(tokens: list[str], n: int) -> tuple[list[tuple[str, list[str]]], int] | None:
     """``(name, values)`` rows of ``n`` values each from the tokens after a header, up to the
-    first token that ends the table; None when a row is not whole or not a known algorithm."""
-    rows, name, values = [], [], []
-    for tok in tokens:
+    first token that ends the table, and how many tokens they took; None when a row is not
+    whole or not a known algorithm."""
+    rows, name, values, end = [], [], [], 0
+    for k, tok in enumerate(tokens):
         if _VALUE.match(tok):
             if not name:
                 return None  # values without a name
             values.append(tok)
             if len(values) == n:
                 rows.append((" ".join(name), values))
-                name, values = [], []
+                name, values, end = [], [], k + 1
             continue
         if values:
             return None  # a name inside a row's values: the row is not whole
@@ -45,7 +47,7 @@ def _rows(tokens: list[str], n: int) -> list[tuple[str, list[str]]] | None:
             break  # prose after the table
     if any(not is_known(canonical(nm)[0]) for nm, _ in rows):
         return None
-    return rows
+    return rows, end
 
 
 def find_runs(lines: list[str], source: str, taken: set[int], unplaced=None):
@@ -58,9 +60,13 @@ def find_runs(lines: list[str], source: str, taken: set[int], unplaced=None):
         if m is None:
             continue
         sizes = [int(x) for x in re.findall(r"\d+", m[1])]
-        rows = _rows(line[m.end():].split(), len(sizes))
-        if not rows or len(rows) < _MIN_ROWS:
+        tokens = line[m.end():].split()
+        got = _rows(tokens, len(sizes))
+        if not got or len(got[0]) < _MIN_ROWS:
             continue
+        rows, end = got
+        if unplaced is not None and sum(1 for t in tokens[end:] if _DATA.match(t)) >= 2:
+            unplaced.append((i + 1, line))  # more measurements after the table: not placed
         run = Run(meta={"dialect": "text", "tool": "openssl"})
         for name, values in rows:
             algorithm, op = canonical(name)

@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence
 
+from cipherlab.runners._system import LOCAL, changes, current
+
 __all__ = ["Completed", "die_with_parent", "execute", "kill_group", "spawn", "terminating_signals"]
 
 _PR_SET_PDEATHSIG = 1
@@ -84,7 +86,13 @@ def spawn(procs: list[subprocess.Popen], argv: Sequence[str], **popen) -> subpro
     would be lost in Python's at-fork hooks (seen: "Exception ignored in _releaseLock"), and one
     arriving before the bookkeeping would leave a child nobody kills. Held, it is raised as soon
     as this returns, inside the caller's ``try: ... finally: kill_group(...)`` over ``procs``.
+
+    In a fleet capture's host thread (``_system.current()`` is a remote system) the child is the
+    ``ssh`` client that runs ``argv`` there.
     """
+    system = current()
+    if system is not LOCAL:
+        return system.spawn(procs, argv, **popen)
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         proc = subprocess.Popen(list(argv), start_new_session=True,
@@ -117,8 +125,13 @@ def execute(argv: Sequence[str], env: Mapping[str, str], *,
 
     The child runs in its own session with the parent-death signal set, and is killed (whole
     group) and reaped if anything, a timeout included (``subprocess.TimeoutExpired``), interrupts
-    the wait. Raises OSError when the program cannot be started.
+    the wait. Raises OSError when the program cannot be started. In a fleet capture's host
+    thread it runs on that host (``_system.current()``), ``env`` applied as changes to the
+    host's own environment.
     """
+    system = current()
+    if system is not LOCAL:
+        return system.execute(argv, changes(env), timeout=timeout)
     t0 = time.perf_counter()
     procs = []
     try:

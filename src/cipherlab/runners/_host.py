@@ -25,12 +25,11 @@ import functools
 import os
 import platform
 import re
-import socket
-import subprocess
-import sys
 from typing import Any
 
 import pandas as pd
+
+from cipherlab.runners._system import LOCAL, changes, current
 
 __all__ = ["FLAGS", "ClockSampler", "check_host", "cpu_times", "host_frame", "host_id",
            "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
@@ -41,21 +40,13 @@ FLAGS = ("aes", "pclmulqdq", "vaes", "vpclmulqdq", "avx", "avx2", "avx512f", "sh
 
 
 def _run(cmd: list[str], env: dict[str, str] | None = None) -> str:
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=30, check=False,
-                              env=env).stdout
-    except (OSError, subprocess.SubprocessError):
-        return ""
+    return current().output(cmd, changes(env))
 
 
 def _cpuinfo() -> dict[str, Any]:
     facts: dict[str, Any] = {"cpu": None, "vendor": None, "flags_raw": set(), "clock_hz": None,
                              "clock_source": None}
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        text = ""
+    text = current().read("/proc/cpuinfo") or ""
     mhz = []
     for line in text.splitlines():
         key, _, value = line.partition(":")
@@ -79,7 +70,7 @@ def _cpuinfo() -> dict[str, Any]:
         if m:
             facts["clock_hz"] = float(m[1]) * 1e6
             facts["clock_source"] = "lscpu CPU max MHz"
-    if sys.platform == "darwin":
+    if current().uname()[0] == "Darwin":
         facts["cpu"] = facts["cpu"] or _run(["sysctl", "-n", "machdep.cpu.brand_string"]).strip()
         feats = _run(["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"])
         facts["flags_raw"] |= {f.lower().replace(".", "_") for f in feats.split()}
@@ -90,7 +81,6 @@ def _cpuinfo() -> dict[str, Any]:
     return facts
 
 
-@functools.lru_cache(maxsize=16)
 def openssl_versions(openssl: str | None = None,
                      env: tuple[tuple[str, str], ...] = ()) -> dict[str, str | None]:
     """The app version, library version text and full ``openssl version -a`` of a binary
@@ -100,8 +90,13 @@ def openssl_versions(openssl: str | None = None,
     >>> v["openssl_version"].count(".") >= 2
     True
     """
-    import shutil
-    binary = openssl or shutil.which("openssl")
+    return _openssl_versions(current(), openssl, env)
+
+
+@functools.lru_cache(maxsize=64)
+def _openssl_versions(system, openssl: str | None,
+                      env: tuple[tuple[str, str], ...]) -> dict[str, str | None]:
+    binary = openssl or system.which("openssl")
     text = _run([binary, "version", "-a"], {**os.environ, **dict(env)} if env else None) \
         if binary else ""
     first = text.splitlines()[0] if text else ""
@@ -127,36 +122,38 @@ def _cryptography() -> dict[str, str | None]:
 
 def load_1m() -> float | None:
     """The 1-minute load average (None where the OS has none): how busy the host was."""
-    try:
-        return round(os.getloadavg()[0], 2)
-    except (AttributeError, OSError):
-        return None
+    load = current().loadavg()
+    return round(load[0], 2) if load else None
 
 
 def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read().strip()
-    except OSError:
-        return None
+    text = current().read(path)
+    return None if text is None else text.strip()
 
 
-@functools.lru_cache(maxsize=1)
 def host_id() -> str:
     """A stable id of this machine: 16 hex digits of SHA-256 over the OS's machine id and the
     host name (containers made from one image share the machine id but not the name).
 
     Where no machine id exists (macOS, Windows, minimal containers) the network card's address
-    (``uuid.getnode``) stands in. The same machine gives the same id across reboots.
+    (``uuid.getnode``) stands in. The same machine gives the same id across reboots. A fleet
+    host (``_system.current()`` remote) adds its inventory name: two names are two hosts, even
+    when they reach one machine (the fleet capture warns about that).
 
     >>> len(host_id()) == 16 and host_id() == host_id()
     True
     """
+    return _host_id(current())
+
+
+@functools.lru_cache(maxsize=64)
+def _host_id(system) -> str:
     import hashlib
     import uuid
     machine = (_read("/etc/machine-id") or _read("/var/lib/dbus/machine-id")
-               or f"node-{uuid.getnode():012x}")
-    return hashlib.sha256(f"{machine}\0{socket.gethostname()}".encode()).hexdigest()[:16]
+               or (f"node-{uuid.getnode():012x}" if system is LOCAL else ""))
+    parts = [machine, system.hostname(), *([system.name] if system is not LOCAL else [])]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def cpu_times() -> dict[str, int] | None:
@@ -181,9 +178,8 @@ def steal_share(before: dict | None, after: dict | None) -> float | None:
 
 
 def _cur_freqs() -> list[float]:
-    import glob
     out = []
-    for path in glob.glob("/sys/devices/system/cpu/cpufreq/policy*/scaling_cur_freq"):
+    for path in current().glob("/sys/devices/system/cpu/cpufreq/policy*/scaling_cur_freq"):
         text = _read(path)
         if text and text.isdigit():
             out.append(int(text) * 1e3)
@@ -210,7 +206,7 @@ class ClockSampler:
         import threading
         self._samples: list[float] = []
         self._stop = threading.Event()
-        if _cur_freqs():
+        if current() is LOCAL and _cur_freqs():  # over SSH, sampling would load the remote
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()
         else:
@@ -260,18 +256,15 @@ def noise_facts(flags: set[str] | None = None) -> dict[str, Any]:
     ``isolated_cpus`` (``isolcpus=``), ``boot_time`` (UTC), ``load`` (1, 5, 15 minutes),
     ``online_cpus``.
     """
-    import glob
     times = cpu_times()
     btime = re.search(r"^btime (\d+)", _read("/proc/stat") or "", re.M)
-    governors = sorted({g for p in glob.glob("/sys/devices/system/cpu/cpufreq/policy*/"
-                                             "scaling_governor") if (g := _read(p))})
+    governors = sorted({g for p in current().glob("/sys/devices/system/cpu/cpufreq/policy*/"
+                                                  "scaling_governor") if (g := _read(p))})
     boost = _read("/sys/devices/system/cpu/cpufreq/boost")
     no_turbo = _read("/sys/devices/system/cpu/intel_pstate/no_turbo")
     smt = _read("/sys/devices/system/cpu/smt/active")
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except (AttributeError, OSError):
-        load = None
+    load = current().loadavg()
+    load = [round(x, 2) for x in load] if load else None
     return {
         "hypervisor": _hypervisor(flags or set()),
         "container": _detect_virt("--container"),
@@ -326,31 +319,40 @@ def host_info(openssl: str | None = None) -> dict[str, Any]:
     ``cryptography`` and ``cryptography_openssl`` (the OpenSSL its wheel bundles), ``host_id``
     (:func:`host_id`), ``flags_all`` (every CPU flag the OS reports, sorted) and the noise facts
     of :func:`noise_facts`.
+
+    In a fleet capture's host thread (``_system.current()`` remote) the facts are that host's,
+    read over SSH by the same code; ``python`` and ``cryptography`` are None there (nothing is
+    installed remotely), and the host's inventory identity (``host`` = its name, ``hostname``,
+    ``ssh``, ``labels``) is added.
     """
+    system = current()
+    local = system is LOCAL
     cpu = _cpuinfo()
     raw = cpu.pop("flags_raw")
+    kernel_name, release, machine = system.uname()
     flags = {f: f in raw for f in FLAGS} if raw else {}
-    if raw and platform.machine().lower() in ("x86_64", "amd64", "i386", "i686"):
+    if raw and machine.lower() in ("x86_64", "amd64", "i386", "i686"):
         flags = {f: v for f, v in flags.items() if f not in ("pmull", "sha2")}
     return {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "host": socket.gethostname(),
+        "host": system.hostname(),
         "host_id": host_id(),
-        "os": platform.platform(),
-        "kernel": platform.release(),
-        "machine": platform.machine(),
-        "cpu": cpu["cpu"] or platform.processor() or None,
+        "os": platform.platform() if local else f"{kernel_name}-{release}-{machine}",
+        "kernel": release,
+        "machine": machine,
+        "cpu": cpu["cpu"] or (platform.processor() if local else None) or None,
         "vendor": cpu["vendor"],
-        "cores": os.cpu_count(),
+        "cores": system.cpu_count(),
         "flags": flags,
         "clock_hz": cpu["clock_hz"],
         "clock_source": cpu["clock_source"],
         "load_1m": load_1m(),
-        "python": platform.python_version(),
+        "python": platform.python_version() if local else None,
         **openssl_versions(openssl),
-        **_cryptography(),
+        **(_cryptography() if local else {"cryptography": None, "cryptography_openssl": None}),
         "flags_all": sorted(raw),
         **noise_facts(raw),
+        **system.identity(),
     }
 
 

@@ -44,12 +44,13 @@ from __future__ import annotations
 import functools
 import os
 import re
-import subprocess
 import warnings
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from cipherlab.errors import CaptureError, CaptureWarning
+from cipherlab.runners._exec import execute
+from cipherlab.runners._system import LOCAL, current
 
 __all__ = ["AES_FEATURES", "FEATURES", "ISA_PRESETS", "IsaCondition", "aesni_state", "apply_value",
            "effective_mask", "features", "find_openssl", "isa_env", "isa_off", "label_masks", "labels",
@@ -123,16 +124,17 @@ def find_openssl(openssl: str | os.PathLike | None = None) -> str:
     >>> find_openssl().endswith("openssl")
     True
     """
-    import shutil
+    system = current()
+    where = "" if system is LOCAL else f" of host {system.name!r}"
     if openssl is None:
-        found = shutil.which("openssl")
+        found = system.which("openssl")
         if found is None:
-            raise CaptureError(f"no `openssl` found on PATH; {_INSTALL_HINT}")
+            raise CaptureError(f"no `openssl` found on PATH{where}; {_INSTALL_HINT}")
         return found
     path = os.fspath(openssl)
-    found = shutil.which(path)
+    found = system.which(path)
     if found is None:
-        raise CaptureError(f"openssl={path!r} is not an executable file; {_INSTALL_HINT}")
+        raise CaptureError(f"openssl={path!r} is not an executable file{where}; {_INSTALL_HINT}")
     return found
 
 
@@ -149,12 +151,15 @@ def isa_env(cond: IsaCondition, base_env: Mapping[str, str] | None = None) -> di
     return env
 
 
-@functools.lru_cache(maxsize=64)
 def _mask_for(openssl: str, value: str | None, extra: tuple[tuple[str, str], ...] = ()) -> str:
+    return _mask_on(current(), openssl, value, extra)
+
+
+@functools.lru_cache(maxsize=64)
+def _mask_on(system, openssl: str, value: str | None, extra: tuple[tuple[str, str], ...]) -> str:
     env = isa_env(IsaCondition("", value), {**os.environ, **dict(extra)})
     try:
-        out = subprocess.run([openssl, "version", "-a"], env=env, capture_output=True, text=True,
-                             timeout=30, check=False).stdout
+        out = execute([openssl, "version", "-a"], env, timeout=30).stdout
     except OSError as err:
         raise CaptureError(f"cannot run {openssl!r} version -a: {err}") from err
     m = _CPUINFO.search(out)

@@ -12,6 +12,7 @@ text, rows and command line land in the capture folder as soon as it finishes.
 from __future__ import annotations
 
 import math
+import os
 import re
 import subprocess
 import warnings
@@ -23,13 +24,14 @@ from typing import Iterable, Sequence
 import pandas as pd
 
 from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
-from cipherlab.runners._exec import kill_group, spawn
+from cipherlab.runners._exec import execute, kill_group, spawn
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info
 from cipherlab.runners._builds import Build, resolve_builds
 from cipherlab.runners._isa import IsaCondition, _mask_for, labels, resolve_isa
 from cipherlab.runners._plan import (RunProgress, check_busy, finish, interleave, results,
                                      run_observed, session, slug, stop_before)
+from cipherlab.runners._remote import EXIT_MARK
 from cipherlab.runners._sequential import StoppingRule, parse_precision
 
 __all__ = ["capture"]
@@ -76,7 +78,8 @@ def _probe(binary: str, alg: _Alg, extra: Sequence[str], env: dict[str, str]) ->
         for line in proc.stderr:
             if line.startswith("+DT"):
                 return None
-            lines.append(line.strip())
+            if not line.startswith(EXIT_MARK):  # the exit status a remote run adds
+                lines.append(line.strip())
         proc.wait(timeout=30)
     finally:
         for proc in procs:
@@ -88,8 +91,7 @@ def _probe(binary: str, alg: _Alg, extra: Sequence[str], env: dict[str, str]) ->
 def _available(binary: str) -> list[str]:
     names: set[str] = set()
     for kind in ("-cipher-algorithms", "-digest-algorithms"):
-        out = subprocess.run([binary, "list", kind], capture_output=True, text=True,
-                             check=False).stdout
+        out = execute([binary, "list", kind], os.environ, timeout=60).stdout
         # "  { 2.16.840.1.101.3.4.1.6, id-aes128-GCM, aes-128-gcm } @ default" (provided),
         # "  NULL @ default", "  AES-128-CBC" or "  AES128 => AES-128-CBC" (legacy names)
         for line in out.splitlines():
@@ -120,8 +122,7 @@ def _seconds_arg(binary: str, seconds: float) -> str:
         raise ValueError(f"seconds must be a positive number; not {seconds!r}")
     if float(seconds).is_integer():
         return str(int(seconds))
-    help_text = subprocess.run([binary, "speed", "-help"], capture_output=True, text=True,
-                               check=False).stderr
+    help_text = execute([binary, "speed", "-help"], os.environ, timeout=60).stderr
     m = re.search(r"^\s*-seconds\s+(\S+)", help_text, re.M)
     if m is None or m[1] == "+int":
         raise CaptureError(
@@ -154,8 +155,11 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
             out: str | Path | None = None, timing: str = "cpu", multi: int | None = None,
             decrypt: bool = False, aead: bool = False, seed: int | None = 0,
             resume: bool = False, force: bool = False, openssl: str | Path | None = None,
-            label: str | None = None, progress: bool = True) -> pd.DataFrame:
-    """Benchmark this machine with ``openssl speed``, ISA conditions interleaved, every run kept.
+            label: str | None = None, progress: bool = True, hosts: str | Iterable | None = None,
+            ssh_config: str | Path | None = None, accept_new: bool = False,
+            parallel: str = "machine") -> pd.DataFrame:
+    """Benchmark this machine (or a fleet over SSH: ``hosts``) with ``openssl speed``, ISA
+    conditions interleaved, every run kept.
 
     Parameters
     ----------
@@ -213,6 +217,22 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         The ``label`` of every row (default: the host name).
     progress : bool
         Show a tqdm progress bar with runs done and an ETA.
+    hosts : str or list, optional
+        Benchmark these machines over SSH instead of this one, at the same time, each one run
+        after another: host names or ``~/.ssh/config`` aliases (``[user@]host[:port]``), ``@FILE``
+        Ansible inventories (INI or YAML) or ``SshHost`` objects, comma-separated or a list (see
+        :func:`~cipherlab.runners._fleet.capture_fleet`). ``out`` then holds one capture folder
+        per host; ``openssl`` names the remote binary (an inventory's ``openssl_path`` wins);
+        each row's ``label`` and ``host`` are the host's name, and its inventory variables
+        become columns.
+    ssh_config : str or Path, optional
+        An OpenSSH client config for the hosts (``ssh -F``).
+    accept_new : bool
+        Learn the host keys of hosts not yet in known_hosts (OpenSSH's ``accept-new``); without
+        it an unknown host fails with a message saying so. A changed key always fails.
+    parallel : {'machine', 'host'}
+        With ``hosts``: one thread per machine (hosts that turn out to be one machine run one
+        after another, with a warning), or one per host whatever they share.
 
     Returns
     -------
@@ -248,8 +268,6 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     >>> row["algorithm"], int(row["block_bytes"]), row["isa"], row["aesni"], int(row["repeat"])
     ('aes-128-gcm', 16384, 'native', 'on', 1)
     """
-    builds = resolve_builds(openssl)
-    compare = len(builds) > 1
     algs = [_classify(a) for a in _as_list(DEFAULT_ALGORITHMS if algorithms is None else algorithms,
                                            "algorithms")]
     if not algs:
@@ -275,6 +293,16 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         if not size_list or any(isinstance(s, bool) or not isinstance(s, int) or s < 1
                                 for s in size_list):
             raise ValueError(f"sizes must be a list of whole numbers of bytes >= 1; not {sizes!r}")
+    if hosts is not None:  # the arguments are checked; each host thread runs this very capture
+        from cipherlab.runners._fleet import capture_fleet
+        return capture_fleet(capture, hosts, dict(
+            algorithms=algorithms, sizes=sizes, seconds=seconds, repeats=repeats, isa=isa,
+            precision=precision, max_time=max_time, timing=timing, multi=multi,
+            decrypt=decrypt, aead=aead, seed=seed, force=force, openssl=openssl, label=label),
+            out=out, resume=resume, progress=progress,
+            ssh_config=ssh_config, accept_new=accept_new, parallel=parallel)
+    builds = resolve_builds(openssl)
+    compare = len(builds) > 1
     secs = max((_seconds_arg(b.binary, seconds) for b in builds), key=len)  # "1" vs "1.0"
 
     mode = (["-decrypt"] if decrypt else []) + (["-aead"] if aead else [])
@@ -333,7 +361,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
 
         shares: list[float] = []  # user CPU seconds / -seconds of each timed loop
         bar = RunProgress([((c[0].name, c[1] is None), nominal(*c)) for c, *_ in todo],
-                          desc="openssl speed", enabled=progress)
+                          desc=f"{facts['host']}: openssl speed" if "ssh" in facts
+                          else "openssl speed", enabled=progress)
+
         def command(alg: _Alg, size: int | None, build: Build) -> list[str]:
             return [build.binary, "speed", "-mr", "-seconds", secs,
                     *(["-elapsed"] if timing == "elapsed" else []),
@@ -359,7 +389,8 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                                        f"{raw.strip()[-400:]!r}")
                 mask = masks[(build, cond)]
                 conditions = {**labels(cond, mask, natives[build]), "repeat": rep,
-                              "host": facts["host"], **({"build": build.name} if compare else {})}
+                              "host": facts["host"], **({"build": build.name} if compare else {}),
+                              **facts.get("labels", {})}  # a fleet host's inventory variables
                 if aead:
                     conditions["loop"] = "aead"
                 frame = cipherlab.ingest(raw, label=label or facts["host"], tool="openssl",
