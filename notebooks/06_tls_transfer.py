@@ -252,6 +252,22 @@ plots.heatmap(libs.assign(library=libs.tool.astype(str) + " " + libs.tool_versio
 ax.set_title("16 KiB messages, median throughput")
 plt.show()
 
+# %%
+seed_era, today = (narrative.pick(jsse_over_cbc, jvm=j) for j in ("seed-era", "native"))
+alone_seed, alone_today = (narrative.pick(jca_over_cbc, jvm=j) for j in ("seed-era", "native"))
+jsse_shares = jsse_bound[jsse_bound.jvm == "seed-era"].measured_over_predicted
+jsse_cipher_bound = jsse_shares.min() >= CIPHER_BOUND
+
+
+def how_far(row):
+    return ("far below" if row.ci_high < 0.5 else "not far below" if row.ci_low > 0.5
+            else "below")
+
+
+big = by_tool[(by_tool.block_bytes == 16384) & (by_tool.aesni == "on")]
+slowest = big.loc[big.ratio.idxmin()]
+
+
 # %% [markdown]
 # ## Conclusions
 
@@ -292,23 +308,6 @@ display(Markdown(f"""
 - **Verdict:** {answer}; against the seed's {seed}, {java}.
 - This came from {"a quick run" if QUICK else "a full run"}: {MEGABYTES} MB per transfer,
   {REPEATS} repeat(s) per suite and preset, one process pair each.
-"""))
-
-# %%
-seed_era, today = (narrative.pick(jsse_over_cbc, jvm=j) for j in ("seed-era", "native"))
-alone_seed, alone_today = (narrative.pick(jca_over_cbc, jvm=j) for j in ("seed-era", "native"))
-jsse_shares = jsse_bound[jsse_bound.jvm == "seed-era"].measured_over_predicted
-jsse_cipher_bound = jsse_shares.min() >= CIPHER_BOUND
-
-
-def how_far(row):
-    return ("far below" if row.ci_high < 0.5 else "not far below" if row.ci_low > 0.5
-            else "below")
-
-
-big = by_tool[(by_tool.block_bytes == 16384) & (by_tool.aesni == "on")]
-slowest = big.loc[big.ratio.idxmin()]
-display(Markdown(f"""
 - **Libraries** (bundled host-c, {", ".join(f"{t} {v}" for t, v in versions.items())}): with
   AES-NI, at 16 KiB the slowest against the openssl CLI is {slowest.candidate} for
   {slowest.algorithm}, at {narrative.interval(slowest)} its rate.

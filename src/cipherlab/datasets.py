@@ -25,6 +25,16 @@ _NOT_DATA = {
     "host.txt": "host facts (uname, lscpu, openssl version -a), no measurements",
     "openjdk-ml-aes-gcm-slow.txt": "prose; its two figures are seeds/openjdk-tls-transfer.csv",
 }
+# Bundled folders loaded only when named (``load("captures/host-c-libraries")``), and why: the
+# default table is the one the notebooks, widgets and report tests are written against.
+_ON_REQUEST = {"captures/host-c-libraries": "one machine through four libraries and JSSE"}
+
+
+def _on_request(p: Path) -> bool:
+    rel = p.resolve().relative_to(root().resolve()).as_posix()
+    return any(rel.startswith(folder + "/") for folder in _ON_REQUEST)
+
+
 # ``captures/host-a-openssl-3.0.19/...`` -> ``host-a``
 _HOST_FOLDER = re.compile(r"^(host-[a-z0-9]+)(?:-|$)")
 
@@ -81,7 +91,9 @@ def load(name: str | None = None) -> pd.DataFrame:
         (``"captures/host-b-openssl-3.0.22/evp.txt"``), as accepted by :func:`path`; or a
         folder below it (``"seeds"``, ``"captures/host-b-openssl-3.0.22"``) for the data files
         in it. ``None`` (the default) loads every file of :func:`data_files`: the seeds, both
-        host captures and the OpenJDK TLS figures (``seeds/openjdk-tls-transfer.csv``).
+        host captures and the OpenJDK TLS figures (``seeds/openjdk-tls-transfer.csv``), but not
+        the folders loaded on request (``captures/host-c-libraries``: one machine through the
+        openssl CLI, cryptography, GnuTLS, SunJCE and JSSE).
 
     Returns
     -------
@@ -112,7 +124,7 @@ def load(name: str | None = None) -> pd.DataFrame:
     [5.2, 100.0]
     """
     if name is None:
-        paths = data_files()
+        paths = [p for p in data_files() if not _on_request(p)]
     elif (root() / name).is_dir():
         folder = (root() / name).resolve()
         paths = [p for p in data_files() if folder in p.resolve().parents]

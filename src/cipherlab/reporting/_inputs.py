@@ -109,7 +109,7 @@ def load(sources, label=None) -> Inputs:
     if sources is None:
         df = cipherlab.datasets.load()
         df[MACHINE] = machine_names(df, "bundled data", None)
-        return Inputs(df, {}, ["the bundled data (four seed documents, three host captures)"])
+        return Inputs(df, {}, ["the bundled data (four seed documents, two host captures)"])
     items = _as_list(sources)
     if not items:
         raise ValueError("`sources` must name at least one dump or capture folder, or be None "
