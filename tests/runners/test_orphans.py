@@ -19,27 +19,15 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from procs import children  # noqa: E402
+
 pytestmark = pytest.mark.openssl
 
 if not sys.platform.startswith("linux"):
     pytest.skip("reads /proc and relies on PR_SET_PDEATHSIG", allow_module_level=True)
 
 
-def _children(parent: int) -> dict[int, tuple[str, str]]:
-    """{pid: (state, cmdline)} of the processes whose parent is ``parent``."""
-    out = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            cmd = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
-        if int(ppid) == parent:
-            out[int(entry)] = (state, cmd)
-    return out
 
 
 def _running(pid: int) -> bool:
@@ -72,9 +60,9 @@ def _cli(*args, **popen) -> subprocess.Popen:
 
 
 def _openssl_child(cli: subprocess.Popen) -> int:
-    found = _wait_for(lambda: [p for p, (st, cmd) in _children(cli.pid).items()
+    found = _wait_for(lambda: [p for p, (st, cmd) in children(cli.pid).items()
                                if "openssl speed" in cmd and "-seconds 30" in cmd and st != "Z"])
-    assert found, f"no openssl speed child of the capture: {_children(cli.pid)}"
+    assert found, f"no openssl speed child of the capture: {children(cli.pid)}"
     return found[0]
 
 
@@ -135,11 +123,11 @@ def test_kill_9_of_a_tls_capture_ends_its_workers_and_the_next_start_removes_its
     cli = _cli("capture-tls", "--suites", "ECDHE-ECDSA-AES128-SHA256", "--megabytes", "100000",
                "--repeats", "1", "-o", str(tmp_path / "tls"))
     try:
-        workers = _wait_for(lambda: [p for p, (st, cmd) in _children(cli.pid).items()
+        workers = _wait_for(lambda: [p for p, (st, cmd) in children(cli.pid).items()
                                      if "_tls_worker" in cmd and st != "Z"] if len(
-            [1 for _, (st, cmd) in _children(cli.pid).items() if "_tls_worker" in cmd]) == 2
+            [1 for _, (st, cmd) in children(cli.pid).items() if "_tls_worker" in cmd]) == 2
             else [])
-        assert len(workers) == 2, _children(cli.pid)
+        assert len(workers) == 2, children(cli.pid)
         keys = list(tmp.glob(f"cipherlab-tls-{cli.pid}-*"))
         assert len(keys) == 1 and (keys[0] / "key.pem").exists()
         os.kill(cli.pid, signal.SIGKILL)

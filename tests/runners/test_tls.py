@@ -21,6 +21,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from procs import children  # noqa: E402
+
 from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
 from cipherlab.runners import ISA_PRESETS
 from cipherlab.runners._tls import DEFAULT_SUITES, TLS13_DEFAULT, capture_tls, tls_suites
@@ -31,23 +34,6 @@ CBC = "ECDHE-ECDSA-AES128-SHA256"
 MB = 3  # per transfer: enough for thousands of records, still well under a second
 
 
-def _proc_children(parent: int) -> dict[int, tuple[str, str]]:
-    """{pid: (state, cmdline)} of the processes whose parent is ``parent`` (read from /proc;
-    psutil is not a dependency). A zombie shows state 'Z' and an empty cmdline."""
-    out = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            cmd = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue  # ended while we looked
-        # comm (field 2) may hold spaces and parentheses: split after its closing parenthesis
-        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
-        if int(ppid) == parent:
-            out[int(entry)] = (state, cmd)
-    return out
 
 
 def _still_running(pid: int) -> bool:
@@ -62,7 +48,7 @@ def _still_running(pid: int) -> bool:
 
 
 def _workers(parent: int) -> dict[int, tuple[str, str]]:
-    return {pid: v for pid, v in _proc_children(parent).items()
+    return {pid: v for pid, v in children(parent).items()
             if "_tls_worker" in v[1] or v[0] == "Z"}
 
 
