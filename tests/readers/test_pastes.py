@@ -52,8 +52,6 @@ XFAIL: dict[str, str] = {
     "048": "the 'Version: OpenSSL 1.1.0f' line does not set tool_version",
     "052": "a lone +H/+F pair of -mr output (in a Go raw string) is not read",
     "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
-    "054": "PDF-flattened header and values on one line (U+2019 thousands marks, row named by "
-           "the command above) are not read",
     "055": "the -mb summary row without a lengths line is not read: only the child's 'Got: +F' "
            "record gives the five cells, flagged 'child process'",
     "057": "labels are the bullet \"OpenSSL's default C code\" above the paste and none, not each "
