@@ -42,17 +42,17 @@ __all__ = ["Label", "label", "named_algorithms", "read_grid"]
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, RUN, BLANK = (
     "size", "algorithm", "operation", "measure", "stat", "derived", "run", "blank")
 
-_TAG = re.compile(r"^(?P<base>[^()]*?)\s*\((?P<tag>[^()]*)\)$")
 _SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(bytes?|B|KiB|KB|K|MiB|MB|M)(?:[\s-]*blocks?)?$",
                    re.IGNORECASE)
 _SIZE_UNITS = {"k": 1024, "m": 1024 * 1024}  # block sizes are powers of two: "8K" is 8192
 _INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
-_BITS = re.compile(r"^\d+\s*bits?\s+", re.IGNORECASE)
+_BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
-_DERIVED = re.compile(r"improv|ratio|speed-?up|gain|change|diff|delta|relative|factor|scaling|"
-                      r"\bvs\.?(?!\w)|versus|increase|decrease|faster|slower|percent|%|"
-                      r"\bstd|stdev|deviation|\bcv\b|error|latency|\btime\b|\bms\b|\bus\b|"
-                      r"\u00b5s|seconds", re.IGNORECASE)
+_DERIVED = re.compile(r"\bimprov|\bratios?\b|\bspeed-?ups?\b|\bgains?\b|\bchanges?\b|\bdiff|"
+                      r"\bdelta\b|\brelative\b|\bfactor\b|\bscaling\b|\bvs\.?(?!\w)|\bversus\b|"
+                      r"\bincrease|\bdecrease|\bfaster\b|\bslower\b|\bpercent|%|\bstd|\bstdev\b|"
+                      r"\bdeviation\b|\bcv\b|\berrors?\b|\blatency\b|\btime\b|\bms\b|\bus\b|"
+                      r"\u00b5s|\bseconds?\b", re.IGNORECASE)
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?[\d.]+s$",
                            re.IGNORECASE)
 _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
@@ -71,9 +71,9 @@ _KEY_HEADER = re.compile(r"^(?:cipher|ciphers|algorithm|algorithms|algo|type|nam
                          r"primitive|function|mode|curve|key|operation|operations|op|test|"
                          r"test item|item|benchmark)s?$", re.IGNORECASE)
 # Columns that describe the machine: conditions, not measurements, even though they hold numbers.
-_CONDITION_HEADER = re.compile(r"mhz|ghz|clock|freq|\bcores?\b|\bthreads?\b|\bcpus?\b|model|"
-                               r"version|kernel|compiler|\bgcc\b|\bos\b|memory|\bram\b",
-                               re.IGNORECASE)
+_CONDITION_HEADER = re.compile(r"^(?:cpu\s+)?(?:mhz|ghz|clock|freq|frequency|cores?|threads?|cpus?|"
+                               r"model|cpu model|version|kernel|compiler|os|memory|ram)"
+                               r"(?:\s*[(\[].*[)\]])?$", re.IGNORECASE)
 # Operation words a corner cell or caption may hold ("Decrypt Test").
 _CORNER_OPS = {"encrypt": "encrypt", "encryption": "encrypt", "decrypt": "decrypt",
                "decryption": "decrypt", "sign": "sign", "signing": "sign", "verify": "verify",
@@ -88,8 +88,11 @@ _VERSION_LABEL = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?[a-z]{0,2})(?:[-+][\w.]+)?$"
 _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[\s-]*v?"
                               r"(\d+\.\d+(?:\.\d+)?[a-z]{0,2})?", re.IGNORECASE)
 # A token of prose that may name an algorithm: words joined by '-' or '_', or with digits.
-_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+|[A-Za-z]+\d[A-Za-z0-9]*")
-_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|^aes-ni$|\(")
+# (a token starts a word: one attempt per word keeps the scan linear)
+_NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
+                         r"|[A-Za-z]+\d[A-Za-z0-9]*)")
+_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
+                          r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|\(")
 
 
 @dataclass(frozen=True)
@@ -141,8 +144,13 @@ def algorithm_of(name: str) -> str | None:
     """
     algorithm = canonical(name)[0]
     if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
-        algorithm = canonical(_BITS.sub("", name))[0] if _BITS.match(name) else None
-        if algorithm is None or not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
+        m = _BITS.match(name)  # "2048 bits RSA", "256 bits SM2"
+        if m is None:
+            return None
+        rest = name[m.end():].strip()
+        sized = rest.lower() in ("rsa", "dsa", "ffdh")
+        algorithm = canonical(f"{rest}{m[1]}" if sized else rest)[0]
+        if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
             return None
     return algorithm
 
@@ -167,10 +175,7 @@ def label(text: str, *, sizes: bool = False) -> Label:
         if operation in _MEASURE_OPS and is_known(algorithm) and text.split()[-1].lower() != "bits":
             return Label(MEASURE, text, algorithm, operation,
                          conditions=tuple(sorted(conditions.items())))
-    base, tag = text, None
-    m = _TAG.match(text)
-    if m and not is_curve(m["tag"]):
-        base, tag = m["base"], m["tag"]
+    base, tag = _split_tag(text)
     algorithm = algorithm_of(base)
     unit = _tag_unit(tag)
     if algorithm is not None:
@@ -184,6 +189,16 @@ def label(text: str, *, sizes: bool = False) -> Label:
         return replace(base_label, text=text, unit=unit) if base_label.kind != RUN else \
             Label(RUN, text, run=base, unit=unit)
     return Label(RUN, text, run=text)
+
+
+def _split_tag(text: str) -> tuple[str, str | None]:
+    """``AES-256-GCM (8K)`` -> (``AES-256-GCM``, ``8K``); a curve in parentheses is part of the
+    name (``256 bits ecdsa (nistp256)``)."""
+    k = text.rfind("(")
+    if k <= 0 or not text.endswith(")") or ")" in text[k:-1]:
+        return text, None
+    tag = text[k + 1:-1].strip()
+    return (text, None) if is_curve(tag) else (text[:k].rstrip(), tag)
 
 
 def _tag_unit(tag: str | None) -> float | None:
@@ -224,12 +239,6 @@ def run_meta(text: str) -> dict[str, Any]:
 # Reading a grid
 
 
-@dataclass
-class _Column:
-    index: int
-    label: Label
-
-
 def _is_derived_column(values: list[str]) -> bool:
     filled = [v for v in values if v and v.lower() not in ("-", "n/a", "\u2013", "\u2014")]
     return bool(filled) and all(_DERIVED_CELL.match(v) for v in filled)
@@ -240,8 +249,10 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     n = 1
     while n < len(header) - 1:
         head = header[n]
+        if label(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED):
+            break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
-        if _SIZE_HEADER.search(head) or _CONDITION_HEADER.search(head) or \
+        if _SIZE_HEADER.search(head) or _CONDITION_HEADER.match(head) or \
                 _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)):
             n += 1
         else:
@@ -255,77 +266,117 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     ``rows`` are (0-based line, cleaned cells) from the header row on; ``context`` the prose
     facts (``named`` algorithms, ``last_line``, ``block_bytes``); ``number(text)`` the value
     of a cell or None. Returns ``(groups, bad)``: ``groups`` maps a run key (section, run
-    label) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not a
-    throughput), ``bad`` the lines holding numbers that
-    could not be placed; ``None`` when this is not a benchmark grid.
+    labels) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
+    a throughput), ``bad`` the lines holding numbers that could not be placed; ``None`` when
+    this is not a benchmark grid.
     """
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
-    header = rows[0][1]
-    body = [cells for _, cells in rows[1:]]
-    keys = _key_columns(header, body, number)
-    corner = header[0]
-    corner_label = label(corner)
-    table_algorithm, table_op = _table_defaults(corner, corner_label, caption, context)
-    sizes_in_keys = [bool(_SIZE_HEADER.search(h)) for h in header[:keys]]
-    columns = [_Column(j, label(header[j])) for j in range(keys, len(header))]
-    columns = [c for c in columns if c.label.kind not in (DERIVED, BLANK)
-               and not _is_derived_column([r[c.index] if c.index < len(r) else "" for r in body])]
+    n_head = _header_rows(rows, number)
+    header = rows[n_head - 1][1]
+    body = rows[n_head:]
+    keys = _key_columns(header, [cells for _, cells in body], number)
+    corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
+    table_algorithm, table_op = _table_defaults(corner, caption, context)
+    columns = _value_columns(rows[:n_head], keys, [cells for _, cells in body])
     if not columns:
         return None
     groups: dict[tuple, list] = {}
     bad: list[int] = []
-    section: str | None = None
+    section: tuple[str | None, list[Label]] = (None, [])
     above: list[str] = [""] * keys
-    for line, cells in rows[1:]:
+    for line, cells in body:
         filled = [c for c in cells if c]
         if not filled:
             continue
         if len(filled) == 1 and number(filled[0]) is None and cells[0]:
-            section, above = filled[0], [""] * keys  # a section row: a new run
+            section, above = _section(filled[0]), [""] * keys
             continue
         cells = cells + [""] * (len(header) - len(cells))
-        # grouped rows: a blank key cell continues the one above
-        names = [c or above[k] for k, c in enumerate(cells[:keys])]
+        names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
-        row_labels, conditions = [], {}
-        for k, name in enumerate(names):
-            if k and _CONDITION_HEADER.search(header[k]) and not sizes_in_keys[k]:
-                if name:
-                    conditions[_condition_key(header[k])] = name
-                continue
-            row_labels.append(label(name, sizes=sizes_in_keys[k]))
+        row_labels, conditions = _row_labels(header, names)
         placed = holding = 0
-        for col in columns:
-            text = cells[col.index]
-            if not text or text.lower() in ("-", "--", "n/a", "na", "?", "\u2013", "\u2014"):
-                continue
-            if _DERIVED_CELL.match(text) and text[-1:] in ("s", "S"):
-                continue  # a time beside the rate ("0.0002s")
+        for j, col_labels in columns:
+            text = cells[j]
+            if not text or text.lower() in _NOTHING or (_DERIVED_CELL.match(text) and text[-1:] in "sS"):
+                continue  # nothing measured, or a time beside the rate ("0.0002s")
             holding += any(ch.isdigit() for ch in text)
-            cell = _combine([*row_labels, col.label], table_algorithm, table_op, context)
-            value = number(text)
-            if cell is None or value is None:
+            cell = _combine([*section[1], *row_labels, *col_labels], table_algorithm, table_op,
+                            context)
+            if cell is None or number(text) is None:
                 continue
             cell, run_key, ops = cell
-            cell.update(conditions)
-            cell["line"] = line + 1
-            groups.setdefault((section, *run_key), []).append((cell, ops, text, col.index))
+            cell.update(conditions, line=line + 1)
+            groups.setdefault((section[0], *run_key), []).append((cell, ops, text, j))
             placed += 1
         if holding and placed < holding:
             bad.append(line)
-    if not groups:
-        return None
-    return groups, bad
+    return (groups, bad) if groups else None
+
+
+_NOTHING = {"-", "--", "n/a", "na", "?", "\u2013", "\u2014"}
+
+
+def _header_rows(rows: list[tuple[int, list[str]]], number) -> int:
+    """How many rows the header takes: a spanning row of labels above the column titles."""
+    n = 1
+    while n < len(rows) - 1 and sum(bool(c) for c in rows[n][1]) >= 2 and all(
+            number(c) is None and c.lower() not in _NOTHING for c in rows[n][1]):
+        n += 1
+    return n
+
+
+def _value_columns(head: list[tuple[int, list[str]]], keys: int,
+                   body: list[list[str]]) -> list[tuple[int, list[Label]]]:
+    """The measurement columns after the ``keys`` row-name columns, each with the labels of
+    its header cells (a spanning cell, left blank in the columns it spans, is theirs too)."""
+    spans = []
+    for _, cells in head[:-1]:
+        carried, last = [], ""
+        for j, c in enumerate(cells):
+            last = c or (last if j > keys else "")
+            carried.append(last)
+        spans.append(carried)
+    columns = []
+    for j in range(keys, len(head[-1][1])):
+        texts = [row[j] for row in spans if j < len(row)] + [head[-1][1][j]]
+        labels = [lab for lab in map(label, texts) if lab.kind != BLANK]
+        values = [cells[j] if j < len(cells) else "" for cells in body]
+        if labels and all(lab.kind != DERIVED for lab in labels) and not _is_derived_column(values):
+            columns.append((j, labels))
+    return columns
+
+
+def _section(title: str) -> tuple[str | None, list[Label]]:
+    """A section row: an algorithm (or size) for the rows below it, or else a new run."""
+    lab = label(title)
+    return (None, [lab]) if lab.kind in (ALGORITHM, SIZE, MEASURE) else (title, [])
+
+
+def _row_labels(header: list[str], names: list[str]) -> tuple[list[Label], dict[str, str]]:
+    """The labels of a row's name cells and the conditions its machine columns give."""
+    labels, conditions = [], {}
+    for k, name in enumerate(names):
+        sizes = bool(_SIZE_HEADER.search(header[k]))
+        if k and _CONDITION_HEADER.match(header[k]) and not sizes:
+            if name:
+                conditions[_condition_key(header[k])] = name
+        elif name and _RUN_HEADER.match(header[k]):
+            labels.append(Label(RUN, name, run=name))  # "Version | ...": each row is a run
+        else:
+            labels.append(label(name, sizes=sizes))
+    return labels, conditions
 
 
 def _condition_key(header: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_") or "condition"
 
 
-def _table_defaults(corner: str, corner_label: Label, caption: str | None, context):
+def _table_defaults(corner: str, caption: str | None, context):
     """The algorithm and operation of the whole grid: its corner cell, caption, or the one
     algorithm the prose above names."""
+    corner_label = label(corner)
     algorithm = corner_label.algorithm if corner_label.kind == ALGORITHM else None
     op = corner_label.operation if corner_label.kind == OPERATION else None
     for text in (corner, caption or ""):

@@ -711,8 +711,8 @@ def _header(cells: list[str], context: _Context, dialect: str,
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
     if sizes:
         others = [j for j in range(len(cleaned)) if j not in sizes]
-        if not others:
-            return None
+        if not others or len(set(sizes.values())) < len(sizes):
+            return None  # (one size twice: columns under a spanning header, read by _grids)
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
