@@ -33,12 +33,10 @@ XFAIL: dict[str, str] = {
            "51018.50') are not read",
     "007": "label is the prose fragment 'I get here'",
     "014": "label is a prose bullet sentence, not the heading",
-    "015": "headerless rows in bullets with inline code and a '(Cortex-A720)' note are not read",
     "016": "a Markdown table with versions as rows, algorithms as columns and the block size in "
            "the header ('AES-256-GCM (8K)', KB/s) is not read",
     "020": "a Markdown table with RSA operations as rows and builds as columns is not read",
     "021": "label of run 3 is the prose fragment 'load the default config'",
-    "023": "the progress line with **bold** numbers is not read",
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
     "027": "labels are a prose fragment ('versions, like 1.0...') and none, not 'no-asm' and "
            "'with this module'",
@@ -58,7 +56,6 @@ XFAIL: dict[str, str] = {
     "047": "the 'without:' run gets no label",
     "048": "the 'Version: OpenSSL 1.1.0f' line does not set tool_version",
     "051": "a Markdown SM2 table with sign/verify/sign/s/verify/s columns is not read",
-    "052": "a lone +H/+F pair of -mr output (in a Go raw string) is not read",
     "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
     "054": "PDF-flattened header and values on one line (U+2019 thousands marks, row named by "
            "the command above) are not read",

@@ -172,12 +172,16 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
 
 
 def clean(line: str) -> str:
-    """One line as the openssl parsers want it: no escapes, quoting, or outer blanks.
+    """One line as the openssl parsers want it: no escapes, quoting, markup or outer blanks.
 
     >>> clean(">> \\tmd5   1.00k\\x1b[0m  ")
     'md5   1.00k'
     >>> clean("| rsa 2048 bits 0.000289s"), clean("- md5 1.00k"), clean("-DL_ENDIAN -O3")
     ('rsa 2048 bits 0.000289s', 'md5 1.00k', '-DL_ENDIAN -O3')
+    >>> clean("* `sha1  1.00k  2.00k (node 3)`"), clean("Doing md5 for **3s**: **12** md5's in 3.00s")
+    ('sha1  1.00k  2.00k (node 3)', "Doing md5 for 3s: 12 md5's in 3.00s")
+    >>> clean("data := `+H:16:64"), clean("+F:3:md5:1.5:2.5`);"), clean("**Laptop**")
+    ('+H:16:64', '+F:3:md5:1.5:2.5', '**Laptop**')
     """
     if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:
         line = _ANSI.sub("", line)
@@ -185,10 +189,47 @@ def clean(line: str) -> str:
     if s and s[0] in ">|*#-":
         if s[0] == ">":  # mail quoting, the common case: no regex needed
             s = s.lstrip("> \t")
-            if not s or s[0] not in "|*#-":
-                return s
-        s = _unquoted(s)
+            if s and s[0] in "|*#-":
+                s = _unquoted(s)
+        else:
+            s = _unquoted(s)
+    if "`" in s:
+        s = _uncoded(s)
+    if "**" in s:
+        s = _EMPHASIS.sub(_unemphasised, s)
     return s
+
+
+# Markdown inline code: a span in one or two backticks (a fence of three is left alone).
+# (each match scans to the next backtick only: linear)
+_CODE_SPAN = re.compile(r"(?<!`)(`{1,2})(?!`)([^`]+)\1(?!`)")
+# A lone backtick that opens a raw string in source code (Go, JS: ``out := `+H:16:64``) or
+# closes one (``...:1465597952.00`)``): the text inside the string is the data.
+_STRING_OPEN = re.compile(r"^[^`]*?(?::=|=|\(|,|\breturn)\s*`")
+_STRING_CLOSE = re.compile(r"`\s*[),;]*\s*$")
+# Markdown emphasis around a span (``**512457**``); see _unemphasised.
+_EMPHASIS = re.compile(r"\*\*([^*\s](?:[^*]*[^*\s])?)\*\*")
+
+
+def _uncoded(s: str) -> str:
+    """``s`` without inline-code backticks, and without the delimiter of a source-code raw
+    string that opens or closes on it."""
+    s = _CODE_SPAN.sub(r"\2", s) if s.count("`") > 1 else s
+    if s.count("`") == 1:
+        m = _STRING_OPEN.match(s)
+        if m:
+            return s[m.end():].strip()
+        m = _STRING_CLOSE.search(s)
+        if m:
+            return s[:m.start()].strip()
+    return s.strip()
+
+
+def _unemphasised(m: re.Match) -> str:
+    """Emphasis around a span holding a digit (a value, a data row) is markup to drop;
+    around words only it is kept: a bold line is a heading, which may label a run."""
+    inner = m[1]
+    return inner if any(c.isdigit() for c in inner) else m[0]
 
 
 def _unquoted(s: str) -> str:

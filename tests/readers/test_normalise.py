@@ -1,0 +1,74 @@
+"""The normalise layer (``readers/_text.py``): markup, prefixes and transfer encodings undone
+before any dialect reads a line, line numbers kept.
+
+Each rule is shown on small texts written here, in other variants of the shapes found in the
+real pastes (another bullet, other names, another unit, another language's string literal), so
+the rule is seen to generalise; every test runs through both engines (conftest).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import cipherlab
+from cipherlab.readers._text import clean
+
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
+
+def cells(df):
+    return list(zip(df.algorithm.astype(str), df.block_bytes.astype("Int64"), df.bytes_per_s))
+
+
+# --- inline code and emphasis ---------------------------------------------------------------
+@pytest.mark.parametrize("line, want", [
+    ("- `sha512  1000.00k  2000.00k`", "sha512  1000.00k  2000.00k"),
+    ("``md5 1.00k``", "md5 1.00k"),
+    ("> * `rsa 2048 bits 0.000289s`", "rsa 2048 bits 0.000289s"),
+    ("Doing sha1 for **3s** on 64 size blocks: **100** sha1's in **2.50s**",
+     "Doing sha1 for 3s on 64 size blocks: 100 sha1's in 2.50s"),
+    ("**Work laptop**", "**Work laptop**"),  # a bold heading stays one: it may label a run
+    ("```text", "```text"),  # a fence is not inline code
+    ("const out = `+H:16:64", "+H:16:64"),  # a JS template literal opens
+    ("+F:2:md5:1.50:2.50`;", "+F:2:md5:1.50:2.50"),  # ... and closes
+    ("print(`md5 1.00k`)", "print(md5 1.00k)"),
+])
+def test_clean_drops_inline_markup(line, want):
+    assert clean(line) == want
+
+
+def test_headerless_rows_in_inline_code_bullets_with_a_machine_note():
+    # five values: openssl 1.x's five block sizes
+    text = ("Per cluster:\n\n"
+            "- `sha256   1000.50k   2000.25k   3000.75k   4000.00k   5000.00k (Neoverse-N1)`\n"
+            "- `sha256    500.50k    600.25k    700.75k    800.00k    900.00k (Neoverse-E1)`\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df.block_bytes.tolist() == [16, 64, 256, 1024, 8192] * 2
+    assert df.bytes_per_s.tolist() == [1000500.0, 2000250.0, 3000750.0, 4e6, 5e6,
+                                       500500.0, 600250.0, 700750.0, 8e5, 9e5]
+    assert df.groupby("run").label.first().tolist() == ["Neoverse-N1", "Neoverse-E1"]
+    assert df.line.tolist() == [3] * 5 + [4] * 5
+
+
+def test_progress_line_with_bold_numbers():
+    text = ("Doing sha512 for 3s on 16 size blocks: **4000** sha512's in **2.00s**\n"
+            "Doing sha512 for 3s on 64 size blocks: 3000 sha512's in 2.00s\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df["count"].tolist() == [4000, 3000]
+    assert df.bytes_per_s.tolist() == [4000 * 16 / 2.0, 3000 * 64 / 2.0]
+
+
+def test_bold_heading_still_labels_the_run():
+    text = "**Work laptop**\n\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n"
+    assert cipherlab.ingest(text, strict=True).label.unique().tolist() == ["Work laptop"]
+
+
+def test_mr_records_in_a_javascript_template_literal():
+    text = ("test('best rate', () => {\n"
+            "  const out = `+H:16:64:256\n"
+            "+F:2:sha1:1500.50:2500.25:3500.75`;\n"
+            "  expect(best(out)).toBe(3500.75);\n"
+            "});\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == [("sha1", 16, 1500.5), ("sha1", 64, 2500.25), ("sha1", 256, 3500.75)]
+    assert df.line.tolist() == [3, 3, 3]
