@@ -72,3 +72,43 @@ def test_mr_records_in_a_javascript_template_literal():
     df = cipherlab.ingest(text, strict=True)
     assert cells(df) == [("sha1", 16, 1500.5), ("sha1", 64, 2500.25), ("sha1", 256, 3500.75)]
     assert df.line.tolist() == [3, 3, 3]
+
+
+# --- the prefix a block of lines shares -----------------------------------------------------
+TABLE = ["type             16 bytes     64 bytes    256 bytes",
+         "sha384           1000.00k     2000.00k     3000.00k",
+         "aes-192-cbc      4000.00k     5000.00k     6000.00k"]
+SHA384_AES192 = [("sha384", 16, 1e6), ("sha384", 64, 2e6), ("sha384", 256, 3e6),
+                 ("aes-192-cbc", 16, 4e6), ("aes-192-cbc", 64, 5e6), ("aes-192-cbc", 256, 6e6)]
+
+
+@pytest.mark.parametrize("prefix", ["%% ", "%", "; ", "//  ", "! ", "> > ", ">>", "| ", "* ",
+                                    "  - ", "#", "\t# "])
+def test_any_shared_prefix_is_stripped(prefix):
+    text = "Results:\n" + "".join(prefix + line + "\n" for line in TABLE) + "done\n"
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == SHA384_AES192
+    assert df.line.tolist() == [3] * 3 + [4] * 3
+
+
+@pytest.mark.parametrize("gutter", ["{:>6}\t", "{}: ", "{:>3} | ", "{}. ", "{} "])
+def test_line_number_gutters_are_stripped(gutter):
+    text = "".join(gutter.format(n) + line + "\n" for n, line in enumerate(TABLE, start=41))
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == SHA384_AES192
+    assert df.line.tolist() == [2] * 3 + [3] * 3
+
+
+def test_progress_lines_in_a_tex_comment_block():
+    text = ("%% measured on the build box\n"
+            "%% Doing sha1 for 3s on 16 size blocks: 3000 sha1's in 3.00s\n"
+            "%% Doing sha1 for 3s on 64 size blocks: 2000 sha1's in 2.00s\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df.bytes_per_s.tolist() == [16000.0, 64000.0]
+
+
+def test_numbers_that_do_not_count_up_are_no_gutter():
+    # sizes as the first column, not line numbers: the lines are left as they are
+    from cipherlab.readers._text import strip_shared_prefix
+    lines = ["16 1.00 2.00", "64 3.00 4.00", "256 5.00 6.00"]
+    assert strip_shared_prefix(lines)[0] == lines

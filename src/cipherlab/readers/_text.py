@@ -133,42 +133,78 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-# Comment markers a block of pasted output may carry on every line (a Perl or shell `#`, a C++
-# or Go `//`, a Lisp or ini `;`, a TeX `%`, `!`): stripped where a whole block shares one.
-_COMMENT_MARKS = ("//", "#", ";", "%", "!")
-_SHARED_BLOCK = 3  # lines a block must have for its shared marker to be stripped
+# The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
+# a comment marker (a Perl or shell ``#``, a C++ or Go ``//``, a Lisp or ini ``;``, a TeX
+# ``%``, ``!``), a list bullet (``*``, ``-``), a ``|`` margin, and the blanks around them. Its
+# identity is its marks without the blanks (``> >`` is ``>>``). A ``|`` ending the line makes
+# it a table row, not a margin (tested with endswith: a lookahead per ``|`` is quadratic).
+_MARKS = r"(?:>|//|#|;|%|!|[*-](?=[ \t]|$)"
+_PREFIX = re.compile(rf"[ \t]*(?:{_MARKS}|\|)[ \t]*)+")
+_PREFIX_NO_PIPE = re.compile(rf"[ \t]*(?:{_MARKS})[ \t]*)+")
+# A line-number gutter (``  12 | ``, ``12: ``, ``     12\t`` from ``cat -n``, ``12. ``).
+_GUTTER = re.compile(r"[ \t]*(\d{1,7})(?:[ \t]*[|:][ \t]?|\.[ \t]|[ \t]+|$)")
+# Comment markers: a line of a comment block labels only the runs of that block.
+_COMMENT_MARKS = "#/;%!"
+_SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
+_BLANK = str.maketrans("", "", " \t")
+
+
+def _prefix(line: str) -> tuple[str, int] | None:
+    """The marks of ``line``'s prefix and where its text begins; None when it has none."""
+    m = (_PREFIX_NO_PIPE if line.rstrip().endswith("|") else _PREFIX).match(line)
+    return (m[0].translate(_BLANK), m.end()) if m else None
 
 
 def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
-    """``lines`` with the comment marker that every line of a block of them shares removed,
-    and the block of each line (0 outside such blocks, 1, 2, ... inside).
+    """``lines`` with the prefix that every line of a block of them shares removed, and the
+    comment block of each line (0 outside comment blocks, 1, 2, ... inside).
 
-    A block is a run of at least three consecutive lines whose first non-blank characters are
-    the same marker (``#rsa  512 bits ...`` in a Perl comment); one line so marked (a root
-    prompt ``# openssl speed``, a heading) is left alone. Line numbers do not change.
+    A block is a run of at least three consecutive lines whose prefixes have the same marks
+    (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
+    whose line-number gutters count up by one; one line so marked (a root prompt
+    ``# openssl speed``, a heading) is left alone. Line numbers do not change.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
-    (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', '\tdsa', 'x'], [1, 1, 1, 0])
+    (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', 'dsa', 'x'], [1, 1, 1, 0])
+    >>> strip_shared_prefix(["%% type 16 bytes", "%% md5 1.00k", "%%"])[0]
+    ['type 16 bytes', 'md5 1.00k', '']
+    >>> strip_shared_prefix([" 9 | type 16 bytes", "10 | md5 1.00k", "11 | sha1 2.00k"])[0]
+    ['type 16 bytes', 'md5 1.00k', 'sha1 2.00k']
     """
-    def mark(line: str) -> str | None:
-        s = line.lstrip(" \t")
-        return next((m for m in _COMMENT_MARKS if s.startswith(m)), None)
-
     out, blocks = list(lines), [0] * len(lines)
-    marks = [mark(line) if line[:1] in " \t#/;%!" else None for line in lines]
-    i, n = 0, len(lines)
+    n = len(lines)
+    marks = [_prefix(line) if line[:1] in " \t>#/;%!*-|" else None for line in lines]
+    i = 0
     while i < n:
-        m = marks[i]
-        j = i
-        while j < n and m is not None and marks[j] == m:
+        j, m = i, marks[i]
+        while j < n and m is not None and marks[j] is not None and marks[j][0] == m[0]:
             j += 1
-        if m is not None and j - i >= _SHARED_BLOCK:
+        if j - i >= _SHARED_BLOCK and m[0]:
+            comment = m[0][:1] in _COMMENT_MARKS
             for k in range(i, j):
-                s = lines[k].lstrip(" \t")
-                out[k] = s[len(m):]
-                blocks[k] = i + 1
-        i = max(j, i + 1)
+                out[k] = lines[k][marks[k][1]:]
+                blocks[k] = i + 1 if comment else 0
+            i = j
+            continue
+        j = _gutter_end(lines, i)
+        if j - i >= _SHARED_BLOCK:
+            for k in range(i, j):
+                out[k] = lines[k][_GUTTER.match(lines[k]).end():]
+            i = j
+            continue
+        i += 1
     return out, blocks
+
+
+def _gutter_end(lines: list[str], i: int) -> int:
+    """The end of the line-number gutter starting at line ``i`` (``i`` when none does)."""
+    j, expect = i, None
+    while j < len(lines) and lines[j][:1] in " \t0123456789":
+        g = _GUTTER.match(lines[j])
+        if g is None or (expect is not None and int(g[1]) != expect):
+            break
+        expect, j = int(g[1]) + 1, j + 1
+    return j
 
 
 def clean(line: str) -> str:
