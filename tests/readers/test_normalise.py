@@ -112,3 +112,40 @@ def test_numbers_that_do_not_count_up_are_no_gutter():
     from cipherlab.readers._text import strip_shared_prefix
     lines = ["16 1.00 2.00", "64 3.00 4.00", "256 5.00 6.00"]
     assert strip_shared_prefix(lines)[0] == lines
+
+
+# --- transfer encodings ---------------------------------------------------------------------
+MAIL_BODY = ("Numbers from the new board:\n\n"
+             "OpenSSL 3.1.4 24 Oct 2023\n"
+             "CPUINFO: OPENSSL_armcap=0xbd\n"
+             "The 'numbers' are in 1000s of bytes per second processed.\n"
+             "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+             "sm4-cbc          1234.56k     2345.67k     3456.78k     4567.89k     5678.90k     6789.01k\n"
+             "whirlpool         987.65k     1876.54k     2765.43k     3654.32k     4543.21k     5432.10k\n")
+
+
+def test_quoted_printable_mail_is_decoded_and_keeps_its_line_numbers():
+    import quopri
+    encoded = quopri.encodestring(MAIL_BODY.encode()).decode()
+    assert "=3D" in encoded and "=\n" in encoded  # the real encoder escaped and soft-broke
+    df = cipherlab.ingest(encoded, strict=True)
+    assert df.algorithm.astype(str).unique().tolist() == ["sm4-cbc", "whirlpool"]
+    assert df.bytes_per_s.tolist()[:2] == [1234560.0, 2345670.0]
+    assert df.cpuinfo.iloc[0] == "OPENSSL_armcap=0xbd"
+    rows = [i + 1 for i, line in enumerate(encoded.split("\n")) if line.startswith(("sm4", "whirl"))]
+    assert sorted(set(df.line)) == rows  # each row's line in the pasted (encoded) text
+
+
+def test_text_with_a_plain_equals_sign_is_not_taken_for_quoted_printable():
+    from cipherlab.readers._text import normalise
+    text = "CFLAGS=-O2 -march=native and a long line that ends with an equals sign =\nmd5 =3D\n"
+    assert normalise(text) == (text.split("\n"), None)
+
+
+def test_html_entities_are_decoded():
+    text = ("&gt; Here are the results:\n&gt;\n"
+            "&gt; type&nbsp;&nbsp;16 bytes&nbsp;&nbsp;64 bytes\n"
+            "&gt; blake2s256&nbsp;&nbsp;1500.25k&nbsp;&nbsp;2500.75k\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == [("blake2s256", 16, 1500250.0), ("blake2s256", 64, 2500750.0)]
+    assert df.label.unique().tolist() == ["Here are the results"]

@@ -15,13 +15,15 @@ prompts' decorations, escapes and outer blanks for the line-oriented openssl par
 from __future__ import annotations
 
 import gzip
+import html
 import re
 import shlex
 import zlib
 
 from cipherlab.errors import IngestError
 
-__all__ = ["clean", "decode", "parse_prompt", "prose_label", "split_lines", "strip_shared_prefix"]
+__all__ = ["clean", "decode", "normalise", "parse_prompt", "prose_label", "renumber", "split_lines",
+           "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
 _BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
@@ -131,6 +133,88 @@ def split_lines(text: str) -> list[str]:
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
     return text.split("\n")
+
+
+def normalise(text: str) -> tuple[list[str], list[int] | None]:
+    """Text -> its lines (:func:`split_lines`) with the transfer encodings it shows undone, and
+    the map back to the original line numbers (``None`` when they did not change).
+
+    Quoted-printable (mail) is decoded only when the text is so encoded: it holds a soft line
+    break (a long line ending in ``=``) or an ``=XX`` escape, and every ``=`` in it starts one
+    (QP must escape each literal ``=``; ordinary text has some other ``=``). Soft breaks join
+    lines: the map then gives, for each 1-based line number of the result, the original line
+    its text began on (index 0 unused). HTML entities (``&amp;``, ``&lt;``, ``&#160;``) are
+    decoded in the lines that hold one; a line never splits.
+
+    >>> normalise("md5  1.00k  2.00k=\\n  3.00k\\nCPUINFO: OPENSSL_ia32cap=3D0x1=20\\n")
+    (['md5  1.00k  2.00k  3.00k', 'CPUINFO: OPENSSL_ia32cap=0x1 ', ''], [0, 1, 3, 4])
+    >>> normalise("x &lt; y&nbsp;z\\na = b=\\n")
+    (['x < y z', 'a = b=', ''], None)
+    """
+    lines = split_lines(text)
+    origin = None
+    if "=" in text and _is_quoted_printable(text):
+        lines, origin = _unquoted_printable(lines)
+    if "&" in text and _ENTITY.search(text):
+        lines = [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
+                 if "&" in line else line for line in lines]
+    return lines, origin
+
+
+# What shows a text is quoted-printable: a soft break (``=`` ending a line, as encoders cut at
+# 76 columns) or an escape of a character QP must escape (``=``, a trailing blank, 8-bit).
+_QP_SIGN = re.compile(r"=(?:3D|20\r?$|09\r?$|[89A-F][0-9A-F])|.{40}=\r?$", re.MULTILINE)
+# An ``=`` that starts no QP sequence: then the text is not QP.
+_NOT_QP = re.compile(r"=(?![0-9A-F]{2}|[ \t]*\r?$)", re.MULTILINE)
+_QP_ESCAPES = re.compile(r"(?:=[0-9A-F]{2})+")
+_ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
+
+
+def _is_quoted_printable(text: str) -> bool:
+    return _QP_SIGN.search(text) is not None and _NOT_QP.search(text) is None
+
+
+def _unquoted_printable(lines: list[str]) -> tuple[list[str], list[int]]:
+    """QP lines decoded, soft breaks joined; and each result line's original line number."""
+    out, origin, pieces = [], [0], []
+    start = None
+    for n, line in enumerate(lines, start=1):
+        if start is None:
+            start = n
+        body = line.rstrip(" \t")
+        if body.endswith("="):
+            pieces.append(body[:-1])
+            continue
+        pieces.append(line)
+        out.append(_QP_ESCAPES.sub(_qp_bytes, "".join(pieces)))
+        origin.append(start)
+        pieces, start = [], None
+    if start is not None:
+        out.append(_QP_ESCAPES.sub(_qp_bytes, "".join(pieces)))
+        origin.append(start)
+    return out, origin
+
+
+def _qp_bytes(m: re.Match) -> str:
+    data = bytes.fromhex(m[0].replace("=", ""))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    return text.replace("\u00a0", " ")
+
+
+def renumber(runs: list, unplaced: list[tuple[int, str]], origin: list[int]) -> list[tuple[int, str]]:
+    """The line numbers of ``runs``' cells and rows (in place) and of ``unplaced`` (returned)
+    mapped back through ``origin`` (see :func:`normalise`) to the lines of the original text."""
+    def back(n):
+        return origin[n] if n is not None and 0 < n < len(origin) else n
+
+    for run in runs:
+        run.cells = [{**c, "line": back(c.get("line"))} if isinstance(c, dict)
+                     else type(c)((back(c[0]), *c[1:])) for c in run.cells]
+        run.rows = [type(r)((back(r[0]), *r[1:])) for r in run.rows]
+    return [(back(n), line) for n, line in unplaced]
 
 
 # The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
