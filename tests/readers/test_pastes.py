@@ -43,9 +43,6 @@ XFAIL: dict[str, str] = {
     "030": "label is the whole prose line around the machine phrase, CPUINFO included",
     "032": "a Markdown table with block sizes as rows and builds as columns ('Decrypt Test', "
            "the cipher named in the prose) is not read",
-    "035": "the single child's +DT/+R records of '-multi 1' are flagged 'child process' (the "
-           "only measurement there is); the unnamed 'Got: +F9' records are not reported as "
-           "unplaced",
     "036": "runs after the first under 'Round 1' get no label (the heading applies to them)",
     "038": "rows ending in a '(Cortex-A720)' cluster tag are not read",
     "039": "a Markdown table of bssl results (operations as rows, libraries as columns, "
@@ -59,8 +56,6 @@ XFAIL: dict[str, str] = {
     "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
     "054": "PDF-flattened header and values on one line (U+2019 thousands marks, row named by "
            "the command above) are not read",
-    "055": "the -mb summary row without a lengths line is not read: only the child's 'Got: +F' "
-           "record gives the five cells, flagged 'child process'",
     "057": "labels are the bullet \"OpenSSL's default C code\" above the paste and none, not each "
            "run's 'Running RSA Speed Test with ...' line",
     "058": "label is a prose line of the bullet ('DSA (Digital Signature Algorithm) is ...'), "

@@ -214,6 +214,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
         """Add a throughput row."""
         sizes = run.sizes_for(len(toks))
+        if sizes is not None and len(toks) == len(sizes) + 1 and run.opts.get("mb") and \
+                T.row_bytes_per_s(toks[-1:]) == [0.0]:
+            toks = toks[:-1]  # a -multi -mb summary prints a value past its lengths, 0.00
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
             # its header: the columns cannot be told apart, so it is reported, not guessed
