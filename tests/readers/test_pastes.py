@@ -29,8 +29,6 @@ pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line
 XFAIL: dict[str, str] = {
     "003": "rsa15360's 0.0 keygen/s beside its 73.9 s per keygen is flagged 'not measured' "
            "instead of read as a measurement",
-    "006": "the hand-summarised openssl lines ('rsa 2048 bits sign/s: 1533.00; verify/s "
-           "51018.50') are not read",
     "007": "label is the prose fragment 'I get here'",
     "014": "label is a prose bullet sentence, not the heading",
     "016": "a Markdown table with versions as rows, algorithms as columns and the block size in "

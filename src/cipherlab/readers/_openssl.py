@@ -27,7 +27,7 @@ from itertools import accumulate, islice
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers import _harness, _mr, _progress, _terminal as T
+from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
@@ -487,6 +487,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             parsed = T.pkey_row(line)
             if parsed is not None:
                 return self.pk_row(i, parsed)
+        if "/s" in line:
+            labelled = _units.labelled_rates(line)  # "rsa 2048 bits sign/s: 1533.00; verify/s 51018.50"
+            parsed = labelled and T.pkey_row(labelled[0])
+            if parsed:
+                return self.labelled_pk_row(i, parsed, labelled[1])
         run = self.cur
         if run is not None and run.pk_kind in ("kem", "sig"):
             ks = T.kem_sig_row(line)
@@ -594,6 +599,19 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_pk = (run, i, parsed, kind)
         else:
             self.add_pk(run, i, parsed, kind)
+        return True
+
+    def labelled_pk_row(self, i: int, parsed: tuple, rates: list[tuple[str, float]]) -> bool:
+        """A public-key row typed by hand, each rate after its label (``_units.labelled_rates``)."""
+        name, fam, algorithm, bits, _ = parsed
+        run = self.cur
+        if run is not None and any((algorithm, op) in run.pk_keys() for op, _ in rates):
+            self.next_run(i)  # (as for a printed row: a row again is the next run's)
+        run = self.run(i)
+        for op, rate in rates:
+            run.pk.append(([i, algorithm, name, op, None, None, rate, None, None, None],
+                           (fam, bits, op)))
+        run.dialects.add("text")
         return True
 
     # --- progress -------------------------------------------------------------------------

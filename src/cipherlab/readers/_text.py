@@ -458,6 +458,12 @@ _MEASURE = re.compile(r"\d\.\d\d")
 _SENTENCE = re.compile(r"(?<!\.)[.!?]\s*$|^(?:\S+\s+){9,}\S")
 
 
+# A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>").
+_LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
+_LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|^\s*(?:from|see|via|source)\s*:?\s*$",
+                         re.IGNORECASE)
+
+
 def prose_label(line: str) -> str | None:
     """A free-text line turned into a run label, or None when it cannot be one.
 
@@ -469,10 +475,17 @@ def prose_label(line: str) -> str | None:
     (None, None)
     >>> prose_label("OpenSSL 1.1.1k  25 Mar 2021"), prose_label("let out = speed(args);")
     (None, None)
+    >>> prose_label("(from https://example.org/speed.html)"), prose_label("* [a.patch](https://x.org/a.patch)")
+    (None, None)
+    >>> prose_label("Results on the Pi 5 (https://gist.example.com/u/1)")
+    'Results on the Pi 5'
     """
     if len(line) > 400 or _NOT_LABEL_LINE.search(line):
         return None  # (a label is short: a long line is not searched)
-    s = _LABEL_JUNK.sub("", line.strip())
+    s = line.strip()
+    if "://" in s:  # a link names no machine: what is left beside it may
+        s = _LINK_FRAME.sub("", _LINK.sub("", s))
+    s = _LABEL_JUNK.sub("", s)
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
     heading = line.lstrip()[:1] in ("#", "*", "_", "=")  # a Markdown heading, bold, ...
