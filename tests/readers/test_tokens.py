@@ -50,3 +50,15 @@ def test_a_link_line_does_not_label_the_run_below_it():
     text = ("### Board B\n(see https://example.org/board-b/results.html)\n"
             "type 16 bytes 64 bytes\nsha224 1.50k 2.50k\n")
     assert cipherlab.ingest(text, strict=True).label.unique().tolist() == ["Board B"]
+
+
+def test_a_zero_rate_beside_a_measured_time_is_a_measurement():
+    text = ("version: 3.0.13\n"
+            "                   sign    verify    sign/s verify/s\n"
+            "rsa 4096 bits 0.004000s 0.000100s    250.0  10000.0\n"
+            "rsa 15360 bits 12.500000s 0.002000s      0.0    500.0\n"
+            "dsa 2048 bits 0.000000s 0.000000s      0.0      0.0\n")
+    df = cipherlab.ingest(text, strict=True)
+    got = dict(zip(zip(df.algorithm.astype(str), df.operation.astype(str)), df.ops_per_s))
+    assert got[("rsa15360", "sign")] == 1 / 12.5 and got[("rsa15360", "verify")] == 500.0
+    assert df[df.algorithm == "dsa2048"].flag.eq("not measured").all()  # no time: not measured
