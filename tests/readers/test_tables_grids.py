@@ -287,6 +287,20 @@ def test_a_table_of_other_quantities_is_not_a_benchmark_grid():
         cipherlab.ingest(text)
 
 
+@pytest.mark.parametrize("text", [
+    "| Cipher | Key size | Block size |\n|---|---|---|\n| AES-128-CBC | 128 | 16 |\n"
+    "| DES-EDE3-CBC | 168 | 8 |\n",                                     # properties, not rates
+    "| Algorithm | Security level | Notes |\n|---|---|---|\n| RSA 2048 | 112 | ok |\n",
+    "| Hash | Digest length (bits) | Speed (MB/s) |\n|---|---|---|\n| SHA-256 | 256 | 1900 |\n",
+    "We use 8192-byte blocks.\n\n| Cipher suite | Handshakes/s |\n|---|---|\n"
+    "| AES128-GCM-SHA256 | 1234 |\n",                                     # a TLS suite
+    "| Curve | Result |\n|---|---|\n| ECDH (nistp256) | 12000 |\n",    # no rate stated
+])
+def test_tables_of_properties_or_without_a_block_size_give_no_cells(text):
+    with pytest.raises(IngestError, match="no measurements"):
+        cipherlab.ingest(text)
+
+
 # -------------------------------------------------------------- a PDF line without a row name
 
 

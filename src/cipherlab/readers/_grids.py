@@ -39,8 +39,9 @@ from cipherlab.readers._units import stated_unit
 __all__ = ["Label", "label", "named_algorithms", "read_grid"]
 
 # Kinds of label.
-SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, RUN, BLANK = (
-    "size", "algorithm", "operation", "measure", "stat", "derived", "run", "blank")
+SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK = (
+    "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
+    "blank")
 
 _SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(bytes?|B|KiB|KB|K|MiB|MB|M)(?:[\s-]*blocks?)?$",
                    re.IGNORECASE)
@@ -58,11 +59,18 @@ _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?[\
 _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
           "average": "mean", "mean": "mean", "median": "median", "med": "median"}
 # A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
-_VALUE_WORDS = re.compile(r"^(?:throughput|speed|rate|result|results|value|performance|"
-                          r"bandwidth|ops|operations)\b", re.IGNORECASE)
-_OPS_UNIT = re.compile(r"\bops?(?:/|\s+per\s+)s(?:ec(?:ond)?)?\b|\boperations?/s", re.IGNORECASE)
+_VALUE_WORDS = re.compile(r"(?:throughput|speed|rate|result|results|value|performance|"
+                          r"bandwidth|ops|operations)", re.IGNORECASE)
+_OPS_UNIT = re.compile(r"(?:ops?|operations?)(?:/|\s+per\s+)s(?:ec(?:ond)?)?", re.IGNORECASE)
 # Header words of the key columns (row names): what the cells under them are.
-_SIZE_HEADER = re.compile(r"\bbytes?\b|\bblock|\bsize|\blength|\bbuffer", re.IGNORECASE)
+_SIZE_HEADER = re.compile(r"\bbytes?\b|\bblock|\bbuffer|\bchunk|\bpayload|(?<![\w-])size\b",
+                          re.IGNORECASE)
+# Properties of an algorithm, not measurements (nor block sizes): "Key size", "Digest length".
+_PROPERTY = re.compile(r"\bkeys?\b|\bbits?\b|\blength|\bsize\b|\blevel\b|\byears?\b|\bdate\b|"
+                       r"\bprice|\bcount\b|\bnotes?\b|\bsecurity|\bcycles|\bcpb\b|\bdigest\b|"
+                       r"\boutput\b|\brounds?\b", re.IGNORECASE)
+_PK_OP_WORD = re.compile(r"\b(?:sign|signing|signs|verify|verification|key generation|keygen|"
+                         r"generate|parse|encaps?|decaps?|encrypt|decrypt|derive)\b", re.IGNORECASE)
 _RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|builds|library|"
                          r"libraries|lib|machine|machines|host|hosts|system|systems|platform|"
                          r"device|board|cpu|processor|implementation|variant|tool)s?$",
@@ -92,7 +100,7 @@ _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[
 _NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
                          r"|[A-Za-z]+\d[A-Za-z0-9]*)")
 _FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
-                          r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|\(")
+                          r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|\(")
 
 
 @dataclass(frozen=True)
@@ -115,11 +123,12 @@ class Label:
     run: str | None = None                       # the run a RUN label names (unit tag removed)
     tag: str | None = None                       # a variant tag: "(Before)" in "SM2 (Before)"
     unit: float | None = None                    # bytes/s per unit its parentheses state
+    ops: bool = False                            # it says its numbers are operations/s
     conditions: tuple[tuple[str, str], ...] = ()
 
     def __repr__(self) -> str:  # only the fields that say something
         shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()
-                          if k in ("kind", "text") or v not in (None, ()))
+                          if k in ("kind", "text") or v not in (None, (), False))
         return f"Label({shown})"
 
 
@@ -167,28 +176,32 @@ def label(text: str, *, sizes: bool = False) -> Label:
         return Label(STAT, text, conditions=(("stat", _STATS[low]),))
     if _DERIVED.search(text):
         return Label(DERIVED, text)
+    if _OPS_UNIT.fullmatch(low):
+        return Label(VALUE, text, ops=True)  # "op/s", "ops/sec": the rate, of no run
     operation = canonical_operation(text)
-    if operation in OPERATIONS and low not in ("op", "ops", "op/s", "ops/s"):
+    if operation in OPERATIONS and low not in ("op", "ops"):
         return Label(OPERATION, text, operation=operation)
-    if _PK_FAMILY.match(text):
+    if _PK_FAMILY.match(text) and _PK_OP_WORD.search(text):
         algorithm, operation, _, conditions = describe(text)
-        if operation in _MEASURE_OPS and is_known(algorithm) and text.split()[-1].lower() != "bits":
+        if operation in _MEASURE_OPS and is_known(algorithm):
             return Label(MEASURE, text, algorithm, operation,
                          conditions=tuple(sorted(conditions.items())))
     base, tag = _split_tag(text)
-    algorithm = algorithm_of(base)
     unit = _tag_unit(tag)
+    ops = bool(tag and _OPS_UNIT.search(tag))
+    algorithm = algorithm_of(base)
     if algorithm is not None:
         size = block_size(tag) if tag else None
-        if size is not None or unit is not None:
-            tag = None
-        return Label(ALGORITHM, text, algorithm, canonical(base)[1], block=size, tag=tag,
-                     unit=unit)
-    if unit is not None or (tag and _OPS_UNIT.search(tag)):
-        base_label = label(base)
-        return replace(base_label, text=text, unit=unit) if base_label.kind != RUN else \
-            Label(RUN, text, run=base, unit=unit)
-    return Label(RUN, text, run=text)
+        return Label(ALGORITHM, text, algorithm, canonical(base)[1], block=size, unit=unit,
+                     tag=None if size is not None or unit is not None or ops else tag)
+    if _PROPERTY.search(text):
+        return Label(PROPERTY, text)
+    if unit is not None or ops:
+        inner = label(base)
+        if inner.kind != RUN:
+            return replace(inner, text=text, unit=unit, ops=ops)
+        return Label(VALUE if _VALUE_WORDS.match(base) else RUN, text, run=base, unit=unit, ops=ops)
+    return Label(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Label(RUN, text, run=text)
 
 
 def _split_tag(text: str) -> tuple[str, str | None]:
@@ -249,10 +262,10 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     n = 1
     while n < len(header) - 1:
         head = header[n]
-        if label(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED):
+        if label(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE):
             break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
-        if _SIZE_HEADER.search(head) or _CONDITION_HEADER.match(head) or \
+        if _names_sizes(head) or _CONDITION_HEADER.match(head) or \
                 _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)):
             n += 1
         else:
@@ -343,7 +356,8 @@ def _value_columns(head: list[tuple[int, list[str]]], keys: int,
         texts = [row[j] for row in spans if j < len(row)] + [head[-1][1][j]]
         labels = [lab for lab in map(label, texts) if lab.kind != BLANK]
         values = [cells[j] if j < len(cells) else "" for cells in body]
-        if labels and all(lab.kind != DERIVED for lab in labels) and not _is_derived_column(values):
+        if labels and all(lab.kind not in (DERIVED, PROPERTY) for lab in labels) and \
+                not _is_derived_column(values):
             columns.append((j, labels))
     return columns
 
@@ -358,7 +372,7 @@ def _row_labels(header: list[str], names: list[str]) -> tuple[list[Label], dict[
     """The labels of a row's name cells and the conditions its machine columns give."""
     labels, conditions = [], {}
     for k, name in enumerate(names):
-        sizes = bool(_SIZE_HEADER.search(header[k]))
+        sizes = _names_sizes(header[k])
         if k and _CONDITION_HEADER.match(header[k]) and not sizes:
             if name:
                 conditions[_condition_key(header[k])] = name
@@ -367,6 +381,13 @@ def _row_labels(header: list[str], names: list[str]) -> tuple[list[Label], dict[
         else:
             labels.append(label(name, sizes=sizes))
     return labels, conditions
+
+
+def _names_sizes(header: str) -> bool:
+    """Whether a row-name column holds block sizes ("Block (bytes)"; not "Key size")."""
+    return bool(_SIZE_HEADER.search(header)) and not re.search(
+        r"\bkey|\bdigest|\bhash|\boutput|\bbits?\b|\bsecurity|\btag\b|\biv\b|\bnonce|\bsalt",
+        header, re.IGNORECASE)
 
 
 def _condition_key(header: str) -> str:
@@ -430,6 +451,8 @@ def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | N
             block = context.block_bytes
             if block is None:
                 return None
+        elif not any(lab.ops for lab in labels):
+            return None  # a key agreement's number that no label calls a rate
     if operation is None:
         operation = table_op or canonical(algorithm)[1]
     cell = {"algorithm": algorithm, "operation": operation, "name": name, **conditions}
