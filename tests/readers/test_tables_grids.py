@@ -261,6 +261,18 @@ Both AES-128-GCM and AES-256-GCM were run on the board.
     assert [n for n, _ in err.value.unplaced] == [5]
 
 
+def test_a_grid_of_rates_without_a_block_size_is_reported_not_guessed():
+    text = """\
+| | AES-128-GCM | AES-256-GCM |
+|---|---|---|
+| Laptop | 4.1 GB/s | 3.5 GB/s |
+| Server | 6.0 GB/s | 5.2 GB/s |
+"""
+    with pytest.raises(IngestError) as err:
+        cipherlab.ingest(text)
+    assert [n for n, _ in err.value.unplaced] == [3, 4]
+
+
 def test_another_programs_table_is_not_read_and_not_reported():
     text = """\
 | Curve | sign/s | verify/s |

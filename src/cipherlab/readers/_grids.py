@@ -281,7 +281,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     of a cell or None. Returns ``(groups, bad)``: ``groups`` maps a run key (section, run
     labels) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
     a throughput), ``bad`` the lines holding numbers that could not be placed; ``None`` when
-    this is not a benchmark grid.
+    this is not a benchmark grid (no cell names an algorithm).
     """
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
@@ -309,7 +309,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
         row_labels, conditions = _row_labels(header, names)
-        placed = holding = 0
+        placed = holding = unplaced = 0
         for j, col_labels in columns:
             text = cells[j]
             if not text or text.lower() in _NOTHING or (_DERIVED_CELL.match(text) and text[-1:] in "sS"):
@@ -317,17 +317,19 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
             holding += any(ch.isdigit() for ch in text)
             cell = _combine([*section[1], *row_labels, *col_labels], table_algorithm, table_op,
                             context)
-            if cell is None or number(text) is None:
+            if cell is None or cell is _UNPLACED or number(text) is None:
+                unplaced += cell is _UNPLACED
                 continue
             cell, run_key, ops = cell
             cell.update(conditions, line=line + 1)
             groups.setdefault((section[0], *run_key), []).append((cell, ops, text, j))
             placed += 1
-        if holding and placed < holding:
+        if holding and placed < holding and (groups or unplaced):
             bad.append(line)
-    return (groups, bad) if groups else None
+    return (groups, bad) if groups or bad else None
 
 
+_UNPLACED = object()  # (what _combine returns for a cell it cannot place)
 _NOTHING = {"-", "--", "n/a", "na", "?", "\u2013", "\u2014"}
 
 
@@ -415,8 +417,9 @@ def _only(names) -> str | None:
 
 
 def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | None, context):
-    """One cell's facts from the labels of its row and column; None when they do not give one
-    algorithm and a block size or an operation (or when two labels contradict)."""
+    """One cell's facts from the labels of its row and column: None when they name no
+    algorithm (not a benchmark's cell), ``_UNPLACED`` when they name one but not its block size
+    or operation, or contradict each other (a cell to report, never to guess)."""
     algorithm = operation = block = None
     name = None
     run: list[str] = []
@@ -424,15 +427,15 @@ def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | N
     for lab in labels:
         if lab.kind in (ALGORITHM, MEASURE):
             if algorithm is not None and algorithm != lab.algorithm:
-                return None
+                return _UNPLACED
             algorithm, name = lab.algorithm, lab.text
         if lab.kind in (OPERATION, MEASURE):
             if operation is not None and operation != lab.operation:
-                return None
+                return _UNPLACED
             operation = lab.operation
         if lab.block is not None:
             if block is not None and block != lab.block:
-                return None
+                return _UNPLACED
             block = lab.block
         if lab.kind == RUN:
             run.append(lab.run)
@@ -446,13 +449,13 @@ def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | N
     if block is None and operation is None:
         operation = canonical(algorithm)[1]
         if operation is None:
-            return None  # a signature algorithm's value without its operation
+            return _UNPLACED  # a signature algorithm's value without its operation
         if operation != "derive":  # a cipher's or hash's rate needs its block size
             block = context.block_bytes
             if block is None:
-                return None
+                return _UNPLACED
         elif not any(lab.ops for lab in labels):
-            return None  # a key agreement's number that no label calls a rate
+            return _UNPLACED  # a key agreement's number that no label calls a rate
     if operation is None:
         operation = table_op or canonical(algorithm)[1]
     cell = {"algorithm": algorithm, "operation": operation, "name": name, **conditions}

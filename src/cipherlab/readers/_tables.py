@@ -244,7 +244,7 @@ def find_tables(lines: list[str], source: str, *,
         found, used, bad = _read_table(table, context)
         if not found:  # not openssl's orientation: perhaps another one (_grids)
             found, used, grid_bad = _read_grid(table, context)
-            bad = grid_bad if found else bad
+            bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
             unplaced.extend((j + 1, lines[j]) for j in bad)
         if found:
