@@ -204,6 +204,22 @@ def test_spanning_header_over_sizes_gives_one_run_per_span():
         ("OpenSSL 3.0.13", "aes-128-cbc", "encrypt", 8192, 2.1e6, "3.0.13")])
 
 
+def test_a_unit_in_a_spanning_header_is_its_columns():
+    text = """\
+| | Graviton3 (MB/s) | | Xeon (KB/s) | |
+| Cipher | 16 bytes | 8192 bytes | 16 bytes | 8192 bytes |
+|---|---|---|---|---|
+| aes-128-gcm | 500 | 4000 | 600000 | 5000000 |
+"""
+    df, warned = read(text)
+    assert not warned
+    assert cells(df) == sorted([
+        ("Graviton3", "aes-128-gcm", "encrypt", 16, 500e6),
+        ("Graviton3", "aes-128-gcm", "encrypt", 8192, 4000e6),
+        ("Xeon", "aes-128-gcm", "encrypt", 16, 600000e3),
+        ("Xeon", "aes-128-gcm", "encrypt", 8192, 5000000e3)])
+
+
 def test_html_colspan_header_over_builds():
     text = """\
 <table>

@@ -278,10 +278,11 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
 
     ``rows`` are (0-based line, cleaned cells) from the header row on; ``context`` the prose
     facts (``named`` algorithms, ``last_line``, ``block_bytes``); ``number(text)`` the value
-    of a cell or None. Returns ``(groups, bad)``: ``groups`` maps a run key (section, run
+    of a cell or None. Returns ``(groups, bad, header)``: ``groups`` maps a run key (section, run
     labels) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
-    a throughput), ``bad`` the lines holding numbers that could not be placed; ``None`` when
-    this is not a benchmark grid (no cell names an algorithm).
+    a throughput), ``bad`` the lines holding numbers that could not be placed, ``header`` the
+    title of each column (its header cells joined); ``None`` when this is not a benchmark grid
+    (no cell names an algorithm).
     """
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
@@ -291,7 +292,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     keys = _key_columns(header, [cells for _, cells in body], number)
     corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
     table_algorithm, table_op = _table_defaults(corner, caption, context)
-    columns = _value_columns(rows[:n_head], keys, [cells for _, cells in body])
+    titles = _titles(rows[:n_head], keys)
+    columns = _value_columns(titles, keys, [cells for _, cells in body])
     if not columns:
         return None
     groups: dict[tuple, list] = {}
@@ -326,7 +328,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
             placed += 1
         if holding and placed < holding and (groups or unplaced):
             bad.append(line)
-    return (groups, bad) if groups or bad else None
+    return (groups, bad, [" ".join(t for t in texts if t) for texts in titles]) \
+        if groups or bad else None
 
 
 _UNPLACED = object()  # (what _combine returns for a cell it cannot place)
@@ -342,10 +345,9 @@ def _header_rows(rows: list[tuple[int, list[str]]], number) -> int:
     return n
 
 
-def _value_columns(head: list[tuple[int, list[str]]], keys: int,
-                   body: list[list[str]]) -> list[tuple[int, list[Label]]]:
-    """The measurement columns after the ``keys`` row-name columns, each with the labels of
-    its header cells (a spanning cell, left blank in the columns it spans, is theirs too)."""
+def _titles(head: list[tuple[int, list[str]]], keys: int) -> list[list[str]]:
+    """The header texts over each column, top to bottom (a spanning cell, left blank in the
+    columns after it, is theirs too)."""
     spans = []
     for _, cells in head[:-1]:
         carried, last = [], ""
@@ -353,10 +355,16 @@ def _value_columns(head: list[tuple[int, list[str]]], keys: int,
             last = c or (last if j > keys else "")
             carried.append(last)
         spans.append(carried)
+    return [[row[j] for row in spans if j < len(row) and row[j]] + [c]
+            for j, c in enumerate(head[-1][1])]
+
+
+def _value_columns(titles: list[list[str]], keys: int,
+                   body: list[list[str]]) -> list[tuple[int, list[Label]]]:
+    """The measurement columns after the ``keys`` row-name columns, with their labels."""
     columns = []
-    for j in range(keys, len(head[-1][1])):
-        texts = [row[j] for row in spans if j < len(row)] + [head[-1][1][j]]
-        labels = [lab for lab in map(label, texts) if lab.kind != BLANK]
+    for j in range(keys, len(titles)):
+        labels = [lab for lab in map(label, titles[j]) if lab.kind != BLANK]
         values = [cells[j] if j < len(cells) else "" for cells in body]
         if labels and all(lab.kind not in (DERIVED, PROPERTY) for lab in labels) and \
                 not _is_derived_column(values):

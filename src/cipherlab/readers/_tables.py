@@ -841,10 +841,10 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     got = read_grid(rows, context, _cell_value, table.caption)
     if got is None:
         return [], set(), []
-    groups, bad = got
-    columns = {j: c for j, c in enumerate(rows[0][1]) if j}  # a unit in one is that column's
+    groups, bad, titles = got
+    columns = {j: c for j, c in enumerate(titles) if j}  # a unit in one is that column's
     header = _Header("grid", 0, {}, {}, columns)
-    _read_units(header, rows[0][1], table.caption, context)
+    _read_units(header, titles, table.caption, context)
     runs = []
     for key, cells in groups.items():
         meta = context.meta(table.dialect, table.caption)
