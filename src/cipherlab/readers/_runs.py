@@ -78,6 +78,7 @@ class _Run:
         self.last = start
         self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
+        self.label_rule: str | None = None  # the rule that found its label (_context)
 
     def pk_keys(self) -> set:
         """The (algorithm, operation) of the run's public-key cells (a row prints once)."""
@@ -167,14 +168,11 @@ class _RunBoundaries:
 
     def new_run(self, i: int) -> _Run:
         prev_end = self.cur.last if self.cur is not None else -1
-        found = self.label_after(prev_end)
-        blocks = self.comment_blocks
-        if found and blocks and blocks[found[0] - 1] and blocks[found[0] - 1] != blocks[i - 1]:
-            found = None  # a comment's line labels only the runs inside that comment
-        label = found[1] if found else None
+        found = self.find_label(i, prev_end)
         conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
         self.flush_pending()
-        self.cur = _Run(i, label, dict(conds))
+        self.cur = _Run(i, found.text if found else None, dict(conds))
+        self.cur.label_rule = found.rule if found and found.text else None
         self.runs.append(self.cur)
         return self.cur
 
