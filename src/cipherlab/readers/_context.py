@@ -161,7 +161,10 @@ def _around_command(line: str, raw: str):
     m = _COMMAND_SPAN.search(line)
     if m is None:
         return None
-    for side in (line[:m.start()], line[m.end():]):
+    before = line[:m.start()]
+    if m[0][:1] not in "`'\"" and not before.rstrip().endswith(":"):
+        return None  # ("pi@pi5:~ $ openssl speed" is a prompt, not a caption)
+    for side in (before, line[m.end():]):
         side = _ENUMERATOR.sub("", side.strip(" \t:;,"))
         if side and not _SENTENCE.search(side) and not _NOT_LABEL_LINE.search(side):
             text = _clean_label(side)
