@@ -31,7 +31,10 @@ from cipherlab.readers import _harness, _mr, _progress, _terminal as T
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
-from cipherlab.readers._runs import ALG, _memo, _printed_rates, _Run, _RunBoundaries
+from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
+                                           PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
+                                           _RunBoundaries)
+from cipherlab.readers._runs import ALG, _memo, _Run
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         setext_level)
 from cipherlab.readers._text import clean, parse_prompt
@@ -486,26 +489,21 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             m = _FORKED.match(line)
             if m is None:
                 return False
-            run = self.cur if self.cur is not None and not self.cur.has_cells() else self.new_run(i)
+            run = self.open(i, Event(FORKED))
             run.last = i
             run.multi = max(run.multi, int(m["child"]) + 1)
             return True
         if c == "t" and line.startswith("type"):
             sizes = _sym_header(line)
             if sizes is not None or T.SYM_HEADER_HEAD.match(line):
-                run = self.cur
-                if run is None or (run.rows and run.header_used) or "harness" in run.dialects:
-                    run = self.new_run(i)
+                run = self.open(i, Event(SYM_HEADER))
                 run.last = i
                 run.sizes, run.header_used = sizes, True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
         ver = _version_line(line) if line.startswith(T.VERSION_PREFIXES) else None
         if ver is not None:
-            run = self.cur
-            # (a -multi parent's header follows its children's Got: lines: same run)
-            if run is None or run.has_version or run.rows or run.pk or "harness" in run.dialects:
-                run = self.next_run(i)
+            run = self.open(i, Event(VERSION))
             run.last = i
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
@@ -525,9 +523,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if c in "sko" and "." not in line:
             kind = _pkey_header(line)
             if kind is not None:
-                run = self.cur
-                if run is not None and run.has_cells() and self.prose_after(run):
-                    self.new_run(i)  # a header under prose (``without:``): the next run's table
+                self.open(i, Event(PK_HEADER))
                 run = self.run(i)
                 run.pk_kind = kind
                 return True
@@ -538,7 +534,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if "speed" in line:
             prompt = _parse_prompt(line)
             if prompt is not None:
-                run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+                run = self.open(i, Event(PROMPT))
                 run.last = i
                 self.apply_prompt(run, prompt)
                 return True
@@ -615,7 +611,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def harness_line(self, i: int, line: str) -> bool:
         header = _harness.header(line)
         if header is not None:
-            run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+            run = self.open(i, Event(PROMPT))
             run.last = i
             self.harness = _harness.Harness(run.meta, header)
             run.opts["harness"] = True
@@ -644,11 +640,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        if any((parsed[2], op) in run.pk_keys() for op in T.OPS[kind]):
-            # one run prints each public-key row once: a row again is the next run's table
-            kind_of_table = run.pk_kind
-            run = self.next_run(i)
-            run.pk_kind = kind_of_table
+        new = self.open(i, Event(PK_ROW, tuple((parsed[2], op) for op in T.OPS[kind])))
+        if new is not run:  # (the next run's table: of the same kind)
+            new.pk_kind, run = run.pk_kind, new
         run.last = i
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
@@ -662,12 +656,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if got is None:
             return False
         rec, rest = got
-        run = self.cur
-        if run is None or (run.has_cells() and self.prose_after(run)):
-            run = self.new_run(i)
-        elif run.has_cells() and (self.repeats(run, rec) or self.foreign(
-                run, _printed_rates(run), rec.key(), rec.count, rec.block, rec.seconds)):
-            run = self.next_run(i)
+        run = self.open(i, Event(PROGRESS, rec.key(), rec.count, rec.block, rec.seconds))
         run.last = i
         run.stderr_seen = True
         if run.opts.get("decrypt") and rec.operation == "encrypt":
@@ -701,11 +690,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             name, block = ":".join(fields[:-2]), int(fields[-1])
             algorithm, op = canonical(name)
             rec = _progress.Progress(i, name, block, None, None, algorithm, op)
-            if run is None or (run.has_cells() and child is None and (
-                    self.repeats(run, rec) or self.prose_after(run) or self.after_table(run)
-                    or (run.multi and self.foreign(run, _printed_rates(run), rec.key(), None,
-                                                   block, None)))):
-                run = self.new_run(i)
+            run = self.open(i, Event(MR_PROMPT, rec.key(), None, block, None, child))
             if run.opts.get("decrypt") and op == "encrypt":
                 rec.operation = "decrypt"
             run.last = i
@@ -715,9 +700,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return True
         # -mr output (+DTP prompts, a +H/+F... table) after a printed table is another run's;
         # so is a +DTP prompt after a line of prose, as for +DT.
-        if run is not None and child is None and (tag[0] in "HF" or tag in ("DTP", "DNP")) and (
-                self.after_table(run) or (tag[0] == "D" and run.has_cells() and self.prose_after(run))):
-            run = self.new_run(i)
+        if tag in ("DTP", "DNP"):
+            if tag == "DNP":
+                fields = fields[1:] + ["0"]
+            rec = _mr.dtp_record(fields, i)
+            self.open(i, Event(MR_PK_PROMPT, rec.key(), child=child))
+        elif tag[0] in "HF":
+            self.open(i, Event(MR_TABLE, child=child))
         run = self.run(i)
         run.dialects.add("mr")
         version = run.version or self.hint_version
@@ -737,13 +726,6 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.done.add(rec.key())
             return True
         if tag in ("DTP", "DNP"):
-            if tag == "DNP":
-                fields = fields[1:] + ["0"]
-            rec = _mr.dtp_record(fields, i)
-            if child is None and run.multi and run.has_cells() and self.foreign(
-                    run, _printed_rates(run), rec.key(), None, None, None):
-                run = self.new_run(i)  # (as for +DT: not a child's prompt, another run's)
-                run.dialects.add("mr")
             run.open_dtp.append(rec)
             if rec.family.startswith(("kem", "sig")):
                 names = run.sig_names if rec.family.startswith("sig") else run.kem_names
