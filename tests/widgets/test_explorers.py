@@ -69,6 +69,25 @@ def test_explorer_draws_the_bundled_data_and_redraws_once_per_change(bundled):
     assert "aes-128-cbc" in w.status.value
 
 
+def _legend_texts(fig) -> list[str]:
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+    return [t.get_text() for lg in legends for t in lg.get_texts()]
+
+
+def test_explorer_lines_are_one_per_machine_and_condition_and_files_only_when_asked(bundled):
+    w = widgets.explorer(bundled)
+    w.algorithm.value = "aes-128-cbc"  # host-a's CBC rows come from four files
+    texts = _legend_texts(w.figure)
+    assert not any(t.endswith(".txt") for t in texts) and "source" not in w.table.columns
+    assert {"on", "off"} <= set(texts)  # the condition chosen splits the lines
+    # one line (and one table row) per machine and condition: host-a's files are its runs
+    host_a = w.table[w.table["host"] == "host-a"]
+    assert len(host_a) == 1
+    w.condition.value = "source"  # asked for: one line per file
+    assert any(t.endswith(".txt") for t in _legend_texts(w.figure))
+    assert len(w.table[w.table["host"] == "host-a"]) > 1
+
+
 def test_explorer_table_holds_the_plotted_medians(aws):
     w = widgets.explorer(aws)
     sel = aws[(aws.algorithm == "aes-128-gcm") & (aws.aesni == "on")]
@@ -104,7 +123,7 @@ def test_explorer_per_ghz_and_cycles_per_byte_use_the_clock(bundled):
     w.condition.value = "tier"
     w.metric.value = "cycles/byte"
     assert not w.message and w.png.startswith(PNG_MAGIC)
-    via = w.table[w.table["label"].astype(str).str.startswith("VIA Luke")]
+    via = w.table[w.table["host"].astype(str).eq("VIA Luke")]
     assert len(via) and (via["8192 B"] > 0).all()
 
 
