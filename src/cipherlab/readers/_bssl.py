@@ -22,7 +22,8 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._names import canonical, curve_name, pkey_algorithm
-from cipherlab.readers._text import clean, prose_label
+from cipherlab.readers._context import prose_label
+from cipherlab.readers._text import clean
 
 __all__ = ["find_runs"]
 

@@ -24,7 +24,7 @@ from cipherlab.model import Run
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._terminal import row_bytes_per_s
-from cipherlab.readers._text import prose_label
+from cipherlab.readers._context import prose_label
 
 __all__ = ["find_runs"]
 
