@@ -6,11 +6,16 @@ separators); every test runs through both engines (conftest).
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import cipherlab
 
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
+
+def notes(df):
+    return [None if pd.isna(v) else v for v in df.note]
 
 
 def pk(df):
@@ -62,3 +67,35 @@ def test_a_zero_rate_beside_a_measured_time_is_a_measurement():
     got = dict(zip(zip(df.algorithm.astype(str), df.operation.astype(str)), df.ops_per_s))
     assert got[("rsa15360", "sign")] == 1 / 12.5 and got[("rsa15360", "verify")] == 500.0
     assert df[df.algorithm == "dsa2048"].flag.eq("not measured").all()  # no time: not measured
+
+
+# --- words after a row's values: a note, or the machine the rows ran on ----------------------
+def test_words_in_parentheses_on_one_row_are_its_note():
+    text = ("Results on the gateway:\n"
+            "type             16 bytes     64 bytes\n"
+            "aes-192-cbc      1000.00k     2000.00k  (via engine)\n"
+            "camellia-128-cbc 3000.00k     4000.00k\n"
+            "                  sign    verify    sign/s verify/s\n"
+            "rsa 2048 bits 0.001000s 0.000100s   1000.0  10000.0\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df.run.unique().tolist() == [0] and df.label.unique().tolist() == ["Results on the gateway"]
+    assert notes(df) == ["via engine"] * 2 + [None] * 4
+    assert "note" not in cipherlab.model.condition_columns(df)  # a note is no condition
+
+
+def test_a_page_number_after_a_row_is_its_note_not_a_cell():
+    text = ("type             16 bytes     64 bytes    256 bytes\n"
+            "whirlpool        1000.00k     2000.00k     3000.00k   212\n"
+            "sm3              1500.00k     2500.00k     3500.00k\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df.block_bytes.tolist() == [16, 64, 256] * 2
+    assert notes(df) == ["212"] * 3 + [None] * 3
+
+
+def test_words_in_parentheses_on_several_rows_name_their_machines():
+    text = ("type             16 bytes     64 bytes\n"
+            "sha512           1000.00k     2000.00k (big.LITTLE big)\n"
+            "sha512            300.00k      600.00k (big.LITTLE little)\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df.groupby("run").label.first().tolist() == ["big.LITTLE big", "big.LITTLE little"]
+    assert df.note.isna().all()
