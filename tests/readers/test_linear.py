@@ -104,6 +104,8 @@ def _table_then_doing(n: int) -> str:
     (lambda n: "&amp;&#" * n + "\n", 16_000),                     # entities
     (lambda n: "".join(f"{i}: md5 1.00k\n" for i in range(n)), 4_000),  # a gutter
     (lambda n: "%% md5 1.00k\n" * n, 4_000),                      # a shared prefix
+    (lambda n: "type" + " 16 bytes16B" * n + " x\n", 4_000),     # block sizes, then a word
+    (lambda n: "type " + "1" * n + "x\n", 16_000),               # digits without a unit
     (lambda n: "".join(f"line {i} of prose\n" for i in range(n)), 5_000),  # prose lines
 ])
 def test_named_shapes_read_in_linear_time_and_memory(make, n):

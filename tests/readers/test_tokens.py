@@ -99,3 +99,38 @@ def test_words_in_parentheses_on_several_rows_name_their_machines():
     df = cipherlab.ingest(text, strict=True)
     assert df.groupby("run").label.first().tolist() == ["big.LITTLE big", "big.LITTLE little"]
     assert df.note.isna().all()
+
+
+# --- block sizes, numbers and names as people write them -------------------------------------
+@pytest.mark.parametrize("header, sizes", [
+    ("type 16B 64B 256B", [16, 64, 256]),
+    ("type   16 B   64 B   256 B", [16, 64, 256]),
+    ("type 1K 8K 16K", [1024, 8192, 16384]),
+    ("type 1 KB 8 KiB 16 KB", [1024, 8192, 16384]),
+    ("type 16-byte 64-byte 256-byte", [16, 64, 256]),
+    ("type bytes16 bytes64 bytes256", [16, 64, 256]),
+    ("type 1,024 bytes 8,192 bytes 16,384 bytes", [1024, 8192, 16384]),
+])
+def test_type_header_block_sizes_in_any_spelling(header, sizes):
+    text = f"{header}\ncamellia-256-cbc   1000.00k   2000.00k   3000.00k\n"
+    df = cipherlab.ingest(text, strict=True)
+    assert df.block_bytes.tolist() == sizes and df.bytes_per_s.tolist() == [1e6, 2e6, 3e6]
+
+
+@pytest.mark.parametrize("token, value", [
+    ("1'250 Mbps", 1250e6 / 8), ("2\u2019500.5 kB/s", 2500500.0), ("3,000 MiB/s", 3000 * 2.0 ** 20),
+    ("12.5 GiB/s", 12.5 * 2.0 ** 30), ("7 GB/s", 7e9), ("0.5 Gbps", 0.5e9 / 8), ("64 KiB/s", 65536.0),
+])
+def test_values_with_units_and_thousands_marks(token, value):
+    from cipherlab.readers._units import value_with_unit
+    assert value_with_unit(token) == value
+
+
+@pytest.mark.parametrize("name, algorithm", [
+    ("3DES", "des-ede3-cbc"), ("Triple-DES", "des-ede3-cbc"), ("aes192", "aes-192-cbc"),
+    ("Camellia256", "camellia-256-cbc"), ("RSA-3072", "rsa3072"), ("AES128-GCM", "aes-128-gcm"),
+    ("DSA 2048", "dsa2048"),
+])
+def test_names_people_write_map_to_the_canonical_vocabulary(name, algorithm):
+    from cipherlab.readers._names import canonical
+    assert canonical(name)[0] == algorithm
