@@ -22,7 +22,7 @@ import zlib
 
 from cipherlab.errors import IngestError
 
-__all__ = ["clean", "decode", "normalise", "parse_prompt", "prose_label", "renumber", "split_lines",
+__all__ = ["clean", "decode", "normalise", "parse_prompt", "renumber", "split_lines",
            "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
@@ -430,70 +430,3 @@ def parse_prompt(line: str) -> dict | None:
         else:
             out["conditions"][a.replace("-", "_")] = "yes"
     return out
-
-
-_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|[*=\-_:\s]+$")
-_ASCII_LETTER = re.compile("[A-Za-z]")
-_NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:Most interesting|Cheers|Regards|Thanks)\b", re.I)
-# Lines that name no machine or condition, whatever they hold: a code fence, a shell command
-# (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
-# source code, markup and links. A run label is never one of them.
-_NOT_LABEL_LINE = re.compile(
-    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
-    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
-    r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
-    r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
-    r"//|/\*|\*/|#\[|"
-    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
-    r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
-    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
-    r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
-    r"|[{};\\]\s*$|\s=\s|\d=\d|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
-    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
-    # page furniture: bylines ("alice · comment · 2021-11-25", "Bob wrote:"), issue headers
-    r"|\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.IGNORECASE)
-# A sentence of the prose: it ends like one (not in "..."), or is long. It tells a story, it
-# does not name a run; the heading or short line above it still may.
-_MEASURE = re.compile(r"\d\.\d\d")
-_SENTENCE = re.compile(r"(?<!\.)[.!?]\s*$|^(?:\S+\s+){9,}\S")
-
-
-# A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>").
-_LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
-_LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|^\s*(?:from|see|via|source)\s*:?\s*$",
-                         re.IGNORECASE)
-
-
-def prose_label(line: str) -> str | None:
-    """A free-text line turned into a run label, or None when it cannot be one.
-
-    >>> prose_label("Linux (P3 750Mhz; 512MBram):")
-    'Linux (P3 750Mhz; 512MBram)'
-    >>> prose_label("**Laptop**"), prose_label("# M1 MacBookAir")
-    ('Laptop', 'M1 MacBookAir')
-    >>> prose_label("```bash"), prose_label("pi@pi5:~ $ openssl speed -evp aes-256-cbc")
-    (None, None)
-    >>> prose_label("OpenSSL 1.1.1k  25 Mar 2021"), prose_label("let out = speed(args);")
-    (None, None)
-    >>> prose_label("(from https://example.org/speed.html)"), prose_label("* [a.patch](https://x.org/a.patch)")
-    (None, None)
-    >>> prose_label("Results on the Pi 5 (https://gist.example.com/u/1)")
-    'Results on the Pi 5'
-    """
-    if len(line) > 400 or _NOT_LABEL_LINE.search(line):
-        return None  # (a label is short: a long line is not searched)
-    s = line.strip()
-    if "://" in s:  # a link names no machine: what is left beside it may
-        s = _LINK_FRAME.sub("", _LINK.sub("", s))
-    s = _LABEL_JUNK.sub("", s)
-    if not s or len(s) > 100 or _NOT_LABEL.match(s):
-        return None
-    heading = line.lstrip()[:1] in ("#", "*", "_", "=")  # a Markdown heading, bold, ...
-    if (not heading and s[0].islower() and s.count(" ") >= 4) or _SENTENCE.search(s):
-        return None  # a sentence, or a fragment cut from one
-    if len(_MEASURE.findall(s)) >= 2:
-        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50")
-    # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
-    if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
-        return None
-    return s
