@@ -220,8 +220,9 @@ def renumber(runs: list, unplaced: list[tuple[int, str]], origin: list[int]) -> 
 # The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
 # a comment marker (a Perl or shell ``#``, a C++ or Go ``//``, a Lisp or ini ``;``, a TeX
 # ``%``, ``!``), a list bullet (``*``, ``-``), a ``|`` margin, and the blanks around them. Its
-# identity is its marks without the blanks (``> >`` is ``>>``). A ``|`` ending the line makes
-# it a table row, not a margin (tested with endswith: a lookahead per ``|`` is quadratic).
+# identity is its first mark (``> >`` quotes deeper than ``>``, ``#!`` is a shebang in a ``#``
+# comment: each line loses its whole prefix). A ``|`` ending the line makes it a table row,
+# not a margin (tested with endswith: a lookahead per ``|`` is quadratic).
 _MARKS = r"(?:>|//|#|;|%|!|[*-](?=[ \t]|$)"
 _PREFIX = re.compile(rf"[ \t]*(?:{_MARKS}|\|)[ \t]*)+")
 _PREFIX_NO_PIPE = re.compile(rf"[ \t]*(?:{_MARKS})[ \t]*)+")
@@ -230,13 +231,15 @@ _GUTTER = re.compile(r"[ \t]*(\d{1,7})(?:[ \t]*[|:][ \t]?|\.[ \t]|[ \t]+|$)")
 # Comment markers: a line of a comment block labels only the runs of that block.
 _COMMENT_MARKS = "#/;%!"
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
-_BLANK = str.maketrans("", "", " \t")
 
 
 def _prefix(line: str) -> tuple[str, int] | None:
-    """The marks of ``line``'s prefix and where its text begins; None when it has none."""
+    """The first mark of ``line``'s prefix and where its text begins; None when it has none."""
     m = (_PREFIX_NO_PIPE if line.rstrip().endswith("|") else _PREFIX).match(line)
-    return (m[0].translate(_BLANK), m.end()) if m else None
+    if m is None:
+        return None
+    marks = m[0].lstrip(" \t")
+    return marks[:2] if marks.startswith("//") else marks[:1], m.end()
 
 
 def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
