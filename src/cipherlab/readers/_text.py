@@ -72,8 +72,9 @@ _NOT_CONDITIONS = {"kem-algorithms", "signature-algorithms", "help"}
 
 
 def decode(data: bytes, source: str) -> str:
-    """Bytes -> text: gzip is unpacked; UTF-16 with a BOM, UTF-8 (with or without BOM), else
-    Windows-1252; binary is refused.
+    """Bytes -> text: gzip is unpacked; UTF-16 with a BOM (or ASCII text in UTF-16 without
+    one: every other byte NUL), UTF-8 (with or without BOM), else Windows-1252; binary is
+    refused.
 
     Raises
     ------
@@ -97,9 +98,10 @@ def decode(data: bytes, source: str) -> str:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as err:
             raise IngestError(f"a damaged gzip file: {err}", source=source) from None
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its BOM (Windows redirects)
+    codec = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else _bomless_utf16(data)
+    if codec:  # UTF-16 (Windows redirects), with its BOM or ASCII text without one
         try:
-            return data.decode("utf-16")
+            return data.decode(codec)
         except UnicodeDecodeError as err:
             raise IngestError(f"cannot decode the UTF-16 text (bad bytes at offset {err.start})",
                               source=source) from None
@@ -117,6 +119,18 @@ def decode(data: bytes, source: str) -> str:
             raise IngestError(
                 f"cannot decode the text as UTF-8 or Windows-1252 (bad byte at offset "
                 f"{err.start}); save it as UTF-8 and retry", source=source) from err
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """The codec of ASCII text in UTF-16 without a BOM (every other byte NUL), else None."""
+    head = data[:4096]
+    if len(head) < 4 or len(head) % 2 or head[1] and head[0]:
+        return None
+    if not any(head[1::2]) and all(head[0::2]):
+        return "utf-16-le"
+    if not any(head[0::2]) and all(head[1::2]):
+        return "utf-16-be"
+    return None
 
 
 def split_lines(text: str) -> list[str]:
