@@ -75,6 +75,7 @@ class _Run:
         self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
         self.label_rule: str | None = None  # the rule that found its label (_context)
+        self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
 
     def pk_keys(self) -> set:
         """The (algorithm, operation) of the run's public-key cells (a row prints once)."""
