@@ -33,7 +33,7 @@ RULES = [
     ("heading", "# $ openssl speed rsa", None, C.Label(None, "heading", 1)),
     ("machine phrase", "These were taken on our old Xeon workstation with turbo disabled.", None,
      C.Label("old Xeon workstation", "machine phrase")),
-    ("not a name", "[results.txt](https://example.org/results.txt)", None, C.SKIP),
+    ("not a name", "numactl -N 0 openssl speed -multi 4 rsa", None, C.SKIP),
     ("not a name", "1200MB/300000.00k=4s", None, C.SKIP),
     ("not a name", "! /bin/sh", None, C.SKIP),
     ("status line", "Benchmarking the patched library...", None,
@@ -52,6 +52,12 @@ def test_each_label_rule_alone(name, line, raw, verdict):
     rule = dict(C.LABEL_RULES)[name]
     assert rule(line, raw or line) == verdict
     assert C.label_verdict(line, raw) == verdict  # no rule before it decides otherwise
+
+
+def test_a_link_names_nothing_but_the_words_beside_it_may():
+    assert C.label_verdict("  + [bench.log](https://paste.example/x1)") == C.SKIP
+    assert C.label_verdict("Rock 5B numbers (see https://forum.example/t/42):") == C.Label(
+        "Rock 5B numbers", "caption")
 
 
 def test_the_rules_are_ordered_named_and_documented():

@@ -201,8 +201,10 @@ class _BlockReaders:
                 break  # (a row the run has: the line path opens the next run there)
             algorithm, keys = spec
             lineno = idx + 1 + k
-            for (op, key), rate in zip(keys, rates.split()):
-                cells.append(([lineno, algorithm, name, op, None, None, float(rate), None, None,
+            values = T.rates(times.split() + rates.split()) if " 0.0" in rates else \
+                map(float, rates.split())  # (0.0 beside a time: see T.rates)
+            for (op, key), rate in zip(keys, values):
+                cells.append(([lineno, algorithm, name, op, None, None, rate, None, None,
                                None], key))
             used = k + 1
         if used:

@@ -38,7 +38,8 @@ _KEY = re.compile(r"\s*\((?P<key>\w+) key\)$")
 _SYM_OPS = {"seal": "encrypt", "open": "decrypt", "encrypt": "encrypt", "decrypt": "decrypt"}
 _PK_OPS = {"signing": "sign", "sign": "sign", "verify": "verify", "verification": "verify",
            "key generation": "keygen", "keygen": "keygen", "generate": "keygen",
-           "encap": "encaps", "decap": "decaps", "encaps": "encaps", "decaps": "decaps"}
+           "private key parse": "parse", "encap": "encaps", "decap": "decaps", "encaps": "encaps",
+           "decaps": "decaps"}
 
 
 def describe(what: str) -> tuple[str, str | None, int | None, dict[str, str]]:

@@ -63,7 +63,12 @@ _NOT_LABEL_LINE = re.compile(
     r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
     r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
-    r"|\]\(\S+\)|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
+    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
+# A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>"): a
+# link names no machine, what is left beside it may.
+_LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
+_LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|"
+                         r"^\s*(?:from|see|via|source)\s*:?\s*$", re.IGNORECASE)
 # Page furniture that starts a post: bylines ("alice · comment · 2021-11-25", "Bob wrote:").
 _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.I)
 # A sentence of the prose: it ends like one (not in "..."), or is long, or its subject is a
@@ -267,6 +272,10 @@ def label_verdict(line: str, raw: str | None = None) -> Label | str:
     ('skip', 'stop', 'stop')
     """
     raw = line if raw is None else raw
+    if "://" in line and not line.lstrip().startswith(("http", "```", "~~~")):
+        line = _LINK_FRAME.sub("", _LINK.sub("", line)).strip()  # ("Pi 5 (https://...)")
+        if not line.strip(" \t*-+:"):
+            return SKIP  # a link alone ("* [a.patch](https://x.org/a.patch)")
     for _, rule in LABEL_RULES:
         verdict = rule(line, raw)
         if verdict is not None:
@@ -285,6 +294,10 @@ def prose_label(line: str) -> str | None:
     (None, None)
     >>> prose_label("OpenSSL 1.1.1k  25 Mar 2021"), prose_label("let out = speed(args);")
     (None, None)
+    >>> prose_label("(from https://example.org/speed.html)"), prose_label("* [a.patch](https://x.org/a.patch)")
+    (None, None)
+    >>> prose_label("Results on the Pi 5 (https://gist.example.com/u/1)")
+    'Results on the Pi 5'
     """
     verdict = label_verdict(line)
     return verdict.text if isinstance(verdict, Label) else None

@@ -27,7 +27,7 @@ from itertools import accumulate, islice
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers import _harness, _mr, _progress, _terminal as T
+from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
@@ -223,6 +223,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
         """Add a throughput row."""
         sizes = run.sizes_for(len(toks))
+        if sizes is not None and len(toks) == len(sizes) + 1 and run.opts.get("mb") and \
+                T.row_bytes_per_s(toks[-1:]) == [0.0]:
+            toks = toks[:-1]  # a -multi -mb summary prints a value past its lengths, 0.00
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
             # its header: the columns cannot be told apart, so it is reported, not guessed
@@ -542,6 +545,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             parsed = T.pkey_row(line)
             if parsed is not None:
                 return self.pk_row(i, parsed)
+        if "/s" in line:
+            labelled = _units.labelled_rates(line)  # "rsa 2048 bits sign/s: 1533.00; verify/s 51018.50"
+            parsed = labelled and T.pkey_row(labelled[0])
+            if parsed:
+                return self.labelled_pk_row(i, parsed, labelled[1])
         run = self.cur
         if run is not None and run.pk_kind in ("kem", "sig"):
             ks = T.kem_sig_row(line)
@@ -648,6 +656,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_pk = (run, i, parsed, kind)
         else:
             self.add_pk(run, i, parsed, kind)
+        return True
+
+    def labelled_pk_row(self, i: int, parsed: tuple, rates: list[tuple[str, float]]) -> bool:
+        """A public-key row typed by hand, each rate after its label (``_units.labelled_rates``)."""
+        name, fam, algorithm, bits, _ = parsed
+        self.open(i, Event(PK_ROW, tuple((algorithm, op) for op, _ in rates)))  # (as for a printed row)
+        run = self.run(i)
+        for op, rate in rates:
+            run.pk.append(([i, algorithm, name, op, None, None, rate, None, None, None],
+                           (fam, bits, op)))
+        run.dialects.add("text")
         return True
 
     # --- progress -------------------------------------------------------------------------

@@ -351,8 +351,21 @@ def kem_sig_row(line: str) -> tuple[str, list[str]] | None:
 
 
 def rates(tokens: list[str]) -> list[float]:
-    """The rate columns of a public-key row: the tokens without the ``s`` suffix."""
-    return [float(t) for t in tokens if t[-1] != "s"]
+    """The rate columns of a public-key row: the tokens without the ``s`` suffix.
+
+    A rate printed ``0.0`` beside a measured time per operation is a measurement too slow for
+    ``%.1f`` (rsa15360's keygen: 73.9 s, 0.0/s), so it is the time's inverse; with no time
+    beside it (a zero time, or no time column) it stays 0.0, openssl's "not measured".
+
+    >>> rates(["73.900000s", "0.000746s", "0.0", "1339.7"]), rates(["0.000000s", "0.0"])
+    ([0.0135318, 1339.7], [0.0])
+    """
+    out = [float(t) for t in tokens if t[-1] != "s"]
+    if 0.0 in out:
+        per_op = [float(t[:-1]) for t in tokens if t[-1] == "s"]
+        if len(per_op) == len(out):
+            out = [1.0 / t if r == 0.0 and t > 0.0 else r for r, t in zip(out, per_op)]
+    return out
 
 
 def times(tokens: list[str]) -> list[float]:
