@@ -53,7 +53,7 @@ _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|"
 # (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
 # source code, markup, links and arithmetic. A run label is never one of them.
 _NOT_LABEL_LINE = re.compile(
-    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|!?\s*/[\w.-]+/|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
+    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|#?!?\s*/[\w.-]+/|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
     r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
