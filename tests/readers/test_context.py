@@ -138,3 +138,33 @@ def test_captions_around_commands_and_machine_phrases():
 def test_version_lines_people_paste(line, version):
     df = cipherlab.ingest(f"{line}\n{TABLE}")
     assert (df.tool.iloc[0], df.tool_version.iloc[0]) == version
+
+
+# --- notices and timing bind to the output that follows them ------------------------------------
+def test_notices_bind_to_the_output_that_follows_them():
+    # engine and elapsed notices printed between two runs are the second run's, not the first's
+    text = (f"{TABLE}engine \"devcrypto\" set.\nYou have chosen to measure elapsed time instead of "
+            f"user CPU time.\nDoing md5 for 3s on 16 size blocks: 500 md5's in 3.00s\n{TABLE}")
+    df = cipherlab.ingest(text)
+    runs = df.groupby("run")[["engine", "timing"]].first()  # (agg(engine=...) is pandas' own)
+    assert runs.engine.isna().tolist() == [True, False] and runs.engine.iloc[1] == "devcrypto"
+    assert runs.timing.tolist()[1] == "elapsed" and runs.timing.isna().tolist()[0]
+    # above the first output, they are the first run's
+    df = cipherlab.ingest(f"Engine \"qat\" set.\n{TABLE}")
+    assert set(df.engine) == {"qat"}
+
+
+@pytest.mark.parametrize("functions, timing", [("getrusage", "cpu"), ("times", "cpu"),
+                                                ("ftime", "elapsed"), ("gettimeofday", "elapsed")])
+def test_timing_comes_from_the_timing_function_line(functions, timing):
+    head = ("OpenSSL 0.9.8zh 3 Dec 2015\nbuilt on: Thu Jan 14 2016\n"
+            f"available timing options: TIMES TIMEB HZ=100 [sysconf value]\ntiming function used: {functions}\n")
+    assert set(cipherlab.ingest(head + TABLE).timing) == {timing}
+
+
+def test_the_098_idle_notice_does_not_mean_elapsed():
+    notice = "To get the most accurate results, try to run this\nprogram when this computer is idle.\n"
+    df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\n" + TABLE)
+    assert df.timing.isna().all()  # (user time not measured: -elapsed, or no times(): unknown)
+    df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\ntiming function used: getrusage\n" + TABLE)
+    assert set(df.timing) == {"cpu"}

@@ -89,7 +89,7 @@ class _Assembly:
         meta.setdefault("tool", "openssl")
         if "timing" not in meta:
             meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
-                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
+                else run.timing or ("cpu" if run.stderr_seen or run.opts.get("prompt") else None)
         meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
             else "progress" if "progress" in run.dialects else "harness"
         label_rule = run.label_rule if meta.get("label") else None

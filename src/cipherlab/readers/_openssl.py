@@ -33,7 +33,7 @@ from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
-                                           _RunBoundaries)
+                                           _RunBoundaries, bind_context)
 from cipherlab.readers._runs import ALG, _memo, _Run
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         setext_level)
@@ -127,6 +127,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.headings: list[tuple[int, Label]] = []  # (line, heading): see find_label
         self.bylines: list[int] = []  # lines that start a post (the title above is no label)
         self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
+        self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -518,6 +519,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             field, value = meta
             if field in ("timing_options", "timing_function"):
                 run.meta.setdefault("tool", "openssl")
+                if field == "timing_function":
+                    run.timing = T.timing_of(value)
                 return True
             run.meta[field] = value
             if field in ("options", "compiler"):
@@ -600,21 +603,31 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_doing = None
             return _progress.result(rec, line)
         if line.startswith(T.ELAPSED_NOTICES):
-            run = self.run(i)
-            run.elapsed = run.stderr_seen = True
+            self.bind(i, "elapsed", True)
             return True
         if line.startswith(T.NOTICES):
             if line.startswith("[exit status:"):
                 self.ended = i  # a capture's last line: what follows is another run's
             return True
         if T.engine_line(line) is not None:
-            self.run(i).meta["engine"] = T.engine_line(line)
+            self.bind(i, "engine", T.engine_line(line))
             return True
         if _is_failure(line):
             if self.cur is not None:
                 self.cur.stderr_seen = True
             return True
         return self.harness_line(i, line)
+
+    def bind(self, i: int, key: str, value) -> None:
+        """A notice (``engine "afalg" set.``, ``You have chosen to measure elapsed time``) binds
+        to the output that follows it: the current run while it has no cells, else the next
+        run opened (:meth:`new_run` takes ``pending_context``)."""
+        run = self.cur
+        if run is not None and run.has_cells():
+            self.pending_context[key] = value
+            return
+        run = self.run(i)
+        bind_context(run, {key: value})
 
     def harness_line(self, i: int, line: str) -> bool:
         header = _harness.header(line)

@@ -69,6 +69,7 @@ class _Run:
         self.f10 = False
         self.multi = 0
         self.elapsed = False
+        self.timing: str | None = None  # what a 0.9.x "timing function used:" line names
         self.stderr_seen = False
         self.dialects: set[str] = set()
         self.last = start
