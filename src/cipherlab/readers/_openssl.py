@@ -466,8 +466,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 break  # (a comment's line labels only the runs inside that comment)
             return v
         if not said and self.runs and self.runs[-1].label_rule:
-            prev = self.runs[-1]
-            return Label(prev.meta["label"], prev.label_rule)
+            return Label(self.runs[-1].meta["label"], "label of the run above")
         for j, h in reversed(self.headings):
             if j < i:
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
