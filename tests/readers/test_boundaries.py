@@ -41,10 +41,11 @@ CASES = [
     ("text moved on", TABLE, B.Event(B.PK_HEADER), False),
     ("after a printed table", TABLE, B.Event(B.MR_TABLE), True),
     ("after a printed table", ["+DT:sha1:3:16", "+R:100:sha1:3.00"], B.Event(B.MR_TABLE), False),
-    ("record repeats", PK, B.Event(B.PK_ROW, (("rsa4096", "sign"), ("rsa4096", "verify"))), True),
+    ("record repeats", PK, B.Event(B.PK_ROW, (("rsa4096", "sign", None),)), True),
+    ("record repeats", PK, B.Event(B.PK_ROW, (("rsa4096", "sign", "sig"),)), False),
     ("record repeats", ["Doing sha1 for 3s on 16 size blocks: 3000 sha1's in 3.00s", *TABLE],
      B.Event(B.PROGRESS, ("sha1", 16), 3000, 16, 3.0), True),
-    ("record repeats", PK, B.Event(B.PK_ROW, (("rsa2048", "sign"),)), False),
+    ("record repeats", PK, B.Event(B.PK_ROW, (("rsa2048", "sign", None),)), False),
     # 2.00k at 16 bytes is 125 sha1's a second: 3000 in 3 s is another run's
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 3000, 16, 3.0), True),
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), False),

@@ -34,7 +34,7 @@ from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
                                            _RunBoundaries, bind_context)
-from cipherlab.readers._runs import ALG, _memo, _Run
+from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         setext_level)
 from cipherlab.readers._text import clean, parse_prompt
@@ -660,7 +660,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        new = self.open(i, Event(PK_ROW, tuple((parsed[2], op) for op in T.OPS[kind])))
+        new = self.open(i, Event(PK_ROW, tuple(pk_id(parsed[2], op, parsed[1]) for op in T.OPS[kind])))
         if new is not run:  # (the next run's table: of the same kind)
             new.pk_kind, run = run.pk_kind, new
         run.last = i
@@ -673,7 +673,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def labelled_pk_row(self, i: int, parsed: tuple, rates: list[tuple[str, float]]) -> bool:
         """A public-key row typed by hand, each rate after its label (``_units.labelled_rates``)."""
         name, fam, algorithm, bits, _ = parsed
-        self.open(i, Event(PK_ROW, tuple((algorithm, op) for op, _ in rates)))  # (as for a printed row)
+        self.open(i, Event(PK_ROW, tuple(pk_id(algorithm, op, fam) for op, _ in rates)))  # (as printed)
         run = self.run(i)
         for op, rate in rates:
             run.pk.append(([i, algorithm, name, op, None, None, rate, None, None, None],
