@@ -44,17 +44,22 @@ def test_a_capture_folder_gets_aesni_and_small_block_figures_and_true_statements
     for part in (aesni, small):
         assert "<figure" in part
     text = _text(aesni)
-    assert "No machine was measured with AES-NI both on and off" not in text
-    assert "Compared: AES-NI on against off for 2 algorithm(s) (aes-128-cbc, aes-128-gcm) at 3 " \
-           "block size(s), 2 runs per cell" in text
-    sp = _quiet(stats.speedup, df, by="aesni", on="on", off="off")
+    assert "No machine was measured with an ISA feature both on and off" not in text
+    # the no-aesni preset switches off the AES instructions only: compared on isa_off, "AES-NI"
+    off = set(df["isa_off"].dropna()) - {"none"}
+    assert len(off) == 1 and set(off.pop().split("+")) <= {"aesni", "pclmulqdq", "vaes", "vpclmulqdq"}
+    assert (f"Compared: nothing off against off: {df.isa_off[df.isa == 'no-aesni'].iloc[0]} for 2 "
+            "algorithm(s) (aes-128-cbc, aes-128-gcm) at 3 block size(s), 2 runs per cell") in text
+    assert "Speed-up, effect: AES-NI" in text and "Not AES-NI alone" not in text
+    sp = _quiet(stats.speedup, df)  # the table's ISA contrast: isa_off none over the mask's
+    assert set(sp["candidate"]) == {"none"}
     row = sp[(sp.algorithm == "aes-128-gcm") & (sp.block_bytes == 16384)].iloc[0]
     assert f"{row.ratio:.3g}× [{row.ci_low:.2f}, {row.ci_high:.2f}] at 16384 bytes" in text
     host = df["host"].iloc[0]
     text = _text(small)
     assert "No machine measured an AES-GCM" not in text
-    cross = _quiet(stats.crossover, df[df.aesni == "on"], "aes-128-gcm", "aes-128-cbc",
-                   groupby=["algorithm", "operation", "aesni"])
+    cross = _quiet(stats.crossover, df[df.isa_off == "none"], "aes-128-gcm", "aes-128-cbc",
+                   groupby=["algorithm", "operation", "isa_off"])
     assert f"Compared: aes-128-gcm against aes-128-cbc on {host}, openssl" in text
     if cross["regime"].iloc[0] == "a overtakes b":
         assert "aes-128-gcm overtakes aes-128-cbc above" in text
