@@ -326,7 +326,8 @@ def _significance_column(result: pd.DataFrame, significance: str | None) -> str 
 def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "block_bytes",
             hue: str | None = "algorithm", significance: str | None = "auto",
             palette: Mapping[str, str] | None = None, log: bool | None = None,
-            ylabel: str = "Speed-up", legend: bool = True, ax=None):
+            ylabel: str = "Speed-up", legend: bool = True, expected_label: str = "claimed",
+            ax=None):
     """Ratios with their confidence intervals by block size, against a claimed value.
 
     Draws the ``ratio`` column of :func:`cipherlab.stats.speedup`, :func:`~cipherlab.stats.compare`
@@ -342,6 +343,8 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
         The claimed ratio to draw a reference line at (``None`` for none). When the frame has a
         ``margin`` column (a :func:`~cipherlab.stats.ratio_test` result), the equivalence region
         ``expected × (1 ± margin)`` is shaded.
+    expected_label
+        What the dashed line is, in its legend entry (``"claimed 2×"``; e.g. "the seed's ratio").
     x
         Block-size column (log-2 axis). When the result has no such column (a test across block
         sizes, ``paired=True``), each row is one point on a categorical axis: a forest plot.
@@ -442,7 +445,7 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
     if expected is not None:
         ax.axhline(expected, color="0.25", linestyle="--", linewidth=0.9, zorder=1)
         handles.append(Line2D([], [], color="0.25", linestyle="--",
-                              label=f"claimed {format_ratio(expected)}"))
+                              label=f"{expected_label} {format_ratio(expected)}"))
         if "margin" in d.columns and d["margin"].notna().any():
             m = float(d["margin"].dropna().iloc[0])
             ax.axhspan(expected * (1 - m), expected * (1 + m), color="0.85", zorder=0, linewidth=0)
