@@ -74,6 +74,46 @@ def test_a_capture_folder_gets_aesni_and_small_block_figures_and_true_statements
     assert re.match(r"0x[0-9a-f]+", got["mask in effect"])
 
 
+@pytest.mark.openssl
+def test_an_effect_is_aes_ni_only_for_aes_under_an_aes_only_mask_on_this_machine(tmp_path):
+    from cipherlab.errors import AnalysisError
+    from cipherlab.runners import effect_label, isa_contrast
+    from cipherlab.runners._isa import features
+
+    native = cipherlab.runners.effective_mask({})
+    if not {"aesni", "avx2"} <= set(features(native) or []):
+        pytest.skip(f"this CPU's mask {native} lacks AES-NI or AVX2: the masks would not differ")
+    out = tmp_path / "box"
+    df = _quiet(cipherlab.capture, ["aes-128-gcm", "chacha20-poly1305"], sizes=[16384],
+                seconds=1, repeats=2, isa="native,no-aesni,no-aesni-classic", out=out,
+                progress=False)
+    c = isa_contrast(df)
+    aes_only = df.loc[df.isa == "no-aesni", "isa_off"].iloc[0]
+    classic = df.loc[df.isa == "no-aesni-classic", "isa_off"].iloc[0]
+    assert c.column == "isa_off" and set(c.offs) == {aes_only, classic}
+    assert "avx2" in classic.split("+") and "avx2" not in aes_only.split("+")
+    with pytest.raises(AnalysisError, match="several levels"):
+        stats.speedup(df)  # two masks: the caller says which
+    html = _quiet(cipherlab.report, out, out=tmp_path / "report").read_text(encoding="utf-8")
+    text = _text(_section(html, "aesni"))
+    # AES under the AES-only preset: "AES-NI"; ChaCha20 under it: no AES-NI effect expected
+    assert f"nothing off against off: {aes_only}" in text
+    assert "Speed-up, effect: AES-NI" in text
+    assert "Speed-up, effect: no AES-NI effect expected (chacha20-poly1305 does not use AES)" in text
+    # under the AWS-wiki value: what it switched off, for AES and ChaCha20 alike, never "AES-NI"
+    assert f"Speed-up, effect: ISA off ({classic})" in text
+    assert re.search(rf"Not AES-NI alone ?: the effect measured is ISA off \({re.escape(classic)}\)",
+                     text)
+    table = pd.read_csv(tmp_path / "report" / "tables" / "aesni-speedup.csv")
+    want = {(a, off): effect_label(a, off) for a in ("aes-128-gcm", "chacha20-poly1305")
+            for off in (aes_only, classic)}
+    got = {(a, b): e for a, b, e in zip(table.algorithm, table.baseline, table.effect)}
+    assert got == want and got[("chacha20-poly1305", classic)].startswith("ISA off (")
+    claim = pd.read_csv(tmp_path / "report" / "tables" / "aesni-2x-test.csv")
+    assert set(claim.algorithm) == {"aes-128-gcm"}  # the 2x claim: AES only
+    assert set(claim.effect) == {"AES-NI", f"ISA off ({classic})"}
+
+
 def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machines,
                                                                          two_machines_report):
     page, html, _ = two_machines_report
