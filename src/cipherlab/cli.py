@@ -163,6 +163,8 @@ def _capturing(args, work) -> int:
 
     def show(message, category, *rest, **kw):  # called in the warning's thread: a fleet host's
         host = "" if current() is LOCAL else f"{current().name}: "
+        if str(message).startswith(host):  # runners' warnings name their host themselves
+            host = ""
         if not getattr(args, "quiet", False):
             print(f"{name}: warning: {host}{message}", file=sys.stderr)
     with warnings.catch_warnings():

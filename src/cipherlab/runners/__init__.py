@@ -14,9 +14,20 @@ once over SSH (``_fleet``; hosts as names, :class:`SshHost` or inventories read 
 from cipherlab.runners._gnutls import capture_gnutls
 from cipherlab.runners._host import host_frame, host_info
 from cipherlab.runners._inventory import read_hosts
-from cipherlab.runners._isa import (ISA_PRESETS, IsaCondition, IsaContrast, all_on, effect_label,
-                                    effective_mask, isa_column, isa_contrast, isa_env, isa_off,
-                                    isa_sides, resolve_isa)
+from cipherlab.runners._isa import (
+                                    ISA_PRESETS,
+                                    IsaCondition,
+                                    IsaContrast,
+                                    all_on,
+                                    effect_label,
+                                    effective_mask,
+                                    isa_column,
+                                    isa_contrast,
+                                    isa_env,
+                                    isa_off,
+                                    isa_sides,
+                                    resolve_isa,
+)
 from cipherlab.runners._jca import capture_jca
 from cipherlab.runners._jvm import JVM_PRESETS
 from cipherlab.runners._openssl import capture

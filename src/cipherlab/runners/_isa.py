@@ -46,11 +46,14 @@ import os
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from cipherlab.errors import CaptureError, CaptureWarning
+from cipherlab.errors import CaptureError
 from cipherlab.runners._exec import execute
-from cipherlab.runners._system import LOCAL, current
+from cipherlab.runners._system import LOCAL, current, warn
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["AES_FEATURES", "ALL_ON", "FEATURES", "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition",
            "IsaContrast", "aesni_state", "all_on", "apply_value", "effect_label", "effective_mask",
@@ -319,7 +322,7 @@ ISA_COLUMNS = ("isa_off", "aesni", "isa")
 ALL_ON = {"isa_off": "none", "aesni": "on", "isa": "native"}
 
 
-def isa_column(frame) -> "pd.Series":
+def isa_column(frame) -> pd.Series:
     """Per row, the column its ISA condition is read from (the first of :data:`ISA_COLUMNS`
     with a value), or None for a row without one.
 
@@ -429,7 +432,7 @@ def isa_contrast(frame) -> IsaContrast | None:
     return None
 
 
-def isa_sides(frame) -> "pd.Series":
+def isa_sides(frame) -> pd.Series:
     """Per row, its ISA side as :func:`side_name` names it (None without an ISA condition):
     one column to group or colour by when a table mixes captures, dumps and documents.
 
@@ -449,7 +452,7 @@ def isa_sides(frame) -> "pd.Series":
     return out
 
 
-def all_on(frame) -> "pd.Series":
+def all_on(frame) -> pd.Series:
     """Per row: True when nothing was switched off (or the row has no ISA condition).
 
     >>> import pandas as pd
@@ -492,7 +495,7 @@ def apply_value(words: Sequence[int], value: str) -> list[int]:
 
 
 def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None = None,
-                env: tuple[tuple[str, str], ...] = (), stacklevel: int = 2) -> list[IsaCondition]:
+                env: tuple[tuple[str, str], ...] = ()) -> list[IsaCondition]:
     """Turn preset names and raw masks into the ISA conditions that make sense on this machine.
 
     Parameters
@@ -552,23 +555,22 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
             kept.append(cond)
             continue
         if _words(native) is None:
-            warnings.warn(f"skipping ISA condition {cond.name!r}: OPENSSL_ia32cap only applies to "
-                          f"x86 builds of OpenSSL >= 3.0 with CPU detection, and {binary} reports "
-                          f"CPUINFO {native!r} (another CPU, a no-asm build, LibreSSL or an older "
-                          f"OpenSSL); only 'native' can be measured here.", CaptureWarning,
-                          stacklevel=stacklevel)
+            warn(f"skipping ISA condition {cond.name!r}: OPENSSL_ia32cap only applies to "
+                 f"x86 builds of OpenSSL >= 3.0 with CPU detection, and {binary} reports "
+                 f"CPUINFO {native!r} (another CPU, a no-asm build, LibreSSL or an older "
+                 f"OpenSSL); only 'native' can be measured here.")
             continue
         need = _NEEDS.get(cond.name)
         if need is not None and need not in features(native):
-            warnings.warn(f"skipping ISA preset {cond.name!r}: this CPU has no {need} (native "
-                          f"mask {native}), so the preset would measure the same code as "
-                          f"'native'.", CaptureWarning, stacklevel=stacklevel)
+            warn(f"skipping ISA preset {cond.name!r}: this CPU has no {need} (native "
+                 f"mask {native}), so the preset would measure the same code as "
+                 f"'native'.")
             continue
         mask = _mask_for(binary, cond.value, env)
         if mask == native:
-            warnings.warn(f"ISA condition {cond.name!r} ({ENV_VAR}={cond.value}) left the mask "
-                          f"that openssl reports unchanged ({mask}); its runs measure the same "
-                          f"code as 'native'.", CaptureWarning, stacklevel=stacklevel)
+            warn(f"ISA condition {cond.name!r} ({ENV_VAR}={cond.value}) left the mask "
+                 f"that openssl reports unchanged ({mask}); its runs measure the same "
+                 f"code as 'native'.")
         kept.append(cond)
     return kept
 
@@ -646,8 +648,7 @@ def label_masks(frame, *, stacklevel: int = 3):
                     continue
                 warnings.warn(f"{source}: no run without OPENSSL_ia32cap to compare with, so "
                               f"isa_off lists what OPENSSL_ia32cap={m['env']} asks to switch off, "
-                              f"whether or not this CPU had it", IngestWarning,
-                              stacklevel=stacklevel)
+                              f"whether or not this CPU had it", IngestWarning)
                 labels[p] = (isa_off(ref, mask), aesni_state(ref, mask))
             elif ref is not None:
                 labels[p] = (isa_off(ref, m["mask"].lower()), aesni_state(ref, m["mask"].lower()))
@@ -676,7 +677,6 @@ def label_masks(frame, *, stacklevel: int = 3):
         what = sorted(set(out.loc[clash, "isa_off"].astype(str)))
         warnings.warn(f"{', '.join(map(str, frame.loc[clash, 'source'].unique()))}: rows labelled "
                       f"aesni=off ran with a mask that switched off {' / '.join(what)} (the isa_off "
-                      f"column): their speed-up is not AES-NI's alone", IngestWarning,
-                      stacklevel=stacklevel)
+                      f"column): their speed-up is not AES-NI's alone", IngestWarning)
     out["aesni"] = given.where(given.notna(), derived).astype("category")
     return out

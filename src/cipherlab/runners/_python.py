@@ -14,24 +14,22 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import pandas as pd
 
-from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
+from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
 from cipherlab.model import Run, to_frame
 from cipherlab.runners import _pyworker
 from cipherlab.runners._exec import execute
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info
-from cipherlab.runners._isa import (IsaCondition, _mask_for, find_openssl, isa_env, labels,
-                                    resolve_isa)
+from cipherlab.runners._isa import IsaCondition, _mask_for, find_openssl, isa_env, labels, resolve_isa
 from cipherlab.runners._openssl import _as_list, default_folder
-from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, run_observed,
-                                     session, slug)
+from cipherlab.runners._plan import RunProgress, check_busy, interleave, results, run_observed, session, slug
+from cipherlab.runners._system import warn
 
 __all__ = ["capture_python"]
 
@@ -99,16 +97,15 @@ def checked_args(algorithms, known: Sequence[str], operations, sizes, timing: st
     return algs, ops, size_list
 
 
-def message_cells(algs: Sequence[str], ops_for, sizes: Sequence[int], *, stacklevel: int = 3
-                  ) -> list[tuple[str, str, tuple[int, ...]]]:
+def message_cells(algs: Sequence[str], ops_for,
+                  sizes: Sequence[int]) -> list[tuple[str, str, tuple[int, ...]]]:
     """``(algorithm, operation, sizes)`` cells; CBC keeps only whole 16-byte blocks (warned)."""
     cells = []
     for alg in algs:
         usable = tuple(s for s in sizes if not (alg.endswith("-cbc") and s % 16))
         if len(usable) < len(sizes):
-            warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
-                          f"({sorted(set(sizes) - set(usable))})", CaptureWarning,
-                          stacklevel=stacklevel)
+            warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
+                 f"({sorted(set(sizes) - set(usable))})")
         if usable:
             cells.extend((alg, op, usable) for op in ops_for(alg))
     return cells
@@ -177,13 +174,13 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
         operations, DEFAULT_SIZES if sizes is None else sizes, timing, repeats, seconds)
 
     binary = find_openssl(openssl)
-    conds = resolve_isa(isa, openssl=binary, stacklevel=3)
+    conds = resolve_isa(isa, openssl=binary)
     if not conds:
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine")
     with opened(default_folder("python") if out is None else out, resume=resume,
                 force=force) as folder:
         facts = host_info(binary)
-        check_host(facts, stacklevel=4)
+        check_host(facts)
         folder.write_host(facts)
         if facts.get("cryptography") is None:
             raise CaptureError("the `cryptography` package is not installed; `pip install cryptography`")

@@ -7,15 +7,12 @@ on log throughput of the clean cells only (flagged cells never silently enter a 
 
 from __future__ import annotations
 
-import sys
-import warnings
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from cipherlab.errors import AnalysisError, CipherlabWarning
+from cipherlab.errors import AnalysisError, CipherlabWarning, warn_caller
 
 #: Default cell of a comparison: one algorithm, one operation, one block size.
 CELL_KEYS = ("algorithm", "operation", "block_bytes")
@@ -34,19 +31,11 @@ MACHINE_KEYS = ("host", "label", "cpu", "tool", "tool_version", "backend", "pyth
 _POOLED = ("repeat", "note", "child", "started")
 
 
-_PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 
 
 def warn(message: str, category: type[Warning]) -> None:
-    """``warnings.warn`` pointing at the first caller outside cipherlab (the user's line).
-
-    The public functions call each other (``speedup`` -> ``compare`` -> ``comparable``), so a
-    fixed ``stacklevel`` would point inside the package for some entry points.
-    """
-    frame, level = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+    """``warnings.warn`` pointing at the first caller outside cipherlab (the user's line)."""
+    warn_caller(message, category)
 
 
 def check_one_of(param: str, value: Any, allowed: Sequence[Any]) -> Any:
@@ -96,8 +85,8 @@ def unit_columns(df: pd.DataFrame, unit, *, what: str) -> list[str] | None:
     """The columns whose values name one unit of replication; ``None``: every row is one unit.
 
     ``unit="run"`` (the default of every comparing function) is one process: the rows of one
-    ``(source, run)`` (of one ``capture_id``). A table without those columns cannot say where runs begin: every row is
-    then taken as its own run, with a warning. ``unit="repeat"`` makes each row a unit (repeats
+    ``(source, run)`` of one ``capture_id``. A table without those columns cannot say where runs
+    begin: every row is then taken as its own run, with a warning. ``unit="repeat"`` makes each row a unit (repeats
     inside one process share its state, so this understates the variance: only on request);
     a column name or list names the unit directly.
     """
