@@ -213,9 +213,9 @@ def _capture(args) -> int:
         given.update(hosts=args.hosts, ssh_config=args.ssh_config, accept_new=args.accept_new,
                      parallel=args.parallel)
     frames = []
+    sequential = {k: v for k, v in dict(precision=args.precision,
+                                         max_time=args.max_time).items() if v is not None}
     if not args.python_only:
-        sequential = {k: v for k, v in dict(precision=args.precision,
-                                             max_time=args.max_time).items() if v is not None}
         frames.append(cipherlab.capture(args.algorithms, out=out, timing=args.timing,
                                         multi=args.multi, decrypt=args.decrypt, aead=args.aead,
                                         openssl=args.openssl, progress=_progress(args),
@@ -228,7 +228,7 @@ def _capture(args) -> int:
     if args.python or args.python_only:
         algs = args.python_algorithms or (args.algorithms if args.python_only else None)
         frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing,
-                                               progress=_progress(args), **given))
+                                               progress=_progress(args), **given, **sequential))
     df = cipherlab.concat(frames)
     _say(args, _capture_summary(df))
     _say(args, f"capture folder: {out}  (read it back with cipherlab.ingest({out!r}))")

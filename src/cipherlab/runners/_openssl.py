@@ -40,7 +40,7 @@ from cipherlab.runners._plan import (
     stop_before,
 )
 from cipherlab.runners._remote import EXIT_MARK
-from cipherlab.runners._sequential import StoppingRule, parse_precision
+from cipherlab.runners._sequential import sequential
 from cipherlab.runners._system import warn
 
 __all__ = ["capture"]
@@ -283,16 +283,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         raise ValueError("algorithms must name at least one algorithm; got none")
     if timing not in ("cpu", "elapsed"):
         raise ValueError(f"timing must be one of 'cpu' or 'elapsed'; not {timing!r}")
-    rule = None
-    if precision is not None:
-        if max_time is not None and not (isinstance(max_time, (int, float)) and max_time > 0):
-            raise ValueError(f"max_time must be a positive number of seconds; not {max_time!r}")
-        rule = StoppingRule(parse_precision(precision), max_time,
-                            max_repeats=50 if repeats is None else repeats)
-        repeats = rule.max_repeats
-    elif max_time is not None:
-        raise ValueError("max_time bounds a sequential design: give precision too (e.g. '2%')")
-    repeats = 6 if repeats is None else repeats
+    rule, repeats = sequential(precision, max_time, repeats, 6)
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise ValueError(f"repeats must be a whole number >= 1; not {repeats!r}")
     if multi is not None and (isinstance(multi, bool) or not isinstance(multi, int) or multi < 1):
