@@ -39,6 +39,7 @@ from matplotlib.figure import Figure
 
 import cipherlab
 from cipherlab import plots, stats, widgets
+from cipherlab.runners import all_on
 
 pd.set_option("display.max_columns", 30)
 pd.set_option("display.width", 200)
@@ -89,9 +90,8 @@ checks if len(checks) else "stats.lint: no findings on this capture"
 # %%
 everything = cipherlab.concat([cipherlab.datasets.load(), mine])
 native = everything[everything.algorithm.isin(ALGORITHMS) & everything.block_bytes.eq(8192)
-                    & everything.aesni.astype(str).ne("off") & everything.tier.isna()
-                    & everything.tool.eq("openssl") & everything.multi.isna()  # -multi sums processes
-                    & (everything.isa.isna() | everything.isa.astype(str).eq("native"))]  # unmasked
+                    & all_on(everything) & everything.tier.isna()  # nothing switched off
+                    & everything.tool.eq("openssl") & everything.multi.isna()]  # -multi sums processes
 fig = Figure(figsize=(7, 4), layout="constrained")
 plots.heatmap(native, rows="host", columns="algorithm", block_bytes=8192, ax=fig.add_subplot())
 fig

@@ -240,14 +240,14 @@ libs = libs[libs.tool.isin(["openssl", "cryptography", "gnutls", "jdk"]) & libs.
 versions = (libs.astype({"tool": str, "tool_version": str}).groupby("tool")["tool_version"]
             .first().to_dict())
 by_tool = stats.speedup(libs, by="tool", on=["cryptography", "gnutls", "jdk"], off="openssl",
-                        groupby=["algorithm", "operation", "block_bytes", "aesni"])
-by_tool[by_tool.block_bytes == 16384][["algorithm", "aesni", "candidate", "ratio", "ci_low",
+                        groupby=["algorithm", "operation", "block_bytes", "isa"])
+by_tool[by_tool.block_bytes == 16384][["algorithm", "isa", "candidate", "ratio", "ci_low",
                                        "ci_high", "p_adjusted"]]
 
 # %%
 fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
 plots.heatmap(libs.assign(library=libs.tool.astype(str) + " " + libs.tool_version.astype(str)
-                          + " · AES-NI " + libs.aesni.astype(str)),
+                          + " · isa=" + libs.isa.astype(str)),
               rows="library", columns="algorithm", block_bytes=16384, ax=ax)
 ax.set_title("16 KiB messages, median throughput")
 plt.show()
@@ -264,7 +264,7 @@ def how_far(row):
             else "below")
 
 
-big = by_tool[(by_tool.block_bytes == 16384) & (by_tool.aesni == "on")]
+big = by_tool[(by_tool.block_bytes == 16384) & (by_tool.isa == "native")]
 slowest = big.loc[big.ratio.idxmin()]
 
 
@@ -309,7 +309,7 @@ display(Markdown(f"""
 - This came from {"a quick run" if QUICK else "a full run"}: {MEGABYTES} MB per transfer,
   {REPEATS} repeat(s) per suite and preset, one process pair each.
 - **Libraries** (bundled host-c, {", ".join(f"{t} {v}" for t, v in versions.items())}): with
-  AES-NI, at 16 KiB the slowest against the openssl CLI is {slowest.candidate} for
+  every ISA feature on (`native`), at 16 KiB the slowest against the openssl CLI is {slowest.candidate} for
   {slowest.algorithm}, at {narrative.interval(slowest)} its rate.
 - **On the JDK ({jdk_version}) with the GHASH intrinsic off** (`seed-era`), GCM falls
   {how_far(seed_era)} CBC: over JSSE it moves at **{narrative.interval(seed_era)}** of CBC's rate,
