@@ -139,7 +139,7 @@ plt.show()
 # %%
 for _, row in gcm_vs_cbc.iterrows():  # the verdict of the Holm-adjusted test, as in the figure
     verdict = ("one run per side: a description, not a test" if pd.isna(row.ci_low) else
-               "no clear difference" if not row.significant else
+               "no clear difference" if pd.isna(row.significant) or not row.significant else
                "GCM is faster than CBC" if row.ratio > 1 else "GCM is slower than CBC")
     print(f"{row.isa:>9}: GCM / CBC = {narrative.interval(row).replace('×', '')} -> {verdict} here")
 print("seed (OpenJDK 8 ea, pure-Java GHASH): GCM / CBC = 0.052")
