@@ -158,3 +158,26 @@ def mail_wrap(text: str, width: int = 72, quote: str = "") -> str:
                                drop_whitespace=True) if len(line) > width else [line]
         out.extend(quote + p for p in (pieces or [""]))
     return "\n".join(out)
+
+
+# paste damage of the normalise layer (issue 12, layer 1) ------------------------------------
+def prefixed(text: str, prefix: str) -> str:
+    """Every line of ``text`` behind the same ``prefix`` (``%% ``, ``> > ``, ``// ``, ...)."""
+    return "".join(prefix + line for line in text.splitlines(keepends=True))
+
+
+def gutter(text: str, fmt: str = "{:>4} | ", first: int = 1) -> str:
+    """``text`` with a line-number gutter (``fmt`` of the line number) before every line."""
+    return "".join(fmt.format(n) + line
+                   for n, line in enumerate(text.splitlines(keepends=True), start=first))
+
+
+def inline_code(text: str, bullet: str = "* ") -> str:
+    """Each line of ``text`` as a Markdown bullet holding it as inline code."""
+    return "".join(f"{bullet}`{line}`\n" if line.strip() else "\n" for line in text.split("\n")[:-1])
+
+
+def html_escaped(text: str) -> str:
+    """``text`` as an HTML page shows its source: entities for markup and runs of blanks."""
+    import html
+    return html.escape(text).replace("  ", "&nbsp; ")

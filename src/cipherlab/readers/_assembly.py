@@ -65,9 +65,15 @@ class _Assembly:
         if loose is None:
             loose = self.fill(run, cells)
         cells.extend(loose)
+        children = run.children
+        if run.multi == 1 and children:  # the one child measured the whole: where the parent
+            parent = {*((r[ALG], size) for r in run.rows for size in r[SIZES]),  # printed no
+                      *(k for _, k in run.pk)}                                  # cell, its are
+            cells.extend(c for _, c, key in children if key not in parent and not isinstance(c, dict))
+            children = [ch for ch in children if ch[2] in parent or isinstance(ch[1], dict)]
         sub = [c if isinstance(c, dict) else
                {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
-               for conds, c, _ in run.children]
+               for conds, c, _ in children]
         rows = run.rows
         if not cells and not rows and not sub:
             return None
@@ -129,7 +135,8 @@ class _Assembly:
                 if key in child_keys or key in index:
                     continue
                 loose.append(self.progress_cell(p))
-                loose[-1][FLAG] = FLAG_CHILD
+                if run.multi != 1:  # (the one child of -multi 1 measured the whole)
+                    loose[-1][FLAG] = FLAG_CHILD
                 continue
             target = take(key, None)
             if target is None:

@@ -37,8 +37,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["OPERATIONS", "canonical", "canonical_operation", "curve_name", "is_digest",
-           "is_known", "pkey_algorithm"]
+__all__ = ["OPERATIONS", "canonical", "canonical_operation", "curve_name", "is_curve",
+           "is_digest", "is_known", "pkey_algorithm"]
 
 #: Every operation name the tidy table uses.
 OPERATIONS = ("encrypt", "decrypt", "digest", "sign", "verify", "derive", "keygen", "encaps",
@@ -147,6 +147,16 @@ def curve_name(curve: str) -> str:
     """
     key = curve.strip().lower()
     return _CURVES.get(key, _SELF_NAMED.get(key, key))
+
+
+def is_curve(word: str) -> bool:
+    """Whether ``word`` names an elliptic curve (``nistp256``, ``X25519``, ``CurveSM2``).
+
+    >>> is_curve("nistp256"), is_curve("brainpoolP256r1"), is_curve("Before")
+    (True, True, False)
+    """
+    key = word.strip().lower()
+    return key in _CURVES or key in _SELF_NAMED or key.startswith("brainpool")
 
 
 def pkey_algorithm(kind: str, bits: int | str | None = None, curve: str | None = None) -> str:

@@ -27,12 +27,17 @@ from itertools import accumulate, islice
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers import _harness, _mr, _progress, _terminal as T
+from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
-from cipherlab.readers._runs import ALG, _memo, _printed_rates, _Run, _RunBoundaries
-from cipherlab.readers._text import clean, parse_prompt, prose_label
+from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
+                                           PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
+                                           _RunBoundaries)
+from cipherlab.readers._runs import ALG, _memo, _Run
+from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
+                                        setext_level)
+from cipherlab.readers._text import clean, parse_prompt
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -59,13 +64,14 @@ _ROW_END = frozenset("0123456789k")
 # How a whole progress line ends: with its result's time.
 _DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
 _LABEL_REACH = 200  # lines of prose above a run that may hold its label
+_TITLE_WIDTH, _TITLE_LEVEL = 60, 8  # a paragraph's title: its width, its level (below all others)
 _DOING_PIECES = 7  # lines after a cut progress line that may complete it (long names, 30 columns)
 # first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
 _PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
 # The header block, prompt and notices of a run repeat verbatim from run to run of a collection:
 # the pure classifiers of such lines are memoised (their results are never changed).
-_version_line, _meta_line, _parse_prompt, _prose_label, _is_failure = map(
-    _memo, (T.version_line, T.meta_line, parse_prompt, prose_label, T.is_failure))
+_version_line, _meta_line, _parse_prompt, _label_verdict, _is_failure = map(
+    _memo, (T.version_line, T.meta_line, parse_prompt, label_verdict, T.is_failure))
 _sym_header, _pkey_header, _parse_version = map(
     _memo, (T.sym_header, T.pkey_header, _mr.parse_version))
 # Last characters of a cleaned line that T.sym_row may read (a value ends it).
@@ -117,7 +123,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.runs: list[_Run] = []
         self.cur: _Run | None = None
         self.unplaced: list[tuple[int, str]] = []
-        self.prose: list[tuple[int, Any]] = []  # lines of prose, see label_after
+        self.prose: list[tuple[int, str]] = []  # lines of prose, see find_label
+        self.headings: list[tuple[int, Label]] = []  # (line, heading): see find_label
+        self.bylines: list[int] = []  # lines that start a post (the title above is no label)
+        self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -214,6 +223,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
         """Add a throughput row."""
         sizes = run.sizes_for(len(toks))
+        if sizes is not None and len(toks) == len(sizes) + 1 and run.opts.get("mb") and \
+                T.row_bytes_per_s(toks[-1:]) == [0.0]:
+            toks = toks[:-1]  # a -multi -mb summary prints a value past its lengths, 0.00
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
             # its header: the columns cannot be told apart, so it is reported, not guessed
@@ -386,27 +398,80 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
                 self.marker = (i, conds)
-        self.prose.append((i, line))  # (judged as a label only when a run asks: most never are)
-        if len(self.prose) > 2 * _LABEL_REACH:
-            del self.prose[:-_LABEL_REACH]  # a label names the run below it, not one pages on
-
-    def label_after(self, after: int) -> tuple[int, str] | None:
-        """The last line of prose after line ``after`` that can label a run, and its label.
-
-        Lines are judged once, from the last back: one that is no label is dropped, one that
-        is keeps its label (``(label,)``), so asking again costs nothing.
-        """
         prose = self.prose
-        while prose and prose[-1][0] > after:
-            i, text = prose[-1]
-            if type(text) is str:
-                label = _prose_label(text)
-                if label is None:
-                    prose.pop()
-                    continue
-                prose[-1] = (i, (label,))
-                return i, label
-            return i, text[0]
+        if line[0] in "-=" and prose and prose[-1][0] == i - 1 and setext_level(line):
+            # a Setext underline: the line above is a heading
+            above = self.verdict(*prose[-1])
+            if isinstance(above, Label) and not above.level:
+                self.verdicts[i - 1] = h = Label(above.text, "heading", setext_level(line))
+                self.headings.append((i - 1, h))
+            self.verdicts[i] = SKIP
+        elif line[0] in "#*_" or self.lines[i - 1][:1] in "#*_ >":
+            v = self.verdict(i, line)
+            if isinstance(v, Label) and v.level:
+                self.headings.append((i, v))
+        if prose and prose[-1][0] == i - 1 and len(prose[-1][1]) <= _TITLE_WIDTH and \
+                self.verdict(i, line) == STOP and not is_byline(line) and \
+                not is_list_item(self.lines[i - 1]):
+            # a short line right above a paragraph is its title (a heading that lost its markup)
+            above = self.verdict(*prose[-1])
+            if isinstance(above, Label) and above.rule == "caption":
+                self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
+                self.headings.append((i - 1, h))
+        if is_byline(line):
+            self.bylines.append(i)
+        prose.append((i, line))  # (judged as a label only when a run asks: most never are)
+        if len(prose) > 2 * _LABEL_REACH:
+            del prose[:-_LABEL_REACH]  # a label names the run below it, not one pages on
+            for j in [j for j in self.verdicts if j < prose[0][0]]:
+                del self.verdicts[j]
+
+    def verdict(self, i: int, line: str):
+        """The label verdict of the prose line ``i`` (see :mod:`~cipherlab.readers._context`)."""
+        v = self.verdicts.get(i)
+        if v is None:
+            v = self.verdicts[i] = _label_verdict(line, self.lines[i - 1])
+        return v
+
+    def label_after(self, after: int) -> tuple[int, Label] | None:
+        """The last line of prose after line ``after`` that names a run, or tells a story: the
+        text has moved on since then."""
+        for i, text in reversed(self.prose):
+            if i <= after:
+                return None
+            v = self.verdict(i, text)
+            if v != SKIP:
+                return i, v
+        return None
+
+    def find_label(self, i: int, after: int) -> Label | None:
+        """The label of a run opened at line ``i``, the run before it ending at line ``after``
+        (the order of the search: :mod:`~cipherlab.readers._context`)."""
+        blocks = self.comment_blocks
+        said, prose = False, self.prose
+        for k in range(len(prose) - 1, -1, -1):
+            j, text = prose[k]
+            if j <= after:
+                break
+            v = self.verdict(j, text)
+            if v == SKIP:
+                continue
+            if k and prose[k - 1][0] == j - 1 and text[0].islower() and isinstance(v, Label) \
+                    and v.rule == "caption" and self.verdict(*prose[k - 1]) != SKIP:
+                # the tail of a wrapped line ("... 32-bit compiler" / "generated code:")
+                v = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
+            said = True
+            if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
+                break  # (a comment's line labels only the runs inside that comment)
+            return v
+        if not said and self.runs and self.runs[-1].label_rule:
+            prev = self.runs[-1]
+            return Label(prev.meta["label"], prev.label_rule)
+        for j, h in reversed(self.headings):
+            if j < i:
+                if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
+                    return None  # a heading above a byline (a thread's title) names no post
+                return h
         return None
 
     def line(self, i: int, line: str) -> bool:  # noqa: C901 - one dispatch table, kept flat for speed
@@ -427,26 +492,21 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             m = _FORKED.match(line)
             if m is None:
                 return False
-            run = self.cur if self.cur is not None and not self.cur.has_cells() else self.new_run(i)
+            run = self.open(i, Event(FORKED))
             run.last = i
             run.multi = max(run.multi, int(m["child"]) + 1)
             return True
         if c == "t" and line.startswith("type"):
             sizes = _sym_header(line)
             if sizes is not None or T.SYM_HEADER_HEAD.match(line):
-                run = self.cur
-                if run is None or (run.rows and run.header_used) or "harness" in run.dialects:
-                    run = self.new_run(i)
+                run = self.open(i, Event(SYM_HEADER))
                 run.last = i
                 run.sizes, run.header_used = sizes, True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
         ver = _version_line(line) if line.startswith(T.VERSION_PREFIXES) else None
         if ver is not None:
-            run = self.cur
-            # (a -multi parent's header follows its children's Got: lines: same run)
-            if run is None or run.has_version or run.rows or run.pk or "harness" in run.dialects:
-                run = self.next_run(i)
+            run = self.open(i, Event(VERSION))
             run.last = i
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
@@ -466,6 +526,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if c in "sko" and "." not in line:
             kind = _pkey_header(line)
             if kind is not None:
+                self.open(i, Event(PK_HEADER))
                 run = self.run(i)
                 run.pk_kind = kind
                 return True
@@ -476,7 +537,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if "speed" in line:
             prompt = _parse_prompt(line)
             if prompt is not None:
-                run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+                run = self.open(i, Event(PROMPT))
                 run.last = i
                 self.apply_prompt(run, prompt)
                 return True
@@ -484,6 +545,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             parsed = T.pkey_row(line)
             if parsed is not None:
                 return self.pk_row(i, parsed)
+        if "/s" in line:
+            labelled = _units.labelled_rates(line)  # "rsa 2048 bits sign/s: 1533.00; verify/s 51018.50"
+            parsed = labelled and T.pkey_row(labelled[0])
+            if parsed:
+                return self.labelled_pk_row(i, parsed, labelled[1])
         run = self.cur
         if run is not None and run.pk_kind in ("kem", "sig"):
             ks = T.kem_sig_row(line)
@@ -553,7 +619,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def harness_line(self, i: int, line: str) -> bool:
         header = _harness.header(line)
         if header is not None:
-            run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+            run = self.open(i, Event(PROMPT))
             run.last = i
             self.harness = _harness.Harness(run.meta, header)
             run.opts["harness"] = True
@@ -579,18 +645,28 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.meta["isa_mask"] = prompt["isa_mask"]
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
-        run = self.run(i)
+        run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        if any((parsed[2], op) in run.pk_keys() for op in T.OPS[kind]):
-            # one run prints each public-key row once: a row again is the next run's table
-            kind_of_table = run.pk_kind
-            run = self.next_run(i)
-            run.pk_kind = kind_of_table
+        new = self.open(i, Event(PK_ROW, tuple((parsed[2], op) for op in T.OPS[kind])))
+        if new is not run:  # (the next run's table: of the same kind)
+            new.pk_kind, run = run.pk_kind, new
+        run.last = i
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
         else:
             self.add_pk(run, i, parsed, kind)
+        return True
+
+    def labelled_pk_row(self, i: int, parsed: tuple, rates: list[tuple[str, float]]) -> bool:
+        """A public-key row typed by hand, each rate after its label (``_units.labelled_rates``)."""
+        name, fam, algorithm, bits, _ = parsed
+        # (as for a printed row: a row again is the next run's)
+        run = self.open(i, Event(PK_ROW, tuple((algorithm, op) for op, _ in rates)))
+        for op, rate in rates:
+            run.pk.append(([i, algorithm, name, op, None, None, rate, None, None, None],
+                           (fam, bits, op)))
+        run.dialects.add("text")
         return True
 
     # --- progress -------------------------------------------------------------------------
@@ -599,12 +675,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if got is None:
             return False
         rec, rest = got
-        run = self.cur
-        if run is None or (run.has_cells() and self.prose_after(run)):
-            run = self.new_run(i)
-        elif run.has_cells() and (self.repeats(run, rec) or self.foreign(
-                run, _printed_rates(run), rec.key(), rec.count, rec.block, rec.seconds)):
-            run = self.next_run(i)
+        run = self.open(i, Event(PROGRESS, rec.key(), rec.count, rec.block, rec.seconds))
         run.last = i
         run.stderr_seen = True
         if run.opts.get("decrypt") and rec.operation == "encrypt":
@@ -638,11 +709,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             name, block = ":".join(fields[:-2]), int(fields[-1])
             algorithm, op = canonical(name)
             rec = _progress.Progress(i, name, block, None, None, algorithm, op)
-            if run is None or (run.has_cells() and child is None and (
-                    self.repeats(run, rec) or self.prose_after(run) or self.after_table(run)
-                    or (run.multi and self.foreign(run, _printed_rates(run), rec.key(), None,
-                                                   block, None)))):
-                run = self.new_run(i)
+            run = self.open(i, Event(MR_PROMPT, rec.key(), None, block, None, child))
             if run.opts.get("decrypt") and op == "encrypt":
                 rec.operation = "decrypt"
             run.last = i
@@ -652,9 +719,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return True
         # -mr output (+DTP prompts, a +H/+F... table) after a printed table is another run's;
         # so is a +DTP prompt after a line of prose, as for +DT.
-        if run is not None and child is None and (tag[0] in "HF" or tag in ("DTP", "DNP")) and (
-                self.after_table(run) or (tag[0] == "D" and run.has_cells() and self.prose_after(run))):
-            run = self.new_run(i)
+        if tag in ("DTP", "DNP"):
+            if tag == "DNP":
+                fields = fields[1:] + ["0"]
+            rec = _mr.dtp_record(fields, i)
+            self.open(i, Event(MR_PK_PROMPT, rec.key(), child=child))
+        elif tag[0] in "HF":
+            self.open(i, Event(MR_TABLE, child=child))
         run = self.run(i)
         run.dialects.add("mr")
         version = run.version or self.hint_version
@@ -674,13 +745,6 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.done.add(rec.key())
             return True
         if tag in ("DTP", "DNP"):
-            if tag == "DNP":
-                fields = fields[1:] + ["0"]
-            rec = _mr.dtp_record(fields, i)
-            if child is None and run.multi and run.has_cells() and self.foreign(
-                    run, _printed_rates(run), rec.key(), None, None, None):
-                run = self.new_run(i)  # (as for +DT: not a child's prompt, another run's)
-                run.dialects.add("mr")
             run.open_dtp.append(rec)
             if rec.family.startswith(("kem", "sig")):
                 names = run.sig_names if rec.family.startswith("sig") else run.kem_names

@@ -14,9 +14,11 @@ from decimal import Decimal, InvalidOperation
 from cipherlab.readers._names import pkey_algorithm
 
 # --- header block (§3.2) --------------------------------------------------------------------
+# (`openssl version` prints "OpenSSL 3.4.1, built on ..." from 3.4 on; people introduce it
+# with "Version: OpenSSL 1.1.0f  25 May 2017")
 _VERSION_OLD = re.compile(
-    r"^(?P<lib>OpenSSL|LibreSSL|SSLeay|BoringSSL)\s+(?P<version>\d+\.\d+\.\d+[a-z]{0,2}(?:-[\w.]+)*)"
-    r"(?:\s+(?P<rest>.*?))?\s*$")
+    r"^(?:[Vv]ersion:\s*)?(?P<lib>OpenSSL|LibreSSL|SSLeay|BoringSSL)\s+"
+    r"(?P<version>\d+\.\d+\.\d+[a-z]{0,2}(?:-[\w.]+)*)(?:,?\s+(?P<rest>.*?))?\s*$")
 _VERSION_NEW = re.compile(r"^version:\s*(?P<version>\d+\.\d+\.\d+\S*)\s*$")
 _META = (
     ("built_on", re.compile(r"^built on:?\s*(?:built on:\s*)?(?P<v>.*?)\s*$")),
@@ -29,7 +31,7 @@ _META = (
 #: What every line :func:`meta_line` (or :func:`version_line`) reads starts with.
 META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
                  "timing function")
-VERSION_PREFIXES = ("version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
+VERSION_PREFIXES = ("version:", "Version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
 ELAPSED_NOTICES = (
     "You have chosen to measure elapsed time",
     "To get the most accurate results, try to run this",
@@ -58,12 +60,15 @@ def version_line(line: str) -> tuple[str, str] | None:
     (('openssl', '1.1.1w'), ('openssl', '3.0.19'))
     >>> version_line("LibreSSL 2.2.7"), version_line("OpenSSL offers a speed tool")
     (('libressl', '2.2.7'), None)
+    >>> version_line("OpenSSL 3.4.1, built on 11 Feb 2025"), version_line("Version: OpenSSL 1.1.0f")
+    (('openssl', '3.4.1'), ('openssl', '1.1.0f'))
     """
     c = line[:1]
     if c == "v":
         m = _VERSION_NEW.match(line)
-        return ("openssl", m["version"]) if m else None
-    if c in "OLSB":
+        if m:
+            return "openssl", m["version"]
+    if c in "OLSBVv":
         m = _VERSION_OLD.match(line)
         if m:
             return m["lib"].lower(), m["version"]
@@ -346,8 +351,21 @@ def kem_sig_row(line: str) -> tuple[str, list[str]] | None:
 
 
 def rates(tokens: list[str]) -> list[float]:
-    """The rate columns of a public-key row: the tokens without the ``s`` suffix."""
-    return [float(t) for t in tokens if t[-1] != "s"]
+    """The rate columns of a public-key row: the tokens without the ``s`` suffix.
+
+    A rate printed ``0.0`` beside a measured time per operation is a measurement too slow for
+    ``%.1f`` (rsa15360's keygen: 73.9 s, 0.0/s), so it is the time's inverse; with no time
+    beside it (a zero time, or no time column) it stays 0.0, openssl's "not measured".
+
+    >>> rates(["73.900000s", "0.000746s", "0.0", "1339.7"]), rates(["0.000000s", "0.0"])
+    ([0.0135318, 1339.7], [0.0])
+    """
+    out = [float(t) for t in tokens if t[-1] != "s"]
+    if 0.0 in out:
+        per_op = [float(t[:-1]) for t in tokens if t[-1] == "s"]
+        if len(per_op) == len(out):
+            out = [1.0 / t if r == 0.0 and t > 0.0 else r for r, t in zip(out, per_op)]
+    return out
 
 
 def times(tokens: list[str]) -> list[float]:

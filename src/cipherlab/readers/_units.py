@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "stated_unit", "value_with_unit"]
+__all__ = ["FLAG_UNIT_UNKNOWN", "labelled_rates", "stated_unit", "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -68,3 +68,36 @@ def value_with_unit(cell: str) -> float | None:
     """
     m = _VALUE_UNIT.match(cell)
     return float(m[1].replace(",", "")) * _factor(m) if m else None
+
+
+# A rate typed with its operation's label: "sign/s: 1533.00", "verify/s 51018.50",
+# "keygens/s=2.5", "op/s: 12.3" (the label as openssl's column titles print it).
+_LABELLED = re.compile(
+    r"\b(?P<op>sign|verify|keygen|encaps|decaps|encrypt|decrypt|enc|dec|op)s?/s\b\s*[:=]?\s*"
+    r"(?P<value>\d{1,3}(?:[,'\u2019]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.])", re.IGNORECASE)
+_OPERATION = {"enc": "encrypt", "dec": "decrypt", "op": "derive"}
+_BETWEEN = " \t;,|"
+
+
+def labelled_rates(line: str) -> tuple[str, list[tuple[str, float]]] | None:
+    """``(name, [(operation, ops/s), ...])`` of a line that gives a public-key row's rates each
+    after its label, as people summarise openssl's tables by hand; None for any other line
+    (anything but separators between or after the labelled rates).
+
+    >>> labelled_rates("rsa 2048 bits sign/s: 1533.00; verify/s 51018.50")
+    ('rsa 2048 bits', [('sign', 1533.0), ('verify', 51018.5)])
+    >>> labelled_rates("X25519  op/s=12,345.6"), labelled_rates("sign/s: 12"), labelled_rates("1.5 sign/s on x")
+    (('X25519', [('derive', 12345.6)]), None, None)
+    """
+    found = list(_LABELLED.finditer(line))
+    if not found or not line[:found[0].start()].strip(_BETWEEN):
+        return None
+    for m, nxt in zip(found, found[1:]):
+        if line[m.end():nxt.start()].strip(_BETWEEN):
+            return None
+    if line[found[-1].end():].strip(_BETWEEN + "."):
+        return None
+    ops = [m["op"].lower() for m in found]
+    return line[:found[0].start()].strip(_BETWEEN), [
+        (_OPERATION.get(op, op), float(re.sub(r"[,'\u2019]", "", m["value"])))
+        for op, m in zip(ops, found)]

@@ -449,23 +449,36 @@ def label_masks(frame, *, stacklevel: int = 3):
     >>> label_masks(df.iloc[:1]).columns.tolist()
     ['source', 'cpuinfo']
     """
+    import numpy as np
     import pandas as pd
 
     from cipherlab.errors import IngestWarning
     if "cpuinfo" not in frame.columns or frame.empty:
         return frame
-    pairs = frame[["source", "cpuinfo"]].astype("object").drop_duplicates()
-    parsed = {c: _CPUINFO_MASK.search(c) for c in pairs["cpuinfo"].dropna().unique()}
-    if not any(parsed.values()):
+    # Decided per distinct (source, cpuinfo) pair, found on codes: a folder's frame holds a few
+    # thousand pairs over a million rows, and no object is made per row.
+    source_codes, sources = pd.factorize(frame["source"], use_na_sentinel=False)
+    cpu_codes, cpus = pd.factorize(frame["cpuinfo"])  # -1: no cpuinfo
+    parsed = [_CPUINFO_MASK.search(c) if isinstance(c, str) else None for c in cpus.tolist()]
+    if not any(parsed):
         return frame
-    labels: dict[tuple, tuple] = {}
-    for source, group in pairs.groupby("source", dropna=False, sort=False):
-        found = [(c, parsed.get(c)) for c in group["cpuinfo"] if parsed.get(c)]
+    parsed.append(None)  # for code -1
+    keys = source_codes.astype(np.int64) * (len(cpus) + 1) + cpu_codes + 1
+    pair_of_row, distinct = pd.factorize(keys)  # the pairs in the order they first appear
+    groups: dict[int, list[tuple]] = {}  # source code -> its pairs' (index, cpuinfo's match)
+    for p, key in enumerate(distinct.tolist()):
+        s, c = divmod(key, len(cpus) + 1)
+        if parsed[c - 1]:
+            groups.setdefault(s, []).append((p, parsed[c - 1]))
+    sources = sources.tolist()
+    labels: dict[int, tuple] = {}  # pair -> (isa_off, aesni)
+    for s, found in groups.items():
+        source = sources[s]
         if all(m["env"] is None for _, m in found):
             continue  # no run of this source set a mask: nothing was switched off to name
         natives = {m["mask"].lower() for _, m in found if m["env"] is None}
         native = natives.pop() if len(natives) == 1 else None
-        for text, m in found:
+        for p, m in found:
             ref = native
             if ref is None and m["env"] is not None:
                 try:  # every documented bit on: what the value asks to clear
@@ -476,22 +489,28 @@ def label_masks(frame, *, stacklevel: int = 3):
                               f"isa_off lists what OPENSSL_ia32cap={m['env']} asks to switch off, "
                               f"whether or not this CPU had it", IngestWarning,
                               stacklevel=stacklevel)
-                labels[(source, text)] = (isa_off(ref, mask), aesni_state(ref, mask))
+                labels[p] = (isa_off(ref, mask), aesni_state(ref, mask))
             elif ref is not None:
-                labels[(source, text)] = (isa_off(ref, m["mask"].lower()),
-                                          aesni_state(ref, m["mask"].lower()))
+                labels[p] = (isa_off(ref, m["mask"].lower()), aesni_state(ref, m["mask"].lower()))
     if not labels:
         return frame
-    keys = pd.MultiIndex.from_frame(frame[["source", "cpuinfo"]].astype("object"))
-    got = [labels.get(k, (None, None)) for k in keys]
-    decoded = pd.Series([g[0] for g in got], index=frame.index, dtype="object")
+
+    def per_row(i: int) -> pd.Categorical:
+        """Label ``i`` of each row's pair: a categorical built on the pairs, expanded by codes."""
+        pairs = pd.Series([labels.get(p, (None, None))[i] for p in range(len(distinct))],
+                          dtype="object").astype("category")
+        return pd.Categorical.from_codes(pairs.cat.codes.to_numpy()[pair_of_row], dtype=pairs.dtype)
+
+    decoded = pd.Series(per_row(0), index=frame.index)
     if "isa_off" in frame.columns:  # a capture's own label (decoded against its native) stays
-        decoded = frame["isa_off"].astype("object").where(frame["isa_off"].notna(), decoded)
+        decoded = frame["isa_off"].astype("object").where(frame["isa_off"].notna(),
+                                                          decoded.astype("object"))
     out = frame.assign(isa_off=decoded.astype("category"))
-    derived = pd.Series([g[1] for g in got], index=frame.index, dtype="object")
+    derived = pd.Series(per_row(1), index=frame.index)
     if "aesni" not in frame.columns:
-        out["aesni"] = pd.Categorical(derived)
+        out["aesni"] = derived.array
         return out
+    derived = derived.astype("object")
     given = frame["aesni"].astype("object")
     clash = given.eq("off") & out["isa_off"].astype("object").notna() & derived.isna()
     if clash.any():
