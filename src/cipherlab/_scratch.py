@@ -12,19 +12,11 @@ from __future__ import annotations
 
 import atexit
 import os
-import re
 import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["scratch"]
-
-_OWNER = re.compile(r"-(\d+)-[^-]+$")  # <name>-<pid>-<random>
-
-
-def scratch_parent() -> Path:
-    """The folder every scratch folder is made in: ``$TMPDIR/cipherlab-scratch``."""
-    return Path(tempfile.gettempdir()) / "cipherlab-scratch"
+__all__ = ["remove_orphans", "scratch"]
 
 
 def _alive(pid: int) -> bool:
@@ -37,24 +29,30 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _sweep(parent: Path) -> None:
-    """Remove the scratch folders whose process has ended without removing them."""
-    for folder in parent.iterdir():
-        owner = _OWNER.search(folder.name)
-        if owner and int(owner.group(1)) != os.getpid() and not _alive(int(owner.group(1))):
-            shutil.rmtree(folder, ignore_errors=True)
+def remove_orphans(parent: Path, prefix: str = "") -> list[Path]:
+    """Delete the folders ``<parent>/<prefix><pid>-*`` whose process is gone; return them.
+
+    The folders of running processes (this one included) stay.
+    """
+    gone = []
+    for path in parent.glob(f"{prefix}*-*"):
+        pid = path.name[len(prefix):].split("-")[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+            gone.append(path)
+    return gone
 
 
 def scratch(name: str = "scratch") -> Path:
     """A new empty folder for output nobody keeps, removed when this process exits.
 
-    The folder is ``$TMPDIR/cipherlab-scratch/<name>-<pid>-<random>``. It is removed at exit; if
+    The folder is ``$TMPDIR/cipherlab-scratch/<pid>-<name>-<random>``. It is removed at exit; if
     the process is killed instead, the next call of :func:`scratch` (from any process) removes it.
 
     Parameters
     ----------
     name
-        The start of the folder's name (e.g. the notebook's number).
+        What the folder is for (e.g. the notebook's number), in its name.
 
     Returns
     -------
@@ -62,14 +60,14 @@ def scratch(name: str = "scratch") -> Path:
 
     Examples
     --------
-    >>> import cipherlab
+    >>> import os, cipherlab
     >>> out = cipherlab.scratch("03-gcm")
-    >>> out.is_dir(), out.parent.name, out.name.startswith("03-gcm-")
+    >>> out.is_dir(), out.parent.name, out.name.startswith(f"{os.getpid()}-03-gcm-")
     (True, 'cipherlab-scratch', True)
     """
-    parent = scratch_parent()
+    parent = Path(tempfile.gettempdir()) / "cipherlab-scratch"
     parent.mkdir(exist_ok=True)
-    _sweep(parent)
-    path = Path(tempfile.mkdtemp(prefix=f"{name}-{os.getpid()}-", dir=parent))
+    remove_orphans(parent)
+    path = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-{name}-", dir=parent))
     atexit.register(shutil.rmtree, path, ignore_errors=True)
     return path
