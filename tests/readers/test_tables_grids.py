@@ -16,7 +16,7 @@ import pytest
 
 import cipherlab
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers._grids import label
+from cipherlab.readers._grids import role
 
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
 
@@ -36,7 +36,7 @@ def cells(df: pd.DataFrame, *extra: str) -> list[tuple]:
                   for row in out[cols].astype(object).itertuples(index=False))
 
 
-# ------------------------------------------------------------------------------- the labels
+# -------------------------------------------------------------------------------- the roles
 
 
 @pytest.mark.parametrize("text, kind, what", [
@@ -55,8 +55,8 @@ def cells(df: pd.DataFrame, *extra: str) -> list[tuple]:
     ("BoringSSL (ops/sec)", "run", {"run": "BoringSSL"}),
     ("Graviton3 (MB/s)", "run", {"run": "Graviton3", "unit": 1e6}),
 ])
-def test_labels_say_what_a_header_cell_or_row_name_is(text, kind, what):
-    got = label(text)
+def test_roles_say_what_a_header_cell_or_row_name_is(text, kind, what):
+    got = role(text)
     assert got.kind == kind
     for key, value in what.items():
         assert getattr(got, key) == value, key
