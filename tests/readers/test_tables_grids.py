@@ -140,6 +140,18 @@ Throughput on 16384-byte blocks, in MB/s:
         ("OpenSSL 3.2.1", "sha256", "digest", 16384, 1902.7e6, "3.2.1")])
 
 
+def test_cpus_as_columns_with_units_in_the_cells_name_their_runs_cpu():
+    text = """\
+| Algorithm | Intel i7-8550U | EPYC 7763 |
+|---|---|---|
+| AES-128-GCM (16 KB) | 3,456 MB/s | 5,678 MB/s |
+"""
+    df, _ = read(text)
+    assert cells(df, "cpu") == sorted([
+        ("Intel i7-8550U", "aes-128-gcm", "encrypt", 16384, 3456e6, "Intel i7-8550U"),
+        ("EPYC 7763", "aes-128-gcm", "encrypt", 16384, 5678e6, "EPYC 7763")])
+
+
 def test_machines_as_rows_with_machine_columns_kept_as_conditions():
     # (016's shape with machines: the size in each header cell, MHz and cores beside the name)
     text = """\
