@@ -85,6 +85,34 @@ We compared ChaCha20-Poly1305 on the Cortex-A76 board with and without the NEON 
     assert df.run.nunique() == 2 and set(df.line) == {5, 6}
 
 
+def test_sizes_as_rows_algorithms_as_columns_bare_sizes_under_a_size_corner():
+    text = """\
+| Block size | AES-128-CBC | AES-256-CBC |
+|---|---|---|
+| 16 | 600000.00k | 500000.00k |
+| 8192 | 1200000.00k | 900000.00k |
+"""
+    df, _ = read(text)
+    assert cells(df) == sorted([
+        (None, "aes-128-cbc", "encrypt", 16, 6e8), (None, "aes-256-cbc", "encrypt", 16, 5e8),
+        (None, "aes-128-cbc", "encrypt", 8192, 1.2e9), (None, "aes-256-cbc", "encrypt", 8192, 9e8)])
+
+
+def test_machines_as_columns_cipher_version_and_unit_from_the_sentence_above():
+    text = """\
+openssl speed -evp aes-256-gcm, OpenSSL 3.0.2, numbers in 1000s of bytes per second
+
+| bytes | Xeon E5 | EPYC 7763 |
+|---|---|---|
+| 16 | 412345.12 | 612345.12 |
+"""
+    df, warned = read(text)
+    assert not warned
+    assert cells(df, "tool_version") == sorted([
+        ("Xeon E5", "aes-256-gcm", "encrypt", 16, 412345120.0, "3.0.2"),
+        ("EPYC 7763", "aes-256-gcm", "encrypt", 16, 612345120.0, "3.0.2")])
+
+
 def test_operations_as_rows_compilers_as_columns_algorithm_from_the_command():
     # (020's shape: an ECDSA curve, a '$' prompt, a delta column in percent)
     text = """\
