@@ -91,6 +91,9 @@ def _table_then_doing(n: int) -> str:
     return head + rows + _doing_two_words(n)
 
 
+_GRID = "| Size | A | B |\n|---|---|---|\n"  # a grid in another orientation (readers/_grids)
+
+
 @pytest.mark.parametrize("make, n", [
     (_doing_two_words, 2_000),                                   # 0.9.8-style Doing lines
     (_table_then_doing, 2_000),                                  # a table, then Doing lines
@@ -110,6 +113,10 @@ def _table_then_doing(n: int) -> str:
     (lambda n: "type 16 bytes\n" + "md5 1.00k 12\n" * n, 2_000),      # rows with page numbers
     (lambda n: "rsa 2048 bits sign/s: 1.0; verify/s: 2.0\n" * n, 2_000),  # labelled rates
     (lambda n: "".join(f"line {i} of prose\n" for i in range(n)), 5_000),  # prose lines
+    (lambda n: "a" * n + " 1\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n", 16_000),  # a long word
+    (lambda n: "AES-128-CBC\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n" * n, 2_000),  # grid rows
+    (lambda n: _GRID.replace("A |", "a" + " " * n + "b) |") + "| 16 | 1 | 2 |\n", 16_000),  # cell
+    (lambda n: "16 bytes 64 bytes 1.00k 2.00k\n\n" * n, 2_000),  # PDF rows without a name
 ])
 def test_named_shapes_read_in_linear_time_and_memory(make, n):
     _assert_linear(make, n)

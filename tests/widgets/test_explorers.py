@@ -79,7 +79,7 @@ def test_explorer_lines_are_one_per_machine_and_condition_and_files_only_when_as
     w.algorithm.value = "aes-128-cbc"  # host-a's CBC rows come from four files
     texts = _legend_texts(w.figure)
     assert not any(t.endswith(".txt") for t in texts) and "source" not in w.table.columns
-    assert {"on", "off"} <= set(texts)  # the condition chosen splits the lines
+    assert {"AES-NI on", "AES-NI off", "nothing off"} <= set(texts)  # the condition chosen splits
     # one line (and one table row) per machine and condition: host-a's files are its runs
     host_a = w.table[w.table["host"] == "host-a"]
     assert len(host_a) == 1
@@ -152,6 +152,24 @@ def test_explorer_export_writes_paper_files(aws, tmp_path):
     assert kinds["clicked.pdf"] == "application/pdf" and kinds["clicked.svg"] == "image/svg+xml"
     data = {n: base64.b64decode(d) for n, _, d in links}
     assert data["clicked.pdf"] == (tmp_path / "clicked.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("width", ["single", "double"])
+@pytest.mark.parametrize("make", ["explorer", "overhead_explorer"])
+def test_exported_figures_fit_a_paper_column_and_page(bundled, make, width):
+    """What Export saves, at the column width it is saved at: no tick labels, titles or legend
+    entries running into each other or off the page (the overhead panels stack when narrow)."""
+    from cipherlab import plots
+
+    w = getattr(widgets, make)(bundled)
+    fig = w.paper_figure(width)
+    with plots.paper(width):
+        assert plots.layout_problems(fig) == []
+    if make == "overhead_explorer":  # on paper one panel above the other; on screen beside
+        top, bottom = fig.axes
+        assert top.get_position().y0 > bottom.get_position().y1
+        left, right = w.figure.axes
+        assert left.get_position().x1 < right.get_position().x0
 
 
 def test_a_change_that_alters_nothing_redraws_nothing(bundled):
@@ -357,12 +375,18 @@ def test_multi_runs_are_kept_apart_from_single_process_rows(bundled):
 
 
 def test_ratio_to_baseline_is_taken_within_one_machine_unless_pooled(bundled):
-    w = widgets.explorer(bundled[bundled.aesni.notna()], metric="ratio to baseline")
+    from cipherlab.runners import all_on, isa_column
+
+    # ISA on (nothing switched off) / off, whichever column each source names it by
+    isa = bundled[isa_column(bundled).notna()]
+    isa = isa.assign(ISA=all_on(isa).map({True: "on", False: "off"})).drop(
+        columns=["aesni", "isa", "isa_off"])
+    w = widgets.explorer(isa, metric="ratio to baseline")
+    w.condition.value = "ISA"
     assert not w.message
-    # each machine and tool that measured GCM with AES-NI on and off has its own ratios, apart
-    gcm = bundled[bundled.aesni.notna() & bundled.algorithm.eq("aes-128-gcm")
-                  & bundled.operation.eq("encrypt") & bundled.multi.isna()]
-    sides = gcm.groupby([gcm.host.astype(str), gcm.tool.astype(str)]).aesni.nunique()
+    # each machine and tool that measured GCM with ISA features on and off has its own ratios
+    gcm = isa[isa.algorithm.eq("aes-128-gcm") & isa.operation.eq("encrypt") & isa.multi.isna()]
+    sides = gcm.groupby([gcm.host.astype(str), gcm.tool.astype(str)]).ISA.nunique()
     cells = w.table.groupby(["host", "tool"], observed=True).size()
     assert set(cells.index) == set(sides[sides == 2].index) and len(cells) >= 3
     w.pool.value = True  # asked for: then the machines are pooled as repeats

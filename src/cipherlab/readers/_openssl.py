@@ -33,8 +33,8 @@ from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
-                                           _RunBoundaries)
-from cipherlab.readers._runs import ALG, _memo, _Run
+                                           _RunBoundaries, bind_context)
+from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         setext_level)
 from cipherlab.readers._text import clean, parse_prompt
@@ -128,6 +128,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.headings: list[tuple[int, Label]] = []  # (line, heading): see find_label
         self.bylines: list[int] = []  # lines that start a post (the title above is no label)
         self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
+        self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -496,8 +497,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 break  # (a comment's line labels only the runs inside that comment)
             return v
         if not said and self.runs and self.runs[-1].label_rule:
-            prev = self.runs[-1]
-            return Label(prev.meta["label"], prev.label_rule)
+            return Label(self.runs[-1].meta["label"], "label of the run above")
         for j, h in reversed(self.headings):
             if j < i:
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
@@ -549,6 +549,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             field, value = meta
             if field in ("timing_options", "timing_function"):
                 run.meta.setdefault("tool", "openssl")
+                if field == "timing_function":
+                    run.timing = T.timing_of(value)
                 return True
             run.meta[field] = value
             if field in ("options", "compiler"):
@@ -631,21 +633,31 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_doing = None
             return _progress.result(rec, line)
         if line.startswith(T.ELAPSED_NOTICES):
-            run = self.run(i)
-            run.elapsed = run.stderr_seen = True
+            self.bind(i, "elapsed", True)
             return True
         if line.startswith(T.NOTICES):
             if line.startswith("[exit status:"):
                 self.ended = i  # a capture's last line: what follows is another run's
             return True
         if T.engine_line(line) is not None:
-            self.run(i).meta["engine"] = T.engine_line(line)
+            self.bind(i, "engine", T.engine_line(line))
             return True
         if _is_failure(line):
             if self.cur is not None:
                 self.cur.stderr_seen = True
             return True
         return self.harness_line(i, line)
+
+    def bind(self, i: int, key: str, value) -> None:
+        """A notice (``engine "afalg" set.``, ``You have chosen to measure elapsed time``) binds
+        to the output that follows it: the current run while it has no cells, else the next
+        run opened (:meth:`new_run` takes ``pending_context``)."""
+        run = self.cur
+        if run is not None and run.has_cells():
+            self.pending_context[key] = value
+            return
+        run = self.run(i)
+        bind_context(run, {key: value})
 
     def harness_line(self, i: int, line: str) -> bool:
         header = _harness.header(line)
@@ -679,7 +691,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        new = self.open(i, Event(PK_ROW, tuple((parsed[2], op) for op in T.OPS[kind])))
+        new = self.open(i, Event(PK_ROW, tuple(pk_id(parsed[2], op, parsed[1]) for op in T.OPS[kind])))
         if new is not run:  # (the next run's table: of the same kind)
             new.pk_kind, run = run.pk_kind, new
         run.last = i
@@ -692,8 +704,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def labelled_pk_row(self, i: int, parsed: tuple, rates: list[tuple[str, float]]) -> bool:
         """A public-key row typed by hand, each rate after its label (``_units.labelled_rates``)."""
         name, fam, algorithm, bits, _ = parsed
-        # (as for a printed row: a row again is the next run's)
-        run = self.open(i, Event(PK_ROW, tuple((algorithm, op) for op, _ in rates)))
+        self.open(i, Event(PK_ROW, tuple(pk_id(algorithm, op, fam) for op, _ in rates)))  # (as printed)
+        run = self.run(i)
         for op, rate in rates:
             run.pk.append(([i, algorithm, name, op, None, None, rate, None, None, None],
                            (fam, bits, op)))

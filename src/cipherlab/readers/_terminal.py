@@ -33,13 +33,12 @@ _META = (
 META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
                  "timing function")
 VERSION_PREFIXES = ("version:", "Version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
-ELAPSED_NOTICES = (
-    "You have chosen to measure elapsed time",
-    "To get the most accurate results, try to run this",
-    "program when this computer is idle.",
-)
+ELAPSED_NOTICES = ("You have chosen to measure elapsed time",)
+# (0.9.8 prints "To get the most accurate results" whenever user time is not measured: with
+# -elapsed, or where times() is missing; timing comes from "timing function used:")
 NOTICES = ("The 'numbers' are in 1000s of bytes", "First we calculate the approximate speed",
-           "[exit status:", "----- stdout", "----- stderr")
+           "[exit status:", "----- stdout", "----- stderr",
+           "To get the most accurate results, try to run this", "program when this computer is idle.")
 _ENGINE = re.compile(r'^[Ee]ngine "(?P<engine>[^"]+)" set\.\s*$')
 # Error stacks and failure notices (stderr); they explain missing rows, they are not data.
 _ERR_STACK = re.compile(r"^(?:[0-9A-Fa-f]+|\d+):error:[0-9A-Fa-f]+:")
@@ -89,6 +88,19 @@ def meta_line(line: str) -> tuple[str, str] | None:
         if m:
             return field, m["v"]
     return None
+
+
+def timing_of(functions: str) -> str | None:
+    """The timing a 0.9.x ``timing function used:`` line names: ``times`` and ``getrusage``
+    measure user CPU time, ``ftime`` and ``gettimeofday`` the wall clock (``-elapsed``).
+
+    >>> timing_of("times"), timing_of("getrusage"), timing_of("gettimeofday"), timing_of("")
+    ('cpu', 'cpu', 'elapsed', None)
+    """
+    names = set(functions.replace(",", " ").split())
+    if names & {"times", "getrusage"}:
+        return "cpu"
+    return "elapsed" if names & {"ftime", "gettimeofday"} else None
 
 
 def engine_line(line: str) -> str | None:

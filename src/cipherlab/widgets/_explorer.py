@@ -45,7 +45,7 @@ def condition_choices(df: pd.DataFrame) -> list[str]:
     """Columns worth comparing by: conditions with several values, then run identity columns."""
     from cipherlab.model import condition_columns
 
-    known = ("aesni", "isa", "tier", "isa_mask", "host", "backend", "protocol")
+    known = ("isa_off", "aesni", "isa", "tier", "isa_mask", "host", "backend", "protocol")
     conds = [c for c in condition_columns(df)
              if c not in ("repeat", "child", "note") and df[c].nunique(dropna=True) > 1]
     out = [c for c in known if c in conds] + [c for c in conds if c not in known]
@@ -77,7 +77,7 @@ class ThroughputExplorer(Explorer):
         self.operation = widgets.Dropdown(description="Operation")
         conds = condition_choices(rated)
         self.condition = widgets.Dropdown(options=[_ALL, *conds],
-                                          value=preferred(conds, ("aesni", "isa", "tier")) or _ALL
+                                          value=preferred(conds, ("isa_off", "aesni", "isa", "tier")) or _ALL
                                           if conds else _ALL, description="Condition")
         self.levels = widgets.SelectMultiple(description="Values", rows=3)
         sizes = [int(s) for s in choices(rated["block_bytes"])]

@@ -14,8 +14,9 @@ __all__ = ["SpeedupExplorer", "speedup_explorer"]
 
 # Names that usually mean "the feature is off" / "on" in conditions (aesni, isa, tier, AWS's Yes/no).
 _BASELINES = ("off", "no", "No", "no-aesni", "asm", "no-asm", "native")
-_CANDIDATES = ("on", "yes", "Yes", "native", "aes-ni", "kernel", "padlock")
-_BY = ("aesni", "isa", "tier", "host", "label")
+_CANDIDATES = ("none", "on", "yes", "Yes", "native", "aes-ni", "kernel", "padlock")
+# isa_off first: the ISA condition named by what the mask switched off ("none": nothing)
+_BY = ("isa_off", "aesni", "isa", "tier", "host", "label")
 _KEEP = 16  # comparisons (result + PNG, ~50 kB each) kept for going back to a selection
 #: Columns of a compare() result that plots.speedup does not draw (it draws the ratio, its
 #: interval and the significance flag).
@@ -75,7 +76,8 @@ class SpeedupExplorer(Explorer):
         d = self._rated
         if owner in (None, self.by):
             values = [str(v) for v in choices(d[self.by.value])]
-            base = preferred(values, _BASELINES)
+            # a known "off" name, else a value that is not a known "on" one (an isa_off list)
+            base = preferred(values, (*_BASELINES, *[v for v in values if v not in _CANDIDATES]))
             cand = preferred([v for v in values if v != base], _CANDIDATES)
             self.baseline.options, self.baseline.value = values, base
             self.candidate.options, self.candidate.value = values, cand
