@@ -11,6 +11,8 @@ inference); :func:`overhead` hands a tidy table to :func:`cipherlab.stats.small_
 
 from __future__ import annotations
 
+import functools
+
 import math
 from typing import Iterable, Mapping, Sequence
 
@@ -152,16 +154,25 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
         ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), **kw)
 
 
+@functools.lru_cache(maxsize=4096)
+def _label_width(label: str, size: float, family: tuple) -> float:
+    """A legend label's width in points (kept: the explorers redraw the same labels each time)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    font = FontProperties(size=size, family=list(family))
+    # glyph outlines, plus 10 %: the laid-out text is a little wider (side bearings, hinting)
+    return 1.1 * TextPath((0, 0), label or " ", prop=font).get_extents().width
+
+
 def _legend_columns(labels: list[str], width_pt: float, fontsize) -> int:
     """The most columns whose widest labels (matplotlib fills column by column) fit the width,
     measured with the font's own metrics."""
     from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextPath
 
     font = FontProperties(size=fontsize)
     size = font.get_size_in_points()
-    # glyph outlines, plus 10 %: the laid-out text is a little wider (side bearings, hinting)
-    widths = [1.1 * TextPath((0, 0), lab or " ", prop=font).get_extents().width for lab in labels]
+    widths = [_label_width(lab, size, tuple(font.get_family())) for lab in labels]
     for ncols in range(len(labels), 1, -1):
         # as matplotlib splits entries: the first len % ncols columns hold one more
         columns = np.array_split(np.array(widths), ncols)
