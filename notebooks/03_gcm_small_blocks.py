@@ -35,7 +35,6 @@ QUICK = True  # CI: 3 block sizes, 1 s each, 1 repeat (~15 s). False: 6 sizes, 3
 
 # %%
 from pathlib import Path
-import tempfile
 
 import warnings
 
@@ -57,9 +56,9 @@ if QUICK:
     SIZES, SECONDS, REPEATS = [16, 1024, 8192], 1, 1
 else:
     SIZES, SECONDS, REPEATS = None, 3, 6  # None: openssl's six sizes, 16 B .. 16 KiB
-# QUICK: a scratch folder, removed when the kernel stops; a full capture is kept for resume=True
-SCRATCH = tempfile.TemporaryDirectory(prefix="cipherlab-03-") if QUICK else None
-OUT = Path(SCRATCH.name) if QUICK else Path("captures") / "03-gcm"
+# QUICK: a scratch folder, removed when the kernel stops (or, if it is killed, by the next
+# cipherlab.scratch); a full capture is kept for resume=True
+OUT = cipherlab.scratch("03-gcm") if QUICK else Path("captures") / "03-gcm"
 print(f"captures go to {OUT}")
 
 # %%

@@ -43,7 +43,6 @@
 QUICK = True  # CI: 20 MB per transfer, 3 repeats. False: the seed's 100 MB, 10 repeats
 
 # %%
-import tempfile
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -70,9 +69,9 @@ else:
 JSSE_SUITES = ["TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256"]
 JVM = ["native", "seed-era"]
 JSSE_MEGABYTES = 10 if QUICK else 100
-# QUICK runs go to a scratch folder removed when the kernel stops; full runs are kept for resume=True.
-SCRATCH = tempfile.TemporaryDirectory(prefix="cipherlab-06-") if QUICK else None
-OUT = Path(SCRATCH.name) if QUICK else Path("captures") / "06-tls"
+# QUICK runs go to a scratch folder removed when the kernel stops (or, if it is killed, by the
+# next cipherlab.scratch); full runs are kept for resume=True.
+OUT = cipherlab.scratch("06-tls") if QUICK else Path("captures") / "06-tls"
 pd.set_option("display.precision", 3)
 # figures inline as PNG with twice the pixels (sharp on HiDPI screens), pyplot or not
 # %matplotlib inline
@@ -138,10 +137,10 @@ plt.show()
 
 
 # %%
-for _, row in gcm_vs_cbc.iterrows():
+for _, row in gcm_vs_cbc.iterrows():  # the verdict of the Holm-adjusted test, as in the figure
     verdict = ("one run per side: a description, not a test" if pd.isna(row.ci_low) else
-               "GCM is faster than CBC" if row.ci_low > 1 else
-               "GCM is slower than CBC" if row.ci_high < 1 else "no clear difference")
+               "no clear difference" if pd.isna(row.significant) or not row.significant else
+               "GCM is faster than CBC" if row.ratio > 1 else "GCM is slower than CBC")
     print(f"{row.isa:>9}: GCM / CBC = {narrative.interval(row).replace('×', '')} -> {verdict} here")
 print("seed (OpenJDK 8 ea, pure-Java GHASH): GCM / CBC = 0.052")
 

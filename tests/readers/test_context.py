@@ -33,7 +33,7 @@ RULES = [
     ("heading", "# $ openssl speed rsa", None, C.Label(None, "heading", 1)),
     ("machine phrase", "These were taken on our old Xeon workstation with turbo disabled.", None,
      C.Label("old Xeon workstation", "machine phrase")),
-    ("not a name", "[results.txt](https://example.org/results.txt)", None, C.SKIP),
+    ("not a name", "numactl -N 0 openssl speed -multi 4 rsa", None, C.SKIP),
     ("not a name", "1200MB/300000.00k=4s", None, C.SKIP),
     ("not a name", "! /bin/sh", None, C.SKIP),
     ("status line", "Benchmarking the patched library...", None,
@@ -52,6 +52,12 @@ def test_each_label_rule_alone(name, line, raw, verdict):
     rule = dict(C.LABEL_RULES)[name]
     assert rule(line, raw or line) == verdict
     assert C.label_verdict(line, raw) == verdict  # no rule before it decides otherwise
+
+
+def test_a_link_names_nothing_but_the_words_beside_it_may():
+    assert C.label_verdict("  + [bench.log](https://paste.example/x1)") == C.SKIP
+    assert C.label_verdict("Rock 5B numbers (see https://forum.example/t/42):") == C.Label(
+        "Rock 5B numbers", "caption")
 
 
 def test_the_rules_are_ordered_named_and_documented():
@@ -132,3 +138,33 @@ def test_captions_around_commands_and_machine_phrases():
 def test_version_lines_people_paste(line, version):
     df = cipherlab.ingest(f"{line}\n{TABLE}")
     assert (df.tool.iloc[0], df.tool_version.iloc[0]) == version
+
+
+# --- notices and timing bind to the output that follows them ------------------------------------
+def test_notices_bind_to_the_output_that_follows_them():
+    # engine and elapsed notices printed between two runs are the second run's, not the first's
+    text = (f"{TABLE}engine \"devcrypto\" set.\nYou have chosen to measure elapsed time instead of "
+            f"user CPU time.\nDoing md5 for 3s on 16 size blocks: 500 md5's in 3.00s\n{TABLE}")
+    df = cipherlab.ingest(text)
+    runs = df.groupby("run")[["engine", "timing"]].first()  # (agg(engine=...) is pandas' own)
+    assert runs.engine.isna().tolist() == [True, False] and runs.engine.iloc[1] == "devcrypto"
+    assert runs.timing.tolist()[1] == "elapsed" and runs.timing.isna().tolist()[0]
+    # above the first output, they are the first run's
+    df = cipherlab.ingest(f"Engine \"qat\" set.\n{TABLE}")
+    assert set(df.engine) == {"qat"}
+
+
+@pytest.mark.parametrize("functions, timing", [("getrusage", "cpu"), ("times", "cpu"),
+                                                ("ftime", "elapsed"), ("gettimeofday", "elapsed")])
+def test_timing_comes_from_the_timing_function_line(functions, timing):
+    head = ("OpenSSL 0.9.8zh 3 Dec 2015\nbuilt on: Thu Jan 14 2016\n"
+            f"available timing options: TIMES TIMEB HZ=100 [sysconf value]\ntiming function used: {functions}\n")
+    assert set(cipherlab.ingest(head + TABLE).timing) == {timing}
+
+
+def test_the_098_idle_notice_does_not_mean_elapsed():
+    notice = "To get the most accurate results, try to run this\nprogram when this computer is idle.\n"
+    df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\n" + TABLE)
+    assert df.timing.isna().all()  # (user time not measured: -elapsed, or no times(): unknown)
+    df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\ntiming function used: getrusage\n" + TABLE)
+    assert set(df.timing) == {"cpu"}

@@ -27,8 +27,6 @@ pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line
 
 # What the current reader gets wrong, per paste (remove the entry when the paste reads right).
 XFAIL: dict[str, str] = {
-    "003": "the signature table's rsa512 row (also a KEM row above) opens a second run: the "
-           "KEM and signature tables of one run are not told apart by a column",
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
     "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
 }

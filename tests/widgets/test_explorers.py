@@ -154,6 +154,24 @@ def test_explorer_export_writes_paper_files(aws, tmp_path):
     assert data["clicked.pdf"] == (tmp_path / "clicked.pdf").read_bytes()
 
 
+@pytest.mark.parametrize("width", ["single", "double"])
+@pytest.mark.parametrize("make", ["explorer", "overhead_explorer"])
+def test_exported_figures_fit_a_paper_column_and_page(bundled, make, width):
+    """What Export saves, at the column width it is saved at: no tick labels, titles or legend
+    entries running into each other or off the page (the overhead panels stack when narrow)."""
+    from cipherlab import plots
+
+    w = getattr(widgets, make)(bundled)
+    fig = w.paper_figure(width)
+    with plots.paper(width):
+        assert plots.layout_problems(fig) == []
+    if make == "overhead_explorer":  # on paper one panel above the other; on screen beside
+        top, bottom = fig.axes
+        assert top.get_position().y0 > bottom.get_position().y1
+        left, right = w.figure.axes
+        assert left.get_position().x1 < right.get_position().x0
+
+
 def test_a_change_that_alters_nothing_redraws_nothing(bundled):
     w = widgets.explorer(bundled)
     calls = _count_redraws(w)

@@ -23,7 +23,7 @@ from typing import Callable
 
 from cipherlab.readers import _mr, _progress, _terminal as T
 from cipherlab.readers._boundaries import MR_PROMPT, PROGRESS, REPEATS, Event
-from cipherlab.readers._runs import ALG, LINE, OP, _memo, _Run
+from cipherlab.readers._runs import ALG, LINE, OP, _memo, _Run, pk_id
 
 _groups = re.Match.groups
 _TAIL = itemgetter(2)  # of a T.ROW_LINE record: the cells of the row's next line
@@ -197,7 +197,7 @@ class _BlockReaders:
         for k, (name, times, rates) in enumerate(map(_groups, rows)):
             # (a time ends in "s", a rate holds one ".")
             spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
-            if spec is None or any((spec[0], op) in seen for op, _ in spec[1]):
+            if spec is None or any(pk_id(spec[0], op, key[0]) in seen for op, key in spec[1]):
                 break  # (a row the run has: the line path opens the next run there)
             algorithm, keys = spec
             lineno = idx + 1 + k

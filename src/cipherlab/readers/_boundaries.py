@@ -185,6 +185,9 @@ class _RunBoundaries:
             run.boundary = rule
         elif rule.inferred:
             run.boundary = rule.name
+        if self.pending_context:  # notices printed before this run's output
+            bind_context(run, self.pending_context)
+            self.pending_context = {}
         self.runs.append(run)
         return run
 
@@ -221,6 +224,15 @@ class _RunBoundaries:
         last = run.last
         return self.label_after(last) is not None or (
             self.marker is not None and self.marker[0] > last) or self.ended > last
+
+
+def bind_context(run: _Run, context: dict) -> None:
+    """Give ``run`` what notices above its output said: ``elapsed`` (``You have chosen to
+    measure elapsed time``), ``engine`` (``engine "afalg" set.``)."""
+    if context.get("elapsed"):
+        run.elapsed = run.stderr_seen = True
+    if "engine" in context:
+        run.meta["engine"] = context["engine"]
 
 
 def foreign(run: _Run, rates: dict, key: tuple, count: int | None, block: int | None,
@@ -290,4 +302,5 @@ def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
     return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
 
 
-__all__ = ["BOUNDARIES", "REPEATS", "Boundary", "Event", "foreign", "trailing_progress"]
+__all__ = ["BOUNDARIES", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
+           "trailing_progress"]

@@ -53,7 +53,7 @@ _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|"
 # (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
 # source code, markup, links and arithmetic. A run label is never one of them.
 _NOT_LABEL_LINE = re.compile(
-    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|!?\s*/[\w.-]+/|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
+    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|#?!?\s*/[\w.-]+/|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
     r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
@@ -63,7 +63,12 @@ _NOT_LABEL_LINE = re.compile(
     r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
     r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
-    r"|\]\(\S+\)|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
+    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
+# A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>"): a
+# link names no machine, what is left beside it may.
+_LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
+_LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|"
+                         r"^\s*(?:from|see|via|source)\s*:?\s*$", re.IGNORECASE)
 # Page furniture that starts a post: bylines ("alice · comment · 2021-11-25", "Bob wrote:").
 _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.I)
 # A sentence of the prose: it ends like one (not in "..."), or is long, or its subject is a
@@ -273,10 +278,10 @@ def label_verdict(line: str, raw: str | None = None) -> Label | str:
     ('skip', 'stop', 'stop')
     """
     raw = line if raw is None else raw
-    if "://" in line:  # a link names no machine: what is left beside it may
-        line = _LINK_FRAME.sub("", _LINK.sub("", line)).strip()
-        if not any(c.isalnum() for c in line):
-            return SKIP
+    if "://" in line and not line.lstrip().startswith(("http", "```", "~~~")):
+        line = _LINK_FRAME.sub("", _LINK.sub("", line)).strip()  # ("Pi 5 (https://...)")
+        if not line.strip(" \t*-+:"):
+            return SKIP  # a link alone ("* [a.patch](https://x.org/a.patch)")
     for _, rule in LABEL_RULES:
         verdict = rule(line, raw)
         if verdict is not None:

@@ -33,8 +33,8 @@ from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
-                                           _RunBoundaries)
-from cipherlab.readers._runs import ALG, _memo, _Run
+                                           _RunBoundaries, bind_context)
+from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         setext_level)
 from cipherlab.readers._text import clean, parse_prompt
@@ -61,6 +61,7 @@ _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
+_DIGITS = frozenset("0123456789")
 # How a whole progress line ends: with its result's time.
 _DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
 _LABEL_REACH = 200  # lines of prose above a run that may hold its label
@@ -127,6 +128,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.headings: list[tuple[int, Label]] = []  # (line, heading): see find_label
         self.bylines: list[int] = []  # lines that start a post (the title above is no label)
         self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
+        self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -147,6 +149,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
         self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
         self.row_tags: dict[int, str] = {}  # line -> the machine tag after a row's values
+        self.notes: dict[int, str] = {}  # line -> words after a row's values that are no value
+        self.tagged_rows: int | None = None  # rows with words in parentheses after their values
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
 
@@ -342,6 +346,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             i = idx + 1  # 1-based line numbers from here on
             if line[-1] == ")":
                 line = self.untagged(i, line)
+            elif line[-1] in _DIGITS and self.cur is not None and self.cur.sizes:
+                line = self.unnumbered(i, line)
             if self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field:
                 if self.continuation(i, line):
                     continue
@@ -367,13 +373,39 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.flush_pending()
 
     def untagged(self, i: int, line: str) -> str:
-        """A table row without the machine tag after its values (``... 2065623.72k
-        (Cortex-A720)``), which is kept to label the row's run (``row_tags``)."""
-        m = _ROW_TAG.match(line)
-        if m is None or not (T.sym_row(m[1]) or T.pkey_row(m[1])):
+        """A table row without the words in parentheses after its values. Where other rows
+        have such words too (``... 2065623.72k (Cortex-A720)``, one row per cluster; a mail's
+        ``(PIV 2GHz)`` and ``(PII 350MHz)``) they name the machine each row ran on and label
+        its run (``row_tags``); on the only row with them (``(padlock engine)``, ``(default)``)
+        they are the row's ``note``."""
+        m = self.tagged(line)
+        if m is None:
             return line
-        self.row_tags[i] = m[2].strip()
+        if self.tagged_rows is None:  # (counted once, over the lines ending in ")")
+            self.tagged_rows = sum(1 for raw in self.lines if raw.rstrip(" \t`*")[-1:] == ")"
+                                   and self.tagged(clean(raw)) is not None)
+        if self.tagged_rows > 1:
+            self.row_tags[i] = m[2].strip()
+        else:
+            self.notes[i] = m[2].strip()
         return m[1]
+
+    def unnumbered(self, i: int, line: str) -> str:
+        """A table row without the whole number after its values (a PDF's page number, a
+        footnote's), which is kept as the row's ``note``."""
+        head, _, last = line.rpartition(" ")
+        if not (last.isdigit() and len(last) <= 4 and head.rstrip()[-1:] in _ROW_END):
+            return line
+        row = T.sym_row(head)
+        if row is None or not all("." in t for t in row[1]):
+            return line
+        self.notes[i] = last
+        return head.rstrip()
+
+    @staticmethod
+    def tagged(line: str) -> re.Match | None:
+        m = _ROW_TAG.match(line)
+        return m if m is not None and (T.sym_row(m[1]) or T.pkey_row(m[1])) else None
 
     def rejoined(self, idx: int, line: str) -> tuple[str, int]:
         """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
@@ -465,8 +497,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 break  # (a comment's line labels only the runs inside that comment)
             return v
         if not said and self.runs and self.runs[-1].label_rule:
-            prev = self.runs[-1]
-            return Label(prev.meta["label"], prev.label_rule)
+            return Label(self.runs[-1].meta["label"], "label of the run above")
         for j, h in reversed(self.headings):
             if j < i:
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
@@ -518,6 +549,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             field, value = meta
             if field in ("timing_options", "timing_function"):
                 run.meta.setdefault("tool", "openssl")
+                if field == "timing_function":
+                    run.timing = T.timing_of(value)
                 return True
             run.meta[field] = value
             if field in ("options", "compiler"):
@@ -600,21 +633,31 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_doing = None
             return _progress.result(rec, line)
         if line.startswith(T.ELAPSED_NOTICES):
-            run = self.run(i)
-            run.elapsed = run.stderr_seen = True
+            self.bind(i, "elapsed", True)
             return True
         if line.startswith(T.NOTICES):
             if line.startswith("[exit status:"):
                 self.ended = i  # a capture's last line: what follows is another run's
             return True
         if T.engine_line(line) is not None:
-            self.run(i).meta["engine"] = T.engine_line(line)
+            self.bind(i, "engine", T.engine_line(line))
             return True
         if _is_failure(line):
             if self.cur is not None:
                 self.cur.stderr_seen = True
             return True
         return self.harness_line(i, line)
+
+    def bind(self, i: int, key: str, value) -> None:
+        """A notice (``engine "afalg" set.``, ``You have chosen to measure elapsed time``) binds
+        to the output that follows it: the current run while it has no cells, else the next
+        run opened (:meth:`new_run` takes ``pending_context``)."""
+        run = self.cur
+        if run is not None and run.has_cells():
+            self.pending_context[key] = value
+            return
+        run = self.run(i)
+        bind_context(run, {key: value})
 
     def harness_line(self, i: int, line: str) -> bool:
         header = _harness.header(line)
@@ -648,7 +691,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        new = self.open(i, Event(PK_ROW, tuple((parsed[2], op) for op in T.OPS[kind])))
+        new = self.open(i, Event(PK_ROW, tuple(pk_id(parsed[2], op, parsed[1]) for op in T.OPS[kind])))
         if new is not run:  # (the next run's table: of the same kind)
             new.pk_kind, run = run.pk_kind, new
         run.last = i
@@ -661,8 +704,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def labelled_pk_row(self, i: int, parsed: tuple, rates: list[tuple[str, float]]) -> bool:
         """A public-key row typed by hand, each rate after its label (``_units.labelled_rates``)."""
         name, fam, algorithm, bits, _ = parsed
-        # (as for a printed row: a row again is the next run's)
-        run = self.open(i, Event(PK_ROW, tuple((algorithm, op) for op, _ in rates)))
+        self.open(i, Event(PK_ROW, tuple(pk_id(algorithm, op, fam) for op, _ in rates)))  # (as printed)
+        run = self.run(i)
         for op, rate in rates:
             run.pk.append(([i, algorithm, name, op, None, None, rate, None, None, None],
                            (fam, bits, op)))

@@ -35,6 +35,17 @@ _COMPLETE_COLUMNS = (itemgetter(5), itemgetter(2), itemgetter(7), itemgetter(8))
 _memo = lru_cache(maxsize=1024)
 
 
+def pk_id(algorithm: str, op: str, family) -> tuple:
+    """What a public-key cell measured: its algorithm and operation, and for a KEM or signature
+    table's cell (3.2+) which of the two (rsa512's KEM keygen is not its signature keygen).
+
+    >>> pk_id("rsa512", "keygen", "kem:rsa512"), pk_id("ecdh-p256", "derive", "ecdh")
+    (('rsa512', 'keygen', 'kem'), ('ecdh-p256', 'derive', None))
+    """
+    kind = family[:3] if type(family) is str and family[:4] in ("kem:", "sig:") else None
+    return algorithm, op, kind
+
+
 class _Run:
     """A run being built."""
 
@@ -69,16 +80,18 @@ class _Run:
         self.f10 = False
         self.multi = 0
         self.elapsed = False
+        self.timing: str | None = None  # what a 0.9.x "timing function used:" line names
         self.stderr_seen = False
         self.dialects: set[str] = set()
         self.last = start
         self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
         self.label_rule: str | None = None  # the rule that found its label (_context)
+        self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
 
     def pk_keys(self) -> set:
-        """The (algorithm, operation) of the run's public-key cells (a row prints once)."""
-        return {(cell[ALG], cell[OP]) for cell, _ in self.pk}
+        """The :func:`pk_id` of the run's public-key cells (a row prints once per table)."""
+        return {pk_id(cell[ALG], cell[OP], key[0]) for cell, key in self.pk}
 
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from cipherlab.readers import _units
 from cipherlab.readers._names import pkey_algorithm
 
 # --- header block (§3.2) --------------------------------------------------------------------
@@ -32,13 +33,12 @@ _META = (
 META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
                  "timing function")
 VERSION_PREFIXES = ("version:", "Version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
-ELAPSED_NOTICES = (
-    "You have chosen to measure elapsed time",
-    "To get the most accurate results, try to run this",
-    "program when this computer is idle.",
-)
+ELAPSED_NOTICES = ("You have chosen to measure elapsed time",)
+# (0.9.8 prints "To get the most accurate results" whenever user time is not measured: with
+# -elapsed, or where times() is missing; timing comes from "timing function used:")
 NOTICES = ("The 'numbers' are in 1000s of bytes", "First we calculate the approximate speed",
-           "[exit status:", "----- stdout", "----- stderr")
+           "[exit status:", "----- stdout", "----- stderr",
+           "To get the most accurate results, try to run this", "program when this computer is idle.")
 _ENGINE = re.compile(r'^[Ee]ngine "(?P<engine>[^"]+)" set\.\s*$')
 # Error stacks and failure notices (stderr); they explain missing rows, they are not data.
 _ERR_STACK = re.compile(r"^(?:[0-9A-Fa-f]+|\d+):error:[0-9A-Fa-f]+:")
@@ -90,6 +90,19 @@ def meta_line(line: str) -> tuple[str, str] | None:
     return None
 
 
+def timing_of(functions: str) -> str | None:
+    """The timing a 0.9.x ``timing function used:`` line names: ``times`` and ``getrusage``
+    measure user CPU time, ``ftime`` and ``gettimeofday`` the wall clock (``-elapsed``).
+
+    >>> timing_of("times"), timing_of("getrusage"), timing_of("gettimeofday"), timing_of("")
+    ('cpu', 'cpu', 'elapsed', None)
+    """
+    names = set(functions.replace(",", " ").split())
+    if names & {"times", "getrusage"}:
+        return "cpu"
+    return "elapsed" if names & {"ftime", "gettimeofday"} else None
+
+
 def engine_line(line: str) -> str | None:
     m = _ENGINE.match(line) if line[:1] in "Ee" else None
     return m["engine"] if m else None
@@ -110,10 +123,10 @@ def is_failure(line: str) -> bool:
 
 
 # --- symmetric table (§4) ---------------------------------------------------------------------
-_SIZES = re.compile(r"(\d+)\s*bytes")
+_SIZES = re.compile(_units.SIZE)
 # (no `\s*` right after "type": two quantifiers over the same blanks made a failing match
-# backtrack ten times longer)
-_SYM_HEADER = re.compile(r"^type((?:\s*\d+\s*bytes)+)\s*$")
+# backtrack ten times longer; the sizes as people write them, see _units.SIZE)
+_SYM_HEADER = re.compile(rf"^type((?:\s*{_units.SIZE})+)\s*$")
 #: A `type` header cut short by a mail client (``type   16 bytes ... 8192``).
 SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
 # openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
@@ -155,9 +168,11 @@ def sym_header(line: str) -> list[int] | None:
 
     >>> sym_header("type             16 bytes     64 bytes"), sym_header("type sign")
     ([16, 64], None)
+    >>> sym_header("type 16B 64B 1KB 16K"), sym_header("type bytes16 bytes16384")
+    ([16, 64, 1024, 16384], [16, 16384])
     """
     m = _SYM_HEADER.match(line)
-    return [int(x) for x in _SIZES.findall(m[1])] if m else None
+    return [_units.block_size(x[0]) for x in _SIZES.finditer(m[1])] if m else None
 
 
 def values_only(line: str) -> list[str] | None:

@@ -208,25 +208,9 @@ def remove_stale_key_folders(tmp: str | os.PathLike | None = None) -> list[Path]
     it on every way out Python sees; a ``kill -9`` leaves it, so every capture first removes the
     folders whose ``<pid>`` no longer runs (those of running captures stay).
     """
-    import shutil
-    gone = []
-    for path in Path(tmp or tempfile.gettempdir()).glob(f"{_KEY_PREFIX}*-*"):
-        pid = path.name[len(_KEY_PREFIX):].split("-")[0]
-        if not pid.isdigit() or _alive(int(pid)):
-            continue
-        shutil.rmtree(path, ignore_errors=True)
-        gone.append(path)
-    return gone
+    from cipherlab._scratch import remove_orphans
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True
+    return remove_orphans(Path(tmp or tempfile.gettempdir()), _KEY_PREFIX)
 
 
 def _make_certificate(folder: Path) -> tuple[Path, Path]:

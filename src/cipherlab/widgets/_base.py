@@ -591,11 +591,20 @@ class Explorer(widgets.VBox):
         from cipherlab import plots
 
         target = Path(path if path is not None else self.export_path.value)
+        fig = self.paper_figure(width)
+        with plots.paper(width):
+            return plots.save_figure(fig, target, formats=formats, width=width)
+
+    def paper_figure(self, width: str | float = "double") -> Figure:
+        """The main figure drawn again in the paper style at ``width`` (what :meth:`export`
+        saves; check it with :func:`cipherlab.plots.layout_problems` under ``plots.paper``)."""
+        from cipherlab import plots
+
         with plots.paper(width):
             fig = Figure(layout="constrained")
             self._draw(fig)
             ensure_y_ticks(fig)
-            return plots.save_figure(fig, target, formats=formats, width=width)
+        return fig
 
     def _export_clicked(self) -> None:
         try:
