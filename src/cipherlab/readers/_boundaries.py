@@ -214,6 +214,7 @@ class _RunBoundaries:
                 new.meta[field] = run.meta[field]
         new.version, new.has_version, new.opts = run.version, run.has_version, dict(run.opts)
         new.sizes, new.header_used, new.pk_kind = run.sizes, True, run.pk_kind
+        new.sizes_unknown = run.sizes_unknown
         new.row_label = new.meta["label"] = label
         new.label_rule = "machine named by its rows"
         return new
