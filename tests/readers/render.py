@@ -181,3 +181,22 @@ def html_escaped(text: str) -> str:
     """``text`` as an HTML page shows its source: entities for markup and runs of blanks."""
     import html
     return html.escape(text).replace("  ", "&nbsp; ")
+
+
+# document grids in any orientation (issue 12, layer 3) ---------------------------------------
+def markdown_grid(header: list[str], rows: list[list[str]], *, spanning: list[str] | None = None,
+                  outer_pipes: bool = True) -> list[str]:
+    """A Markdown table: an optional spanning header row (a title over the columns it spans,
+    blank in the others, as people type colspan), the header, the separator and ``rows``."""
+    def line(cells: list[str]) -> str:
+        body = " | ".join(cells)
+        return f"| {body} |" if outer_pipes else body
+    out = [line(spanning)] if spanning else []
+    return out + [line(header), line(["---"] * len(header))] + [line(r) for r in rows]
+
+
+def doc_value(value: float, thousands: bool) -> str:
+    """A throughput as people retype openssl's: ``%.2fk`` above 10000 bytes/s, plain below."""
+    if value > 10000:
+        return f"{value / 1000:,.2f}k" if thousands else f"{value / 1000:.2f}k"
+    return f"{value:,.2f}" if thousands else f"{value:.2f}"

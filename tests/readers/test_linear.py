@@ -91,6 +91,9 @@ def _table_then_doing(n: int) -> str:
     return head + rows + _doing_two_words(n)
 
 
+_GRID = "| Size | A | B |\n|---|---|---|\n"  # a grid in another orientation (readers/_grids)
+
+
 @pytest.mark.parametrize("make, n", [
     (_doing_two_words, 2_000),                                   # 0.9.8-style Doing lines
     (_table_then_doing, 2_000),                                  # a table, then Doing lines
@@ -104,7 +107,13 @@ def _table_then_doing(n: int) -> str:
     (lambda n: "&amp;&#" * n + "\n", 16_000),                     # entities
     (lambda n: "".join(f"{i}: md5 1.00k\n" for i in range(n)), 4_000),  # a gutter
     (lambda n: "%% md5 1.00k\n" * n, 4_000),                      # a shared prefix
+    (lambda n: "type" + " 16 bytes16B" * n + " x\n", 4_000),     # block sizes, then a word
+    (lambda n: "type " + "1" * n + "x\n", 16_000),               # digits without a unit
     (lambda n: "".join(f"line {i} of prose\n" for i in range(n)), 5_000),  # prose lines
+    (lambda n: "a" * n + " 1\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n", 16_000),  # a long word
+    (lambda n: "AES-128-CBC\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n" * n, 2_000),  # grid rows
+    (lambda n: _GRID.replace("A |", "a" + " " * n + "b) |") + "| 16 | 1 | 2 |\n", 16_000),  # cell
+    (lambda n: "16 bytes 64 bytes 1.00k 2.00k\n\n" * n, 2_000),  # PDF rows without a name
 ])
 def test_named_shapes_read_in_linear_time_and_memory(make, n):
     _assert_linear(make, n)

@@ -149,3 +149,32 @@ def test_html_entities_are_decoded():
     df = cipherlab.ingest(text, strict=True)
     assert cells(df) == [("blake2s256", 16, 1500250.0), ("blake2s256", 64, 2500750.0)]
     assert df.label.unique().tolist() == ["Here are the results"]
+
+
+# --- bytes to text: UTF-16 with a BOM, gzip (checked as files, as users hand them over) -----
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig"])
+@pytest.mark.parametrize("packed", [False, True])
+def test_utf16_with_a_bom_and_gzip_files(tmp_path, encoding, packed):
+    import gzip
+    text = "\r\n".join(TABLE) + "\r\n"
+    data = text.encode(encoding)
+    if encoding in ("utf-16-le", "utf-16-be"):  # (the codec writes no BOM: add the one it means)
+        data = ("\ufeff" + text).encode(encoding)
+    path = tmp_path / ("speed.txt.gz" if packed else "speed.txt")
+    path.write_bytes(gzip.compress(data) if packed else data)
+    df = cipherlab.ingest(path, strict=True)
+    assert cells(df) == SHA384_AES192 and df.line.tolist() == [2] * 3 + [3] * 3
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_ascii_text_in_utf16_without_a_bom_is_read(tmp_path, encoding):
+    path = tmp_path / "speed.txt"
+    path.write_bytes(("\n".join(TABLE) + "\n").encode(encoding))
+    assert cells(cipherlab.ingest(path, strict=True)) == SHA384_AES192
+
+
+def test_nul_bytes_that_are_no_utf16_are_refused_with_a_clear_error(tmp_path):
+    path = tmp_path / "speed.bin"
+    path.write_bytes(b"type 16 bytes\x00\x00\x01md5 1.00k\n")
+    with pytest.raises(cipherlab.errors.IngestError, match="binary data, not benchmark text"):
+        cipherlab.ingest(path)

@@ -89,3 +89,20 @@ def test_chunks_are_contiguous_and_balanced():
     chunks = _api._split(items, [len(it[0]) for it in items], 4)
     assert [it for c in chunks for it in c] == items  # file order kept
     assert [sum(len(it[0]) for it in c) for c in chunks] == [5, 5, 5, 5]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_folder_reads_as_the_concat_of_its_files(folder, n_jobs, engine):
+    """One frame per chunk of files (parsed, labelled and flagged once) is each file's own
+    ingest joined: the same cells, sources, run numbers, labels and conditions."""
+    whole = cipherlab.ingest(folder, n_jobs=n_jobs)
+    alone = []
+    for p in sorted(folder.iterdir()):
+        try:
+            alone.append(cipherlab.ingest(str(p)))
+        except IngestError as err:  # the folder skips it, saying why
+            assert err.msg.startswith("no measurements"), err
+    joined = cipherlab.model.concat(alone)
+    assert sorted(joined.columns) == sorted(whole.columns)
+    pd.testing.assert_frame_equal(whole, joined[list(whole.columns)], check_exact=True)
+    assert whole.groupby("source", observed=True)["run"].nunique().gt(1).any()  # runs numbered per file

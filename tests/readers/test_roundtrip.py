@@ -261,3 +261,28 @@ def test_doing_lines_with_emphasised_numbers(rec, data):
         lines.append(line)
     df = cipherlab.ingest("".join(lines), strict=True)
     assert df["count"].tolist() == counts and df.seconds.tolist() == secs
+
+
+@SETTINGS
+@given(tables(), st.data(), st.sampled_from(["(default)", "(padlock engine)", "(Neoverse-V2)", "42"]))
+def test_words_after_one_row_are_its_note(case, data, note):
+    text, rows, sizes, rsa = case
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if any(line.startswith(n + " ") for n, _ in rows)]
+    k = data.draw(st.sampled_from(at))
+    lines[k] += "  " + note  # (a number: a PDF's page number)
+    df = cipherlab.ingest("\n".join(lines), strict=True)
+    _check_table(df, rows, sizes, rsa)
+    noted = df[df.note.notna()]
+    assert set(noted.line) == {k + 1} and set(noted.note) == {note.strip("()")}
+    assert df.run.nunique() == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 1e12, allow_nan=False), st.sampled_from([",", "'", "\u2019"]),
+       st.sampled_from(["MB/s", "KiB/s", "Gbps", "kB/s"]))
+def test_thousands_marks_read_back(x, mark, unit):
+    from cipherlab.readers._units import number, value_with_unit
+    written = f"{x:,.2f}".replace(",", mark)
+    assert number(written) == float(f"{x:.2f}")
+    assert value_with_unit(f"{written} {unit}") == value_with_unit(f"{x:.2f} {unit}")

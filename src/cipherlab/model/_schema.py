@@ -42,6 +42,7 @@ COLUMNS: dict[str, str] = {
     "count": "Int64",
     "seconds": "float64",
     "flag": "category",
+    "note": "category",  # words beside a row's values that are no value ("(padlock engine)")
     # run metadata
     "dialect": "category",
     "built_on": "category",
@@ -535,7 +536,10 @@ def _joined_categorical(parts: list) -> pd.Categorical:
         else:  # code -1 (missing) picks the -1 at the end
             remap = np.array([index[v] for v in categories] + [-1], dtype=np.int32)
             codes.append(remap[part.codes])
-    return pd.Categorical.from_codes(np.concatenate(codes), categories=union)
+    # the categories' dtype the parts share (the flag's are objects), else inferred
+    dtypes = {p.categories.dtype for p in parts if not isinstance(p, int)}
+    return pd.Categorical.from_codes(np.concatenate(codes), categories=pd.Index(
+        union, dtype=dtypes.pop() if len(dtypes) == 1 else None))
 
 
 def summary(df: pd.DataFrame) -> pd.DataFrame:

@@ -87,12 +87,17 @@ class _Assembly:
         rows = run.rows
         if not cells and not rows and not sub:
             return None
-        if sub:  # cells that vary in a condition: every cell becomes a mapping
+        notes = self.notes and {n: self.notes[n] for n in map(_line_of, chain(rows, cells))
+                                if n in self.notes}
+        if sub or notes:  # cells that vary in a condition or note: every cell a mapping
             cells = [c for r in rows for c in _row_cells(r)] + cells
             rows = []
         cells.sort(key=_line_of)  # stable: cells of one line keep their order
-        if sub:
+        if sub or notes:
             cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
+            for c in cells:
+                if c["line"] in notes:
+                    c["note"] = notes[c["line"]]
             cells.sort(key=lambda c: c["line"])
         if run.multi:
             meta["multi"] = run.multi

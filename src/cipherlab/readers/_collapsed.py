@@ -67,19 +67,22 @@ def _rows(tokens: list[str], n: int) -> tuple[list[tuple[str, list[str]]], int] 
 def _command_above(lines: list[str], i: int) -> tuple[str | None, str | None]:
     """The one algorithm the ``... speed ...`` command above line ``i`` names (None: none or
     several) and the label of the prose line above that command."""
-    seen = 0
-    for j in range(i - 1, -1, -1):
-        if not lines[j].strip():
-            continue
-        seen += 1
+    near = _filled_above(lines, i)
+    for j in near:
         m = _COMMAND.search(lines[j]) if "speed" in lines[j] else None
         if m:
             names = list(dict.fromkeys(named_algorithms(m[1])))
-            above = next((lines[k] for k in range(j - 1, -1, -1) if lines[k].strip()), "")
-            return (names[0] if len(names) == 1 else None), prose_label(above)
-        if seen >= _LOOK_BACK:
-            break
+            above = next(iter(_filled_above(lines, j)), None)
+            return (names[0] if len(names) == 1 else None), \
+                (prose_label(lines[above]) if above is not None else None)
     return None, None
+
+
+def _filled_above(lines: list[str], i: int) -> list[int]:
+    """Indices of the (at most ``_LOOK_BACK``) non-blank lines just above line ``i``, nearest
+    first, among the ``4 * _LOOK_BACK`` lines above it (a bounded look, whatever the text)."""
+    window = range(i - 1, max(-1, i - 1 - 4 * _LOOK_BACK), -1)
+    return [j for j in window if lines[j].strip()][:_LOOK_BACK]
 
 
 def _unnamed_row(lines: list[str], i: int, unplaced) -> Run | None:

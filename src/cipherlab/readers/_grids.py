@@ -39,30 +39,38 @@ from cipherlab.readers._units import stated_unit
 __all__ = ["Label", "label", "named_algorithms", "read_grid"]
 
 # Kinds of label.
-SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, RUN, BLANK = (
-    "size", "algorithm", "operation", "measure", "stat", "derived", "run", "blank")
+SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK = (
+    "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
+    "blank")
 
-_TAG = re.compile(r"^(?P<base>[^()]*?)\s*\((?P<tag>[^()]*)\)$")
 _SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(bytes?|B|KiB|KB|K|MiB|MB|M)(?:[\s-]*blocks?)?$",
                    re.IGNORECASE)
 _SIZE_UNITS = {"k": 1024, "m": 1024 * 1024}  # block sizes are powers of two: "8K" is 8192
 _INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
-_BITS = re.compile(r"^\d+\s*bits?\s+", re.IGNORECASE)
+_BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
-_DERIVED = re.compile(r"improv|ratio|speed-?up|gain|change|diff|delta|relative|factor|scaling|"
-                      r"\bvs\.?(?!\w)|versus|increase|decrease|faster|slower|percent|%|"
-                      r"\bstd|stdev|deviation|\bcv\b|error|latency|\btime\b|\bms\b|\bus\b|"
-                      r"\u00b5s|seconds", re.IGNORECASE)
+_DERIVED = re.compile(r"\bimprov|\bratios?\b|\bspeed-?ups?\b|\bgains?\b|\bchanges?\b|\bdiff|"
+                      r"\bdelta\b|\brelative\b|\bfactor\b|\bscaling\b|\bvs\.?(?!\w)|\bversus\b|"
+                      r"\bincrease|\bdecrease|\bfaster\b|\bslower\b|\bpercent|%|\bstd|\bstdev\b|"
+                      r"\bdeviation\b|\bcv\b|\berrors?\b|\blatency\b|\btime\b|\bms\b|\bus\b|"
+                      r"\u00b5s|\bseconds?\b", re.IGNORECASE)
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?[\d.]+s$",
                            re.IGNORECASE)
 _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
           "average": "mean", "mean": "mean", "median": "median", "med": "median"}
 # A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
-_VALUE_WORDS = re.compile(r"^(?:throughput|speed|rate|result|results|value|performance|"
-                          r"bandwidth|ops|operations)\b", re.IGNORECASE)
-_OPS_UNIT = re.compile(r"\bops?(?:/|\s+per\s+)s(?:ec(?:ond)?)?\b|\boperations?/s", re.IGNORECASE)
+_VALUE_WORDS = re.compile(r"(?:throughput|speed|rate|result|results|value|performance|"
+                          r"bandwidth|ops|operations)", re.IGNORECASE)
+_OPS_UNIT = re.compile(r"(?:ops?|operations?)(?:/|\s+per\s+)s(?:ec(?:ond)?)?", re.IGNORECASE)
 # Header words of the key columns (row names): what the cells under them are.
-_SIZE_HEADER = re.compile(r"\bbytes?\b|\bblock|\bsize|\blength|\bbuffer", re.IGNORECASE)
+_SIZE_HEADER = re.compile(r"\bbytes?\b|\bblock|\bbuffer|\bchunk|\bpayload|(?<![\w-])size\b",
+                          re.IGNORECASE)
+# Properties of an algorithm, not measurements (nor block sizes): "Key size", "Digest length".
+_PROPERTY = re.compile(r"\bkeys?\b|\bbits?\b|\blength|\bsize\b|\blevel\b|\byears?\b|\bdate\b|"
+                       r"\bprice|\bcount\b|\bnotes?\b|\bsecurity|\bcycles|\bcpb\b|\bdigest\b|"
+                       r"\boutput\b|\brounds?\b", re.IGNORECASE)
+_PK_OP_WORD = re.compile(r"\b(?:sign|signing|signs|verify|verification|key generation|keygen|"
+                         r"generate|parse|encaps?|decaps?|encrypt|decrypt|derive)\b", re.IGNORECASE)
 _RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|builds|library|"
                          r"libraries|lib|machine|machines|host|hosts|system|systems|platform|"
                          r"device|board|cpu|processor|implementation|variant|tool)s?$",
@@ -71,9 +79,9 @@ _KEY_HEADER = re.compile(r"^(?:cipher|ciphers|algorithm|algorithms|algo|type|nam
                          r"primitive|function|mode|curve|key|operation|operations|op|test|"
                          r"test item|item|benchmark)s?$", re.IGNORECASE)
 # Columns that describe the machine: conditions, not measurements, even though they hold numbers.
-_CONDITION_HEADER = re.compile(r"mhz|ghz|clock|freq|\bcores?\b|\bthreads?\b|\bcpus?\b|model|"
-                               r"version|kernel|compiler|\bgcc\b|\bos\b|memory|\bram\b",
-                               re.IGNORECASE)
+_CONDITION_HEADER = re.compile(r"^(?:cpu\s+)?(?:mhz|ghz|clock|freq|frequency|cores?|threads?|cpus?|"
+                               r"model|cpu model|version|kernel|compiler|os|memory|ram)"
+                               r"(?:\s*[(\[].*[)\]])?$", re.IGNORECASE)
 # Operation words a corner cell or caption may hold ("Decrypt Test").
 _CORNER_OPS = {"encrypt": "encrypt", "encryption": "encrypt", "decrypt": "decrypt",
                "decryption": "decrypt", "sign": "sign", "signing": "sign", "verify": "verify",
@@ -88,8 +96,11 @@ _VERSION_LABEL = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?[a-z]{0,2})(?:[-+][\w.]+)?$"
 _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[\s-]*v?"
                               r"(\d+\.\d+(?:\.\d+)?[a-z]{0,2})?", re.IGNORECASE)
 # A token of prose that may name an algorithm: words joined by '-' or '_', or with digits.
-_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+|[A-Za-z]+\d[A-Za-z0-9]*")
-_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|^aes-ni$|\(")
+# (a token starts a word: one attempt per word keeps the scan linear)
+_NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
+                         r"|[A-Za-z]+\d[A-Za-z0-9]*)")
+_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
+                          r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|\(")
 
 
 @dataclass(frozen=True)
@@ -112,11 +123,12 @@ class Label:
     run: str | None = None                       # the run a RUN label names (unit tag removed)
     tag: str | None = None                       # a variant tag: "(Before)" in "SM2 (Before)"
     unit: float | None = None                    # bytes/s per unit its parentheses state
+    ops: bool = False                            # it says its numbers are operations/s
     conditions: tuple[tuple[str, str], ...] = ()
 
     def __repr__(self) -> str:  # only the fields that say something
         shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()
-                          if k in ("kind", "text") or v not in (None, ()))
+                          if k in ("kind", "text") or v not in (None, (), False))
         return f"Label({shown})"
 
 
@@ -141,8 +153,13 @@ def algorithm_of(name: str) -> str | None:
     """
     algorithm = canonical(name)[0]
     if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
-        algorithm = canonical(_BITS.sub("", name))[0] if _BITS.match(name) else None
-        if algorithm is None or not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
+        m = _BITS.match(name)  # "2048 bits RSA", "256 bits SM2"
+        if m is None:
+            return None
+        rest = name[m.end():].strip()
+        sized = rest.lower() in ("rsa", "dsa", "ffdh")
+        algorithm = canonical(f"{rest}{m[1]}" if sized else rest)[0]
+        if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
             return None
     return algorithm
 
@@ -159,31 +176,42 @@ def label(text: str, *, sizes: bool = False) -> Label:
         return Label(STAT, text, conditions=(("stat", _STATS[low]),))
     if _DERIVED.search(text):
         return Label(DERIVED, text)
+    if _OPS_UNIT.fullmatch(low):
+        return Label(VALUE, text, ops=True)  # "op/s", "ops/sec": the rate, of no run
     operation = canonical_operation(text)
-    if operation in OPERATIONS and low not in ("op", "ops", "op/s", "ops/s"):
+    if operation in OPERATIONS and low not in ("op", "ops"):
         return Label(OPERATION, text, operation=operation)
-    if _PK_FAMILY.match(text):
+    if _PK_FAMILY.match(text) and _PK_OP_WORD.search(text):
         algorithm, operation, _, conditions = describe(text)
-        if operation in _MEASURE_OPS and is_known(algorithm) and text.split()[-1].lower() != "bits":
+        if operation in _MEASURE_OPS and is_known(algorithm):
             return Label(MEASURE, text, algorithm, operation,
                          conditions=tuple(sorted(conditions.items())))
-    base, tag = text, None
-    m = _TAG.match(text)
-    if m and not is_curve(m["tag"]):
-        base, tag = m["base"], m["tag"]
-    algorithm = algorithm_of(base)
+    base, tag = _split_tag(text)
     unit = _tag_unit(tag)
+    ops = bool(tag and _OPS_UNIT.search(tag))
+    algorithm = algorithm_of(base)
     if algorithm is not None:
         size = block_size(tag) if tag else None
-        if size is not None or unit is not None:
-            tag = None
-        return Label(ALGORITHM, text, algorithm, canonical(base)[1], block=size, tag=tag,
-                     unit=unit)
-    if unit is not None or (tag and _OPS_UNIT.search(tag)):
-        base_label = label(base)
-        return replace(base_label, text=text, unit=unit) if base_label.kind != RUN else \
-            Label(RUN, text, run=base, unit=unit)
-    return Label(RUN, text, run=text)
+        return Label(ALGORITHM, text, algorithm, canonical(base)[1], block=size, unit=unit,
+                     tag=None if size is not None or unit is not None or ops else tag)
+    if _PROPERTY.search(text):
+        return Label(PROPERTY, text)
+    if unit is not None or ops:
+        inner = label(base)
+        if inner.kind != RUN:
+            return replace(inner, text=text, unit=unit, ops=ops)
+        return Label(VALUE if _VALUE_WORDS.match(base) else RUN, text, run=base, unit=unit, ops=ops)
+    return Label(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Label(RUN, text, run=text)
+
+
+def _split_tag(text: str) -> tuple[str, str | None]:
+    """``AES-256-GCM (8K)`` -> (``AES-256-GCM``, ``8K``); a curve in parentheses is part of the
+    name (``256 bits ecdsa (nistp256)``)."""
+    k = text.rfind("(")
+    if k <= 0 or not text.endswith(")") or ")" in text[k:-1]:
+        return text, None
+    tag = text[k + 1:-1].strip()
+    return (text, None) if is_curve(tag) else (text[:k].rstrip(), tag)
 
 
 def _tag_unit(tag: str | None) -> float | None:
@@ -224,12 +252,6 @@ def run_meta(text: str) -> dict[str, Any]:
 # Reading a grid
 
 
-@dataclass
-class _Column:
-    index: int
-    label: Label
-
-
 def _is_derived_column(values: list[str]) -> bool:
     filled = [v for v in values if v and v.lower() not in ("-", "n/a", "\u2013", "\u2014")]
     return bool(filled) and all(_DERIVED_CELL.match(v) for v in filled)
@@ -240,8 +262,10 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     n = 1
     while n < len(header) - 1:
         head = header[n]
+        if label(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE):
+            break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
-        if _SIZE_HEADER.search(head) or _CONDITION_HEADER.search(head) or \
+        if _names_sizes(head) or _CONDITION_HEADER.match(head) or \
                 _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)):
             n += 1
         else:
@@ -254,78 +278,136 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
 
     ``rows`` are (0-based line, cleaned cells) from the header row on; ``context`` the prose
     facts (``named`` algorithms, ``last_line``, ``block_bytes``); ``number(text)`` the value
-    of a cell or None. Returns ``(groups, bad)``: ``groups`` maps a run key (section, run
-    label) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not a
-    throughput), ``bad`` the lines holding numbers that
-    could not be placed; ``None`` when this is not a benchmark grid.
+    of a cell or None. Returns ``(groups, bad, header)``: ``groups`` maps a run key (section, run
+    labels) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
+    a throughput), ``bad`` the lines holding numbers that could not be placed, ``header`` the
+    title of each column (its header cells joined); ``None`` when this is not a benchmark grid
+    (no cell names an algorithm).
     """
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
-    header = rows[0][1]
-    body = [cells for _, cells in rows[1:]]
-    keys = _key_columns(header, body, number)
-    corner = header[0]
-    corner_label = label(corner)
-    table_algorithm, table_op = _table_defaults(corner, corner_label, caption, context)
-    sizes_in_keys = [bool(_SIZE_HEADER.search(h)) for h in header[:keys]]
-    columns = [_Column(j, label(header[j])) for j in range(keys, len(header))]
-    columns = [c for c in columns if c.label.kind not in (DERIVED, BLANK)
-               and not _is_derived_column([r[c.index] if c.index < len(r) else "" for r in body])]
+    n_head = _header_rows(rows, number)
+    header = rows[n_head - 1][1]
+    body = rows[n_head:]
+    keys = _key_columns(header, [cells for _, cells in body], number)
+    corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
+    table_algorithm, table_op = _table_defaults(corner, caption, context)
+    titles = _titles(rows[:n_head], keys)
+    columns = _value_columns(titles, keys, [cells for _, cells in body])
     if not columns:
         return None
     groups: dict[tuple, list] = {}
     bad: list[int] = []
-    section: str | None = None
+    section: tuple[str | None, list[Label]] = (None, [])
     above: list[str] = [""] * keys
-    for line, cells in rows[1:]:
+    for line, cells in body:
         filled = [c for c in cells if c]
         if not filled:
             continue
         if len(filled) == 1 and number(filled[0]) is None and cells[0]:
-            section, above = filled[0], [""] * keys  # a section row: a new run
+            section, above = _section(filled[0]), [""] * keys
             continue
         cells = cells + [""] * (len(header) - len(cells))
-        # grouped rows: a blank key cell continues the one above
-        names = [c or above[k] for k, c in enumerate(cells[:keys])]
+        names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
-        row_labels, conditions = [], {}
-        for k, name in enumerate(names):
-            if k and _CONDITION_HEADER.search(header[k]) and not sizes_in_keys[k]:
-                if name:
-                    conditions[_condition_key(header[k])] = name
-                continue
-            row_labels.append(label(name, sizes=sizes_in_keys[k]))
-        placed = holding = 0
-        for col in columns:
-            text = cells[col.index]
-            if not text or text.lower() in ("-", "--", "n/a", "na", "?", "\u2013", "\u2014"):
-                continue
-            if _DERIVED_CELL.match(text) and text[-1:] in ("s", "S"):
-                continue  # a time beside the rate ("0.0002s")
+        row_labels, conditions = _row_labels(header, names)
+        placed = holding = unplaced = 0
+        for j, col_labels in columns:
+            text = cells[j]
+            if not text or text.lower() in _NOTHING or (_DERIVED_CELL.match(text) and text[-1:] in "sS"):
+                continue  # nothing measured, or a time beside the rate ("0.0002s")
             holding += any(ch.isdigit() for ch in text)
-            cell = _combine([*row_labels, col.label], table_algorithm, table_op, context)
-            value = number(text)
-            if cell is None or value is None:
+            cell = _combine([*section[1], *row_labels, *col_labels], table_algorithm, table_op,
+                            context)
+            if cell is None or cell is _UNPLACED or number(text) is None:
+                unplaced += cell is _UNPLACED
                 continue
             cell, run_key, ops = cell
-            cell.update(conditions)
-            cell["line"] = line + 1
-            groups.setdefault((section, *run_key), []).append((cell, ops, text, col.index))
+            cell.update(conditions, line=line + 1)
+            groups.setdefault((section[0], *run_key), []).append((cell, ops, text, j))
             placed += 1
-        if holding and placed < holding:
+        if holding and placed < holding and (groups or unplaced):
             bad.append(line)
-    if not groups:
-        return None
-    return groups, bad
+    return (groups, bad, [" ".join(t for t in texts if t) for texts in titles]) \
+        if groups or bad else None
+
+
+_UNPLACED = object()  # (what _combine returns for a cell it cannot place)
+_NOTHING = {"-", "--", "n/a", "na", "?", "\u2013", "\u2014"}
+
+
+def _header_rows(rows: list[tuple[int, list[str]]], number) -> int:
+    """How many rows the header takes: a spanning row of labels above the column titles."""
+    n = 1
+    while n < len(rows) - 1 and sum(bool(c) for c in rows[n][1]) >= 2 and all(
+            number(c) is None and c.lower() not in _NOTHING for c in rows[n][1]):
+        n += 1
+    return n
+
+
+def _titles(head: list[tuple[int, list[str]]], keys: int) -> list[list[str]]:
+    """The header texts over each column, top to bottom (a spanning cell, left blank in the
+    columns after it, is theirs too)."""
+    spans = []
+    for _, cells in head[:-1]:
+        carried, last = [], ""
+        for j, c in enumerate(cells):
+            last = c or (last if j > keys else "")
+            carried.append(last)
+        spans.append(carried)
+    return [[row[j] for row in spans if j < len(row) and row[j]] + [c]
+            for j, c in enumerate(head[-1][1])]
+
+
+def _value_columns(titles: list[list[str]], keys: int,
+                   body: list[list[str]]) -> list[tuple[int, list[Label]]]:
+    """The measurement columns after the ``keys`` row-name columns, with their labels."""
+    columns = []
+    for j in range(keys, len(titles)):
+        labels = [lab for lab in map(label, titles[j]) if lab.kind != BLANK]
+        values = [cells[j] if j < len(cells) else "" for cells in body]
+        if labels and all(lab.kind not in (DERIVED, PROPERTY) for lab in labels) and \
+                not _is_derived_column(values):
+            columns.append((j, labels))
+    return columns
+
+
+def _section(title: str) -> tuple[str | None, list[Label]]:
+    """A section row: an algorithm (or size) for the rows below it, or else a new run."""
+    lab = label(title)
+    return (None, [lab]) if lab.kind in (ALGORITHM, SIZE, MEASURE) else (title, [])
+
+
+def _row_labels(header: list[str], names: list[str]) -> tuple[list[Label], dict[str, str]]:
+    """The labels of a row's name cells and the conditions its machine columns give."""
+    labels, conditions = [], {}
+    for k, name in enumerate(names):
+        sizes = _names_sizes(header[k])
+        if k and _CONDITION_HEADER.match(header[k]) and not sizes:
+            if name:
+                conditions[_condition_key(header[k])] = name
+        elif name and _RUN_HEADER.match(header[k]):
+            labels.append(Label(RUN, name, run=name))  # "Version | ...": each row is a run
+        else:
+            labels.append(label(name, sizes=sizes))
+    return labels, conditions
+
+
+def _names_sizes(header: str) -> bool:
+    """Whether a row-name column holds block sizes ("Block (bytes)"; not "Key size")."""
+    return bool(_SIZE_HEADER.search(header)) and not re.search(
+        r"\bkey|\bdigest|\bhash|\boutput|\bbits?\b|\bsecurity|\btag\b|\biv\b|\bnonce|\bsalt",
+        header, re.IGNORECASE)
 
 
 def _condition_key(header: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_") or "condition"
 
 
-def _table_defaults(corner: str, corner_label: Label, caption: str | None, context):
+def _table_defaults(corner: str, caption: str | None, context):
     """The algorithm and operation of the whole grid: its corner cell, caption, or the one
     algorithm the prose above names."""
+    corner_label = label(corner)
     algorithm = corner_label.algorithm if corner_label.kind == ALGORITHM else None
     op = corner_label.operation if corner_label.kind == OPERATION else None
     for text in (corner, caption or ""):
@@ -343,8 +425,9 @@ def _only(names) -> str | None:
 
 
 def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | None, context):
-    """One cell's facts from the labels of its row and column; None when they do not give one
-    algorithm and a block size or an operation (or when two labels contradict)."""
+    """One cell's facts from the labels of its row and column: None when they name no
+    algorithm (not a benchmark's cell), ``_UNPLACED`` when they name one but not its block size
+    or operation, or contradict each other (a cell to report, never to guess)."""
     algorithm = operation = block = None
     name = None
     run: list[str] = []
@@ -352,15 +435,15 @@ def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | N
     for lab in labels:
         if lab.kind in (ALGORITHM, MEASURE):
             if algorithm is not None and algorithm != lab.algorithm:
-                return None
+                return _UNPLACED
             algorithm, name = lab.algorithm, lab.text
         if lab.kind in (OPERATION, MEASURE):
             if operation is not None and operation != lab.operation:
-                return None
+                return _UNPLACED
             operation = lab.operation
         if lab.block is not None:
             if block is not None and block != lab.block:
-                return None
+                return _UNPLACED
             block = lab.block
         if lab.kind == RUN:
             run.append(lab.run)
@@ -374,11 +457,13 @@ def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | N
     if block is None and operation is None:
         operation = canonical(algorithm)[1]
         if operation is None:
-            return None  # a signature algorithm's value without its operation
+            return _UNPLACED  # a signature algorithm's value without its operation
         if operation != "derive":  # a cipher's or hash's rate needs its block size
             block = context.block_bytes
             if block is None:
-                return None
+                return _UNPLACED
+        elif not any(lab.ops for lab in labels):
+            return _UNPLACED  # a key agreement's number that no label calls a rate
     if operation is None:
         operation = table_op or canonical(algorithm)[1]
     cell = {"algorithm": algorithm, "operation": operation, "name": name, **conditions}

@@ -63,6 +63,7 @@ _SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
+_DIGITS = frozenset("0123456789")
 # How a whole progress line ends: with its result's time.
 _DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
 _LABEL_REACH = 200  # lines of prose above a run that may hold its label
@@ -150,6 +151,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
         self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
         self.row_tags: dict[int, str] = {}  # line -> the machine tag after a row's values
+        self.notes: dict[int, str] = {}  # line -> words after a row's values that are no value
+        self.tagged_rows: int | None = None  # rows with words in parentheses after their values
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
 
@@ -345,6 +348,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             i = idx + 1  # 1-based line numbers from here on
             if line[-1] == ")":
                 line = self.untagged(i, line)
+            elif line[-1] in _DIGITS and self.cur is not None and self.cur.sizes:
+                line = self.unnumbered(i, line)
             if self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field:
                 if self.continuation(i, line):
                     continue
@@ -370,13 +375,39 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.flush_pending()
 
     def untagged(self, i: int, line: str) -> str:
-        """A table row without the machine tag after its values (``... 2065623.72k
-        (Cortex-A720)``), which is kept to label the row's run (``row_tags``)."""
-        m = _ROW_TAG.match(line)
-        if m is None or not (T.sym_row(m[1]) or T.pkey_row(m[1])):
+        """A table row without the words in parentheses after its values. Where other rows
+        have such words too (``... 2065623.72k (Cortex-A720)``, one row per cluster; a mail's
+        ``(PIV 2GHz)`` and ``(PII 350MHz)``) they name the machine each row ran on and label
+        its run (``row_tags``); on the only row with them (``(padlock engine)``, ``(default)``)
+        they are the row's ``note``."""
+        m = self.tagged(line)
+        if m is None:
             return line
-        self.row_tags[i] = m[2].strip()
+        if self.tagged_rows is None:  # (counted once, over the lines ending in ")")
+            self.tagged_rows = sum(1 for raw in self.lines if raw.rstrip(" \t`*")[-1:] == ")"
+                                   and self.tagged(clean(raw)) is not None)
+        if self.tagged_rows > 1:
+            self.row_tags[i] = m[2].strip()
+        else:
+            self.notes[i] = m[2].strip()
         return m[1]
+
+    def unnumbered(self, i: int, line: str) -> str:
+        """A table row without the whole number after its values (a PDF's page number, a
+        footnote's), which is kept as the row's ``note``."""
+        head, _, last = line.rpartition(" ")
+        if not (last.isdigit() and len(last) <= 4 and head.rstrip()[-1:] in _ROW_END):
+            return line
+        row = T.sym_row(head)
+        if row is None or not all("." in t for t in row[1]):
+            return line
+        self.notes[i] = last
+        return head.rstrip()
+
+    @staticmethod
+    def tagged(line: str) -> re.Match | None:
+        m = _ROW_TAG.match(line)
+        return m if m is not None and (T.sym_row(m[1]) or T.pkey_row(m[1])) else None
 
     def rejoined(self, idx: int, line: str) -> tuple[str, int]:
         """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.

@@ -244,7 +244,7 @@ def find_tables(lines: list[str], source: str, *,
         found, used, bad = _read_table(table, context)
         if not found:  # not openssl's orientation: perhaps another one (_grids)
             found, used, grid_bad = _read_grid(table, context)
-            bad = grid_bad if found else bad
+            bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
             unplaced.extend((j + 1, lines[j]) for j in bad)
         if found:
@@ -711,8 +711,8 @@ def _header(cells: list[str], context: _Context, dialect: str,
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
     if sizes:
         others = [j for j in range(len(cleaned)) if j not in sizes]
-        if not others:
-            return None
+        if not others or len(set(sizes.values())) < len(sizes):
+            return None  # (one size twice: columns under a spanning header, read by _grids)
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
@@ -841,10 +841,10 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     got = read_grid(rows, context, _cell_value, table.caption)
     if got is None:
         return [], set(), []
-    groups, bad = got
-    columns = {j: c for j, c in enumerate(rows[0][1]) if j}  # a unit in one is that column's
+    groups, bad, titles = got
+    columns = {j: c for j, c in enumerate(titles) if j}  # a unit in one is that column's
     header = _Header("grid", 0, {}, {}, columns)
-    _read_units(header, rows[0][1], table.caption, context)
+    _read_units(header, titles, table.caption, context)
     runs = []
     for key, cells in groups.items():
         meta = context.meta(table.dialect, table.caption)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from cipherlab.readers import _units
 from cipherlab.readers._names import pkey_algorithm
 
 # --- header block (§3.2) --------------------------------------------------------------------
@@ -122,10 +123,10 @@ def is_failure(line: str) -> bool:
 
 
 # --- symmetric table (§4) ---------------------------------------------------------------------
-_SIZES = re.compile(r"(\d+)\s*bytes")
+_SIZES = re.compile(_units.SIZE)
 # (no `\s*` right after "type": two quantifiers over the same blanks made a failing match
-# backtrack ten times longer)
-_SYM_HEADER = re.compile(r"^type((?:\s*\d+\s*bytes)+)\s*$")
+# backtrack ten times longer; the sizes as people write them, see _units.SIZE)
+_SYM_HEADER = re.compile(rf"^type((?:\s*{_units.SIZE})+)\s*$")
 #: A `type` header cut short by a mail client (``type   16 bytes ... 8192``).
 SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
 # openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
@@ -167,9 +168,11 @@ def sym_header(line: str) -> list[int] | None:
 
     >>> sym_header("type             16 bytes     64 bytes"), sym_header("type sign")
     ([16, 64], None)
+    >>> sym_header("type 16B 64B 1KB 16K"), sym_header("type bytes16 bytes16384")
+    ([16, 64, 1024, 16384], [16, 16384])
     """
     m = _SYM_HEADER.match(line)
-    return [int(x) for x in _SIZES.findall(m[1])] if m else None
+    return [_units.block_size(x[0]) for x in _SIZES.finditer(m[1])] if m else None
 
 
 def values_only(line: str) -> list[str] | None:

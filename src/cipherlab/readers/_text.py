@@ -19,6 +19,7 @@ import html
 import re
 import shlex
 import zlib
+from itertools import islice
 
 from cipherlab.errors import IngestError
 
@@ -71,8 +72,9 @@ _NOT_CONDITIONS = {"kem-algorithms", "signature-algorithms", "help"}
 
 
 def decode(data: bytes, source: str) -> str:
-    """Bytes -> text: gzip is unpacked; UTF-16 with a BOM, UTF-8 (with or without BOM), else
-    Windows-1252; binary is refused.
+    """Bytes -> text: gzip is unpacked; UTF-16 with a BOM (or ASCII text in UTF-16 without
+    one: every other byte NUL), UTF-8 (with or without BOM), else Windows-1252; binary is
+    refused.
 
     Raises
     ------
@@ -96,9 +98,10 @@ def decode(data: bytes, source: str) -> str:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as err:
             raise IngestError(f"a damaged gzip file: {err}", source=source) from None
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its BOM (Windows redirects)
+    codec = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else _bomless_utf16(data)
+    if codec:  # UTF-16 (Windows redirects), with its BOM or ASCII text without one
         try:
-            return data.decode("utf-16")
+            return data.decode(codec)
         except UnicodeDecodeError as err:
             raise IngestError(f"cannot decode the UTF-16 text (bad bytes at offset {err.start})",
                               source=source) from None
@@ -116,6 +119,18 @@ def decode(data: bytes, source: str) -> str:
             raise IngestError(
                 f"cannot decode the text as UTF-8 or Windows-1252 (bad byte at offset "
                 f"{err.start}); save it as UTF-8 and retry", source=source) from err
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """The codec of ASCII text in UTF-16 without a BOM (every other byte NUL), else None."""
+    head = data[:4096]
+    if len(head) < 4 or len(head) % 2 or head[1] and head[0]:
+        return None
+    if not any(head[1::2]) and all(head[0::2]):
+        return "utf-16-le"
+    if not any(head[0::2]) and all(head[1::2]):
+        return "utf-16-be"
+    return None
 
 
 def split_lines(text: str) -> list[str]:
@@ -161,9 +176,11 @@ def normalise(text: str) -> tuple[list[str], list[int] | None]:
     return lines, origin
 
 
-# What shows a text is quoted-printable: a soft break (``=`` ending a line, as encoders cut at
-# 76 columns) or an escape of a character QP must escape (``=``, a trailing blank, 8-bit).
-_QP_SIGN = re.compile(r"=(?:3D|20\r?$|09\r?$|[89A-F][0-9A-F])|.{40}=\r?$", re.MULTILINE)
+# What shows a text is quoted-printable: an escape of a character QP must escape (``=``, a
+# trailing blank, 8-bit), or a soft break (``=`` ending a line of 40+ characters: encoders cut
+# at 76 columns). (Each regex starts with a literal "=": scanned for at C speed.)
+_QP_ESCAPE = re.compile(r"=(?:3D|20\r?$|09\r?$|[89A-F][0-9A-F])", re.MULTILINE)
+_QP_SOFT_BREAK = re.compile(r"=\r?$", re.MULTILINE)
 # An ``=`` that starts no QP sequence: then the text is not QP.
 _NOT_QP = re.compile(r"=(?![0-9A-F]{2}|[ \t]*\r?$)", re.MULTILINE)
 _QP_ESCAPES = re.compile(r"(?:=[0-9A-F]{2})+")
@@ -171,7 +188,12 @@ _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6})
 
 
 def _is_quoted_printable(text: str) -> bool:
-    return _QP_SIGN.search(text) is not None and _NOT_QP.search(text) is None
+    if _NOT_QP.search(text) is not None:  # (most texts with "=" fail here, at their first)
+        return False
+    if _QP_ESCAPE.search(text) is not None:
+        return True
+    return any(m.start() - text.rfind("\n", 0, m.start()) > 40
+               for m in islice(_QP_SOFT_BREAK.finditer(text), 1000))
 
 
 def _unquoted_printable(lines: list[str]) -> tuple[list[str], list[int]]:
@@ -220,31 +242,52 @@ def renumber(runs: list, unplaced: list[tuple[int, str]], origin: list[int]) -> 
 # The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
 # a comment marker (a Perl or shell ``#``, a C++ or Go ``//``, a Lisp or ini ``;``, a TeX
 # ``%``, ``!``), a list bullet (``*``, ``-``), a ``|`` margin, and the blanks around them. Its
-# identity is its marks without the blanks (``> >`` is ``>>``). A ``|`` ending the line makes
-# it a table row, not a margin (tested with endswith: a lookahead per ``|`` is quadratic).
-_MARKS = r"(?:>|//|#|;|%|!|[*-](?=[ \t]|$)"
-_PREFIX = re.compile(rf"[ \t]*(?:{_MARKS}|\|)[ \t]*)+")
-_PREFIX_NO_PIPE = re.compile(rf"[ \t]*(?:{_MARKS})[ \t]*)+")
+# identity is its first mark (``> >`` quotes deeper than ``>``, ``#!`` is a shebang in a ``#``
+# comment: each line loses its whole prefix). A ``|`` ending the line makes it a table row,
+# not a margin (tested with endswith: a lookahead per ``|`` is quadratic).
+_MARKS = r">|//|#|;|%|!|[*-](?=[ \t]|$)"
 # A line-number gutter (``  12 | ``, ``12: ``, ``     12\t`` from ``cat -n``, ``12. ``).
-_GUTTER = re.compile(r"[ \t]*(\d{1,7})(?:[ \t]*[|:][ \t]?|\.[ \t]|[ \t]+|$)")
+_NUMBER_GUTTER = r"(?P<n>\d{1,7})(?:[ \t]*+[|:][ \t]?|\.[ \t]|[ \t]++|$)"
+# One match per line tells both: its prefix's marks (group "marks") or its gutter's number.
+_LEAD = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS}|\|)[ \t]*+)++)|{_NUMBER_GUTTER})")
+_LEAD_NO_PIPE = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS})[ \t]*+)++)|{_NUMBER_GUTTER})")
 # Comment markers: a line of a comment block labels only the runs of that block.
-_COMMENT_MARKS = "#/;%!"
+_COMMENT_MARKS = ("#", "//", ";", "%", "!")
+_LEAD_START = frozenset(" \t>#/;%!*-|0123456789")
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
-_BLANK = str.maketrans("", "", " \t")
 
 
-def _prefix(line: str) -> tuple[str, int] | None:
-    """The marks of ``line``'s prefix and where its text begins; None when it has none."""
-    m = (_PREFIX_NO_PIPE if line.rstrip().endswith("|") else _PREFIX).match(line)
-    return (m[0].translate(_BLANK), m.end()) if m else None
+def _lead(line: str) -> tuple[str | int, int] | None:
+    """``(first mark, where the text begins)`` of a line behind a prefix, ``(number, where
+    the text begins)`` of a line behind a gutter's number, else None."""
+    m = _LEAD.match(line)
+    if m is None:
+        return None
+    marks = m["marks"]
+    if marks is None:
+        return int(m["n"]), m.end()
+    if "|" in marks and line.rstrip().endswith("|"):  # a table row: its | is no margin
+        return _lead_no_pipe(line)
+    marks = marks.lstrip(" \t")
+    return marks[:2] if marks.startswith("//") else marks[:1], m.end()
+
+
+def _lead_no_pipe(line: str) -> tuple[str | int, int] | None:
+    m = _LEAD_NO_PIPE.match(line)
+    if m is None:
+        return None
+    if m["marks"] is None:
+        return int(m["n"]), m.end()
+    marks = m["marks"].lstrip(" \t")
+    return marks[:2] if marks.startswith("//") else marks[:1], m.end()
 
 
 def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     """``lines`` with the prefix that every line of a block of them shares removed, and the
     comment block of each line (0 outside comment blocks, 1, 2, ... inside).
 
-    A block is a run of at least three consecutive lines whose prefixes have the same marks
-    (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
+    A block is a run of at least three consecutive lines whose prefixes have the same first
+    mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
     whose line-number gutters count up by one; one line so marked (a root prompt
     ``# openssl speed``, a heading) is left alone. Line numbers do not change.
 
@@ -257,38 +300,28 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     """
     out, blocks = list(lines), [0] * len(lines)
     n = len(lines)
-    marks = [_prefix(line) if line[:1] in " \t>#/;%!*-|" else None for line in lines]
+    # (most lines start with a letter: only the others are matched, once each)
+    leads = [_lead(line) if line[:1] in _LEAD_START else None for line in lines]
     i = 0
     while i < n:
-        j, m = i, marks[i]
-        while j < n and m is not None and marks[j] is not None and marks[j][0] == m[0]:
-            j += 1
-        if j - i >= _SHARED_BLOCK and m[0]:
-            comment = m[0][:1] in _COMMENT_MARKS
-            for k in range(i, j):
-                out[k] = lines[k][marks[k][1]:]
-                blocks[k] = i + 1 if comment else 0
-            i = j
+        m = leads[i]
+        if m is None:
+            i += 1
             continue
-        j = _gutter_end(lines, i)
+        j, key = i + 1, m[0]
+        if type(key) is int:  # a gutter: numbers that count up by one
+            while j < n and leads[j] is not None and leads[j][0] == key + (j - i):
+                j += 1
+        else:
+            while j < n and leads[j] is not None and leads[j][0] == key:
+                j += 1
         if j - i >= _SHARED_BLOCK:
+            comment = key in _COMMENT_MARKS
             for k in range(i, j):
-                out[k] = lines[k][_GUTTER.match(lines[k]).end():]
-            i = j
-            continue
-        i += 1
+                out[k] = lines[k][leads[k][1]:]
+                blocks[k] = i + 1 if comment else 0
+        i = j
     return out, blocks
-
-
-def _gutter_end(lines: list[str], i: int) -> int:
-    """The end of the line-number gutter starting at line ``i`` (``i`` when none does)."""
-    j, expect = i, None
-    while j < len(lines) and lines[j][:1] in " \t0123456789":
-        g = _GUTTER.match(lines[j])
-        if g is None or (expect is not None and int(g[1]) != expect):
-            break
-        expect, j = int(g[1]) + 1, j + 1
-    return j
 
 
 def clean(line: str) -> str:
