@@ -168,3 +168,11 @@ def test_the_098_idle_notice_does_not_mean_elapsed():
     assert df.timing.isna().all()  # (user time not measured: -elapsed, or no times(): unknown)
     df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\ntiming function used: getrusage\n" + TABLE)
     assert set(df.timing) == {"cpu"}
+
+
+def test_cpu_and_clock_come_from_the_prose_that_names_the_run():
+    df = cipherlab.ingest(f"Dell R720, Intel Xeon E5-2680 @ 2.70GHz:\n{TABLE}")
+    assert (df.cpu.iloc[0], df.clock_hz.iloc[0]) == ("Intel Xeon E5-2680", 2.7e9)
+    df = cipherlab.ingest(f"#### AMD EPYC 7R13\n{TABLE}")
+    assert df.cpu.iloc[0] == "AMD EPYC 7R13" and df.clock_hz.isna().all()
+    assert cipherlab.ingest(f"Old NAS:\n{TABLE}").cpu.isna().all()  # (names none)
