@@ -43,6 +43,7 @@ from matplotlib.figure import Figure
 
 import cipherlab
 from cipherlab import narrative, plots, stats, widgets
+from cipherlab.runners import isa_column, isa_contrast
 
 pd.set_option("display.max_columns", 30)
 pd.set_option("display.width", 200)
@@ -83,27 +84,34 @@ fig
 # ## Host-b: OpenSSL 3.0.22 and Python's `cryptography`, with the AWS wiki's mask
 #
 # Host-b's captures have `openssl speed -evp` natively and under `OPENSSL_ia32cap='~0x200000200000000'`
-# (`aesni=off`), and a Python timing loop over `cryptography` with five repeats per cell, all
-# inside one process per side (so one run per side: described, not tested). That mask
+# (`isa=no-aesni-classic`), and a Python timing loop over `cryptography` with five repeats per cell,
+# all inside one process per side (so one run per side: described, not tested). That mask
 # clears AES-NI and PCLMULQDQ in the first capability word and, having no `:`, **zeroes the whole
 # second word** too: AVX2, AVX-512, SHA-NI, VAES and VPCLMULQDQ were off as well (the CPUINFO lines
-# of `evp.txt` show `:0x0`). So "off" here is "AES-NI, PCLMULQDQ and the AVX2-era extensions off",
-# not AES-NI alone; the `no-aesni` preset of `cipherlab.capture` keeps the second word.
+# of `evp.txt` show `:0x0`, decoded into `isa_off`). So these are not AES-NI on/off pairs:
+# `isa_contrast` compares each tool on the condition its data have (`isa_off` for openssl, `isa`
+# for the harness, which recorded no mask) and `effect` names what differed; the claim is tested
+# on the AES algorithms only. The `no-aesni` preset of `cipherlab.capture` keeps the second word.
 
 # %%
-hostb = df[df.host.eq("host-b") & df.aesni.notna() & df.block_bytes.notna()]
-hostb_test = stats.ratio_test(hostb, by="aesni", baseline="off", candidate="on",
-                              expected=CLAIMED, margin=MARGIN)
-# what the masked runs switched off, decoded from their CPUINFO lines (not what the mask meant to)
-masked_off = hostb[hostb.aesni.eq("off")].groupby("tool", observed=True).isa_off.agg(
-    lambda s: ", ".join(sorted(s.dropna().astype(str).unique())) or "not recorded")
-print("\n".join(f"host-b {tool}, aesni=off switched off: {off}" for tool, off in masked_off.items()))
-hostb_test[["tool", "algorithm", "block_bytes", "ratio", "equivalent", "differs", "test",
-            "spread_candidate"]]
+hostb = df[df.host.eq("host-b") & df.isa.notna() & df.block_bytes.notna()]
+contrasts = {tool: isa_contrast(rows) for tool, rows in hostb.groupby("tool", observed=True)}
+tests = []
+for tool, c in contrasts.items():
+    rows = hostb[hostb.tool.eq(tool)]
+    aes = rows[rows.algorithm.astype(object).map(c.claim_applies).astype(bool)]  # claim: AES only
+    t = stats.ratio_test(aes, by=c.column, baseline=c.offs[0], candidate=c.on,
+                         expected=CLAIMED, margin=MARGIN)
+    tests.append(t.assign(tool=tool, effect=[c.effect(a, c.offs[0]) for a in t.algorithm]))
+hostb_test = pd.concat(tests, ignore_index=True)
+print("\n".join(f"host-b {tool}: {c.side(c.on)} against {c.side(c.offs[0])}"
+                for tool, c in contrasts.items()))
+hostb_test[["tool", "algorithm", "effect", "block_bytes", "ratio", "equivalent", "differs",
+            "test", "spread_candidate"]]
 
 # %%
 pyca = hostb[hostb.tool.eq("cryptography")]
-pyca_cells = stats.speedup(pyca, by="aesni", on="on", off="off")
+pyca_cells = stats.speedup(pyca)  # the condition pyca has: isa (its mask was not recorded)
 pyca_cells[["algorithm", "block_bytes", "ratio", "ci_low", "ci_high", "p_adjusted", "significant"]]
 
 # %% [markdown]
@@ -130,14 +138,15 @@ with warnings.catch_warnings():
 tier_ratio[["label", "candidate", "baseline", "ratio"]]
 
 # %% [markdown]
-# ## Everything with AES-NI on and off, in one explorer
+# ## Exactly AES-NI on and off, in one explorer
 #
+# The rows whose documents say exactly AES-NI on/off (`isa_column` reads `aesni` for them).
 # Move *Claimed ratio*: the right panel re-tests every cipher against the new claim (filled
 # markers differ from it; the grey band is the equivalence margin). Change *Compare by* to compare
 # machines or tools instead.
 
 # %%
-onoff = df[df.aesni.notna()]
+onoff = df[isa_column(df).eq("aesni")]
 speedups = widgets.speedup_explorer(onoff, by="aesni", expected=CLAIMED, margin=MARGIN)
 speedups
 
@@ -187,9 +196,9 @@ display(Markdown("\n".join(lines) + f"""
   ({rejected} differ from {CLAIMED:g}× after adjustment); a pasted dump has one run per side.
 - The AES mode matters, and which one gains more depends on the machine and its fallback
   (median over key sizes): {modes}.
-- Conditions by what they switched off: on host-b `aesni=off` switched off
-  {"; ".join(f"{off} ({tool})" for tool, off in masked_off.items())}, so its ratios are "AES-NI
-  and everything that mask took with it", not AES-NI alone.
+- Conditions by what they switched off: on host-b the AWS-wiki mask's effect is
+  {"; ".join(f"{e} ({t})" for t, e in hostb_test.groupby("tool").effect.first().items())}, so its
+  ratios are "AES-NI and everything that mask took with it", not AES-NI alone.
 - The block size too: in Python's `cryptography` on host-b AES-128-GCM gains {small.ratio:.1f}× at
   {small.block_bytes} bytes and {big.ratio:.1f}× at {big.block_bytes:,} bytes ({growth}).
 - And the CPU generation and tier: among the plausible rows of the tier seed the largest ratio is

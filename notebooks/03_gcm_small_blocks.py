@@ -35,7 +35,6 @@ QUICK = True  # CI: 3 block sizes, 1 s each, 1 repeat (~15 s). False: 6 sizes, 3
 
 # %%
 from pathlib import Path
-import tempfile
 
 import warnings
 
@@ -45,6 +44,7 @@ from matplotlib.figure import Figure
 
 import cipherlab
 from cipherlab import narrative, plots, stats, widgets
+from cipherlab.runners import all_on, isa_column, isa_sides
 
 pd.set_option("display.max_columns", 30)
 pd.set_option("display.width", 200)
@@ -56,9 +56,9 @@ if QUICK:
     SIZES, SECONDS, REPEATS = [16, 1024, 8192], 1, 1
 else:
     SIZES, SECONDS, REPEATS = None, 3, 6  # None: openssl's six sizes, 16 B .. 16 KiB
-# QUICK: a scratch folder, removed when the kernel stops; a full capture is kept for resume=True
-SCRATCH = tempfile.TemporaryDirectory(prefix="cipherlab-03-") if QUICK else None
-OUT = Path(SCRATCH.name) if QUICK else Path("captures") / "03-gcm"
+# QUICK: a scratch folder, removed when the kernel stops (or, if it is killed, by the next
+# cipherlab.scratch); a full capture is kept for resume=True
+OUT = cipherlab.scratch("03-gcm") if QUICK else Path("captures") / "03-gcm"
 print(f"captures go to {OUT}")
 
 # %%
@@ -72,29 +72,32 @@ print(f"{len(df):,} rows from {df.source.nunique()} files, {df.host.nunique()} m
 # ## The per-call cost on the bundled machines
 #
 # The AWS seed (OpenSSL 1.0.1f) and host-b (OpenSSL 3.0.22) both measured AES-128-GCM and
-# AES-128-CBC with AES-NI on and off.
+# AES-128-CBC with every ISA feature on and with AES-NI masked (AES-NI alone on AWS; on host-b the
+# AWS-wiki mask took AVX2, AVX-512 and SHA-NI too: `isa_off` says what). `ISA` is `on` where
+# nothing was switched off, `off` where something was.
 
 # %%
-pair = df[df.algorithm.isin(["aes-128-gcm", "aes-128-cbc"]) & df.aesni.notna()
+pair = df[df.algorithm.isin(["aes-128-gcm", "aes-128-cbc"]) & isa_column(df).notna()
           & df.tool.eq("openssl") & df.block_bytes.notna()]
-fit = stats.cost_model(pair, groupby=["host", "aesni", "algorithm", "operation"])
-fit[["host", "aesni", "algorithm", "t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte",
+pair = pair.assign(ISA=all_on(pair).map({True: "on", False: "off"}))
+fit = stats.cost_model(pair, groupby=["host", "ISA", "algorithm", "operation"])
+fit[["host", "ISA", "algorithm", "t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte",
      "n_half_bytes", "r_squared", "n_sizes"]]
 
 # %%
-cross = stats.crossover(pair, groupby=["host", "aesni", "algorithm", "operation"])
-cross[["host", "aesni", "crossover_bytes", "ci_low", "ci_high", "regime"]]
+cross = stats.crossover(pair, groupby=["host", "ISA", "algorithm", "operation"])
+cross[["host", "ISA", "crossover_bytes", "ci_low", "ci_high", "regime"]]
 
 # %%
-share = stats.small_block_overhead(pair, groupby=["host", "aesni", "algorithm", "operation"])
-share[share.block_bytes.isin([16, 8192])][["host", "aesni", "block_bytes", "ratio",
+share = stats.small_block_overhead(pair, groupby=["host", "ISA", "algorithm", "operation"])
+share[share.block_bytes.isin([16, 8192])][["host", "ISA", "block_bytes", "ratio",
                                             "overhead_share_a", "overhead_share_b"]]
 
 # %%
-on = pair[pair.aesni.eq("on")]
+on = pair[pair.ISA.eq("on")]
 fig = Figure(figsize=(10, 3.8), layout="constrained")
 left, right = fig.subplots(1, 2)
-plots.cost_model(fit[fit.aesni.eq("on")], on, crossover=cross[cross.aesni.eq("on")], ax=left)
+plots.cost_model(fit[fit.ISA.eq("on")], on, crossover=cross[cross.ISA.eq("on")], ax=left)
 plots.overhead(share, ax=right)
 fig
 
@@ -156,17 +159,17 @@ print("\n".join(aead_warnings[:3]) or "no comparability warning")
 # ## Conclusions
 
 # %%
-def t0(host, aesni, algorithm):
-    return narrative.pick(fit, host=host, aesni=aesni, algorithm=algorithm).t0_ns
+def t0(host, isa, algorithm):
+    return narrative.pick(fit, host=host, ISA=isa, algorithm=algorithm).t0_ns
 
 
-def crossing(host, aesni):
-    return narrative.crossover_text(narrative.pick(cross, host=host, aesni=aesni)).replace(
+def crossing(host, isa):
+    return narrative.crossover_text(narrative.pick(cross, host=host, ISA=isa)).replace(
         "a stays slower", "GCM stays slower").replace("a is always", "GCM is always")
 
 
 AWS = "AWS r3.xlarge"
-s16 = narrative.pick(share, host=AWS, aesni="on", block_bytes=16)
+s16 = narrative.pick(share, host=AWS, ISA="on", block_bytes=16)
 largest = here.block_bytes.max()
 native_big = narrative.pick(here, isa="native", block_bytes=largest)
 masked_big = narrative.pick(here, isa="no-aesni", block_bytes=largest)
@@ -178,17 +181,17 @@ loop_gap = (": a gap this large (and the later crossover) is the benchmark's loo
 era_names = sorted(set(eras.index.get_level_values("era")))
 
 
-def switched_off(host):  # decoded from the run's CPUINFO line; a pasted table may not have one
-    off = pair.loc[pair.host.eq(host) & pair.aesni.eq("off"), "isa_off"].dropna().astype(str)
-    return ", ".join(sorted(off.unique())) or "not recorded"
+def switched_off(host):  # decoded from the run's CPUINFO line, else the document's own column
+    off = pair[pair.host.eq(host) & pair.ISA.eq("off")]
+    return ", ".join(sorted(isa_sides(off).dropna().unique())) or "not recorded"
 display(Markdown(f"""
 - **Per-call cost explains the small blocks.** With AES-NI on the AWS machine a GCM call costs
   t0 = {t0(AWS, "on", "aes-128-gcm"):.0f} ns before its first byte, a CBC call
   {t0(AWS, "on", "aes-128-cbc"):.0f} ns; at 16 bytes {s16.overhead_share_a:.0%} of a GCM call
   is that fixed cost, so GCM runs at {s16.ratio:.2f}× CBC's speed.
 - **GCM overtakes CBC** {crossing(AWS, "on")} on AWS (OpenSSL 1.0.1f) and {crossing("host-b", "on")}
-  on host-b (3.0.22); with AES-NI masked: {crossing(AWS, "off")} on AWS (switched off:
-  {switched_off(AWS)}), {crossing("host-b", "off")} on host-b (switched off: {switched_off("host-b")}).
+  on host-b (3.0.22); with AES-NI masked (and what else each mask took): {crossing(AWS, "off")} on AWS (
+  {switched_off(AWS)}), {crossing("host-b", "off")} on host-b ({switched_off("host-b")}).
 - **On this machine**, at {largest:,} bytes GCM runs at {native_big.ratio:.2f}× CBC's
   speed natively and at **{masked_big.ratio:.2f}×** with the `no-aesni` preset (AES-NI,
   PCLMULQDQ, VAES and VPCLMULQDQ off, the rest kept). The OpenJDK user's Java GCM ran at {jdk_ratio:.3f}× CBC

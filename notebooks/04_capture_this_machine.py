@@ -29,7 +29,6 @@ QUICK = True  # CI: 3 algorithms x 2 sizes x 2 repeats of 1 s (~15 s). False: ~1
 
 # %%
 from pathlib import Path
-import tempfile
 
 import warnings
 
@@ -39,6 +38,7 @@ from matplotlib.figure import Figure
 
 import cipherlab
 from cipherlab import plots, stats, widgets
+from cipherlab.runners import all_on
 
 pd.set_option("display.max_columns", 30)
 pd.set_option("display.width", 200)
@@ -49,8 +49,7 @@ pd.set_option("display.width", 200)
 if QUICK:
     ALGORITHMS = ["aes-128-gcm", "aes-128-cbc", "sha256"]
     SIZES, SECONDS, REPEATS, ISA = [16, 8192], 1, 2, ["native"]
-    SCRATCH = tempfile.TemporaryDirectory(prefix="cipherlab-04-")  # removed when the kernel stops
-    OUT = Path(SCRATCH.name)
+    OUT = cipherlab.scratch("04-capture")  # removed when the kernel stops (or is killed)
 else:  # thorough: six sizes, 3 s each, 6 repeats, AES-NI masked too; kept for notebooks 01/02/05
     ALGORITHMS = ["aes-128-gcm", "aes-128-cbc", "aes-256-gcm", "chacha20-poly1305", "sha256"]
     SIZES, SECONDS, REPEATS, ISA = None, 3, 6, ["native", "no-aesni"]
@@ -89,9 +88,8 @@ checks if len(checks) else "stats.lint: no findings on this capture"
 # %%
 everything = cipherlab.concat([cipherlab.datasets.load(), mine])
 native = everything[everything.algorithm.isin(ALGORITHMS) & everything.block_bytes.eq(8192)
-                    & everything.aesni.astype(str).ne("off") & everything.tier.isna()
-                    & everything.tool.eq("openssl") & everything.multi.isna()  # -multi sums processes
-                    & (everything.isa.isna() | everything.isa.astype(str).eq("native"))]  # unmasked
+                    & all_on(everything) & everything.tier.isna()  # nothing switched off
+                    & everything.tool.eq("openssl") & everything.multi.isna()]  # -multi sums processes
 fig = Figure(figsize=(7, 4), layout="constrained")
 plots.heatmap(native, rows="host", columns="algorithm", block_bytes=8192, ax=fig.add_subplot())
 fig

@@ -95,3 +95,24 @@ def test_no_progress_bar_in_redirected_stderr_and_quiet_is_quiet(tmp_path):
     quiet = run("-q", "ingest", dumps, "-o", tmp_path / "again.csv")
     assert quiet.returncode == 0 and quiet.stdout == b"" and quiet.stderr == b""
     assert (tmp_path / "again.csv").read_bytes() == (tmp_path / "all.csv").read_bytes()
+
+
+@pytest.mark.parametrize("command, needs, args, by", [
+    ("capture-gnutls", "gnutls-cli", ["--isa", "native"], "isa"),
+    ("capture-jca", "java", ["--sizes", "16384", "--seconds", "0.3", "--warmup", "0.2",
+                             "--isa", "native", "--jvm", "native"], "jvm"),
+])
+def test_capture_jca_and_gnutls_are_subcommands_like_capture(command, needs, args, by, tmp_path):
+    if shutil.which(needs) is None:
+        pytest.skip(f"{needs} missing: `make system-deps` installs it")
+    out = tmp_path / "cap"
+    done = run(command, "--algorithms", "aes-128-gcm", "--repeats", "1", *args, "-o", out)
+    assert done.returncode == 0, done.stderr.decode()
+    printed = done.stdout.decode()
+    assert re.search(rf"^{by}\b", printed, re.M) and "aes-128-gcm" in printed
+    assert f"capture folder: {out}" in printed
+    df = cipherlab.ingest(out)  # the folder reads back as the capture function's table
+    assert set(df["algorithm"].astype(str)) == {"aes-128-gcm"} and df["bytes_per_s"].gt(0).all()
+    # a bad value is one line, status 2, no traceback
+    bad = run(command, "--isa", "bogus", "-o", tmp_path / "bad")
+    assert bad.returncode == 2 and "isa" in _one_error_line(bad, command)

@@ -44,17 +44,22 @@ def test_a_capture_folder_gets_aesni_and_small_block_figures_and_true_statements
     for part in (aesni, small):
         assert "<figure" in part
     text = _text(aesni)
-    assert "No machine was measured with AES-NI both on and off" not in text
-    assert "Compared: AES-NI on against off for 2 algorithm(s) (aes-128-cbc, aes-128-gcm) at 3 " \
-           "block size(s), 2 runs per cell" in text
-    sp = _quiet(stats.speedup, df, by="aesni", on="on", off="off")
+    assert "No machine was measured with an ISA feature both on and off" not in text
+    # the no-aesni preset switches off the AES instructions only: compared on isa_off, "AES-NI"
+    off = set(df["isa_off"].dropna()) - {"none"}
+    assert len(off) == 1 and set(off.pop().split("+")) <= {"aesni", "pclmulqdq", "vaes", "vpclmulqdq"}
+    assert (f"Compared: nothing off against off: {df.isa_off[df.isa == 'no-aesni'].iloc[0]} for 2 "
+            "algorithm(s) (aes-128-cbc, aes-128-gcm) at 3 block size(s), 2 runs per cell") in text
+    assert "Speed-up, effect: AES-NI" in text and "Not AES-NI alone" not in text
+    sp = _quiet(stats.speedup, df)  # the table's ISA contrast: isa_off none over the mask's
+    assert set(sp["candidate"]) == {"none"}
     row = sp[(sp.algorithm == "aes-128-gcm") & (sp.block_bytes == 16384)].iloc[0]
     assert f"{row.ratio:.3g}× [{row.ci_low:.2f}, {row.ci_high:.2f}] at 16384 bytes" in text
     host = df["host"].iloc[0]
     text = _text(small)
     assert "No machine measured an AES-GCM" not in text
-    cross = _quiet(stats.crossover, df[df.aesni == "on"], "aes-128-gcm", "aes-128-cbc",
-                   groupby=["algorithm", "operation", "aesni"])
+    cross = _quiet(stats.crossover, df[df.isa_off == "none"], "aes-128-gcm", "aes-128-cbc",
+                   groupby=["algorithm", "operation", "isa_off"])
     assert f"Compared: aes-128-gcm against aes-128-cbc on {host}, openssl" in text
     if cross["regime"].iloc[0] == "a overtakes b":
         assert "aes-128-gcm overtakes aes-128-cbc above" in text
@@ -67,6 +72,46 @@ def test_a_capture_folder_gets_aesni_and_small_block_figures_and_true_statements
     got = dict(zip(facts["fact"], facts[host]))
     assert got["cores"] == str(cipherlab.host_info()["cores"])
     assert re.match(r"0x[0-9a-f]+", got["mask in effect"])
+
+
+@pytest.mark.openssl
+def test_an_effect_is_aes_ni_only_for_aes_under_an_aes_only_mask_on_this_machine(tmp_path):
+    from cipherlab.errors import AnalysisError
+    from cipherlab.runners import effect_label, isa_contrast
+    from cipherlab.runners._isa import features
+
+    native = cipherlab.runners.effective_mask({})
+    if not {"aesni", "avx2"} <= set(features(native) or []):
+        pytest.skip(f"this CPU's mask {native} lacks AES-NI or AVX2: the masks would not differ")
+    out = tmp_path / "box"
+    df = _quiet(cipherlab.capture, ["aes-128-gcm", "chacha20-poly1305"], sizes=[16384],
+                seconds=1, repeats=2, isa="native,no-aesni,no-aesni-classic", out=out,
+                progress=False)
+    c = isa_contrast(df)
+    aes_only = df.loc[df.isa == "no-aesni", "isa_off"].iloc[0]
+    classic = df.loc[df.isa == "no-aesni-classic", "isa_off"].iloc[0]
+    assert c.column == "isa_off" and set(c.offs) == {aes_only, classic}
+    assert "avx2" in classic.split("+") and "avx2" not in aes_only.split("+")
+    with pytest.raises(AnalysisError, match="several levels"):
+        stats.speedup(df)  # two masks: the caller says which
+    html = _quiet(cipherlab.report, out, out=tmp_path / "report").read_text(encoding="utf-8")
+    text = _text(_section(html, "aesni"))
+    # AES under the AES-only preset: "AES-NI"; ChaCha20 under it: no AES-NI effect expected
+    assert f"nothing off against off: {aes_only}" in text
+    assert "Speed-up, effect: AES-NI" in text
+    assert "Speed-up, effect: no AES-NI effect expected (chacha20-poly1305 does not use AES)" in text
+    # under the AWS-wiki value: what it switched off, for AES and ChaCha20 alike, never "AES-NI"
+    assert f"Speed-up, effect: ISA off ({classic})" in text
+    assert re.search(rf"Not AES-NI alone ?: the effect measured is ISA off \({re.escape(classic)}\)",
+                     text)
+    table = pd.read_csv(tmp_path / "report" / "tables" / "aesni-speedup.csv")
+    want = {(a, off): effect_label(a, off) for a in ("aes-128-gcm", "chacha20-poly1305")
+            for off in (aes_only, classic)}
+    got = {(a, b): e for a, b, e in zip(table.algorithm, table.baseline, table.effect)}
+    assert got == want and got[("chacha20-poly1305", classic)].startswith("ISA off (")
+    claim = pd.read_csv(tmp_path / "report" / "tables" / "aesni-2x-test.csv")
+    assert set(claim.algorithm) == {"aes-128-gcm"}  # the 2x claim: AES only
+    assert set(claim.effect) == {"AES-NI", f"ISA off ({classic})"}
 
 
 def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machines,

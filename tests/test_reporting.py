@@ -87,6 +87,34 @@ def test_aesni_section_describes_the_aws_seed_without_testing_it(built):
     assert "3.88× at 16 bytes" in text
 
 
+def test_isa_section_calls_an_effect_aes_ni_only_for_aes_under_an_aes_only_mask(built):
+    import pandas as pd
+
+    page, html = built
+    text = _text(html)
+    hostb = cipherlab.datasets.load("captures/host-b-openssl-3.0.22/evp.txt")
+    classic = hostb["isa_off"].dropna().astype(str).map(len).idxmax()
+    classic = hostb.at[classic, "isa_off"]
+    assert {"aesni", "avx2", "avx512f", "shani"} <= set(classic.split("+"))
+    # host-b's AWS-wiki mask zeroed the second word: ChaCha20's 3.97x is "ISA off (...)"
+    assert f"Speed-up, effect: ISA off ({classic})" in text
+    assert f"chacha20-poly1305 0.837×–3.97× (ISA off ({classic}))" in text
+    assert f"Not AES-NI alone: the effect measured is ISA off ({classic})" in text
+    table = pd.read_csv(page.parent / "tables" / "aesni-speedup.csv")
+    chacha = table[(table.algorithm == "chacha20-poly1305")
+                   & table.machine.str.startswith("host-b, openssl")]
+    assert len(chacha) == 6 and (chacha["effect"] == f"ISA off ({classic})").all()
+    assert set(table.loc[table.machine.str.startswith("AWS"), "effect"]) == {"AES-NI"}
+    # the 2x claim: AES algorithms only; where more than AES-NI went, the effect says what
+    claim = pd.read_csv(page.parent / "tables" / "aesni-2x-test.csv")
+    assert claim["algorithm"].str.startswith("aes-").all()
+    assert (claim.loc[claim.machine.str.startswith("host-b, openssl"), "effect"]
+            == f"ISA off ({classic})").all()
+    assert "isa=no-aesni-classic (what it switched off was not recorded)" in text  # pyca.txt
+    # never "AES-NI" beside ChaCha20 in any table
+    assert not (table.loc[table.algorithm == "chacha20-poly1305", "effect"] == "AES-NI").any()
+
+
 def test_small_block_section_quotes_the_crossover_and_host_b_numbers(built):
     _, html = built
     text = _text(html)
@@ -116,7 +144,8 @@ def test_report_of_given_sources_via_the_cli_is_byte_identical_to_the_api(tmp_pa
     printed = capsys.readouterr().out
     assert printed.strip() == f"report: {tmp_path / 'cli' / 'report.html'}"
     text = _text((tmp_path / "cli" / "report.html").read_text())
-    assert "aws-wiki-aesni-on-off" in text and "AES-NI on and off" in text
+    assert "aws-wiki-aesni-on-off" in text and "ISA features on and off" in text
+    assert "AES-NI on against AES-NI off" in text and "Speed-up, effect: AES-NI" in text
     # one machine and no tiers in this source: the sections say so instead of failing
     assert "No two machines were measured with the same tool and timing base" in text
     assert "openssl, wall-clock time: AWS r3.xlarge" in text
@@ -135,7 +164,7 @@ def test_report_of_a_dump_without_throughputs_explains_instead_of_failing(tmp_pa
         warnings.simplefilter("ignore")
         page = cipherlab.report(cipherlab.datasets.path("rsa.txt"), out=tmp_path)
     text = _text(page.read_text())
-    assert "no AES-NI on/off pairs" in text
+    assert "no ISA on/off pairs" in text
     assert "per-call cost comparison is not possible" in text
     assert list((tmp_path / "figures").iterdir()) == []
     assert (tmp_path / "tables" / "inputs.csv").is_file()

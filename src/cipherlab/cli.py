@@ -3,6 +3,8 @@
     cipherlab ingest FILE...        read dumps, print a summary, optionally write the tidy table
     cipherlab capture ...           benchmark this machine with openssl speed (and cryptography)
     cipherlab capture-tls ...       TLS transfer throughput by cipher suite over loopback
+    cipherlab capture-jca ...       the JDK's ciphers (SunJCE) under JVM and ISA presets
+    cipherlab capture-gnutls ...    GnuTLS's own cipher benchmark under ISA presets
     cipherlab report [SOURCE...]    the whole analysis of dumps and captures, as files + report.html
     cipherlab host                  print this machine's facts as captures record them
 
@@ -163,6 +165,8 @@ def _capturing(args, work) -> int:
 
     def show(message, category, *rest, **kw):  # called in the warning's thread: a fleet host's
         host = "" if current() is LOCAL else f"{current().name}: "
+        if str(message).startswith(host):  # runners' warnings name their host themselves
+            host = ""
         if not getattr(args, "quiet", False):
             print(f"{name}: warning: {host}{message}", file=sys.stderr)
     with warnings.catch_warnings():
@@ -209,9 +213,9 @@ def _capture(args) -> int:
         given.update(hosts=args.hosts, ssh_config=args.ssh_config, accept_new=args.accept_new,
                      parallel=args.parallel)
     frames = []
+    sequential = {k: v for k, v in dict(precision=args.precision,
+                                         max_time=args.max_time).items() if v is not None}
     if not args.python_only:
-        sequential = {k: v for k, v in dict(precision=args.precision,
-                                             max_time=args.max_time).items() if v is not None}
         frames.append(cipherlab.capture(args.algorithms, out=out, timing=args.timing,
                                         multi=args.multi, decrypt=args.decrypt, aead=args.aead,
                                         openssl=args.openssl, progress=_progress(args),
@@ -224,7 +228,7 @@ def _capture(args) -> int:
     if args.python or args.python_only:
         algs = args.python_algorithms or (args.algorithms if args.python_only else None)
         frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing,
-                                               progress=_progress(args), **given))
+                                               progress=_progress(args), **given, **sequential))
     df = cipherlab.concat(frames)
     _say(args, _capture_summary(df))
     _say(args, f"capture folder: {out}  (read it back with cipherlab.ingest({out!r}))")
@@ -299,6 +303,29 @@ def _capture_tls(args) -> int:
         print(table.to_string(float_format=lambda v: f"{v:,.2f}"))
     _say(args, f"capture folder: {out}  (read it back with cipherlab.ingest({out!r}))")
     return 0
+
+
+def _cmd_capture_library(args) -> int:
+    """capture-jca / capture-gnutls: one library's capture function, its summary by condition."""
+    import cipherlab
+    from cipherlab.runners._openssl import default_folder
+
+    kind = args.command.removeprefix("capture-")
+    args.out = args.out or str(default_folder(kind))
+
+    def work() -> int:
+        given = {k: v for k, v in vars(args).items() if k in _LIBRARY_OPTIONS and v is not None}
+        run = cipherlab.capture_jca if kind == "jca" else cipherlab.capture_gnutls
+        df = run(args.algorithms, out=args.out, progress=_progress(args), **given)
+        _say(args, _capture_summary(df, by="jvm" if "jvm" in df.columns else "isa"))
+        _say(args, f"capture folder: {args.out}  (read it back with cipherlab.ingest({args.out!r}))")
+        return 0
+    return _capturing(args, work)
+
+
+# Options of capture-jca / capture-gnutls passed on by name to capture_jca / capture_gnutls.
+_LIBRARY_OPTIONS = ("sizes", "seconds", "repeats", "isa", "jvm", "java", "warmup_s", "timing",
+                    "gnutls_cli", "timeout_s", "seed", "resume", "force", "label")
 
 
 def _cmd_report(args) -> int:
@@ -453,6 +480,45 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--out", default=None,
                    help="capture folder (default captures/tls-<host>-<UTC time>)")
     s.set_defaults(func=_cmd_capture_tls)
+
+    for name, text in (("capture-jca", "the JDK's ciphers (SunJCE) under JVM and ISA presets"),
+                       ("capture-gnutls", "GnuTLS's own cipher benchmark under ISA presets")):
+        s = command(name, text)
+        s.add_argument("--algorithms", type=_csv, default=None,
+                       help="e.g. aes-128-gcm,aes-128-cbc,chacha20-poly1305 (default "
+                            "aes-128-gcm,aes-128-cbc)")
+        s.add_argument("--repeats", type=_positive(int), default=None,
+                       help="separate processes per cell and condition (default 3)")
+        s.add_argument("--isa", type=_csv, default=None,
+                       help="ISA presets (default native,no-aesni), e.g. native,no-aesni,no-vaes")
+        if name == "capture-jca":
+            s.add_argument("--sizes", type=_sizes, default=None,
+                           help="message sizes in bytes (default 16,256,1024,8192,16384)")
+            s.add_argument("--seconds", type=_positive(float), default=None,
+                           help="seconds timed per size (default 1)")
+            s.add_argument("--warmup", dest="warmup_s", type=_positive(float), default=None,
+                           metavar="SECONDS", help="JIT warm-up per size (default 0.5)")
+            s.add_argument("--timing", choices=("cpu", "elapsed"), default=None,
+                           help="thread CPU time (default) or wall-clock time")
+            s.add_argument("--jvm", type=_csv, default=None,
+                           help="JVM presets (default native), e.g. native,seed-era,"
+                                "no-ghash-intrinsics")
+            s.add_argument("--java", default=None, help="path of the java binary")
+        else:
+            s.add_argument("--gnutls-cli", dest="gnutls_cli", default=None, metavar="PATH",
+                           help="the gnutls-cli binary (default: on PATH)")
+            s.add_argument("--timeout", dest="timeout_s", type=_positive(float), default=None,
+                           help="seconds allowed per run (default 600)")
+        s.add_argument("--label", default=None, help="run label for every row")
+        s.add_argument("--seed", type=int, default=None, help="seed of the interleaving order "
+                       "(default 0)")
+        s.add_argument("--resume", action="store_true",
+                       help="continue an interrupted capture in --out")
+        s.add_argument("--force", action="store_true",
+                       help="with --resume: continue a folder captured on another machine")
+        s.add_argument("-o", "--out", default=None,
+                       help=f"capture folder (default captures/{name[8:]}-<host>-<UTC time>)")
+        s.set_defaults(func=_cmd_capture_library)
 
     s = command("report", "the whole analysis as figures, tables and report.html")
     s.add_argument("sources", nargs="*", help="dumps, folders, capture folders, folders of "

@@ -125,3 +125,22 @@ class ComparabilityWarning(CipherlabWarning):
 
 class PlausibilityWarning(CipherlabWarning):
     """A value lies beyond what the hardware can physically do, or behaves implausibly."""
+
+
+def warn_caller(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` pointing at the first caller outside cipherlab (the user's line).
+
+    The public functions call each other (``speedup`` -> ``compare`` -> ``comparable``,
+    ``capture`` -> ``run_plan``), so a fixed ``stacklevel`` would point inside the package for
+    some entry points, or at ``sys:1`` for others.
+    """
+    import sys
+    import warnings
+    from pathlib import Path
+
+    package = str(Path(__file__).resolve().parent)
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+

@@ -82,46 +82,72 @@ def _export_html(nb, path: Path) -> None:
     path.write_text(body, encoding="utf-8")
 
 
-@pytest.fixture(scope="session")
-def executed(tmp_path_factory, request):
-    """``executed("01_ingest_and_explore")``: the notebook run top to bottom with nbclient, once.
+def pytest_collection_modifyitems(config, items):
+    """The notebooks run in JupyterLab before the other notebook tests, which then read the runs
+    Lab saved (see ``executed``): each notebook executes once per test session."""
+    ours = [i for i, item in enumerate(items) if HERE in Path(str(item.fspath)).parents]
+    in_lab = [items[i] for i in ours if "lab" in getattr(items[i], "fixturenames", ())]
+    rest = [items[i] for i in ours if "lab" not in getattr(items[i], "fixturenames", ())]
+    for i, item in zip(ours, in_lab + rest, strict=True):
+        items[i] = item
 
-    The source is ``notebooks/<stem>.py``; it runs in a temp copy of ``notebooks/`` (so nothing it
-    writes lands in the repository). Each notebook is executed once per test session however
-    many tests read its outputs; the executed copy is kept under ``test-results/executed/`` as
-    ``.ipynb`` and as ``.html`` with the widget state saved (the CI artifact a reader without a
-    kernel opens). A cell that raises fails every test that asked for the notebook (nbclient's
+
+@pytest.fixture(scope="session")
+def lab_runs() -> dict[str, Path]:
+    """Notebooks run top to bottom in JupyterLab this session: stem -> the notebook Lab saved
+    (outputs and widget state), filled by the browser tests."""
+    return {}
+
+
+@pytest.fixture(scope="session")
+def executed(tmp_path_factory, request, lab_runs):
+    """``executed("01_ingest_and_explore")``: the notebook run top to bottom, once per session.
+
+    A notebook the browser tests already ran in JupyterLab is read back as Lab saved it (outputs
+    and widget state, see ``lab_runs``). Any other runs with nbclient from its
+    ``notebooks/<stem>.py`` source in a temp copy of ``notebooks/`` (so nothing it writes lands in
+    the repository). Each notebook executes once per test session however many tests read its
+    outputs; the executed copy is kept under ``test-results/executed/`` as ``.ipynb`` and as
+    ``.html`` with the widget state saved (the CI artifact a reader without a kernel opens). A
+    cell that raises fails every test that asked for the notebook (nbclient's
     ``CellExecutionError`` names the cell).
     """
     import nbformat
-    from nbclient import NotebookClient
 
     done: dict[str, object] = {}
+    folder = _results_dir(request.config) / "executed"
 
     def run(stem: str, *, timeout: int = 300):
         if stem not in done:
-            root = copy_notebooks(tmp_path_factory.mktemp(stem) / "root")
-            nb = read_notebook(root / f"{stem}.py")
-            client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                    resources={"metadata": {"path": str(root)}},
-                                    store_widget_state=True)
-            try:
-                client.execute()
-                done[stem] = nb
-            except Exception as err:  # noqa: BLE001 - kept, re-raised by every later asker
-                done[stem] = err
-            finally:
-                keep = _results_dir(request.config) / "executed"
-                keep.mkdir(parents=True, exist_ok=True)
-                nbformat.write(nb, keep / f"{stem}.ipynb")
-                _export_html(nb, keep / f"{stem}.html")
+            if stem in lab_runs:
+                nb = done[stem] = nbformat.read(lab_runs[stem], as_version=4)
+            else:
+                nb, done[stem] = _run_nbclient(stem, tmp_path_factory, timeout)
+            folder.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, folder / f"{stem}.ipynb")
+            _export_html(nb, folder / f"{stem}.html")
         result = done[stem]
         if isinstance(result, Exception):
             raise result
         return result
 
-    run.folder = _results_dir(request.config) / "executed"  # where the copies are kept
+    run.folder = folder  # where the copies are kept
     return run
+
+
+def _run_nbclient(stem: str, tmp_path_factory, timeout: int):
+    """(the notebook as far as it ran, the notebook or the error that stopped it)."""
+    from nbclient import NotebookClient
+
+    root = copy_notebooks(tmp_path_factory.mktemp(stem) / "root")
+    nb = read_notebook(root / f"{stem}.py")
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(root)}}, store_widget_state=True)
+    try:
+        client.execute()
+    except Exception as err:  # noqa: BLE001 - kept, re-raised by every later asker
+        return nb, err
+    return nb, nb
 
 
 def _free_port() -> int:
@@ -183,6 +209,14 @@ class LabServer:
         sep = "&" if "?" in path else "?"
         return f"{self.base}{path}{sep}token={self.token}"
 
+    def api(self, method: str, path: str):
+        """A call of the server's REST API: the decoded JSON reply (None when it has none)."""
+        req = urllib.request.Request(self.base + path, method=method,
+                                     headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=60) as reply:
+            body = reply.read()
+        return json.loads(body) if body else None
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
@@ -190,7 +224,8 @@ class LabServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.ready_path} server exited with {self.proc.returncode}:\n{self.log()}")
+                raise RuntimeError(f"{self.ready_path} server exited with "
+                                   f"{self.proc.returncode}:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url(self.ready_path), timeout=2) as r:
                     if r.status == 200:
@@ -357,6 +392,35 @@ class Lab:
                 '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
                 .map(o => o.textContent).join('\\n').slice(-3000)""")
             self._fail(f"{unnumbered} cell(s) did not run; the error output:\n{errors}\n", None)
+
+    def save_and_shut_down(self, notebook: str) -> Path:
+        """File > Save Notebook, then shut its kernel down (as a user ending a session does: the
+        kernel exits normally, so its QUICK scratch folder goes). Returns the saved file."""
+        path = self.server.root / notebook
+        before = path.stat().st_mtime_ns
+        self.page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
+        self.page.locator(".lm-Menu-itemLabel", has_text="Save Notebook").first.click()
+
+        def saved() -> bool:  # written anew, every code cell with its run number
+            if path.stat().st_mtime_ns == before:
+                return False
+            try:
+                cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            except ValueError:  # being written
+                return False
+            return all(c.get("execution_count") for c in cells if c["cell_type"] == "code")
+
+        deadline = time.monotonic() + 60
+        while not saved():
+            if time.monotonic() > deadline:
+                self._fail(f"{notebook} was not saved with its outputs", None)
+            time.sleep(0.2)
+        self.page.wait_for_function(  # the save is complete: the tab is no longer dirty
+            "() => !document.querySelector('.jp-mod-current.jp-mod-dirty')", timeout=SLOW_MS)
+        for session in self.server.api("GET", "api/sessions"):
+            if session["path"] == notebook:
+                self.server.api("DELETE", f"api/kernels/{session['kernel']['id']}")
+        return path
 
     def screenshot(self, name: str) -> Path:
         self.shots.mkdir(parents=True, exist_ok=True)

@@ -213,6 +213,6 @@ def test_06_ends_with_a_verdict_that_says_whether_the_transfer_was_cipher_bound(
 def test_quick_runs_leave_no_scratch_folder_behind(stem, executed):
     nb = executed(stem)
     said = "\n".join(outputs_text(c) for c in code_cells(nb))
-    scratch = re.search(r"(?:captures go to|->)\s*(\S*cipherlab-0\d-\S*)", said)
+    scratch = re.search(r"(?:captures go to|->)\s*(\S*cipherlab-scratch/\S+)", said)
     assert scratch, "the notebook does not say where its QUICK captures go"
     assert not Path(scratch.group(1)).exists(), f"{scratch.group(1)} left behind"

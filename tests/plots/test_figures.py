@@ -27,7 +27,7 @@ def test_throughput_log_log_with_units_and_one_line_per_condition(evp_frame, ax)
     lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 6]
     assert len(lines) == 4
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert {"aes-128-gcm", "aes-256-gcm", "aesni", "on", "off"} <= set(legend)
+    assert {"aes-128-gcm", "aes-256-gcm", "aesni", "AES-NI on", "AES-NI off"} <= set(legend)
     assert not any("run" in t for t in legend)
 
 
@@ -180,17 +180,20 @@ def test_throughput_never_pools_two_tools_of_the_real_host_b_capture(ax):
         warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
         df = cipherlab.datasets.load("captures/host-b-openssl-3.0.22")
     gcm = df[(df["algorithm"] == "aes-128-gcm") & (df["operation"] == "encrypt")
-             & df["aesni"].notna()]
+             & df["isa"].notna()]
     assert set(gcm["tool"]) == {"openssl", "cryptography"}
     plots.throughput(gcm, ax=ax)
     lines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 6]
-    assert len(lines) == 4  # {openssl, cryptography} x aesni {on, off}
+    assert len(lines) == 4  # {openssl, cryptography} x {native, AWS-wiki mask}
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert {"aesni=on · openssl", "aesni=on · cryptography"} <= set(legend), legend
-    # each line is its own tool's numbers, not a median of both: at 16 bytes with AES-NI,
+    # each side named by what was switched off where the mask is known (openssl's CPUINFO),
+    # by the preset where it is not (the harness), and by its tool
+    assert {"openssl · nothing off", "cryptography · isa=native"} <= set(legend), legend
+    assert any(t.startswith("openssl · off: aesni+pclmulqdq+vaes") for t in legend), legend
+    # each line is its own tool's numbers, not a median of both: at 16 bytes natively,
     # openssl speed measured 20304.67k bytes/s, the Python loop a median of 13425093 over 5 repeats
     first = {float(ln.get_ydata()[0]) for ln in lines}
-    on = gcm[(gcm["aesni"] == "on") & (gcm["block_bytes"] == 16)]
+    on = gcm[(gcm["isa"] == "native") & (gcm["block_bytes"] == 16)]
     for tool in ("openssl", "cryptography"):
         assert float(on.loc[on["tool"] == tool, "bytes_per_s"].median()) in first
     assert {20304670.0, 13425093.0} <= first

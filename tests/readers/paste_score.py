@@ -375,8 +375,10 @@ def _match_runs(exp: Expectation, got: list[Got]) -> dict[int, int]:
 def _pair(exp: Expectation, got: list[Got], runs: dict[int, int]) -> dict[int, int]:
     """Expected cell -> reader's cell with its algorithm, operation and block size, in three
     rounds so no cell takes another's better match: the same run and value, then the same
-    value in another run, then the same run with another value."""
+    value in another run, then the same run with another value. Unflagged cells are tried
+    first (a flagged ``-multi`` child's share equal to its parent's cell is no rival)."""
     key = lambda x: (x.algorithm, x.operation, x.block)  # noqa: E731
+    order = sorted(range(len(got)), key=lambda j: got[j].flagged)
     rounds = [lambda c, g: runs.get(g.run) == c.run and _close(g.value, c.value, c.rtol),
               lambda c, g: _close(g.value, c.value, c.rtol),
               lambda c, g: runs.get(g.run) == c.run]
@@ -386,8 +388,8 @@ def _pair(exp: Expectation, got: list[Got], runs: dict[int, int]) -> dict[int, i
         for i, c in enumerate(exp.cells):
             if i in pairs:
                 continue
-            j = next((j for j, g in enumerate(got)
-                      if j not in taken and key(g) == key(c) and fits(c, g)), None)
+            j = next((j for j in order
+                      if j not in taken and key(got[j]) == key(c) and fits(c, got[j])), None)
             if j is not None:
                 pairs[i] = j
                 taken.add(j)

@@ -158,3 +158,45 @@ def mail_wrap(text: str, width: int = 72, quote: str = "") -> str:
                                drop_whitespace=True) if len(line) > width else [line]
         out.extend(quote + p for p in (pieces or [""]))
     return "\n".join(out)
+
+
+# paste damage of the normalise layer (issue 12, layer 1) ------------------------------------
+def prefixed(text: str, prefix: str) -> str:
+    """Every line of ``text`` behind the same ``prefix`` (``%% ``, ``> > ``, ``// ``, ...)."""
+    return "".join(prefix + line for line in text.splitlines(keepends=True))
+
+
+def gutter(text: str, fmt: str = "{:>4} | ", first: int = 1) -> str:
+    """``text`` with a line-number gutter (``fmt`` of the line number) before every line."""
+    return "".join(fmt.format(n) + line
+                   for n, line in enumerate(text.splitlines(keepends=True), start=first))
+
+
+def inline_code(text: str, bullet: str = "* ") -> str:
+    """Each line of ``text`` as a Markdown bullet holding it as inline code."""
+    return "".join(f"{bullet}`{line}`\n" if line.strip() else "\n" for line in text.split("\n")[:-1])
+
+
+def html_escaped(text: str) -> str:
+    """``text`` as an HTML page shows its source: entities for markup and runs of blanks."""
+    import html
+    return html.escape(text).replace("  ", "&nbsp; ")
+
+
+# document grids in any orientation (issue 12, layer 3) ---------------------------------------
+def markdown_grid(header: list[str], rows: list[list[str]], *, spanning: list[str] | None = None,
+                  outer_pipes: bool = True) -> list[str]:
+    """A Markdown table: an optional spanning header row (a title over the columns it spans,
+    blank in the others, as people type colspan), the header, the separator and ``rows``."""
+    def line(cells: list[str]) -> str:
+        body = " | ".join(cells)
+        return f"| {body} |" if outer_pipes else body
+    out = [line(spanning)] if spanning else []
+    return out + [line(header), line(["---"] * len(header))] + [line(r) for r in rows]
+
+
+def doc_value(value: float, thousands: bool) -> str:
+    """A throughput as people retype openssl's: ``%.2fk`` above 10000 bytes/s, plain below."""
+    if value > 10000:
+        return f"{value / 1000:,.2f}k" if thousands else f"{value / 1000:.2f}k"
+    return f"{value:,.2f}" if thousands else f"{value:.2f}"

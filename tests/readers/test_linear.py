@@ -23,7 +23,8 @@ import cipherlab
 
 _PIECES = ["|", "||", ">", "> ", "\t", "1", "12", ".", "k", "0.00", "1.00k", "<td>", "<tr>", " ",
            "a", "x", "aes-128 cbc ", "Doing ", "type ", "16 bytes ", "+F:", ":", "#", "*", "-",
-           "(", ")", "=", "'s in 1.00s", "bits ", "rsa ", "sign "]
+           "(", ")", "=", "'s in 1.00s", "bits ", "rsa ", "sign ", "=3D", "=\n", "&amp;", "&#",
+           "`", "``", "**", "%%", "//", ";", "12 | "]
 _TIME_FACTOR = 10.0  # 4x the input: linear is 4x, quadratic 16x
 _MEMORY_FACTOR = 8.0
 
@@ -90,6 +91,9 @@ def _table_then_doing(n: int) -> str:
     return head + rows + _doing_two_words(n)
 
 
+_GRID = "| Size | A | B |\n|---|---|---|\n"  # a grid in another orientation (readers/_grids)
+
+
 @pytest.mark.parametrize("make, n", [
     (_doing_two_words, 2_000),                                   # 0.9.8-style Doing lines
     (_table_then_doing, 2_000),                                  # a table, then Doing lines
@@ -97,7 +101,19 @@ def _table_then_doing(n: int) -> str:
     (lambda n: "|" * n + "a\n", 16_000),                         # pipes, then a letter
     (lambda n: " ".join(["1234.56"] * n) + "\n", 100_000),        # one long line of numbers
     (lambda n: ">" * n + " md5 1.00k\n", 16_000),                 # deep quoting
+    (lambda n: ("md5 1.00k 2.00k " * 4 + "=\n") * n + "=3D\n", 4_000),  # QP soft breaks
+    (lambda n: "`" * n + "md5 1.00k`\n", 16_000),                 # backticks
+    (lambda n: "**1" * n + "\n", 16_000),                         # unclosed emphasis
+    (lambda n: "&amp;&#" * n + "\n", 16_000),                     # entities
+    (lambda n: "".join(f"{i}: md5 1.00k\n" for i in range(n)), 4_000),  # a gutter
+    (lambda n: "%% md5 1.00k\n" * n, 4_000),                      # a shared prefix
+    (lambda n: "type" + " 16 bytes16B" * n + " x\n", 4_000),     # block sizes, then a word
+    (lambda n: "type " + "1" * n + "x\n", 16_000),               # digits without a unit
     (lambda n: "".join(f"line {i} of prose\n" for i in range(n)), 5_000),  # prose lines
+    (lambda n: "a" * n + " 1\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n", 16_000),  # a long word
+    (lambda n: "AES-128-CBC\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n" * n, 2_000),  # grid rows
+    (lambda n: _GRID.replace("A |", "a" + " " * n + "b) |") + "| 16 | 1 | 2 |\n", 16_000),  # cell
+    (lambda n: "16 bytes 64 bytes 1.00k 2.00k\n\n" * n, 2_000),  # PDF rows without a name
 ])
 def test_named_shapes_read_in_linear_time_and_memory(make, n):
     _assert_linear(make, n)

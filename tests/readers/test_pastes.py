@@ -27,48 +27,8 @@ pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line
 
 # What the current reader gets wrong, per paste (remove the entry when the paste reads right).
 XFAIL: dict[str, str] = {
-    "003": "rsa15360's 0.0 keygen/s beside its 73.9 s per keygen is flagged 'not measured' "
-           "instead of read as a measurement",
-    "006": "the hand-summarised openssl lines ('rsa 2048 bits sign/s: 1533.00; verify/s "
-           "51018.50') are not read",
-    "007": "label is the prose fragment 'I get here'",
-    "014": "label is a prose bullet sentence, not the heading",
-    "015": "headerless rows in bullets with inline code and a '(Cortex-A720)' note are not read",
-    "016": "a Markdown table with versions as rows, algorithms as columns and the block size in "
-           "the header ('AES-256-GCM (8K)', KB/s) is not read",
-    "020": "a Markdown table with RSA operations as rows and builds as columns is not read",
-    "021": "label of run 3 is the prose fragment 'load the default config'",
-    "023": "the progress line with **bold** numbers is not read",
     "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
-    "027": "labels are a prose fragment ('versions, like 1.0...') and none, not 'no-asm' and "
-           "'with this module'",
-    "030": "label is the whole prose line around the machine phrase, CPUINFO included",
-    "032": "a Markdown table with block sizes as rows and builds as columns ('Decrypt Test', "
-           "the cipher named in the prose) is not read",
-    "035": "the single child's +DT/+R records of '-multi 1' are flagged 'child process' (the "
-           "only measurement there is); the unnamed 'Got: +F9' records are not reported as "
-           "unplaced",
-    "036": "runs after the first under 'Round 1' get no label (the heading applies to them)",
-    "038": "rows ending in a '(Cortex-A720)' cluster tag are not read",
-    "039": "a Markdown table of bssl results (operations as rows, libraries as columns, "
-           "ops/sec) is not read",
-    "042": "label is a bullet of the PR description ('fix cpuCount'), not the prompt's host",
-    "045": "the ecdh table is split into two runs, labelled by a Markdown link and by nothing, "
-           "not 'Before patch'",
-    "047": "the 'without:' run gets no label",
-    "048": "the 'Version: OpenSSL 1.1.0f' line does not set tool_version",
-    "051": "a Markdown SM2 table with sign/verify/sign/s/verify/s columns is not read",
-    "052": "a lone +H/+F pair of -mr output (in a Go raw string) is not read",
     "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
-    "054": "PDF-flattened header and values on one line (U+2019 thousands marks, row named by "
-           "the command above) are not read",
-    "055": "the -mb summary row without a lengths line is not read: only the child's 'Got: +F' "
-           "record gives the five cells, flagged 'child process'",
-    "057": "labels are the bullet \"OpenSSL's default C code\" above the paste and none, not each "
-           "run's 'Running RSA Speed Test with ...' line",
-    "058": "label is a prose line of the bullet ('DSA (Digital Signature Algorithm) is ...'), "
-           "not the heading",
-    "059": "label is the prose formula '842MB/574109.14k=1.5s'",
 }
 
 PASTES = P.pastes()

@@ -201,3 +201,88 @@ def test_any_text_gives_a_table_or_a_clear_error(pieces):
             assert err.source == "<text>"
             return
     assert list(df.columns[:16]) == list(cipherlab.model.COLUMNS)[:16]
+
+
+# The normalise layer (issue 12, layer 1): any shared prefix, gutters, inline code, transfer
+# encodings; the values come back the same through both engines.
+_PREFIXES = ["> ", "> > ", ">>", "%% ", "% ", "# ", "#", "// ", "; ", "! ", "* ", "- ", "| ",
+             "\t", "  > "]
+
+
+@SETTINGS
+@given(tables(), st.sampled_from(_PREFIXES))
+def test_table_behind_any_shared_prefix(case, prefix):
+    text, rows, sizes, rsa = case
+    df = cipherlab.ingest("Results:\n" + R.prefixed(text, prefix), strict=True)
+    _check_table(df, rows, sizes, rsa)
+
+
+@SETTINGS
+@given(tables(), st.sampled_from(["{:>6}\t", "{}: ", "{:>3} | ", "{}. "]), st.integers(1, 9999))
+def test_table_with_a_line_number_gutter(case, fmt, first):
+    text, rows, sizes, rsa = case
+    _check_table(cipherlab.ingest(R.gutter(text, fmt, first), strict=True), rows, sizes, rsa)
+
+
+@SETTINGS
+@given(tables(), st.sampled_from(["* ", "- ", "  * ", ""]))
+def test_table_as_inline_code_bullets(case, bullet):
+    text, rows, sizes, rsa = case
+    _check_table(cipherlab.ingest(R.inline_code(text, bullet), strict=True), rows, sizes, rsa)
+
+
+@SETTINGS
+@given(tables(), st.booleans())
+def test_table_in_quoted_printable(case, crlf):
+    import quopri
+    text, rows, sizes, rsa = case
+    encoded = quopri.encodestring(text.encode()).decode()
+    if crlf:
+        encoded = encoded.replace("\n", "\r\n")
+    _check_table(cipherlab.ingest(encoded, strict=True), rows, sizes, rsa)
+
+
+@SETTINGS
+@given(tables())
+def test_table_with_html_entities(case):
+    text, rows, sizes, rsa = case
+    _check_table(cipherlab.ingest(R.html_escaped(text), strict=True), rows, sizes, rsa)
+
+
+@SETTINGS
+@given(progress_records(), st.data())
+def test_doing_lines_with_emphasised_numbers(rec, data):
+    name, sizes, counts, secs = rec
+    lines = []
+    for s, c, t in zip(sizes, counts, secs):
+        line = R.doing_sym(name, 3, s, c, t)
+        if data.draw(st.booleans()):  # bold around the count and the time
+            line = line.replace(f": {c} ", f": **{c}** ").replace(f"in {t:.2f}s", f"in **{t:.2f}s**")
+        lines.append(line)
+    df = cipherlab.ingest("".join(lines), strict=True)
+    assert df["count"].tolist() == counts and df.seconds.tolist() == secs
+
+
+@SETTINGS
+@given(tables(), st.data(), st.sampled_from(["(default)", "(padlock engine)", "(Neoverse-V2)", "42"]))
+def test_words_after_one_row_are_its_note(case, data, note):
+    text, rows, sizes, rsa = case
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if any(line.startswith(n + " ") for n, _ in rows)]
+    k = data.draw(st.sampled_from(at))
+    lines[k] += "  " + note  # (a number: a PDF's page number)
+    df = cipherlab.ingest("\n".join(lines), strict=True)
+    _check_table(df, rows, sizes, rsa)
+    noted = df[df.note.notna()]
+    assert set(noted.line) == {k + 1} and set(noted.note) == {note.strip("()")}
+    assert df.run.nunique() == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 1e12, allow_nan=False), st.sampled_from([",", "'", "\u2019"]),
+       st.sampled_from(["MB/s", "KiB/s", "Gbps", "kB/s"]))
+def test_thousands_marks_read_back(x, mark, unit):
+    from cipherlab.readers._units import number, value_with_unit
+    written = f"{x:,.2f}".replace(",", mark)
+    assert number(written) == float(f"{x:.2f}")
+    assert value_with_unit(f"{written} {unit}") == value_with_unit(f"{x:.2f} {unit}")

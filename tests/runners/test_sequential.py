@@ -82,6 +82,29 @@ def test_a_real_capture_stops_at_the_precision_asked_and_records_why(tmp_path):
         assert iv["n"] >= 6 and iv["half_width"] <= 0.10
 
 
+@pytest.mark.openssl
+def test_capture_python_stops_at_the_precision_asked_and_records_why(tmp_path):
+    import cipherlab
+    from cipherlab.runners._sequential import ratio_intervals
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # busy/virtualised host
+        df = cipherlab.capture_python("aes-128-gcm", sizes=[16384], seconds=0.1, warmup_s=0.05,
+                                      operations="encrypt", isa="native,no-aesni",
+                                      precision="10%", max_time=90, out=tmp_path, progress=False)
+    rec = json.loads((tmp_path / "stopping.json").read_text())
+    assert rec == df.attrs["stopping"] | {"elapsed_s": rec["elapsed_s"]}
+    assert rec["stopped"] in ("precision", "max_time") and "warm-up run discarded" in rec["rule"]
+    runs = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    assert len(runs) == 2 * rec["pairs"] and {r["tool"] for r in runs} == {"cryptography"}
+    iv = ratio_intervals(df).iloc[0]
+    assert iv["condition"] == "no-aesni" and iv["baseline"] == "native"
+    if rec["stopped"] == "precision":  # the rule's own claim, checked from the rows
+        assert iv["n"] >= 6 and iv["half_width"] <= 0.10
+    with pytest.raises(ValueError, match="a ratio needs two conditions"):
+        cipherlab.capture_python("aes-128-gcm", isa="native", precision="2%",
+                                 out=tmp_path / "one", progress=False)
+
+
 def test_precision_needs_two_conditions(tmp_path):
     import cipherlab
     with pytest.raises(ValueError, match="a ratio needs two conditions"):

@@ -207,3 +207,15 @@ def test_multi_children_are_left_out_silently():
         r = st.speedup(both)
     assert (r["n_candidate"] == 4).all()  # the totals only
     pd.testing.assert_series_equal(r["ratio"], st.speedup(df)["ratio"])
+
+
+def test_runs_of_two_capture_folders_named_alike_are_two_units():
+    # folders of one name from two machines read alike (cap/runs/<key>.txt, run 0 in each):
+    # their capture ids keep the runs apart, so two processes are never pooled as one
+    from cipherlab.stats._common import unit_columns, unit_ids
+
+    df = pd.DataFrame({"source": ["cap/runs/k.txt"] * 2, "run": [0, 0],
+                       "capture_id": ["31cded5a8a4247b8", "9f0e1d2c3b4a5968"]})
+    assert len(set(unit_ids(df, unit_columns(df, "run", what="t")))) == 2
+    assert len(set(unit_ids(df.drop(columns="capture_id"),
+                            unit_columns(df.drop(columns="capture_id"), "run", what="t")))) == 1

@@ -69,11 +69,30 @@ def test_explorer_draws_the_bundled_data_and_redraws_once_per_change(bundled):
     assert "aes-128-cbc" in w.status.value
 
 
+def _legend_texts(fig) -> list[str]:
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+    return [t.get_text() for lg in legends for t in lg.get_texts()]
+
+
+def test_explorer_lines_are_one_per_machine_and_condition_and_files_only_when_asked(bundled):
+    w = widgets.explorer(bundled)
+    w.algorithm.value = "aes-128-cbc"  # host-a's CBC rows come from four files
+    texts = _legend_texts(w.figure)
+    assert not any(t.endswith(".txt") for t in texts) and "source" not in w.table.columns
+    assert {"AES-NI on", "AES-NI off", "nothing off"} <= set(texts)  # the condition chosen splits
+    # one line (and one table row) per machine and condition: host-a's files are its runs
+    host_a = w.table[w.table["host"] == "host-a"]
+    assert len(host_a) == 1
+    w.condition.value = "source"  # asked for: one line per file
+    assert any(t.endswith(".txt") for t in _legend_texts(w.figure))
+    assert len(w.table[w.table["host"] == "host-a"]) > 1
+
+
 def test_explorer_table_holds_the_plotted_medians(aws):
     w = widgets.explorer(aws)
     sel = aws[(aws.algorithm == "aes-128-gcm") & (aws.aesni == "on")]
     row = w.table[w.table["aesni"] == "on"].iloc[0]
-    for size, rate in zip(sel.block_bytes, sel.bytes_per_s):
+    for size, rate in zip(sel.block_bytes, sel.bytes_per_s, strict=True):
         assert row[f"{size} B"] == pytest.approx(rate)
 
 
@@ -104,7 +123,7 @@ def test_explorer_per_ghz_and_cycles_per_byte_use_the_clock(bundled):
     w.condition.value = "tier"
     w.metric.value = "cycles/byte"
     assert not w.message and w.png.startswith(PNG_MAGIC)
-    via = w.table[w.table["label"].astype(str).str.startswith("VIA Luke")]
+    via = w.table[w.table["host"].astype(str).eq("VIA Luke")]
     assert len(via) and (via["8192 B"] > 0).all()
 
 
@@ -135,6 +154,24 @@ def test_explorer_export_writes_paper_files(aws, tmp_path):
     assert data["clicked.pdf"] == (tmp_path / "clicked.pdf").read_bytes()
 
 
+@pytest.mark.parametrize("width", ["single", "double"])
+@pytest.mark.parametrize("make", ["explorer", "overhead_explorer"])
+def test_exported_figures_fit_a_paper_column_and_page(bundled, make, width):
+    """What Export saves, at the column width it is saved at: no tick labels, titles or legend
+    entries running into each other or off the page (the overhead panels stack when narrow)."""
+    from cipherlab import plots
+
+    w = getattr(widgets, make)(bundled)
+    fig = w.paper_figure(width)
+    with plots.paper(width):
+        assert plots.layout_problems(fig) == []
+    if make == "overhead_explorer":  # on paper one panel above the other; on screen beside
+        top, bottom = fig.axes
+        assert top.get_position().y0 > bottom.get_position().y1
+        left, right = w.figure.axes
+        assert left.get_position().x1 < right.get_position().x0
+
+
 def test_a_change_that_alters_nothing_redraws_nothing(bundled):
     w = widgets.explorer(bundled)
     calls = _count_redraws(w)
@@ -153,6 +190,44 @@ def test_the_screen_png_is_hidpi_and_shown_at_css_size(aws):
     pixels = struct.unpack(">I", w.png[16:20])[0]
     shown = out["metadata"]["image/png"]["width"]
     assert pixels >= 1.5 * shown - 1 and 400 < shown < 1000  # fits a 1280-px screen, text ~13 px
+
+
+def test_screen_text_drawn_from_kept_bitmaps_looks_as_matplotlib_draws_it():
+    """The screen renderer pastes each text's bitmap kept from an earlier draw: the picture is
+    the one matplotlib's own Agg draws (glyphs placed to the whole pixel, not to 1/64 of one)."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from cipherlab.widgets._base import _DPI, _ScreenCanvas
+
+    def pixels(canvas_class):
+        fig = Figure(figsize=(3, 2), dpi=_DPI)
+        ax = fig.add_subplot()
+        ax.plot([1, 2, 3], label="aes-128-gcm · host-b · openssl 3.0.22")
+        ax.set_ylabel("Speed-up")  # rotated: drawn by matplotlib itself
+        fig.subplots_adjust(left=0.25)
+        ax.set_title("aesni=on / aesni=off, per cell", fontsize="medium")
+        ax.legend(loc="lower right", fontsize="small")
+        canvas = canvas_class(fig)
+        canvas.draw()
+        return np.asarray(canvas.buffer_rgba())[..., :3].astype(int)
+
+    def ink(a):  # dark pixels (text, lines, frame), and those within one pixel of them
+        dark = np.pad(a.min(axis=2) < 128, 1)
+        near = np.zeros_like(dark)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                near |= np.roll(np.roll(dark, dy, axis=0), dx, axis=1)
+        return dark[1:-1, 1:-1], near[1:-1, 1:-1]
+
+    stock = pixels(FigureCanvasAgg)
+    first, again = pixels(_ScreenCanvas), pixels(_ScreenCanvas)  # bitmaps made, then reused
+    assert (first == again).all()
+    (dark, near), (dark_kept, near_kept) = ink(stock), ink(first)
+    assert abs(int(dark.sum()) - int(dark_kept.sum())) < 0.05 * dark.sum()  # as much ink
+    assert (dark_kept & ~near).sum() < 0.01 * dark.sum()  # each dark pixel where matplotlib's
+    assert (dark & ~near_kept).sum() < 0.01 * dark.sum()  # is, to within a pixel
 
 
 def test_explorer_rejects_what_is_not_a_tidy_table(aws):
@@ -300,12 +375,18 @@ def test_multi_runs_are_kept_apart_from_single_process_rows(bundled):
 
 
 def test_ratio_to_baseline_is_taken_within_one_machine_unless_pooled(bundled):
-    w = widgets.explorer(bundled[bundled.aesni.notna()], metric="ratio to baseline")
+    from cipherlab.runners import all_on, isa_column
+
+    # ISA on (nothing switched off) / off, whichever column each source names it by
+    isa = bundled[isa_column(bundled).notna()]
+    isa = isa.assign(ISA=all_on(isa).map({True: "on", False: "off"})).drop(
+        columns=["aesni", "isa", "isa_off"])
+    w = widgets.explorer(isa, metric="ratio to baseline")
+    w.condition.value = "ISA"
     assert not w.message
-    # each machine and tool that measured GCM with AES-NI on and off has its own ratios, apart
-    gcm = bundled[bundled.aesni.notna() & bundled.algorithm.eq("aes-128-gcm")
-                  & bundled.operation.eq("encrypt") & bundled.multi.isna()]
-    sides = gcm.groupby([gcm.host.astype(str), gcm.tool.astype(str)]).aesni.nunique()
+    # each machine and tool that measured GCM with ISA features on and off has its own ratios
+    gcm = isa[isa.algorithm.eq("aes-128-gcm") & isa.operation.eq("encrypt") & isa.multi.isna()]
+    sides = gcm.groupby([gcm.host.astype(str), gcm.tool.astype(str)]).ISA.nunique()
     cells = w.table.groupby(["host", "tool"], observed=True).size()
     assert set(cells.index) == set(sides[sides == 2].index) and len(cells) >= 3
     w.pool.value = True  # asked for: then the machines are pooled as repeats
@@ -328,11 +409,12 @@ def test_every_panel_has_y_numbers_on_screen_and_in_the_export(make, aws, tmp_pa
     from cipherlab.widgets._base import y_tick_labels
 
     w = getattr(widgets, make)(aws)
-    narrow = {"explorer": ("metric", "ratio to baseline"), "speedup_explorer": ("algorithms", ("aes-128-cbc",)),
+    narrow = {"explorer": ("metric", "ratio to baseline"),
+              "speedup_explorer": ("algorithms", ("aes-128-cbc",)),
               "overhead_explorer": ("b", "aes-192-cbc")}[make]
     for value in (None, narrow):
         if value:
-            setattr(getattr(w, value[0]), "value", value[1])
+            getattr(w, value[0]).value = value[1]
         assert not w.message
         for ax in w.figure.axes:
             assert len(y_tick_labels(ax)) >= 2, (make, value, ax.get_title(), ax.get_ylim())

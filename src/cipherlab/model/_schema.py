@@ -42,6 +42,7 @@ COLUMNS: dict[str, str] = {
     "count": "Int64",
     "seconds": "float64",
     "flag": "category",
+    "note": "category",  # words beside a row's values that are no value ("(padlock engine)")
     # run metadata
     "dialect": "category",
     "built_on": "category",
@@ -52,6 +53,11 @@ COLUMNS: dict[str, str] = {
     "cpu": "category",
     "clock_hz": "float64",
 }
+#: Provenance columns, after the run metadata and only where some cell has a value: ``rule``
+#: names the rule that placed an inferred cell's run, label or unit (``run: text moved on;
+#: label: caption``, see ``readers._boundaries`` and ``readers._context``), NA where the text's
+#: own format placed it. They describe how a cell was read: they are no conditions.
+PROVENANCE: dict[str, str] = {"rule": "category"}
 _HEAD = list(COLUMNS)[: list(COLUMNS).index("flag") + 1]
 _TAIL = list(COLUMNS)[len(_HEAD):]
 # Conditions whose values are whole numbers stay numeric so they sort and compare as numbers.
@@ -104,7 +110,7 @@ def condition_columns(df: pd.DataFrame) -> list[str]:
     >>> condition_columns(pd.DataFrame(columns=["source", "run", "aesni", "bytes_per_s"]))
     ['aesni']
     """
-    return [c for c in df.columns if c not in COLUMNS]
+    return [c for c in df.columns if c not in COLUMNS and c not in PROVENANCE]
 
 
 def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] | None = None,
@@ -421,14 +427,16 @@ def coerce(df: pd.DataFrame) -> pd.DataFrame:
     ('Int64', 'category', 'category')
     """
     conds = condition_columns(df)
-    dtypes = {**COLUMNS, **{c: "Int64" if c in _INTEGER_CONDITIONS else "category" for c in conds}}
+    notes = [c for c in PROVENANCE if c in df.columns]
+    dtypes = {**COLUMNS, **{c: "Int64" if c in _INTEGER_CONDITIONS else "category" for c in conds},
+              **{c: PROVENANCE[c] for c in notes}}
     df = df.copy(deep=False)  # the caller's frame keeps its columns; no data is copied
     for col, dtype in dtypes.items():
         s = df[col] if col in df.columns else None
         t = _missing(df.index, dtype) if s is None else _as(s, dtype)
         if t is not s:
             df[col] = t
-    return df[_HEAD + conds + _TAIL].reset_index(drop=True)
+    return df[_HEAD + conds + _TAIL + notes].reset_index(drop=True)
 
 
 def _missing(index: pd.Index, dtype: str) -> pd.Series:

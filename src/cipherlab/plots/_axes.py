@@ -181,17 +181,28 @@ def ratio_axis(ax, which: str = "y", values: Iterable[float] = (), *, log: bool 
     axis.set_major_formatter(_Spaced(format_ratio, keep="low"))
 
 
+_SIDE_CHARS = 36  # an ISA side in a legend: what a single-column figure's legend holds
+
+
 def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[str]":
     """One label per row from the key columns whose values differ between rows.
 
     Keys that are constant over the frame say nothing to tell lines apart, so they are left out;
-    when every key is constant the first non-empty one is used.
+    when every key is constant the first non-empty one is used. A row's ISA condition is named
+    once, from the column it is read from, as everywhere else
+    (:func:`cipherlab.runners._isa.isa_column`, :func:`~cipherlab.runners._isa.side_name`).
 
     >>> import pandas as pd
     >>> f = pd.DataFrame({"algorithm": ["aes-128-gcm"] * 2, "aesni": ["on", "off"]})
     >>> label_from_keys(f, ["algorithm", "aesni"])
-    ['aesni=on', 'aesni=off']
+    ['AES-NI on', 'AES-NI off']
+    >>> f = pd.DataFrame({"isa_off": ["none", "aesni+pclmulqdq", None],
+    ...                   "isa": ["native", "no-aesni", "no-aesni"]})
+    >>> label_from_keys(f, ["isa_off", "isa"])
+    ['nothing off', 'off: aesni+pclmulqdq', 'isa=no-aesni (mask not recorded)']
     """
+    from cipherlab.runners._isa import ISA_COLUMNS, isa_column, side_name
+
     keys = [k for k in keys if k in frame.columns]
     varying = [k for k in keys if frame[k].astype("object").nunique(dropna=False) > 1]
     if not varying:
@@ -199,12 +210,17 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
     # self-explanatory values: no "key=" prefix
     named = {"algorithm", "label", "source", "candidate", "host", "machine", "tool",
              "tool_version", "cipher"}
+    reads = isa_column(frame[[k for k in varying if k in ISA_COLUMNS]]).to_numpy()
     out = []
-    for _, row in frame.iterrows():
+    for i, (_, row) in enumerate(frame.iterrows()):
         parts = []
         for k in varying:
             v = row[k]
             if v is None or (isinstance(v, float) and math.isnan(v)) or v is np.nan:
+                continue
+            if k in ISA_COLUMNS:
+                if k == reads[i]:  # a long list of features switched off: cut, counted
+                    parts.append(side_name(k, v, width=_SIDE_CHARS))
                 continue
             if k == "source":  # a file's name, not the path it was read from
                 v = str(v).replace("\\", "/").rsplit("/", 1)[-1]

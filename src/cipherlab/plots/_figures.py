@@ -53,10 +53,12 @@ _RESULT_COLUMNS = frozenset({
     "clock_source",
 })
 # Columns that vary between runs and are worth telling apart with line styles, most telling first.
-_STYLE_CANDIDATES = ("aesni", "tier", "isa", "tool", "machine", "host", "label", "source", "run",
-                     "repeat_group")
+# The tool comes first: ISA conditions named by different columns per tool (a capture's
+# isa_off beside a harness's isa) would tell the lines apart without saying whose they are.
+_STYLE_CANDIDATES = ("tool", "isa_off", "aesni", "tier", "isa", "machine", "host", "label",
+                     "source", "run", "repeat_group")
 # Of those, the ones that say what was measured (never a mere numbering of repeats).
-_MEASURED = frozenset({"aesni", "tier", "isa", "tool"})
+_MEASURED = frozenset({"isa_off", "aesni", "tier", "isa", "tool"})
 
 
 def _gca(ax):
@@ -139,10 +141,9 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
     if ax.get_legend() is not None:  # seaborn's own, replaced by this one
         ax.get_legend().remove()
     fig = ax.figure
-    size = ax.xaxis.get_label().get_fontsize() - (1 if fig.get_figwidth() > 4 else 2)
-    ncols = _legend_columns([str(lab) for lab in labels], fig.get_figwidth() * 72, size)
-    kw = dict(fontsize="small" if fig.get_figwidth() > 4 else "x-small", ncols=ncols,
-              frameon=False, handlelength=1.8,
+    fontsize = "small" if fig.get_figwidth() > 4 else "x-small"
+    ncols = _legend_columns([str(lab) for lab in labels], fig.get_figwidth() * 72, fontsize)
+    kw = dict(fontsize=fontsize, ncols=ncols, frameon=False, handlelength=1.8,
               columnspacing=1.0, borderaxespad=0.2)
     engine = fig.get_layout_engine()
     if len(fig.axes) == 1 and engine is not None and "Constrained" in type(engine).__name__:
@@ -151,13 +152,21 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
         ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), **kw)
 
 
-def _legend_columns(labels: list[str], width_pt: float, size: float) -> int:
-    """The most columns whose widest labels (matplotlib fills column by column) fit the width."""
+def _legend_columns(labels: list[str], width_pt: float, fontsize) -> int:
+    """The most columns whose widest labels (matplotlib fills column by column) fit the width,
+    measured with the font's own metrics."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    font = FontProperties(size=fontsize)
+    size = font.get_size_in_points()
+    # glyph outlines, plus 10 %: the laid-out text is a little wider (side bearings, hinting)
+    widths = [1.1 * TextPath((0, 0), lab or " ", prop=font).get_extents().width for lab in labels]
     for ncols in range(len(labels), 1, -1):
-        rows = math.ceil(len(labels) / ncols)
-        columns = [labels[k * rows:(k + 1) * rows] for k in range(ncols)]
-        # label, handle and gap per column, in points
-        need = sum((0.66 * max(map(len, c)) + 5.5) * size for c in columns if c)
+        # as matplotlib splits entries: the first len % ncols columns hold one more
+        columns = np.array_split(np.array(widths), ncols)
+        # label, handle (1.8 em), pad (0.8 em) and gap (1.0 em) per column, in points
+        need = sum(c.max() + 3.6 * size for c in columns if len(c)) + 2 * size
         if need <= width_pt:
             return ncols
     return 1
@@ -173,8 +182,8 @@ def _splitting_columns(d: pd.DataFrame, fixed: list[str]) -> list[str]:
     A line pools the rows that share the ``fixed`` columns and the columns chosen so far. A
     candidate is chosen when it takes several values among such rows, unless it merely numbers
     their repeats: a run (or file, label) per repeat, each of its values holding one numbered
-    ``repeat`` and no two values the same one. What was measured (``aesni``, ``tier``, ``isa``,
-    the ``tool``) never numbers repeats, and rows without a repeat number are repeats of nothing:
+    ``repeat`` and no two values the same one. What was measured (``isa_off``, ``aesni``, ``tier``,
+    ``isa``, the ``tool``) never numbers repeats, and rows without a repeat number are repeats of nothing:
     openssl rows (no repeat) and ``cryptography`` rows (repeats 0-4) of one algorithm, block size
     and condition are two lines, not one line with a band. Columns implied by the chosen ones (a
     label naming the condition, a run number) are skipped.
@@ -221,8 +230,8 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
     hue
         Column coloured by :func:`cipherlab.plots.palette` (consistent colours per algorithm).
     style
-        Column told apart by markers and dashes. ``"auto"`` picks the columns among ``aesni``,
-        ``tier``, ``isa``, ``tool``, ``label``, ``source``, ``run`` whose values differ within one
+        Column told apart by markers and dashes. ``"auto"`` picks the columns among ``isa_off``,
+        ``aesni``, ``tier``, ``isa``, ``tool``, ``label``, ``source``, ``run`` whose values differ within one
         hue level and block size (joined when several do), so that a line pools only the
         numbered repeats of one measurement: different tools, conditions or runs are never one
         line, while a run per repeat (as :func:`cipherlab.capture` makes) is one line with its
@@ -278,8 +287,8 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
     if hue:
         d[hue] = _plain(d[hue])
     if style:
-        d[style] = (label_from_keys(d[[style]], [style]) if style == "source"  # a file name
-                    else _plain(d[style]))
+        d[style] = (label_from_keys(d[[style]], [style])  # a file name, an ISA side's name
+                    if style in ("source", "isa_off", "aesni") else _plain(d[style]))
     hue_order = list(dict.fromkeys(d[hue])) if hue else None
     if style:
         kwargs.setdefault("markers", True)
@@ -317,7 +326,8 @@ def _significance_column(result: pd.DataFrame, significance: str | None) -> str 
 def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "block_bytes",
             hue: str | None = "algorithm", significance: str | None = "auto",
             palette: Mapping[str, str] | None = None, log: bool | None = None,
-            ylabel: str = "Speed-up", legend: bool = True, ax=None):
+            ylabel: str = "Speed-up", legend: bool = True, expected_label: str = "claimed",
+            ax=None):
     """Ratios with their confidence intervals by block size, against a claimed value.
 
     Draws the ``ratio`` column of :func:`cipherlab.stats.speedup`, :func:`~cipherlab.stats.compare`
@@ -333,6 +343,8 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
         The claimed ratio to draw a reference line at (``None`` for none). When the frame has a
         ``margin`` column (a :func:`~cipherlab.stats.ratio_test` result), the equivalence region
         ``expected × (1 ± margin)`` is shaded.
+    expected_label
+        What the dashed line is, in its legend entry (``"claimed 2×"``; e.g. "the seed's ratio").
     x
         Block-size column (log-2 axis). When the result has no such column (a test across block
         sizes, ``paired=True``), each row is one point on a categorical axis: a forest plot.
@@ -433,7 +445,7 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
     if expected is not None:
         ax.axhline(expected, color="0.25", linestyle="--", linewidth=0.9, zorder=1)
         handles.append(Line2D([], [], color="0.25", linestyle="--",
-                              label=f"claimed {format_ratio(expected)}"))
+                              label=f"{expected_label} {format_ratio(expected)}"))
         if "margin" in d.columns and d["margin"].notna().any():
             m = float(d["margin"].dropna().iloc[0])
             ax.axhspan(expected * (1 - m), expected * (1 + m), color="0.85", zorder=0, linewidth=0)

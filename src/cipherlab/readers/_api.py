@@ -26,7 +26,7 @@ from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _collapsed, _gnutls, _openssl
 from cipherlab.readers._tables import find_tables
-from cipherlab.readers._text import decode, split_lines, strip_shared_prefix
+from cipherlab.readers._text import decode, normalise, renumber, strip_shared_prefix
 
 __all__ = ["ingest"]
 
@@ -481,7 +481,7 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     Unplaced lines that look like data are warned about (or raised, with ``strict``); a text
     with no measurements at all raises :class:`~cipherlab.errors.IngestError`.
     """
-    lines = split_lines(text)
+    lines, origin = normalise(text)  # origin: the map back to the text's lines, if they moved
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
     found: list = []
     taken: set[int] = set()
@@ -493,6 +493,8 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]
+    if origin is not None:
+        unplaced = renumber(runs, unplaced, origin)
     shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
         " ..." if len(unplaced) > _SHOWN else "")
     if unplaced and (strict or not runs):

@@ -65,27 +65,49 @@ class _Assembly:
         if loose is None:
             loose = self.fill(run, cells)
         cells.extend(loose)
+        children = run.children
+        if run.multi == 1 and children:  # the one child measured the whole: where the parent
+            parent = {*((r[ALG], size) for r in run.rows for size in r[SIZES]),  # printed no
+                      *(k for _, k in run.pk)}                                  # cell, its are
+            cells.extend(c for _, c, key in children if key not in parent and not isinstance(c, dict))
+            children = [ch for ch in children if ch[2] in parent or isinstance(ch[1], dict)]
         sub = [c if isinstance(c, dict) else
-               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds}
-               for conds, c, _ in run.children]
+               {**dict(zip(_FIELDS, c)), "flag": c[FLAG] or FLAG_CHILD, **conds, **_table(key)}
+               for conds, c, key in children]
+        if any(_table(key) for _, key in run.pk):
+            # KEM and signature rows (3.2+) say which table they are in: rsa512's KEM keygen is
+            # not its signature keygen, nor its sign/verify the classic RSA table's
+            tabled = {id(c): _table(key) for c, key in run.pk if _table(key)}
+            sub += [{**dict(zip(_FIELDS, c)), **tabled[id(c)]} for c in cells if id(c) in tabled]
+            cells = [c for c in cells if id(c) not in tabled]
         rows = run.rows
         if not cells and not rows and not sub:
             return None
-        if sub:  # cells that vary in a condition: every cell becomes a mapping
+        notes = self.notes and {n: self.notes[n] for n in map(_line_of, chain(rows, cells))
+                                if n in self.notes}
+        if sub or notes:  # cells that vary in a condition or note: every cell a mapping
             cells = [c for r in rows for c in _row_cells(r)] + cells
             rows = []
         cells.sort(key=_line_of)  # stable: cells of one line keep their order
-        if sub:
+        if sub or notes:
             cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
+            for c in cells:
+                if c["line"] in notes:
+                    c["note"] = notes[c["line"]]
             cells.sort(key=lambda c: c["line"])
         if run.multi:
             meta["multi"] = run.multi
         meta.setdefault("tool", "openssl")
         if "timing" not in meta:
             meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
-                else "cpu" if run.stderr_seen or run.opts.get("prompt") else None
+                else run.timing or ("cpu" if run.stderr_seen or run.opts.get("prompt") else None)
         meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
             else "progress" if "progress" in run.dialects else "harness"
+        label_rule = run.label_rule if meta.get("label") else None
+        if run.boundary or label_rule:  # (the inferred rules that placed it; none: exact format)
+            meta["rule"] = f"run, label: {label_rule}" if run.boundary == label_rule else "; ".join(
+                f"{what}: {name}" for what, name in (("run", run.boundary), ("label", label_rule))
+                if name)
         return Run(meta=meta, cells=cells, rows=rows)
 
     def fill(self, run: _Run, cells: list[list]) -> list[list]:
@@ -129,7 +151,8 @@ class _Assembly:
                 if key in child_keys or key in index:
                     continue
                 loose.append(self.progress_cell(p))
-                loose[-1][FLAG] = FLAG_CHILD
+                if run.multi != 1:  # (the one child of -multi 1 measured the whole)
+                    loose[-1][FLAG] = FLAG_CHILD
                 continue
             target = take(key, None)
             if target is None:
@@ -192,6 +215,17 @@ class _Assembly:
         return [p.lineno, p.algorithm, p.name, p.operation, None, None, ops, p.count,
                 p.seconds, None]
 
+
+
+def _table(key: tuple | None) -> dict:
+    """``{"table": "kem"}`` or ``{"table": "sig"}`` for the cell key of a KEM or signature
+    table's cell (family ``kem:ml-kem-768``, ``sig:ml-dsa-65``), else ``{}``.
+
+    >>> _table(("kem:ml-kem-768", None, "keygen")), _table(("rsa", 2048, "sign")), _table(None)
+    ({'table': 'kem'}, {}, {})
+    """
+    fam = key[0] if key else None
+    return {"table": fam[:3]} if type(fam) is str and fam[:4] in ("kem:", "sig:") else {}
 
 
 def _row_cells(row: list) -> list[list]:

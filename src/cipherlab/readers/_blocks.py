@@ -22,7 +22,8 @@ from operator import itemgetter, not_
 from typing import Callable
 
 from cipherlab.readers import _mr, _progress, _terminal as T
-from cipherlab.readers._runs import ALG, LINE, OP, _memo, _printed_rates, _Run
+from cipherlab.readers._boundaries import MR_PROMPT, PROGRESS, REPEATS, Event
+from cipherlab.readers._runs import ALG, LINE, OP, _memo, _Run, pk_id
 
 _groups = re.Match.groups
 _TAIL = itemgetter(2)  # of a T.ROW_LINE record: the cells of the row's next line
@@ -196,12 +197,14 @@ class _BlockReaders:
         for k, (name, times, rates) in enumerate(map(_groups, rows)):
             # (a time ends in "s", a rate holds one ".")
             spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
-            if spec is None or any((spec[0], op) in seen for op, _ in spec[1]):
+            if spec is None or any(pk_id(spec[0], op, key[0]) in seen for op, key in spec[1]):
                 break  # (a row the run has: the line path opens the next run there)
             algorithm, keys = spec
             lineno = idx + 1 + k
-            for (op, key), rate in zip(keys, rates.split()):
-                cells.append(([lineno, algorithm, name, op, None, None, float(rate), None, None,
+            values = T.rates(times.split() + rates.split()) if " 0.0" in rates else \
+                map(float, rates.split())  # (0.0 beside a time: see T.rates)
+            for (op, key), rate in zip(keys, values):
+                cells.append(([lineno, algorithm, name, op, None, None, rate, None, None,
                                None], key))
             used = k + 1
         if used:
@@ -249,35 +252,32 @@ class _BlockReaders:
         # Column-wise, every step in C: no Python code runs per record.
         lines, _, blocks, algorithms, _, _ = cols
         run, k, n = self.cur, 0, len(lines)
+        kind = PROGRESS if dialect == "progress" else MR_PROMPT
         opened = False
-        if run is None:
-            run, opened = self.new_run(lines[0]), True
-        elif run.has_cells():
-            if self.prose_after(run) or (dialect == "mr" and self.after_table(run)):
-                run, opened = self.new_run(lines[0]), True
-            else:
-                # Records join a run that has cells until one repeats a record of the run (or
-                # of this block), or, for progress lines, is not the record of one of its cells
-                # (see foreign): that one starts the next run.
-                done, keys = run.done, list(zip(algorithms, blocks))
-                if dialect == "mr" and not run.multi and done.isdisjoint(keys) and \
-                        len(set(keys)) == n:
-                    self.extend_progress(run, cols, span, dialect)
-                    return  # (the rule: no repeat)
-                seen = set()
-                rates = _printed_rates(run) if dialect == "progress" or run.multi else None
-                for j, key in enumerate(keys):
-                    if key in done or key in seen or (rates is not None and self.foreign(
-                            run, rates, key, int(cols[4][j]), key[1], float(cols[5][j]))):
-                        break
-                    seen.add(key)
-                    k += 1
-                if k:
-                    self.extend_progress(run, [c[:k] for c in cols], span, dialect)
-                if k == n:
-                    return
-                run, opened = self.next_run(lines[k]), True
-                cols = [c[k:] for c in cols]
+        if run is None or run.has_cells():
+            # Records join a run that has cells until one opens the next (the rules of
+            # _boundaries, asked of each record as the line path asks them; one repeating a
+            # record of this block repeats one of the run's): that one starts the next run.
+            counts, seconds, keys = cols[4], cols[5], list(zip(algorithms, blocks))
+            if run is not None and dialect == "mr" and not run.multi and \
+                    run.done.isdisjoint(keys) and len(set(keys)) == n and \
+                    self.boundary(Event(kind, keys[0], None, blocks[0])) is None:
+                self.extend_progress(run, cols, span, dialect)
+                return  # (no record repeats, and the text did not move on: the usual case)
+            seen, rule = set(), None
+            for key, count, secs in zip(keys, counts, seconds):
+                rule = self.boundary(Event(kind, key, int(count), key[1], float(secs))) or (
+                    REPEATS if key in seen else None)
+                if rule is not None:
+                    break
+                seen.add(key)
+                k += 1
+            if k:
+                self.extend_progress(run, [c[:k] for c in cols], span, dialect)
+            if k == n:
+                return
+            run, opened = self.open_at(lines[k], rule, kind), True
+            cols = [c[k:] for c in cols]
         # A run without cells takes all the rest (no record of the block adds cells).
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
             self.pending_doing = None  # as complete_doing() says

@@ -22,7 +22,8 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._names import canonical, curve_name, pkey_algorithm
-from cipherlab.readers._text import clean, prose_label
+from cipherlab.readers._context import prose_label
+from cipherlab.readers._text import clean
 
 __all__ = ["find_runs"]
 
@@ -37,7 +38,8 @@ _KEY = re.compile(r"\s*\((?P<key>\w+) key\)$")
 _SYM_OPS = {"seal": "encrypt", "open": "decrypt", "encrypt": "encrypt", "decrypt": "decrypt"}
 _PK_OPS = {"signing": "sign", "sign": "sign", "verify": "verify", "verification": "verify",
            "key generation": "keygen", "keygen": "keygen", "generate": "keygen",
-           "encap": "encaps", "decap": "decaps", "encaps": "encaps", "decaps": "decaps"}
+           "private key parse": "parse", "encap": "encaps", "decap": "decaps", "encaps": "encaps",
+           "decaps": "decaps"}
 
 
 def describe(what: str) -> tuple[str, str | None, int | None, dict[str, str]]:

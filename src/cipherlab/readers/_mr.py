@@ -134,7 +134,8 @@ def f_records(n: int, fields: list[str], version, kem_names: list[str], sig_name
 
     KEM/SIG records carry only a provider index, which is not stable across builds; records come
     in index order, one per algorithm that ran, so the k-th record of a kind gets the k-th name
-    seen in that kind's ``+DTP`` prompts (``ks_seen`` counts them per run: [kem, sig]).
+    seen in that kind's ``+DTP`` prompts (``ks_seen`` counts them per run: [kem, sig]). Beyond
+    the names seen, a record cannot be placed: ValueError (the caller reports its line).
     """
     era40 = version is not None and version >= (4, 0, 0)
     out: list[Cell] = []
@@ -186,8 +187,10 @@ def f_records(n: int, fields: list[str], version, kem_names: list[str], sig_name
         is_sig = n == 10 or (n == 9 and (era40 or (not f10_seen and not kem_names and bool(sig_names))))
         names = sig_names if is_sig else kem_names
         pos = ks_seen[is_sig]
+        if pos >= len(names):  # (a provider index is no name: which algorithm cannot be known)
+            raise ValueError(f"+F{n} record {idx} names no algorithm: no +DTP prompt before it")
         ks_seen[is_sig] += 1
-        name = names[pos] if pos < len(names) else f"{'sig' if is_sig else 'kem'} #{idx}"
+        name = names[pos]
         alg = canonical(name)[0]
         ops = ("keygen", "sign", "verify") if is_sig else ("keygen", "encaps", "decaps")
         fam = f"{'sig' if is_sig else 'kem'}:{alg}"

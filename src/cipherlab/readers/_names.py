@@ -37,8 +37,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["OPERATIONS", "canonical", "canonical_operation", "curve_name", "is_digest",
-           "is_known", "pkey_algorithm"]
+__all__ = ["OPERATIONS", "canonical", "canonical_operation", "curve_name", "is_curve",
+           "is_digest", "is_known", "pkey_algorithm"]
 
 #: Every operation name the tidy table uses.
 OPERATIONS = ("encrypt", "decrypt", "digest", "sign", "verify", "derive", "keygen", "encaps",
@@ -48,6 +48,12 @@ OPERATIONS = ("encrypt", "decrypt", "digest", "sign", "verify", "derive", "keyge
 # 3.x short row names and provider names all land on the EVP cipher/digest name.
 _ALIASES = {
     "des-ede3": "des-ede3-cbc", "des3": "des-ede3-cbc", "des-ede3-cbc": "des-ede3-cbc",
+    "3des": "des-ede3-cbc", "3des-cbc": "des-ede3-cbc", "triple-des": "des-ede3-cbc",
+    # openssl's EVP aliases of the CBC ciphers (`openssl enc -aes256`)
+    "aes128": "aes-128-cbc", "aes192": "aes-192-cbc", "aes256": "aes-256-cbc",
+    "camellia128": "camellia-128-cbc", "camellia192": "camellia-192-cbc",
+    "camellia256": "camellia-256-cbc", "aria128": "aria-128-cbc", "aria192": "aria-192-cbc",
+    "aria256": "aria-256-cbc",
     "des": "des-cbc",
     "idea": "idea-cbc", "seed": "seed-cbc", "rc2": "rc2-cbc", "rc5": "rc5-cbc",
     "rc5-32/12-cbc": "rc5-cbc", "rc5-32/12": "rc5-cbc",
@@ -106,7 +112,7 @@ _OPERATION_WORDS = {
 }
 
 _BLANKS = re.compile(r"[\s_]+")
-_PKEY_SIZE = re.compile(r"^(rsa|dsa)\s*(\d+)(?:\s*bits?)?$")
+_PKEY_SIZE = re.compile(r"^(rsa|dsa)[\s-]*(\d+)(?:[\s-]*bits?)?$")
 _PKEY_CURVE = re.compile(
     r"^(?:(\d+)\s*bits?\s+)?(ecdsa|ecdh|eddsa|sm2|ec)\s*\(\s*([^)]+?)\s*\)$")
 _FFDH = re.compile(r"^(?:(\d+)\s*-?bits?\s+)?ffdh\s*(\d+)?$")
@@ -147,6 +153,16 @@ def curve_name(curve: str) -> str:
     """
     key = curve.strip().lower()
     return _CURVES.get(key, _SELF_NAMED.get(key, key))
+
+
+def is_curve(word: str) -> bool:
+    """Whether ``word`` names an elliptic curve (``nistp256``, ``X25519``, ``CurveSM2``).
+
+    >>> is_curve("nistp256"), is_curve("brainpoolP256r1"), is_curve("Before")
+    (True, True, False)
+    """
+    key = word.strip().lower()
+    return key in _CURVES or key in _SELF_NAMED or key.startswith("brainpool")
 
 
 def pkey_algorithm(kind: str, bits: int | str | None = None, curve: str | None = None) -> str:
@@ -285,6 +301,8 @@ def canonical(name: str, operation: str | None = None) -> tuple[str, str | None]
     (('ml-kem-768', None), ('aes-128-gcm', 'encrypt'))
     >>> canonical("AES-256 CBC"), canonical("256 bit ecdsa (nistp256)", "verify/s")
     (('aes-256-cbc', 'encrypt'), ('ecdsa-p256', 'verify'))
+    >>> canonical("3DES")[0], canonical("aes256")[0], canonical("RSA-2048")[0], canonical("AES256-GCM")[0]
+    ('des-ede3-cbc', 'aes-256-cbc', 'rsa2048', 'aes-256-gcm')
     """
     algorithm, default = _canonical_name(name)
     if operation is None:

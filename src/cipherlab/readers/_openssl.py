@@ -27,12 +27,17 @@ from itertools import accumulate, islice
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers import _harness, _mr, _progress, _terminal as T
+from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
-from cipherlab.readers._runs import ALG, _memo, _printed_rates, _Run, _RunBoundaries
-from cipherlab.readers._text import clean, parse_prompt, prose_label
+from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
+                                           PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
+                                           _RunBoundaries, bind_context)
+from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
+from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
+                                        setext_level)
+from cipherlab.readers._text import clean, parse_prompt
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -56,16 +61,18 @@ _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
+_DIGITS = frozenset("0123456789")
 # How a whole progress line ends: with its result's time.
 _DOING_RESULT = re.compile(r" in \d+\.\d+s\s*$")
 _LABEL_REACH = 200  # lines of prose above a run that may hold its label
+_TITLE_WIDTH, _TITLE_LEVEL = 60, 8  # a paragraph's title: its width, its level (below all others)
 _DOING_PIECES = 7  # lines after a cut progress line that may complete it (long names, 30 columns)
 # first (after quoting) and last characters of raw public-key rows (T.PK_LINE)
 _PK_START, _PK_END = frozenset("rd0123456789"), frozenset("0123456789 \t")
 # The header block, prompt and notices of a run repeat verbatim from run to run of a collection:
 # the pure classifiers of such lines are memoised (their results are never changed).
-_version_line, _meta_line, _parse_prompt, _prose_label, _is_failure = map(
-    _memo, (T.version_line, T.meta_line, parse_prompt, prose_label, T.is_failure))
+_version_line, _meta_line, _parse_prompt, _label_verdict, _is_failure = map(
+    _memo, (T.version_line, T.meta_line, parse_prompt, label_verdict, T.is_failure))
 _sym_header, _pkey_header, _parse_version = map(
     _memo, (T.sym_header, T.pkey_header, _mr.parse_version))
 # Last characters of a cleaned line that T.sym_row may read (a value ends it).
@@ -117,7 +124,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.runs: list[_Run] = []
         self.cur: _Run | None = None
         self.unplaced: list[tuple[int, str]] = []
-        self.prose: list[tuple[int, Any]] = []  # lines of prose, see label_after
+        self.prose: list[tuple[int, str]] = []  # lines of prose, see find_label
+        self.headings: list[tuple[int, Label]] = []  # (line, heading): see find_label
+        self.bylines: list[int] = []  # lines that start a post (the title above is no label)
+        self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
+        self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -138,6 +149,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.not_names: dict[str, bool] = {}  # row names seen: True for prose or values
         self.row_names: dict[str, str | None] = {}  # raw names in row blocks: name, None if bad
         self.row_tags: dict[int, str] = {}  # line -> the machine tag after a row's values
+        self.notes: dict[int, str] = {}  # line -> words after a row's values that are no value
+        self.tagged_rows: int | None = None  # rows with words in parentheses after their values
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
 
@@ -214,6 +227,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def add_row(self, run: _Run, lineno: int, name: str, toks: list[str]) -> None:
         """Add a throughput row."""
         sizes = run.sizes_for(len(toks))
+        if sizes is not None and len(toks) == len(sizes) + 1 and run.opts.get("mb") and \
+                T.row_bytes_per_s(toks[-1:]) == [0.0]:
+            toks = toks[:-1]  # a -multi -mb summary prints a value past its lengths, 0.00
         if sizes is None or len(toks) != len(sizes):
             # no table to put it in, or a row cut short (and never continued) or longer than
             # its header: the columns cannot be told apart, so it is reported, not guessed
@@ -330,6 +346,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             i = idx + 1  # 1-based line numbers from here on
             if line[-1] == ")":
                 line = self.untagged(i, line)
+            elif line[-1] in _DIGITS and self.cur is not None and self.cur.sizes:
+                line = self.unnumbered(i, line)
             if self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field:
                 if self.continuation(i, line):
                     continue
@@ -355,13 +373,39 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.flush_pending()
 
     def untagged(self, i: int, line: str) -> str:
-        """A table row without the machine tag after its values (``... 2065623.72k
-        (Cortex-A720)``), which is kept to label the row's run (``row_tags``)."""
-        m = _ROW_TAG.match(line)
-        if m is None or not (T.sym_row(m[1]) or T.pkey_row(m[1])):
+        """A table row without the words in parentheses after its values. Where other rows
+        have such words too (``... 2065623.72k (Cortex-A720)``, one row per cluster; a mail's
+        ``(PIV 2GHz)`` and ``(PII 350MHz)``) they name the machine each row ran on and label
+        its run (``row_tags``); on the only row with them (``(padlock engine)``, ``(default)``)
+        they are the row's ``note``."""
+        m = self.tagged(line)
+        if m is None:
             return line
-        self.row_tags[i] = m[2].strip()
+        if self.tagged_rows is None:  # (counted once, over the lines ending in ")")
+            self.tagged_rows = sum(1 for raw in self.lines if raw.rstrip(" \t`*")[-1:] == ")"
+                                   and self.tagged(clean(raw)) is not None)
+        if self.tagged_rows > 1:
+            self.row_tags[i] = m[2].strip()
+        else:
+            self.notes[i] = m[2].strip()
         return m[1]
+
+    def unnumbered(self, i: int, line: str) -> str:
+        """A table row without the whole number after its values (a PDF's page number, a
+        footnote's), which is kept as the row's ``note``."""
+        head, _, last = line.rpartition(" ")
+        if not (last.isdigit() and len(last) <= 4 and head.rstrip()[-1:] in _ROW_END):
+            return line
+        row = T.sym_row(head)
+        if row is None or not all("." in t for t in row[1]):
+            return line
+        self.notes[i] = last
+        return head.rstrip()
+
+    @staticmethod
+    def tagged(line: str) -> re.Match | None:
+        m = _ROW_TAG.match(line)
+        return m if m is not None and (T.sym_row(m[1]) or T.pkey_row(m[1])) else None
 
     def rejoined(self, idx: int, line: str) -> tuple[str, int]:
         """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
@@ -386,27 +430,79 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
                 self.marker = (i, conds)
-        self.prose.append((i, line))  # (judged as a label only when a run asks: most never are)
-        if len(self.prose) > 2 * _LABEL_REACH:
-            del self.prose[:-_LABEL_REACH]  # a label names the run below it, not one pages on
-
-    def label_after(self, after: int) -> tuple[int, str] | None:
-        """The last line of prose after line ``after`` that can label a run, and its label.
-
-        Lines are judged once, from the last back: one that is no label is dropped, one that
-        is keeps its label (``(label,)``), so asking again costs nothing.
-        """
         prose = self.prose
-        while prose and prose[-1][0] > after:
-            i, text = prose[-1]
-            if type(text) is str:
-                label = _prose_label(text)
-                if label is None:
-                    prose.pop()
-                    continue
-                prose[-1] = (i, (label,))
-                return i, label
-            return i, text[0]
+        if line[0] in "-=" and prose and prose[-1][0] == i - 1 and setext_level(line):
+            # a Setext underline: the line above is a heading
+            above = self.verdict(*prose[-1])
+            if isinstance(above, Label) and not above.level:
+                self.verdicts[i - 1] = h = Label(above.text, "heading", setext_level(line))
+                self.headings.append((i - 1, h))
+            self.verdicts[i] = SKIP
+        elif line[0] in "#*_" or self.lines[i - 1][:1] in "#*_ >":
+            v = self.verdict(i, line)
+            if isinstance(v, Label) and v.level:
+                self.headings.append((i, v))
+        if prose and prose[-1][0] == i - 1 and len(prose[-1][1]) <= _TITLE_WIDTH and \
+                self.verdict(i, line) == STOP and not is_byline(line) and \
+                not is_list_item(self.lines[i - 1]):
+            # a short line right above a paragraph is its title (a heading that lost its markup)
+            above = self.verdict(*prose[-1])
+            if isinstance(above, Label) and above.rule == "caption":
+                self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
+                self.headings.append((i - 1, h))
+        if is_byline(line):
+            self.bylines.append(i)
+        prose.append((i, line))  # (judged as a label only when a run asks: most never are)
+        if len(prose) > 2 * _LABEL_REACH:
+            del prose[:-_LABEL_REACH]  # a label names the run below it, not one pages on
+            for j in [j for j in self.verdicts if j < prose[0][0]]:
+                del self.verdicts[j]
+
+    def verdict(self, i: int, line: str):
+        """The label verdict of the prose line ``i`` (see :mod:`~cipherlab.readers._context`)."""
+        v = self.verdicts.get(i)
+        if v is None:
+            v = self.verdicts[i] = _label_verdict(line, self.lines[i - 1])
+        return v
+
+    def label_after(self, after: int) -> tuple[int, Label] | None:
+        """The last line of prose after line ``after`` that names a run, or tells a story: the
+        text has moved on since then."""
+        for i, text in reversed(self.prose):
+            if i <= after:
+                return None
+            v = self.verdict(i, text)
+            if v != SKIP:
+                return i, v
+        return None
+
+    def find_label(self, i: int, after: int) -> Label | None:
+        """The label of a run opened at line ``i``, the run before it ending at line ``after``
+        (the order of the search: :mod:`~cipherlab.readers._context`)."""
+        blocks = self.comment_blocks
+        said, prose = False, self.prose
+        for k in range(len(prose) - 1, -1, -1):
+            j, text = prose[k]
+            if j <= after:
+                break
+            v = self.verdict(j, text)
+            if v == SKIP:
+                continue
+            if k and prose[k - 1][0] == j - 1 and text[0].islower() and isinstance(v, Label) \
+                    and v.rule == "caption" and self.verdict(*prose[k - 1]) != SKIP:
+                # the tail of a wrapped line ("... 32-bit compiler" / "generated code:")
+                v = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
+            said = True
+            if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
+                break  # (a comment's line labels only the runs inside that comment)
+            return v
+        if not said and self.runs and self.runs[-1].label_rule:
+            return Label(self.runs[-1].meta["label"], "label of the run above")
+        for j, h in reversed(self.headings):
+            if j < i:
+                if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
+                    return None  # a heading above a byline (a thread's title) names no post
+                return h
         return None
 
     def line(self, i: int, line: str) -> bool:  # noqa: C901 - one dispatch table, kept flat for speed
@@ -427,26 +523,21 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             m = _FORKED.match(line)
             if m is None:
                 return False
-            run = self.cur if self.cur is not None and not self.cur.has_cells() else self.new_run(i)
+            run = self.open(i, Event(FORKED))
             run.last = i
             run.multi = max(run.multi, int(m["child"]) + 1)
             return True
         if c == "t" and line.startswith("type"):
             sizes = _sym_header(line)
             if sizes is not None or T.SYM_HEADER_HEAD.match(line):
-                run = self.cur
-                if run is None or (run.rows and run.header_used) or "harness" in run.dialects:
-                    run = self.new_run(i)
+                run = self.open(i, Event(SYM_HEADER))
                 run.last = i
                 run.sizes, run.header_used = sizes, True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
         ver = _version_line(line) if line.startswith(T.VERSION_PREFIXES) else None
         if ver is not None:
-            run = self.cur
-            # (a -multi parent's header follows its children's Got: lines: same run)
-            if run is None or run.has_version or run.rows or run.pk or "harness" in run.dialects:
-                run = self.next_run(i)
+            run = self.open(i, Event(VERSION))
             run.last = i
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
@@ -458,6 +549,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             field, value = meta
             if field in ("timing_options", "timing_function"):
                 run.meta.setdefault("tool", "openssl")
+                if field == "timing_function":
+                    run.timing = T.timing_of(value)
                 return True
             run.meta[field] = value
             if field in ("options", "compiler"):
@@ -466,6 +559,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if c in "sko" and "." not in line:
             kind = _pkey_header(line)
             if kind is not None:
+                self.open(i, Event(PK_HEADER))
                 run = self.run(i)
                 run.pk_kind = kind
                 return True
@@ -476,7 +570,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if "speed" in line:
             prompt = _parse_prompt(line)
             if prompt is not None:
-                run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+                run = self.open(i, Event(PROMPT))
                 run.last = i
                 self.apply_prompt(run, prompt)
                 return True
@@ -484,6 +578,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             parsed = T.pkey_row(line)
             if parsed is not None:
                 return self.pk_row(i, parsed)
+        if "/s" in line:
+            labelled = _units.labelled_rates(line)  # "rsa 2048 bits sign/s: 1533.00; verify/s 51018.50"
+            parsed = labelled and T.pkey_row(labelled[0])
+            if parsed:
+                return self.labelled_pk_row(i, parsed, labelled[1])
         run = self.cur
         if run is not None and run.pk_kind in ("kem", "sig"):
             ks = T.kem_sig_row(line)
@@ -534,15 +633,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_doing = None
             return _progress.result(rec, line)
         if line.startswith(T.ELAPSED_NOTICES):
-            run = self.run(i)
-            run.elapsed = run.stderr_seen = True
+            self.bind(i, "elapsed", True)
             return True
         if line.startswith(T.NOTICES):
             if line.startswith("[exit status:"):
                 self.ended = i  # a capture's last line: what follows is another run's
             return True
         if T.engine_line(line) is not None:
-            self.run(i).meta["engine"] = T.engine_line(line)
+            self.bind(i, "engine", T.engine_line(line))
             return True
         if _is_failure(line):
             if self.cur is not None:
@@ -550,10 +648,21 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return True
         return self.harness_line(i, line)
 
+    def bind(self, i: int, key: str, value) -> None:
+        """A notice (``engine "afalg" set.``, ``You have chosen to measure elapsed time``) binds
+        to the output that follows it: the current run while it has no cells, else the next
+        run opened (:meth:`new_run` takes ``pending_context``)."""
+        run = self.cur
+        if run is not None and run.has_cells():
+            self.pending_context[key] = value
+            return
+        run = self.run(i)
+        bind_context(run, {key: value})
+
     def harness_line(self, i: int, line: str) -> bool:
         header = _harness.header(line)
         if header is not None:
-            run = self.new_run(i) if self.cur is None or self.cur.has_content() else self.cur
+            run = self.open(i, Event(PROMPT))
             run.last = i
             self.harness = _harness.Harness(run.meta, header)
             run.opts["harness"] = True
@@ -579,18 +688,28 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.meta["isa_mask"] = prompt["isa_mask"]
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
-        run = self.run(i)
+        run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)
         toks = parsed[4]
         kind = _pk_kind(run.pk_kind, parsed[1], len(toks), sum(1 for t in toks if t[-1] != "s"))
-        if any((parsed[2], op) in run.pk_keys() for op in T.OPS[kind]):
-            # one run prints each public-key row once: a row again is the next run's table
-            kind_of_table = run.pk_kind
-            run = self.next_run(i)
-            run.pk_kind = kind_of_table
+        new = self.open(i, Event(PK_ROW, tuple(pk_id(parsed[2], op, parsed[1]) for op in T.OPS[kind])))
+        if new is not run:  # (the next run's table: of the same kind)
+            new.pk_kind, run = run.pk_kind, new
+        run.last = i
         if len(toks) < 2 * len(T.OPS[kind]):
             self.pending_pk = (run, i, parsed, kind)
         else:
             self.add_pk(run, i, parsed, kind)
+        return True
+
+    def labelled_pk_row(self, i: int, parsed: tuple, rates: list[tuple[str, float]]) -> bool:
+        """A public-key row typed by hand, each rate after its label (``_units.labelled_rates``)."""
+        name, fam, algorithm, bits, _ = parsed
+        self.open(i, Event(PK_ROW, tuple(pk_id(algorithm, op, fam) for op, _ in rates)))  # (as printed)
+        run = self.run(i)
+        for op, rate in rates:
+            run.pk.append(([i, algorithm, name, op, None, None, rate, None, None, None],
+                           (fam, bits, op)))
+        run.dialects.add("text")
         return True
 
     # --- progress -------------------------------------------------------------------------
@@ -599,12 +718,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if got is None:
             return False
         rec, rest = got
-        run = self.cur
-        if run is None or (run.has_cells() and self.prose_after(run)):
-            run = self.new_run(i)
-        elif run.has_cells() and (self.repeats(run, rec) or self.foreign(
-                run, _printed_rates(run), rec.key(), rec.count, rec.block, rec.seconds)):
-            run = self.next_run(i)
+        run = self.open(i, Event(PROGRESS, rec.key(), rec.count, rec.block, rec.seconds))
         run.last = i
         run.stderr_seen = True
         if run.opts.get("decrypt") and rec.operation == "encrypt":
@@ -638,11 +752,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             name, block = ":".join(fields[:-2]), int(fields[-1])
             algorithm, op = canonical(name)
             rec = _progress.Progress(i, name, block, None, None, algorithm, op)
-            if run is None or (run.has_cells() and child is None and (
-                    self.repeats(run, rec) or self.prose_after(run) or self.after_table(run)
-                    or (run.multi and self.foreign(run, _printed_rates(run), rec.key(), None,
-                                                   block, None)))):
-                run = self.new_run(i)
+            run = self.open(i, Event(MR_PROMPT, rec.key(), None, block, None, child))
             if run.opts.get("decrypt") and op == "encrypt":
                 rec.operation = "decrypt"
             run.last = i
@@ -652,9 +762,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return True
         # -mr output (+DTP prompts, a +H/+F... table) after a printed table is another run's;
         # so is a +DTP prompt after a line of prose, as for +DT.
-        if run is not None and child is None and (tag[0] in "HF" or tag in ("DTP", "DNP")) and (
-                self.after_table(run) or (tag[0] == "D" and run.has_cells() and self.prose_after(run))):
-            run = self.new_run(i)
+        if tag in ("DTP", "DNP"):
+            if tag == "DNP":
+                fields = fields[1:] + ["0"]
+            rec = _mr.dtp_record(fields, i)
+            self.open(i, Event(MR_PK_PROMPT, rec.key(), child=child))
+        elif tag[0] in "HF":
+            self.open(i, Event(MR_TABLE, child=child))
         run = self.run(i)
         run.dialects.add("mr")
         version = run.version or self.hint_version
@@ -674,13 +788,6 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.done.add(rec.key())
             return True
         if tag in ("DTP", "DNP"):
-            if tag == "DNP":
-                fields = fields[1:] + ["0"]
-            rec = _mr.dtp_record(fields, i)
-            if child is None and run.multi and run.has_cells() and self.foreign(
-                    run, _printed_rates(run), rec.key(), None, None, None):
-                run = self.new_run(i)  # (as for +DT: not a child's prompt, another run's)
-                run.dialects.add("mr")
             run.open_dtp.append(rec)
             if rec.family.startswith(("kem", "sig")):
                 names = run.sig_names if rec.family.startswith("sig") else run.kem_names

@@ -1,10 +1,6 @@
-"""Runs being built, and the rules of where one run ends and the next begins.
-
-The line pass (``_openssl``) and the block readers (``_blocks``) add to the current run and ask
-the same questions of it: does a record repeat one of the run's, is it the record of a cell of
-the run's printed table, has the text moved on since the run's last line? Those rules are the
-parser's model of a text, whatever reads its lines: they live here, with the state they read
-(:class:`_Run`) and what every part of the parser shares (the layout of cells and row records).
+"""Runs being built: the state every part of the parser reads (:class:`_Run`), and what they
+all share (the layout of cells and row records). Where one run ends and the next begins is
+``_boundaries``'s.
 
 Cells are kept as lists in :data:`cipherlab.model.CELL_FIELDS` order (``line``, ``algorithm``,
 ``name``, ``operation``, ``block_bytes``, ``bytes_per_s``, ``ops_per_s``, ``count``, ``seconds``,
@@ -15,7 +11,7 @@ made per cell of a table row.
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import deque
 from functools import lru_cache
 from itertools import chain, repeat
 from operator import itemgetter
@@ -37,6 +33,17 @@ SIZES, VALUES, COUNTS, SECONDS = range(4, 8)
 _COMPLETE_COLUMNS = (itemgetter(5), itemgetter(2), itemgetter(7), itemgetter(8))
 # The memo of the parser's pure functions (their results are never changed), for all its parts.
 _memo = lru_cache(maxsize=1024)
+
+
+def pk_id(algorithm: str, op: str, family) -> tuple:
+    """What a public-key cell measured: its algorithm and operation, and for a KEM or signature
+    table's cell (3.2+) which of the two (rsa512's KEM keygen is not its signature keygen).
+
+    >>> pk_id("rsa512", "keygen", "kem:rsa512"), pk_id("ecdh-p256", "derive", "ecdh")
+    (('rsa512', 'keygen', 'kem'), ('ecdh-p256', 'derive', None))
+    """
+    kind = family[:3] if type(family) is str and family[:4] in ("kem:", "sig:") else None
+    return algorithm, op, kind
 
 
 class _Run:
@@ -73,15 +80,18 @@ class _Run:
         self.f10 = False
         self.multi = 0
         self.elapsed = False
+        self.timing: str | None = None  # what a 0.9.x "timing function used:" line names
         self.stderr_seen = False
         self.dialects: set[str] = set()
         self.last = start
         self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
+        self.label_rule: str | None = None  # the rule that found its label (_context)
+        self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
 
     def pk_keys(self) -> set:
-        """The (algorithm, operation) of the run's public-key cells (a row prints once)."""
-        return {(cell[ALG], cell[OP]) for cell, _ in self.pk}
+        """The :func:`pk_id` of the run's public-key cells (a row prints once per table)."""
+        return {pk_id(cell[ALG], cell[OP], key[0]) for cell, key in self.pk}
 
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)
@@ -152,143 +162,3 @@ class _Run:
         if o.get("bytes"):
             return [o["bytes"]]
         return _SIZES_5 if n == 5 else _SIZES_6 if n == 6 else None
-
-
-class _RunBoundaries:
-    """Which run a line joins, and when the text shows that the next one has begun: the run
-    rules of :class:`~cipherlab.readers._openssl._Parser` (a mixin of it)."""
-
-    # --- runs ---------------------------------------------------------------------------
-    def run(self, i: int) -> _Run:
-        if self.cur is None:
-            self.new_run(i)
-        self.cur.last = i
-        return self.cur
-
-    def new_run(self, i: int) -> _Run:
-        prev_end = self.cur.last if self.cur is not None else -1
-        found = self.label_after(prev_end)
-        blocks = self.comment_blocks
-        if found and blocks and blocks[found[0] - 1] and blocks[found[0] - 1] != blocks[i - 1]:
-            found = None  # a comment's line labels only the runs inside that comment
-        label = found[1] if found else None
-        conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
-        self.flush_pending()
-        self.cur = _Run(i, label, dict(conds))
-        self.runs.append(self.cur)
-        return self.cur
-
-    def next_run(self, i: int) -> _Run:
-        """A new run at line ``i`` that the text shows is the next one (a header block, or a
-        record repeating one of the current run's): it takes the current run's trailing
-        progress records that are not that run's (see :meth:`trailing_progress`)."""
-        moved = self.trailing_progress(self.cur) if self.cur is not None else []
-        run = self.new_run(i)
-        run.progress.extend(moved)
-        return run
-
-    def labelled_run(self, run: _Run, i: int, label: str) -> _Run:
-        """The run of rows that name the machine ``label`` they ran on, from line ``i``: the
-        current run when none of its rows named another, else a new run of the same table and
-        header block (one machine per run)."""
-        if run.row_label is None and not run.rows and not run.pk:
-            run.row_label = run.meta["label"] = label
-            return run
-        new = self.new_run(i)
-        for field in ("tool", "tool_version", "built_on", "options", "compiler", "cpuinfo"):
-            if field in run.meta:
-                new.meta[field] = run.meta[field]
-        new.version, new.has_version, new.opts = run.version, run.has_version, dict(run.opts)
-        new.sizes, new.header_used, new.pk_kind = run.sizes, True, run.pk_kind
-        new.row_label = new.meta["label"] = label
-        return new
-
-    # --- run boundaries -----------------------------------------------------------------
-    def prose_after(self, run: _Run) -> bool:
-        """A line of prose, a marker or an exit status since the run's last line: the text
-        moved on."""
-        last = run.last
-        return self.label_after(last) is not None or (
-            self.marker is not None and self.marker[0] > last) or self.ended > last
-
-    @staticmethod
-    def foreign(run: _Run, rates: dict, key: tuple, count: int | None, block: int | None,
-                seconds: float | None) -> bool:
-        """A progress record, arriving after the run's table, that is not the record of one of
-        its cells: no cell has its key, or its count and seconds do not give the cell's rate
-        (``rates``: :func:`_printed_rates` of the run).
-
-        Records of the run itself follow its table when stderr is pasted below stdout. A
-        ``-multi`` parent's totals are not its children's rates, so there only the key counts
-        (not when the parent's row is named ``evp``: its children name the cipher); a record
-        without its result counts as the run's.
-        """
-        if run.multi:
-            return not run.evp and key not in rates
-        if count is None:
-            return False
-        return not _gives_a_rate(count, block, seconds, rates.get(key))
-
-    @staticmethod
-    def after_table(run: _Run) -> bool:
-        """A ``-mr`` record after the run's printed table (or a Python harness's rows): the
-        output of another run.
-
-        ``-mr`` prints no tables; only a ``-multi`` parent's children send records that may
-        come after its table (their stderr pasted below its stdout).
-        """
-        return ("text" in run.dialects or "harness" in run.dialects) and not run.multi
-
-    @staticmethod
-    def repeats(run: _Run, rec: _progress.Progress) -> bool:
-        return rec.key() in run.done
-
-    @staticmethod
-    def trailing_progress(run: _Run) -> list:
-        """Progress records after the run's last table cell that are not its cells' records.
-
-        On a terminal the next run's ``Doing`` lines precede its header block; they belong to
-        the run that the header opens, not to the run before. Records of the run itself may
-        follow its table too (stderr pasted below stdout): those match a cell of the run and
-        give its rate (openssl prints the table from their count and seconds); a record whose
-        rate is not its cell's measured another run.
-        """
-        if not run.has_progress():
-            return []  # (a table without progress lines: nothing to move, no keys to make)
-        last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
-        rates = _printed_rates(run)
-        kept, moved = [], []
-        for p in run.progress:
-            mine = p.lineno <= last_cell or _gives_a_rate(p.count, p.block, p.seconds,
-                                                         rates.get(p.key()))
-            (kept if mine else moved).append(p)
-        if moved:
-            run.progress = kept
-        return moved
-
-
-def _printed_rates(run: _Run) -> dict:
-    """Each cell key of the run -> the rates its tables print for it (bytes/s, or ops/s)."""
-    rates: dict = defaultdict(list)
-    for r in run.rows:
-        for size, value in zip(r[SIZES], r[VALUES]):
-            rates[(r[ALG], size)].append(value)
-    for c, k in run.pk:
-        rates[k].append(c[OPS])
-    return rates
-
-
-def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
-                  printed: list[float] | None) -> bool:
-    """Whether a progress record's count and seconds give one of the rates printed for its key.
-
-    Within 1 %: the progress line rounds seconds to 0.01 s, the table rounds its rate. A record
-    without a result cannot be checked and counts as the cell's.
-    """
-    if not printed:
-        return False
-    if count is None or not seconds:
-        return True
-    rate = count * (block or 1) / seconds
-    return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
-

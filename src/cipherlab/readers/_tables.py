@@ -9,6 +9,10 @@ varied becomes an extra column (the AWS wiki's ``AES-NI Enabled``). Some pages t
 (``no-asm``, ``asm``, ``Kernel``), columns are algorithms, and the single block size is stated
 in the prose (``Using the results for 8,192 byte blocks``).
 
+Tables in any other orientation (sizes, operations or versions as rows; builds, libraries or
+statistics as columns; derived columns beside them) are read by :mod:`._grids`, which tells
+what each header cell and row name is; this module finds the tables and builds their runs.
+
 :func:`find_tables` finds those tables among the decoded lines of a document and returns
 :class:`cipherlab.model.Run` records plus the indices of the lines it consumed; the dispatcher
 (``readers._api``) hands every other line to the openssl text parser. Run metadata (tool version,
@@ -38,6 +42,7 @@ from typing import Any
 
 from cipherlab.errors import IngestWarning
 from cipherlab.model import Run
+from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
 from cipherlab.readers._terminal import times_1000
 from cipherlab.readers._units import FLAG_UNIT_UNKNOWN, stated_unit, value_with_unit
@@ -83,6 +88,7 @@ _FACT_HINT = re.compile(r"ssl|aws|hz|gcc|intel|amd|via|apple|arm|qualcomm|ampere
 _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
 _PLAIN_LIMIT = 10000.0
+_DIGIT = re.compile(r"\d")
 _BLOCK_SIZE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)[\s-]*bytes?[\s-]+blocks?\b", re.IGNORECASE)
 
 # Column headers that name the row-name column of an ordinary (rows = algorithms) table.
@@ -236,6 +242,9 @@ def find_tables(lines: list[str], source: str, *,
             continue
         skip_until = table.end
         found, used, bad = _read_table(table, context)
+        if not found:  # not openssl's orientation: perhaps another one (_grids)
+            found, used, grid_bad = _read_grid(table, context)
+            bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
             unplaced.extend((j + 1, lines[j]) for j in bad)
         if found:
@@ -556,6 +565,7 @@ class _Context:
     unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
+    named: dict[str, None] = field(default_factory=dict)  # algorithms the prose names, in order
 
     def read_prose(self, line: str) -> None:
         text = _unquote(line)
@@ -584,6 +594,8 @@ class _Context:
                 self.block_bytes = int(m[1].replace(",", ""))
         if _UNIT_HINT.search(low):
             self.unit = stated_unit(text) or self.unit
+        if _DIGIT.search(text):
+            self.named.update(dict.fromkeys(named_algorithms(text)))
         if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
             self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
 
@@ -593,6 +605,7 @@ class _Context:
         self.heading = None
         self.last_line = None
         self.unit = None
+        self.named = {}
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
@@ -698,8 +711,8 @@ def _header(cells: list[str], context: _Context, dialect: str,
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
     if sizes:
         others = [j for j in range(len(cleaned)) if j not in sizes]
-        if not others:
-            return None
+        if not others or len(set(sizes.values())) < len(sizes):
+            return None  # (one size twice: columns under a spanning header, read by _grids)
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
@@ -818,6 +831,40 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     if not runs:
         return [], set(), bad
     return runs, used | table.markup, bad
+
+
+def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], list[int]]:
+    """A table in another orientation (:mod:`._grids`): one run per run its labels name."""
+    rows = [(r.line, [_clean(c) for c in r.cells]) for r in table.rows if any(r.cells)]
+    if table.dialect == "tabs" and rows and not rows[0][1][0]:
+        return [], set(), []  # openssl's own public-key header, TAB-indented: the text parser's
+    got = read_grid(rows, context, _cell_value, table.caption)
+    if got is None:
+        return [], set(), []
+    groups, bad, titles = got
+    columns = {j: c for j, c in enumerate(titles) if j}  # a unit in one is that column's
+    header = _Header("grid", 0, {}, {}, columns)
+    _read_units(header, titles, table.caption, context)
+    runs = []
+    for key, cells in groups.items():
+        meta = context.meta(table.dialect, table.caption)
+        names = [k for k in key if k]
+        for name in names:
+            meta.update(run_meta(name))
+        if names:
+            meta["label"] = " / ".join(names)
+        run = Run(meta={k: v for k, v in meta.items() if v is not None})
+        for cell, ops, text, col in cells:
+            if ops:
+                cell["ops_per_s"] = _value(text)
+            else:
+                cell["bytes_per_s"] = _cell_value(text)
+                _note_unit(header, cell, text, cell["line"] - 1, col)
+            run.cells.append(cell)
+        runs.append(run)
+    _finish(header, context)
+    used = {r.line for r in table.rows} | table.markup
+    return runs, used - set(bad), bad
 
 
 def _read_units(header: _Header, cells: list[str], caption: str | None,

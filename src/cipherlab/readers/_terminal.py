@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from cipherlab.readers import _units
 from cipherlab.readers._names import pkey_algorithm
 
 # --- header block (§3.2) --------------------------------------------------------------------
+# (`openssl version` prints "OpenSSL 3.4.1, built on ..." from 3.4 on; people introduce it
+# with "Version: OpenSSL 1.1.0f  25 May 2017")
 _VERSION_OLD = re.compile(
-    r"^(?P<lib>OpenSSL|LibreSSL|SSLeay|BoringSSL)\s+(?P<version>\d+\.\d+\.\d+[a-z]{0,2}(?:-[\w.]+)*)"
-    r"(?:\s+(?P<rest>.*?))?\s*$")
+    r"^(?:[Vv]ersion:\s*)?(?P<lib>OpenSSL|LibreSSL|SSLeay|BoringSSL)\s+"
+    r"(?P<version>\d+\.\d+\.\d+[a-z]{0,2}(?:-[\w.]+)*)(?:,?\s+(?P<rest>.*?))?\s*$")
 _VERSION_NEW = re.compile(r"^version:\s*(?P<version>\d+\.\d+\.\d+\S*)\s*$")
 _META = (
     ("built_on", re.compile(r"^built on:?\s*(?:built on:\s*)?(?P<v>.*?)\s*$")),
@@ -29,14 +32,13 @@ _META = (
 #: What every line :func:`meta_line` (or :func:`version_line`) reads starts with.
 META_PREFIXES = ("built on", "options:", "compiler:", "C flags:", "CPUINFO:", "available timing",
                  "timing function")
-VERSION_PREFIXES = ("version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
-ELAPSED_NOTICES = (
-    "You have chosen to measure elapsed time",
-    "To get the most accurate results, try to run this",
-    "program when this computer is idle.",
-)
+VERSION_PREFIXES = ("version:", "Version:", "OpenSSL", "LibreSSL", "SSLeay", "BoringSSL")
+ELAPSED_NOTICES = ("You have chosen to measure elapsed time",)
+# (0.9.8 prints "To get the most accurate results" whenever user time is not measured: with
+# -elapsed, or where times() is missing; timing comes from "timing function used:")
 NOTICES = ("The 'numbers' are in 1000s of bytes", "First we calculate the approximate speed",
-           "[exit status:", "----- stdout", "----- stderr")
+           "[exit status:", "----- stdout", "----- stderr",
+           "To get the most accurate results, try to run this", "program when this computer is idle.")
 _ENGINE = re.compile(r'^[Ee]ngine "(?P<engine>[^"]+)" set\.\s*$')
 # Error stacks and failure notices (stderr); they explain missing rows, they are not data.
 _ERR_STACK = re.compile(r"^(?:[0-9A-Fa-f]+|\d+):error:[0-9A-Fa-f]+:")
@@ -58,12 +60,15 @@ def version_line(line: str) -> tuple[str, str] | None:
     (('openssl', '1.1.1w'), ('openssl', '3.0.19'))
     >>> version_line("LibreSSL 2.2.7"), version_line("OpenSSL offers a speed tool")
     (('libressl', '2.2.7'), None)
+    >>> version_line("OpenSSL 3.4.1, built on 11 Feb 2025"), version_line("Version: OpenSSL 1.1.0f")
+    (('openssl', '3.4.1'), ('openssl', '1.1.0f'))
     """
     c = line[:1]
     if c == "v":
         m = _VERSION_NEW.match(line)
-        return ("openssl", m["version"]) if m else None
-    if c in "OLSB":
+        if m:
+            return "openssl", m["version"]
+    if c in "OLSBVv":
         m = _VERSION_OLD.match(line)
         if m:
             return m["lib"].lower(), m["version"]
@@ -83,6 +88,19 @@ def meta_line(line: str) -> tuple[str, str] | None:
         if m:
             return field, m["v"]
     return None
+
+
+def timing_of(functions: str) -> str | None:
+    """The timing a 0.9.x ``timing function used:`` line names: ``times`` and ``getrusage``
+    measure user CPU time, ``ftime`` and ``gettimeofday`` the wall clock (``-elapsed``).
+
+    >>> timing_of("times"), timing_of("getrusage"), timing_of("gettimeofday"), timing_of("")
+    ('cpu', 'cpu', 'elapsed', None)
+    """
+    names = set(functions.replace(",", " ").split())
+    if names & {"times", "getrusage"}:
+        return "cpu"
+    return "elapsed" if names & {"ftime", "gettimeofday"} else None
 
 
 def engine_line(line: str) -> str | None:
@@ -105,10 +123,10 @@ def is_failure(line: str) -> bool:
 
 
 # --- symmetric table (§4) ---------------------------------------------------------------------
-_SIZES = re.compile(r"(\d+)\s*bytes")
+_SIZES = re.compile(_units.SIZE)
 # (no `\s*` right after "type": two quantifiers over the same blanks made a failing match
-# backtrack ten times longer)
-_SYM_HEADER = re.compile(r"^type((?:\s*\d+\s*bytes)+)\s*$")
+# backtrack ten times longer; the sizes as people write them, see _units.SIZE)
+_SYM_HEADER = re.compile(rf"^type((?:\s*{_units.SIZE})+)\s*$")
 #: A `type` header cut short by a mail client (``type   16 bytes ... 8192``).
 SYM_HEADER_HEAD = re.compile(r"^type(?:\s+\d+\s+bytes)*(?:\s+\d+)?\s*$")
 # openssl prints "%11.2f" (k or not); exactly two decimals keeps prose numbers ("5.2") out.
@@ -150,9 +168,11 @@ def sym_header(line: str) -> list[int] | None:
 
     >>> sym_header("type             16 bytes     64 bytes"), sym_header("type sign")
     ([16, 64], None)
+    >>> sym_header("type 16B 64B 1KB 16K"), sym_header("type bytes16 bytes16384")
+    ([16, 64, 1024, 16384], [16, 16384])
     """
     m = _SYM_HEADER.match(line)
-    return [int(x) for x in _SIZES.findall(m[1])] if m else None
+    return [_units.block_size(x[0]) for x in _SIZES.finditer(m[1])] if m else None
 
 
 def values_only(line: str) -> list[str] | None:
@@ -346,8 +366,21 @@ def kem_sig_row(line: str) -> tuple[str, list[str]] | None:
 
 
 def rates(tokens: list[str]) -> list[float]:
-    """The rate columns of a public-key row: the tokens without the ``s`` suffix."""
-    return [float(t) for t in tokens if t[-1] != "s"]
+    """The rate columns of a public-key row: the tokens without the ``s`` suffix.
+
+    A rate printed ``0.0`` beside a measured time per operation is a measurement too slow for
+    ``%.1f`` (rsa15360's keygen: 73.9 s, 0.0/s), so it is the time's inverse; with no time
+    beside it (a zero time, or no time column) it stays 0.0, openssl's "not measured".
+
+    >>> rates(["73.900000s", "0.000746s", "0.0", "1339.7"]), rates(["0.000000s", "0.0"])
+    ([0.0135318, 1339.7], [0.0])
+    """
+    out = [float(t) for t in tokens if t[-1] != "s"]
+    if 0.0 in out:
+        per_op = [float(t[:-1]) for t in tokens if t[-1] == "s"]
+        if len(per_op) == len(out):
+            out = [1.0 / t if r == 0.0 and t > 0.0 else r for r, t in zip(out, per_op)]
+    return out
 
 
 def times(tokens: list[str]) -> list[float]:

@@ -15,13 +15,16 @@ prompts' decorations, escapes and outer blanks for the line-oriented openssl par
 from __future__ import annotations
 
 import gzip
+import html
 import re
 import shlex
 import zlib
+from itertools import islice
 
 from cipherlab.errors import IngestError
 
-__all__ = ["clean", "decode", "parse_prompt", "prose_label", "split_lines", "strip_shared_prefix"]
+__all__ = ["clean", "decode", "normalise", "parse_prompt", "renumber", "split_lines",
+           "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
 _BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
@@ -69,8 +72,9 @@ _NOT_CONDITIONS = {"kem-algorithms", "signature-algorithms", "help"}
 
 
 def decode(data: bytes, source: str) -> str:
-    """Bytes -> text: gzip is unpacked; UTF-16 with a BOM, UTF-8 (with or without BOM), else
-    Windows-1252; binary is refused.
+    """Bytes -> text: gzip is unpacked; UTF-16 with a BOM (or ASCII text in UTF-16 without
+    one: every other byte NUL), UTF-8 (with or without BOM), else Windows-1252; binary is
+    refused.
 
     Raises
     ------
@@ -94,9 +98,10 @@ def decode(data: bytes, source: str) -> str:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as err:
             raise IngestError(f"a damaged gzip file: {err}", source=source) from None
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with its BOM (Windows redirects)
+    codec = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else _bomless_utf16(data)
+    if codec:  # UTF-16 (Windows redirects), with its BOM or ASCII text without one
         try:
-            return data.decode("utf-16")
+            return data.decode(codec)
         except UnicodeDecodeError as err:
             raise IngestError(f"cannot decode the UTF-16 text (bad bytes at offset {err.start})",
                               source=source) from None
@@ -116,6 +121,18 @@ def decode(data: bytes, source: str) -> str:
                 f"{err.start}); save it as UTF-8 and retry", source=source) from err
 
 
+def _bomless_utf16(data: bytes) -> str | None:
+    """The codec of ASCII text in UTF-16 without a BOM (every other byte NUL), else None."""
+    head = data[:4096]
+    if len(head) < 4 or len(head) % 2 or head[1] and head[0]:
+        return None
+    if not any(head[1::2]) and all(head[0::2]):
+        return "utf-16-le"
+    if not any(head[0::2]) and all(head[1::2]):
+        return "utf-16-be"
+    return None
+
+
 def split_lines(text: str) -> list[str]:
     """Text -> lines with CRLF/CR ends removed and mojibake repaired; nothing else changed.
 
@@ -133,51 +150,191 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-# Comment markers a block of pasted output may carry on every line (a Perl or shell `#`, a C++
-# or Go `//`, a Lisp or ini `;`, a TeX `%`, `!`): stripped where a whole block shares one.
-_COMMENT_MARKS = ("//", "#", ";", "%", "!")
-_SHARED_BLOCK = 3  # lines a block must have for its shared marker to be stripped
+def normalise(text: str) -> tuple[list[str], list[int] | None]:
+    """Text -> its lines (:func:`split_lines`) with the transfer encodings it shows undone, and
+    the map back to the original line numbers (``None`` when they did not change).
+
+    Quoted-printable (mail) is decoded only when the text is so encoded: it holds a soft line
+    break (a long line ending in ``=``) or an ``=XX`` escape, and every ``=`` in it starts one
+    (QP must escape each literal ``=``; ordinary text has some other ``=``). Soft breaks join
+    lines: the map then gives, for each 1-based line number of the result, the original line
+    its text began on (index 0 unused). HTML entities (``&amp;``, ``&lt;``, ``&#160;``) are
+    decoded in the lines that hold one; a line never splits.
+
+    >>> normalise("md5  1.00k  2.00k=\\n  3.00k\\nCPUINFO: OPENSSL_ia32cap=3D0x1=20\\n")
+    (['md5  1.00k  2.00k  3.00k', 'CPUINFO: OPENSSL_ia32cap=0x1 ', ''], [0, 1, 3, 4])
+    >>> normalise("x &lt; y&nbsp;z\\na = b=\\n")
+    (['x < y z', 'a = b=', ''], None)
+    """
+    lines = split_lines(text)
+    origin = None
+    if "=" in text and _is_quoted_printable(text):
+        lines, origin = _unquoted_printable(lines)
+    if "&" in text and _ENTITY.search(text):
+        lines = [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
+                 if "&" in line else line for line in lines]
+    return lines, origin
+
+
+# What shows a text is quoted-printable: an escape of a character QP must escape (``=``, a
+# trailing blank, 8-bit), or a soft break (``=`` ending a line of 40+ characters: encoders cut
+# at 76 columns). (Each regex starts with a literal "=": scanned for at C speed.)
+_QP_ESCAPE = re.compile(r"=(?:3D|20\r?$|09\r?$|[89A-F][0-9A-F])", re.MULTILINE)
+_QP_SOFT_BREAK = re.compile(r"=\r?$", re.MULTILINE)
+# An ``=`` that starts no QP sequence: then the text is not QP.
+_NOT_QP = re.compile(r"=(?![0-9A-F]{2}|[ \t]*\r?$)", re.MULTILINE)
+_QP_ESCAPES = re.compile(r"(?:=[0-9A-F]{2})+")
+_ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
+
+
+def _is_quoted_printable(text: str) -> bool:
+    if _NOT_QP.search(text) is not None:  # (most texts with "=" fail here, at their first)
+        return False
+    if _QP_ESCAPE.search(text) is not None:
+        return True
+    return any(m.start() - text.rfind("\n", 0, m.start()) > 40
+               for m in islice(_QP_SOFT_BREAK.finditer(text), 1000))
+
+
+def _unquoted_printable(lines: list[str]) -> tuple[list[str], list[int]]:
+    """QP lines decoded, soft breaks joined; and each result line's original line number."""
+    out, origin, pieces = [], [0], []
+    start = None
+    for n, line in enumerate(lines, start=1):
+        if start is None:
+            start = n
+        body = line.rstrip(" \t")
+        if body.endswith("="):
+            pieces.append(body[:-1])
+            continue
+        pieces.append(line)
+        out.append(_QP_ESCAPES.sub(_qp_bytes, "".join(pieces)))
+        origin.append(start)
+        pieces, start = [], None
+    if start is not None:
+        out.append(_QP_ESCAPES.sub(_qp_bytes, "".join(pieces)))
+        origin.append(start)
+    return out, origin
+
+
+def _qp_bytes(m: re.Match) -> str:
+    data = bytes.fromhex(m[0].replace("=", ""))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    return text.replace("\u00a0", " ")
+
+
+def renumber(runs: list, unplaced: list[tuple[int, str]], origin: list[int]) -> list[tuple[int, str]]:
+    """The line numbers of ``runs``' cells and rows (in place) and of ``unplaced`` (returned)
+    mapped back through ``origin`` (see :func:`normalise`) to the lines of the original text."""
+    def back(n):
+        return origin[n] if n is not None and 0 < n < len(origin) else n
+
+    for run in runs:
+        run.cells = [{**c, "line": back(c.get("line"))} if isinstance(c, dict)
+                     else type(c)((back(c[0]), *c[1:])) for c in run.cells]
+        run.rows = [type(r)((back(r[0]), *r[1:])) for r in run.rows]
+    return [(back(n), line) for n, line in unplaced]
+
+
+# The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
+# a comment marker (a Perl or shell ``#``, a C++ or Go ``//``, a Lisp or ini ``;``, a TeX
+# ``%``, ``!``), a list bullet (``*``, ``-``), a ``|`` margin, and the blanks around them. Its
+# identity is its first mark (``> >`` quotes deeper than ``>``, ``#!`` is a shebang in a ``#``
+# comment: each line loses its whole prefix). A ``|`` ending the line makes it a table row,
+# not a margin (tested with endswith: a lookahead per ``|`` is quadratic).
+_MARKS = r">|//|#|;|%|!|[*-](?=[ \t]|$)"
+# A line-number gutter (``  12 | ``, ``12: ``, ``     12\t`` from ``cat -n``, ``12. ``).
+_NUMBER_GUTTER = r"(?P<n>\d{1,7})(?:[ \t]*+[|:][ \t]?|\.[ \t]|[ \t]++|$)"
+# One match per line tells both: its prefix's marks (group "marks") or its gutter's number.
+_LEAD = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS}|\|)[ \t]*+)++)|{_NUMBER_GUTTER})")
+_LEAD_NO_PIPE = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS})[ \t]*+)++)|{_NUMBER_GUTTER})")
+# Comment markers: a line of a comment block labels only the runs of that block.
+_COMMENT_MARKS = ("#", "//", ";", "%", "!")
+_LEAD_START = frozenset(" \t>#/;%!*-|0123456789")
+_SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
+
+
+def _lead(line: str) -> tuple[str | int, int] | None:
+    """``(first mark, where the text begins)`` of a line behind a prefix, ``(number, where
+    the text begins)`` of a line behind a gutter's number, else None."""
+    m = _LEAD.match(line)
+    if m is None:
+        return None
+    marks = m["marks"]
+    if marks is None:
+        return int(m["n"]), m.end()
+    if "|" in marks and line.rstrip().endswith("|"):  # a table row: its | is no margin
+        return _lead_no_pipe(line)
+    marks = marks.lstrip(" \t")
+    return marks[:2] if marks.startswith("//") else marks[:1], m.end()
+
+
+def _lead_no_pipe(line: str) -> tuple[str | int, int] | None:
+    m = _LEAD_NO_PIPE.match(line)
+    if m is None:
+        return None
+    if m["marks"] is None:
+        return int(m["n"]), m.end()
+    marks = m["marks"].lstrip(" \t")
+    return marks[:2] if marks.startswith("//") else marks[:1], m.end()
 
 
 def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
-    """``lines`` with the comment marker that every line of a block of them shares removed,
-    and the block of each line (0 outside such blocks, 1, 2, ... inside).
+    """``lines`` with the prefix that every line of a block of them shares removed, and the
+    comment block of each line (0 outside comment blocks, 1, 2, ... inside).
 
-    A block is a run of at least three consecutive lines whose first non-blank characters are
-    the same marker (``#rsa  512 bits ...`` in a Perl comment); one line so marked (a root
-    prompt ``# openssl speed``, a heading) is left alone. Line numbers do not change.
+    A block is a run of at least three consecutive lines whose prefixes have the same first
+    mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
+    whose line-number gutters count up by one; one line so marked (a root prompt
+    ``# openssl speed``, a heading) is left alone. Line numbers do not change.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
-    (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', '\tdsa', 'x'], [1, 1, 1, 0])
+    (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', 'dsa', 'x'], [1, 1, 1, 0])
+    >>> strip_shared_prefix(["%% type 16 bytes", "%% md5 1.00k", "%%"])[0]
+    ['type 16 bytes', 'md5 1.00k', '']
+    >>> strip_shared_prefix([" 9 | type 16 bytes", "10 | md5 1.00k", "11 | sha1 2.00k"])[0]
+    ['type 16 bytes', 'md5 1.00k', 'sha1 2.00k']
     """
-    def mark(line: str) -> str | None:
-        s = line.lstrip(" \t")
-        return next((m for m in _COMMENT_MARKS if s.startswith(m)), None)
-
     out, blocks = list(lines), [0] * len(lines)
-    marks = [mark(line) if line[:1] in " \t#/;%!" else None for line in lines]
-    i, n = 0, len(lines)
+    n = len(lines)
+    # (most lines start with a letter: only the others are matched, once each)
+    leads = [_lead(line) if line[:1] in _LEAD_START else None for line in lines]
+    i = 0
     while i < n:
-        m = marks[i]
-        j = i
-        while j < n and m is not None and marks[j] == m:
-            j += 1
-        if m is not None and j - i >= _SHARED_BLOCK:
+        m = leads[i]
+        if m is None:
+            i += 1
+            continue
+        j, key = i + 1, m[0]
+        if type(key) is int:  # a gutter: numbers that count up by one
+            while j < n and leads[j] is not None and leads[j][0] == key + (j - i):
+                j += 1
+        else:
+            while j < n and leads[j] is not None and leads[j][0] == key:
+                j += 1
+        if j - i >= _SHARED_BLOCK:
+            comment = key in _COMMENT_MARKS
             for k in range(i, j):
-                s = lines[k].lstrip(" \t")
-                out[k] = s[len(m):]
-                blocks[k] = i + 1
-        i = max(j, i + 1)
+                out[k] = lines[k][leads[k][1]:]
+                blocks[k] = i + 1 if comment else 0
+        i = j
     return out, blocks
 
 
 def clean(line: str) -> str:
-    """One line as the openssl parsers want it: no escapes, quoting, or outer blanks.
+    """One line as the openssl parsers want it: no escapes, quoting, markup or outer blanks.
 
     >>> clean(">> \\tmd5   1.00k\\x1b[0m  ")
     'md5   1.00k'
     >>> clean("| rsa 2048 bits 0.000289s"), clean("- md5 1.00k"), clean("-DL_ENDIAN -O3")
     ('rsa 2048 bits 0.000289s', 'md5 1.00k', '-DL_ENDIAN -O3')
+    >>> clean("* `sha1  1.00k  2.00k (node 3)`"), clean("Doing md5 for **3s**: **12** md5's in 3.00s")
+    ('sha1  1.00k  2.00k (node 3)', "Doing md5 for 3s: 12 md5's in 3.00s")
+    >>> clean("data := `+H:16:64"), clean("+F:3:md5:1.5:2.5`);"), clean("**Laptop**")
+    ('+H:16:64', '+F:3:md5:1.5:2.5', '**Laptop**')
     """
     if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:
         line = _ANSI.sub("", line)
@@ -185,10 +342,47 @@ def clean(line: str) -> str:
     if s and s[0] in ">|*#-":
         if s[0] == ">":  # mail quoting, the common case: no regex needed
             s = s.lstrip("> \t")
-            if not s or s[0] not in "|*#-":
-                return s
-        s = _unquoted(s)
+            if s and s[0] in "|*#-":
+                s = _unquoted(s)
+        else:
+            s = _unquoted(s)
+    if "`" in s:
+        s = _uncoded(s)
+    if "**" in s:
+        s = _EMPHASIS.sub(_unemphasised, s)
     return s
+
+
+# Markdown inline code: a span in one or two backticks (a fence of three is left alone).
+# (each match scans to the next backtick only: linear)
+_CODE_SPAN = re.compile(r"(?<!`)(`{1,2})(?!`)([^`]+)\1(?!`)")
+# A lone backtick that opens a raw string in source code (Go, JS: ``out := `+H:16:64``) or
+# closes one (``...:1465597952.00`)``): the text inside the string is the data.
+_STRING_OPEN = re.compile(r"^[^`]*?(?::=|=|\(|,|\breturn)\s*`")
+_STRING_CLOSE = re.compile(r"`\s*[),;]*\s*$")
+# Markdown emphasis around a span (``**512457**``); see _unemphasised.
+_EMPHASIS = re.compile(r"\*\*([^*\s](?:[^*]*[^*\s])?)\*\*")
+
+
+def _uncoded(s: str) -> str:
+    """``s`` without inline-code backticks, and without the delimiter of a source-code raw
+    string that opens or closes on it."""
+    s = _CODE_SPAN.sub(r"\2", s) if s.count("`") > 1 else s
+    if s.count("`") == 1:
+        m = _STRING_OPEN.match(s)
+        if m:
+            return s[m.end():].strip()
+        m = _STRING_CLOSE.search(s)
+        if m:
+            return s[:m.start()].strip()
+    return s.strip()
+
+
+def _unemphasised(m: re.Match) -> str:
+    """Emphasis around a span holding a digit (a value, a data row) is markup to drop;
+    around words only it is kept: a bold line is a heading, which may label a run."""
+    inner = m[1]
+    return inner if any(c.isdigit() for c in inner) else m[0]
 
 
 def _unquoted(s: str) -> str:
@@ -269,57 +463,3 @@ def parse_prompt(line: str) -> dict | None:
         else:
             out["conditions"][a.replace("-", "_")] = "yes"
     return out
-
-
-_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|[*=\-_:\s]+$")
-_ASCII_LETTER = re.compile("[A-Za-z]")
-_NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:Most interesting|Cheers|Regards|Thanks)\b", re.I)
-# Lines that name no machine or condition, whatever they hold: a code fence, a shell command
-# (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
-# source code, markup and links. A run label is never one of them.
-_NOT_LABEL_LINE = re.compile(
-    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
-    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
-    r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
-    r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
-    r"//|/\*|\*/|#\[|"
-    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
-    r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
-    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
-    r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
-    r"|[{};\\]\s*$|\s=\s|\d=\d|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
-    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
-    # page furniture: bylines ("alice · comment · 2021-11-25", "Bob wrote:"), issue headers
-    r"|\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.IGNORECASE)
-# A sentence of the prose: it ends like one (not in "..."), or is long. It tells a story, it
-# does not name a run; the heading or short line above it still may.
-_MEASURE = re.compile(r"\d\.\d\d")
-_SENTENCE = re.compile(r"(?<!\.)[.!?]\s*$|^(?:\S+\s+){9,}\S")
-
-
-def prose_label(line: str) -> str | None:
-    """A free-text line turned into a run label, or None when it cannot be one.
-
-    >>> prose_label("Linux (P3 750Mhz; 512MBram):")
-    'Linux (P3 750Mhz; 512MBram)'
-    >>> prose_label("**Laptop**"), prose_label("# M1 MacBookAir")
-    ('Laptop', 'M1 MacBookAir')
-    >>> prose_label("```bash"), prose_label("pi@pi5:~ $ openssl speed -evp aes-256-cbc")
-    (None, None)
-    >>> prose_label("OpenSSL 1.1.1k  25 Mar 2021"), prose_label("let out = speed(args);")
-    (None, None)
-    """
-    if len(line) > 400 or _NOT_LABEL_LINE.search(line):
-        return None  # (a label is short: a long line is not searched)
-    s = _LABEL_JUNK.sub("", line.strip())
-    if not s or len(s) > 100 or _NOT_LABEL.match(s):
-        return None
-    heading = line.lstrip()[:1] in ("#", "*", "_", "=")  # a Markdown heading, bold, ...
-    if (not heading and s[0].islower() and s.count(" ") >= 4) or _SENTENCE.search(s):
-        return None  # a sentence, or a fragment cut from one
-    if len(_MEASURE.findall(s)) >= 2:
-        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50")
-    # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
-    if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
-        return None
-    return s

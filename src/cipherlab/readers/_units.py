@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "stated_unit", "value_with_unit"]
+__all__ = ["FLAG_UNIT_UNKNOWN", "SIZE", "block_size", "labelled_rates", "number", "stated_unit",
+           "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -29,8 +30,50 @@ _UNIT_RE = re.compile(r"(?<![A-Za-z0-9.,])" + _UNIT)
 _THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\(k\)", re.IGNORECASE)
 # A number right before a unit makes a quantity ("500 MB/s"), not a statement of the unit.
 _QUANTITY_END = re.compile(r"\d[\d,.]*\s*$")
-# A cell holding a number and its unit: "522 MB/s", "1,234.5 MiB/s".
-_VALUE_UNIT = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*" + _UNIT + r"$")
+# A number as people write one: thousands marked by ",", "'" (Swiss) or U+2019 (a typeset
+# apostrophe), any decimals.
+_SEPARATOR = "[,'\u2019]"
+_NUMBER = rf"[+-]?(?:\d{{1,3}}(?:{_SEPARATOR}\d{{3}})+|\d+)(?:\.\d+)?"
+_SEPARATORS = re.compile(_SEPARATOR)
+# A cell holding a number and its unit: "522 MB/s", "1,234.5 MiB/s", "1'234.5 MB/s".
+_VALUE_UNIT = re.compile(rf"^({_NUMBER})\s*" + _UNIT + r"$")
+#: A block size as people write one (groups ``n`` or ``after``, and ``unit``): "16 bytes",
+#: "16B", "16 KB", "16K", "8 KiB", "16-byte blocks", "1,024 bytes", "bytes16384". A block size is
+#: a power of two, so K/KB/KiB is 1024 (M, 1024**2).
+SIZE = (r"(?:bytes?[ -]?(?P<after>\d+)|(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ -]?"
+        r"(?P<unit>bytes?|B|[KkM](?:i?B)?)(?![A-Za-z/])(?:[ -]blocks?)?)")
+_SIZE_RE = re.compile(rf"^{SIZE}$")
+_SIZE_FACTOR = {"k": 1024, "K": 1024, "M": 1024 ** 2}
+
+
+def number(text: str) -> float | None:
+    """The number a token holds, thousands separators dropped; None when it holds none.
+
+    >>> number("1,234.5"), number("1'234'567"), number("12\u2019345.25"), number("1,23")
+    (1234.5, 1234567.0, 12345.25, None)
+    """
+    if not _NUMBER_RE.match(text):
+        return None
+    return float(_SEPARATORS.sub("", text))
+
+
+_NUMBER_RE = re.compile(rf"^{_NUMBER}$")
+
+
+def block_size(token: str) -> int | None:
+    """Bytes of a block size token (see :data:`SIZE`), else None.
+
+    >>> [block_size(t) for t in ("16 bytes", "16B", "16 KB", "16K", "16-byte blocks", "bytes16384")]
+    [16, 16, 16384, 16384, 16, 16384]
+    >>> block_size("1,024 bytes"), block_size("8 KiB"), block_size("16 MB/s"), block_size("16")
+    (1024, 8192, None, None)
+    """
+    m = _SIZE_RE.match(token.strip())
+    if m is None:
+        return None
+    if m["after"]:
+        return int(m["after"])
+    return int(m["n"].replace(",", "")) * _SIZE_FACTOR.get(m["unit"][0], 1)
 
 
 def _factor(m: re.Match) -> float:
@@ -65,6 +108,41 @@ def value_with_unit(cell: str) -> float | None:
 
     >>> value_with_unit("522 MB/s"), value_with_unit("1,024.5 KiB/s"), value_with_unit("12.5")
     (522000000.0, 1049088.0, None)
+    >>> value_with_unit("1'250 Mbps"), value_with_unit("2\u2019500.5 kB/s")
+    (156250000.0, 2500500.0)
     """
     m = _VALUE_UNIT.match(cell)
-    return float(m[1].replace(",", "")) * _factor(m) if m else None
+    return number(m[1]) * _factor(m) if m else None
+
+
+# A rate typed with its operation's label: "sign/s: 1533.00", "verify/s 51018.50",
+# "keygens/s=2.5", "op/s: 12.3" (the label as openssl's column titles print it).
+_LABELLED = re.compile(
+    r"\b(?P<op>sign|verify|keygen|encaps|decaps|encrypt|decrypt|enc|dec|op)s?/s\b\s*[:=]?\s*"
+    rf"(?P<value>{_NUMBER})(?![\w.])", re.IGNORECASE)
+_OPERATION = {"enc": "encrypt", "dec": "decrypt", "op": "derive"}
+_BETWEEN = " \t;,|"
+
+
+def labelled_rates(line: str) -> tuple[str, list[tuple[str, float]]] | None:
+    """``(name, [(operation, ops/s), ...])`` of a line that gives a public-key row's rates each
+    after its label, as people summarise openssl's tables by hand; None for any other line
+    (anything but separators between or after the labelled rates).
+
+    >>> labelled_rates("rsa 2048 bits sign/s: 1533.00; verify/s 51018.50")
+    ('rsa 2048 bits', [('sign', 1533.0), ('verify', 51018.5)])
+    >>> labelled_rates("X25519  op/s=12,345.6"), labelled_rates("sign/s: 12"), labelled_rates("1.5 sign/s on x")
+    (('X25519', [('derive', 12345.6)]), None, None)
+    """
+    found = list(_LABELLED.finditer(line))
+    if not found or not line[:found[0].start()].strip(_BETWEEN):
+        return None
+    for m, nxt in zip(found, found[1:]):
+        if line[m.end():nxt.start()].strip(_BETWEEN):
+            return None
+    if line[found[-1].end():].strip(_BETWEEN + "."):
+        return None
+    ops = [m["op"].lower() for m in found]
+    return line[:found[0].start()].strip(_BETWEEN), [
+        (_OPERATION.get(op, op), number(m["value"]))
+        for op, m in zip(ops, found)]

@@ -1,5 +1,5 @@
 """The cross-library section: the same cipher through the openssl CLI, ``cryptography`` (its
-bundled OpenSSL), GnuTLS and the JDK's SunJCE, on one machine, with and without hardware AES."""
+bundled OpenSSL), GnuTLS and the JDK's SunJCE, on one machine, under the same ISA presets."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pandas as pd
 
 from cipherlab.reporting._blocks import Section, Writer
 from cipherlab.reporting._words import esc, ratio_text, unique_values
+from cipherlab.runners._isa import isa_sides
 
 #: The libraries side by side, reference first; ``tool`` values of their rows.
 LIBRARIES = ("openssl", "cryptography", "gnutls", "jdk")
@@ -19,11 +20,11 @@ def library_rows(df: pd.DataFrame) -> pd.DataFrame:
     switches are the seed's experiment, not the library as shipped), with a ``library`` label
     that names the version: ``openssl CLI 3.0.19``, ``cryptography 50.0.2 (OpenSSL 4.0.3)``,
     ``GnuTLS 3.7.9``, ``JDK (SunJCE) 17.0.15``."""
-    if not {"tool", "tool_version", "aesni"} <= set(df.columns):
+    if not {"tool", "tool_version", "isa"} <= set(df.columns):
         return df.iloc[:0].assign(library=pd.Series(dtype="category"))
     d = df[df["tool"].astype("object").isin(LIBRARIES) & df["bytes_per_s"].notna()
            & df["flag"].isna() & df["operation"].astype("object").isin(["encrypt", "digest"])
-           & df["aesni"].notna()]
+           & df["isa"].notna()]
     if "jvm" in d.columns:  # the JDK as shipped, or under an ISA preset only
         jvm = d["jvm"].astype("object")
         d = d[jvm.isna() | jvm.eq(d["isa"].astype("object"))]
@@ -51,22 +52,26 @@ def libraries(df: pd.DataFrame, w: Writer) -> Section:
     versions = ", ".join(esc(v) for v in unique_values(d["library"]))
     sec.say(
         f"The same algorithms measured on {esc(host)} through {versions}, each a separate process "
-        "per repeat, with hardware AES available (<code>aesni=on</code>) and masked "
-        "(<code>aesni=off</code>: <code>OPENSSL_ia32cap</code> for OpenSSL, "
-        "<code>GNUTLS_CPUID_OVERRIDE</code> + <code>NETTLE_FAT_OVERRIDE</code> for GnuTLS, "
-        "<code>-XX:-UseAES -XX:-UseCLMUL</code> for HotSpot). Each ratio is a library's "
+        "per repeat, under the same ISA presets (<code>isa</code>: <code>OPENSSL_ia32cap</code> "
+        "for OpenSSL, <code>GNUTLS_CPUID_OVERRIDE</code> + <code>NETTLE_FAT_OVERRIDE</code> for "
+        "GnuTLS, <code>-XX:-UseAES -XX:-UseCLMUL</code> for HotSpot). What each switched off, "
+        "per library: " + "; ".join(
+            f"<code>isa={esc(isa)}</code> {esc(_NAMES[tool])}: {esc(', '.join(unique_values(s)))}"
+            for (isa, tool), s in isa_sides(d).groupby(
+                [d["isa"].astype("object"), d["tool"].astype("object")], sort=False)
+            if isa != "native") + ". Each ratio is a library's "
         "throughput over the openssl CLI's in the same cell (Welch on log rates over the repeats, "
         "Holm-adjusted): below 1 the library loses to the C loop of <code>openssl speed</code>, "
         "by the per-call cost of its API at small sizes and by its code at large ones.")
     res = stats.speedup(d, by="tool", on=[t for t in tools if t != "openssl"], off="openssl",
-                        groupby=["algorithm", "operation", "block_bytes", "aesni"])
+                        groupby=["algorithm", "operation", "block_bytes", "isa"])
     if res.empty:
         sec.say("No cell was measured by the openssl CLI and another library alike.")
         return sec
     lines = []
-    for (tool, aesni), rows in res.groupby(["candidate", "aesni"], observed=True, sort=False):
+    for (tool, isa), rows in res.groupby(["candidate", "isa"], observed=True, sort=False):
         big = rows[rows["block_bytes"] == rows["block_bytes"].max()]
-        lines.append(f"<b>{esc(_NAMES[tool])}</b>, AES-NI {esc(aesni)}, at "
+        lines.append(f"<b>{esc(_NAMES[tool])}</b>, isa={esc(isa)}, at "
                      f"{int(big['block_bytes'].iloc[0])} bytes: " + "; ".join(
                          f"{esc(r['algorithm'])} {ratio_text(r)}" for _, r in big.iterrows()))
     sec.items(lines)
@@ -74,21 +79,21 @@ def libraries(df: pd.DataFrame, w: Writer) -> Section:
     worst = top.loc[top["ratio"].idxmin()]
     sec.findings.append(
         f"<b>Libraries</b>: at {int(worst['block_bytes'])} bytes the slowest against the openssl "
-        f"CLI is {esc(_NAMES[worst['candidate']])} for {esc(worst['algorithm'])} with AES-NI "
-        f"{esc(worst['aesni'])}, at {ratio_text(worst)} its rate.")
+        f"CLI is {esc(_NAMES[worst['candidate']])} for {esc(worst['algorithm'])} under "
+        f"isa={esc(worst['isa'])}, at {ratio_text(worst)} its rate.")
     size = int(d["block_bytes"].max())
-    d = d.assign(**{"library · AES-NI": d["library"].astype("object") + " · "
-                    + d["aesni"].astype("object")})
+    d = d.assign(**{"library · ISA": d["library"].astype("object") + " · isa="
+                    + d["isa"].astype("object")})
     sec.blocks.append(w.figure(
         "libraries-heatmap",
-        lambda ax: plots.heatmap(d, rows="library · AES-NI", columns="algorithm",
+        lambda ax: plots.heatmap(d, rows="library · ISA", columns="algorithm",
                                  block_bytes=size, ax=ax),
-        f"Median throughput per library and AES-NI state at {size}-byte messages (colour on a "
+        f"Median throughput per library and ISA preset at {size}-byte messages (colour on a "
         f"log scale); blank: not measured by that library.",
-        aspect=0.3 + 0.06 * d["library · AES-NI"].nunique()))
+        aspect=0.3 + 0.06 * d["library · ISA"].nunique()))
     sec.blocks.append(w.table(
         "libraries", res, "Each library's throughput over the openssl CLI's, per algorithm, "
-        "message size and AES-NI state.",
-        ["algorithm", "operation", "block_bytes", "aesni", "candidate", "baseline", "ratio",
+        "message size and ISA preset.",
+        ["algorithm", "operation", "block_bytes", "isa", "candidate", "baseline", "ratio",
          "ci_low", "ci_high", "p_adjusted", "n_candidate", "n_baseline"]))
     return sec

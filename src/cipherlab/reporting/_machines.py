@@ -9,6 +9,7 @@ from cipherlab.reporting._blocks import Section, Writer
 from cipherlab.reporting._select import MACHINE, common_size, describe, experiments
 from cipherlab.reporting._words import (at_size, esc, first_column, ratio_text, slugify, span_text,
                                         unique_values)
+from cipherlab.runners._isa import all_on
 
 
 def machines(df: pd.DataFrame, w: Writer) -> Section:
@@ -18,8 +19,7 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
                & ~df["operation"].astype("object").eq("transfer")]
     if "multi" in rated.columns:  # -multi rows are sums over processes: not one machine's speed
         rated = rated[rated["multi"].isna() | (rated["multi"] <= 1)]
-    if "aesni" in rated.columns:  # ISA ablations are the AES-NI section's business
-        rated = rated[rated["aesni"].isna() | (rated["aesni"] == "on")]
+    rated = rated[all_on(rated)]  # ISA ablations are the ISA section's business
     if "tier" in rated.columns:  # implementation tiers get their own section
         rated = rated[rated["tier"].isna()]
     groups = experiments(rated, ["tool", "timing"])

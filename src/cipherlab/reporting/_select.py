@@ -2,8 +2,9 @@
 
 An *experiment* is every row measured on one machine, with one build of one tool, one timing base
 and one setting of the other conditions; the rows of all its runs (the files of a capture folder,
-the repeats of a dump) are its replicates. A section compares levels of one column (``aesni``,
-``tier``, the machine) inside experiments that agree on everything else.
+the repeats of a dump) are its replicates. A section compares levels of one column (an ISA
+condition: ``isa_off``, ``aesni`` or ``isa``; ``tier``; the machine) inside experiments that agree
+on everything else.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pandas as pd
 
 from cipherlab.model import condition_columns
 from cipherlab.reporting._words import esc, unique_values
+from cipherlab.runners._isa import side_name
 
 #: The column the report adds: the machine a row was measured on (see ``_inputs.machines``).
 MACHINE = "machine"
@@ -29,7 +31,7 @@ _BUILD = ("tool", "tool_version", "timing", "multi")
 def experiment_keys(df: pd.DataFrame, by: str | None = None) -> list[str]:
     """The columns that define an experiment in ``df``, leaving out ``by`` and what follows it.
 
-    A condition that is a function of ``by`` (``isa=no-aesni`` whenever ``aesni=off``) names the
+    A condition that is a function of ``by`` (``isa=no-aesni`` whenever ``isa_off`` names its mask) names the
     same contrast and would split every pair, so it is left out with ``by``. Columns without a
     value in ``df`` are left out too.
     """
@@ -64,8 +66,8 @@ def describe(key: dict, *, conditions: bool = True) -> str:
             str(key["timing"]), f"{key['timing']} time"))
     if pd.notna(key.get("multi")) and int(key["multi"]) > 1:
         parts.append(f"{int(key['multi'])} processes")
-    if conditions:
-        parts += [f"{k}={v}" for k, v in key.items()
+    if conditions:  # AES-NI on/off as the ISA sides are named everywhere (runners._isa)
+        parts += [side_name(k, v) if k == "aesni" else f"{k}={v}" for k, v in key.items()
                   if k not in (MACHINE, *_BUILD, *_NAMED_BY) and pd.notna(v)]
     return ", ".join(parts)
 
@@ -81,7 +83,7 @@ def rows_of(df: pd.DataFrame, key: dict) -> pd.Series:
 
 
 def levels_text(df: pd.DataFrame, by: str) -> str:
-    """``aesni=on only`` for what one experiment measured of ``by`` (HTML)."""
+    """``only aesni=on`` for what one experiment measured of ``by`` (HTML)."""
     found = unique_values(df[by]) if by in df.columns else []
     return f"only {esc(by)}={esc(found[0])}" if len(found) == 1 else (
         f"{esc(by)} " + ", ".join(esc(x) for x in found) if found else f"no {esc(by)} value")

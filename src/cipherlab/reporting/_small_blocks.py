@@ -191,6 +191,6 @@ def _crossing(row) -> str:
 
 
 def _context(row, keys: Sequence[str]) -> str:
-    """``vm, openssl 3.0.22, CPU time, aesni=on`` for a result row."""
+    """``vm, openssl 3.0.22, CPU time, AES-NI on`` for a result row."""
     return describe({k: row[k] for k in keys if k not in ("algorithm", "operation")
                      and k in row.index})

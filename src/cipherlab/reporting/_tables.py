@@ -35,7 +35,8 @@ HEADERS = {
     "p_adjusted": "p (Holm)", "p_equivalence": "p (TOST)", "significant": "Signif.",
     "differs": "≠ claim", "equivalent": "≈ claim", "test": "Test", "n": "n",
     "n_candidate": "n", "n_baseline": "n base", "tool": "Tool", "tool_version": "Version",
-    "timing": "Timing", "aesni": "AES-NI", "isa": "ISA", "tier": "Tier", "cipher": "Cipher",
+    "timing": "Timing", "aesni": "AES-NI", "isa": "ISA", "isa_off": "ISA off", "effect": "Effect",
+    "tier": "Tier", "cipher": "Cipher",
     "protocol": "Protocol", "t0_ns [CI]": "t0 (ns) [95% CI]", "c_ns_per_byte [CI]":
     "c (ns/B) [95% CI]", "crossover_bytes [CI]": "Crossover (B) [95% CI]", "a": "A", "b": "B",
     "regime": "Regime", "n_half_bytes": "n½ (B)", "r_squared": "R²", "n_sizes": "Sizes",

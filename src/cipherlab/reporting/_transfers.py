@@ -8,6 +8,7 @@ from cipherlab.algorithms import GCM_CBC_PAIRS
 from cipherlab.reporting._blocks import Section, Writer
 from cipherlab.reporting._select import MACHINE, describe, experiment_keys
 from cipherlab.reporting._words import esc, p_text, rate_text, ratio_text, unique_values
+from cipherlab.runners._isa import all_on
 
 
 def transfers(df: pd.DataFrame, w: Writer) -> Section:
@@ -91,8 +92,7 @@ def _alone(df: pd.DataFrame, cipher: str):
               & df["tool"].astype("object").eq("openssl") & df["flag"].isna()]
     if "multi" in rows.columns:
         rows = rows[rows["multi"].isna() | (rows["multi"] <= 1)]
-    if "aesni" in rows.columns:
-        rows = rows[rows["aesni"].isna() | (rows["aesni"] == "on")]
+    rows = rows[all_on(rows)]  # nothing switched off
     return float(rows["bytes_per_s"].max()) if len(rows) else None
 
 

@@ -14,8 +14,20 @@ once over SSH (``_fleet``; hosts as names, :class:`SshHost` or inventories read 
 from cipherlab.runners._gnutls import capture_gnutls
 from cipherlab.runners._host import host_frame, host_info
 from cipherlab.runners._inventory import read_hosts
-from cipherlab.runners._isa import (ISA_PRESETS, IsaCondition, effect_label, effective_mask, isa_env,
-                                    isa_off, resolve_isa)
+from cipherlab.runners._isa import (
+                                    ISA_PRESETS,
+                                    IsaCondition,
+                                    IsaContrast,
+                                    all_on,
+                                    effect_label,
+                                    effective_mask,
+                                    isa_column,
+                                    isa_contrast,
+                                    isa_env,
+                                    isa_off,
+                                    isa_sides,
+                                    resolve_isa,
+)
 from cipherlab.runners._jca import capture_jca
 from cipherlab.runners._jvm import JVM_PRESETS
 from cipherlab.runners._openssl import capture
@@ -23,6 +35,7 @@ from cipherlab.runners._python import capture_python
 from cipherlab.runners._remote import SshHost
 from cipherlab.runners._tls import capture_tls
 
-__all__ = ["ISA_PRESETS", "IsaCondition", "JVM_PRESETS", "SshHost", "capture", "capture_gnutls",
-           "capture_jca", "capture_python", "capture_tls", "effect_label", "effective_mask",
-           "host_frame", "host_info", "isa_env", "isa_off", "read_hosts", "resolve_isa"]
+__all__ = ["ISA_PRESETS", "IsaCondition", "IsaContrast", "JVM_PRESETS", "SshHost", "all_on",
+           "capture", "capture_gnutls", "capture_jca", "capture_python", "capture_tls",
+           "effect_label", "effective_mask", "host_frame", "host_info", "isa_column",
+           "isa_contrast", "isa_env", "isa_off", "isa_sides", "read_hosts", "resolve_isa"]

@@ -36,18 +36,17 @@ import hashlib
 import json
 import os
 import threading
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 import pandas as pd
 
-from cipherlab.errors import CaptureError, CaptureWarning, CipherlabError
+from cipherlab.errors import CaptureError, CipherlabError
 from cipherlab.runners._exec import terminating_signals
 from cipherlab.runners._inventory import read_hosts
 from cipherlab.runners._remote import SshExecutor, SshHost
-from cipherlab.runners._system import RemoteSystem, using
+from cipherlab.runners._system import RemoteSystem, using, warn
 
 __all__ = ["FLEET_JSON", "capture_fleet", "host_folder_name"]
 
@@ -121,15 +120,13 @@ def _groups(members: list[_Member], parallel: str) -> list[list[_Member]]:
         if len(group) > 1:
             names = ", ".join(repr(m.name) for m in group)
             if parallel == "host":
-                warnings.warn(f"hosts {names} are one machine (same host name and boot id) and "
-                              f"run at the same time (parallel='host'): their runs compete for "
-                              f"its CPUs, so no rate is that host's alone.", CaptureWarning,
-                              stacklevel=4)
+                warn(f"hosts {names} are one machine (same host name and boot id) and "
+                     f"run at the same time (parallel='host'): their runs compete for "
+                     f"its CPUs, so no rate is that host's alone.")
             else:
-                warnings.warn(f"hosts {names} are one machine (same host name and boot id): they "
-                              f"run one after another, so each run has the machine to itself "
-                              f"(parallel='host' runs them at once).", CaptureWarning,
-                              stacklevel=4)
+                warn(f"hosts {names} are one machine (same host name and boot id): they "
+                     f"run one after another, so each run has the machine to itself "
+                     f"(parallel='host' runs them at once).")
     if parallel == "host":
         return [[m] for m in members]
     return list(by_machine.values())
@@ -244,9 +241,9 @@ def capture_fleet(capture: Callable[..., pd.DataFrame], hosts: str | Iterable,
         raise CaptureError("every host failed:\n" + "\n".join(f"  {why}" if why.startswith(
             f"{name}: ") else f"  {name}: {why}" for name, why in failed.items()))
     for name, why in failed.items():
-        warnings.warn(f"host {name!r} failed ({why}); the other hosts went on. Its finished runs "
-                      f"stay in '{root}', and capture(..., hosts=..., out='{root}', resume=True) "
-                      f"retries it.", CaptureWarning, stacklevel=3)
+        warn(f"host {name!r} failed ({why}); the other hosts went on. Its finished runs "
+             f"stay in '{root}', and capture(..., hosts=..., out='{root}', resume=True) "
+             f"retries it.")
     table = concat([m.table for m in members if m.table is not None and len(m.table)])
     table.attrs["failed_hosts"] = failed
     return table

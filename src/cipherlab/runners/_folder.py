@@ -58,15 +58,15 @@ import os
 import signal
 import threading
 import uuid
-import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 import pandas as pd
 
-from cipherlab.errors import CaptureError, CaptureWarning
+from cipherlab.errors import CaptureError
 from cipherlab.model import concat, read_table
+from cipherlab.runners._system import warn
 
 __all__ = ["FORMAT_VERSION", "CaptureFolder", "is_capture_folder", "opened", "qualified"]
 
@@ -266,9 +266,9 @@ class CaptureFolder:
             return {}
         records, repaired = _records(p.read_text(encoding="utf-8", errors="replace"))
         if repaired:
-            warnings.warn(f"'{p}': repaired a line torn by a crash or a full disk ({len(records)} "
-                          f"finished runs kept; a run whose line was cut is not done and runs "
-                          f"again on resume)", CaptureWarning, stacklevel=4)
+            warn(f"'{p}': repaired a line torn by a crash or a full disk ({len(records)} "
+                 f"finished runs kept; a run whose line was cut is not done and runs "
+                 f"again on resume)")
             self._write(lambda: self._atomic_write(
                 p, "".join(json.dumps(r, default=str) + "\n" for r in records)))
         return {rec["key"]: rec for rec in records}
@@ -421,7 +421,7 @@ class CaptureFolder:
         try:
             self._write_parquet()
         except CaptureError as err:
-            warnings.warn(f"results.parquet not written ({err})", CaptureWarning, stacklevel=2)
+            warn(f"results.parquet not written ({err})")
         finally:
             self._release_lock()
 

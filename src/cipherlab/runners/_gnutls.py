@@ -47,6 +47,7 @@ from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info, load_1m
 from cipherlab.runners._openssl import _as_list, default_folder
 from cipherlab.runners._plan import RunProgress, interleave, results, session, slug
+from cipherlab.runners._system import warn
 
 __all__ = ["ISA_GNUTLS_DROP", "capture_gnutls"]
 
@@ -122,9 +123,7 @@ def _probe(binary: str, env: dict[str, str]) -> tuple[str, str]:
 
 def _conditions(binary: str, isa, base: dict[str, str]) -> dict[str, dict[str, str]]:
     """ISA preset -> the environment that applies it to GnuTLS and Nettle."""
-    import warnings
 
-    from cipherlab.errors import CaptureWarning
     names = list(dict.fromkeys(_as_list(["native"] if isa is None else isa, "isa")))
     bad = [n for n in names if n not in ISA_GNUTLS_DROP]
     if bad or not names:
@@ -137,9 +136,8 @@ def _conditions(binary: str, isa, base: dict[str, str]) -> dict[str, dict[str, s
     for name in names:
         drop = ISA_GNUTLS_DROP[name]
         if drop is None:
-            warnings.warn(f"skipping ISA preset {name!r} for GnuTLS: neither GnuTLS nor Nettle "
-                          f"has VAES code, so it would measure the native code.", CaptureWarning,
-                          stacklevel=3)
+            warn(f"skipping ISA preset {name!r} for GnuTLS: neither GnuTLS nor Nettle "
+                 f"has VAES code, so it would measure the native code.")
             continue
         if name == "native":
             out[name] = {}
@@ -147,9 +145,8 @@ def _conditions(binary: str, isa, base: dict[str, str]) -> dict[str, dict[str, s
         used = set(caps) | ({"pclmul", "avx"} if "gcm-avx" in caps else
                             {"pclmul"} if "gcm" in caps else set())
         if not (drop[0] & used or drop[1] & set(features)):
-            warnings.warn(f"skipping ISA preset {name!r} for GnuTLS: this CPU offers none of "
-                          f"{sorted(drop[0] | drop[1])} to GnuTLS ({_describe(caps, features)})",
-                          CaptureWarning, stacklevel=3)
+            warn(f"skipping ISA preset {name!r} for GnuTLS: this CPU offers none of "
+                 f"{sorted(drop[0] | drop[1])} to GnuTLS ({_describe(caps, features)})")
             continue
         bits = sum(v for k, v in _CAPS.items() if k not in drop[0])
         kept = vendor + [f for f in features if not f.startswith("vendor:") and f not in drop[1]]
@@ -261,7 +258,7 @@ def capture_gnutls(algorithms: str | Iterable[str] | None = None, *, repeats: in
     with opened(default_folder("gnutls") if out is None else out, resume=resume,
                 force=force) as folder:
         facts = host_info()
-        check_host(facts, stacklevel=4)
+        check_host(facts)
         folder.write_host(facts)
         # "all", or the first wanted row, how many more and a hash of the set: short, yet one
         # name per set of rows (resume must not take another set's runs for this one's)

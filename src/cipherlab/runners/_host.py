@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from cipherlab.runners._system import LOCAL, changes, current
+from cipherlab.runners._system import LOCAL, changes, current, warn
 
 __all__ = ["FLAGS", "ClockSampler", "check_host", "cpu_times", "host_frame", "host_id",
            "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
@@ -281,15 +281,13 @@ def noise_facts(flags: set[str] | None = None) -> dict[str, Any]:
     }
 
 
-def check_host(facts: dict[str, Any], *, stacklevel: int = 3) -> str | None:
+def check_host(facts: dict[str, Any]) -> str | None:
     """Warn (CaptureWarning) when the host is virtualised, steals time or is busy; return the text.
 
     >>> check_host({"hypervisor": None, "load": [0.1, 0.1, 0.1], "cores": 8}) is None
     True
     """
-    import warnings
 
-    from cipherlab.errors import CaptureWarning
     why = []
     if facts.get("hypervisor"):
         why.append(f"it runs under a hypervisor ({facts['hypervisor']}): other guests share the "
@@ -304,7 +302,7 @@ def check_host(facts: dict[str, Any], *, stacklevel: int = 3) -> str | None:
         return None
     text = ("timings on this machine will be noisy: " + "; ".join(why) + ". Runs are interleaved "
             "and repeated so comparisons stay fair; per-run steal and load are in runs.jsonl.")
-    warnings.warn(text, CaptureWarning, stacklevel=stacklevel)
+    warn(text)
     return text
 
 

@@ -36,12 +36,12 @@ import os
 import re
 import shlex
 import string
-import warnings
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from cipherlab.errors import CaptureWarning, InventoryError
+from cipherlab.errors import InventoryError
 from cipherlab.runners._remote import SshHost
+from cipherlab.runners._system import warn
 
 __all__ = ["read_hosts", "read_inventory"]
 
@@ -288,14 +288,12 @@ def _host(path: Path, name: str, variables: Mapping[str, Any], lineno: int | Non
         if key in _CONNECT:
             fields[_CONNECT[key]] = value
         elif key.startswith("ansible_") and "pass" in key:
-            warnings.warn(f"{path}: {key} of host {name!r} is not used: cipherlab never sends "
-                          f"passwords (ssh runs with BatchMode=yes); the host needs a key "
-                          f"(ssh-agent or ansible_ssh_private_key_file)", CaptureWarning,
-                          stacklevel=4)
+            warn(f"{path}: {key} of host {name!r} is not used: cipherlab never sends "
+                 f"passwords (ssh runs with BatchMode=yes); the host needs a key "
+                 f"(ssh-agent or ansible_ssh_private_key_file)")
         elif _SECRET.search(key):
-            warnings.warn(f"{path}: variable {key!r} of host {name!r} looks secret and is not kept "
-                          f"as a label (labels are written into every results file)",
-                          CaptureWarning, stacklevel=4)
+            warn(f"{path}: variable {key!r} of host {name!r} looks secret and is not kept "
+                 f"as a label (labels are written into every results file)")
         elif not key.startswith("ansible_"):
             labels[key] = _label(value)
     address = fields.pop("address", None)

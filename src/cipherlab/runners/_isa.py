@@ -46,15 +46,20 @@ import os
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from cipherlab.errors import CaptureError, CaptureWarning
+from cipherlab.errors import CaptureError
 from cipherlab.runners._exec import execute
-from cipherlab.runners._system import LOCAL, current
+from cipherlab.runners._system import LOCAL, current, warn
 
-__all__ = ["AES_FEATURES", "FEATURES", "ISA_PRESETS", "IsaCondition", "aesni_state", "apply_value",
-           "effective_mask", "features", "find_openssl", "isa_env", "isa_off", "label_masks", "labels",
-           "resolve_isa", "switched_off", "effect_label", "uses_aes"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["AES_FEATURES", "ALL_ON", "FEATURES", "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition",
+           "IsaContrast", "aesni_state", "all_on", "apply_value", "effect_label", "effective_mask",
+           "features", "find_openssl", "isa_column", "isa_contrast", "isa_env", "isa_off",
+           "isa_sides", "label_masks", "labels", "resolve_isa", "side_name", "switched_off",
+           "uses_aes"]
 
 ENV_VAR = "OPENSSL_ia32cap"
 
@@ -297,7 +302,7 @@ def effect_label(algorithm: object, isa_off: object) -> str:
     >>> effect_label("aes-128-gcm", "aesni+pclmulqdq")
     'AES-NI'
     >>> effect_label("chacha20-poly1305", "aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other")
-    'ISA features (aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other)'
+    'ISA off (aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other)'
     >>> effect_label("chacha20-poly1305", "aesni+pclmulqdq")
     'no AES-NI effect expected (chacha20-poly1305 does not use AES)'
     """
@@ -305,7 +310,164 @@ def effect_label(algorithm: object, isa_off: object) -> str:
     if off and "aesni" in off and off <= AES_FEATURES:
         return ("AES-NI" if uses_aes(algorithm)
                 else f"no AES-NI effect expected ({algorithm} does not use AES)")
-    return f"ISA features ({isa_off})" if off else "none"
+    return f"ISA off ({isa_off})" if off else "none"
+
+
+#: The columns an ISA comparison can read, most precise first: ``isa_off`` (decoded from the mask
+#: in effect), ``aesni`` (a document or a run that says exactly AES-NI on/off: the AWS-wiki seed's
+#: column, GnuTLS and HotSpot runs whose switches touch only the AES instructions) and ``isa``
+#: (the condition set, when the mask in effect was not recorded).
+ISA_COLUMNS = ("isa_off", "aesni", "isa")
+#: Each column's level with nothing switched off.
+ALL_ON = {"isa_off": "none", "aesni": "on", "isa": "native"}
+
+
+def isa_column(frame) -> pd.Series:
+    """Per row, the column its ISA condition is read from (the first of :data:`ISA_COLUMNS`
+    with a value), or None for a row without one.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"isa_off": ["none", None, None], "aesni": ["on", "off", None]})
+    >>> isa_column(t).tolist()
+    ['isa_off', 'aesni', None]
+    """
+    import numpy as np
+    import pandas as pd
+
+    column = np.full(len(frame), None, dtype=object)
+    for c in reversed(ISA_COLUMNS):
+        if c in frame.columns:
+            column = np.where(frame[c].notna().to_numpy(), c, column)
+    return pd.Series(column, index=frame.index, dtype=object)
+
+
+def side_name(column: str, level: object, width: int | None = None) -> str:
+    """How one side of an ISA comparison is named in text, legends and tables.
+
+    ``width`` (legends): a longer list of features is cut after whole names, with the count of
+    the rest, so a legend still shows that more than the AES instructions went.
+
+    >>> side_name("isa_off", "none"), side_name("isa_off", "aesni+pclmulqdq")
+    ('nothing off', 'off: aesni+pclmulqdq')
+    >>> side_name("aesni", "off"), side_name("isa", "no-aesni-classic")
+    ('AES-NI off', 'isa=no-aesni-classic (mask not recorded)')
+    >>> side_name("isa_off", "aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+avx512f", width=36)
+    'off: aesni+pclmulqdq+vaes +4 more'
+    """
+    if column == "isa_off":
+        if level == ALL_ON[column]:
+            return "nothing off"
+        names, kept = str(level).split("+"), []
+        for name in names:  # " +NN more" takes 8 characters
+            if width is not None and kept and len("off: " + "+".join(kept + [name])) + 8 > width:
+                break
+            kept.append(name)
+        rest = len(names) - len(kept)
+        return "off: " + "+".join(kept) + (f" +{rest} more" if rest else "")
+    if column == "aesni":
+        return f"AES-NI {level}"
+    return f"isa={level}" if level == ALL_ON.get(column) else f"isa={level} (mask not recorded)"
+
+
+@dataclass(frozen=True)
+class IsaContrast:
+    """The ISA comparison of a table: the ``column`` it reads, the level with nothing off
+    (``on``) and the levels compared with it (``offs``); :func:`isa_contrast` decides.
+
+    >>> c = IsaContrast("isa_off", "none", ("aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2",))
+    >>> c.side("none"), c.effect("chacha20-poly1305", c.offs[0])
+    ('nothing off', 'ISA off (aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2)')
+    >>> c.claim_applies("aes-128-gcm"), c.claim_applies("chacha20-poly1305")
+    (True, False)
+    """
+
+    column: str
+    on: str
+    offs: tuple[str, ...]
+
+    def side(self, level: object) -> str:
+        return side_name(self.column, level)
+
+    def effect(self, algorithm: object, level: object) -> str:
+        """What the difference between ``on`` and ``level`` is called for ``algorithm``:
+        :func:`effect_label` of the features off ("AES-NI" only for AES under an AES-only
+        condition)."""
+        if self.column == "isa_off":
+            return effect_label(algorithm, level)
+        if self.column == "aesni":
+            return effect_label(algorithm, "aesni")
+        return f"isa={level} (what it switched off was not recorded)"
+
+    def claim_applies(self, algorithm: object) -> bool:
+        """Whether an "AES-NI makes it Nx faster" claim is about ``algorithm`` at all."""
+        return uses_aes(algorithm)
+
+
+def isa_contrast(frame) -> IsaContrast | None:
+    """Which condition column the ISA comparison of ``frame`` uses, and its levels.
+
+    The first of :data:`ISA_COLUMNS` that some rows read (:func:`isa_column`) with both the
+    all-on level and another: ``isa_off`` for captures and pasted dumps with a mask, ``aesni``
+    only where a document or a run says exactly AES-NI on/off, ``isa`` where only the preset is
+    known. None when no column has a pair. Rows that read another column are not part of it:
+    split a table by :func:`isa_column` first to compare each part.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"isa_off": ["none", "aesni+pclmulqdq", None, None],
+    ...                   "aesni": ["on", "off", "on", "off"]})
+    >>> isa_contrast(t)
+    IsaContrast(column='isa_off', on='none', offs=('aesni+pclmulqdq',))
+    >>> isa_contrast(t[t.isa_off.isna()]).column
+    'aesni'
+    """
+    reads = isa_column(frame)
+    for column in ISA_COLUMNS:
+        if column not in frame.columns:
+            continue
+        levels = [str(v) for v in frame.loc[reads.eq(column), column].astype("object").unique()]
+        on = ALL_ON[column]
+        offs = tuple(v for v in levels if v != on)
+        if on in levels and offs:
+            return IsaContrast(column, on, offs)
+    return None
+
+
+def isa_sides(frame) -> pd.Series:
+    """Per row, its ISA side as :func:`side_name` names it (None without an ISA condition):
+    one column to group or colour by when a table mixes captures, dumps and documents.
+
+    >>> import pandas as pd
+    >>> isa_sides(pd.DataFrame({"isa_off": ["none", None], "aesni": ["on", "off"]})).tolist()
+    ['nothing off', 'AES-NI off']
+    """
+    import pandas as pd
+
+    reads = isa_column(frame)
+    out = pd.Series(None, index=frame.index, dtype=object)
+    for column in ISA_COLUMNS:
+        here = reads.eq(column).to_numpy()
+        if here.any():
+            levels = frame.loc[here, column].astype("object")
+            out[here] = levels.map({v: side_name(column, v) for v in levels.unique()}).to_numpy()
+    return out
+
+
+def all_on(frame) -> pd.Series:
+    """Per row: True when nothing was switched off (or the row has no ISA condition).
+
+    >>> import pandas as pd
+    >>> all_on(pd.DataFrame({"isa_off": ["none", "aesni", None], "aesni": ["on", None, None]})).tolist()
+    [True, False, True]
+    """
+    import pandas as pd
+
+    reads = isa_column(frame)
+    out = pd.Series(True, index=frame.index)
+    for column in ISA_COLUMNS:
+        here = reads.eq(column).to_numpy()
+        if here.any():
+            out[here] = frame.loc[here, column].astype("object").eq(ALL_ON[column]).to_numpy()
+    return out
 
 
 def apply_value(words: Sequence[int], value: str) -> list[int]:
@@ -333,7 +495,7 @@ def apply_value(words: Sequence[int], value: str) -> list[int]:
 
 
 def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None = None,
-                env: tuple[tuple[str, str], ...] = (), stacklevel: int = 2) -> list[IsaCondition]:
+                env: tuple[tuple[str, str], ...] = ()) -> list[IsaCondition]:
     """Turn preset names and raw masks into the ISA conditions that make sense on this machine.
 
     Parameters
@@ -393,23 +555,22 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
             kept.append(cond)
             continue
         if _words(native) is None:
-            warnings.warn(f"skipping ISA condition {cond.name!r}: OPENSSL_ia32cap only applies to "
-                          f"x86 builds of OpenSSL >= 3.0 with CPU detection, and {binary} reports "
-                          f"CPUINFO {native!r} (another CPU, a no-asm build, LibreSSL or an older "
-                          f"OpenSSL); only 'native' can be measured here.", CaptureWarning,
-                          stacklevel=stacklevel)
+            warn(f"skipping ISA condition {cond.name!r}: OPENSSL_ia32cap only applies to "
+                 f"x86 builds of OpenSSL >= 3.0 with CPU detection, and {binary} reports "
+                 f"CPUINFO {native!r} (another CPU, a no-asm build, LibreSSL or an older "
+                 f"OpenSSL); only 'native' can be measured here.")
             continue
         need = _NEEDS.get(cond.name)
         if need is not None and need not in features(native):
-            warnings.warn(f"skipping ISA preset {cond.name!r}: this CPU has no {need} (native "
-                          f"mask {native}), so the preset would measure the same code as "
-                          f"'native'.", CaptureWarning, stacklevel=stacklevel)
+            warn(f"skipping ISA preset {cond.name!r}: this CPU has no {need} (native "
+                 f"mask {native}), so the preset would measure the same code as "
+                 f"'native'.")
             continue
         mask = _mask_for(binary, cond.value, env)
         if mask == native:
-            warnings.warn(f"ISA condition {cond.name!r} ({ENV_VAR}={cond.value}) left the mask "
-                          f"that openssl reports unchanged ({mask}); its runs measure the same "
-                          f"code as 'native'.", CaptureWarning, stacklevel=stacklevel)
+            warn(f"ISA condition {cond.name!r} ({ENV_VAR}={cond.value}) left the mask "
+                 f"that openssl reports unchanged ({mask}); its runs measure the same "
+                 f"code as 'native'.")
         kept.append(cond)
     return kept
 
@@ -492,8 +653,7 @@ def label_masks(frame, *, stacklevel: int = 3):
                     continue
                 warnings.warn(f"{source}: no run without OPENSSL_ia32cap to compare with, so "
                               f"isa_off lists what OPENSSL_ia32cap={m['env']} asks to switch off, "
-                              f"whether or not this CPU had it", IngestWarning,
-                              stacklevel=stacklevel)
+                              f"whether or not this CPU had it", IngestWarning)
                 labels[p] = (isa_off(ref, mask), aesni_state(ref, mask))
             elif ref is not None:
                 labels[p] = (isa_off(ref, m["mask"].lower()), aesni_state(ref, m["mask"].lower()))
@@ -522,8 +682,7 @@ def label_masks(frame, *, stacklevel: int = 3):
         what = sorted(set(out.loc[clash, "isa_off"].astype(str)))
         warnings.warn(f"{', '.join(map(str, frame.loc[clash, 'source'].unique()))}: rows labelled "
                       f"aesni=off ran with a mask that switched off {' / '.join(what)} (the isa_off "
-                      f"column): their speed-up is not AES-NI's alone", IngestWarning,
-                      stacklevel=stacklevel)
+                      f"column): their speed-up is not AES-NI's alone", IngestWarning)
     out["aesni"] = _filled(given, derived)
     return out
 

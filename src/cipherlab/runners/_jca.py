@@ -108,18 +108,18 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
         raise ValueError(f"warmup_s must be a number >= 0; not {warmup_s!r}")
 
     jdk = find_jdk(java)
-    conds = resolve_jvm(jvm, isa, jdk=jdk, stacklevel=3)
+    conds = resolve_jvm(jvm, isa, jdk=jdk)
     if not conds:
         raise CaptureError(f"no JVM condition of jvm={jvm!r}, isa={isa!r} can be measured with "
                            f"{jdk.java} (see the warnings above)")
     with opened(default_folder("jca") if out is None else out, resume=resume,
                 force=force) as folder:
         facts = host_info()
-        check_host(facts, stacklevel=4)
+        check_host(facts)
         folder.write_host(facts)
 
         cells = message_cells(algs, lambda alg: ["digest"] if alg.startswith("hmac(") else ops,
-                              size_list, stacklevel=4)
+                              size_list)
         plan = interleave(cells, conds, repeats, seed)
         keys = [slug(f"jdk_{a}_{op}_{cond.name}_{timing}_r{rep}") for (a, op, _), cond, rep in plan]
         folder.check_plan(keys)
@@ -168,7 +168,7 @@ def capture_jca(algorithms: str | Iterable[str] | None = None, *,
                     shares.extend(c["seconds"] / seconds for c in rows)
         check_busy(shares, tool="jdk")
         table = results(folder, keys, "jdk")
-        verify_jvm(table, stacklevel=3)
+        verify_jvm(table)
         return table
 
 

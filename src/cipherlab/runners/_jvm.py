@@ -57,14 +57,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
-from cipherlab.errors import CaptureError, CaptureWarning
+from cipherlab.errors import CaptureError
+from cipherlab.runners._system import warn
 
 __all__ = ["ISA_JVM_FLAGS", "JVM_PRESETS", "Jdk", "JvmCondition", "class_path", "find_jdk",
            "intrinsics", "java_command", "parse_flags_final", "resolve_jvm", "verify_jvm"]
@@ -278,7 +278,7 @@ def _names(spec, table: dict, what: str, default: list[str]) -> list[str]:
 
 
 def resolve_jvm(jvm: str | Iterable[str] | None = None, isa: str | Iterable[str] | None = None,
-                *, jdk: Jdk | None = None, stacklevel: int = 2) -> list[JvmCondition]:
+                *, jdk: Jdk | None = None) -> list[JvmCondition]:
     """Every (JVM preset, ISA preset) pair that means something on this JDK and CPU.
 
     Parameters
@@ -316,7 +316,7 @@ def resolve_jvm(jvm: str | Iterable[str] | None = None, isa: str | Iterable[str]
             name = "native" if j == i == "native" else j if i == "native" else (
                 i if j == "native" else f"{j}+{i}")
             flags = _accepted(jdk, (*JVM_PRESETS[j], *ISA_JVM_FLAGS[i]))
-            cond = _verify(jdk, name, j, i, flags, native, stacklevel + 1)
+            cond = _verify(jdk, name, j, i, flags, native)
             if cond is not None:
                 out.append(cond)
     return out
@@ -334,13 +334,12 @@ def _accepted(jdk: Jdk, flags: tuple[str, ...]) -> tuple[str, ...]:
     return (_UNLOCK, *kept) if kept else ()
 
 
-def _verify(jdk: Jdk, name: str, j: str, i: str, flags: tuple[str, ...], native: dict[str, str],
-            stacklevel: int) -> JvmCondition | None:
+def _verify(jdk: Jdk, name: str, j: str, i: str, flags: tuple[str, ...],
+            native: dict[str, str]) -> JvmCondition | None:
     rc, text = _flags_final(jdk.java, flags)
     if rc != 0:
-        warnings.warn(f"skipping JVM condition {name!r}: {jdk.java} ({jdk.version}) refuses "
-                      f"{' '.join(flags)}: {_first_line(text)}", CaptureWarning,
-                      stacklevel=stacklevel)
+        warn(f"skipping JVM condition {name!r}: {jdk.java} ({jdk.version}) refuses "
+             f"{' '.join(flags)}: {_first_line(text)}")
         return None
     final = parse_flags_final(text)
     asked = {}  # the last setting of a flag wins, as in HotSpot
@@ -348,14 +347,12 @@ def _verify(jdk: Jdk, name: str, j: str, i: str, flags: tuple[str, ...], native:
         asked[m["bool"] or m["name"]] = {"+": "true", "-": "false"}.get(m["sign"] or "", m["value"])
     for key, value in asked.items():
         if key != "DisableIntrinsic" and final.get(key) != value:
-            warnings.warn(f"JVM condition {name!r}: HotSpot set {key}={final.get(key)} although "
-                          f"the options asked for {value} (this CPU or JDK overrides it).",
-                          CaptureWarning, stacklevel=stacklevel)
+            warn(f"JVM condition {name!r}: HotSpot set {key}={final.get(key)} although "
+                 f"the options asked for {value} (this CPU or JDK overrides it).")
     state = tuple((k, final[k]) for k in CRYPTO_FLAGS if k in final)
     if flags and state == tuple((k, native[k]) for k in CRYPTO_FLAGS if k in native):
-        warnings.warn(f"skipping JVM condition {name!r}: {' '.join(flags)} leaves every crypto "
-                      f"flag as in native on {jdk.version}, so it would measure the same code.",
-                      CaptureWarning, stacklevel=stacklevel)
+        warn(f"skipping JVM condition {name!r}: {' '.join(flags)} leaves every crypto "
+             f"flag as in native on {jdk.version}, so it would measure the same code.")
         return None
     return JvmCondition(name, j, i, flags, state)
 
@@ -372,8 +369,7 @@ def _moves(cipher: str, lost: set[str], cpu_flags: bool) -> bool:
     return any(cipher.startswith(a) or cipher.endswith(a) for i in lost for a in _SERVES.get(i, ()))
 
 
-def verify_jvm(table, *, baseline: str = "native", alpha: float = 0.05,
-               stacklevel: int = 3) -> list[str]:
+def verify_jvm(table, *, baseline: str = "native", alpha: float = 0.05) -> list[str]:
     """Warn for every JVM condition that did not move, detectably, the rate of an algorithm its
     switched-off intrinsics serve (``seed-era`` and GCM), or has too few interleaved pairs of runs
     to tell (fewer than 6). Algorithms it should not move (``seed-era`` and CBC) are not tested.
@@ -409,6 +405,6 @@ def verify_jvm(table, *, baseline: str = "native", alpha: float = 0.05,
                        f"through those intrinsics, so those runs measure the {baseline} code")
             else:
                 continue
-            warnings.warn(msg, CaptureWarning, stacklevel=stacklevel)
+            warn(msg)
             messages.append(msg)
     return messages

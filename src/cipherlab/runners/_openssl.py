@@ -15,7 +15,6 @@ import math
 import os
 import re
 import subprocess
-import warnings
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,16 +22,26 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
-from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
+from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
+from cipherlab.runners._builds import Build, resolve_builds
 from cipherlab.runners._exec import execute, kill_group, spawn
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info
-from cipherlab.runners._builds import Build, resolve_builds
 from cipherlab.runners._isa import IsaCondition, _mask_for, labels, resolve_isa
-from cipherlab.runners._plan import (RunProgress, check_busy, finish, interleave, results,
-                                     run_observed, session, slug, stop_before)
+from cipherlab.runners._plan import (
+    RunProgress,
+    check_busy,
+    finish,
+    interleave,
+    results,
+    run_observed,
+    session,
+    slug,
+    stop_before,
+)
 from cipherlab.runners._remote import EXIT_MARK
-from cipherlab.runners._sequential import StoppingRule, parse_precision
+from cipherlab.runners._sequential import sequential
+from cipherlab.runners._system import warn
 
 __all__ = ["capture"]
 
@@ -274,16 +283,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
         raise ValueError("algorithms must name at least one algorithm; got none")
     if timing not in ("cpu", "elapsed"):
         raise ValueError(f"timing must be one of 'cpu' or 'elapsed'; not {timing!r}")
-    rule = None
-    if precision is not None:
-        if max_time is not None and not (isinstance(max_time, (int, float)) and max_time > 0):
-            raise ValueError(f"max_time must be a positive number of seconds; not {max_time!r}")
-        rule = StoppingRule(parse_precision(precision), max_time,
-                            max_repeats=50 if repeats is None else repeats)
-        repeats = rule.max_repeats
-    elif max_time is not None:
-        raise ValueError("max_time bounds a sequential design: give precision too (e.g. '2%')")
-    repeats = 6 if repeats is None else repeats
+    rule, repeats = sequential(precision, max_time, repeats, 6)
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise ValueError(f"repeats must be a whole number >= 1; not {repeats!r}")
     if multi is not None and (isinstance(multi, bool) or not isinstance(multi, int) or multi < 1):
@@ -309,8 +309,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     conds: list[tuple[Build, IsaCondition]] = []
     for build in builds:
         _check_algorithms(build, algs, mode)
-        conds += [(build, c) for c in resolve_isa(isa, openssl=build.binary, env=build.env,
-                                                  stacklevel=3)]
+        conds += [(build, c) for c in resolve_isa(isa, openssl=build.binary, env=build.env)]
     if not conds:
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
                            f"(see the warnings above)")
@@ -321,7 +320,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
     with opened(default_folder("openssl") if out is None else out, resume=resume,
                 force=force) as folder:
         facts = host_info(builds[0].binary)
-        check_host(facts, stacklevel=4)
+        check_host(facts)
         folder.write_host(facts)
         build_facts = {b.name: b.facts() for b in builds}
         if compare:
@@ -401,10 +400,9 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                     raise CaptureError(f"openssl speed printed no result records (command: "
                                        f"{' '.join(cmd)}); its output: {raw.strip()[-400:]!r}")
                 if frame["flag"].notna().all():
-                    warnings.warn(f"openssl speed measured nothing for {alg.name} (every cell is "
-                                  f"flagged {sorted(map(str, frame['flag'].unique()))}; command: "
-                                  f"{' '.join(cmd)}); the run is kept in the folder as printed.",
-                                  CaptureWarning, stacklevel=3)
+                    warn(f"openssl speed measured nothing for {alg.name} (every cell is "
+                         f"flagged {sorted(map(str, frame['flag'].unique()))}; command: "
+                         f"{' '.join(cmd)}); the run is kept in the folder as printed.")
                 frame = frame.assign(source=folder.source_name(k), run=folder.next_run_number())
                 if decrypt:
                     op = frame["operation"].astype("object")

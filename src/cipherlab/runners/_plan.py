@@ -27,13 +27,12 @@ from __future__ import annotations
 import contextlib
 import random
 import statistics
-import warnings
 from typing import Any, Hashable, Iterator, Mapping, Sequence, TypeVar
 
 import numpy as np
 import pandas as pd
 
-from cipherlab.errors import CaptureWarning
+from cipherlab.runners._system import warn
 
 __all__ = ["RunProgress", "add_note", "check_busy", "finish", "interleave", "paired_ratios",
            "planned_rows", "results", "run_observed", "session", "sign_flip_p", "slug",
@@ -194,8 +193,7 @@ def sign_flip_p(x: Sequence[float]) -> float:
     return float(res.pvalue)
 
 
-def verify_presets(table: pd.DataFrame, *, baseline: str = "native", alpha: float = 0.05,
-                   stacklevel: int = 3) -> list[str]:
+def verify_presets(table: pd.DataFrame, *, baseline: str = "native", alpha: float = 0.05) -> list[str]:
     """Check by behaviour that every ISA condition moved what its mask should move.
 
     Per library (``tool``, and for ``cryptography`` the OpenSSL its wheel bundles) and per
@@ -243,7 +241,7 @@ def verify_presets(table: pd.DataFrame, *, baseline: str = "native", alpha: floa
                        f"against {baseline!r}, sign-flip p = {p:.2f} over {n} interleaved pairs): "
                        f"this library does not use the masked features for {alg} (or ignores the "
                        f"mask), so those runs measure the {baseline} code")
-            warnings.warn(msg, CaptureWarning, stacklevel=stacklevel)
+            warn(msg)
             messages.append(msg)
     return messages
 
@@ -275,14 +273,13 @@ def planned_rows(folder, keys: Sequence[str], tool: str) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
-def results(folder, keys: Sequence[str], tool: str, *, rule=None,
-            stacklevel: int = 4) -> pd.DataFrame:
+def results(folder, keys: Sequence[str], tool: str, *, rule=None) -> pd.DataFrame:
     """The rows of the planned runs, checked with :func:`verify_presets`; sources named as
     ``cipherlab.ingest`` names them (``<folder name>/runs/<key>.txt``); a sequential design's
     stopping record in ``attrs["stopping"]``."""
     from cipherlab.runners._folder import qualified
     table = qualified(planned_rows(folder, keys, tool), folder.path)
-    verify_presets(table, stacklevel=stacklevel)
+    verify_presets(table)
     if rule is not None:
         table.attrs["stopping"] = rule.record()
     return table
@@ -309,11 +306,10 @@ def finish(rule, folder, keys: Sequence[str], plan: Sequence[tuple], tool: str) 
     folder.write_json("stopping.json", rule.record())
     if rule.stopped != "precision":
         w = rule.widest or {}
-        warnings.warn(f"{tool}: stopped by {rule.stopped} after {rule.pairs} repeat blocks before "
-                      f"every ratio reached +-{rule.precision:.1%}: the widest is "
-                      f"{w.get('condition')} vs {w.get('baseline')} for {w.get('algorithm')} at "
-                      f"{w.get('block_bytes')} bytes, +-{w.get('half_width', float('nan')):.1%}",
-                      CaptureWarning, stacklevel=4)
+        warn(f"{tool}: stopped by {rule.stopped} after {rule.pairs} repeat blocks before "
+             f"every ratio reached +-{rule.precision:.1%}: the widest is "
+             f"{w.get('condition')} vs {w.get('baseline')} for {w.get('algorithm')} at "
+             f"{w.get('block_bytes')} bytes, +-{w.get('half_width', float('nan')):.1%}")
 
 
 def run_observed(argv: Sequence[str], env: Mapping[str, str]) -> tuple[Any, dict[str, Any]]:
@@ -328,8 +324,7 @@ def run_observed(argv: Sequence[str], env: Mapping[str, str]) -> tuple[Any, dict
                   "clock_hz_measured": clock.hz}
 
 
-def check_busy(shares: Sequence[float], *, tool: str, limit: float = 0.8,
-               stacklevel: int = 3) -> None:
+def check_busy(shares: Sequence[float], *, tool: str, limit: float = 0.8) -> None:
     """Warn when the timed loops got much less than a whole core.
 
     ``shares``: user CPU seconds / wall seconds of each timed loop. With ``timing='cpu'`` openssl
@@ -341,10 +336,10 @@ def check_busy(shares: Sequence[float], *, tool: str, limit: float = 0.8,
         return
     share = statistics.median(shares)
     if share < limit:
-        warnings.warn(f"the machine was busy: {tool} got a median {share:.0%} of a core during its "
-                      f"timed loops (user CPU seconds / wall seconds). The rates divide by CPU time "
-                      f"and stay usable, but expect more spread; for figures, capture on an idle "
-                      f"machine.", CaptureWarning, stacklevel=stacklevel)
+        warn(f"the machine was busy: {tool} got a median {share:.0%} of a core during its "
+             f"timed loops (user CPU seconds / wall seconds). The rates divide by CPU time "
+             f"and stay usable, but expect more spread; for figures, capture on an idle "
+             f"machine.")
 
 
 def add_note(err: BaseException, note: str) -> None:

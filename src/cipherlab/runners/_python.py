@@ -14,24 +14,24 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import pandas as pd
 
-from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
+from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
 from cipherlab.model import Run, to_frame
 from cipherlab.runners import _pyworker
 from cipherlab.runners._exec import execute
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info
-from cipherlab.runners._isa import (IsaCondition, _mask_for, find_openssl, isa_env, labels,
-                                    resolve_isa)
+from cipherlab.runners._isa import IsaCondition, _mask_for, find_openssl, isa_env, labels, resolve_isa
 from cipherlab.runners._openssl import _as_list, default_folder
-from cipherlab.runners._plan import (RunProgress, check_busy, interleave, results, run_observed,
-                                     session, slug)
+from cipherlab.runners._plan import (RunProgress, check_busy, finish, interleave, results,
+                                     run_observed, session, slug, stop_before)
+from cipherlab.runners._sequential import sequential
+from cipherlab.runners._system import warn
 
 __all__ = ["capture_python"]
 
@@ -99,24 +99,24 @@ def checked_args(algorithms, known: Sequence[str], operations, sizes, timing: st
     return algs, ops, size_list
 
 
-def message_cells(algs: Sequence[str], ops_for, sizes: Sequence[int], *, stacklevel: int = 3
-                  ) -> list[tuple[str, str, tuple[int, ...]]]:
+def message_cells(algs: Sequence[str], ops_for,
+                  sizes: Sequence[int]) -> list[tuple[str, str, tuple[int, ...]]]:
     """``(algorithm, operation, sizes)`` cells; CBC keeps only whole 16-byte blocks (warned)."""
     cells = []
     for alg in algs:
         usable = tuple(s for s in sizes if not (alg.endswith("-cbc") and s % 16))
         if len(usable) < len(sizes):
-            warnings.warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
-                          f"({sorted(set(sizes) - set(usable))})", CaptureWarning,
-                          stacklevel=stacklevel)
+            warn(f"{alg}: skipping sizes that are not whole 16-byte blocks "
+                 f"({sorted(set(sizes) - set(usable))})")
         if usable:
             cells.extend((alg, op, usable) for op in ops_for(alg))
     return cells
 
 
 def capture_python(algorithms: str | Iterable[str] | None = None, *,
-                   sizes: Iterable[int] | None = None, seconds: float = 1, repeats: int = 6,
-                   isa: str | Iterable[str] | None = None,
+                   sizes: Iterable[int] | None = None, seconds: float = 1,
+                   repeats: int | None = None, isa: str | Iterable[str] | None = None,
+                   precision: str | float | None = None, max_time: float | None = None,
                    operations: str | Iterable[str] = ("encrypt", "decrypt"),
                    out: str | Path | None = None, timing: str = "cpu", warmup_s: float = 0.2,
                    seed: int | None = 0, resume: bool = False, force: bool = False,
@@ -136,10 +136,18 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     seconds : float
         Wall-clock seconds per measurement (after ``warmup_s`` of warm-up on the same size).
         One call takes microseconds, so 1 s already averages 10^4-10^6 calls.
-    repeats : int
-        Separate worker processes per (algorithm, operation, condition).
+    repeats : int, optional
+        Separate worker processes per (algorithm, operation, condition) (default 6); with
+        ``precision``, the most to run (default 50).
     isa : list of str or comma-separated str, optional
         As for :func:`cipherlab.capture`; applied through the workers' environment.
+    precision, max_time : optional
+        The sequential design of :func:`cipherlab.capture` (``'2%'``): interleaved repeat
+        blocks until every ISA condition's ratio to ``native`` is that narrow per cell, or
+        ``max_time`` seconds are spent; one warm-up run discarded, the rule in
+        ``stopping.json``. (No ``openssl=`` builds to compare: the OpenSSL that
+        ``cryptography`` runs is the one in its wheel; compare two cryptography versions with
+        ``python=`` interpreters of two environments, in two captures.)
     operations : list of {'encrypt', 'decrypt'}
         Default both.
     out, seed, resume, force, label, progress
@@ -172,18 +180,22 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
     >>> row.tool, row.algorithm, row.operation, int(row.block_bytes), row.isa
     ('cryptography', 'aes-128-gcm', 'encrypt', 1024, 'native')
     """
+    rule, repeats = sequential(precision, max_time, repeats, 6)
     algs, ops, size_list = checked_args(
         DEFAULT_ALGORITHMS if algorithms is None else algorithms, _pyworker.ALGORITHMS,
         operations, DEFAULT_SIZES if sizes is None else sizes, timing, repeats, seconds)
 
     binary = find_openssl(openssl)
-    conds = resolve_isa(isa, openssl=binary, stacklevel=3)
+    conds = resolve_isa(isa, openssl=binary)
     if not conds:
         raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine")
+    if rule is not None and len(conds) < 2:
+        raise ValueError(f"precision={precision!r} asks for the interval of a ratio, and a ratio "
+                         f"needs two conditions: give isa='native,no-aesni'")
     with opened(default_folder("python") if out is None else out, resume=resume,
                 force=force) as folder:
         facts = host_info(binary)
-        check_host(facts, stacklevel=4)
+        check_host(facts)
         folder.write_host(facts)
         if facts.get("cryptography") is None:
             raise CaptureError("the `cryptography` package is not installed; `pip install cryptography`")
@@ -202,17 +214,26 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
         shares: list[float] = []  # user CPU seconds / wall seconds of each timed loop
         bar = RunProgress([(c[0], per_run(c)) for c, *_ in todo], desc="cryptography",
                           enabled=progress)
+        def command(alg: str, op: str, sz: Sequence[int]) -> list[str]:
+            spec = {"algorithm": alg, "operation": op, "sizes": list(sz), "seconds": seconds,
+                    "warmup_s": warmup_s, "timing": timing}
+            return [python or sys.executable, str(WORKER), json.dumps(spec)]
+
         with session(folder, bar, "capture_python"):
+            if rule is not None and todo:  # caches, clock, imports: not part of any pair
+                (alg, op, sz), cond, *_ = todo[0]
+                run_observed(command(alg, op, sz), isa_env(cond))
             for (alg, op, sz), cond, rep, k in todo:
-                spec = {"algorithm": alg, "operation": op, "sizes": list(sz), "seconds": seconds,
-                        "warmup_s": warmup_s, "timing": timing}
-                cmd = [python or sys.executable, str(WORKER), json.dumps(spec)]
+                if rule is not None and stop_before(rule, folder, keys, plan, rep, "cryptography"):
+                    break
+                cmd = command(alg, op, sz)
                 started = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 proc, observed = run_observed(cmd, isa_env(cond))
                 wall = proc.wall_s
                 if proc.returncode != 0:
                     raise CaptureError(f"the cryptography worker exited with status "
-                                       f"{proc.returncode} (spec {spec}): {proc.stderr.strip()[-600:]}")
+                                       f"{proc.returncode} ({' '.join(cmd[1:])}): "
+                                       f"{proc.stderr.strip()[-600:]}")
                 source = folder.source_name(k)
                 start, rows = _parse(proc.stdout, source=source)
                 # The mask inside cryptography's own OpenSSL when the worker could read it (Linux
@@ -236,4 +257,6 @@ def capture_python(algorithms: str | Iterable[str] | None = None, *,
                 if timing == "cpu":
                     shares.extend(c["seconds"] / seconds for c in rows)
         check_busy(shares, tool="cryptography")
-        return results(folder, keys, "cryptography")
+        if rule is not None:
+            finish(rule, folder, keys, plan, "cryptography")
+        return results(folder, keys, "cryptography", rule=rule)

@@ -54,6 +54,28 @@ def parse_precision(value: Any) -> float:
     return p
 
 
+def sequential(precision: Any, max_time: Any, repeats: Any,
+               default_repeats: int) -> tuple["StoppingRule | None", Any]:
+    """A capture's ``precision``/``max_time``/``repeats`` arguments as (stopping rule or None,
+    repeats to plan): with ``precision``, ``repeats`` is the most to run (default 50).
+
+    >>> rule, repeats = sequential("2%", None, None, 6)
+    >>> rule.precision, repeats
+    (0.02, 50)
+    >>> sequential(None, None, None, 6)
+    (None, 6)
+    """
+    if precision is None:
+        if max_time is not None:
+            raise ValueError("max_time bounds a sequential design: give precision too (e.g. '2%')")
+        return None, default_repeats if repeats is None else repeats
+    if max_time is not None and not (isinstance(max_time, (int, float)) and max_time > 0):
+        raise ValueError(f"max_time must be a positive number of seconds; not {max_time!r}")
+    rule = StoppingRule(parse_precision(precision), max_time,
+                        max_repeats=50 if repeats is None else repeats)
+    return rule, rule.max_repeats
+
+
 def interval(log_ratios: Sequence[float], level: float = 0.95) -> dict[str, float]:
     """Student's t interval of the mean of paired log ratios, as a ratio and relative half-width.
 

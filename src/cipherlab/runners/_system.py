@@ -41,7 +41,7 @@ import subprocess
 import threading
 from typing import Iterator, Mapping, Sequence
 
-__all__ = ["LOCAL", "LocalSystem", "RemoteSystem", "changes", "current", "using"]
+__all__ = ["LOCAL", "LocalSystem", "RemoteSystem", "changes", "current", "using", "warn"]
 
 Env = Mapping[str, "str | None"]
 
@@ -147,6 +147,17 @@ _here = threading.local()
 def current() -> LocalSystem:
     """The system the calling thread benchmarks: :data:`LOCAL` unless :func:`using` says other."""
     return getattr(_here, "system", LOCAL)
+
+
+def warn(message: str, category: type[Warning] | None = None) -> None:
+    """A capture warning at the user's line, naming the fleet host it is about (a warning raised
+    in a host's thread would otherwise not say which host)."""
+    from cipherlab.errors import CaptureWarning, warn_caller
+
+    system = current()
+    if system is not LOCAL and not message.startswith(f"{system.name}: "):
+        message = f"{system.name}: {message}"
+    warn_caller(message, category or CaptureWarning)
 
 
 @contextlib.contextmanager

@@ -62,7 +62,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -71,7 +70,8 @@ import numpy as np
 import pandas as pd
 
 from cipherlab.algorithms import TLS_RECORD_BYTES, suite_primitives
-from cipherlab.errors import CaptureError, CaptureWarning, UnsupportedAlgorithmError
+from cipherlab.errors import CaptureError, UnsupportedAlgorithmError
+from cipherlab.runners._system import warn
 
 __all__ = ["DEFAULT_SUITES", "RECORD_BYTES", "TLS13_DEFAULT", "capture_tls", "tls_suites"]
 
@@ -208,25 +208,9 @@ def remove_stale_key_folders(tmp: str | os.PathLike | None = None) -> list[Path]
     it on every way out Python sees; a ``kill -9`` leaves it, so every capture first removes the
     folders whose ``<pid>`` no longer runs (those of running captures stay).
     """
-    import shutil
-    gone = []
-    for path in Path(tmp or tempfile.gettempdir()).glob(f"{_KEY_PREFIX}*-*"):
-        pid = path.name[len(_KEY_PREFIX):].split("-")[0]
-        if not pid.isdigit() or _alive(int(pid)):
-            continue
-        shutil.rmtree(path, ignore_errors=True)
-        gone.append(path)
-    return gone
+    from cipherlab._scratch import remove_orphans
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True
+    return remove_orphans(Path(tmp or tempfile.gettempdir()), _KEY_PREFIX)
 
 
 def _make_certificate(folder: Path) -> tuple[Path, Path]:
@@ -520,7 +504,7 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
     with opened(default_folder("tls") if out is None else out, resume=resume,
                 force=force) as folder:
         facts = host_info()
-        check_host(facts, stacklevel=4)
+        check_host(facts)
         side.check(facts)
         plan = interleave(side.suites, side.conds, repeats, seed)
         keys = [_run_key(s, c.name, write_size, nbytes, r, backend) for s, c, r in plan]
@@ -565,7 +549,7 @@ def capture_tls(suites: Iterable[str] | str | None = None, *, megabytes: float =
         table = results(folder, keys, side.tool)
         if side.tool == "jsse":
             from cipherlab.runners._jvm import verify_jvm
-            verify_jvm(table, stacklevel=3)
+            verify_jvm(table)
         return table
 
 
@@ -577,7 +561,7 @@ class _PythonSide:
     def __init__(self, suites, isa):
         from cipherlab.runners._isa import IsaCondition, effective_mask, isa_env, labels, resolve_isa
         self.suites = _resolve_suites(suites)
-        self.conds = resolve_isa(["native"] if isa is None else isa, stacklevel=4)
+        self.conds = resolve_isa(["native"] if isa is None else isa)
         if not self.conds:
             raise CaptureError(f"no ISA condition of isa={isa!r} can be measured on this machine "
                                f"(see the warnings above)")
@@ -590,11 +574,11 @@ class _PythonSide:
 
     def check(self, facts) -> None:
         if facts.get("openssl_library") and facts["openssl_library"] != ssl.OPENSSL_VERSION:
-            warnings.warn(
+            warn(
                 f"Python's ssl module uses {ssl.OPENSSL_VERSION}, but isa_mask is read from the "
                 f"openssl binary ({facts.get('openssl')}: {facts['openssl_library']}); the mask "
                 f"column may not be the one in effect in the TLS processes. Check that the rates "
-                f"moved between presets.", CaptureWarning, stacklevel=4)
+                f"moved between presets.")
 
     def credentials(self, tmp: Path, cert: Path, key: Path) -> list[str]:
         self._configs = {s: _tls13_config(tmp, s.cipher_string) for s in self.suites
@@ -625,7 +609,7 @@ class _JsseSide:
         self.jdk = find_jdk(java)
         class_path(self.jdk)  # build before the first timed run, and fail early if javac cannot
         self.suites = _jsse.resolve_suites(suites, self.jdk)
-        self.conds = resolve_jvm(jvm, isa, jdk=self.jdk, stacklevel=4)
+        self.conds = resolve_jvm(jvm, isa, jdk=self.jdk)
         if not self.conds:
             raise CaptureError(f"no JVM condition of jvm={jvm!r}, isa={isa!r} can be measured "
                                f"with {self.jdk.java} (see the warnings above)")

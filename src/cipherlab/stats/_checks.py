@@ -124,7 +124,7 @@ _MESSAGES = {
               "other process counts ({values}); divide by the process count or compare like "
               "with like (measurement-notes §1.7)."),
 }
-_ISA_COLUMNS = ("aesni", "isa", "isa_mask")
+_ISA_COLUMNS = ("aesni", "isa", "isa_mask", "isa_off")
 _ASM_RE = re.compile(r"-D(\w+_ASM)\b|-D(OPENSSL_IA32_SSE2)\b|\b(no-asm)\b|-D(OPENSSL_NO_ASM)\b")
 _UNKNOWN_RE = re.compile(r"not available|^\s*$", re.IGNORECASE)
 _BACKEND_RE = re.compile(r"OpenSSL\s+(\d+\.\d+\.\d+\w*)", re.IGNORECASE)
@@ -368,7 +368,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
 #       theoretical 512-bit VAES bound (Drucker, Gueron & Krasnov, "Making AES great again").
 #   any CPU, serial AES modes (CBC/CFB/OFB encrypt, CCM): 1.0 < ~1.9-2.6 cpb, AES-NI latency-bound
 #       CBC-encrypt on Ice Lake/Skylake (aesni-x86_64.pl; notes §3: Skylake 2.62).
-#   no AES-NI (aesni=off, no-asm, CPUs before 2010): 4.0 < ~6-7 cpb bitsliced CTR (Käsper &
+#   no AES-NI (aesni=off or in isa_off, no-asm, CPUs before 2010): 4.0 < ~6-7 cpb bitsliced CTR (Käsper &
 #       Schwabe 2009) and ~10 cpb vpaes (vpaes-x86_64.pl header).
 #   VIA PadLock (C3/C7/Nano): 0.75 < ~1.9 cpb measured for AES-256-CBC on a C3 Nehemiah
 #       (implementation-tiers seed: 520 MB/s at 1.0 GHz, i.e. 1.4 cpb scaled to AES-128).
@@ -421,6 +421,9 @@ def _cpu_class(df: pd.DataFrame) -> np.ndarray:
         "no-aesni" if _OLD_CPU_RE.search(t) else "any"))
     if "aesni" in df.columns:
         off = map_unique(df["aesni"], lambda v: str(v).lower() in ("off", "no", "false"))
+        klass = np.where(off.astype(bool) & (klass == "any"), "no-aesni", klass)
+    if "isa_off" in df.columns:  # a mask that switched AES-NI off, whatever else went with it
+        off = map_unique(df["isa_off"], lambda v: "aesni" in str(v).split("+"))
         klass = np.where(off.astype(bool) & (klass == "any"), "no-aesni", klass)
     if "tier" in df.columns:
         c_only = map_unique(df["tier"], lambda v: "no-asm" in str(v).lower())

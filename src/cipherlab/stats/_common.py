@@ -7,22 +7,21 @@ on log throughput of the clean cells only (flagged cells never silently enter a 
 
 from __future__ import annotations
 
-import sys
-import warnings
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from cipherlab.errors import AnalysisError, CipherlabWarning
+from cipherlab.errors import AnalysisError, CipherlabWarning, warn_caller
 
 #: Default cell of a comparison: one algorithm, one operation, one block size.
 CELL_KEYS = ("algorithm", "operation", "block_bytes")
 #: Columns that say which run a row came from (kept on every finding of lint/comparable).
 RUN_KEYS = ("source", "run", "label")
-#: The columns that name one run (one process): the default unit of replication.
-RUN_ID = ("source", "run")
+#: The columns that name one run (one process): the default unit of replication. A capture's
+#: ``capture_id`` keeps runs of two capture folders apart when their sources read alike (folders
+#: of one name from several machines: ``cap/runs/<key>.txt``, run 0 in each).
+RUN_ID = ("capture_id", "source", "run")
 #: Run facts that tell machines, builds and tools apart: a comparison keeps their values in
 #: separate cells unless they are what is compared (measurement-notes §4a).
 MACHINE_KEYS = ("host", "label", "cpu", "tool", "tool_version", "backend", "python", "tier",
@@ -32,19 +31,11 @@ MACHINE_KEYS = ("host", "label", "cpu", "tool", "tool_version", "backend", "pyth
 _POOLED = ("repeat", "note", "child", "started")
 
 
-_PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 
 
 def warn(message: str, category: type[Warning]) -> None:
-    """``warnings.warn`` pointing at the first caller outside cipherlab (the user's line).
-
-    The public functions call each other (``speedup`` -> ``compare`` -> ``comparable``), so a
-    fixed ``stacklevel`` would point inside the package for some entry points.
-    """
-    frame, level = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+    """``warnings.warn`` pointing at the first caller outside cipherlab (the user's line)."""
+    warn_caller(message, category)
 
 
 def check_one_of(param: str, value: Any, allowed: Sequence[Any]) -> Any:
@@ -94,14 +85,14 @@ def unit_columns(df: pd.DataFrame, unit, *, what: str) -> list[str] | None:
     """The columns whose values name one unit of replication; ``None``: every row is one unit.
 
     ``unit="run"`` (the default of every comparing function) is one process: the rows of one
-    ``(source, run)``. A table without those columns cannot say where runs begin: every row is
-    then taken as its own run, with a warning. ``unit="repeat"`` makes each row a unit (repeats
+    ``(source, run)`` of one ``capture_id``. A table without those columns cannot say where runs
+    begin: every row is then taken as its own run, with a warning. ``unit="repeat"`` makes each row a unit (repeats
     inside one process share its state, so this understates the variance: only on request);
     a column name or list names the unit directly.
     """
     if unit == "run":
         cols = [c for c in RUN_ID if c in df.columns]
-        if not cols:
+        if not {"source", "run"} & set(cols):
             warn(f"{what}: the table has no `source`/`run` columns, so it cannot tell which rows "
                  f"came from one run: every row is taken as its own run (unit). Pass unit=[...] "
                  f"naming the columns of a run.", CipherlabWarning)

@@ -490,25 +490,51 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
     return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit)
 
 
-def speedup(df: pd.DataFrame, by: str = "aesni", on: Any = "on", off: Any = "off",
+def speedup(df: pd.DataFrame, by: str | None = None, on: Any = None, off: Any = None,
             **kwargs) -> pd.DataFrame:
     """Speed-up of ``on`` over ``off``: :func:`compare` with ``baseline=off``, ``candidate=on``.
 
-    For ISA on/off (``by="aesni"``), tier against tier (``by="tier"``), machine against machine
-    (``by="label"`` or ``"host"``). Keyword arguments go to :func:`compare`; the columns are
-    those of :func:`compare`.
+    For ISA conditions (the default, ``by=None``: the column and levels
+    :func:`cipherlab.runners.isa_contrast` finds, i.e. ``isa_off`` ``none`` over what a mask
+    switched off, or a document's ``aesni`` ``on`` over ``off``), tier against tier
+    (``by="tier"``), machine against machine (``by="label"`` or ``"host"``). ``by="aesni"``
+    defaults to ``on="on", off="off"``. Keyword arguments go to :func:`compare`; the columns
+    are those of :func:`compare`.
 
     Examples
     --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"source": "cap", "run": range(6), "algorithm": "aes-128-gcm",
     ...                    "operation": "encrypt", "block_bytes": 8192,
-    ...                    "aesni": ["on"] * 3 + ["off"] * 3,
+    ...                    "isa_off": ["none"] * 3 + ["aesni+pclmulqdq"] * 3,
     ...                    "bytes_per_s": [4.0e9, 4.1e9, 3.9e9, 2.0e8, 2.1e8, 1.9e8]})
-    >>> float(speedup(df)["ratio"].round(1).iloc[0])
-    20.0
+    >>> r = speedup(df)
+    >>> float(r["ratio"].round(1).iloc[0]), r["candidate"].iloc[0], r["baseline"].iloc[0]
+    (20.0, 'none', 'aesni+pclmulqdq')
     """
+    if by is None:
+        by, on, off = _isa_sides(df, on, off)
+    elif by == "aesni":
+        on, off = ("on" if on is None else on), ("off" if off is None else off)
+    if on is None or off is None:
+        raise AnalysisError(f"speedup(by={by!r}) needs the levels to compare: on=... and off=...")
     return compare(df, by, off, on, **kwargs)
+
+
+def _isa_sides(df: pd.DataFrame, on: Any, off: Any) -> tuple[str, Any, Any]:
+    """``by``, ``on`` and ``off`` of the ISA comparison ``df`` holds."""
+    from cipherlab.runners._isa import isa_contrast
+
+    contrast = isa_contrast(df)
+    if contrast is None:
+        raise AnalysisError("speedup: `df` holds no ISA condition measured both with nothing "
+                            "off and with something off (columns isa_off, aesni or isa); pass "
+                            "by=, on= and off= to compare other columns.")
+    if off is None and len(contrast.offs) > 1:
+        raise AnalysisError(f"speedup: `df` compares {contrast.column} {contrast.on!r} with "
+                            f"several levels {list(contrast.offs)}; pass off= (one of them).")
+    return (contrast.column, contrast.on if on is None else on,
+            contrast.offs[0] if off is None else off)
 
 
 def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,

@@ -249,8 +249,9 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 def _tex(text: str) -> str:
     out = "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
-    # a long value with no spaces (an ISA list 'aesni+pclmulqdq+...') may break after a + or /
-    if len(str(text)) > 20 and " " not in str(text):
+    # a long word (an ISA list 'aesni+pclmulqdq+...', in 'ISA off (...)' too) may break after
+    # a + or /
+    if any(len(word) > 20 for word in str(text).split()):
         out = out.replace("+", "+\\allowbreak{}").replace("/", "/\\allowbreak{}")
     return out
 

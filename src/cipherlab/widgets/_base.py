@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.figure import Figure
 
 from cipherlab._gc import paused
@@ -91,6 +91,40 @@ def preferred(options: Sequence, wanted: Sequence) -> Any:
     return options[0] if len(options) else None
 
 
+_KEEP_TEXTS = 4000  # text bitmaps kept (tick labels, legend entries: ~2-20 kB each)
+
+
+class _ScreenRenderer(RendererAgg):
+    """Agg that keeps the bitmap of every text it drew and pastes it again the next time.
+
+    matplotlib 3.11 lays out and rasterises every glyph of every text at every draw: half of a
+    redraw of the explorers (a 14-entry legend, tick labels) for strings drawn the time before.
+    Here a horizontal string is rasterised once per font, size and DPI, the way matplotlib did
+    it up to 3.10 (the whole string as one bitmap, placed at a whole pixel), and drawn from then
+    on with the same ``draw_text_image`` call. Rotated text (an axis label), mathtext and TeX
+    keep matplotlib's own path.
+    """
+
+    _texts: dict[tuple, tuple] = {}  # (text, font, dpi, antialiased) -> (bitmap, descent, x0, y0)
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath or angle:
+            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+        key = (s, hash(prop), self.dpi, gc.get_antialiased())
+        text = self._texts.get(key)
+        if text is None:
+            if len(self._texts) >= _KEEP_TEXTS:
+                self._texts.clear()
+            font = self._prepare_font(prop)
+            font.set_text(s, 0, flags=get_hinting_flag())
+            font.draw_glyphs_to_bitmap(antialiased=gc.get_antialiased())
+            x0, y0 = font.get_bitmap_offset()
+            text = self._texts[key] = (np.asarray(font.get_image()).copy(),
+                                       font.get_descent() / 64, x0 / 64, y0 / 64)
+        bitmap, descent, x0, y0 = text
+        self._renderer.draw_text_image(bitmap, round(x + x0), round(y + y0 + descent) + 1, 0, gc)
+
+
 _RENDERERS: dict[tuple, RendererAgg] = {}  # (width px, height px, dpi) -> renderer
 _KEEP_RENDERERS = 8
 
@@ -110,7 +144,7 @@ class _ScreenCanvas(FigureCanvasAgg):
         if renderer is None:
             if len(_RENDERERS) >= _KEEP_RENDERERS:
                 del _RENDERERS[next(iter(_RENDERERS))]
-            renderer = _RENDERERS[key] = RendererAgg(w, h, self.figure.dpi)
+            renderer = _RENDERERS[key] = _ScreenRenderer(w, h, self.figure.dpi)
         return renderer
 
 
@@ -169,11 +203,12 @@ def _screen_png(fig: Figure) -> bytes:
             lg.set_bbox_to_anchor((anchor.x0, 1 - (1 - anchor.y0) * scale), transform=fig.transFigure)
     canvas.draw()
     rgba = np.asarray(canvas.buffer_rgba())
-    ink = np.argwhere((rgba[..., :3] < 250).any(axis=2))
-    if ink.size:
-        (top, left), (bottom, right_px) = ink.min(axis=0), ink.max(axis=0)
+    # ink: any pixel not opaque white (one 32-bit comparison per pixel, not four byte ones)
+    ink = rgba.view(np.uint32)[..., 0] != 0xFFFFFFFF
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size:
         pad = 4
-        rgba = rgba[max(top - pad, 0):bottom + pad + 1, max(left - pad, 0):right_px + pad + 1]
+        rgba = rgba[max(rows[0] - pad, 0):rows[-1] + pad + 1, max(cols[0] - pad, 0):cols[-1] + pad + 1]
     buf = io.BytesIO()
     Image.fromarray(rgba).save(buf, format="png", compress_level=1)
     return buf.getvalue()
@@ -358,7 +393,9 @@ class Explorer(widgets.VBox):
     notes : list of str
         The :class:`~cipherlab.CipherlabWarning` messages of the last redraw (shown under it).
     redraw_s : float
-        Wall-clock seconds the last redraw took (analysis + drawing + PNG encoding).
+        Wall-clock seconds the last redraw took (analysis + drawing + PNG encoding + tables).
+    image_s : float
+        Of those, the seconds until the new picture was sent to the page (the tables follow).
     """
 
     figsize = (6.4, 3.6)
@@ -371,7 +408,7 @@ class Explorer(widgets.VBox):
         self.table: pd.DataFrame | None = None
         self.tables: dict[str, pd.DataFrame] = {}
         self.message = ""
-        self.redraw_s = float("nan")
+        self.redraw_s = self.image_s = float("nan")
         self.notes: list[str] = []
         self._held = 0
         self._side_key = None
@@ -493,16 +530,17 @@ class Explorer(widgets.VBox):
             self.side_plot.outputs = ()
             self._side_key = None  # the side figure must be drawn again next time
             self.table_view.value = ""
-            self.redraw_s = time.perf_counter() - start
+            self.redraw_s = self.image_s = time.perf_counter() - start
             self.status.value = (f"<div style='color:#b00'>{html.escape(str(error))}</div>"
                                  f"<small>{notes}</small>")
             return
         ensure_y_ticks(fig)
-        png = _screen_png(fig)
+        self.figure, self.png, self.message = fig, _screen_png(fig), ""
+        # the picture is sent first: the tables under it follow ~10-20 ms later
+        self.plot.outputs = _png_output(self.png, f"<{type(self).__name__} figure>")
+        self.image_s = time.perf_counter() - start
         self.tables = table if isinstance(table, dict) else ({} if table is None else {"": table})
         self.table = next(iter(self.tables.values()), None)
-        self.figure, self.png, self.message = fig, png, ""
-        self.plot.outputs = _png_output(self.png, f"<{type(self).__name__} figure>")
         self.table_view.value = "".join(
             (f"<b>{html.escape(title)}</b>" if title else "") + self._table_html(t)
             for title, t in self.tables.items())
@@ -553,11 +591,20 @@ class Explorer(widgets.VBox):
         from cipherlab import plots
 
         target = Path(path if path is not None else self.export_path.value)
+        fig = self.paper_figure(width)
+        with plots.paper(width):
+            return plots.save_figure(fig, target, formats=formats, width=width)
+
+    def paper_figure(self, width: str | float = "double") -> Figure:
+        """The main figure drawn again in the paper style at ``width`` (what :meth:`export`
+        saves; check it with :func:`cipherlab.plots.layout_problems` under ``plots.paper``)."""
+        from cipherlab import plots
+
         with plots.paper(width):
             fig = Figure(layout="constrained")
             self._draw(fig)
             ensure_y_ticks(fig)
-            return plots.save_figure(fig, target, formats=formats, width=width)
+        return fig
 
     def _export_clicked(self) -> None:
         try:

@@ -10,6 +10,7 @@ from matplotlib import ticker
 
 from cipherlab.errors import AnalysisError, CipherlabWarning
 from cipherlab.plots import format_bytes
+from cipherlab.plots._axes import label_from_keys
 from cipherlab.widgets._base import (Explorer, both_sides, check_columns, choices, machine_keys,
                                      named_keys, preferred, process_control, process_mask,
                                      reselect)
@@ -24,6 +25,9 @@ METRICS = {
     "ratio to baseline": "ratio",
 }
 _ALL = "(all)"
+#: Columns that say what was measured: rows differing in one are never repeats of one another.
+_MEASURED = ("tool", "aesni", "isa", "isa_off", "tier", "backend", "protocol", "cipher",
+             "tool_version")
 _PREFERRED_ALGORITHMS = ("aes-128-gcm", "aes-128-cbc", "aes-256-gcm", "chacha20-poly1305",
                          "aes-256-cbc", "sha256")
 
@@ -41,7 +45,7 @@ def condition_choices(df: pd.DataFrame) -> list[str]:
     """Columns worth comparing by: conditions with several values, then run identity columns."""
     from cipherlab.model import condition_columns
 
-    known = ("aesni", "isa", "tier", "isa_mask", "host", "backend", "protocol")
+    known = ("isa_off", "aesni", "isa", "tier", "isa_mask", "host", "backend", "protocol")
     conds = [c for c in condition_columns(df)
              if c not in ("repeat", "child", "note") and df[c].nunique(dropna=True) > 1]
     out = [c for c in known if c in conds] + [c for c in conds if c not in known]
@@ -73,7 +77,7 @@ class ThroughputExplorer(Explorer):
         self.operation = widgets.Dropdown(description="Operation")
         conds = condition_choices(rated)
         self.condition = widgets.Dropdown(options=[_ALL, *conds],
-                                          value=preferred(conds, ("aesni", "isa", "tier")) or _ALL
+                                          value=preferred(conds, ("isa_off", "aesni", "isa", "tier")) or _ALL
                                           if conds else _ALL, description="Condition")
         self.levels = widgets.SelectMultiple(description="Values", rows=3)
         sizes = [int(s) for s in choices(rated["block_bytes"])]
@@ -183,7 +187,11 @@ class ThroughputExplorer(Explorer):
         # one colour per run when several are shown (markers and dashes then tell conditions apart)
         hue = next((c for c in ("host", "label") if c in sel.columns and sel[c].nunique() > 1),
                    "algorithm")
-        plots.throughput(sel, y=column, hue=hue, ax=ax)
+        split = self._series_columns(sel, hue)
+        style = " · ".join(split) or None
+        if len(split) > 1:  # one style column, its values named ("aesni=on · openssl")
+            sel[style] = label_from_keys(sel[split], split)
+        plots.throughput(sel, y=column, hue=hue, style=style, ax=ax)
         if metric == "per GHz":
             ax.set_ylabel("Throughput per GHz of clock")
         elif metric == "cycles/byte":
@@ -191,14 +199,30 @@ class ThroughputExplorer(Explorer):
             ax.set_ylabel("Cycles per byte (lower is faster)")
         return self._summary(sel, column, hue)
 
+    def _series_columns(self, sel: pd.DataFrame, hue: str) -> list[str]:
+        """What tells the plotted lines of one colour apart: the chosen condition, then each of
+        what was measured differently (ISA, tier, tool, version, ...) that still splits a line.
+
+        The file or run a row came from is not among them unless it is the chosen condition:
+        runs of one measurement are one line (their median, with their range as the band).
+        """
+        cond = [self.condition.value] if self.condition.value != _ALL else []
+        chosen: list[str] = []
+        for c in dict.fromkeys([*cond, *_MEASURED]):
+            if c == hue or c not in sel.columns or sel[c].isna().all():
+                continue
+            groups = [sel[k].astype("object").fillna("n/a") for k in (hue, *chosen)]
+            # two values in one line split it (a missing value does not); implied ones split none
+            if sel[c].astype("object").groupby(groups, sort=False).nunique().max() > 1:
+                chosen.append(c)
+        return chosen
+
     def _summary(self, sel: pd.DataFrame, column: str, hue: str) -> pd.DataFrame:
         """The plotted numbers: one row per line of the plot (the same columns split them), the
         median of the repeats behind each point, one column per block size."""
-        from cipherlab.plots._figures import _splitting_columns  # the plot's own series split
-
         cond = [self.condition.value] if self.condition.value != _ALL else []
         keys = list(dict.fromkeys(["algorithm", "operation", hue, *cond,
-                                   *_splitting_columns(sel, [hue, "block_bytes"])]))
+                                   *self._series_columns(sel, hue)]))
         # missing values are a series of their own in the plot: "n/a" keeps them in the table
         named = sel.assign(**{k: sel[k].astype("object").where(sel[k].notna(), "n/a") for k in keys})
         table = named.pivot_table(index=keys, columns="block_bytes", values=column,

@@ -13,6 +13,8 @@ from cipherlab.widgets._explorer import run_names
 
 __all__ = ["OverheadExplorer", "overhead_explorer"]
 
+#: Below this figure width the two panels are stacked: each needs ~4 in for the legend under it.
+_SIDE_BY_SIDE_INCHES = 8.0
 _COST_COLUMNS = ["t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "n_half_bytes",
                  "cycles_per_byte", "r_squared", "n_sizes"]
 
@@ -99,7 +101,12 @@ class OverheadExplorer(Explorer):
         fit = stats.cost_model(sel, groupby=keys)
         cross = stats.crossover(sel, a=a, b=b, groupby=keys)
         share = stats.small_block_overhead(sel, a=a, b=b, groupby=keys)
-        left, right = fig.subplots(1, 2)
+        width, height = fig.get_size_inches()
+        if width < _SIDE_BY_SIDE_INCHES:  # a paper column or page: one panel above the other
+            fig.set_size_inches(width, 2 * min(height, 3.0))
+            left, right = fig.subplots(2, 1)
+        else:
+            left, right = fig.subplots(1, 2)
         plots.cost_model(fit, sel, crossover=cross, ax=left)
         left.set_title("time per call, fitted t0 + c·n", **TITLE)
         plots.overhead(share, a=a, b=b, ax=right)

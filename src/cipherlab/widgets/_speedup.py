@@ -14,8 +14,9 @@ __all__ = ["SpeedupExplorer", "speedup_explorer"]
 
 # Names that usually mean "the feature is off" / "on" in conditions (aesni, isa, tier, AWS's Yes/no).
 _BASELINES = ("off", "no", "No", "no-aesni", "asm", "no-asm", "native")
-_CANDIDATES = ("on", "yes", "Yes", "native", "aes-ni", "kernel", "padlock")
-_BY = ("aesni", "isa", "tier", "host", "label")
+_CANDIDATES = ("none", "on", "yes", "Yes", "native", "aes-ni", "kernel", "padlock")
+# isa_off first: the ISA condition named by what the mask switched off ("none": nothing)
+_BY = ("isa_off", "aesni", "isa", "tier", "host", "label")
 _KEEP = 16  # comparisons (result + PNG, ~50 kB each) kept for going back to a selection
 #: Columns of a compare() result that plots.speedup does not draw (it draws the ratio, its
 #: interval and the significance flag).
@@ -41,10 +42,9 @@ class SpeedupExplorer(Explorer):
             raise AnalysisError(f"`by` must be one of {sides}; not {by!r}")
         self._rated = rated
         self._side_key = None
-        self._sides: dict[tuple, tuple[pd.DataFrame, bytes, str]] = {}
+        self._sides: dict[tuple, list] = {}  # selection -> [comparison, its PNG, its table HTML]
         self._pictures: dict[tuple, bytes] = {}  # what the side figure shows -> its PNG
         self.comparison = self.comparison_png = None
-        self._comparison_html = ""
         self.by = widgets.Dropdown(options=sides, value=by or preferred(sides, _BY),
                                    description="Compare by")
         self.candidate = widgets.Dropdown(description="Candidate")
@@ -76,7 +76,8 @@ class SpeedupExplorer(Explorer):
         d = self._rated
         if owner in (None, self.by):
             values = [str(v) for v in choices(d[self.by.value])]
-            base = preferred(values, _BASELINES)
+            # a known "off" name, else a value that is not a known "on" one (an isa_off list)
+            base = preferred(values, (*_BASELINES, *[v for v in values if v not in _CANDIDATES]))
             cand = preferred([v for v in values if v != base], _CANDIDATES)
             self.baseline.options, self.baseline.value = values, base
             self.candidate.options, self.candidate.value = values, cand
@@ -141,8 +142,8 @@ class SpeedupExplorer(Explorer):
                 for cache in (self._sides, self._pictures):
                     if len(cache) > _KEEP:
                         del cache[next(iter(cache))]
-                self._sides[key] = comparison, png, self._table_html(comparison)
-            self.comparison, self.comparison_png, self._comparison_html = self._sides[key]
+                self._sides[key] = [comparison, png, None]  # the HTML once the picture is out
+            self.comparison, self.comparison_png = self._sides[key][:2]
             self._show_side(self.comparison_png)
             self._side_key = key
         tested = stats.ratio_test(sel, by=by, baseline=base, candidate=cand, groupby=keys,
@@ -155,10 +156,13 @@ class SpeedupExplorer(Explorer):
         return {"Ratio test against the claim": tested, "Tests per cell (compare)": self.comparison}
 
     def _table_html(self, table: pd.DataFrame | None) -> str:
-        # the comparison's table is formatted once, with its figure (54 rows: ~10 ms)
-        if table is not None and table is self.comparison:
-            return self._comparison_html
-        return super()._table_html(table)
+        # the comparison's table is formatted once per selection (66 rows: ~10 ms)
+        side = self._sides.get(self._side_key)
+        if table is None or side is None or table is not side[0]:
+            return super()._table_html(table)
+        if side[2] is None:
+            side[2] = super()._table_html(table)
+        return side[2]
 
     def _caption(self) -> str:
         t = self.table

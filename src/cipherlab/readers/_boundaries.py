@@ -1,0 +1,306 @@
+"""Where one run ends and the next begins: every rule, in one ordered list (layer 4).
+
+Why this module exists: a text holds many runs, and nothing but the text says where one ends.
+Each line (or block of lines) that may start a run is an :class:`Event` (a progress record, a
+``-mr`` prompt, a header block, a command line...); :data:`BOUNDARIES` is the ordered tuple of
+small named predicates that say whether it opens a new run, and
+:meth:`_RunBoundaries.boundary` asks them in order (the first that holds names the boundary).
+The line pass (``_openssl``) and the block readers (``_blocks``) ask the same question the
+same way, so both engines open the same runs; :meth:`_RunBoundaries.open` is the only place
+where a run is opened. The name of an inferred boundary (not the printed structure of a
+capture, such as a header block) goes to the tidy table's ``rule`` column.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, NamedTuple
+
+from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
+
+# The kinds of event that may open a run.
+PROGRESS = "progress"            # a Doing line (or a block of them)
+MR_PROMPT = "mr prompt"          # a -mr +DT/+DN prompt (or a block of +DT/+R pairs)
+MR_PK_PROMPT = "mr pk prompt"    # a -mr +DTP/+DNP public-key prompt
+MR_TABLE = "mr table"            # a -mr +H/+F... table line
+VERSION = "version"              # the first line of a header block
+SYM_HEADER = "sym header"        # a `type 16 bytes ...` header
+PK_HEADER = "pk header"          # a `sign verify sign/s verify/s` header
+PK_ROW = "pk row"                # a public-key table row
+PROMPT = "prompt"                # a command line running openssl speed, or a harness's header
+FORKED = "forked"                # `Forked child N`
+
+
+class Event(NamedTuple):
+    """What a line (or a block of lines) brings to the current run: its ``kind`` and, for a
+    record, its cell ``key``, ``count``, ``block`` and ``seconds``, and the ``-multi`` child that
+    sent it (``Got: ... from N``)."""
+
+    kind: str
+    key: tuple | None = None
+    count: int | None = None
+    block: int | None = None
+    seconds: float | None = None
+    child: int | None = None
+
+
+class Boundary(NamedTuple):
+    """A rule of where a run ends: its ``name``, the ``events`` it judges, its ``test``
+    (parser, current run, event) -> bool, the events after which the new run is the *next* one
+    (it takes the trailing progress records that are not the old run's, see
+    :meth:`_RunBoundaries.next_run`), and whether it is ``inferred`` (kept in ``rule``) rather
+    than printed structure."""
+
+    name: str
+    events: frozenset
+    test: Callable
+    next: frozenset = frozenset()
+    inferred: bool = True
+
+
+def _no_run(p, run: _Run | None, ev: Event) -> bool:
+    """Nothing read yet: the first record, header or command opens the first run."""
+    return run is None
+
+
+def _header_block_again(p, run: _Run, ev: Event) -> bool:
+    """A header block (``OpenSSL 1.1.1w ...``, ``version: 3.0.2``) after the run's own header
+    block or cells is the next run's (a ``-multi`` parent's header follows its children's
+    ``Got:`` lines: same run)."""
+    return run.has_version or bool(run.rows) or bool(run.pk) or "harness" in run.dialects
+
+
+def _table_header_again(p, run: _Run, ev: Event) -> bool:
+    """A ``type 16 bytes ...`` header after a table of rows under a header: the next table is
+    another run's (``-bytes 16384`` then ``-bytes 8192``)."""
+    return bool(run.rows and run.header_used) or "harness" in run.dialects
+
+
+def _command_line(p, run: _Run, ev: Event) -> bool:
+    """A command line (``$ openssl speed -evp md5``) or a harness's header after anything of
+    the run's: what follows is the output of that command."""
+    return run.has_content()
+
+
+def _forked_after_cells(p, run: _Run, ev: Event) -> bool:
+    """``Forked child 0`` after the run's cells: a ``-multi`` run starts."""
+    return run.has_cells()
+
+
+def _text_moved_on(p, run: _Run, ev: Event) -> bool:
+    """Records or a table header after the run's cells, with a line of prose, a ``#`` marker or
+    an exit status between: the text moved on (``with:`` table, ``without:`` table). A
+    ``-multi`` child's records belong to its parent, whatever is between."""
+    return ev.child is None and run.has_cells() and p.prose_after(run)
+
+
+def _after_a_printed_table(p, run: _Run, ev: Event) -> bool:
+    """A ``-mr`` record after the run's printed table (or a Python harness's rows): ``-mr``
+    prints no tables, so it is the output of another run. Only a ``-multi`` parent's children
+    send records that may come after its table (their stderr pasted below its stdout)."""
+    return ev.child is None and ("text" in run.dialects or "harness" in run.dialects) \
+        and not run.multi
+
+
+def _record_repeats(p, run: _Run, ev: Event) -> bool:
+    """A record (or a public-key row) of a cell the run measured already: one run measures
+    each cell once, so it is the next run's (``openssl speed md5`` twice)."""
+    if ev.kind == PK_ROW:
+        return any(k in run.pk_keys() for k in ev.key)
+    return ev.child is None and run.has_cells() and ev.key in run.done
+
+
+def _not_a_record_of_the_table(p, run: _Run, ev: Event) -> bool:
+    """A record, after the run's table, that is not the record of one of its cells: no cell
+    has its key, or its count and seconds do not give the cell's printed rate (see
+    :func:`foreign`); ``-mr`` prompts are judged so only in ``-multi`` runs (by key)."""
+    if ev.child is not None or not run.has_cells() or (ev.kind != PROGRESS and not run.multi):
+        return False
+    return foreign(run, _printed_rates(run), ev.key, ev.count, ev.block, ev.seconds)
+
+
+_RECORDS = frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT})
+#: Every rule of where a run ends, in the order they are asked (the first that holds wins).
+BOUNDARIES: tuple[Boundary, ...] = (
+    Boundary("first run", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
+                                     SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}), _no_run,
+             inferred=False),
+    Boundary("header block again", frozenset({VERSION}), _header_block_again,
+             next=frozenset({VERSION}), inferred=False),
+    Boundary("table header again", frozenset({SYM_HEADER}), _table_header_again, inferred=False),
+    Boundary("command line", frozenset({PROMPT}), _command_line, inferred=False),
+    Boundary("forked after cells", frozenset({FORKED}), _forked_after_cells, inferred=False),
+    Boundary("text moved on", _RECORDS | {PK_HEADER}, _text_moved_on),
+    Boundary("after a printed table", frozenset({MR_PROMPT, MR_PK_PROMPT, MR_TABLE}),
+             _after_a_printed_table),
+    Boundary("record repeats", frozenset({PROGRESS, MR_PROMPT, PK_ROW}), _record_repeats,
+             next=frozenset({PROGRESS, PK_ROW})),
+    Boundary("not a record of the table", _RECORDS, _not_a_record_of_the_table,
+             next=frozenset({PROGRESS})),
+)
+REPEATS = next(b for b in BOUNDARIES if b.name == "record repeats")
+# The rules of each kind of event, in order (asked once per event).
+_BY_EVENT: dict[str, tuple[Boundary, ...]] = {
+    kind: tuple(b for b in BOUNDARIES if kind in b.events) for kind in BOUNDARIES[0].events}
+
+
+class _RunBoundaries:
+    """Which run a line joins, and when the text shows that the next one has begun: the run
+    rules of :class:`~cipherlab.readers._openssl._Parser` (a mixin of it)."""
+
+    def boundary(self, ev: Event) -> Boundary | None:
+        """The first rule of :data:`BOUNDARIES` by which ``ev`` opens a new run, else None."""
+        run = self.cur
+        for b in _BY_EVENT[ev.kind]:
+            if b.test(self, run, ev):
+                return b
+        return None
+
+    def open(self, i: int, ev: Event) -> _Run:
+        """The run that line ``i``'s event ``ev`` joins: a new run when a rule says so (the
+        only place where runs are opened), else the current run. Its last line is not moved."""
+        b = self.boundary(ev)
+        return self.cur if b is None else self.open_at(i, b, ev.kind)
+
+    def open_at(self, i: int, b: Boundary, kind: str) -> _Run:
+        """The run that rule ``b`` opens at line ``i`` for an event of ``kind``."""
+        return self.next_run(i, b) if kind in b.next else self.new_run(i, b)
+
+    # --- runs ---------------------------------------------------------------------------
+    def run(self, i: int) -> _Run:
+        """The current run (the first is opened at line ``i``), its last line now ``i``."""
+        if self.cur is None:
+            self.new_run(i, BOUNDARIES[0])
+        self.cur.last = i
+        return self.cur
+
+    def new_run(self, i: int, rule: Boundary | str) -> _Run:
+        prev_end = self.cur.last if self.cur is not None else -1
+        found = self.find_label(i, prev_end)
+        conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
+        self.flush_pending()
+        self.cur = run = _Run(i, found.text if found else None, dict(conds))
+        run.label_rule = found.rule if found and found.text else None
+        if isinstance(rule, str):
+            run.boundary = rule
+        elif rule.inferred:
+            run.boundary = rule.name
+        if self.pending_context:  # notices printed before this run's output
+            bind_context(run, self.pending_context)
+            self.pending_context = {}
+        self.runs.append(run)
+        return run
+
+    def next_run(self, i: int, rule: Boundary) -> _Run:
+        """A new run at line ``i`` that the text shows is the next one (a header block, or a
+        record repeating one of the current run's): it takes the current run's trailing
+        progress records that are not that run's (see :func:`trailing_progress`)."""
+        moved = trailing_progress(self.cur) if self.cur is not None else []
+        run = self.new_run(i, rule)
+        run.progress.extend(moved)
+        return run
+
+    def labelled_run(self, run: _Run, i: int, label: str) -> _Run:
+        """The run of rows that name the machine ``label`` they ran on, from line ``i``: the
+        current run when none of its rows named another, else a new run of the same table and
+        header block (one machine per run)."""
+        if run.row_label is None and not run.rows and not run.pk:
+            run.row_label = run.meta["label"] = label
+            run.label_rule = "machine named by its rows"
+            return run
+        new = self.new_run(i, "machine named by its rows")
+        for field in ("tool", "tool_version", "built_on", "options", "compiler", "cpuinfo"):
+            if field in run.meta:
+                new.meta[field] = run.meta[field]
+        new.version, new.has_version, new.opts = run.version, run.has_version, dict(run.opts)
+        new.sizes, new.header_used, new.pk_kind = run.sizes, True, run.pk_kind
+        new.row_label = new.meta["label"] = label
+        new.label_rule = "machine named by its rows"
+        return new
+
+    def prose_after(self, run: _Run) -> bool:
+        """A line of prose, a marker or an exit status since the run's last line: the text
+        moved on."""
+        last = run.last
+        return self.label_after(last) is not None or (
+            self.marker is not None and self.marker[0] > last) or self.ended > last
+
+
+def bind_context(run: _Run, context: dict) -> None:
+    """Give ``run`` what notices above its output said: ``elapsed`` (``You have chosen to
+    measure elapsed time``), ``engine`` (``engine "afalg" set.``)."""
+    if context.get("elapsed"):
+        run.elapsed = run.stderr_seen = True
+    if "engine" in context:
+        run.meta["engine"] = context["engine"]
+
+
+def foreign(run: _Run, rates: dict, key: tuple, count: int | None, block: int | None,
+            seconds: float | None) -> bool:
+    """A progress record, arriving after the run's table, that is not the record of one of
+    its cells: no cell has its key, or its count and seconds do not give the cell's rate
+    (``rates``: :func:`_printed_rates` of the run).
+
+    Records of the run itself follow its table when stderr is pasted below stdout. A
+    ``-multi`` parent's totals are not its children's rates, so there only the key counts
+    (not when the parent's row is named ``evp``: its children name the cipher); a record
+    without its result counts as the run's.
+    """
+    if run.multi:
+        return not run.evp and key not in rates
+    if count is None:
+        return False
+    return not _gives_a_rate(count, block, seconds, rates.get(key))
+
+
+def trailing_progress(run: _Run) -> list:
+    """Progress records after the run's last table cell that are not its cells' records.
+
+    On a terminal the next run's ``Doing`` lines precede its header block; they belong to
+    the run that the header opens, not to the run before. Records of the run itself may
+    follow its table too (stderr pasted below stdout): those match a cell of the run and
+    give its rate (openssl prints the table from their count and seconds); a record whose
+    rate is not its cell's measured another run.
+    """
+    if not run.has_progress():
+        return []  # (a table without progress lines: nothing to move, no keys to make)
+    last_cell = max([r[LINE] for r in run.rows] + [c[LINE] for c, _ in run.pk] + [0])
+    rates = _printed_rates(run)
+    kept, moved = [], []
+    for p in run.progress:
+        mine = p.lineno <= last_cell or _gives_a_rate(p.count, p.block, p.seconds,
+                                                     rates.get(p.key()))
+        (kept if mine else moved).append(p)
+    if moved:
+        run.progress = kept
+    return moved
+
+
+def _printed_rates(run: _Run) -> dict:
+    """Each cell key of the run -> the rates its tables print for it (bytes/s, or ops/s)."""
+    rates: dict = defaultdict(list)
+    for r in run.rows:
+        for size, value in zip(r[SIZES], r[VALUES]):
+            rates[(r[ALG], size)].append(value)
+    for c, k in run.pk:
+        rates[k].append(c[OPS])
+    return rates
+
+
+def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
+                  printed: list[float] | None) -> bool:
+    """Whether a progress record's count and seconds give one of the rates printed for its key.
+
+    Within 1 %: the progress line rounds seconds to 0.01 s, the table rounds its rate. A record
+    without a result cannot be checked and counts as the cell's.
+    """
+    if not printed:
+        return False
+    if count is None or not seconds:
+        return True
+    rate = count * (block or 1) / seconds
+    return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
+
+
+__all__ = ["BOUNDARIES", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
+           "trailing_progress"]

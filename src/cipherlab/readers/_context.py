@@ -1,0 +1,309 @@
+"""Context: which line of the text around a run names it (layer 4 of the reader).
+
+Why this module exists: a paste names its runs in the prose around them (``Linux (P3 750Mhz;
+512MBram):``, a Markdown heading, ``with:``/``without:``), but most of the prose tells a story,
+and the lines nearest a table are often a fence, the command, or program output. Each line of
+prose is judged by :data:`LABEL_RULES`, an ordered tuple of small named rules (the first that
+decides wins); :func:`label_verdict` applies them. The parser (``_openssl``) then looks for
+a run's label, nearest first (:meth:`~cipherlab.readers._openssl._Parser.find_label`):
+
+1. the nearest line above the run that names it (a *caption*), unless prose that tells a story
+   (a sentence, a list item, a byline) stands between them;
+2. else, when nothing but program output parts the run from the run before, that run's label
+   (a label names every run under it, until the text says something else);
+3. else the nearest heading above the run: a heading applies to every run under it until the
+   next heading, which ends its scope whatever it says (a heading that is a command names no
+   run); the title of a thread (a heading above its first byline) names none of its posts.
+
+Where no rule finds a name the label stays empty: right or loud, never junk. The name of the
+rule that found a label is kept in the tidy table's ``rule`` column.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, NamedTuple
+
+__all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
+           "label_verdict", "prose_label", "setext_level"]
+
+
+class Label(NamedTuple):
+    """A line that names the runs below it: ``text`` (None: a heading that names nothing, but
+    ends the scope of the heading before it), the ``rule`` that found it, and its heading
+    ``level`` (0 for a caption, which names only the run right below it)."""
+
+    text: str | None
+    rule: str
+    level: int = 0
+
+
+#: Verdicts of lines that are no label: SKIP says nothing about the run (a fence, a command,
+#: program output: the search goes on above it); STOP tells a story (a sentence, a list item,
+#: a byline): a caption above it names something else.
+SKIP, STOP = "skip", "stop"
+
+_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|(?<!\.)[*=\-_:.\s]+$")
+_REMARK = re.compile(r"\s*\([^()]*\)")
+_LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
+_ASCII_LETTER = re.compile("[A-Za-z]")
+_NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|"
+                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b", re.I)
+# Lines that name no machine or condition, whatever they hold: a code fence, a shell command
+# (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
+# source code, markup, links and arithmetic. A run label is never one of them.
+_NOT_LABEL_LINE = re.compile(
+    r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|#?!?\s*/[\w.-]+/|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
+    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
+    r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
+    r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
+    r"//|/\*|\*/|#\[|"
+    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
+    r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
+    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
+    r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
+    r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
+    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
+# A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>"): a
+# link names no machine, what is left beside it may.
+_LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
+_LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|"
+                         r"^\s*(?:from|see|via|source)\s*:?\s*$", re.IGNORECASE)
+# Page furniture that starts a post: bylines ("alice · comment · 2021-11-25", "Bob wrote:").
+_BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.I)
+# A sentence of the prose: it ends like one (not in "..."), or is long, or its subject is a
+# pronoun ("I get here:"). It tells a story, it does not name a run.
+# (A full stop ends a sentence of three words or more: "Original code." names a run.)
+_SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[.,]\s*$|"
+                       r"^(?:\S+\s+){9,}\S|"
+                       r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s")
+_MEASURE = re.compile(r"\d\.\d\d")
+# Markdown headings: "## Title" (level = number of #), a whole line in bold (level 7: below
+# every # heading), and Setext underlines (=== level 1, --- level 2), see heading().
+_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
+_BOLD = re.compile(r"^\s*(\*\*|__)(?=\S)(.+?)(?<=\S)\1:?\s*$")
+_SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_BOLD_LEVEL = 7
+# An item of a bulleted list: "- x", "* x", "+ x", "• x" (after any quoting; a numbered item,
+# "3. version: 1.1.1q", may well name what follows).
+_ITEM = re.compile(r"^[\s>]*[-*+\u2022]\s+\S")
+# A caption around a command: "Before patch: $ apps/openssl speed ecdh", "'apps/openssl speed
+# rsa dsa' output with no-asm:" (the command quoted, or after a prompt sign).
+_COMMAND_SPAN = re.compile(r"""(?:[`'"][^`'"]*\bopenssl\b[^`'"]*[`'"]|(?:^|\s)[$#%>]\s+\S*openssl\b.*$)""")
+_ENUMERATOR = re.compile(r"^(?:[A-Z]|\d{1,2})[.)]\s*")
+# A machine named in a sentence: "on my small NUC-like server", "on our old Xeon box".
+# (After "the", "a", "this"... the noun needs a word before it: "on the board" names none.)
+_MACHINE_NOUN = r"(?:server|laptop|desktop|workstation|notebook|machine|box|computer|PC|board|VM|" \
+                r"instance|node|phone|tablet)"
+_MACHINE = re.compile(
+    rf"\bon\s+(?:(?:my|our)\s+((?:[\w.+-]+\s+){{0,3}}?{_MACHINE_NOUN})|"
+    rf"(?:a|an|the|this|that)\s+((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
+# A status line that announces what follows: "Running RSA Speed Test with ... implementation..."
+_ELLIPSIS = re.compile(r"^[A-Z0-9][^.!?]*[^.]\.{3}$|^[A-Z0-9][^.!?]*\u2026$")
+
+
+def _clean_label(text: str) -> str | None:
+    """``text`` without the decoration around it, if it is a short name; else None."""
+    s = _LABEL_JUNK.sub("", text.strip())
+    if not s or len(s) > 100 or _NOT_LABEL.match(s):
+        return None
+    if len(_MEASURE.findall(s)) >= 2:
+        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50")
+    # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
+    if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
+        return None
+    return s
+
+
+def heading(raw: str) -> tuple[int, str] | None:
+    """``(level, text)`` of a Markdown heading line (``#`` marks or a whole line in bold).
+
+    >>> heading("### Additional resources"), heading("**Laptop**"), heading("#include <x.h>")
+    ((3, 'Additional resources'), (7, 'Laptop'), None)
+    """
+    if raw[:1] not in "#*_ " or not raw.strip():
+        return None
+    m = _ATX.match(raw)
+    if m:
+        return len(m[1]), m[2]
+    m = _BOLD.match(raw)
+    return (_BOLD_LEVEL, m[2]) if m else None
+
+
+def setext_level(line: str) -> int | None:
+    """The heading level a Setext underline gives the line above it (``===`` 1, ``---`` 2).
+
+    >>> setext_level("-------------"), setext_level("====="), setext_level("--")
+    (2, 1, None)
+    """
+    m = _SETEXT.match(line)
+    if m is None or len(m[1]) < 3:
+        return None
+    return 1 if m[1][0] == "=" else 2
+
+
+def is_byline(line: str) -> bool:
+    """Whether a line is page furniture that starts a post (a byline, an attribution).
+
+    >>> is_byline("cruftex · comment · 2019-04-03"), is_byline("On Mon, 5 Jan 2015, Bob wrote:")
+    (True, True)
+    """
+    return ("\u00b7" in line or "wr" in line or "commented" in line) and bool(_BYLINE.search(line))
+
+
+# --- the rules, in order: each returns a verdict, or None to leave the line to the next --------
+def _byline(line: str, raw: str):
+    """A byline starts a post: prose above it is another post's. ``bob · comment · 2024-01-02``."""
+    return STOP if is_byline(line) else None
+
+
+def _around_command(line: str, raw: str):
+    """A caption around a quoted or prompted command names the run with the words around it:
+    ``Before patch: $ apps/openssl speed ecdh`` -> ``Before patch``; ``'apps/openssl speed rsa'
+    output with no-asm:`` -> ``output with no-asm``."""
+    if "openssl" not in line or not line.rstrip().endswith(":") and "$" not in line:
+        return None
+    m = _COMMAND_SPAN.search(line)
+    if m is None:
+        return None
+    before = line[:m.start()]
+    if m[0][:1] not in "`'\"" and not before.rstrip().endswith(":"):
+        return None  # ("pi@pi5:~ $ openssl speed" is a prompt, not a caption)
+    for side in (before, line[m.end():]):
+        side = _ENUMERATOR.sub("", side.strip(" \t:;,"))
+        if side and not _SENTENCE.search(side) and not _NOT_LABEL_LINE.search(side):
+            text = _clean_label(side)
+            if text is not None:
+                return Label(text, "caption around a command")
+    return None
+
+
+def _heading(line: str, raw: str):
+    """A Markdown heading or a bold line names every run under it (``### Results``); one that
+    is a command or output names none but still ends the scope of the heading before it."""
+    h = heading(raw.lstrip("> \t") if raw[:1] == ">" else raw)
+    if h is None:
+        return None
+    level, text = h
+    ok = not _NOT_LABEL_LINE.search(text)
+    return Label(_clean_label(text) if ok else None, "heading", level)
+
+
+def _machine(line: str, raw: str):
+    """A machine a sentence names: ``FWIW, on my small NUC-like server, ML-KEM is fast.`` ->
+    ``small NUC-like server`` (a short line that names one is a caption, whole)."""
+    m = _MACHINE.search(line) if " on " in line else None
+    return Label(m[1] or m[2], "machine phrase") if m and _sentence(line, raw) == STOP else None
+
+
+def _not_a_name(line: str, raw: str):
+    """Fences, commands, program output, source code, links, arithmetic: say nothing of a
+    run (``` ```bash ```, ``$ openssl speed md5``, ``version: 3.0.2``, ``[x](http://...)``)."""
+    return SKIP if len(line) <= 400 and _NOT_LABEL_LINE.search(line) else None
+
+
+def _status_line(line: str, raw: str):
+    """A line announcing what follows, ending in an ellipsis, names the run below it, however
+    long: ``Running RSA Speed Test with this new ARM Assembly MMM implementation...``."""
+    if line.endswith(("...", "\u2026")) and len(line) <= 120 and _ELLIPSIS.match(line):
+        return Label(line.rstrip(".\u2026 "), "status line")
+    return None
+
+
+def is_list_item(raw: str) -> bool:
+    """Whether a line (as written) is an item of a bulleted list.
+
+    >>> is_list_item("  - fix the build"), is_list_item("3. version: 1.1.1q")
+    (True, False)
+    """
+    return bool(_ITEM.match(raw))
+
+
+def _list_item(line: str, raw: str):
+    """An item of a list is part of an enumeration (``- fix cpuCount``), not a name, unless it
+    introduces what follows (``- Raspberry Pi 4:``)."""
+    if not is_list_item(raw):
+        return None
+    if line.rstrip().endswith(":") and not _SENTENCE.search(line.rstrip(": ")):
+        return None  # (judged as a caption)
+    return STOP
+
+
+def _sentence(line: str, raw: str):
+    """A sentence, or a fragment cut from one, tells a story: ``I get here:``, ``This is
+    typical for hw-accelerated ciphers.``, ``load the default config`` (lower case, several
+    words), a line over 400 characters."""
+    s = _LEADING_JUNK.sub("", line.strip())
+    if "(" in s:
+        s = _REMARK.sub("", s)  # ("Apple G5 1.8GHz (Note this is 32 bit code)": a name)
+    if len(line) > 400 or _SENTENCE.search(s) or (s[:1].islower() and s.count(" ") >= 3):
+        return STOP
+    return None
+
+
+def _caption(line: str, raw: str):
+    """A short line is a caption: it names the run right below it
+    (``Linux (P3 750Mhz; 512MBram):``, ``with:``, ``Round 1``)."""
+    text = _clean_label(line)
+    return SKIP if text is None else Label(text, "caption")
+
+
+#: The rules that judge a line of prose, in order; the first that decides wins.
+LABEL_RULES: tuple[tuple[str, Callable], ...] = (
+    ("byline", _byline),
+    ("caption around a command", _around_command),
+    ("heading", _heading),
+    ("machine phrase", _machine),
+    ("not a name", _not_a_name),
+    ("status line", _status_line),
+    ("list item", _list_item),
+    ("sentence", _sentence),
+    ("caption", _caption),
+)
+
+
+# A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>").
+_LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
+_LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|^\s*(?:from|see|via|source)\s*:?\s*$",
+                         re.IGNORECASE)
+
+
+def label_verdict(line: str, raw: str | None = None) -> Label | str:
+    """How a line of prose bears on the runs below it: a :class:`Label`, :data:`SKIP` or
+    :data:`STOP` (``line`` is cleaned, ``raw`` as written: it shows list markers).
+
+    >>> label_verdict("Linux (P3 750Mhz; 512MBram):")
+    Label(text='Linux (P3 750Mhz; 512MBram)', rule='caption', level=0)
+    >>> label_verdict("```bash"), label_verdict("I get here:"), label_verdict("fix cpuCount", " - fix cpuCount")
+    ('skip', 'stop', 'stop')
+    """
+    raw = line if raw is None else raw
+    if "://" in line and not line.lstrip().startswith(("http", "```", "~~~")):
+        line = _LINK_FRAME.sub("", _LINK.sub("", line)).strip()  # ("Pi 5 (https://...)")
+        if not line.strip(" \t*-+:"):
+            return SKIP  # a link alone ("* [a.patch](https://x.org/a.patch)")
+    for _, rule in LABEL_RULES:
+        verdict = rule(line, raw)
+        if verdict is not None:
+            return verdict
+    return SKIP
+
+
+def prose_label(line: str) -> str | None:
+    """A free-text line turned into a run label, or None when it cannot be one.
+
+    >>> prose_label("Linux (P3 750Mhz; 512MBram):")
+    'Linux (P3 750Mhz; 512MBram)'
+    >>> prose_label("**Laptop**"), prose_label("# M1 MacBookAir")
+    ('Laptop', 'M1 MacBookAir')
+    >>> prose_label("```bash"), prose_label("pi@pi5:~ $ openssl speed -evp aes-256-cbc")
+    (None, None)
+    >>> prose_label("OpenSSL 1.1.1k  25 Mar 2021"), prose_label("let out = speed(args);")
+    (None, None)
+    >>> prose_label("(from https://example.org/speed.html)"), prose_label("* [a.patch](https://x.org/a.patch)")
+    (None, None)
+    >>> prose_label("Results on the Pi 5 (https://gist.example.com/u/1)")
+    'Results on the Pi 5'
+    """
+    verdict = label_verdict(line)
+    return verdict.text if isinstance(verdict, Label) else None

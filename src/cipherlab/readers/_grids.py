@@ -1,0 +1,472 @@
+"""Document tables in any orientation: what each header cell and row name of a grid says.
+
+Why this module exists: people retype benchmark results into tables of every shape, not only
+openssl's (algorithms as rows, block sizes as columns, read by :mod:`._tables`). Block sizes
+become rows and builds the columns (``| 16 bytes | 14357.22k | 15271.90k |`` under ``| Decrypt
+Test | Baseline | Optimized |``); operations become rows (``sign/s``, ``RSA 2048 signing``) and
+libraries the columns (``AWS-LC (ops/sec)``); versions become rows and algorithms the columns,
+the block size in the header cell (``AES-256-GCM (8K)``); one row per algorithm and size with
+``min``/``max``/``avg`` columns (long format), rows grouped under a name written once, derived
+columns (``Improvement``, ``-14.5%``, ``Speed-up``) beside the measurements.
+
+The reading is the same for all of them. Every header cell and every row name (the leading
+"key" cells of a row) is classified by :func:`label` as a block size, an algorithm (maybe with
+its size or a variant tag: ``AES-256-GCM (8K)``, ``256 bits SM2 (Before)``), an operation
+(``sign/s``), a public-key measure (``RSA 2048 verify (fresh key)``), a statistic (``avg``), a
+derived or time quantity (never a measurement), or a run (anything else: a build, version,
+library or machine). A cell is what its row and its column say together, completed by the
+corner cell, the caption and the prose above (the one algorithm the command or the prose names,
+the unit a heading states). A cell is placed only when that gives one algorithm and either a
+block size (throughput) or an operation (ops/s); a row whose numbers cannot be placed is
+reported, and a table in which nothing can be placed is not a benchmark table at all.
+
+Columns (or rows) that are runs give one :class:`~cipherlab.model.Run` each, labelled by their
+text (``Baseline (C)``; a version such as ``1.1.1w`` also gives ``tool_version``, a library name
+the ``tool``); statistic columns give a ``stat`` condition; key columns after the first that
+describe the machine (``CPU MHz``, ``Cores``) give conditions named after their header.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cipherlab.readers._bssl import _TOOL, describe
+from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known
+from cipherlab.readers._units import stated_unit
+
+__all__ = ["Label", "label", "named_algorithms", "read_grid"]
+
+# Kinds of label.
+SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK = (
+    "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
+    "blank")
+
+_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(bytes?|B|KiB|KB|K|MiB|MB|M)(?:[\s-]*blocks?)?$",
+                   re.IGNORECASE)
+_SIZE_UNITS = {"k": 1024, "m": 1024 * 1024}  # block sizes are powers of two: "8K" is 8192
+_INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
+_BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
+# Quantities computed from the measurements, or times: never a measurement of their own.
+_DERIVED = re.compile(r"\bimprov|\bratios?\b|\bspeed-?ups?\b|\bgains?\b|\bchanges?\b|\bdiff|"
+                      r"\bdelta\b|\brelative\b|\bfactor\b|\bscaling\b|\bvs\.?(?!\w)|\bversus\b|"
+                      r"\bincrease|\bdecrease|\bfaster\b|\bslower\b|\bpercent|%|\bstd|\bstdev\b|"
+                      r"\bdeviation\b|\bcv\b|\berrors?\b|\blatency\b|\btime\b|\bms\b|\bus\b|"
+                      r"\u00b5s|\bseconds?\b", re.IGNORECASE)
+_DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?[\d.]+s$",
+                           re.IGNORECASE)
+_STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
+          "average": "mean", "mean": "mean", "median": "median", "med": "median"}
+# A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
+_VALUE_WORDS = re.compile(r"(?:throughput|speed|rate|result|results|value|performance|"
+                          r"bandwidth|ops|operations)", re.IGNORECASE)
+_OPS_UNIT = re.compile(r"(?:ops?|operations?)(?:/|\s+per\s+)s(?:ec(?:ond)?)?", re.IGNORECASE)
+# Header words of the key columns (row names): what the cells under them are.
+_SIZE_HEADER = re.compile(r"\bbytes?\b|\bblock|\bbuffer|\bchunk|\bpayload|(?<![\w-])size\b",
+                          re.IGNORECASE)
+# Properties of an algorithm, not measurements (nor block sizes): "Key size", "Digest length".
+_PROPERTY = re.compile(r"\bkeys?\b|\bbits?\b|\blength|\bsize\b|\blevel\b|\byears?\b|\bdate\b|"
+                       r"\bprice|\bcount\b|\bnotes?\b|\bsecurity|\bcycles|\bcpb\b|\bdigest\b|"
+                       r"\boutput\b|\brounds?\b", re.IGNORECASE)
+_PK_OP_WORD = re.compile(r"\b(?:sign|signing|signs|verify|verification|key generation|keygen|"
+                         r"generate|parse|encaps?|decaps?|encrypt|decrypt|derive)\b", re.IGNORECASE)
+_RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|builds|library|"
+                         r"libraries|lib|machine|machines|host|hosts|system|systems|platform|"
+                         r"device|board|cpu|processor|implementation|variant|tool)s?$",
+                         re.IGNORECASE)
+_KEY_HEADER = re.compile(r"^(?:cipher|ciphers|algorithm|algorithms|algo|type|name|digest|hash|"
+                         r"primitive|function|mode|curve|key|operation|operations|op|test|"
+                         r"test item|item|benchmark)s?$", re.IGNORECASE)
+# Columns that describe the machine: conditions, not measurements, even though they hold numbers.
+_CONDITION_HEADER = re.compile(r"^(?:cpu\s+)?(?:mhz|ghz|clock|freq|frequency|cores?|threads?|cpus?|"
+                               r"model|cpu model|version|kernel|compiler|os|memory|ram)"
+                               r"(?:\s*[(\[].*[)\]])?$", re.IGNORECASE)
+# Operation words a corner cell or caption may hold ("Decrypt Test").
+_CORNER_OPS = {"encrypt": "encrypt", "encryption": "encrypt", "decrypt": "decrypt",
+               "decryption": "decrypt", "sign": "sign", "signing": "sign", "verify": "verify",
+               "verification": "verify", "keygen": "keygen"}
+# Programs whose tables are not cipher benchmarks, named in the sentence introducing a table.
+_OTHER_PROGRAM = re.compile(r"\b(?:perf|sysbench|fio|iperf3?|wrk|h2load|hdparm|ioping|7-?zip|"
+                            r"geekbench|tinymembench|mbw|iostat|vmstat|sar)\b", re.IGNORECASE)
+_PK_FAMILY = re.compile(r"^(?:rsa|dsa|ecdsa|ecdh|eddsa|ed25519|ed448|x25519|x448|ffdh|sm2|"
+                        r"ml-kem|ml-dsa|slh-dsa)\b", re.IGNORECASE)
+_MEASURE_OPS = set(OPERATIONS) | {"parse"}
+_VERSION_LABEL = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?[a-z]{0,2})(?:[-+][\w.]+)?$")
+_LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[\s-]*v?"
+                              r"(\d+\.\d+(?:\.\d+)?[a-z]{0,2})?", re.IGNORECASE)
+# A token of prose that may name an algorithm: words joined by '-' or '_', or with digits.
+# (a token starts a word: one attempt per word keeps the scan linear)
+_NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
+                         r"|[A-Za-z]+\d[A-Za-z0-9]*)")
+_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
+                          r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|\(")
+
+
+@dataclass(frozen=True)
+class Label:
+    """What one header cell or row name of a grid says.
+
+    >>> label("AES-256-GCM (8K)")
+    Label(kind='algorithm', text='AES-256-GCM (8K)', algorithm='aes-256-gcm', operation='encrypt', block=8192)
+    >>> label("RSA 2048 verify (fresh key)").conditions, label("sign/s").operation
+    ((('key', 'fresh'),), 'sign')
+    >>> label("AWS-LC (ops/sec)").run, label("Improvement ratio").kind, label("16 bytes").block
+    ('AWS-LC', 'derived', 16)
+    """
+
+    kind: str
+    text: str
+    algorithm: str | None = None
+    operation: str | None = None
+    block: int | None = None
+    run: str | None = None                       # the run a RUN label names (unit tag removed)
+    tag: str | None = None                       # a variant tag: "(Before)" in "SM2 (Before)"
+    unit: float | None = None                    # bytes/s per unit its parentheses state
+    ops: bool = False                            # it says its numbers are operations/s
+    conditions: tuple[tuple[str, str], ...] = ()
+
+    def __repr__(self) -> str:  # only the fields that say something
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()
+                          if k in ("kind", "text") or v not in (None, (), False))
+        return f"Label({shown})"
+
+
+def block_size(text: str, bare: bool = False) -> int | None:
+    """Bytes of a block-size label (``16 bytes``, ``8K``, ``1,024 B``; a bare integer only
+    when ``bare``: its column says it holds sizes).
+
+    >>> block_size("16 bytes"), block_size("8K"), block_size("8 KB"), block_size("64", bare=True)
+    (16, 8192, 8192, 64)
+    """
+    m = _SIZE.match(text)
+    if m:
+        return int(m[1].replace(",", "")) * _SIZE_UNITS.get(m[2][0].lower(), 1)
+    return int(text.replace(",", "")) if bare and _INT.match(text) else None
+
+
+def algorithm_of(name: str) -> str | None:
+    """The canonical algorithm a name specifies, or None (a family alone, ``AES``, names none).
+
+    >>> algorithm_of("AES-128-CBC"), algorithm_of("SM2"), algorithm_of("AES"), algorithm_of("RV64GC")
+    ('aes-128-cbc', 'sm2', None, None)
+    """
+    algorithm = canonical(name)[0]
+    if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
+        m = _BITS.match(name)  # "2048 bits RSA", "256 bits SM2"
+        if m is None:
+            return None
+        rest = name[m.end():].strip()
+        sized = rest.lower() in ("rsa", "dsa", "ffdh")
+        algorithm = canonical(f"{rest}{m[1]}" if sized else rest)[0]
+        if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
+            return None
+    return algorithm
+
+
+def label(text: str, *, sizes: bool = False) -> Label:
+    """Classify a header cell or row name (``sizes``: bare integers are block sizes)."""
+    if not text:
+        return Label(BLANK, text)
+    size = block_size(text, sizes)
+    if size is not None:
+        return Label(SIZE, text, block=size)
+    low = text.lower()
+    if low in _STATS:
+        return Label(STAT, text, conditions=(("stat", _STATS[low]),))
+    if _DERIVED.search(text):
+        return Label(DERIVED, text)
+    if _OPS_UNIT.fullmatch(low):
+        return Label(VALUE, text, ops=True)  # "op/s", "ops/sec": the rate, of no run
+    operation = canonical_operation(text)
+    if operation in OPERATIONS and low not in ("op", "ops"):
+        return Label(OPERATION, text, operation=operation)
+    if _PK_FAMILY.match(text) and _PK_OP_WORD.search(text):
+        algorithm, operation, _, conditions = describe(text)
+        if operation in _MEASURE_OPS and is_known(algorithm):
+            return Label(MEASURE, text, algorithm, operation,
+                         conditions=tuple(sorted(conditions.items())))
+    base, tag = _split_tag(text)
+    unit = _tag_unit(tag)
+    ops = bool(tag and _OPS_UNIT.search(tag))
+    algorithm = algorithm_of(base)
+    if algorithm is not None:
+        size = block_size(tag) if tag else None
+        return Label(ALGORITHM, text, algorithm, canonical(base)[1], block=size, unit=unit,
+                     tag=None if size is not None or unit is not None or ops else tag)
+    if _PROPERTY.search(text):
+        return Label(PROPERTY, text)
+    if unit is not None or ops:
+        inner = label(base)
+        if inner.kind != RUN:
+            return replace(inner, text=text, unit=unit, ops=ops)
+        return Label(VALUE if _VALUE_WORDS.match(base) else RUN, text, run=base, unit=unit, ops=ops)
+    return Label(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Label(RUN, text, run=text)
+
+
+def _split_tag(text: str) -> tuple[str, str | None]:
+    """``AES-256-GCM (8K)`` -> (``AES-256-GCM``, ``8K``); a curve in parentheses is part of the
+    name (``256 bits ecdsa (nistp256)``)."""
+    k = text.rfind("(")
+    if k <= 0 or not text.endswith(")") or ")" in text[k:-1]:
+        return text, None
+    tag = text[k + 1:-1].strip()
+    return (text, None) if is_curve(tag) else (text[:k].rstrip(), tag)
+
+
+def _tag_unit(tag: str | None) -> float | None:
+    return stated_unit(tag) if tag and "/" in tag or tag and "ps" in tag.lower() else None
+
+
+def named_algorithms(text: str) -> list[str]:
+    """The algorithms a line of prose names specifically (``AES-128-CBC``, ``rsa2048``).
+
+    >>> named_algorithms("openssl speed -seconds 1 rsa2048 on an SG2042 (RV64GC)")
+    ['rsa2048']
+    """
+    return [a for a in (algorithm_of(t) for t in _NAME_TOKEN.findall(text)) if a is not None]
+
+
+def run_meta(text: str) -> dict[str, Any]:
+    """The run facts a run label states: ``tool`` and ``tool_version``.
+
+    >>> run_meta("1.1.1w"), run_meta("AWS-LC (ops/sec)")
+    ({'tool_version': '1.1.1w'}, {'tool': 'aws-lc', 'tool_version': None})
+    >>> run_meta("OpenSSL 3.0.2 on Debian")
+    {'tool': 'openssl', 'tool_version': '3.0.2'}
+    """
+    m = _VERSION_LABEL.match(text)
+    if m:
+        return {"tool_version": m[1]}
+    t = _TOOL.search(text)
+    if t:
+        return {"tool": "aws-lc" if t[1].lower().startswith("aws") else "boringssl",
+                "tool_version": None}
+    m = _LIBRARY_VERSION.search(text)
+    if m:
+        return {"tool": m[1].lower(), "tool_version": m[2]}
+    return {}
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a grid
+
+
+def _is_derived_column(values: list[str]) -> bool:
+    filled = [v for v in values if v and v.lower() not in ("-", "n/a", "\u2013", "\u2014")]
+    return bool(filled) and all(_DERIVED_CELL.match(v) for v in filled)
+
+
+def _key_columns(header: list[str], body: list[list[str]], number) -> int:
+    """How many leading columns hold row names (or machine facts), not measurements."""
+    n = 1
+    while n < len(header) - 1:
+        head = header[n]
+        if label(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE):
+            break  # a column title of measurements ("16 bytes", "sign", "avg")
+        cells = [r[n] for r in body if n < len(r) and r[n]]
+        if _names_sizes(head) or _CONDITION_HEADER.match(head) or \
+                _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)):
+            n += 1
+        else:
+            break
+    return n
+
+
+def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str | None):
+    """Cells of a grid whose rows and columns the labels above explain.
+
+    ``rows`` are (0-based line, cleaned cells) from the header row on; ``context`` the prose
+    facts (``named`` algorithms, ``last_line``, ``block_bytes``); ``number(text)`` the value
+    of a cell or None. Returns ``(groups, bad, header)``: ``groups`` maps a run key (section, run
+    labels) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
+    a throughput), ``bad`` the lines holding numbers that could not be placed, ``header`` the
+    title of each column (its header cells joined); ``None`` when this is not a benchmark grid
+    (no cell names an algorithm).
+    """
+    if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
+        return None
+    n_head = _header_rows(rows, number)
+    header = rows[n_head - 1][1]
+    body = rows[n_head:]
+    keys = _key_columns(header, [cells for _, cells in body], number)
+    corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
+    table_algorithm, table_op = _table_defaults(corner, caption, context)
+    titles = _titles(rows[:n_head], keys)
+    columns = _value_columns(titles, keys, [cells for _, cells in body])
+    if not columns:
+        return None
+    groups: dict[tuple, list] = {}
+    bad: list[int] = []
+    section: tuple[str | None, list[Label]] = (None, [])
+    above: list[str] = [""] * keys
+    for line, cells in body:
+        filled = [c for c in cells if c]
+        if not filled:
+            continue
+        if len(filled) == 1 and number(filled[0]) is None and cells[0]:
+            section, above = _section(filled[0]), [""] * keys
+            continue
+        cells = cells + [""] * (len(header) - len(cells))
+        names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
+        above = names
+        row_labels, conditions = _row_labels(header, names)
+        placed = holding = unplaced = 0
+        for j, col_labels in columns:
+            text = cells[j]
+            if not text or text.lower() in _NOTHING or (_DERIVED_CELL.match(text) and text[-1:] in "sS"):
+                continue  # nothing measured, or a time beside the rate ("0.0002s")
+            holding += any(ch.isdigit() for ch in text)
+            cell = _combine([*section[1], *row_labels, *col_labels], table_algorithm, table_op,
+                            context)
+            if cell is None or cell is _UNPLACED or number(text) is None:
+                unplaced += cell is _UNPLACED
+                continue
+            cell, run_key, ops = cell
+            cell.update(conditions, line=line + 1)
+            groups.setdefault((section[0], *run_key), []).append((cell, ops, text, j))
+            placed += 1
+        if holding and placed < holding and (groups or unplaced):
+            bad.append(line)
+    return (groups, bad, [" ".join(t for t in texts if t) for texts in titles]) \
+        if groups or bad else None
+
+
+_UNPLACED = object()  # (what _combine returns for a cell it cannot place)
+_NOTHING = {"-", "--", "n/a", "na", "?", "\u2013", "\u2014"}
+
+
+def _header_rows(rows: list[tuple[int, list[str]]], number) -> int:
+    """How many rows the header takes: a spanning row of labels above the column titles."""
+    n = 1
+    while n < len(rows) - 1 and sum(bool(c) for c in rows[n][1]) >= 2 and all(
+            number(c) is None and c.lower() not in _NOTHING for c in rows[n][1]):
+        n += 1
+    return n
+
+
+def _titles(head: list[tuple[int, list[str]]], keys: int) -> list[list[str]]:
+    """The header texts over each column, top to bottom (a spanning cell, left blank in the
+    columns after it, is theirs too)."""
+    spans = []
+    for _, cells in head[:-1]:
+        carried, last = [], ""
+        for j, c in enumerate(cells):
+            last = c or (last if j > keys else "")
+            carried.append(last)
+        spans.append(carried)
+    return [[row[j] for row in spans if j < len(row) and row[j]] + [c]
+            for j, c in enumerate(head[-1][1])]
+
+
+def _value_columns(titles: list[list[str]], keys: int,
+                   body: list[list[str]]) -> list[tuple[int, list[Label]]]:
+    """The measurement columns after the ``keys`` row-name columns, with their labels."""
+    columns = []
+    for j in range(keys, len(titles)):
+        labels = [lab for lab in map(label, titles[j]) if lab.kind != BLANK]
+        values = [cells[j] if j < len(cells) else "" for cells in body]
+        if labels and all(lab.kind not in (DERIVED, PROPERTY) for lab in labels) and \
+                not _is_derived_column(values):
+            columns.append((j, labels))
+    return columns
+
+
+def _section(title: str) -> tuple[str | None, list[Label]]:
+    """A section row: an algorithm (or size) for the rows below it, or else a new run."""
+    lab = label(title)
+    return (None, [lab]) if lab.kind in (ALGORITHM, SIZE, MEASURE) else (title, [])
+
+
+def _row_labels(header: list[str], names: list[str]) -> tuple[list[Label], dict[str, str]]:
+    """The labels of a row's name cells and the conditions its machine columns give."""
+    labels, conditions = [], {}
+    for k, name in enumerate(names):
+        sizes = _names_sizes(header[k])
+        if k and _CONDITION_HEADER.match(header[k]) and not sizes:
+            if name:
+                conditions[_condition_key(header[k])] = name
+        elif name and _RUN_HEADER.match(header[k]):
+            labels.append(Label(RUN, name, run=name))  # "Version | ...": each row is a run
+        else:
+            labels.append(label(name, sizes=sizes))
+    return labels, conditions
+
+
+def _names_sizes(header: str) -> bool:
+    """Whether a row-name column holds block sizes ("Block (bytes)"; not "Key size")."""
+    return bool(_SIZE_HEADER.search(header)) and not re.search(
+        r"\bkey|\bdigest|\bhash|\boutput|\bbits?\b|\bsecurity|\btag\b|\biv\b|\bnonce|\bsalt",
+        header, re.IGNORECASE)
+
+
+def _condition_key(header: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_") or "condition"
+
+
+def _table_defaults(corner: str, caption: str | None, context):
+    """The algorithm and operation of the whole grid: its corner cell, caption, or the one
+    algorithm the prose above names."""
+    corner_label = label(corner)
+    algorithm = corner_label.algorithm if corner_label.kind == ALGORITHM else None
+    op = corner_label.operation if corner_label.kind == OPERATION else None
+    for text in (corner, caption or ""):
+        for word in re.findall(r"[a-z]+", text.lower()):
+            op = op or _CORNER_OPS.get(word)
+        algorithm = algorithm or _only(named_algorithms(text))
+    if algorithm is None:
+        algorithm = _only(context.named)
+    return algorithm, op
+
+
+def _only(names) -> str | None:
+    distinct = list(dict.fromkeys(names))
+    return distinct[0] if len(distinct) == 1 else None
+
+
+def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | None, context):
+    """One cell's facts from the labels of its row and column: None when they name no
+    algorithm (not a benchmark's cell), ``_UNPLACED`` when they name one but not its block size
+    or operation, or contradict each other (a cell to report, never to guess)."""
+    algorithm = operation = block = None
+    name = None
+    run: list[str] = []
+    conditions: dict[str, str] = {}
+    for lab in labels:
+        if lab.kind in (ALGORITHM, MEASURE):
+            if algorithm is not None and algorithm != lab.algorithm:
+                return _UNPLACED
+            algorithm, name = lab.algorithm, lab.text
+        if lab.kind in (OPERATION, MEASURE):
+            if operation is not None and operation != lab.operation:
+                return _UNPLACED
+            operation = lab.operation
+        if lab.block is not None:
+            if block is not None and block != lab.block:
+                return _UNPLACED
+            block = lab.block
+        if lab.kind == RUN:
+            run.append(lab.run)
+        if lab.tag:
+            run.append(lab.tag)
+        conditions.update(lab.conditions)
+    if algorithm is None:
+        algorithm, name = table_algorithm, table_algorithm
+    if algorithm is None:
+        return None
+    if block is None and operation is None:
+        operation = canonical(algorithm)[1]
+        if operation is None:
+            return _UNPLACED  # a signature algorithm's value without its operation
+        if operation != "derive":  # a cipher's or hash's rate needs its block size
+            block = context.block_bytes
+            if block is None:
+                return _UNPLACED
+        elif not any(lab.ops for lab in labels):
+            return _UNPLACED  # a key agreement's number that no label calls a rate
+    if operation is None:
+        operation = table_op or canonical(algorithm)[1]
+    cell = {"algorithm": algorithm, "operation": operation, "name": name, **conditions}
+    if block is not None:
+        cell["block_bytes"] = block
+    return cell, tuple(run), block is None

@@ -1,0 +1,170 @@
+"""Context binds per block (issue 12, layer 4): each label rule of ``readers._context`` alone,
+then on small texts written here, in other shapes than the pastes that asked for each rule
+(other names, prefixes, headings and tables), through both engines."""
+
+from __future__ import annotations
+
+import pytest
+
+import cipherlab
+from cipherlab.readers import _context as C
+
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
+TABLE = "type 16 bytes 64 bytes\nmd5 1.00k 2.00k\n"
+PK = "                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.001s 0.0001s 1000.0 10000.0\n"
+
+
+def labels(text: str) -> list:
+    df = cipherlab.ingest(text)
+    return [None if x != x else x for x in df.groupby("run").label.first().tolist()]
+
+
+# --- each rule alone: (rule, line, raw line, verdict) -----------------------------------------
+RULES = [
+    ("byline", "maria · comment · 2023-05-01", None, C.STOP),
+    ("byline", "On Tue, 3 Mar 2020, Ann Smith wrote:", None, C.STOP),
+    ("caption around a command", "After the fix: $ ./apps/openssl speed -evp sm4", None,
+     C.Label("After the fix", "caption around a command")),
+    ("caption around a command", "`openssl speed sha512` output on the old kernel:", None,
+     C.Label("output on the old kernel", "caption around a command")),
+    ("heading", "## Orange Pi 5 Plus", None, C.Label("Orange Pi 5 Plus", "heading", 2)),
+    ("heading", "__Desktop, turbo off__", None, C.Label("Desktop, turbo off", "heading", 7)),
+    ("heading", "# $ openssl speed rsa", None, C.Label(None, "heading", 1)),
+    ("machine phrase", "These were taken on our old Xeon workstation with turbo disabled.", None,
+     C.Label("old Xeon workstation", "machine phrase")),
+    ("not a name", "numactl -N 0 openssl speed -multi 4 rsa", None, C.SKIP),
+    ("not a name", "1200MB/300000.00k=4s", None, C.SKIP),
+    ("not a name", "! /bin/sh", None, C.SKIP),
+    ("status line", "Benchmarking the patched library...", None,
+     C.Label("Benchmarking the patched library", "status line")),
+    ("list item", "bump the version", "  * bump the version", C.STOP),
+    ("sentence", "I ran it twice:", None, C.STOP),
+    ("sentence", "and then with the governor set to performance:", None, C.STOP),
+    ("sentence", "\u4e0b\u9762\u662f\u7ed3\u679c\u3002", None, C.STOP),
+    ("caption", "Graviton 3 (c7g.large):", None, C.Label("Graviton 3 (c7g.large)", "caption")),
+    ("caption", "Stock firmware.", None, C.Label("Stock firmware", "caption")),
+]
+
+
+@pytest.mark.parametrize("name, line, raw, verdict", RULES, ids=[f"{r[0]}-{i}" for i, r in enumerate(RULES)])
+def test_each_label_rule_alone(name, line, raw, verdict):
+    rule = dict(C.LABEL_RULES)[name]
+    assert rule(line, raw or line) == verdict
+    assert C.label_verdict(line, raw) == verdict  # no rule before it decides otherwise
+
+
+def test_a_link_names_nothing_but_the_words_beside_it_may():
+    assert C.label_verdict("  + [bench.log](https://paste.example/x1)") == C.SKIP
+    assert C.label_verdict("Rock 5B numbers (see https://forum.example/t/42):") == C.Label(
+        "Rock 5B numbers", "caption")
+
+
+def test_the_rules_are_ordered_named_and_documented():
+    names = [n for n, _ in C.LABEL_RULES]
+    assert len(set(names)) == len(names) and names[0] == "byline" and names[-1] == "caption"
+    assert all(f.__doc__ and "``" in f.__doc__ for _, f in C.LABEL_RULES)  # rule and example
+
+
+# --- the search, on texts -----------------------------------------------------------------------
+def test_a_heading_names_every_run_under_it_until_the_next():
+    text = (f"### Jetson Orin\nFirst pass, fans at full speed and nothing else running.\n{TABLE}\n"
+            f"Then again after a reboot, which changed nothing at all.\n{TABLE}\n"
+            f"### Jetson Nano\n{TABLE}")
+    assert labels(text) == ["Jetson Orin", "Jetson Orin", "Jetson Nano"]
+
+
+def test_a_heading_that_is_a_command_names_nothing_but_ends_the_scope():
+    text = f"## Board A\n{TABLE}\n## `openssl speed md5`\nIt took long to finish on the board.\n{TABLE}"
+    assert labels(text) == ["Board A", None]
+
+
+def test_a_setext_heading_and_a_paragraph_title_are_headings():
+    text = (f"Results on the NAS\n==================\n\nWe ran this with the disks spun down, twice.\n"
+            f"{TABLE}")
+    assert labels(text) == ["Results on the NAS"]
+    text = f"Symmetric ciphers\nThe box was idle while we ran the test below, twice.\n{TABLE}"
+    assert labels(text) == ["Symmetric ciphers"]
+
+
+def test_a_caption_beyond_a_sentence_names_nothing():
+    # the short line above the story is that story's, not the table's
+    text = f"release notes\n\nWe upgraded the kernel and rebuilt everything last week. Then:\n{TABLE}"
+    assert labels(text) == [None]
+    # a thread's title names none of its posts
+    text = f"# Slow sha1 on ARM\n\nkim · comment · 2022-01-02\nI see this on mine:\n{TABLE}"
+    assert labels(text) == [None]
+
+
+def test_bullets_of_a_list_are_not_labels():
+    text = f"Changes:\n  - bump the version\n  - fix the armv7 build\n{TABLE}"
+    assert labels(text) == [None]
+    # a bullet that introduces what follows is a caption
+    assert labels(f"  - Rock 5B:\n{TABLE}") == ["Rock 5B"]
+
+
+def test_the_tail_of_a_wrapped_sentence_is_no_label():
+    text = f"Here we measured the cipher speed of the build that has the\npatch applied:\n{TABLE}"
+    assert labels(text) == [None]
+
+
+def test_runs_back_to_back_share_the_label_above_them():
+    runs = "".join(f"version: 3.2.{n}\n{TABLE}" for n in range(3))
+    assert labels(f"Batch B\n{runs}Batch C\n{runs}") == ["Batch B"] * 3 + ["Batch C"] * 3
+
+
+def test_a_status_line_names_the_run_below_it():
+    text = "".join(f"Testing {lib} build...\n{PK}" for lib in ("the static", "the shared"))
+    assert labels(text) == ["Testing the static build", "Testing the shared build"]
+
+
+def test_a_public_key_header_under_a_caption_starts_the_next_run():
+    df = cipherlab.ingest(f"before:\n{PK}after:\n{PK}")
+    assert df.groupby("run").label.first().tolist() == ["before", "after"]
+    assert df.ops_per_s.tolist() == [1000.0, 10000.0] * 2
+
+
+def test_captions_around_commands_and_machine_phrases():
+    text = f"Old build: $ ./openssl-1.1.1 speed md5\n{TABLE}New build: $ ./openssl-3.3 speed md5\n{TABLE}"
+    assert labels(text) == ["Old build", "New build"]
+    text = f"Numbers from a run on my trusty ThinkPad laptop, plugged in.\n{TABLE}"
+    assert labels(text) == ["trusty ThinkPad laptop"]
+
+
+@pytest.mark.parametrize("line, version", [
+    ("Version: LibreSSL 3.8.2", ("libressl", "3.8.2")),
+    ("OpenSSL 3.5.0, built on 8 Apr 2025 (Library: OpenSSL 3.5.0 8 Apr 2025)", ("openssl", "3.5.0")),
+])
+def test_version_lines_people_paste(line, version):
+    df = cipherlab.ingest(f"{line}\n{TABLE}")
+    assert (df.tool.iloc[0], df.tool_version.iloc[0]) == version
+
+
+# --- notices and timing bind to the output that follows them ------------------------------------
+def test_notices_bind_to_the_output_that_follows_them():
+    # engine and elapsed notices printed between two runs are the second run's, not the first's
+    text = (f"{TABLE}engine \"devcrypto\" set.\nYou have chosen to measure elapsed time instead of "
+            f"user CPU time.\nDoing md5 for 3s on 16 size blocks: 500 md5's in 3.00s\n{TABLE}")
+    df = cipherlab.ingest(text)
+    runs = df.groupby("run")[["engine", "timing"]].first()  # (agg(engine=...) is pandas' own)
+    assert runs.engine.isna().tolist() == [True, False] and runs.engine.iloc[1] == "devcrypto"
+    assert runs.timing.tolist()[1] == "elapsed" and runs.timing.isna().tolist()[0]
+    # above the first output, they are the first run's
+    df = cipherlab.ingest(f"Engine \"qat\" set.\n{TABLE}")
+    assert set(df.engine) == {"qat"}
+
+
+@pytest.mark.parametrize("functions, timing", [("getrusage", "cpu"), ("times", "cpu"),
+                                                ("ftime", "elapsed"), ("gettimeofday", "elapsed")])
+def test_timing_comes_from_the_timing_function_line(functions, timing):
+    head = ("OpenSSL 0.9.8zh 3 Dec 2015\nbuilt on: Thu Jan 14 2016\n"
+            f"available timing options: TIMES TIMEB HZ=100 [sysconf value]\ntiming function used: {functions}\n")
+    assert set(cipherlab.ingest(head + TABLE).timing) == {timing}
+
+
+def test_the_098_idle_notice_does_not_mean_elapsed():
+    notice = "To get the most accurate results, try to run this\nprogram when this computer is idle.\n"
+    df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\n" + TABLE)
+    assert df.timing.isna().all()  # (user time not measured: -elapsed, or no times(): unknown)
+    df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\ntiming function used: getrusage\n" + TABLE)
+    assert set(df.timing) == {"cpu"}

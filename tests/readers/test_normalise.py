@@ -1,0 +1,180 @@
+"""The normalise layer (``readers/_text.py``): markup, prefixes and transfer encodings undone
+before any dialect reads a line, line numbers kept.
+
+Each rule is shown on small texts written here, in other variants of the shapes found in the
+real pastes (another bullet, other names, another unit, another language's string literal), so
+the rule is seen to generalise; every test runs through both engines (conftest).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import cipherlab
+from cipherlab.readers._text import clean
+
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
+
+def cells(df):
+    return list(zip(df.algorithm.astype(str), df.block_bytes.astype("Int64"), df.bytes_per_s))
+
+
+# --- inline code and emphasis ---------------------------------------------------------------
+@pytest.mark.parametrize("line, want", [
+    ("- `sha512  1000.00k  2000.00k`", "sha512  1000.00k  2000.00k"),
+    ("``md5 1.00k``", "md5 1.00k"),
+    ("> * `rsa 2048 bits 0.000289s`", "rsa 2048 bits 0.000289s"),
+    ("Doing sha1 for **3s** on 64 size blocks: **100** sha1's in **2.50s**",
+     "Doing sha1 for 3s on 64 size blocks: 100 sha1's in 2.50s"),
+    ("**Work laptop**", "**Work laptop**"),  # a bold heading stays one: it may label a run
+    ("```text", "```text"),  # a fence is not inline code
+    ("const out = `+H:16:64", "+H:16:64"),  # a JS template literal opens
+    ("+F:2:md5:1.50:2.50`;", "+F:2:md5:1.50:2.50"),  # ... and closes
+    ("print(`md5 1.00k`)", "print(md5 1.00k)"),
+])
+def test_clean_drops_inline_markup(line, want):
+    assert clean(line) == want
+
+
+def test_headerless_rows_in_inline_code_bullets_with_a_machine_note():
+    # five values: openssl 1.x's five block sizes
+    text = ("Per cluster:\n\n"
+            "- `sha256   1000.50k   2000.25k   3000.75k   4000.00k   5000.00k (Neoverse-N1)`\n"
+            "- `sha256    500.50k    600.25k    700.75k    800.00k    900.00k (Neoverse-E1)`\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df.block_bytes.tolist() == [16, 64, 256, 1024, 8192] * 2
+    assert df.bytes_per_s.tolist() == [1000500.0, 2000250.0, 3000750.0, 4e6, 5e6,
+                                       500500.0, 600250.0, 700750.0, 8e5, 9e5]
+    assert df.groupby("run").label.first().tolist() == ["Neoverse-N1", "Neoverse-E1"]
+    assert df.line.tolist() == [3] * 5 + [4] * 5
+
+
+def test_progress_line_with_bold_numbers():
+    text = ("Doing sha512 for 3s on 16 size blocks: **4000** sha512's in **2.00s**\n"
+            "Doing sha512 for 3s on 64 size blocks: 3000 sha512's in 2.00s\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df["count"].tolist() == [4000, 3000]
+    assert df.bytes_per_s.tolist() == [4000 * 16 / 2.0, 3000 * 64 / 2.0]
+
+
+def test_bold_heading_still_labels_the_run():
+    text = "**Work laptop**\n\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n"
+    assert cipherlab.ingest(text, strict=True).label.unique().tolist() == ["Work laptop"]
+
+
+def test_mr_records_in_a_javascript_template_literal():
+    text = ("test('best rate', () => {\n"
+            "  const out = `+H:16:64:256\n"
+            "+F:2:sha1:1500.50:2500.25:3500.75`;\n"
+            "  expect(best(out)).toBe(3500.75);\n"
+            "});\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == [("sha1", 16, 1500.5), ("sha1", 64, 2500.25), ("sha1", 256, 3500.75)]
+    assert df.line.tolist() == [3, 3, 3]
+
+
+# --- the prefix a block of lines shares -----------------------------------------------------
+TABLE = ["type             16 bytes     64 bytes    256 bytes",
+         "sha384           1000.00k     2000.00k     3000.00k",
+         "aes-192-cbc      4000.00k     5000.00k     6000.00k"]
+SHA384_AES192 = [("sha384", 16, 1e6), ("sha384", 64, 2e6), ("sha384", 256, 3e6),
+                 ("aes-192-cbc", 16, 4e6), ("aes-192-cbc", 64, 5e6), ("aes-192-cbc", 256, 6e6)]
+
+
+@pytest.mark.parametrize("prefix", ["%% ", "%", "; ", "//  ", "! ", "> > ", ">>", "| ", "* ",
+                                    "  - ", "#", "\t# "])
+def test_any_shared_prefix_is_stripped(prefix):
+    text = "Results:\n" + "".join(prefix + line + "\n" for line in TABLE) + "done\n"
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == SHA384_AES192
+    assert df.line.tolist() == [3] * 3 + [4] * 3
+
+
+@pytest.mark.parametrize("gutter", ["{:>6}\t", "{}: ", "{:>3} | ", "{}. ", "{} "])
+def test_line_number_gutters_are_stripped(gutter):
+    text = "".join(gutter.format(n) + line + "\n" for n, line in enumerate(TABLE, start=41))
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == SHA384_AES192
+    assert df.line.tolist() == [2] * 3 + [3] * 3
+
+
+def test_progress_lines_in_a_tex_comment_block():
+    text = ("%% measured on the build box\n"
+            "%% Doing sha1 for 3s on 16 size blocks: 3000 sha1's in 3.00s\n"
+            "%% Doing sha1 for 3s on 64 size blocks: 2000 sha1's in 2.00s\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert df.bytes_per_s.tolist() == [16000.0, 64000.0]
+
+
+def test_numbers_that_do_not_count_up_are_no_gutter():
+    # sizes as the first column, not line numbers: the lines are left as they are
+    from cipherlab.readers._text import strip_shared_prefix
+    lines = ["16 1.00 2.00", "64 3.00 4.00", "256 5.00 6.00"]
+    assert strip_shared_prefix(lines)[0] == lines
+
+
+# --- transfer encodings ---------------------------------------------------------------------
+MAIL_BODY = ("Numbers from the new board:\n\n"
+             "OpenSSL 3.1.4 24 Oct 2023\n"
+             "CPUINFO: OPENSSL_armcap=0xbd\n"
+             "The 'numbers' are in 1000s of bytes per second processed.\n"
+             "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+             "sm4-cbc          1234.56k     2345.67k     3456.78k     4567.89k     5678.90k     6789.01k\n"
+             "whirlpool         987.65k     1876.54k     2765.43k     3654.32k     4543.21k     5432.10k\n")
+
+
+def test_quoted_printable_mail_is_decoded_and_keeps_its_line_numbers():
+    import quopri
+    encoded = quopri.encodestring(MAIL_BODY.encode()).decode()
+    assert "=3D" in encoded and "=\n" in encoded  # the real encoder escaped and soft-broke
+    df = cipherlab.ingest(encoded, strict=True)
+    assert df.algorithm.astype(str).unique().tolist() == ["sm4-cbc", "whirlpool"]
+    assert df.bytes_per_s.tolist()[:2] == [1234560.0, 2345670.0]
+    assert df.cpuinfo.iloc[0] == "OPENSSL_armcap=0xbd"
+    rows = [i + 1 for i, line in enumerate(encoded.split("\n")) if line.startswith(("sm4", "whirl"))]
+    assert sorted(set(df.line)) == rows  # each row's line in the pasted (encoded) text
+
+
+def test_text_with_a_plain_equals_sign_is_not_taken_for_quoted_printable():
+    from cipherlab.readers._text import normalise
+    text = "CFLAGS=-O2 -march=native and a long line that ends with an equals sign =\nmd5 =3D\n"
+    assert normalise(text) == (text.split("\n"), None)
+
+
+def test_html_entities_are_decoded():
+    text = ("&gt; Here are the results:\n&gt;\n"
+            "&gt; type&nbsp;&nbsp;16 bytes&nbsp;&nbsp;64 bytes\n"
+            "&gt; blake2s256&nbsp;&nbsp;1500.25k&nbsp;&nbsp;2500.75k\n")
+    df = cipherlab.ingest(text, strict=True)
+    assert cells(df) == [("blake2s256", 16, 1500250.0), ("blake2s256", 64, 2500750.0)]
+    assert df.label.unique().tolist() == ["Here are the results"]
+
+
+# --- bytes to text: UTF-16 with a BOM, gzip (checked as files, as users hand them over) -----
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig"])
+@pytest.mark.parametrize("packed", [False, True])
+def test_utf16_with_a_bom_and_gzip_files(tmp_path, encoding, packed):
+    import gzip
+    text = "\r\n".join(TABLE) + "\r\n"
+    data = text.encode(encoding)
+    if encoding in ("utf-16-le", "utf-16-be"):  # (the codec writes no BOM: add the one it means)
+        data = ("\ufeff" + text).encode(encoding)
+    path = tmp_path / ("speed.txt.gz" if packed else "speed.txt")
+    path.write_bytes(gzip.compress(data) if packed else data)
+    df = cipherlab.ingest(path, strict=True)
+    assert cells(df) == SHA384_AES192 and df.line.tolist() == [2] * 3 + [3] * 3
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_ascii_text_in_utf16_without_a_bom_is_read(tmp_path, encoding):
+    path = tmp_path / "speed.txt"
+    path.write_bytes(("\n".join(TABLE) + "\n").encode(encoding))
+    assert cells(cipherlab.ingest(path, strict=True)) == SHA384_AES192
+
+
+def test_nul_bytes_that_are_no_utf16_are_refused_with_a_clear_error(tmp_path):
+    path = tmp_path / "speed.bin"
+    path.write_bytes(b"type 16 bytes\x00\x00\x01md5 1.00k\n")
+    with pytest.raises(cipherlab.errors.IngestError, match="binary data, not benchmark text"):
+        cipherlab.ingest(path)
