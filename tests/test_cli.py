@@ -75,7 +75,7 @@ def test_report_reads_stdin_and_writes_the_page_to_stdout():
     assert done.returncode == 0, done.stderr.decode()
     page = done.stdout.decode()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert "data:image/png;base64," in page and "AES-NI on and off" in page
+    assert "data:image/png;base64," in page and "ISA features on and off" in page
     assert "aws, openssl 1.0.1f" in page  # the label names the machine
 
 

@@ -109,6 +109,9 @@ _GRID = "| Size | A | B |\n|---|---|---|\n"  # a grid in another orientation (re
     (lambda n: "%% md5 1.00k\n" * n, 4_000),                      # a shared prefix
     (lambda n: "type" + " 16 bytes16B" * n + " x\n", 4_000),     # block sizes, then a word
     (lambda n: "type " + "1" * n + "x\n", 16_000),               # digits without a unit
+    (lambda n: "type 16 bytes\n" + "md5 1.00k (node)\n" * n, 4_000),  # rows with words after
+    (lambda n: "type 16 bytes\n" + "md5 1.00k 12\n" * n, 4_000),      # rows with page numbers
+    (lambda n: "rsa 2048 bits sign/s: 1.0; verify/s: 2.0\n" * n, 4_000),  # labelled rates
     (lambda n: "".join(f"line {i} of prose\n" for i in range(n)), 5_000),  # prose lines
     (lambda n: "a" * n + " 1\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n", 16_000),  # a long word
     (lambda n: "AES-128-CBC\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n" * n, 2_000),  # grid rows

@@ -16,7 +16,7 @@ import pytest
 
 import cipherlab
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers._grids import label
+from cipherlab.readers._grids import role
 
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
 
@@ -36,7 +36,7 @@ def cells(df: pd.DataFrame, *extra: str) -> list[tuple]:
                   for row in out[cols].astype(object).itertuples(index=False))
 
 
-# ------------------------------------------------------------------------------- the labels
+# -------------------------------------------------------------------------------- the roles
 
 
 @pytest.mark.parametrize("text, kind, what", [
@@ -55,8 +55,8 @@ def cells(df: pd.DataFrame, *extra: str) -> list[tuple]:
     ("BoringSSL (ops/sec)", "run", {"run": "BoringSSL"}),
     ("Graviton3 (MB/s)", "run", {"run": "Graviton3", "unit": 1e6}),
 ])
-def test_labels_say_what_a_header_cell_or_row_name_is(text, kind, what):
-    got = label(text)
+def test_roles_say_what_a_header_cell_or_row_name_is(text, kind, what):
+    got = role(text)
     assert got.kind == kind
     for key, value in what.items():
         assert getattr(got, key) == value, key
@@ -83,6 +83,34 @@ We compared ChaCha20-Poly1305 on the Cortex-A76 board with and without the NEON 
         ("After patch", "chacha20-poly1305", "encrypt", 16, 150000120.0),
         ("After patch", "chacha20-poly1305", "encrypt", 1024, 612333500.0)])
     assert df.run.nunique() == 2 and set(df.line) == {5, 6}
+
+
+def test_sizes_as_rows_algorithms_as_columns_bare_sizes_under_a_size_corner():
+    text = """\
+| Block size | AES-128-CBC | AES-256-CBC |
+|---|---|---|
+| 16 | 600000.00k | 500000.00k |
+| 8192 | 1200000.00k | 900000.00k |
+"""
+    df, _ = read(text)
+    assert cells(df) == sorted([
+        (None, "aes-128-cbc", "encrypt", 16, 6e8), (None, "aes-256-cbc", "encrypt", 16, 5e8),
+        (None, "aes-128-cbc", "encrypt", 8192, 1.2e9), (None, "aes-256-cbc", "encrypt", 8192, 9e8)])
+
+
+def test_machines_as_columns_cipher_version_and_unit_from_the_sentence_above():
+    text = """\
+openssl speed -evp aes-256-gcm, OpenSSL 3.0.2, numbers in 1000s of bytes per second
+
+| bytes | Xeon E5 | EPYC 7763 |
+|---|---|---|
+| 16 | 412345.12 | 612345.12 |
+"""
+    df, warned = read(text)
+    assert not warned
+    assert cells(df, "tool_version") == sorted([
+        ("Xeon E5", "aes-256-gcm", "encrypt", 16, 412345120.0, "3.0.2"),
+        ("EPYC 7763", "aes-256-gcm", "encrypt", 16, 612345120.0, "3.0.2")])
 
 
 def test_operations_as_rows_compilers_as_columns_algorithm_from_the_command():
@@ -138,6 +166,18 @@ Throughput on 16384-byte blocks, in MB/s:
         ("OpenSSL 1.1.1w", "sha256", "digest", 16384, 1890.2e6, "1.1.1w"),
         ("OpenSSL 3.2.1", "aes-128-gcm", "encrypt", 16384, 6012.9e6, "3.2.1"),
         ("OpenSSL 3.2.1", "sha256", "digest", 16384, 1902.7e6, "3.2.1")])
+
+
+def test_cpus_as_columns_with_units_in_the_cells_name_their_runs_cpu():
+    text = """\
+| Algorithm | Intel i7-8550U | EPYC 7763 |
+|---|---|---|
+| AES-128-GCM (16 KB) | 3,456 MB/s | 5,678 MB/s |
+"""
+    df, _ = read(text)
+    assert cells(df, "cpu") == sorted([
+        ("Intel i7-8550U", "aes-128-gcm", "encrypt", 16384, 3456e6, "Intel i7-8550U"),
+        ("EPYC 7763", "aes-128-gcm", "encrypt", 16384, 5678e6, "EPYC 7763")])
 
 
 def test_machines_as_rows_with_machine_columns_kept_as_conditions():

@@ -80,7 +80,6 @@ def test_words_in_parentheses_on_one_row_are_its_note():
     df = cipherlab.ingest(text, strict=True)
     assert df.run.unique().tolist() == [0] and df.label.unique().tolist() == ["Results on the gateway"]
     assert notes(df) == ["via engine"] * 2 + [None] * 4
-    assert "note" not in cipherlab.model.condition_columns(df)  # a note is no condition
 
 
 def test_a_page_number_after_a_row_is_its_note_not_a_cell():
@@ -98,7 +97,7 @@ def test_words_in_parentheses_on_several_rows_name_their_machines():
             "sha512            300.00k      600.00k (big.LITTLE little)\n")
     df = cipherlab.ingest(text, strict=True)
     assert df.groupby("run").label.first().tolist() == ["big.LITTLE big", "big.LITTLE little"]
-    assert df.note.isna().all()
+    assert "note" not in df.columns
 
 
 # --- block sizes, numbers and names as people write them -------------------------------------

@@ -55,12 +55,11 @@ def test_noise_facts_are_what_the_kernel_reports():
 def test_a_virtualised_or_busy_host_is_warned_about():
     from cipherlab.runners._host import check_host
     with pytest.warns(CaptureWarning, match=r"hypervisor \(kvm\).*busy \(load 7 on 2 cores\)"):
-        check_host({"hypervisor": "kvm", "steal_share": 0.0, "load": [7, 1, 1], "cores": 2},
-                   stacklevel=2)
+        check_host({"hypervisor": "kvm", "steal_share": 0.0, "load": [7, 1, 1], "cores": 2})
     facts = host_info()
     if facts["hypervisor"]:  # this machine: the real facts give the warning
         with pytest.warns(CaptureWarning, match=facts["hypervisor"]):
-            check_host(facts, stacklevel=2)
+            check_host(facts)
 
 
 def test_steal_between_two_samples_of_the_real_counters():
@@ -195,7 +194,7 @@ def test_too_few_pairs_are_said_to_be_too_few():
 def test_busy_machine_warning_only_below_the_limit():
     from cipherlab.runners._plan import check_busy
     with pytest.warns(CaptureWarning, match="openssl got a median 35% of a core"):
-        check_busy([0.3, 0.35, 0.4], tool="openssl", stacklevel=2)
+        check_busy([0.3, 0.35, 0.4], tool="openssl")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_busy([0.97, 0.99, 1.0], tool="openssl")

@@ -42,7 +42,6 @@ COLUMNS: dict[str, str] = {
     "count": "Int64",
     "seconds": "float64",
     "flag": "category",
-    "note": "category",  # words beside a row's values that are no value ("(padlock engine)")
     # run metadata
     "dialect": "category",
     "built_on": "category",

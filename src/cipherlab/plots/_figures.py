@@ -400,6 +400,7 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
     cats = list(dict.fromkeys((str(h) if by_hue else lab) for lab, h, _, _, _ in series))
     n_styles = max(si for _, _, _, si, _ in series) + 1
     style_handles: dict[int, object] = {}
+    hue_handles: dict[str, object] = {}
     for i, (label, hue_value, rows, style_index, other) in enumerate(series):
         colour = colors.get(str(hue_value)) if hue_value is not None else fallback[label]
         if by_size:
@@ -439,6 +440,12 @@ def speedup(result: pd.DataFrame, *, expected: float | None = 2.0, x: str = "blo
                         zorder=3)
         if by_size:
             handles.append(Line2D([], [], color=colour, linestyle=dash, marker=marker, label=label))
+            hue_handles.setdefault(str(hue_value), Line2D([], [], color=colour, label=str(hue_value)))
+            style_handles.setdefault(style_index, Line2D(
+                [], [], color="0.3", linestyle=dash, marker=marker, label=other))
+    if by_size and by_hue and n_styles > 1 and len(hue_handles) + len(style_handles) < n:
+        # a legend in two parts: colour = hue, line and marker = the rest (not every pair)
+        handles = list(hue_handles.values()) + [style_handles[k] for k in sorted(style_handles)]
     if not by_size:
         tick_labels = list(enumerate(cats))
         handles = [style_handles[k] for k in sorted(style_handles)] + handles

@@ -10,15 +10,17 @@ the block size in the header cell (``AES-256-GCM (8K)``); one row per algorithm 
 columns (``Improvement``, ``-14.5%``, ``Speed-up``) beside the measurements.
 
 The reading is the same for all of them. Every header cell and every row name (the leading
-"key" cells of a row) is classified by :func:`label` as a block size, an algorithm (maybe with
+"key" cells of a row) is classified by :func:`role` as a block size, an algorithm (maybe with
 its size or a variant tag: ``AES-256-GCM (8K)``, ``256 bits SM2 (Before)``), an operation
 (``sign/s``), a public-key measure (``RSA 2048 verify (fresh key)``), a statistic (``avg``), a
-derived or time quantity (never a measurement), or a run (anything else: a build, version,
-library or machine). A cell is what its row and its column say together, completed by the
-corner cell, the caption and the prose above (the one algorithm the command or the prose names,
-the unit a heading states). A cell is placed only when that gives one algorithm and either a
-block size (throughput) or an operation (ops/s); a row whose numbers cannot be placed is
-reported, and a table in which nothing can be placed is not a benchmark table at all.
+derived or time quantity or a property (``Speed-up``, ``Key size``: never a measurement), the
+measurement itself (``Throughput (MB/s)``, ``ops/sec``), or a run (anything else: a build,
+version, library or machine). A cell is what its row and its column say together, completed
+by the corner cell, the caption and the prose above (the one algorithm the command or the prose
+names, the unit a heading states). A cell is placed only when that gives one algorithm and
+either a block size (throughput) or an operation (ops/s); a row naming an algorithm whose
+numbers cannot be placed so (no block size, two algorithms, a key agreement's number nothing
+calls a rate) is reported, and a table whose cells name no algorithm is not a benchmark table.
 
 Columns (or rows) that are runs give one :class:`~cipherlab.model.Run` each, labelled by their
 text (``Baseline (C)``; a version such as ``1.1.1w`` also gives ``tool_version``, a library name
@@ -36,9 +38,9 @@ from cipherlab.readers._bssl import _TOOL, describe
 from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known
 from cipherlab.readers._units import stated_unit
 
-__all__ = ["Label", "label", "named_algorithms", "read_grid"]
+__all__ = ["Role", "named_algorithms", "read_grid", "role", "run_meta"]
 
-# Kinds of label.
+# Kinds of role.
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK = (
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
     "blank")
@@ -104,14 +106,14 @@ _FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
 
 
 @dataclass(frozen=True)
-class Label:
-    """What one header cell or row name of a grid says.
+class Role:
+    """The role one header cell or row name plays in a grid, and what it says.
 
-    >>> label("AES-256-GCM (8K)")
-    Label(kind='algorithm', text='AES-256-GCM (8K)', algorithm='aes-256-gcm', operation='encrypt', block=8192)
-    >>> label("RSA 2048 verify (fresh key)").conditions, label("sign/s").operation
+    >>> role("AES-256-GCM (8K)")
+    Role(kind='algorithm', text='AES-256-GCM (8K)', algorithm='aes-256-gcm', operation='encrypt', block=8192)
+    >>> role("RSA 2048 verify (fresh key)").conditions, role("sign/s").operation
     ((('key', 'fresh'),), 'sign')
-    >>> label("AWS-LC (ops/sec)").run, label("Improvement ratio").kind, label("16 bytes").block
+    >>> role("AWS-LC (ops/sec)").run, role("Improvement ratio").kind, role("16 bytes").block
     ('AWS-LC', 'derived', 16)
     """
 
@@ -120,7 +122,7 @@ class Label:
     algorithm: str | None = None
     operation: str | None = None
     block: int | None = None
-    run: str | None = None                       # the run a RUN label names (unit tag removed)
+    run: str | None = None                       # the run a RUN role names (unit tag removed)
     tag: str | None = None                       # a variant tag: "(Before)" in "SM2 (Before)"
     unit: float | None = None                    # bytes/s per unit its parentheses state
     ops: bool = False                            # it says its numbers are operations/s
@@ -129,11 +131,11 @@ class Label:
     def __repr__(self) -> str:  # only the fields that say something
         shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()
                           if k in ("kind", "text") or v not in (None, (), False))
-        return f"Label({shown})"
+        return f"Role({shown})"
 
 
 def block_size(text: str, bare: bool = False) -> int | None:
-    """Bytes of a block-size label (``16 bytes``, ``8K``, ``1,024 B``; a bare integer only
+    """Bytes of a block-size cell or name (``16 bytes``, ``8K``, ``1,024 B``; a bare integer only
     when ``bare``: its column says it holds sizes).
 
     >>> block_size("16 bytes"), block_size("8K"), block_size("8 KB"), block_size("64", bare=True)
@@ -164,27 +166,27 @@ def algorithm_of(name: str) -> str | None:
     return algorithm
 
 
-def label(text: str, *, sizes: bool = False) -> Label:
+def role(text: str, *, sizes: bool = False) -> Role:
     """Classify a header cell or row name (``sizes``: bare integers are block sizes)."""
     if not text:
-        return Label(BLANK, text)
+        return Role(BLANK, text)
     size = block_size(text, sizes)
     if size is not None:
-        return Label(SIZE, text, block=size)
+        return Role(SIZE, text, block=size)
     low = text.lower()
     if low in _STATS:
-        return Label(STAT, text, conditions=(("stat", _STATS[low]),))
+        return Role(STAT, text, conditions=(("stat", _STATS[low]),))
     if _DERIVED.search(text):
-        return Label(DERIVED, text)
+        return Role(DERIVED, text)
     if _OPS_UNIT.fullmatch(low):
-        return Label(VALUE, text, ops=True)  # "op/s", "ops/sec": the rate, of no run
+        return Role(VALUE, text, ops=True)  # "op/s", "ops/sec": the rate, of no run
     operation = canonical_operation(text)
     if operation in OPERATIONS and low not in ("op", "ops"):
-        return Label(OPERATION, text, operation=operation)
+        return Role(OPERATION, text, operation=operation)
     if _PK_FAMILY.match(text) and _PK_OP_WORD.search(text):
         algorithm, operation, _, conditions = describe(text)
         if operation in _MEASURE_OPS and is_known(algorithm):
-            return Label(MEASURE, text, algorithm, operation,
+            return Role(MEASURE, text, algorithm, operation,
                          conditions=tuple(sorted(conditions.items())))
     base, tag = _split_tag(text)
     unit = _tag_unit(tag)
@@ -192,16 +194,16 @@ def label(text: str, *, sizes: bool = False) -> Label:
     algorithm = algorithm_of(base)
     if algorithm is not None:
         size = block_size(tag) if tag else None
-        return Label(ALGORITHM, text, algorithm, canonical(base)[1], block=size, unit=unit,
+        return Role(ALGORITHM, text, algorithm, canonical(base)[1], block=size, unit=unit,
                      tag=None if size is not None or unit is not None or ops else tag)
     if _PROPERTY.search(text):
-        return Label(PROPERTY, text)
+        return Role(PROPERTY, text)
     if unit is not None or ops:
-        inner = label(base)
+        inner = role(base)
         if inner.kind != RUN:
             return replace(inner, text=text, unit=unit, ops=ops)
-        return Label(VALUE if _VALUE_WORDS.match(base) else RUN, text, run=base, unit=unit, ops=ops)
-    return Label(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Label(RUN, text, run=text)
+        return Role(VALUE if _VALUE_WORDS.match(base) else RUN, text, run=base, unit=unit, ops=ops)
+    return Role(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Role(RUN, text, run=text)
 
 
 def _split_tag(text: str) -> tuple[str, str | None]:
@@ -228,7 +230,7 @@ def named_algorithms(text: str) -> list[str]:
 
 
 def run_meta(text: str) -> dict[str, Any]:
-    """The run facts a run label states: ``tool`` and ``tool_version``.
+    """The run facts a run's name states: ``tool`` and ``tool_version``.
 
     >>> run_meta("1.1.1w"), run_meta("AWS-LC (ops/sec)")
     ({'tool_version': '1.1.1w'}, {'tool': 'aws-lc', 'tool_version': None})
@@ -262,7 +264,7 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     n = 1
     while n < len(header) - 1:
         head = header[n]
-        if label(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE):
+        if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE):
             break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
         if _names_sizes(head) or _CONDITION_HEADER.match(head) or \
@@ -274,12 +276,12 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
 
 
 def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str | None):
-    """Cells of a grid whose rows and columns the labels above explain.
+    """Cells of a grid whose rows and columns the roles of their names explain.
 
     ``rows`` are (0-based line, cleaned cells) from the header row on; ``context`` the prose
     facts (``named`` algorithms, ``last_line``, ``block_bytes``); ``number(text)`` the value
     of a cell or None. Returns ``(groups, bad, header)``: ``groups`` maps a run key (section, run
-    labels) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
+    roles) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
     a throughput), ``bad`` the lines holding numbers that could not be placed, ``header`` the
     title of each column (its header cells joined); ``None`` when this is not a benchmark grid
     (no cell names an algorithm).
@@ -298,7 +300,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         return None
     groups: dict[tuple, list] = {}
     bad: list[int] = []
-    section: tuple[str | None, list[Label]] = (None, [])
+    section: tuple[str | None, list[Role]] = (None, [])
     above: list[str] = [""] * keys
     for line, cells in body:
         filled = [c for c in cells if c]
@@ -310,14 +312,14 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         cells = cells + [""] * (len(header) - len(cells))
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
-        row_labels, conditions = _row_labels(header, names)
+        row_roles, conditions = _row_roles(header, names)
         placed = holding = unplaced = 0
-        for j, col_labels in columns:
+        for j, col_roles in columns:
             text = cells[j]
             if not text or text.lower() in _NOTHING or (_DERIVED_CELL.match(text) and text[-1:] in "sS"):
                 continue  # nothing measured, or a time beside the rate ("0.0002s")
             holding += any(ch.isdigit() for ch in text)
-            cell = _combine([*section[1], *row_labels, *col_labels], table_algorithm, table_op,
+            cell = _combine([*section[1], *row_roles, *col_roles], table_algorithm, table_op,
                             context)
             if cell is None or cell is _UNPLACED or number(text) is None:
                 unplaced += cell is _UNPLACED
@@ -337,7 +339,7 @@ _NOTHING = {"-", "--", "n/a", "na", "?", "\u2013", "\u2014"}
 
 
 def _header_rows(rows: list[tuple[int, list[str]]], number) -> int:
-    """How many rows the header takes: a spanning row of labels above the column titles."""
+    """How many rows the header takes: a spanning row of titles above the column titles."""
     n = 1
     while n < len(rows) - 1 and sum(bool(c) for c in rows[n][1]) >= 2 and all(
             number(c) is None and c.lower() not in _NOTHING for c in rows[n][1]):
@@ -360,37 +362,37 @@ def _titles(head: list[tuple[int, list[str]]], keys: int) -> list[list[str]]:
 
 
 def _value_columns(titles: list[list[str]], keys: int,
-                   body: list[list[str]]) -> list[tuple[int, list[Label]]]:
-    """The measurement columns after the ``keys`` row-name columns, with their labels."""
+                   body: list[list[str]]) -> list[tuple[int, list[Role]]]:
+    """The measurement columns after the ``keys`` row-name columns, with their roles."""
     columns = []
     for j in range(keys, len(titles)):
-        labels = [lab for lab in map(label, titles[j]) if lab.kind != BLANK]
+        roles = [r for r in map(role, titles[j]) if r.kind != BLANK]
         values = [cells[j] if j < len(cells) else "" for cells in body]
-        if labels and all(lab.kind not in (DERIVED, PROPERTY) for lab in labels) and \
+        if roles and all(r.kind not in (DERIVED, PROPERTY) for r in roles) and \
                 not _is_derived_column(values):
-            columns.append((j, labels))
+            columns.append((j, roles))
     return columns
 
 
-def _section(title: str) -> tuple[str | None, list[Label]]:
+def _section(title: str) -> tuple[str | None, list[Role]]:
     """A section row: an algorithm (or size) for the rows below it, or else a new run."""
-    lab = label(title)
-    return (None, [lab]) if lab.kind in (ALGORITHM, SIZE, MEASURE) else (title, [])
+    r = role(title)
+    return (None, [r]) if r.kind in (ALGORITHM, SIZE, MEASURE) else (title, [])
 
 
-def _row_labels(header: list[str], names: list[str]) -> tuple[list[Label], dict[str, str]]:
-    """The labels of a row's name cells and the conditions its machine columns give."""
-    labels, conditions = [], {}
+def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[str, str]]:
+    """The roles of a row's name cells and the conditions its machine columns give."""
+    roles, conditions = [], {}
     for k, name in enumerate(names):
         sizes = _names_sizes(header[k])
         if k and _CONDITION_HEADER.match(header[k]) and not sizes:
             if name:
                 conditions[_condition_key(header[k])] = name
         elif name and _RUN_HEADER.match(header[k]):
-            labels.append(Label(RUN, name, run=name))  # "Version | ...": each row is a run
+            roles.append(Role(RUN, name, run=name))  # "Version | ...": each row is a run
         else:
-            labels.append(label(name, sizes=sizes))
-    return labels, conditions
+            roles.append(role(name, sizes=sizes))
+    return roles, conditions
 
 
 def _names_sizes(header: str) -> bool:
@@ -407,9 +409,9 @@ def _condition_key(header: str) -> str:
 def _table_defaults(corner: str, caption: str | None, context):
     """The algorithm and operation of the whole grid: its corner cell, caption, or the one
     algorithm the prose above names."""
-    corner_label = label(corner)
-    algorithm = corner_label.algorithm if corner_label.kind == ALGORITHM else None
-    op = corner_label.operation if corner_label.kind == OPERATION else None
+    corner_role = role(corner)
+    algorithm = corner_role.algorithm if corner_role.kind == ALGORITHM else None
+    op = corner_role.operation if corner_role.kind == OPERATION else None
     for text in (corner, caption or ""):
         for word in re.findall(r"[a-z]+", text.lower()):
             op = op or _CORNER_OPS.get(word)
@@ -424,32 +426,32 @@ def _only(names) -> str | None:
     return distinct[0] if len(distinct) == 1 else None
 
 
-def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | None, context):
-    """One cell's facts from the labels of its row and column: None when they name no
+def _combine(roles: list[Role], table_algorithm: str | None, table_op: str | None, context):
+    """One cell's facts from the roles of its row and column: None when they name no
     algorithm (not a benchmark's cell), ``_UNPLACED`` when they name one but not its block size
     or operation, or contradict each other (a cell to report, never to guess)."""
     algorithm = operation = block = None
     name = None
     run: list[str] = []
     conditions: dict[str, str] = {}
-    for lab in labels:
-        if lab.kind in (ALGORITHM, MEASURE):
-            if algorithm is not None and algorithm != lab.algorithm:
+    for r in roles:
+        if r.kind in (ALGORITHM, MEASURE):
+            if algorithm is not None and algorithm != r.algorithm:
                 return _UNPLACED
-            algorithm, name = lab.algorithm, lab.text
-        if lab.kind in (OPERATION, MEASURE):
-            if operation is not None and operation != lab.operation:
+            algorithm, name = r.algorithm, r.text
+        if r.kind in (OPERATION, MEASURE):
+            if operation is not None and operation != r.operation:
                 return _UNPLACED
-            operation = lab.operation
-        if lab.block is not None:
-            if block is not None and block != lab.block:
+            operation = r.operation
+        if r.block is not None:
+            if block is not None and block != r.block:
                 return _UNPLACED
-            block = lab.block
-        if lab.kind == RUN:
-            run.append(lab.run)
-        if lab.tag:
-            run.append(lab.tag)
-        conditions.update(lab.conditions)
+            block = r.block
+        if r.kind == RUN:
+            run.append(r.run)
+        if r.tag:
+            run.append(r.tag)
+        conditions.update(r.conditions)
     if algorithm is None:
         algorithm, name = table_algorithm, table_algorithm
     if algorithm is None:
@@ -462,8 +464,8 @@ def _combine(labels: list[Label], table_algorithm: str | None, table_op: str | N
             block = context.block_bytes
             if block is None:
                 return _UNPLACED
-        elif not any(lab.ops for lab in labels):
-            return _UNPLACED  # a key agreement's number that no label calls a rate
+        elif not any(r.ops for r in roles):
+            return _UNPLACED  # a key agreement's number that no role calls a rate
     if operation is None:
         operation = table_op or canonical(algorithm)[1]
     cell = {"algorithm": algorithm, "operation": operation, "name": name, **conditions}

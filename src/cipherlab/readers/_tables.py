@@ -849,8 +849,9 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     for key, cells in groups.items():
         meta = context.meta(table.dialect, table.caption)
         names = [k for k in key if k]
-        for name in names:
+        for name in names:  # a version, a library, a CPU ("EPYC 7763", "i7-4770 @ 3.40GHz")
             meta.update(run_meta(name))
+            meta.update(_cpu(name))
         if names:
             meta["label"] = " / ".join(names)
         run = Run(meta={k: v for k, v in meta.items() if v is not None})
