@@ -108,6 +108,16 @@ def test_the_tail_of_a_wrapped_sentence_is_no_label():
     assert labels(text) == [None]
 
 
+def test_a_caption_tail_joined_to_program_output_keeps_its_own_verdict():
+    # (found by Hypothesis: the line above the tail is output, so the joined line is no label)
+    text = "5 md5's in 1.00s\ninf0.00\ntype 16 bytes 64 bytes\n"
+    try:
+        df = cipherlab.ingest(text)
+    except cipherlab.IngestError:
+        return
+    assert df["label"].isna().all()
+
+
 def test_runs_back_to_back_share_the_label_above_them():
     runs = "".join(f"version: 3.2.{n}\n{TABLE}" for n in range(3))
     assert labels(f"Batch B\n{runs}Batch C\n{runs}") == ["Batch B"] * 3 + ["Batch C"] * 3

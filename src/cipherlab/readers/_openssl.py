@@ -493,7 +493,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if k and prose[k - 1][0] == j - 1 and text[0].islower() and isinstance(v, Label) \
                     and v.rule == "caption" and self.verdict(*prose[k - 1]) != SKIP:
                 # the tail of a wrapped line ("... 32-bit compiler" / "generated code:")
-                v = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
+                joined = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
+                v = v if joined == SKIP else joined  # (joined, it may be program output)
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
                 break  # (a comment's line labels only the runs inside that comment)
