@@ -12,10 +12,11 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 def test_ingest_speed_prints_its_figures(tmp_path):
     out = subprocess.run(
         [sys.executable, str(BENCHMARKS / "ingest_speed.py"), "--megabytes", "1", "--repeat", "1",
-         "--corpus", str(tmp_path / "corpus")],
+         "--files", "300", "--corpus", str(tmp_path / "corpus")],
         capture_output=True, text=True, timeout=300, check=True).stdout
     for figure in ("MB/s (target >= 20 MB/s)", "n_jobs=1), one process", "pandas.read_csv",
-                   "wall-time ratio", "CPU by stage", "floor of a Python line pass"):
+                   "wall-time ratio", "CPU by stage", "floor of a Python line pass",
+                   "a folder of 300 real dumps", "archive peak memory: ", "x the input", "(load "):
         assert figure in out, out
     assert len(list((tmp_path / "corpus").glob("dump-*.txt"))) >= 1
 

@@ -108,6 +108,16 @@ def test_the_tail_of_a_wrapped_sentence_is_no_label():
     assert labels(text) == [None]
 
 
+def test_a_caption_tail_joined_to_program_output_keeps_its_own_verdict():
+    # (found by Hypothesis: the line above the tail is output, so the joined line is no label)
+    text = "5 md5's in 1.00s\ninf0.00\ntype 16 bytes 64 bytes\n"
+    try:
+        df = cipherlab.ingest(text)
+    except cipherlab.IngestError:
+        return
+    assert df["label"].isna().all()
+
+
 def test_runs_back_to_back_share_the_label_above_them():
     runs = "".join(f"version: 3.2.{n}\n{TABLE}" for n in range(3))
     assert labels(f"Batch B\n{runs}Batch C\n{runs}") == ["Batch B"] * 3 + ["Batch C"] * 3
@@ -168,3 +178,11 @@ def test_the_098_idle_notice_does_not_mean_elapsed():
     assert df.timing.isna().all()  # (user time not measured: -elapsed, or no times(): unknown)
     df = cipherlab.ingest(notice + "OpenSSL 0.9.8k 25 Mar 2009\ntiming function used: getrusage\n" + TABLE)
     assert set(df.timing) == {"cpu"}
+
+
+def test_cpu_and_clock_come_from_the_prose_that_names_the_run():
+    df = cipherlab.ingest(f"Dell R720, Intel Xeon E5-2680 @ 2.70GHz:\n{TABLE}")
+    assert (df.cpu.iloc[0], df.clock_hz.iloc[0]) == ("Intel Xeon E5-2680", 2.7e9)
+    df = cipherlab.ingest(f"#### AMD EPYC 7R13\n{TABLE}")
+    assert df.cpu.iloc[0] == "AMD EPYC 7R13" and df.clock_hz.isna().all()
+    assert cipherlab.ingest(f"Old NAS:\n{TABLE}").cpu.isna().all()  # (names none)

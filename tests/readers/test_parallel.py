@@ -106,3 +106,13 @@ def test_a_folder_reads_as_the_concat_of_its_files(folder, n_jobs, engine):
     assert sorted(joined.columns) == sorted(whole.columns)
     pd.testing.assert_frame_equal(whole, joined[list(whole.columns)], check_exact=True)
     assert whole.groupby("source", observed=True)["run"].nunique().gt(1).any()  # runs numbered per file
+
+
+def test_the_file_bar_stays_out_of_a_pipe(folder, capsys):
+    """From 50 files on ingest shows a tqdm bar, but only where someone watches (tqdm's
+    ``disable=None``): not into a log or a pipe, as captured stderr is."""
+    assert len(list(folder.iterdir())) >= _api._PROGRESS_FILES
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cipherlab.ingest(folder, n_jobs=1)
+    assert capsys.readouterr().err == ""

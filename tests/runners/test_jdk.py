@@ -78,7 +78,7 @@ def test_flags_hotspot_overrides_are_warned_about():
     native = _jvm.parse_flags_final(_jvm._flags_final(jdk.java, ())[1])
     flags = ("-XX:+UnlockDiagnosticVMOptions", "-XX:-UseCLMUL", "-XX:+UseGHASHIntrinsics")
     with pytest.warns(CaptureWarning, match="set UseGHASHIntrinsics=false although"):
-        cond = _jvm._verify(jdk, "odd", "odd", "native", flags, native, 2)
+        cond = _jvm._verify(jdk, "odd", "odd", "native", flags, native)
     assert dict(cond.final)["UseGHASHIntrinsics"] == "false"
 
 

@@ -485,12 +485,15 @@ def _as(s: pd.Series, dtype: str) -> pd.Series:
     return pd.to_numeric(s, errors="coerce").astype(dtype)
 
 
-def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
+def concat(frames: Iterable[pd.DataFrame], *, release: bool = False) -> pd.DataFrame:
     """Concatenate tidy tables, keeping categoricals and the column order.
 
     Runs keep their own numbers inside each source; ``(source, run)`` identifies a run.
     Categories are the sorted union of the frames' categories, as :func:`to_frame` and a CSV
     read back make them: frames built in parts join into the frame built in one go.
+    With ``release=True`` each column is deleted from the frames once it is joined, so that
+    joining takes the table's memory plus one column, not twice the table's (``ingest`` joins
+    its own chunks so); the frames are left empty.
 
     >>> a = to_frame([Run({"label": "b"}, [{"algorithm": "sha1", "bytes_per_s": 2.0}])], source="x")
     >>> b = to_frame([Run({"label": "a"}, [{"algorithm": "md5", "bytes_per_s": 1.0}])], source="y")
@@ -503,17 +506,27 @@ def concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     if len(frames) == 1:
         return coerce(frames[0])
     columns = list(dict.fromkeys(c for f in frames for c in f.columns))
-    # Categorical columns are joined on their codes, in C (pd.concat would turn categoricals
-    # with different categories into objects); the others by pd.concat.
-    cats = [c for c in columns
-            if all(c not in f.columns or isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames)]
-    out = pd.concat([f.drop(columns=[c for c in cats if c in f.columns]) for f in frames],
-                    ignore_index=True, sort=False)
-    joined = {c: _joined_categorical([f[c].array if c in f.columns else len(f) for f in frames])
-              for c in cats}
+    lengths = [len(f) for f in frames]
+    joined = {}
+    for c in columns:  # column by column, each as pd.concat of the frames would join it
+        have = [c in f.columns for f in frames]
+        if all(not h or isinstance(f[c].dtype, pd.CategoricalDtype) for f, h in zip(frames, have)):
+            # on their codes, in C (pd.concat turns categoricals of other categories into objects)
+            joined[c] = _joined_categorical([f[c].array if h else n
+                                             for f, h, n in zip(frames, have, lengths)])
+        elif all(have) and len({f[c].dtype for f in frames}) == 1:  # the usual case
+            arrays = [f[c].array for f in frames]
+            joined[c] = type(arrays[0])._concat_same_type(arrays)
+        else:
+            joined[c] = pd.concat([f[[c]] if h else pd.DataFrame(index=pd.RangeIndex(n))
+                                   for f, h, n in zip(frames, have, lengths)],
+                                  ignore_index=True, sort=False)[c]
+        if release:
+            for f, h in zip(frames, have):
+                if h:
+                    del f[c]
     # one frame built from the columns in order (not a column inserted per categorical)
-    return coerce(pd.DataFrame({c: joined[c] if c in joined else out[c] for c in columns},
-                               copy=False))
+    return coerce(pd.DataFrame(joined, copy=False))
 
 
 def _joined_categorical(parts: list) -> pd.Categorical:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Iterator
 import pandas as pd
 
 from cipherlab import model
-from cipherlab._gc import paused
+from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _collapsed, _gnutls, _openssl
 from cipherlab.readers._tables import find_tables
@@ -127,8 +127,11 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
                 first = first or chunk.source
         if parts:
             # the frame one pass over every text source would give, flagged once
-            text = parts[0] if len(parts) == 1 else model.concat(parts)
-            tables.insert(0, model.flag_cells(label_masks(text), first))
+            text = model.concat(parts, release=True)  # (our own frames: emptied as joined)
+            return_freed()
+            text = label_masks(text)
+            return_freed()
+            tables.insert(0, model.flag_cells(text, first))
         parts = chunk = None  # freed while the collector is paused
         if skipped:
             shown = ", ".join(f"{name} ({why})" for name, why in skipped[:_SHOWN_SKIPPED])
@@ -165,6 +168,7 @@ class _Chunk:
 def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: dict[str, Any],
                 tick: Callable[[int], Any] | None = None) -> _Chunk:
     """Read sources in order, stopping at the first error; ``tick(1)`` after each."""
+    return_freed()  # (what the chunk before left: a worker reads several)
     out = _Chunk()
     runs: list[model.Run] = []
     with warnings.catch_warnings(record=True) as caught:  # in the order they were issued

@@ -17,6 +17,7 @@ from collections import defaultdict
 from typing import Callable, NamedTuple
 
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
+from cipherlab.readers._tables import _cpu as prose_cpu  # (the one reader of CPUs in prose)
 
 # The kinds of event that may open a run.
 PROGRESS = "progress"            # a Doing line (or a block of them)
@@ -181,6 +182,8 @@ class _RunBoundaries:
         self.flush_pending()
         self.cur = run = _Run(i, found.text if found else None, dict(conds))
         run.label_rule = found.rule if found and found.text else None
+        if found and found.text:
+            run.meta.update(prose_cpu(found.text))  # ("Xeon E5-2680 @ 2.70GHz": cpu, clock_hz)
         if isinstance(rule, str):
             run.boundary = rule
         elif rule.inferred:
@@ -214,6 +217,7 @@ class _RunBoundaries:
                 new.meta[field] = run.meta[field]
         new.version, new.has_version, new.opts = run.version, run.has_version, dict(run.opts)
         new.sizes, new.header_used, new.pk_kind = run.sizes, True, run.pk_kind
+        new.sizes_unknown = run.sizes_unknown
         new.row_label = new.meta["label"] = label
         new.label_rule = "machine named by its rows"
         return new

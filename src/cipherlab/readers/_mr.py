@@ -213,11 +213,37 @@ def _is_number(tok: str) -> bool:
     return True
 
 
-def r_record(n: int, fields: list[str], pending: Progress | None, version, lineno: int) -> Progress:
-    """Complete (or create) the progress record of an ``+R<n>:count:...:time`` line."""
+# The families each kind of +R<n> index measures (a +DTP prompt names one).
+_INDEX_FAMILIES = {"rsa": ("rsa",), "dsa": ("dsa",), "ecdsa": ("ecdsa",), "ec": ("ecdsa",),
+                   "ecdh": ("ecdh",), "eddsa": ("ed25519", "ed448"), "sm2": ("sm2",),
+                   "ffdh": ("ffdh",), "kem": ("kem:", "kem?:"), "sig": ("sig:", "kem?:")}
+
+
+def index_agrees(n: int, rec: Progress, version) -> bool:
+    """Whether ``+R<n>``'s index names the operation its ``+DTP`` prompt announced (by the
+    table of the release, or of any release when it is unknown); an unknown index cannot
+    disagree.
+
+    >>> sign = dtp_record(["2048", "private", "rsa", "10"], 1)
+    >>> index_agrees(1, sign, (3, 0, 0)), index_agrees(2, sign, (3, 0, 0)), index_agrees(99, sign, None)
+    (True, False, True)
+    """
+    tables = [_R_40 if version >= (4, 0, 0) else _R_32 if version >= (3, 2, 0) else _R_30] \
+        if version is not None else [_R_30, _R_32, _R_40]
+    kinds = [t[n] for t in tables if n in t]
+    return not kinds or any(op == rec.operation and (rec.family or "").startswith(
+        _INDEX_FAMILIES.get(kind, (kind,))) for kind, op in kinds)
+
+
+def r_record(n: int, fields: list[str], pending: Progress | None, version,
+             lineno: int) -> Progress | None:
+    """Complete (or create) the progress record of an ``+R<n>:count:...:time`` line; None when
+    its index contradicts the operation its ``+DTP`` prompt announced (it cannot be placed)."""
     count, time = int(fields[0]), float(fields[-1])
     middle = fields[1:-1]
     if pending is not None and not pending.used and pending.block is None and pending.count is None:
+        if not index_agrees(n, pending, version):
+            return None
         rec = pending
     else:
         table = _R_40 if version is not None and version >= (4, 0, 0) else \

@@ -58,6 +58,8 @@ _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 # A row's values, then the machine it ran on in parentheses.
 _ROW_TAG = re.compile(r"^(.*[\dks])\s+\(([^()]{1,40})\)\s*$")
 _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
+# A `type` line that holds sizes but is no header the reader can read ("type 16 bytes 64 byts").
+_SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 _ROW_END = frozenset("0123456789k")
@@ -491,7 +493,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if k and prose[k - 1][0] == j - 1 and text[0].islower() and isinstance(v, Label) \
                     and v.rule == "caption" and self.verdict(*prose[k - 1]) != SKIP:
                 # the tail of a wrapped line ("... 32-bit compiler" / "generated code:")
-                v = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
+                joined = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
+                v = v if joined == SKIP else joined  # (joined, it may be program output)
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
                 break  # (a comment's line labels only the runs inside that comment)
@@ -529,10 +532,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return True
         if c == "t" and line.startswith("type"):
             sizes = _sym_header(line)
-            if sizes is not None or T.SYM_HEADER_HEAD.match(line):
+            head = sizes is not None or T.SYM_HEADER_HEAD.match(line)
+            if head or _SIZES_TAIL.match(line):
                 run = self.open(i, Event(SYM_HEADER))
                 run.last = i
-                run.sizes, run.header_used = sizes, True
+                run.sizes, run.header_used, run.sizes_unknown = sizes, True, sizes is None
+                if not head:  # sizes it cannot read: its rows are reported, never guessed
+                    self.unplaced.append((i, self.lines[i - 1]))
+                    return True
                 self.pending_hdr, self.pending_hdr_text = "sym", line
                 return True
         ver = _version_line(line) if line.startswith(T.VERSION_PREFIXES) else None
@@ -800,6 +807,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # results come in the order of their +DTP prompts (children interleave theirs)
             opened = run.open_dtp.popleft() if run.open_dtp else None
             rec = _mr.r_record(int(tag[1:]), fields, opened, version, i)
+            if rec is None:
+                return False  # (its index contradicts its +DTP prompt: reported, not placed)
             if rec is not opened:
                 run.progress.append(rec)
             return True

@@ -56,6 +56,7 @@ class _Run:
         self.has_version = False
         self.sizes: list[int] | None = None  # from the `type` header
         self.header_used = False
+        self.sizes_unknown = False  # its `type` header could not be read (see sizes_for)
         self.mr_sizes: list[int] | None = None  # from +H
         self.pk_kind: str | None = None
         self.rows: list[list] = []  # throughput rows: model.Run.rows records, as lists
@@ -154,6 +155,8 @@ class _Run:
         for sizes in (self.sizes, self.mr_sizes):
             if sizes:
                 return sizes
+        if self.sizes_unknown:
+            return None  # a `type` header that could not be read: never the default sizes
         o = self.opts
         if o.get("aead"):
             return _SIZES_AEAD

@@ -86,8 +86,8 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         "aesni-speedup", first_column(sp_all, MACHINE),
         "Speed-up with nothing switched off over each ISA condition, per machine, algorithm and "
         "block size, with intervals and Holm-adjusted p-values (test of ratio = 1). "
-        "<i>Effect</i> names what differed: AES-NI only for AES algorithms under a condition "
-        "that switched off nothing but the AES instructions.",
+        "The Effect column names what differed: AES-NI only for AES algorithms under a "
+        "condition that switched off nothing but the AES instructions.",
         [MACHINE, "algorithm", "effect", "operation", "block_bytes", "ratio",
          "ci_low", "ci_high", "p_adjusted", "test", "n_candidate", "n_baseline", "significant"]))
     if tests:
@@ -96,8 +96,8 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
             "aesni-2x-test", first_column(rt_all, MACHINE),
             f"Test of the {CLAIMED_SPEEDUP:g}× AES-NI claim on AES algorithms: ratio with "
             f"interval, t-test of ratio = {CLAIMED_SPEEDUP:g} (adjusted p, differs) and TOST "
-            f"within ±{EQUIVALENCE_MARGIN:.0%} (p_equivalence, equivalent); <i>Effect</i> says "
-            "when more than AES-NI was switched off.",
+            f"within ±{EQUIVALENCE_MARGIN:.0%} (p_equivalence, equivalent); the Effect column "
+            "says when more than AES-NI was switched off.",
             [MACHINE, "algorithm", "effect", "operation", "block_bytes", "ratio",
              "ci_low", "ci_high", "p_adjusted", "differs", "p_equivalence_adjusted", "tost_low",
              "tost_high", "equivalent", "test", "n_candidate", "n_baseline"]))

@@ -169,7 +169,7 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
         f"Throughput of each machine relative to {baseline} ({title}), with 95 % intervals "
         "where runs are repeated; dotted: equal speed. Filled: significantly different from 1×."
         + (f" The {min(len(shown), 4)} algorithms most machines measured; all in the table."
-           if min(len(shown), 4) < sub["algorithm"].nunique() else ""), aspect=0.65))
+           if min(len(shown), 4) < sub["algorithm"].nunique() else ""), aspect=0.45 + 0.1 * len(hosts)))
     return results, pairs
 
 

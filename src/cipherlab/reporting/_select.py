@@ -15,15 +15,16 @@ import pandas as pd
 
 from cipherlab.model import condition_columns
 from cipherlab.reporting._words import esc, unique_values
-from cipherlab.runners._isa import side_name
+from cipherlab.runners._isa import ISA_COLUMNS, side_name
 
 #: The column the report adds: the machine a row was measured on (see ``_inputs.machines``).
 MACHINE = "machine"
 # Conditions that never split an experiment: repeats are pooled, notes and child numbers
 # describe rows, and the host is already the machine.
 _POOLED = ("repeat", "note", "child", "host", MACHINE)
-# Conditions named by another: a capture's isa_mask and isa_off follow from its isa preset.
-_NAMED_BY = {"isa_mask": "isa", "isa_off": "isa"}
+# Conditions named by another: a capture's isa_mask follows from its isa preset. (isa_off, which
+# follows too, is kept: it is what an experiment's ISA condition is named by.)
+_NAMED_BY = {"isa_mask": "isa"}
 # What identifies a build and its measurement, beside the machine.
 _BUILD = ("tool", "tool_version", "timing", "multi")
 
@@ -56,7 +57,7 @@ def experiments(df: pd.DataFrame, keys: Sequence[str]) -> list[tuple[dict, pd.Da
 
 
 def describe(key: dict, *, conditions: bool = True) -> str:
-    """``vm, openssl 3.0.22, CPU time, isa=native`` for an experiment's key values (plain text)."""
+    """``vm, openssl 3.0.22, CPU time, nothing off`` for an experiment's key values (plain text)."""
     parts = [str(key[MACHINE])] if pd.notna(key.get(MACHINE)) else []
     tool = " ".join(str(key[k]) for k in ("tool", "tool_version") if pd.notna(key.get(k)))
     if tool:
@@ -66,9 +67,13 @@ def describe(key: dict, *, conditions: bool = True) -> str:
             str(key["timing"]), f"{key['timing']} time"))
     if pd.notna(key.get("multi")) and int(key["multi"]) > 1:
         parts.append(f"{int(key['multi'])} processes")
-    if conditions:  # AES-NI on/off as the ISA sides are named everywhere (runners._isa)
-        parts += [side_name(k, v) if k == "aesni" else f"{k}={v}" for k, v in key.items()
-                  if k not in (MACHINE, *_BUILD, *_NAMED_BY) and pd.notna(v)]
+    if conditions:
+        parts += [f"{k}={v}" for k, v in key.items()
+                  if k not in (MACHINE, *_BUILD, *_NAMED_BY, *ISA_COLUMNS) and pd.notna(v)]
+        # the ISA condition once, from the column it is read from, as named everywhere
+        isa = next((c for c in ISA_COLUMNS if pd.notna(key.get(c))), None)
+        if isa is not None:
+            parts.append(side_name(isa, key[isa]))
     return ", ".join(parts)
 
 

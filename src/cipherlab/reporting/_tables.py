@@ -172,7 +172,7 @@ def latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str, lab
 
 # Columns a reader misses least, left out first when a table is too wide for the page.
 _DROP_FIRST = ("n_baseline", "n base", "Test", "n", "Op.", "Timing", "Tool", "Signif.",
-               "p (TOST)", "Compared", "Sizes", "R²", "isa off", "Version")
+               "p (TOST)", "Compared", "Sizes", "R²", "ISA off", "Version")
 # Columns that identify a row: left out last.
 _KEEP = ("Machine", "Algorithm", "Block (B)", "Against")
 # An estimate and its interval columns are shown or left out together.
