@@ -49,6 +49,9 @@ CASES = [
     # 2.00k at 16 bytes is 125 sha1's a second: 3000 in 3 s is another run's
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 3000, 16, 3.0), True),
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), False),
+    ("row again after prose", [*TABLE, "and with the ia32cap mask:"], B.Event(B.SYM_ROW, "sha1"), True),
+    ("row again after prose", [*TABLE, "and with the ia32cap mask:"], B.Event(B.SYM_ROW, "md5"), False),
+    ("row again after prose", TABLE, B.Event(B.SYM_ROW, "sha1"), False),
 ]
 
 
@@ -66,6 +69,7 @@ def test_the_rules_are_ordered_named_and_documented():
     assert all(b.test.__doc__ for b in B.BOUNDARIES)
     # every kind of event is judged by the first-run rule, then by its own rules
     assert all(B.BOUNDARIES[0] in B._BY_EVENT[kind] for kind in B.BOUNDARIES[0].events)
+    assert set(B._BY_EVENT) == set().union(*(b.events for b in B.BOUNDARIES))
 
 
 def test_the_rule_column_names_the_inferred_rules_only():
@@ -79,3 +83,18 @@ def test_the_rule_column_names_the_inferred_rules_only():
     assert df.groupby("run").rule.first().tolist() == [
         "label: caption", "run: not a record of the table; label: label of the run above"]
     assert "rule" not in cipherlab.model.condition_columns(df)
+
+
+def test_a_row_again_after_prose_is_the_next_run_under_the_same_header():
+    # one table header, then the row again under a sentence: two runs, never one run's duplicates
+    text = ("type 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n"
+            "aes-128-gcm 500000.00k 1500000.00k 3000000.00k 4000000.00k 4500000.00k\n"
+            "aes-128-cbc 600000.00k 900000.00k 1000000.00k 1100000.00k 1200000.00k\n\n"
+            "and the same box with the AES instructions masked:\n\n"
+            "aes-128-gcm 90000.00k 100000.00k 110000.00k 115000.00k 116000.00k\n")
+    df = cipherlab.ingest(text)
+    assert df.groupby("run").size().tolist() == [10, 5]
+    second = df[df.run == 1]
+    assert second.block_bytes.tolist() == [16, 64, 256, 1024, 8192]
+    assert second.bytes_per_s.iloc[0] == 90_000_000.0
+    assert second.rule.iloc[0].startswith("run: row again after prose")

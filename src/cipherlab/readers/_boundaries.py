@@ -30,6 +30,7 @@ PK_HEADER = "pk header"          # a `sign verify sign/s verify/s` header
 PK_ROW = "pk row"                # a public-key table row
 PROMPT = "prompt"                # a command line running openssl speed, or a harness's header
 FORKED = "forked"                # `Forked child N`
+SYM_ROW = "sym row"              # a throughput table row (key: its algorithm)
 
 
 class Event(NamedTuple):
@@ -120,6 +121,13 @@ def _not_a_record_of_the_table(p, run: _Run, ev: Event) -> bool:
     return foreign(run, _printed_rates(run), ev.key, ev.count, ev.block, ev.seconds)
 
 
+def _row_again_after_prose(p, run: _Run, ev: Event) -> bool:
+    """A table row of an algorithm the run's table has already, with prose between (``and
+    with OPENSSL_ia32cap=...:`` then the row again, its header not repeated): the next run's,
+    under the same header."""
+    return bool(run.rows) and p.prose_after(run) and any(r[ALG] == ev.key for r in run.rows)
+
+
 _RECORDS = frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT})
 #: Every rule of where a run ends, in the order they are asked (the first that holds wins).
 BOUNDARIES: tuple[Boundary, ...] = (
@@ -138,11 +146,13 @@ BOUNDARIES: tuple[Boundary, ...] = (
              next=frozenset({PROGRESS, PK_ROW})),
     Boundary("not a record of the table", _RECORDS, _not_a_record_of_the_table,
              next=frozenset({PROGRESS})),
+    Boundary("row again after prose", frozenset({SYM_ROW}), _row_again_after_prose),
 )
 REPEATS = next(b for b in BOUNDARIES if b.name == "record repeats")
 # The rules of each kind of event, in order (asked once per event).
 _BY_EVENT: dict[str, tuple[Boundary, ...]] = {
-    kind: tuple(b for b in BOUNDARIES if kind in b.events) for kind in BOUNDARIES[0].events}
+    kind: tuple(b for b in BOUNDARIES if kind in b.events)
+    for kind in frozenset().union(*(b.events for b in BOUNDARIES))}
 
 
 class _RunBoundaries:

@@ -32,7 +32,7 @@ from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
-                                           PK_ROW, PROGRESS, PROMPT, SYM_HEADER, VERSION, Event,
+                                           PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW, VERSION, Event,
                                            _RunBoundaries, bind_context)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
@@ -617,6 +617,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if len(toks) not in (5, 6):
                 return False  # no table here, and not a whole header-less row either
             run = self.run(i)
+        elif run.rows and run.sizes:
+            new = self.open(i, Event(SYM_ROW, self.algorithm_of[name]))
+            if new is not run:  # (the table again, under the header above)
+                new.sizes, new.header_used, run = run.sizes, run.header_used, new
         run.last = i
         want = run.sizes_for(len(toks))
         if want is not None and len(toks) < len(want):
