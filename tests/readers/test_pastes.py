@@ -27,7 +27,8 @@ pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line
 
 # What the current reader gets wrong, per paste (remove the entry when the paste reads right).
 XFAIL: dict[str, str] = {
-    "026": "rows in a Perl comment without a space after '#' ('#rsa  512 bits') are not read",
+    "026": "the captions inside the Perl comment are not found (run 1 gets no label, not "
+           "'32-bit compiler'); run 3's label is a sentence cut from the comment",
     "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
 }
 
