@@ -393,3 +393,22 @@ def test_a_pdf_line_of_values_nothing_names_is_reported():
     with pytest.raises(IngestError) as err:
         cipherlab.ingest(text)
     assert [n for n, _ in err.value.unplaced] == [3]
+
+
+def test_machines_as_rows_versions_as_columns_with_the_size_in_kib_in_the_title():
+    # the block size in the title as "16 KiB blocks", a derived column beside the measured ones
+    text = """\
+## Benchmarks (MB/s, aes-128-gcm, 16 KiB blocks)
+
+| Machine         | OpenSSL 1.1.1w | OpenSSL 3.0.13 | 3.0 vs 1.1 |
+|-----------------|---------------:|---------------:|-----------:|
+| Raspberry Pi 4  |          112.3 |          108.9 |     -3.0 % |
+| Ryzen 7 5800X   |        9,876.5 |        9,912.0 |     +0.4 % |
+"""
+    df, warned = read(text)
+    assert not warned
+    assert cells(df, "tool_version") == sorted([
+        ("Raspberry Pi 4 / OpenSSL 1.1.1w", "aes-128-gcm", "encrypt", 16384, 112.3e6, "1.1.1w"),
+        ("Raspberry Pi 4 / OpenSSL 3.0.13", "aes-128-gcm", "encrypt", 16384, 108.9e6, "3.0.13"),
+        ("Ryzen 7 5800X / OpenSSL 1.1.1w", "aes-128-gcm", "encrypt", 16384, 9876.5e6, "1.1.1w"),
+        ("Ryzen 7 5800X / OpenSSL 3.0.13", "aes-128-gcm", "encrypt", 16384, 9912.0e6, "3.0.13")])

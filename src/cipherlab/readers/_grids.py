@@ -36,6 +36,7 @@ from typing import Any
 
 from cipherlab.readers._bssl import _TOOL, describe
 from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known
+from cipherlab.readers import _units
 from cipherlab.readers._units import stated_unit
 
 __all__ = ["Role", "named_algorithms", "read_grid", "role", "run_meta"]
@@ -45,9 +46,6 @@ SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK 
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
     "blank")
 
-_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(bytes?|B|KiB|KB|K|MiB|MB|M)(?:[\s-]*blocks?)?$",
-                   re.IGNORECASE)
-_SIZE_UNITS = {"k": 1024, "m": 1024 * 1024}  # block sizes are powers of two: "8K" is 8192
 _INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
@@ -141,9 +139,9 @@ def block_size(text: str, bare: bool = False) -> int | None:
     >>> block_size("16 bytes"), block_size("8K"), block_size("8 KB"), block_size("64", bare=True)
     (16, 8192, 8192, 64)
     """
-    m = _SIZE.match(text)
-    if m:
-        return int(m[1].replace(",", "")) * _SIZE_UNITS.get(m[2][0].lower(), 1)
+    size = _units.block_size(text)  # (block sizes are powers of two: "8K" is 8192)
+    if size is not None:
+        return size
     return int(text.replace(",", "")) if bare and _INT.match(text) else None
 
 

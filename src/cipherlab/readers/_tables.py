@@ -45,16 +45,11 @@ from cipherlab.model import Run
 from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import FLAG_UNIT_UNKNOWN, stated_unit, value_with_unit
+from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, block_size, block_size_in_prose, stated_unit,
+                                      value_with_unit)
 
 __all__ = ["find_tables", "parse_value", "tier_name"]
 
-# A column header naming a block size: "16 bytes", "8192 Bytes", "1,024 bytes", "64 B", "8 KB",
-# "16 bytes (kB/s)".
-_SIZE = re.compile(r"^(\d{1,3}(?:,\d{3})+|\d+)\s*(bytes?|B|KiB|KB|MiB|MB)(?:\s*[(\[][^)\]]*[)\]])?$",
-                   re.IGNORECASE)
-# Block sizes are powers of two: "8 KB" in a benchmark table is 8192 bytes.
-_SIZE_UNITS = {"k": 1024, "m": 1024 * 1024}
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
 _SIZE_HINT = re.compile(r"\bbytes?\b|\bblock|\bsize", re.IGNORECASE)
 _INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
@@ -89,7 +84,6 @@ _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
 _PLAIN_LIMIT = 10000.0
 _DIGIT = re.compile(r"\d")
-_BLOCK_SIZE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)[\s-]*bytes?[\s-]+blocks?\b", re.IGNORECASE)
 
 # Column headers that name the row-name column of an ordinary (rows = algorithms) table.
 _NAME_HEADERS = {"cipher", "ciphers", "algorithm", "algorithms", "algo", "type", "name", "digest",
@@ -588,10 +582,8 @@ class _Context:
                 self.facts.pop("cpu", None)
                 self.facts.pop("clock_hz", None)
             self.facts.update(facts)
-        if "byte" in low:
-            m = _BLOCK_SIZE.search(text)
-            if m:
-                self.block_bytes = int(m[1].replace(",", ""))
+        if "block" in low:
+            self.block_bytes = block_size_in_prose(text) or self.block_bytes
         if _UNIT_HINT.search(low):
             self.unit = stated_unit(text) or self.unit
         if _DIGIT.search(text):
@@ -701,9 +693,10 @@ def _header(cells: list[str], context: _Context, dialect: str,
     cleaned = cells
     sizes = {}
     for j, c in enumerate(cleaned):
-        m = _SIZE.match(c) if c[-1:] in ("s", "S", "B", "e", "E", ")", "]") else None
-        if m:
-            sizes[j] = int(m[1].replace(",", "")) * _SIZE_UNITS.get(m[2][0].lower(), 1)
+        # (a header naming a block size: "16 bytes", "8192 Bytes", "1,024 B", "8 KB", "16 bytes (kB/s)")
+        size = block_size(c) if c[-1:] in ("s", "S", "B", "e", "E", ")", "]") else None
+        if size is not None:
+            sizes[j] = size
     if not sizes:
         ints = {j: c for j, c in enumerate(cleaned) if _INT.match(c)}
         words = [c for j, c in enumerate(cleaned) if j not in ints]

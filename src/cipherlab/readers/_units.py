@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "SIZE", "block_size", "labelled_rates", "number", "stated_unit",
+__all__ = ["FLAG_UNIT_UNKNOWN", "SIZE", "block_size", "block_size_in_prose", "labelled_rates", "number", "stated_unit",
            "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
@@ -42,8 +42,10 @@ _VALUE_UNIT = re.compile(rf"^({_NUMBER})\s*" + _UNIT + r"$")
 #: a power of two, so K/KB/KiB is 1024 (M, 1024**2).
 SIZE = (r"(?:bytes?[ -]?(?P<after>\d+)|(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ -]?"
         r"(?P<unit>bytes?|B|[KkM](?:i?B)?)(?![A-Za-z/])(?:[ -]blocks?)?)")
-_SIZE_RE = re.compile(rf"^{SIZE}$")
-_SIZE_FACTOR = {"k": 1024, "K": 1024, "M": 1024 ** 2}
+# (a header may add a note: "16 bytes (kB/s)"; "8192 Bytes" and "8 kb" are sizes too)
+_SIZE_RE = re.compile(rf"^{SIZE}(?:\s*[(\[][^)\]]*[)\]])?$", re.IGNORECASE)
+_SIZE_IN_PROSE = re.compile(rf"(?<![\w.,]){SIZE}", re.IGNORECASE)
+_SIZE_FACTOR = {"K": 1024, "M": 1024 ** 2}
 
 
 def number(text: str) -> float | None:
@@ -67,13 +69,32 @@ def block_size(token: str) -> int | None:
     [16, 16, 16384, 16384, 16, 16384]
     >>> block_size("1,024 bytes"), block_size("8 KiB"), block_size("16 MB/s"), block_size("16")
     (1024, 8192, None, None)
+    >>> block_size("8192 Bytes"), block_size("16 bytes (kB/s)")
+    (8192, 16)
     """
     m = _SIZE_RE.match(token.strip())
-    if m is None:
-        return None
+    return None if m is None else _size_of(m)
+
+
+def block_size_in_prose(text: str) -> int | None:
+    """The block size a sentence or title states as one ("at 16 KiB blocks", "16384-byte
+    blocks"), else None (a size without "blocks" may be anything: a key, a buffer, a file).
+
+    >>> block_size_in_prose("aes-128-gcm, 16 KiB blocks, MB/s"), block_size_in_prose("16384-byte blocks")
+    (16384, 16384)
+    >>> block_size_in_prose("a 16 KB L1 cache") is None
+    True
+    """
+    for m in _SIZE_IN_PROSE.finditer(text):
+        if m[0].lower().endswith(("block", "blocks")):
+            return _size_of(m)
+    return None
+
+
+def _size_of(m: re.Match) -> int:
     if m["after"]:
         return int(m["after"])
-    return int(m["n"].replace(",", "")) * _SIZE_FACTOR.get(m["unit"][0], 1)
+    return int(m["n"].replace(",", "")) * _SIZE_FACTOR.get(m["unit"][0].upper(), 1)
 
 
 def _factor(m: re.Match) -> float:
