@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import Callable, NamedTuple
 
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
-from cipherlab.readers._tables import _cpu as prose_cpu  # (the one reader of CPUs in prose)
+from cipherlab.readers._tables import prose_cpu  # (the one reader of CPUs in prose)
 
 # The kinds of event that may open a run.
 PROGRESS = "progress"            # a Doing line (or a block of them)

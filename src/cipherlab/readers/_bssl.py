@@ -25,14 +25,15 @@ from cipherlab.readers._names import canonical, curve_name, pkey_algorithm
 from cipherlab.readers._context import prose_label
 from cipherlab.readers._text import clean
 
-__all__ = ["find_runs"]
+__all__ = ["TOOL_NAME", "describe", "find_runs"]
 
 _DID = re.compile(r"^Did (?P<count>\d+) (?P<what>.+?) operations in (?P<us>\d+)us"
                   r" \((?P<rate>[\d.]+) ops/sec\)(?:: [\d.]+ [KMG]?B/s)?\s*$")
 # A -json record (one object; bssl prints them one per line inside a JSON array).
 _JSON = re.compile(r'\{\s*"description"\s*:\s*"[^"\n]*"[^{}\n]*\}')
 _PROMPT = re.compile(r"(?:^|[\s/])bssl(?:\.exe)?\s+speed\b")
-_TOOL = re.compile(r"\b(aws[- ]?lc|boring[- ]?ssl)\b", re.IGNORECASE)
+#: The library a line names (AWS-LC, BoringSSL), as `tool` takes it.
+TOOL_NAME = re.compile(r"\b(aws[- ]?lc|boring[- ]?ssl)\b", re.IGNORECASE)
 _SIZE = re.compile(r"^(?P<name>.+?) \((?P<bytes>\d+) bytes\)(?: (?P<op>\w+))?$")
 _KEY = re.compile(r"\s*\((?P<key>\w+) key\)$")
 _SYM_OPS = {"seal": "encrypt", "open": "decrypt", "encrypt": "encrypt", "decrypt": "decrypt"}
@@ -131,7 +132,7 @@ def find_runs(lines: list[str], source: str, taken: set[int]) -> tuple[list[Run]
             if not line or line.startswith(("```", "~~~", "[", "]")):
                 continue
             moved_on = True
-            t = _TOOL.search(line)
+            t = TOOL_NAME.search(line)
             if t:
                 tool = "aws-lc" if t[1].lower().startswith("aws") else "boringssl"
             if _PROMPT.search(line):

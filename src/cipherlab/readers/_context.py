@@ -262,12 +262,6 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
 )
 
 
-# A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>").
-_LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
-_LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|^\s*(?:from|see|via|source)\s*:?\s*$",
-                         re.IGNORECASE)
-
-
 def label_verdict(line: str, raw: str | None = None) -> Label | str:
     """How a line of prose bears on the runs below it: a :class:`Label`, :data:`SKIP` or
     :data:`STOP` (``line`` is cleaned, ``raw`` as written: it shows list markers).

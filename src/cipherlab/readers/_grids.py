@@ -34,10 +34,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cipherlab.readers._bssl import _TOOL, describe
+from cipherlab.readers._bssl import TOOL_NAME, describe
 from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known
-from cipherlab.readers import _units
-from cipherlab.readers._units import stated_unit
+from cipherlab.readers._units import INTEGER, stated_unit
+from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
 __all__ = ["Role", "named_algorithms", "read_grid", "role", "run_meta"]
 
@@ -46,7 +46,6 @@ SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK 
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
     "blank")
 
-_INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
 _DERIVED = re.compile(r"\bimprov|\bratios?\b|\bspeed-?ups?\b|\bgains?\b|\bchanges?\b|\bdiff|"
@@ -139,10 +138,10 @@ def block_size(text: str, bare: bool = False) -> int | None:
     >>> block_size("16 bytes"), block_size("8K"), block_size("8 KB"), block_size("64", bare=True)
     (16, 8192, 8192, 64)
     """
-    size = _units.block_size(text)  # (block sizes are powers of two: "8K" is 8192)
+    size = _block_size(text)  # (block sizes are powers of two: "8K" is 8192)
     if size is not None:
         return size
-    return int(text.replace(",", "")) if bare and _INT.match(text) else None
+    return int(text.replace(",", "")) if bare and INTEGER.match(text) else None
 
 
 def algorithm_of(name: str) -> str | None:
@@ -238,7 +237,7 @@ def run_meta(text: str) -> dict[str, Any]:
     m = _VERSION_LABEL.match(text)
     if m:
         return {"tool_version": m[1]}
-    t = _TOOL.search(text)
+    t = TOOL_NAME.search(text)
     if t:
         return {"tool": "aws-lc" if t[1].lower().startswith("aws") else "boringssl",
                 "tool_version": None}

@@ -45,14 +45,13 @@ from cipherlab.model import Run
 from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, block_size, block_size_in_prose, stated_unit,
-                                      value_with_unit)
+from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
+                                      stated_unit, value_with_unit)
 
-__all__ = ["find_tables", "parse_value", "tier_name"]
+__all__ = ["find_tables", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
 _SIZE_HINT = re.compile(r"\bbytes?\b|\bblock|\bsize", re.IGNORECASE)
-_INT = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
 _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
                     r"\s*(k)?$", re.IGNORECASE)
@@ -621,7 +620,7 @@ def _facts(text: str) -> dict[str, Any]:
     m = _AWS.search(text)
     if m:
         facts["machine"] = f"AWS {m[1]}"
-    cpu = _cpu(text)
+    cpu = prose_cpu(text)
     if cpu:
         facts.update(cpu)
     m = _GCC.search(text)
@@ -630,7 +629,7 @@ def _facts(text: str) -> dict[str, Any]:
     return facts
 
 
-def _cpu(text: str) -> dict[str, Any]:
+def prose_cpu(text: str) -> dict[str, Any]:
     """``cpu`` and ``clock_hz`` from a phrase such as ``i7-4770 CPU @ 3.40GHz``."""
     out: dict[str, Any] = {}
     m = _CPU.search(text)
@@ -698,7 +697,7 @@ def _header(cells: list[str], context: _Context, dialect: str,
         if size is not None:
             sizes[j] = size
     if not sizes:
-        ints = {j: c for j, c in enumerate(cleaned) if _INT.match(c)}
+        ints = {j: c for j, c in enumerate(cleaned) if INTEGER.match(c)}
         words = [c for j, c in enumerate(cleaned) if j not in ints]
         if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)):
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
@@ -757,7 +756,7 @@ class _Section:
 
     def meta(self) -> dict[str, Any]:
         meta: dict[str, Any] = {}
-        cpu = _cpu(self.machine) if self.machine else {}
+        cpu = prose_cpu(self.machine) if self.machine else {}
         if cpu:  # a row naming a CPU or clock replaces what the prose said; other rows label only
             meta["cpu"] = cpu.get("cpu", self.machine)
             meta["clock_hz"] = cpu.get("clock_hz")
@@ -844,7 +843,7 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
         names = [k for k in key if k]
         for name in names:  # a version, a library, a CPU ("EPYC 7763", "i7-4770 @ 3.40GHz")
             meta.update(run_meta(name))
-            meta.update(_cpu(name))
+            meta.update(prose_cpu(name))
         if names:
             meta["label"] = " / ".join(names)
         run = Run(meta={k: v for k, v in meta.items() if v is not None})

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "SIZE", "block_size", "block_size_in_prose", "labelled_rates", "number", "stated_unit",
-           "value_with_unit"]
+__all__ = ["FLAG_UNIT_UNKNOWN", "INTEGER", "SIZE", "block_size", "block_size_in_prose",
+           "labelled_rates", "number", "stated_unit", "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -60,6 +60,8 @@ def number(text: str) -> float | None:
 
 
 _NUMBER_RE = re.compile(rf"^{_NUMBER}$")
+#: A whole number as a table cell writes one: "64", "1,024" (a bare block size, a count).
+INTEGER = re.compile(r"^\d{1,3}(?:,\d{3})+$|^\d+$")
 
 
 def block_size(token: str) -> int | None:
