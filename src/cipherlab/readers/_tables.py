@@ -83,6 +83,8 @@ _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
 _PLAIN_LIMIT = 10000.0
 _DIGIT = re.compile(r"\d")
+# What a cell must hold to be read as a value ("&" may be an escaped digit: "&#49;").
+_VALUE_HINT = re.compile(r"\d|inf|nan|&", re.IGNORECASE)
 
 # Column headers that name the row-name column of an ordinary (rows = algorithms) table.
 _NAME_HEADERS = {"cipher", "ciphers", "algorithm", "algorithms", "algo", "type", "name", "digest",
@@ -217,6 +219,7 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "\t" in blob:
         tables += _tab_tables(lines, taken)
+    tables = [t for t in tables if _may_hold_measurements(t)]  # (the rest is read as prose)
     if not tables:
         return [], set()
     tables.sort(key=lambda t: t.start)
@@ -263,6 +266,15 @@ def find_tables(lines: list[str], source: str, *,
             f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
             f"the table (e.g. 'in 1000s of bytes per second').", IngestWarning, stacklevel=2)
     return runs, consumed
+
+
+def _may_hold_measurements(table: _Table) -> bool:
+    """Whether reading ``table`` can give a run or a row to report: a header row, then a row
+    with something a value may be read from. (Most candidates are one ``|`` line of a shell
+    pipe or a TAB-indented line: refused here, before their cells are read.)"""
+    filled = [row for row in table.rows if any(row.cells)]
+    return len(filled) >= 2 and any(
+        _VALUE_HINT.search(cell) for row in filled[1:] for cell in row.cells)
 
 
 def _first_lines(indices) -> str:
