@@ -80,6 +80,12 @@ _FACT_HINT = re.compile(r"ssl|aws|hz|gcc|intel|amd|via|apple|arm|qualcomm|ampere
                         r"transmeta|core|xeon|ryzen|epyc|graviton|i[3579]-")
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
 _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
+# What a raw line (lower case) holds when, read as prose, it may state a fact, a heading, a
+# block size or a unit: the hints above, with any space in them, or markup that may hide them.
+_PROSE_HINT = re.compile(_FACT_HINT.pattern + "|block|" + _UNIT_HINT.pattern.replace(" ", r"\s+")
+                         + "|<|&")  # (literal branches: a faster search than with a [<&] set)
+_HEADING_HINT = re.compile(r"#|<|&")
+_DIGIT_HINT = re.compile(r"[\d&]")  # (an entity may be a digit)
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
 _PLAIN_LIMIT = 10000.0
 _DIGIT = re.compile(r"\d")
@@ -219,28 +225,27 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "\t" in blob:
         tables += _tab_tables(lines, taken)
-    tables = [t for t in tables if _may_hold_measurements(t)]  # (the rest is read as prose)
-    if not tables:
+    if not any(_may_hold_measurements(t) for t in tables):
         return [], set()
-    tables.sort(key=lambda t: t.start)
+    # (of tables starting on the same line, the last found is read; one starting inside the
+    # table read before it is that table's)
+    tables = list({t.start: t for t in sorted(tables, key=lambda t: t.start)}.values())
 
     runs: list[Run] = []
     consumed: set[int] = set()
-    context = _Context()
-    table_at = {t.start: t for t in tables}
-    skip_until = -1
-    for i, line in enumerate(lines):
-        if i <= skip_until:
+    context = _Context(lines)
+    done = 0  # the lines above this one are read, as prose or as a table
+    for table in tables:
+        if table.start < done:
             continue
-        table = table_at.get(i)
-        if table is None:
-            context.read_prose(line)
-            continue
-        skip_until = table.end
-        found, used, bad = _read_table(table, context)
-        if not found:  # not openssl's orientation: perhaps another one (_grids)
-            found, used, grid_bad = _read_grid(table, context)
-            bad = grid_bad if found or grid_bad else bad
+        context.read_prose(done, table.start)
+        done = table.end + 1
+        found, used, bad = [], set(), []
+        if _may_hold_measurements(table):
+            found, used, bad = _read_table(table, context)
+            if not found:  # not openssl's orientation: perhaps another one (_grids)
+                found, used, grid_bad = _read_grid(table, context)
+                bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
             unplaced.extend((j + 1, lines[j]) for j in bad)
         if found:
@@ -249,8 +254,7 @@ def find_tables(lines: list[str], source: str, *,
             context.after_table()
         else:
             # Not an openssl-shaped table: its text is prose (it may still name a machine).
-            for j in range(table.start, table.end + 1):
-                context.read_prose(lines[j])
+            context.read_prose(table.start, done)
     if context.unknown:
         shown = _first_lines(context.unknown)
         warnings.warn(
@@ -563,6 +567,7 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 class _Context:
     """Facts collected from the prose above a table; the nearest statement wins."""
 
+    lines: list[str]  # the document's
     facts: dict[str, Any] = field(default_factory=dict)
     heading: str | None = None
     last_line: str | None = None
@@ -570,23 +575,36 @@ class _Context:
     unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
-    named: dict[str, None] = field(default_factory=dict)  # algorithms the prose names, in order
+    spans: list[tuple[int, int]] = field(default_factory=list)  # prose read since the last table
+    _named: dict[str, None] | None = None
 
-    def read_prose(self, line: str) -> None:
-        text = _unquote(line)
-        if "<" in text:
-            text = re.sub(r"<[^>]+>", " ", text)
-        if "&" in text:
-            text = html.unescape(text)
-        text = " ".join(text.split())
-        if not text:
+    def read_prose(self, start: int, stop: int) -> None:
+        """Read the prose ``lines[start:stop]``, as if line by line. Most lines state nothing:
+        one search over the span finds those that may state a fact; the heading and the label
+        are the last ones, looked for from the end."""
+        if start >= stop:
             return
-        if text[0] == "#":
-            m = _HEADING.match(text)
+        self.spans.append((start, stop))
+        self._named = None
+        low = "\n".join(self.lines[start:stop]).lower()
+        for i in _lines_with(_PROSE_HINT, low, start):
+            self._read_facts(_prose_text(self.lines[i]))
+        for i in reversed(_lines_with(_HEADING_HINT, low, start)):
+            m = _HEADING.match(_prose_text(self.lines[i]))
             if m:
                 self.heading = m[1]
+                break
+        for i in range(stop - 1, start - 1, -1):
+            text = _prose_text(self.lines[i])
+            if text and len(text) <= 80 and "speed" not in text.lower() and \
+                    not text.startswith(("$", "#")):
+                label = text.lstrip("-*\u2022 ").rstrip(":").strip()
+                if label:
+                    self.last_line = label
+                    break
+
+    def _read_facts(self, text: str) -> None:
         low = text.lower()
-        # Cheap substring checks first: most prose lines state none of these facts.
         if _FACT_HINT.search(low):
             facts = _facts(text)
             if "machine" in facts:
@@ -597,10 +615,18 @@ class _Context:
             self.block_bytes = block_size_in_prose(text) or self.block_bytes
         if _UNIT_HINT.search(low):
             self.unit = stated_unit(text) or self.unit
-        if _DIGIT.search(text):
-            self.named.update(dict.fromkeys(named_algorithms(text)))
-        if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
-            self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
+
+    @property
+    def named(self) -> dict[str, None]:
+        """The algorithms the prose since the last table names, in order (read when asked)."""
+        if self._named is None:
+            self._named = {}
+            for start, stop in self.spans:
+                for line in self.lines[start:stop]:
+                    text = _prose_text(line) if _DIGIT_HINT.search(line) else ""
+                    if _DIGIT.search(text):
+                        self._named.update(dict.fromkeys(named_algorithms(text)))
+        return self._named
 
     def after_table(self) -> None:
         # A label belongs to the table right below it; the facts (version, machine) stay in
@@ -608,7 +634,7 @@ class _Context:
         self.heading = None
         self.last_line = None
         self.unit = None
-        self.named = {}
+        self.spans, self._named = [], None
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
@@ -617,6 +643,30 @@ class _Context:
                 meta[key] = self.facts[key]
         meta["label"] = caption or self.heading or self.facts.get("machine") or self.last_line
         return meta
+
+
+def _lines_with(pattern: re.Pattern, text: str, first: int) -> list[int]:
+    """The indices of the lines of ``text`` (lines joined by newlines, numbered from ``first``)
+    in which ``pattern`` matches: one search per such line, none per other line."""
+    found, i, pos = [], first, 0
+    while (m := pattern.search(text, pos)) is not None:
+        i += text.count("\n", pos, m.start())
+        found.append(i)
+        pos = text.find("\n", m.start()) + 1
+        if not pos:
+            break
+        i += 1
+    return found
+
+
+def _prose_text(line: str) -> str:
+    """A line of prose as its facts are read: unquoted, without tags, one space between words."""
+    text = _unquote(line)
+    if "<" in text:
+        text = re.sub(r"<[^>]+>", " ", text)
+    if "&" in text:
+        text = html.unescape(text)
+    return " ".join(text.split())
 
 
 def _facts(text: str) -> dict[str, Any]:
