@@ -4,7 +4,8 @@
 
 Runs the finders on every real dump and paste bundled under ``tests/data`` (the texts of the
 benchmark's real corpus), as ``read_runs`` runs them: on the normalised lines, each finder
-skipping the lines the ones before it took. Prints the total CPU time (``time.process_time``,
+skipping the lines the ones before it took, with the cyclic collector paused (as ``ingest``
+runs them). Prints the total CPU time (``time.process_time``,
 the best of ``--repeat`` per text: CPU time, not wall, because the machine is shared), the
 share of each finder, the slowest texts and the load average. ``--dump`` writes what the
 finders returned (runs, lines taken, unplaced rows, warnings) for each text, to compare two
@@ -25,6 +26,7 @@ sys.path.insert(0, str(HERE))
 
 from ingest_speed import DATA  # noqa: E402
 
+from cipherlab._gc import paused  # noqa: E402
 from cipherlab.readers import _api  # noqa: E402
 from cipherlab.readers._text import decode, normalise  # noqa: E402
 
@@ -63,7 +65,7 @@ def main() -> None:
         lines, _ = normalise(decode(data, str(path)))
         best, best_clock = float("inf"), [float("inf")] * len(_api.FINDERS)
         for _ in range(args.repeat):
-            with warnings.catch_warnings(record=True) as caught:
+            with warnings.catch_warnings(record=True) as caught, paused():
                 warnings.simplefilter("always")
                 t0 = time.process_time()
                 found, taken, bad = run_finders(lines, str(path))

@@ -51,7 +51,7 @@ from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, bl
 __all__ = ["find_tables", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
-_SIZE_HINT = re.compile(r"\bbytes?\b|\bblock|\bsize", re.IGNORECASE)
+_SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
 _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
                     r"\s*(k)?$", re.IGNORECASE)
