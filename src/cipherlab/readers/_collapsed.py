@@ -105,14 +105,30 @@ def _unnamed_row(lines: list[str], i: int, unplaced) -> Run | None:
     return run
 
 
+def _lines_holding(word: str, lines: list[str]) -> list[int]:
+    """The indices of the lines holding ``word``: one search in the joined text per such line,
+    no Python step for the other lines."""
+    text = "\n".join(lines)
+    found, i, pos = [], 0, 0
+    while (at := text.find(word, pos)) >= 0:
+        i += text.count("\n", pos, at)
+        found.append(i)
+        pos = text.find("\n", at) + 1
+        if not pos:
+            break
+        i += 1
+    return found
+
+
 def find_runs(lines: list[str], source: str, taken: set[int], unplaced=None):
     """Runs of the collapsed tables among ``lines`` and the 0-based indices of their lines."""
     runs, used = [], set()
-    for i, line in enumerate(lines):
-        if i in taken or "bytes" not in line:
+    for i in _lines_holding("bytes", lines):
+        line = lines[i]
+        if i in taken:
             continue
         if len(line) < 200 or "type" not in line:
-            run = _unnamed_row(lines, i, unplaced) if " bytes " in line else None
+            run = _unnamed_row(lines, i, unplaced) if " bytes " in line and "k" in line else None
             if run is not None:
                 runs.append(run)
                 used.add(i)

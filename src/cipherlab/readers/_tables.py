@@ -33,6 +33,7 @@ the cells are kept as printed, flagged ``unit unknown`` and warned about: never 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import warnings
@@ -57,9 +58,11 @@ _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|
                     r"\s*(k)?$", re.IGNORECASE)
 # Cells that say "nothing here" rather than a number.
 _BLANK_CELLS = {"", "-", "--", "\u2013", "\u2014", "n/a", "na", "?", "x"}
+_CLEAN_HINT = re.compile("[&\u00a0*_`]")  # what only _clean(), not a strip, removes
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_|`)(.*)\1$")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
+_HTML_TABLE = re.compile("<table", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 
 # Prose facts. Versions as openssl prints them, or as people write them ("OpenSSL version 1.0.1f").
@@ -135,6 +138,10 @@ def parse_value(cell: str) -> float | None:
 
 def _value(cell: str) -> float | None:
     # parse_value() for a cell already passed through _clean().
+    if cell[-1:] == "k":  # (openssl's own "%.2fk", the common case: no regex needed)
+        head, dot, frac = cell[:-1].partition(".")
+        if dot and head.isdecimal() and frac.isdecimal():
+            return times_1000(cell[:-1])
     m = _VALUE.match(cell)
     if m is None:
         return None
@@ -215,9 +222,10 @@ def find_tables(lines: list[str], source: str, *,
     # One pass over the whole text in C decides which scanners can find anything at all: most
     # documents are openssl text with no table, and they must cost next to nothing here.
     blob = "\n".join(lines)
-    tables = _html_tables(lines) if re.search("<table", blob, re.IGNORECASE) else []
+    # (a one-character test first where it can say no: it is a memchr, ten times cheaper)
+    tables = _html_tables(lines) if "<" in blob and _HTML_TABLE.search(blob) else []
     taken = set().union(*(t.span for t in tables)) if tables else set()
-    if "{|" in blob:
+    if "{" in blob and "{|" in blob:
         tables += _mediawiki_tables(lines, taken)
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "|" in blob:
@@ -296,6 +304,13 @@ class _Row:
     line: int            # 0-based index of the row's (first) line
     cells: list[str]
     lines: set[int]      # 0-based indices the row occupies
+
+    @functools.cached_property
+    def clean_cells(self) -> list[str]:
+        """The cells as they are read (see ``_clean``); most rows need only a strip."""
+        if _CLEAN_HINT.search("".join(self.cells)):
+            return [_clean(c) for c in self.cells]
+        return [c.strip() for c in self.cells]
 
 
 @dataclass
@@ -724,6 +739,15 @@ class _Header:
     plain: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)
     # (cells without k: cell, text, row index, column)
 
+    @functools.cached_property
+    def named_columns(self) -> dict[int, tuple[str, str, str | None, list[str]]]:
+        """Each algorithm column's name as printed, its algorithm, operation and footnotes."""
+        out = {}
+        for j, printed in self.algorithms.items():
+            bare, notes = _split_footnote(printed)
+            out[j] = (printed, *canonical(bare), notes)
+        return out
+
 
 def _condition_key(header: str) -> str:
     low = header.lower()
@@ -840,7 +864,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     run: Run | None = None
     hint_above = False
     for row in table.rows:
-        cells = [_clean(c) for c in row.cells]
+        cells = row.clean_cells
         if not any(cells):
             used |= row.lines
             continue
@@ -889,7 +913,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
 
 def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], list[int]]:
     """A table in another orientation (:mod:`._grids`): one run per run its labels name."""
-    rows = [(r.line, [_clean(c) for c in r.cells]) for r in table.rows if any(r.cells)]
+    rows = [(r.line, r.clean_cells) for r in table.rows if any(r.cells)]
     if table.dialect == "tabs" and rows and not rows[0][1][0]:
         return [], set(), []  # openssl's own public-key header, TAB-indented: the text parser's
     got = read_grid(rows, context, _cell_value, table.caption)
@@ -1004,15 +1028,13 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
         row_notes = note.split(",") if note else []
     else:
         tier, row_notes = method, []
-    for j, printed in header.algorithms.items():
+    for j, (printed, algorithm, operation, name_notes) in header.named_columns.items():
         if at(j).lower() in _BLANK_CELLS:
             continue
         value = _cell_value(at(j))
         if value is None:
             return None
         texts.append((at(j), j))
-        bare, name_notes = _split_footnote(printed)
-        algorithm, operation = canonical(bare)
         notes = sorted(set(row_notes + name_notes))
         out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                     "name": printed, "block_bytes": header.block_bytes, "bytes_per_s": value,
