@@ -72,8 +72,8 @@ def main() -> None:
                 best = min(best, time.process_time() - t0)
                 clock = [0.0] * len(_api.FINDERS)  # (timed apart: the clock costs time too)
                 run_finders(lines, str(path), clock)
-            best_clock = [min(b, c) for b, c in zip(best_clock, clock)]
-        shares = [s + c for s, c in zip(shares, best_clock)]
+            best_clock = [min(b, c) for b, c in zip(best_clock, clock, strict=True)]
+        shares = [s + c for s, c in zip(shares, best_clock, strict=True)]
         rows.append((best, len(data), path))
         if args.dump:
             dump.append(f"== {path.relative_to(DATA)}")

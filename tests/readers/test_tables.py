@@ -433,3 +433,37 @@ def test_a_section_row_sets_the_cpu_only_when_it_names_one():
     runs, _ = find_tables(text, "t")
     assert runs[0].meta["label"] == "With AES-NI"
     assert (runs[0].meta["cpu"], runs[0].meta["clock_hz"]) == ("Intel Xeon", 2.0e9)
+
+
+_MARKUP = [
+    '<table><tr><td colspan="2">a &amp; b</td></tr>\n<tr><TD>1<br/>2</td><td>3</td></tr></table>',
+    '<!doctype html>\n<TABLE BORDER=1><TR><TH COLSPAN="2">x<td colspan=3/><td colspan="&#50;">y</TABLE>',
+    '<table>\n<caption>Cap &lt;x&gt;</caption>\n<tr>\n<td\ncolspan=3\n>\n1,024.5k\n</td>\n</tr>\n</table>',
+    "<table><tr><td title='it' a=\"x>y\">&#49;&nbsp;2</td></tr></table><p>after</p>",
+]
+_NOT_PLAIN = [
+    "<table><tr><td>1 < 2</td></tr></table>",  # a stray "<"
+    "<table><!-- a comment --><tr><td>1</td></tr></table>",
+    '<table><tr><td>1</td></tr></table><script>x = "<td>"</script>',
+    '<table><tr><td a="1"b="2">1</td></tr></table>',  # attributes html.parser reads its own way
+]
+
+
+@pytest.mark.parametrize("markup", _MARKUP + [SEEDS.joinpath(name).read_text() for name in (
+    "aws-wiki-aesni-on-off-html.html", "implementation-tiers-wiki-html.html")])
+def test_plain_markup_route_reads_as_html_parser(markup):
+    """The quick route for plain <table> markup finds what html.parser finds, lines included."""
+    from cipherlab.readers._tables import _feed_plain, _HTMLTableParser
+    slow, quick = _HTMLTableParser(), _HTMLTableParser()
+    slow.feed(markup)
+    slow.close()
+    assert _feed_plain(quick, markup)
+    assert quick.tables == slow.tables and quick.tables
+
+
+@pytest.mark.parametrize("markup", _NOT_PLAIN)
+def test_other_markup_is_left_to_html_parser(markup):
+    from cipherlab.readers._tables import _feed_plain, _HTMLTableParser
+    parser = _HTMLTableParser()
+    assert not _feed_plain(parser, markup)
+    assert parser.tables == []  # (nothing handed before the refusal)
