@@ -116,6 +116,12 @@ _TIER_FOOTNOTE = re.compile(
                             reverse=True)) + r")((?:[a-z],)*[a-z])$", re.IGNORECASE)
 # "IDEAa" in "IDEAa CBC": an upper-case algorithm word with footnote letters glued to it.
 _NAME_FOOTNOTE = re.compile(r"^([A-Z][A-Z0-9-]+)((?:[a-z],)*[a-z])$")
+_TIER_JOINS = re.compile(r"\s*(?:&|\+|/|\band\b)\s*")  # "AES-NI & SHA Ext.", "asm+padlock"
+_TIER_SPACES = re.compile(r"[\s.]+")
+_PIPE = re.compile(r"(?<!\\)\|")  # a cell border (an escaped "\|" is text)
+_TAG = re.compile(r"<[^>]+>")
+_OPENSSL = re.compile(r"\bopenssl\b", re.IGNORECASE)
+_ELAPSED = re.compile(r"(?:^|\s)-elapsed\b")
 _YES = {"yes", "y", "true", "on", "enabled", "enable", "1", "\u2713", "\u2714", "with"}
 _NO = {"no", "n", "false", "off", "disabled", "disable", "0", "\u2717", "\u2718", "without"}
 
@@ -160,7 +166,7 @@ def tier_name(cell: str) -> tuple[str, str | None]:
     ('aes-ni+sha-ext', None)
     """
     parts, notes = [], []
-    for part in re.split(r"\s*(?:&|\+|/|\band\b)\s*", _clean(cell)):
+    for part in _TIER_JOINS.split(_clean(cell)):
         word = part.strip().rstrip(".").strip()
         if not word:
             continue
@@ -169,7 +175,7 @@ def tier_name(cell: str) -> tuple[str, str | None]:
             m = _TIER_FOOTNOTE.match(word)
             if m:
                 key, notes = m[1].lower(), notes + m[2].split(",")
-        parts.append(_TIER_WORDS.get(key, re.sub(r"[\s.]+", "-", key).strip("-")))
+        parts.append(_TIER_WORDS.get(key, _TIER_SPACES.sub("-", key).strip("-")))
     return "+".join(parts), (",".join(notes) if notes else None)
 
 
@@ -304,13 +310,15 @@ class _Row:
     line: int            # 0-based index of the row's (first) line
     cells: list[str]
     lines: set[int]      # 0-based indices the row occupies
+    _clean_cells: list[str] | None = field(default=None, repr=False, compare=False)
 
-    @functools.cached_property
+    @property
     def clean_cells(self) -> list[str]:
         """The cells as they are read (see ``_clean``); most rows need only a strip."""
-        if _CLEAN_HINT.search("".join(self.cells)):
-            return [_clean(c) for c in self.cells]
-        return [c.strip() for c in self.cells]
+        if self._clean_cells is None:
+            needs_clean = _CLEAN_HINT.search("".join(self.cells))
+            self._clean_cells = [_clean(c) if needs_clean else c.strip() for c in self.cells]
+        return self._clean_cells
 
 
 @dataclass
@@ -351,7 +359,7 @@ def _pipe_cells(text: str) -> list[str] | None:
         text = text[1:]
     if text.endswith("|") and not text.endswith("\\|"):
         text = text[:-1]
-    cells = [c.replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", text)]
+    cells = [c.replace("\\|", "|").strip() for c in _PIPE.split(text)]
     return cells if len(cells) >= 2 else None
 
 
@@ -730,7 +738,7 @@ def _prose_text(line: str) -> str:
     """A line of prose as its facts are read: unquoted, without tags, one space between words."""
     text = _unquote(line)
     if "<" in text:
-        text = re.sub(r"<[^>]+>", " ", text)
+        text = _TAG.sub(" ", text)
     if "&" in text:
         text = html.unescape(text)
     return " ".join(text.split())
@@ -738,21 +746,22 @@ def _prose_text(line: str) -> str:
 
 def _facts(text: str) -> dict[str, Any]:
     facts: dict[str, Any] = {}
-    m = _VERSION.search(text)
+    low = text.lower()  # (a word each pattern needs, looked for first: most lines hold few)
+    m = _VERSION.search(text) if "ssl" in low else None
     if m:
         facts["tool"] = m[1].lower()
         facts["tool_version"] = m[2]
-    elif re.search(r"\bopenssl\b", text, re.IGNORECASE):
+    elif "openssl" in low and _OPENSSL.search(text):
         facts["tool"] = "openssl"
-    if _SPEED_COMMAND.search(text) and re.search(r"(?:^|\s)-elapsed\b", text):
+    if "speed" in low and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
         facts["timing"] = "elapsed"
-    m = _AWS.search(text)
+    m = _AWS.search(text) if "AWS" in text else None
     if m:
         facts["machine"] = f"AWS {m[1]}"
     cpu = prose_cpu(text)
     if cpu:
         facts.update(cpu)
-    m = _GCC.search(text)
+    m = _GCC.search(text) if "gcc" in low else None
     if m:
         facts["compiler"] = f"gcc {m[1]}"
     return facts
@@ -764,7 +773,7 @@ def prose_cpu(text: str) -> dict[str, Any]:
     m = _CPU.search(text)
     if m:
         out["cpu"] = m[1].strip()
-    c = _CLOCK.search(text)
+    c = _CLOCK.search(text) if "@" in text else None
     if c and (m or text.strip().index("@") > 0):
         out["clock_hz"] = float(c[1]) * (1e9 if c[2].upper() == "G" else 1e6)
         if not m:
@@ -835,7 +844,7 @@ def _header(cells: list[str], context: _Context, dialect: str,
         if size is not None:
             sizes[j] = size
     if not sizes:
-        ints = {j: c for j, c in enumerate(cleaned) if INTEGER.match(c)}
+        ints = {j: c for j, c in enumerate(cleaned) if c[:1].isdigit() and INTEGER.match(c)}
         words = [c for j, c in enumerate(cleaned) if j not in ints]
         if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)):
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
