@@ -453,17 +453,17 @@ _NOT_PLAIN = [
     "aws-wiki-aesni-on-off-html.html", "implementation-tiers-wiki-html.html")])
 def test_plain_markup_route_reads_as_html_parser(markup):
     """The quick route for plain <table> markup finds what html.parser finds, lines included."""
-    from cipherlab.readers._tables import _feed_plain, _HTMLTableParser
+    from cipherlab.readers._tables import _HTMLTableParser
     slow, quick = _HTMLTableParser(), _HTMLTableParser()
     slow.feed(markup)
     slow.close()
-    assert _feed_plain(quick, markup)
+    assert quick.feed_plain(markup)
     assert quick.tables == slow.tables and quick.tables
 
 
 @pytest.mark.parametrize("markup", _NOT_PLAIN)
 def test_other_markup_is_left_to_html_parser(markup):
-    from cipherlab.readers._tables import _feed_plain, _HTMLTableParser
+    from cipherlab.readers._tables import _HTMLTableParser
     parser = _HTMLTableParser()
-    assert not _feed_plain(parser, markup)
+    assert not parser.feed_plain(markup)
     assert parser.tables == []  # (nothing handed before the refusal)

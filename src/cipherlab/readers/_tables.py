@@ -499,6 +499,35 @@ class _HTMLTableParser(HTMLParser):
         elif self._caption is not None:
             self._caption.append(data)
 
+    def feed_plain(self, text: str) -> bool:
+        """Read ``text`` as ``feed`` and ``close`` would, when it is plain markup (tags and
+        text, no comment, script or odd tag): a regex tokenizer, several times faster than
+        html.parser's. False, and nothing read, for any other text."""
+        tags = list(_PLAIN_TAG.finditer(text))
+        if len(tags) != text.count("<") or _RAW_TEXT.search(text):
+            return False  # (a "<" that starts no plain token)
+        pos = last = 0
+        for m in tags:
+            start = m.start()
+            if pos < start and (self._cell is not None or self._caption is not None):
+                self.handle_data(html.unescape(text[pos:start]))
+            self.lineno += text.count("\n", last, start)  # (getpos(): where the tag starts)
+            last, pos = start, m.end()
+            name, attrs, empty, end = m.groups()
+            if end is not None:
+                self.handle_endtag(end.lower())
+            elif name is not None:
+                tag = name.lower()
+                # (only a cell's colspan is read: other attributes need no parsing)
+                span = attrs and tag in ("td", "th") and "colspan" in attrs.lower()
+                self.handle_starttag(tag, [(a.lower(), _attr_value(v)) for a, v in
+                                           _PLAIN_ATTR.findall(attrs)] if span else [])
+                if empty:
+                    self.handle_endtag(tag)
+        if pos < len(text):
+            self.handle_data(html.unescape(text[pos:]))
+        return True
+
 
 _WIKI_ATTRS = re.compile(r"^\s*[\w-]+\s*=")
 
@@ -564,44 +593,13 @@ def _mediawiki_tables(lines: list[str], taken: set[int]) -> list[_Table]:
 
 
 # Plain markup, which the quick route below reads as html.parser does: a start tag with plain
-# attributes (its name, attributes and the "/" of an empty tag), an end tag, a doctype, or any
-# other "<" (none of the groups: a comment, a stray "<" or odd attributes go to html.parser).
-_PLAIN_TAG = re.compile(r"<(?:(?P<start>[a-zA-Z][^\t\n\r\f />\x00<]*)(?P<attrs>(?:\s+[a-zA-Z_:][-.\w:]*"
-                        r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*(?P<empty>/?)>"
-                        r"|/(?P<end>[a-zA-Z][-.a-zA-Z0-9:_]*)\s*>|(?P<doctype>!(?i:doctype)[^>]*>))|<")
+# attributes (its name, attributes and the "/" of an empty tag), an end tag or a doctype. Any
+# other "<" (a comment, a stray "<", odd attributes) is no token: such text goes to html.parser.
+_PLAIN_TAG = re.compile(r"<(?:([a-zA-Z][^\t\n\r\f />\x00<]*)((?:\s+[a-zA-Z_:][-.\w:]*"
+                        r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*(/?)>"
+                        r"|/([a-zA-Z][-.a-zA-Z0-9:_]*)\s*>|!(?i:doctype)[^<>]*>)")
 _PLAIN_ATTR = re.compile(r"([a-zA-Z_:][-.\w:]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
-_RAW_TEXT_TAGS = ("script", "style")  # (html.parser reads their content as text, not markup)
-
-
-def _feed_plain(parser: HTMLParser, text: str) -> bool:
-    """Hand ``text`` to ``parser``'s handlers as ``HTMLParser.feed`` would, when it is plain
-    markup (tags and text, no comment, script or odd tag): a regex tokenizer, several times
-    faster than html.parser's. False, and nothing handed, for any other text."""
-    tags = list(_PLAIN_TAG.finditer(text))
-    if any(m.lastindex is None or (m["start"] or m["end"] or "").lower() in _RAW_TEXT_TAGS
-           for m in tags):
-        return False
-    line, pos = 1, 0
-    for m in tags:
-        if pos < m.start():
-            parser.lineno = line
-            parser.handle_data(html.unescape(text[pos:m.start()]))
-            line += text.count("\n", pos, m.start())
-        parser.lineno = line  # (what getpos() says: the line the tag starts on)
-        if m["end"] is not None:
-            parser.handle_endtag(m["end"].lower())
-        elif m["start"] is not None:
-            attrs = [(name.lower(), _attr_value(value)) for name, value in
-                     _PLAIN_ATTR.findall(m["attrs"])] if m["attrs"] else []
-            parser.handle_starttag(m["start"].lower(), attrs)
-            if m["empty"]:
-                parser.handle_endtag(m["start"].lower())
-        line += text.count("\n", m.start(), m.end())
-        pos = m.end()
-    if pos < len(text):
-        parser.lineno = line
-        parser.handle_data(html.unescape(text[pos:]))
-    return True
+_RAW_TEXT = re.compile(r"<(?:script|style)", re.IGNORECASE)  # (html.parser: text, not markup)
 
 
 def _attr_value(value: str) -> str | None:
@@ -616,7 +614,7 @@ def _attr_value(value: str) -> str | None:
 def _html_tables(lines: list[str]) -> list[_Table]:
     parser = _HTMLTableParser()
     text = "\n".join(_unquote(line) for line in lines)
-    if not _feed_plain(parser, text):
+    if not parser.feed_plain(text):
         parser.feed(text)
         parser.close()
     tables = []
@@ -640,56 +638,90 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 
 @dataclass
 class _Context:
-    """Facts collected from the prose above a table; the nearest statement wins."""
+    """Facts collected from the prose above a table; the nearest statement wins.
+
+    The prose is read when a table first asks what it states: most prose lies above tables
+    that are not benchmark tables (a shell session, a /proc/cpuinfo dump), and costs nothing.
+    """
 
     lines: list[str]  # the document's
-    facts: dict[str, Any] = field(default_factory=dict)
-    heading: str | None = None
-    last_line: str | None = None
-    block_bytes: int | None = None
-    unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
     spans: list[tuple[int, int]] = field(default_factory=list)  # prose read since the last table
+    _unread: list[tuple[int, int]] = field(default_factory=list)  # prose whose facts are not read
+    _unlabelled: list[tuple[int, int]] = field(default_factory=list)  # ... whose label is not
+    _facts: dict[str, Any] = field(default_factory=dict)
+    _heading: str | None = None
+    _last_line: str | None = None
+    _block_bytes: int | None = None
+    _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     _named: dict[str, None] | None = None
 
     def read_prose(self, start: int, stop: int) -> None:
-        """Read the prose ``lines[start:stop]``, as if line by line. Most lines state nothing:
-        one search over the span finds those that may state a fact; the heading and the label
-        are the last ones, looked for from the end."""
-        if start >= stop:
-            return
-        self.spans.append((start, stop))
-        self._named = None
-        low = "\n".join(self.lines[start:stop]).lower()
-        for i in _lines_with(_PROSE_HINT, low, start):
-            self._read_facts(_prose_text(self.lines[i]))
-        for i in reversed(_lines_with(_HEADING_HINT, low, start)):
-            m = _HEADING.match(_prose_text(self.lines[i]))
-            if m:
-                self.heading = m[1]
+        """Take ``lines[start:stop]`` as prose (read, line by line in effect, when asked)."""
+        if start < stop:
+            self.spans.append((start, stop))
+            self._unread.append((start, stop))
+            self._unlabelled.append((start, stop))
+            self._named = None
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        self._read()
+        return self._facts
+
+    @property
+    def heading(self) -> str | None:
+        self._read()
+        return self._heading
+
+    @property
+    def block_bytes(self) -> int | None:
+        self._read()
+        return self._block_bytes
+
+    @property
+    def unit(self) -> float | None:
+        self._read()
+        return self._unit
+
+    @property
+    def last_line(self) -> str | None:
+        """The label: the last short line of prose (looked for from the end)."""
+        for start, stop in reversed(self._unlabelled):
+            label = next(filter(None, map(_label, reversed(self.lines[start:stop]))), None)
+            if label:
+                self._last_line = label
                 break
-        for i in range(stop - 1, start - 1, -1):
-            text = _prose_text(self.lines[i])
-            if text and len(text) <= 80 and "speed" not in text.lower() and \
-                    not text.startswith(("$", "#")):
-                label = text.lstrip("-*\u2022 ").rstrip(":").strip()
-                if label:
-                    self.last_line = label
+        self._unlabelled = []
+        return self._last_line
+
+    def _read(self) -> None:
+        """The facts of the prose not read yet. Most lines state none: one search over a span
+        finds those that may; the heading is the last one, looked for from the end."""
+        for start, stop in self._unread:
+            low = "\n".join(self.lines[start:stop]).lower()
+            for i in _lines_with(_PROSE_HINT, low, start):
+                self._read_facts(_prose_text(self.lines[i]))
+            for i in reversed(_lines_with(_HEADING_HINT, low, start)):
+                m = _HEADING.match(_prose_text(self.lines[i]))
+                if m:
+                    self._heading = m[1]
                     break
+        self._unread = []
 
     def _read_facts(self, text: str) -> None:
         low = text.lower()
         if _FACT_HINT.search(low):
             facts = _facts(text)
             if "machine" in facts:
-                self.facts.pop("cpu", None)
-                self.facts.pop("clock_hz", None)
-            self.facts.update(facts)
+                self._facts.pop("cpu", None)
+                self._facts.pop("clock_hz", None)
+            self._facts.update(facts)
         if "block" in low:
-            self.block_bytes = block_size_in_prose(text) or self.block_bytes
+            self._block_bytes = block_size_in_prose(text) or self._block_bytes
         if _UNIT_HINT.search(low):
-            self.unit = stated_unit(text) or self.unit
+            self._unit = stated_unit(text) or self._unit
 
     @property
     def named(self) -> dict[str, None]:
@@ -706,10 +738,9 @@ class _Context:
     def after_table(self) -> None:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
-        self.heading = None
-        self.last_line = None
-        self.unit = None
-        self.spans, self._named = [], None
+        self._read()  # (the facts stay: they are read before the label, heading, unit go)
+        self._heading = self._last_line = self._unit = None
+        self.spans, self._unlabelled, self._named = [], [], None
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
@@ -732,6 +763,14 @@ def _lines_with(pattern: re.Pattern, text: str, first: int) -> list[int]:
             break
         i += 1
     return found
+
+
+def _label(line: str) -> str | None:
+    """The label a line of prose gives the table below it, if it can be one (short, no command)."""
+    text = _prose_text(line)
+    if text and len(text) <= 80 and "speed" not in text.lower() and not text.startswith(("$", "#")):
+        return text.lstrip("-*\u2022 ").rstrip(":").strip() or None
+    return None
 
 
 def _prose_text(line: str) -> str:
