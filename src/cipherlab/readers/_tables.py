@@ -647,23 +647,23 @@ class _Context:
     lines: list[str]  # the document's
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
-    spans: list[tuple[int, int]] = field(default_factory=list)  # prose read since the last table
-    _unread: list[tuple[int, int]] = field(default_factory=list)  # prose whose facts are not read
-    _unlabelled: list[tuple[int, int]] = field(default_factory=list)  # ... whose label is not
+    # Prose taken but not read yet: for its facts, its label, the algorithms it names.
+    _unread: list[tuple[int, int]] = field(default_factory=list)
+    _unlabelled: list[tuple[int, int]] = field(default_factory=list)
+    _unnamed: list[tuple[int, int]] = field(default_factory=list)
     _facts: dict[str, Any] = field(default_factory=dict)
     _heading: str | None = None
     _last_line: str | None = None
     _block_bytes: int | None = None
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
-    _named: dict[str, None] | None = None
+    _named: dict[str, None] = field(default_factory=dict)
 
     def read_prose(self, start: int, stop: int) -> None:
         """Take ``lines[start:stop]`` as prose (read, line by line in effect, when asked)."""
         if start < stop:
-            self.spans.append((start, stop))
             self._unread.append((start, stop))
             self._unlabelled.append((start, stop))
-            self._named = None
+            self._unnamed.append((start, stop))
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -726,13 +726,12 @@ class _Context:
     @property
     def named(self) -> dict[str, None]:
         """The algorithms the prose since the last table names, in order (read when asked)."""
-        if self._named is None:
-            self._named = {}
-            for start, stop in self.spans:
-                for line in self.lines[start:stop]:
-                    text = _prose_text(line) if _DIGIT_HINT.search(line) else ""
-                    if _DIGIT.search(text):
-                        self._named.update(dict.fromkeys(named_algorithms(text)))
+        for start, stop in self._unnamed:
+            for line in self.lines[start:stop]:
+                text = _prose_text(line) if _DIGIT_HINT.search(line) else ""
+                if _DIGIT.search(text):
+                    self._named.update(dict.fromkeys(named_algorithms(text)))
+        self._unnamed = []
         return self._named
 
     def after_table(self) -> None:
@@ -740,7 +739,7 @@ class _Context:
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
         self._heading = self._last_line = self._unit = None
-        self.spans, self._unlabelled, self._named = [], [], None
+        self._unlabelled, self._unnamed, self._named = [], [], {}
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
