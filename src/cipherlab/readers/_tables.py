@@ -511,13 +511,16 @@ class _HTMLTableParser(HTMLParser):
             start = m.start()
             if pos < start and (self._cell is not None or self._caption is not None):
                 self.handle_data(html.unescape(text[pos:start]))
-            self.lineno += text.count("\n", last, start)  # (getpos(): where the tag starts)
-            last, pos = start, m.end()
+            pos = m.end()
             name, attrs, empty, end = m.groups()
+            tag = (end or name or "").lower()
+            if tag not in _TABLE_TAGS:
+                continue  # (the handlers do nothing with other tags)
+            self.lineno += text.count("\n", last, start)  # (getpos(): where the tag starts)
+            last = start
             if end is not None:
-                self.handle_endtag(end.lower())
-            elif name is not None:
-                tag = name.lower()
+                self.handle_endtag(tag)
+            else:
                 # (only a cell's colspan is read: other attributes need no parsing)
                 span = attrs and tag in ("td", "th") and "colspan" in attrs.lower()
                 self.handle_starttag(tag, [(a.lower(), _attr_value(v)) for a, v in
@@ -599,6 +602,7 @@ _PLAIN_TAG = re.compile(r"<(?:([a-zA-Z][^\t\n\r\f />\x00<]*)((?:\s+[a-zA-Z_:][-.
                         r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*(/?)>"
                         r"|/([a-zA-Z][-.a-zA-Z0-9:_]*)\s*>|!(?i:doctype)[^<>]*>)")
 _PLAIN_ATTR = re.compile(r"([a-zA-Z_:][-.\w:]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+_TABLE_TAGS = frozenset({"table", "tr", "td", "th", "caption", "br"})  # what the handlers use
 _RAW_TEXT = re.compile(r"<(?:script|style)", re.IGNORECASE)  # (html.parser: text, not markup)
 
 
