@@ -144,10 +144,10 @@ def parse_value(cell: str) -> float | None:
 
 def _value(cell: str) -> float | None:
     # parse_value() for a cell already passed through _clean().
-    if cell[-1:] == "k":  # (openssl's own "%.2fk", the common case: no regex needed)
+    if cell[-1:] == "k":  # (openssl's "%.2fk", maybe with thousands marked: the common case)
         head, dot, frac = cell[:-1].partition(".")
-        if dot and head.isdecimal() and frac.isdecimal():
-            return times_1000(cell[:-1])
+        if dot and frac.isdecimal() and (head.isdecimal() or INTEGER.match(head)):
+            return times_1000(f"{head.replace(',', '')}.{frac}")
     m = _VALUE.match(cell)
     if m is None:
         return None
@@ -348,7 +348,8 @@ def _clean(cell: str) -> str:
 
 
 def _unquote(line: str) -> str:
-    return line[_QUOTE.match(line).end():] if _QUOTE.match(line) else line
+    m = _QUOTE.match(line) if ">" in line else None
+    return line[m.end():] if m else line
 
 
 def _pipe_cells(text: str) -> list[str] | None:
@@ -359,7 +360,10 @@ def _pipe_cells(text: str) -> list[str] | None:
         text = text[1:]
     if text.endswith("|") and not text.endswith("\\|"):
         text = text[:-1]
-    cells = [c.replace("\\|", "|").strip() for c in _PIPE.split(text)]
+    if "\\" in text:
+        cells = [c.replace("\\|", "|").strip() for c in _PIPE.split(text)]
+    else:  # (no escaped "|": a plain split)
+        cells = [c.strip() for c in text.split("|")]
     return cells if len(cells) >= 2 else None
 
 
@@ -882,11 +886,12 @@ def _header(cells: list[str], context: _Context, dialect: str,
     sizes = {}
     for j, c in enumerate(cleaned):
         # (a header naming a block size: "16 bytes", "8192 Bytes", "1,024 B", "8 KB", "16 bytes (kB/s)")
-        size = block_size(c) if c[-1:] in ("s", "S", "B", "e", "E", ")", "]") else None
+        size = block_size(c) if c and c[-1] in "sSBeE)]" else None
         if size is not None:
             sizes[j] = size
     if not sizes:
-        ints = {j: c for j, c in enumerate(cleaned) if c[:1].isdigit() and INTEGER.match(c)}
+        ints = {j: c for j, c in enumerate(cleaned)
+                if c.isdecimal() or "," in c and INTEGER.match(c)}  # (isdecimal: a regex less)
         words = [c for j, c in enumerate(cleaned) if j not in ints]
         if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)):
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
