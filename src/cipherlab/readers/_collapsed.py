@@ -23,6 +23,7 @@ import re
 from cipherlab.model import Run
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._names import canonical, is_known
+from cipherlab.readers._tables import lines_with
 from cipherlab.readers._terminal import row_bytes_per_s
 from cipherlab.readers._context import prose_label
 
@@ -105,25 +106,10 @@ def _unnamed_row(lines: list[str], i: int, unplaced) -> Run | None:
     return run
 
 
-def _lines_holding(word: str, lines: list[str]) -> list[int]:
-    """The indices of the lines holding ``word``: one search in the joined text per such line,
-    no Python step for the other lines."""
-    text = "\n".join(lines)
-    found, i, pos = [], 0, 0
-    while (at := text.find(word, pos)) >= 0:
-        i += text.count("\n", pos, at)
-        found.append(i)
-        pos = text.find("\n", at) + 1
-        if not pos:
-            break
-        i += 1
-    return found
-
-
 def find_runs(lines: list[str], source: str, taken: set[int], unplaced=None):
     """Runs of the collapsed tables among ``lines`` and the 0-based indices of their lines."""
     runs, used = [], set()
-    for i in _lines_holding("bytes", lines):
+    for i in lines_with("bytes", "\n".join(lines)):
         line = lines[i]
         if i in taken:
             continue

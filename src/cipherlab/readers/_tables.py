@@ -49,7 +49,7 @@ from cipherlab.readers._terminal import times_1000
 from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
                                       stated_unit, value_with_unit)
 
-__all__ = ["find_tables", "parse_value", "prose_cpu", "tier_name"]
+__all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
 _SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
@@ -709,9 +709,9 @@ class _Context:
         finds those that may; the heading is the last one, looked for from the end."""
         for start, stop in self._unread:
             low = "\n".join(self.lines[start:stop]).lower()
-            for i in _lines_with(_PROSE_HINT, low, start):
+            for i in lines_with(_PROSE_HINT, low, start):
                 self._read_facts(_prose_text(self.lines[i]))
-            for i in reversed(_lines_with(_HEADING_HINT, low, start)):
+            for i in reversed(lines_with(_HEADING_HINT, low, start)):
                 m = _HEADING.match(_prose_text(self.lines[i]))
                 if m:
                     self._heading = m[1]
@@ -758,18 +758,29 @@ class _Context:
         return meta
 
 
-def _lines_with(pattern: re.Pattern, text: str, first: int) -> list[int]:
+def lines_with(what: str | re.Pattern, text: str, first: int = 0) -> list[int]:
     """The indices of the lines of ``text`` (lines joined by newlines, numbered from ``first``)
-    in which ``pattern`` matches: one search per such line, none per other line."""
+    that hold ``what`` (a word, or a pattern's match): one search per such line, no Python step
+    for the others.
+
+    >>> lines_with("bytes", "type 16 bytes\\nmd5 1.00k\\n64 bytes"), lines_with(_DIGIT, "a\\nb1", 5)
+    ([0, 2], [6])
+    """
     found, i, pos = [], first, 0
-    while (m := pattern.search(text, pos)) is not None:
-        i += text.count("\n", pos, m.start())
+    while True:
+        if isinstance(what, str):
+            at = text.find(what, pos)
+        else:
+            m = what.search(text, pos)
+            at = -1 if m is None else m.start()
+        if at < 0:
+            return found
+        i += text.count("\n", pos, at)
         found.append(i)
-        pos = text.find("\n", m.start()) + 1
+        pos = text.find("\n", at) + 1
         if not pos:
-            break
+            return found
         i += 1
-    return found
 
 
 def _label(line: str) -> str | None:
