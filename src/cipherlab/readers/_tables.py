@@ -291,8 +291,9 @@ def _may_hold_measurements(table: _Table) -> bool:
     with something a value may be read from. (Most candidates are one ``|`` line of a shell
     pipe or a TAB-indented line: refused here, before their cells are read.)"""
     filled = [row for row in table.rows if any(row.cells)]
-    return len(filled) >= 2 and any(
-        _VALUE_HINT.search(cell) for row in filled[1:] for cell in row.cells)
+    below = "\t".join(cell for row in filled[1:] for cell in row.cells)
+    # (any other script may hold digits \d does not match, "²": such a table is read)
+    return len(filled) >= 2 and (_VALUE_HINT.search(below) is not None or not below.isascii())
 
 
 def _first_lines(indices) -> str:
@@ -803,14 +804,16 @@ def _prose_text(line: str) -> str:
 
 def _facts(text: str) -> dict[str, Any]:
     facts: dict[str, Any] = {}
-    low = text.lower()  # (a word each pattern needs, looked for first: most lines hold few)
-    m = _VERSION.search(text) if "ssl" in low else None
+    # (a word each pattern needs is looked for first: most lines hold few. Beyond ASCII,
+    # ignoring case is more than lower(): there every pattern is tried)
+    low, every = text.lower(), not text.isascii()
+    m = _VERSION.search(text) if every or "ssl" in low else None
     if m:
         facts["tool"] = m[1].lower()
         facts["tool_version"] = m[2]
-    elif "openssl" in low and _OPENSSL.search(text):
+    elif (every or "openssl" in low) and _OPENSSL.search(text):
         facts["tool"] = "openssl"
-    if "speed" in low and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
+    if (every or "speed" in low) and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
         facts["timing"] = "elapsed"
     m = _AWS.search(text) if "AWS" in text else None
     if m:
@@ -818,7 +821,7 @@ def _facts(text: str) -> dict[str, Any]:
     cpu = prose_cpu(text)
     if cpu:
         facts.update(cpu)
-    m = _GCC.search(text) if "gcc" in low else None
+    m = _GCC.search(text) if every or "gcc" in low else None
     if m:
         facts["compiler"] = f"gcc {m[1]}"
     return facts
