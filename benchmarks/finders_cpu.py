@@ -81,6 +81,8 @@ def main() -> None:
             dump.append(f"taken {sorted(taken)}")
             dump.append(f"bad {bad!r}")
             dump += [f"warning {w.category.__name__} {w.message}" for w in caught]
+    if args.dump:
+        args.dump.write_text("\n".join(dump) + "\n")
     total, size = sum(r[0] for r in rows), sum(r[1] for r in rows)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"finders: {total * 1e3:.1f} ms CPU for {len(rows)} texts, {size / 1e3:.0f} KB "
@@ -90,8 +92,6 @@ def main() -> None:
         print(f"  finder {k} {name:20s} {s * 1e3:7.2f} ms")
     for t, n, p in sorted(rows, reverse=True)[:15]:
         print(f"  {t * 1e3:7.2f} ms {n:8d} B {p.relative_to(DATA)}")
-    if args.dump:
-        args.dump.write_text("\n".join(dump) + "\n")
 
 
 if __name__ == "__main__":
