@@ -89,35 +89,43 @@ _TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
 _CLOCK_WORD = re.compile(r"\(?(\d+(?:\.\d+)?)\s*([GM])Hz\)?$", re.IGNORECASE)
 _NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
 _GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
-# Lower-case words one of which a line must contain to state a fact _facts() looks for (the
-# weak family words name a CPU only beside a vendor or a model number, which this finds).
-_FACT_HINT = re.compile(f"ssl|aws|hz|gcc|core|{_VENDORS.lower()}|{_FAMILIES.lower()}")
-# Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
-_UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
+_LEADING_OPTIONAL = re.compile(r"^\(\?:[^()|]*\)\?")
+_ONE_LETTER_CLASS = re.compile(r"^\[(\w)\1*\]")
 
 
 def _by_first_letter(alternatives: list[str]) -> re.Pattern:
-    """The alternation of ``alternatives`` (lower-case patterns), grouped by their first letter:
+    """The alternation of ``alternatives`` (patterns), grouped by their first letter:
     re tries every alternative at every position of a text, this only those that start with
     the letter there (70 words made the search of a page of prose cost milliseconds). Used to
-    find lines holding a match, for which a leading optional group does not matter: it is left
-    out, so that every alternative starts with a literal (re then skips the other characters).
+    tell whether a text holds a match, for which a leading optional group does not matter: it
+    is left out, and a class of one letter is that letter (``[ii]``, what lower() makes of
+    ``[iI]``), so that alternatives start with a literal (re then skips other characters fast).
 
-    >>> _by_first_letter(["aws", "amd", "(?:core\\s+)?i[3579]-", "<"]).pattern
+    >>> _by_first_letter(["aws", "amd", "(?:core )?[ii][3579]-", "<"]).pattern
     'a(?:ws|md)|i(?:[3579]-)|<'
     """
     groups: dict[str, list[str]] = {}
     for alt in alternatives:
-        alt = _LEADING_OPTIONAL.sub("", alt)
-        groups.setdefault(alt[0] if alt[0].isalnum() else alt, []).append(alt[1:])
+        alt = _ONE_LETTER_CLASS.sub(r"\1", _LEADING_OPTIONAL.sub("", alt))
+        plain = alt[0].isalnum() and alt[1:2] not in ("?", "*", "+", "{")
+        groups.setdefault(alt[0] if plain else alt, []).append(alt[1:])
     return re.compile("|".join(f"{first}(?:{'|'.join(rests)})" if len(first) == 1 and
                                first.isalnum() else first for first, rests in groups.items()))
 
 
-_LEADING_OPTIONAL = re.compile(r"^\(\?:[^()|]*\)\?")
+# Lower-case words one of which a line must contain to state a fact _facts() looks for (the
+# weak family words name a CPU only beside a vendor or a model number, which this finds).
+_FACT_WORDS = ["ssl", "aws", "hz", "gcc", "core", *_VENDORS.lower().split("|"),
+               *_FAMILIES.lower().split("|")]
+_FACT_HINT = _by_first_letter(_FACT_WORDS)
+# The words a CPU name starts with (see prose_cpu), for a quick "none here".
+_CPU_HINT = _by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
+                              *_WEAK_FAMILIES.split("|")])
+# Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
+_UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a raw line (lower case) holds when, read as prose, it may state a fact, a heading, a
 # block size or a unit: the hints above, with any space in them, or markup that may hide them.
-_PROSE_HINT = _by_first_letter([*_FACT_HINT.pattern.split("|"), "block",
+_PROSE_HINT = _by_first_letter([*_FACT_WORDS, "block",
                                 *_UNIT_HINT.pattern.replace(" ", r"\s+").split("|"), "<", "&"])
 _HEADING_HINT = re.compile(r"#|<|&")
 _DIGIT_HINT = re.compile(r"[\d&]")  # (an entity may be a digit)
@@ -878,6 +886,8 @@ def prose_cpu(text: str) -> dict[str, Any]:
     {}
     """
     text = _TRADEMARK.sub("", text)
+    if "@" not in text and not _CPU_HINT.search(text):
+        return {}  # (no CPU word and no clock, the common case: one quick search says so)
     found = {}
     for m in _CPU_START.finditer(text):
         if found and m.start() < found[next(reversed(found))]:
