@@ -685,6 +685,14 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 # Prose context
 
 
+def _read_first(name: str) -> property:
+    """A fact of the prose, once the prose not read yet is read (see ``_Context._read``)."""
+    def get(context: _Context) -> Any:
+        context._read()
+        return getattr(context, name)
+    return property(get)
+
+
 @dataclass
 class _Context:
     """Facts collected from the prose above a table; the nearest statement wins.
@@ -714,25 +722,10 @@ class _Context:
             self._unlabelled.append((start, stop))
             self._unnamed.append((start, stop))
 
-    @property
-    def facts(self) -> dict[str, Any]:
-        self._read()
-        return self._facts
-
-    @property
-    def heading(self) -> str | None:
-        self._read()
-        return self._heading
-
-    @property
-    def block_bytes(self) -> int | None:
-        self._read()
-        return self._block_bytes
-
-    @property
-    def unit(self) -> float | None:
-        self._read()
-        return self._unit
+    facts = _read_first("_facts")
+    heading = _read_first("_heading")
+    block_bytes = _read_first("_block_bytes")
+    unit = _read_first("_unit")
 
     @property
     def last_line(self) -> str | None:
