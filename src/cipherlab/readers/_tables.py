@@ -581,7 +581,7 @@ class _Context:
                 self.facts.pop("cpu", None)
                 self.facts.pop("clock_hz", None)
             self.facts.update(facts)
-        if "block" in low:
+        if "block" in low or _DIGIT.search(text):  # ("16 KiB blocks", "sha256 @ 16 KiB")
             self.block_bytes = block_size_in_prose(text) or self.block_bytes
         if _UNIT_HINT.search(low):
             self.unit = stated_unit(text) or self.unit
