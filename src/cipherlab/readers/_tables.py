@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
-from cipherlab.errors import IngestWarning
 from cipherlab.model import Run
 from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
+from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
 from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
                                       stated_unit, value_with_unit)
@@ -249,26 +249,18 @@ def find_tables(lines: list[str], source: str, *,
             for j in range(table.start, table.end + 1):
                 context.read_prose(lines[j])
     if context.unknown:
-        shown = _first_lines(context.unknown)
-        warnings.warn(
-            f"{source}: table cells at line(s) {shown} have no unit: no 'k' and nothing in the "
+        warnings.warn(LineWarning(
+            f"{source}: table cells at line(s) {{lines}} have no unit: no 'k' and nothing in the "
             f"table or the text above it says what the numbers are (1000s of bytes per second, "
             f"MB/s, ...); they are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the "
-            f"unit above the table or in its header to read them.", IngestWarning, stacklevel=2)
+            f"unit above the table or in its header to read them.", context.unknown), stacklevel=2)
     if context.plain_large:
-        shown = _first_lines(context.plain_large)
-        warnings.warn(
-            f"{source}: table cells without 'k' above 10000 at line(s) {shown} were read as "
+        warnings.warn(LineWarning(
+            f"{source}: table cells without 'k' above 10000 at line(s) {{lines}} were read as "
             f"bytes/s. openssl prints such values with 'k' (1000s of bytes/s), so this table was "
             f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
-            f"the table (e.g. 'in 1000s of bytes per second').", IngestWarning, stacklevel=2)
+            f"the table (e.g. 'in 1000s of bytes per second').", context.plain_large), stacklevel=2)
     return runs, consumed
-
-
-def _first_lines(indices) -> str:
-    """The first five 1-based line numbers of 0-based ``indices``, for a warning ("3, 7 ...")."""
-    lines_at = sorted({i + 1 for i in indices})
-    return ", ".join(map(str, lines_at[:5])) + (" ..." if len(lines_at) > 5 else "")
 
 
 # --------------------------------------------------------------------------------------------
