@@ -41,6 +41,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from cipherlab.model import Run
+from cipherlab.readers._context import label_below
 from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
 from cipherlab.readers._text import LineWarning
@@ -546,6 +547,7 @@ class _Context:
     facts: dict[str, Any] = field(default_factory=dict)
     heading: str | None = None
     last_line: str | None = None
+    label: str | None = None  # what the prose since the last table says names it (_context)
     block_bytes: int | None = None
     unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
@@ -581,12 +583,13 @@ class _Context:
             self.named.update(dict.fromkeys(named_algorithms(text)))
         if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
             self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
+        self.label = label_below(text, self.label)
 
     def after_table(self) -> None:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
         self.heading = None
-        self.last_line = None
+        self.last_line = self.label = None
         self.unit = None
         self.named = {}
 
@@ -595,7 +598,7 @@ class _Context:
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
             if self.facts.get(key) is not None:
                 meta[key] = self.facts[key]
-        meta["label"] = caption or self.heading or self.facts.get("machine") or self.last_line
+        meta["label"] = caption or self.heading or self.facts.get("machine") or self.label
         return meta
 
 
