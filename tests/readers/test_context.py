@@ -232,3 +232,57 @@ def test_a_document_table_takes_no_label_from_above_a_sentence():
             "| Cipher | 16 bytes | 64 bytes |\n|---|---|---|\n| sm4-cbc | 100.00k | 200.00k |\n")
     assert labels(text) == [None]
     assert labels(text.replace("The tests", "### Rock 5B\nThe tests")) == ["Rock 5B"]
+
+
+# --- an OPENSSL_ia32cap value the prose states binds to the output below it -------------------
+def _isa(text):
+    import warnings
+
+    from cipherlab.errors import IngestWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(text)
+    said = [str(w.message) for w in caught if issubclass(w.category, IngestWarning)]
+    cols = [c for c in ("isa_mask", "isa", "isa_off", "aesni") if c in df.columns]
+    runs = df.groupby("run", observed=True)
+    got = [{c: v for c in cols if (v := runs[c].first().iloc[r]) == v and v is not None}
+           for r in range(runs.ngroups)]
+    return got, runs["rule"].first().astype(str).tolist() if "rule" in df else [], said
+
+
+def test_a_mask_in_the_prose_above_a_run_gives_it_the_isa_a_capture_would():
+    text = ("On the Xeon, stock:\n\ntype 16 bytes 64 bytes\naes-256-ctr 1000.00k 2000.00k\n\n"
+            "and with OPENSSL_ia32cap=~0x200000200000000:~0x60000000000:\n\n"
+            "type 16 bytes 64 bytes\naes-256-ctr 400.00k 500.00k\n")
+    got, rules, said = _isa(text)
+    assert got == [{}, {"isa_mask": "~0x200000200000000:~0x60000000000", "isa": "no-aesni",
+                        "isa_off": "aesni+pclmulqdq+vaes+vpclmulqdq", "aesni": "off"}]
+    assert "isa_mask: OPENSSL_ia32cap in the prose above" in rules[1]
+    assert any("asks to switch off" in m for m in said)  # decoded from the value: said so
+    # the same run under a prompt's mask gets the same condition (no prose rule)
+    prompt = text.replace("and with OPENSSL_ia32cap=~0x200000200000000:~0x60000000000:\n\n",
+                          "$ OPENSSL_ia32cap=~0x200000200000000:~0x60000000000 openssl speed aes-256-ctr\n")
+    got_prompt, rules_prompt, _ = _isa(prompt)
+    assert got_prompt[1] == got[1] and "isa_mask" not in rules_prompt[1]
+
+
+def test_an_env_mask_in_a_sentence_and_one_that_clears_more_than_aes():
+    text = ("Then I ran it as env OPENSSL_ia32cap=\u201d~0x200000000000000:~0\u2033 openssl speed sha1, "
+            "which gave:\n\ntype 16 bytes 64 bytes\nsha1 300.00k 600.00k\n\n"
+            "and with OPENSSL_ia32cap='~0x200000200000000' (the AWS value) once more:\n\n"
+            "type 16 bytes 64 bytes\nsha1 100.00k 200.00k\n")
+    got, _, _ = _isa(text)
+    assert got[0] == {"isa_mask": "~0x200000000000000:~0", "isa": "~0x200000000000000:~0",
+                      "isa_off": "aesni", "aesni": "off"}
+    # a value without ':' zeroes the second word (SHA-NI, AVX2 ...): no 'aesni' label
+    assert got[1]["isa"] == "no-aesni-classic" and "aesni" not in got[1]
+    assert got[1]["isa_off"].startswith("aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2")
+
+
+def test_a_mask_the_prose_says_was_not_set_or_only_shows_gives_nothing():
+    text = ("Without OPENSSL_ia32cap=~0x200000200000000, the stock run:\n\n"
+            "type 16 bytes 64 bytes\nghash 1000.00k 2000.00k\n\n"
+            "The box (CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab) again:\n\n"
+            "type 16 bytes 64 bytes\nghash 1100.00k 2100.00k\n")
+    got, _, said = _isa(text)
+    assert got == [{}, {}] and not any("asks to switch off" in m for m in said)

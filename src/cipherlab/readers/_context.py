@@ -25,7 +25,7 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "label_below", "label_verdict", "prose_label", "setext_level"]
+           "MASK_RULE", "label_below", "label_verdict", "prose_label", "prose_mask", "setext_level"]
 
 
 class Label(NamedTuple):
@@ -354,3 +354,34 @@ def label_below(line: str, label: str | None) -> str | None:
     if isinstance(verdict, Label):
         return verdict.text
     return None if verdict == STOP else label
+
+
+# An OPENSSL_ia32cap assignment in prose, its value in quotes of any kind or none
+# ("and with OPENSSL_ia32cap=~0x200000200000000:", "env OPENSSL_ia32cap='~0x200000000:~0' ...");
+# a ":" after the value ends the sentence's clause, it empties no word of the mask.
+_MASK = re.compile(r"\bOPENSSL_ia32cap\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
+                   r"(?P<value>~?(?:0x[0-9a-fA-F]+|\d+)?(?::~?(?:0x[0-9a-fA-F]+|\d+))*)", re.IGNORECASE)
+# ... unless the prose says it was not set ("without OPENSSL_ia32cap=...", "unset ...").
+_NEGATED = re.compile(r"\b(?:without|unset|no|not|minus)\W+(?:\w+\W+)?$", re.IGNORECASE)
+#: The rule (``rule`` column) of a run whose ``isa_mask`` the prose above it gave.
+MASK_RULE = "OPENSSL_ia32cap in the prose above"
+
+
+def prose_mask(line: str) -> str | None:
+    """The ``OPENSSL_ia32cap`` value a line of prose says the output below it ran with, or
+    None (no assignment, an empty one, or one the line says was not in force).
+
+    >>> prose_mask("and with OPENSSL_ia32cap=~0x200000200000000:")
+    '~0x200000200000000'
+    >>> prose_mask("Then I ran env OPENSSL_ia32cap=\u201d~0x200000000:~0\u2033 openssl speed and got:")
+    '~0x200000000:~0'
+    >>> prose_mask("without OPENSSL_ia32cap=~0x200000200000000:"), prose_mask("OPENSSL_ia32cap is unset")
+    (None, None)
+    >>> prose_mask("on my NUC (CPUINFO: OPENSSL_ia32cap=0x7ef8320b078bffff:0x40069c219c97a9)") is None
+    True
+    """
+    m = _MASK.search(line)
+    if m is None or not m["value"].strip(":~") or _NEGATED.search(line, 0, m.start()) or \
+            "CPUINFO" in line[:m.start()]:
+        return None  # (a CPUINFO line quoted in prose shows the CPU's mask: nothing was asked)
+    return m["value"]
