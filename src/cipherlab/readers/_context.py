@@ -25,7 +25,7 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "MASK_RULE", "label_below", "label_verdict", "prose_label", "prose_mask", "setext_level"]
+           "MASK_RULE", "label_above", "label_verdict", "prose_label", "prose_mask", "setext_level"]
 
 
 class Label(NamedTuple):
@@ -339,21 +339,22 @@ def prose_label(line: str) -> str | None:
     return verdict.text if isinstance(verdict, Label) else None
 
 
-def label_below(line: str, label: str | None) -> str | None:
-    """The label of what follows a line of prose, ``label`` being that of what followed the
-    lines above it: the line's own if it names a run, none if it tells a story, else unchanged
-    (a line of prose read in order, as :meth:`~cipherlab.readers._openssl._Parser.find_label`
-    reads them nearest first).
+def label_above(lines) -> str | None:
+    """The label of what follows ``lines`` of prose (in text order): that of the nearest line
+    that names a run, unless one that tells a story is nearer (the order
+    :meth:`~cipherlab.readers._openssl._Parser.find_label` reads them in: nearest first, so
+    only the few lines above are judged).
 
-    >>> label_below("Xeon E5-2680 box:", None), label_below("```text", "Pi 4")
-    ('Xeon E5-2680 box', 'Pi 4')
-    >>> label_below("The tests were run for 3 seconds each, for the ciphers we care about.", "Pi 4") is None
+    >>> label_above(["Xeon E5-2680 box:", "```text"])
+    'Xeon E5-2680 box'
+    >>> label_above(["Pi 4", "The tests were run for 3 seconds each, for the ciphers we care about."]) is None
     True
     """
-    verdict = label_verdict(line)
-    if isinstance(verdict, Label):
-        return verdict.text
-    return None if verdict == STOP else label
+    for line in reversed(lines):
+        verdict = label_verdict(line)
+        if verdict == STOP or isinstance(verdict, Label):
+            return None if verdict == STOP else verdict.text
+    return None
 
 
 # An OPENSSL_ia32cap assignment in prose, its value in quotes of any kind or none

@@ -187,12 +187,10 @@ def role(text: str, *, sizes: bool = False) -> Role:
     unit = _tag_unit(tag)
     ops = bool(tag and _OPS_UNIT.search(tag))
     sized = sized_name(base)  # "md5 1024", "AES-128-GCM 8K": the name at that block size
-    if sized is not None and algorithm_of(sized[0]) is not None:
-        base = sized[0]
-    algorithm = algorithm_of(base)
+    name, size = sized if sized and algorithm_of(sized[0]) else (base, block_size(tag) if tag else None)
+    algorithm = algorithm_of(name)
     if algorithm is not None:
-        size = sized[1] if sized and base == sized[0] else block_size(tag) if tag else None
-        return Role(ALGORITHM, text, algorithm, canonical(base)[1], block=size, unit=unit,
+        return Role(ALGORITHM, text, algorithm, canonical(name)[1], block=size, unit=unit,
                      tag=None if size is not None or unit is not None or ops else tag)
     if _PROPERTY.search(text):
         return Role(PROPERTY, text)

@@ -36,12 +36,13 @@ from __future__ import annotations
 import html
 import re
 import warnings
+from collections import deque
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers._context import label_below
+from cipherlab.readers._context import label_above
 from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
 from cipherlab.readers._text import LineWarning
@@ -551,6 +552,9 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 # Prose context
 
 
+_LABEL_REACH = 40  # lines of prose above a table that may hold its label
+
+
 @dataclass
 class _Context:
     """Facts collected from the prose above a table; the nearest statement wins."""
@@ -558,7 +562,8 @@ class _Context:
     facts: dict[str, Any] = field(default_factory=dict)
     heading: str | None = None
     last_line: str | None = None
-    label: str | None = None  # what the prose since the last table says names it (_context)
+    # the last lines of prose since the last table: the nearest that names one labels it
+    above: deque = field(default_factory=lambda: deque(maxlen=_LABEL_REACH))
     block_bytes: int | None = None
     unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
@@ -586,21 +591,21 @@ class _Context:
                 self.facts.pop("cpu", None)
                 self.facts.pop("clock_hz", None)
             self.facts.update(facts)
-        if "block" in low or _DIGIT.search(text):  # ("16 KiB blocks", "sha256 @ 16 KiB")
-            self.block_bytes = block_size_in_prose(text) or self.block_bytes
+        self.block_bytes = block_size_in_prose(text) or self.block_bytes  # ("16 KiB blocks")
         if _UNIT_HINT.search(low):
             self.unit = stated_unit(text) or self.unit
         if _DIGIT.search(text):
             self.named.update(dict.fromkeys(named_algorithms(text)))
         if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
             self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
-        self.label = label_below(text, self.label)
+        self.above.append(text)
 
     def after_table(self) -> None:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
         self.heading = None
-        self.last_line = self.label = None
+        self.last_line = None
+        self.above.clear()
         self.unit = None
         self.named = {}
 
@@ -609,7 +614,7 @@ class _Context:
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
             if self.facts.get(key) is not None:
                 meta[key] = self.facts[key]
-        meta["label"] = caption or self.heading or self.facts.get("machine") or self.label
+        meta["label"] = caption or self.heading or self.facts.get("machine") or label_above(self.above)
         return meta
 
 

@@ -82,8 +82,8 @@ def block_size(token: str) -> int | None:
 
 def block_size_in_prose(text: str) -> int | None:
     """The block size a sentence or title states as one ("at 16 KiB blocks", "16384-byte
-    blocks") or after an algorithm's name ("sha256 at 16 KiB", see :func:`sized_name`), else
-    None (any other size may be anything: a key, a buffer, a file).
+    blocks") or after an algorithm's name ("sha256 at 16 KiB", "md5 16 bytes", "sm3 @ 8K"; see
+    :func:`sized_name`), else None (any other size may be anything: a key, a buffer, a file).
 
     >>> block_size_in_prose("aes-128-gcm, 16 KiB blocks, MB/s"), block_size_in_prose("16384-byte blocks")
     (16384, 16384)
@@ -92,6 +92,9 @@ def block_size_in_prose(text: str) -> int | None:
     >>> block_size_in_prose("a 16 KB L1 cache") is None
     True
     """
+    low = text.lower()
+    if "block" not in low and "byte" not in low and "@" not in low and " at " not in low:
+        return None  # (most lines state none: one look at the words a statement needs)
     for m in _SIZE_IN_PROSE.finditer(text):
         if m[0].lower().endswith(("block", "blocks")) or sized_name(
                 text[max(0, m.start() - _TAIL):m.end()], prose=True):
