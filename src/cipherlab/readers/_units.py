@@ -109,8 +109,8 @@ PK_FAMILY = re.compile(r"^(?:rsa|dsa|ecdsa|ecdh|eddsa|ed25519|ed448|x25519|x448|
                        re.IGNORECASE)
 # A block size after a name: "md5 1024", "sha256 16 bytes", "AES-128-GCM 8K", "aes-256-cbc @
 # 16KiB", "sha1, 64B", "md5 at 1 KB". (Matched on the last characters only: a size is short.)
-_SIZE_AFTER_NAME = re.compile(rf"(?:\s*[@,]\s*|\s+(?:at\s+)?)(?:{SIZE}|(?P<bare>\d{{1,3}}(?:,\d{{3}})+|\d+))$",
-                              re.IGNORECASE)
+_SIZE_AFTER_NAME = re.compile(
+    rf"(?:\s*[@,]\s*|\s+(?:at\s+)?)(?:{SIZE}|(?P<bare>\d{{1,3}}(?:,\d{{3}})+|\d+))$", re.IGNORECASE)
 _TAIL = 40
 # A cipher whose name states its key size ("aes-128-cbc"): a bare number after it is no key size.
 _KEYED = re.compile(r"-\d{3}(?:-|$)")
