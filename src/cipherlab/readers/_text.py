@@ -269,12 +269,14 @@ def renumbered_warnings(origin: list[int] | None):
     if origin is None:
         yield
         return
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    for w in caught:  # (re-issued in order, after the readers that issued them returned)
-        message = w.message.renumbered(origin) if isinstance(w.message, LineWarning) else w.message
-        warnings.warn(message, w.category, stacklevel=3)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:  # (re-issued in order once the readers return, or raise: none is lost)
+        for w in caught:
+            message = w.message.renumbered(origin) if isinstance(w.message, LineWarning) else w.message
+            warnings.warn(message, w.category, stacklevel=3)
 
 
 # The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
