@@ -721,27 +721,27 @@ def label_asked(frame, *, stacklevel: int = 3):
         return frame
     everything = _format(_DOCUMENTED)
     decoded: dict[str, tuple] = {}
-    for value in pd.unique(frame.loc[todo, "isa_mask"].astype(str)):
-        try:
-            mask = _format(apply_value(_DOCUMENTED, value))
-        except ValueError:
-            continue  # (not a mask: kept as written, nothing decoded)
-        name = next((n for n, v in ISA_PRESETS.items() if v == value), value)
-        decoded[value] = (name, isa_off(everything, mask), aesni_state(everything, mask))
-        for source in pd.unique(frame.loc[todo & (frame["isa_mask"].astype(str) == value), "source"]):
-            warnings.warn(f"{source}: the mask in effect is not in the text (no CPUINFO line), so "
-                          f"isa_off lists what OPENSSL_ia32cap={value} asks to switch off, whether "
-                          f"or not this CPU had it", IngestWarning, stacklevel=stacklevel)
+    pairs = frame.loc[todo, ["source", "isa_mask"]].astype(str).drop_duplicates()  # (a few)
+    for source, value in pairs.itertuples(index=False):
+        if value not in decoded:
+            try:
+                mask = _format(apply_value(_DOCUMENTED, value))
+            except ValueError:
+                continue  # (not a mask: kept as written, nothing decoded)
+            name = next((n for n, v in ISA_PRESETS.items() if v == value), value)
+            decoded[value] = (name, isa_off(everything, mask), aesni_state(everything, mask))
+        warnings.warn(f"{source}: the mask in effect is not in the text (no CPUINFO line), so "
+                      f"isa_off lists what OPENSSL_ia32cap={value} asks to switch off, whether "
+                      f"or not this CPU had it", IngestWarning, stacklevel=stacklevel)
     if not decoded:
         return frame
-    asked = frame["isa_mask"].astype(object).where(todo)
+    asked = frame["isa_mask"].astype("category").where(todo)
     out = frame.copy()
     for i, column in enumerate(("isa", "isa_off", "aesni")):
-        fill = asked.map(lambda v, i=i: decoded[v][i] if v in decoded else None)
+        fill = asked.map({value: got[i] for value, got in decoded.items()})
         if column not in frame.columns and fill.isna().all():
             continue  # (aesni: the value switches off more than the AES instructions)
-        out[column] = fill if column not in frame.columns else frame[column].astype(object).where(
-            frame[column].notna(), fill)
+        out[column] = _filled(frame[column], fill) if column in frame.columns else fill
     return out
 
 
