@@ -499,12 +499,15 @@ def test_a_sentence_naming_two_machines_fills_no_cpu_or_clock(engine):
 
 def test_the_prose_search_finds_every_line_a_fact_hint_finds():
     """The one search over a span of prose (grouped by first letter, for speed) misses no line
-    that the per-line hints would read: facts, a block size, a unit, markup."""
+    that the per-line hints would read: facts, a unit, markup, a block size (the words
+    block_size_in_prose looks for)."""
     from cipherlab.readers._tables import _FACT_HINT, _PROSE_HINT, _UNIT_HINT
     lines = [line.lower() for path in Path(__file__).resolve().parents[1].joinpath("data").rglob("*")
              if path.suffix in (".txt", ".md", ".html") for line in path.read_text(errors="replace")
-             .splitlines()] + ["per  s", "an i7-4770 box", "core i5-1240p", "cortex-a76 @ 2.4ghz"]
-    hinted = [line for line in lines if _FACT_HINT.search(line) or "block" in line or "<" in line
-              or "&" in line or _UNIT_HINT.search(" ".join(line.split()))]
+             .splitlines()] + ["per  s", "an i7-4770 box", "core i5-1240p", "cortex-a76 @ 2.4ghz",
+                               "sha256\tat  16 kib"]
+    hinted = [line for line in lines if _FACT_HINT.search(line) or "<" in line or "&" in line
+              or _UNIT_HINT.search(" ".join(line.split())) or "block" in line or "byte" in line
+              or "@" in line or " at " in " ".join(line.split())]
     assert len(hinted) > 500
     assert all(_PROSE_HINT.search(line) for line in hinted)

@@ -37,7 +37,7 @@ from typing import Any
 
 from cipherlab.readers._bssl import TOOL_NAME, describe
 from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known
-from cipherlab.readers._units import INTEGER, stated_unit
+from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
 __all__ = ["Role", "named_algorithms", "read_grid", "role", "run_meta"]
@@ -92,8 +92,6 @@ _CORNER_OPS = {"encrypt": "encrypt", "encryption": "encrypt", "decrypt": "decryp
 # Programs whose tables are not cipher benchmarks, named in the sentence introducing a table.
 _OTHER_PROGRAM = re.compile(r"\b(?:perf|sysbench|fio|iperf3?|wrk|h2load|hdparm|ioping|7-?zip|"
                             r"geekbench|tinymembench|mbw|iostat|vmstat|sar)\b", re.IGNORECASE)
-_PK_FAMILY = re.compile(r"^(?:rsa|dsa|ecdsa|ecdh|eddsa|ed25519|ed448|x25519|x448|ffdh|sm2|"
-                        r"ml-kem|ml-dsa|slh-dsa)\b", re.IGNORECASE)
 _MEASURE_OPS = set(OPERATIONS) | {"parse"}
 _VERSION_LABEL = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?[a-z]{0,2})(?:[-+][\w.]+)?$")
 _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[\s-]*v?"
@@ -184,7 +182,7 @@ def role(text: str, *, sizes: bool = False) -> Role:
     operation = canonical_operation(text)
     if operation in OPERATIONS and low not in ("op", "ops"):
         return Role(OPERATION, text, operation=operation)
-    if _PK_FAMILY.match(text) and _PK_OP_WORD.search(text):
+    if PK_FAMILY.match(text) and _PK_OP_WORD.search(text):
         algorithm, operation, _, conditions = describe(text)
         if operation in _MEASURE_OPS and is_known(algorithm):
             return Role(MEASURE, text, algorithm, operation,
@@ -192,10 +190,11 @@ def role(text: str, *, sizes: bool = False) -> Role:
     base, tag = _split_tag(text)
     unit = _tag_unit(tag)
     ops = bool(tag and _OPS_UNIT.search(tag))
-    algorithm = algorithm_of(base)
+    sized = sized_name(base)  # "md5 1024", "AES-128-GCM 8K": the name at that block size
+    name, size = sized if sized and algorithm_of(sized[0]) else (base, block_size(tag) if tag else None)
+    algorithm = algorithm_of(name)
     if algorithm is not None:
-        size = block_size(tag) if tag else None
-        return Role(ALGORITHM, text, algorithm, canonical(base)[1], block=size, unit=unit,
+        return Role(ALGORITHM, text, algorithm, canonical(name)[1], block=size, unit=unit,
                      tag=None if size is not None or unit is not None or ops else tag)
     if _PROPERTY.search(text):
         return Role(PROPERTY, text)

@@ -36,7 +36,7 @@ from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_T
                                            _RunBoundaries, bind_context)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
-                                        setext_level)
+                                        prose_mask, setext_level)
 from cipherlab.readers._text import clean, parse_prompt
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
@@ -428,6 +428,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return line, 0
 
     def note_prose(self, i: int, line: str) -> None:
+        mask = prose_mask(line) if "ia32cap" in line else None
+        if mask is not None:  # for the output below it: this run's while it has none
+            if self.cur is not None and not self.cur.has_cells():
+                bind_context(self.cur, {"isa_mask": mask})
+            else:
+                self.pending_context["isa_mask"] = mask
         if line.startswith("#"):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:

@@ -89,6 +89,7 @@ class _Run:
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
         self.label_rule: str | None = None  # the rule that found its label (_context)
         self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
+        self.context_rule: str | None = None  # the rule that gave it a condition of the prose
 
     def pk_keys(self) -> set:
         """The :func:`pk_id` of the run's public-key cells (a row prints once per table)."""

@@ -41,10 +41,11 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
-from cipherlab.errors import IngestWarning
 from cipherlab.model import Run
+from cipherlab.readers._context import label_above
 from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
+from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
 from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
                                       stated_unit, value_with_unit)
@@ -125,7 +126,7 @@ _CPU_HINT = _by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
 _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a raw line (lower case) holds when, read as prose, it may state a fact, a heading, a
 # block size or a unit: the hints above, with any space in them, or markup that may hide them.
-_PROSE_HINT = _by_first_letter([*_FACT_WORDS, "block",
+_PROSE_HINT = _by_first_letter([*_FACT_WORDS, "block", "byte", "@", r"\sat\s",
                                 *_UNIT_HINT.pattern.replace(" ", r"\s+").split("|"), "<", "&"])
 _HEADING_HINT = re.compile(r"#|<|&")
 _DIGIT_HINT = re.compile(r"[\d&]")  # (an entity may be a digit)
@@ -310,19 +311,17 @@ def find_tables(lines: list[str], source: str, *,
             # Not an openssl-shaped table: its text is prose (it may still name a machine).
             context.read_prose(table.start, done)
     if context.unknown:
-        shown = _first_lines(context.unknown)
-        warnings.warn(
-            f"{source}: table cells at line(s) {shown} have no unit: no 'k' and nothing in the "
+        warnings.warn(LineWarning(
+            f"{source}: table cells at line(s) {{lines}} have no unit: no 'k' and nothing in the "
             f"table or the text above it says what the numbers are (1000s of bytes per second, "
             f"MB/s, ...); they are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the "
-            f"unit above the table or in its header to read them.", IngestWarning, stacklevel=2)
+            f"unit above the table or in its header to read them.", context.unknown), stacklevel=2)
     if context.plain_large:
-        shown = _first_lines(context.plain_large)
-        warnings.warn(
-            f"{source}: table cells without 'k' above 10000 at line(s) {shown} were read as "
+        warnings.warn(LineWarning(
+            f"{source}: table cells without 'k' above 10000 at line(s) {{lines}} were read as "
             f"bytes/s. openssl prints such values with 'k' (1000s of bytes/s), so this table was "
             f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
-            f"the table (e.g. 'in 1000s of bytes per second').", IngestWarning, stacklevel=2)
+            f"the table (e.g. 'in 1000s of bytes per second').", context.plain_large), stacklevel=2)
     return runs, consumed
 
 
@@ -334,12 +333,6 @@ def _may_hold_measurements(table: _Table) -> bool:
     below = "\t".join(cell for row in filled[1:] for cell in row.cells)
     # (any other script may hold digits \d does not match, "²": such a table is read)
     return len(filled) >= 2 and (_VALUE_HINT.search(below) is not None or not below.isascii())
-
-
-def _first_lines(indices) -> str:
-    """The first five 1-based line numbers of 0-based ``indices``, for a warning ("3, 7 ...")."""
-    lines_at = sorted({i + 1 for i in indices})
-    return ", ".join(map(str, lines_at[:5])) + (" ..." if len(lines_at) > 5 else "")
 
 
 # --------------------------------------------------------------------------------------------
@@ -685,6 +678,9 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 # Prose context
 
 
+_LABEL_REACH = 40  # lines of prose above a table that may hold its label
+
+
 def _read_first(name: str) -> property:
     """A fact of the prose, once the prose not read yet is read (see ``_Context._read``)."""
     def get(context: _Context) -> Any:
@@ -710,7 +706,6 @@ class _Context:
     _unnamed: list[tuple[int, int]] = field(default_factory=list)
     _facts: dict[str, Any] = field(default_factory=dict)
     _heading: str | None = None
-    _last_line: str | None = None
     _block_bytes: int | None = None
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     _named: dict[str, None] = field(default_factory=dict)
@@ -728,15 +723,28 @@ class _Context:
     unit = _read_first("_unit")
 
     @property
+    def label(self) -> str | None:
+        """The label the prose since the last table gives the next one: that of its nearest
+        line that names a run (:func:`~cipherlab.readers._context.label_above`), looked for
+        from the end among the last ``_LABEL_REACH`` lines of prose."""
+        above: list[str] = []
+        for start, stop in reversed(self._unlabelled):
+            for line in reversed(self.lines[start:stop]):
+                text = _prose_text(line)
+                if text:
+                    above.append(text)
+                if len(above) == _LABEL_REACH:
+                    return label_above(above[::-1])
+        return label_above(above[::-1])
+
+    @property
     def last_line(self) -> str | None:
-        """The label: the last short line of prose (looked for from the end)."""
+        """The last short line of the prose since the last table (looked for from the end)."""
         for start, stop in reversed(self._unlabelled):
             label = next(filter(None, map(_label, reversed(self.lines[start:stop]))), None)
             if label:
-                self._last_line = label
-                break
-        self._unlabelled = []
-        return self._last_line
+                return label
+        return None
 
     def _read(self) -> None:
         """The facts of the prose not read yet. Most lines state none: one search over a span
@@ -760,8 +768,7 @@ class _Context:
                 self._facts.pop("cpu", None)
                 self._facts.pop("clock_hz", None)
             self._facts.update(facts)
-        if "block" in low:
-            self._block_bytes = block_size_in_prose(text) or self._block_bytes
+        self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
         if _UNIT_HINT.search(low):
             self._unit = stated_unit(text) or self._unit
 
@@ -780,7 +787,7 @@ class _Context:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
-        self._heading = self._last_line = self._unit = None
+        self._heading = self._unit = None
         self._unlabelled, self._unnamed, self._named = [], [], {}
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
@@ -788,7 +795,7 @@ class _Context:
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
             if self.facts.get(key) is not None:
                 meta[key] = self.facts[key]
-        meta["label"] = caption or self.heading or self.facts.get("machine") or self.last_line
+        meta["label"] = caption or self.heading or self.facts.get("machine") or self.label
         return meta
 
 
