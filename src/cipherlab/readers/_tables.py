@@ -124,9 +124,10 @@ _CPU_HINT = _by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
                               *_WEAK_FAMILIES.split("|")])
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
 _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
-# What a raw line (lower case) holds when, read as prose, it may state a fact, a heading, a
-# block size or a unit: the hints above, with any space in them, or markup that may hide them.
-_PROSE_HINT = _by_first_letter([*_FACT_WORDS, "block", "byte", "@", r"\sat\s",
+# What a raw line (lower case) holds when, read as prose, it may state a fact, a block size
+# (the words block_size_in_prose looks for; its " at " may have any blanks around it here), a
+# unit or a heading: the hints above, with any space in them, or markup that may hide them.
+_PROSE_HINT = _by_first_letter([*_FACT_WORDS, "block", "byte", "@", r"at\s",
                                 *_UNIT_HINT.pattern.replace(" ", r"\s+").split("|"), "<", "&"])
 _HEADING_HINT = re.compile(r"#|<|&")
 _DIGIT_HINT = re.compile(r"[\d&]")  # (an entity may be a digit)
