@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -710,6 +711,7 @@ class _Context:
     _block_bytes: int | None = None
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     _named: dict[str, None] = field(default_factory=dict)
+    _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
 
     def read_prose(self, start: int, stop: int) -> None:
         """Take ``lines[start:stop]`` as prose (read, line by line in effect, when asked)."""
@@ -717,6 +719,7 @@ class _Context:
             self._unread.append((start, stop))
             self._unlabelled.append((start, stop))
             self._unnamed.append((start, stop))
+            self._label = None
 
     facts = _read_first("_facts")
     heading = _read_first("_heading")
@@ -727,16 +730,14 @@ class _Context:
     def label(self) -> str | None:
         """The label the prose since the last table gives the next one: that of its nearest
         line that names a run (:func:`~cipherlab.readers._context.label_above`), looked for
-        from the end among the last ``_LABEL_REACH`` lines of prose."""
-        above: list[str] = []
-        for start, stop in reversed(self._unlabelled):
-            for line in reversed(self.lines[start:stop]):
-                text = _prose_text(line)
-                if text:
-                    above.append(text)
-                if len(above) == _LABEL_REACH:
-                    return label_above(above[::-1])
-        return label_above(above[::-1])
+        from the end among the last ``_LABEL_REACH`` lines of prose (once: each run of a
+        table with sections asks)."""
+        if self._label is None:
+            nearest = (_prose_text(self.lines[i]) for start, stop in reversed(self._unlabelled)
+                       for i in range(stop - 1, start - 1, -1))
+            above = list(itertools.islice(filter(None, nearest), _LABEL_REACH))
+            self._label = (label_above(above[::-1]),)
+        return self._label[0]
 
     @property
     def last_line(self) -> str | None:
@@ -789,7 +790,7 @@ class _Context:
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
         self._heading = self._unit = None
-        self._unlabelled, self._unnamed, self._named = [], [], {}
+        self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
