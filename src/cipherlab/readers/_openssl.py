@@ -37,7 +37,7 @@ from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_T
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         setext_level)
-from cipherlab.readers._text import clean, parse_prompt
+from cipherlab.readers._text import clean, clean_all, parse_prompt
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -79,6 +79,30 @@ _sym_header, _pkey_header, _parse_version = map(
     _memo, (T.sym_header, T.pkey_header, _mr.parse_version))
 # Last characters of a cleaned line that T.sym_row may read (a value ends it).
 _SYM_END = frozenset("0123456789kfn")
+# What every line a handler of the dispatch (:meth:`_Parser.line`) takes holds: a number
+# (a digit, or openssl's inf/nan), a failure's words, "speed" (a prompt) or one of the prefixes
+# the handlers look for (first letters of public-key headers and engine notices included). A
+# line with none of them is prose whatever the state (but a harness block's rows), and holds no
+# measurement either (looks_like_data needs a number, a "+", "Doing " or "Got: ").
+_DIGIT = re.compile("[0-9]")
+_PLACED_WORDS = ("inf", "nan", "speed", *T.FAILURE_WORDS)
+_PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type",
+                  *T.VERSION_PREFIXES, *T.META_PREFIXES, *T.ELAPSED_NOTICES, *T.NOTICES,
+                  *T.FAILURE_STARTS)
+
+
+def is_prose(line: str) -> bool:
+    """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS).
+
+    >>> is_prose("Compiled with the usual flags:"), is_prose("md5 1.00k"), is_prose("speed")
+    (True, False, False)
+    """
+    if _DIGIT.search(line) is not None or line.startswith(_PLACED_STARTS):
+        return False
+    for word in _PLACED_WORDS:
+        if word in line:
+            return False
+    return True
 
 
 @_memo
@@ -317,6 +341,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # offset of each line in self.text (accumulate and map run in C)
             self.starts = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
         resume = 0
+        cleaned = clean_all(self.lines)
         for idx, raw in enumerate(self.lines):
             if idx < resume:
                 continue  # read by a block
@@ -342,7 +367,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     if n:
                         resume = idx + n
                         continue
-            line = clean(raw)
+            line = cleaned[idx]
             if not line:
                 continue
             i = idx + 1  # 1-based line numbers from here on
@@ -357,6 +382,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if line.startswith("Doing ") and not _DOING_RESULT.search(line):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
+            if self.harness is None and is_prose(line):
+                self.note_prose(i, line)
+                continue
             try:
                 # Inside a throughput table most lines are rows: try that first.
                 run = self.cur

@@ -110,14 +110,14 @@ def engine_line(line: str) -> str | None:
 
 # Texts one of which each line _ERR_STACK or _FAILURE match holds ("rror": "error", "Error"):
 # most lines hold none, and are told so without a regex.
-_FAILURE_WORDS = ("rror", "failure", "don't match", "MemAlloc")
-_FAILURE_STARTS = ("Too many ", "Child ", "Waiting for child", "Waitng for child",
+FAILURE_WORDS = ("rror", "failure", "don't match", "MemAlloc")
+FAILURE_STARTS = ("Too many ", "Child ", "Waiting for child", "Waitng for child",
                    "Don't understand line", "Unknown type")
 
 
 def is_failure(line: str) -> bool:
     """Error-stack and failure lines: kept out of the data, never warned about."""
-    if not (line.startswith(_FAILURE_STARTS) or any(w in line for w in _FAILURE_WORDS)):
+    if not (line.startswith(FAILURE_STARTS) or any(w in line for w in FAILURE_WORDS)):
         return False
     return bool(_ERR_STACK.match(line) or _FAILURE.search(line))
 
