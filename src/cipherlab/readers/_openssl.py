@@ -37,7 +37,7 @@ from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_T
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         setext_level)
-from cipherlab.readers._text import clean, clean_all, parse_prompt
+from cipherlab.readers._text import INNER_MARKS, QUOTE_FIRST, clean, parse_prompt
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -91,15 +91,16 @@ _PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child
                   *T.FAILURE_STARTS)
 
 
-def is_prose(line: str) -> bool:
-    """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS).
+def is_prose(line: str, words: tuple[str, ...] = _PLACED_WORDS) -> bool:
+    """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS; ``words``:
+    those of them that the text holds).
 
     >>> is_prose("Compiled with the usual flags:"), is_prose("md5 1.00k"), is_prose("speed")
     (True, False, False)
     """
-    if _DIGIT.search(line) is not None or line.startswith(_PLACED_STARTS):
+    if line.startswith(_PLACED_STARTS) or _DIGIT.search(line) is not None:
         return False
-    for word in _PLACED_WORDS:
+    for word in words:
         if word in line:
             return False
     return True
@@ -336,12 +337,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         # by document tables (skip) would cut into blocks: such texts go line by line, as every
         # text does with the block readers off (ENGINES: the tests run both ways).
         lines_only = bool(skip) or ENGINE == "lines"
+        # What the whole text holds, found in C once: whether clean() has more to do than strip
+        # lines and unquote them, and which words of _PLACED_WORDS a line of it may hold (clean
+        # makes no new ones where it only strips and unquotes).
+        text = "\n".join(self.lines)
+        plain = not any(mark in text for mark in INNER_MARKS)
+        words = tuple(w for w in _PLACED_WORDS if w in text) if plain else _PLACED_WORDS
         if not lines_only:
-            self.text = "\n".join(self.lines)
+            self.text = text
             # offset of each line in self.text (accumulate and map run in C)
             self.starts = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
         resume = 0
-        cleaned = clean_all(self.lines)
         for idx, raw in enumerate(self.lines):
             if idx < resume:
                 continue  # read by a block
@@ -355,7 +361,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             c0 = raw[:1]
             if not (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
                 if c0 == "D" or c0 == "+":
-                    n = 0 if lines_only else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                    n = 0 if lines_only else (self.doing_block(idx) or self.plain_doing_block(idx)) \
+                        if c0 == "D" else self.mr_block(idx)
                     if n:
                         resume = idx + n
                         continue
@@ -367,7 +374,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     if n:
                         resume = idx + n
                         continue
-            line = cleaned[idx]
+            line = raw.strip()
+            if not plain or line[:1] in QUOTE_FIRST:
+                line = clean(raw)
             if not line:
                 continue
             i = idx + 1  # 1-based line numbers from here on
@@ -382,7 +391,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if line.startswith("Doing ") and not _DOING_RESULT.search(line):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
-            if self.harness is None and is_prose(line):
+            if self.harness is None and is_prose(line, words):
                 self.note_prose(i, line)
                 continue
             try:

@@ -336,7 +336,7 @@ def clean(line: str) -> str:
     >>> clean("data := `+H:16:64"), clean("+F:3:md5:1.5:2.5`);"), clean("**Laptop**")
     ('+H:16:64', '+F:3:md5:1.5:2.5', '**Laptop**')
     """
-    if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:  # (_INNER_MARKS)
+    if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:  # (INNER_MARKS)
         line = _ANSI.sub("", line)
     s = line.strip()
     if s and s[0] in ">|*#-":
@@ -353,22 +353,10 @@ def clean(line: str) -> str:
     return s
 
 
-# The marks clean() removes inside a line, and the first characters of quoting it removes.
-_INNER_MARKS = ("\x1b", "^[", "\x7f", "\x08", "`", "**")
-_QUOTE_FIRST = frozenset(">|*#-")
-
-
-def clean_all(lines: list[str]) -> list[str]:
-    """:func:`clean` of each line, at once: in a text without escapes, backticks or emphasis
-    (most texts) a line is its stripped self unless it starts with quoting.
-
-    >>> clean_all(["  md5 1.00k ", "> > sha1 2.00k", ""])
-    ['md5 1.00k', 'sha1 2.00k', '']
-    """
-    text = "\n".join(lines)
-    if any(mark in text for mark in _INNER_MARKS):
-        return list(map(clean, lines))
-    return [clean(s) if s[:1] in _QUOTE_FIRST else s for s in map(str.strip, lines)]
+#: What clean() removes from inside a line; in a text without them (most texts), clean(line) is
+#: ``line.strip()`` unless that starts with one of QUOTE_FIRST.
+INNER_MARKS = ("\x1b", "^[", "\x7f", "\x08", "`", "**")
+QUOTE_FIRST = frozenset(">|*#-")
 
 
 # Markdown inline code: a span in one or two backticks (a fence of three is left alone).
