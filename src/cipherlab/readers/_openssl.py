@@ -85,22 +85,22 @@ _SYM_END = frozenset("0123456789kfn")
 # line with none of them is prose whatever the state (but a harness block's rows), and holds no
 # measurement either (looks_like_data needs a number, a "+", "Doing " or "Got: ").
 _DIGIT = re.compile("[0-9]")
+_MARK_CHARS = re.compile("[\x1b\x7f\x08^`*]")  # (the characters of INNER_MARKS)
 _PLACED_WORDS = ("inf", "nan", "speed", *T.FAILURE_WORDS)
 _PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type",
                   *T.VERSION_PREFIXES, *T.META_PREFIXES, *T.ELAPSED_NOTICES, *T.NOTICES,
                   *T.FAILURE_STARTS)
 
 
-def is_prose(line: str, words: tuple[str, ...] = _PLACED_WORDS) -> bool:
-    """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS; ``words``:
-    those of them that the text holds).
+def is_prose(line: str) -> bool:
+    """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS).
 
     >>> is_prose("Compiled with the usual flags:"), is_prose("md5 1.00k"), is_prose("speed")
     (True, False, False)
     """
     if line.startswith(_PLACED_STARTS) or _DIGIT.search(line) is not None:
         return False
-    for word in words:
+    for word in _PLACED_WORDS:
         if word in line:
             return False
     return True
@@ -337,12 +337,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         # by document tables (skip) would cut into blocks: such texts go line by line, as every
         # text does with the block readers off (ENGINES: the tests run both ways).
         lines_only = bool(skip) or ENGINE == "lines"
-        # What the whole text holds, found in C once: whether clean() has more to do than strip
-        # lines and unquote them, and which words of _PLACED_WORDS a line of it may hold (clean
-        # makes no new ones where it only strips and unquotes).
         text = "\n".join(self.lines)
-        plain = not any(mark in text for mark in INNER_MARKS)
-        words = tuple(w for w in _PLACED_WORDS if w in text) if plain else _PLACED_WORDS
+        # (whether clean() has more to do than strip lines and unquote them: one scan in C)
+        plain = _MARK_CHARS.search(text) is None or not any(m in text for m in INNER_MARKS)
         if not lines_only:
             self.text = text
             # offset of each line in self.text (accumulate and map run in C)
@@ -391,7 +388,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if line.startswith("Doing ") and not _DOING_RESULT.search(line):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
-            if self.harness is None and is_prose(line, words):
+            if self.harness is None and is_prose(line):
                 self.note_prose(i, line)
                 continue
             try:
@@ -481,15 +478,16 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             v = self.verdict(i, line)
             if isinstance(v, Label) and v.level:
                 self.headings.append((i, v))
+        byline = is_byline(line)
         if prose and prose[-1][0] == i - 1 and len(prose[-1][1]) <= _TITLE_WIDTH and \
-                self.verdict(i, line) == STOP and not is_byline(line) and \
+                self.verdict(i, line) == STOP and not byline and \
                 not is_list_item(self.lines[i - 1]):
             # a short line right above a paragraph is its title (a heading that lost its markup)
             above = self.verdict(*prose[-1])
             if isinstance(above, Label) and above.rule == "caption":
                 self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
                 self.headings.append((i - 1, h))
-        if is_byline(line):
+        if byline:
             self.bylines.append(i)
         prose.append((i, line))  # (judged as a label only when a run asks: most never are)
         if len(prose) > 2 * _LABEL_REACH:
