@@ -346,17 +346,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.starts = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
         resume = 0
         for idx, raw in enumerate(self.lines):
-            if idx < resume:
-                continue  # read by a block
-            if idx in skip:
-                continue
+            if idx < resume or idx in skip:
+                continue  # read by a block, or taken by a document table
+            # (a line that continues another; a block reader that reads none changes none)
+            pending = self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field
             if self.pending_hdr == "sym" and not lines_only and self.cur.sizes:
                 n = self.row_block(idx)  # the table under a whole `type` header
                 if n:
                     resume = idx + n
                     continue
             c0 = raw[:1]
-            if not (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
+            if not pending:
                 if c0 == "D" or c0 == "+":
                     n = 0 if lines_only else (self.doing_block(idx) or self.plain_doing_block(idx)) \
                         if c0 == "D" else self.mr_block(idx)
@@ -381,7 +381,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 line = self.untagged(i, line)
             elif line[-1] in _DIGITS and self.cur is not None and self.cur.sizes:
                 line = self.unnumbered(i, line)
-            if self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field:
+            if pending:
                 if self.continuation(i, line):
                     continue
                 self.flush_pending()
