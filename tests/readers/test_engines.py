@@ -34,7 +34,7 @@ def _line_pass(path: Path, engine: str):
         runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, str(path), {})
     finally:
         _openssl.ENGINE = before
-    return runs, unplaced  # (Run is a dataclass: compared field for field)
+    return repr((runs, unplaced))  # (field for field; a nan cell equals no other nan)
 
 
 def test_the_real_texts_are_many_and_of_every_kind():
@@ -46,3 +46,33 @@ def test_the_real_texts_are_many_and_of_every_kind():
 def test_block_readers_give_what_the_lines_give(path):
     blocks = _line_pass(path, "blocks")
     assert blocks == _line_pass(path, "lines")
+
+
+# --- the prose fast path ------------------------------------------------------------------------
+from unittest import mock  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+# Lines of the real texts, and lines near the prose test's edges: a digit of another script
+# (``\d`` reads it), inf/nan, failure words, prefixes of the handlers without digits.
+_LINES = sorted({line for p in REAL for line in normalise(decode(p.read_bytes(), str(p)))[0]})
+_EDGES = ["\u0663 bits ffdh", "x inf", "nan", "md5 inf inf", "Error opening", "speed", "ok",
+          "options:", "compiler: gcc", "built on unknown", "keygen encaps decaps",
+          "sign verify", "op op/s", "engine \"x\" set.", "You have chosen to measure elapsed time",
+          "The 'numbers' are in 1000s", "Child terminated", "Got: +F:1:x:2.00 from 0", "type",
+          "---", "===", "# label", "* item", "> quoted", "On Mon, Bob wrote:", "",
+          "$ openssl speed -elapsed", "$ openssl speed -evp aes-cbc"]
+
+
+def _runs_of(lines: list[str]) -> str:
+    return repr(_openssl.parse(*strip_shared_prefix(lines), set(), "t", {}))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_LINES) | st.sampled_from(_EDGES) | st.text(max_size=30),
+                max_size=40))
+def test_lines_sent_to_prose_at_once_are_read_as_the_dispatch_reads_them(lines):
+    # (is_prose says a line no handler takes: asking every handler must give the same runs)
+    fast = _runs_of(lines)
+    with mock.patch.object(_openssl, "is_prose", lambda line: False):
+        assert _runs_of(lines) == fast

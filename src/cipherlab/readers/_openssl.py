@@ -80,11 +80,12 @@ _sym_header, _pkey_header, _parse_version = map(
 # Last characters of a cleaned line that T.sym_row may read (a value ends it).
 _SYM_END = frozenset("0123456789kfn")
 # What every line a handler of the dispatch (:meth:`_Parser.line`) takes holds: a number
-# (a digit, or openssl's inf/nan), a failure's words, "speed" (a prompt) or one of the prefixes
-# the handlers look for (first letters of public-key headers and engine notices included). A
-# line with none of them is prose whatever the state (but a harness block's rows), and holds no
-# measurement either (looks_like_data needs a number, a "+", "Doing " or "Got: ").
-_DIGIT = re.compile("[0-9]")
+# (a digit, any the handlers' \d reads, or openssl's inf/nan), a failure's words, "speed" (a
+# prompt) or one of the prefixes the handlers look for (first letters of public-key headers and
+# engine notices included). A line with none of them is prose whatever the state (but a harness
+# block's rows), and holds no measurement either (looks_like_data needs a number, a "+",
+# "Doing " or "Got: ").
+_DIGIT = re.compile(r"\d")
 _MARK_CHARS = re.compile("[\x1b\x7f\x08^`*]")  # (the characters of INNER_MARKS)
 _PLACED_WORDS = ("inf", "nan", "speed", *T.FAILURE_WORDS)
 _PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type",

@@ -112,7 +112,7 @@ def engine_line(line: str) -> str | None:
 # most lines hold none, and are told so without a regex.
 FAILURE_WORDS = ("rror", "failure", "don't match", "MemAlloc")
 FAILURE_STARTS = ("Too many ", "Child ", "Waiting for child", "Waitng for child",
-                   "Don't understand line", "Unknown type")
+                  "Don't understand line", "Unknown type")
 
 
 def is_failure(line: str) -> bool:
