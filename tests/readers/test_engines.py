@@ -68,9 +68,20 @@ def _runs_of(lines: list[str]) -> str:
     return repr(_openssl.parse(*strip_shared_prefix(lines), set(), "t", {}))
 
 
+_TEXTS = st.lists(st.sampled_from(_LINES) | st.sampled_from(_EDGES) | st.text(max_size=30),
+                  max_size=40)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(_LINES) | st.sampled_from(_EDGES) | st.text(max_size=30),
-                max_size=40))
+@given(_TEXTS)
+def test_block_readers_give_what_the_lines_give_on_any_mix_of_lines(lines):
+    blocks = _runs_of(lines)
+    with mock.patch.object(_openssl, "ENGINE", "lines"):
+        assert _runs_of(lines) == blocks
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_TEXTS)
 def test_lines_sent_to_prose_at_once_are_read_as_the_dispatch_reads_them(lines):
     # (is_prose says a line no handler takes: asking every handler must give the same runs)
     fast = _runs_of(lines)

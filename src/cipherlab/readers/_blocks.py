@@ -78,14 +78,17 @@ class _BlockReaders:
             return 0
         decrypt, used = run.opts.get("decrypt"), 0
         for i, line in enumerate(self.lines[idx:idx + m[0].count("\n")], start=idx + 1):
-            got = _progress.doing(line, i)
-            if got is None:
+            try:  # (what the line pass does to a line that fails, it does: see parse)
+                got = _progress.doing(line, i)
+                if got is None:
+                    break
+                rec, rest = got
+                if decrypt and rec.operation == "encrypt":
+                    rec.operation = "decrypt"
+                if rec.count is None and not _progress.result(rec, rest):
+                    break  # (a prompt waiting for its result: see doing)
+            except (ValueError, IndexError):
                 break
-            rec, rest = got
-            if decrypt and rec.operation == "encrypt":
-                rec.operation = "decrypt"
-            if rec.count is None and not _progress.result(rec, rest):
-                break  # (a prompt waiting for its result: see doing)
             run.progress.append(rec)
             run.done.add(rec.key())
             used += 1
