@@ -12,9 +12,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import cipherlab
 from cipherlab.errors import IngestWarning
 from cipherlab.model import to_frame
-from cipherlab.readers._tables import find_tables, parse_value, tier_name
+from cipherlab.readers._tables import find_tables, parse_value, prose_cpu, tier_name
 
 SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"
 AWS_VARIANTS = [
@@ -433,3 +434,30 @@ def test_a_section_row_sets_the_cpu_only_when_it_names_one():
     runs, _ = find_tables(text, "t")
     assert runs[0].meta["label"] == "With AES-NI"
     assert (runs[0].meta["cpu"], runs[0].meta["clock_hz"]) == ("Intel Xeon", 2.0e9)
+
+
+@pytest.mark.parametrize("prose, expected", [
+    ("Dell R720, Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz:",
+     {"cpu": "Intel Xeon CPU E5-2680 v2", "clock_hz": 2.8e9}),
+    ("Running on the new EPYC 9654 box", {"cpu": "EPYC 9654"}),      # (a common noun ends it)
+    ("Old Mac, Apple G5 1.8GHz", {"cpu": "Apple G5", "clock_hz": 1.8e9}),
+    ("Raspberry Pi 4 @ 1.5GHz:", {"cpu": "Raspberry Pi 4", "clock_hz": 1.5e9}),
+    ("Core 2 Duo E8400 @ 3.00GHz", {"cpu": "Core 2 Duo E8400", "clock_hz": 3.0e9}),
+    # a vendor's technology, a library, a common word: no CPU
+    ("Intel Advanced Encryption Standard New Instructions", {}),
+    ("ARM Assembly MMM implementation", {}),
+    ("on my quad Core laptop @ 2.4GHz", {}),
+    # two machines in one sentence: which row ran on which is not known here
+    ("a Pi 5 (Cortex-A76 @ 2.4GHz) against a Pi 4 (Cortex-A72 @ 1.8GHz)", {}),
+])
+def test_prose_names_a_cpu_only_when_it_names_one(prose, expected):
+    assert prose_cpu(prose) == expected
+
+
+def test_a_sentence_naming_two_machines_fills_no_cpu_or_clock(engine):
+    df = cipherlab.ingest(
+        "I ran it on a Pi 5 (Cortex-A76 @ 2.4GHz, OpenSSL 3.0.11) and on a Pi 4 (Cortex-A72 @ "
+        "1.8GHz). All numbers are MB/s.\n\n| Cipher | Board | 16 B | 16 KiB |\n|---|---|---|---|\n"
+        "| AES-128-GCM | Pi 5 | 412.3 | 3,120.4 |\n| AES-128-GCM | Pi 4 | 38.2 | 111.0 |\n")
+    assert len(df) == 4 and df["cpu"].isna().all() and df["clock_hz"].isna().all()
+    assert sorted(df["board"].unique()) == ["Pi 4", "Pi 5"]

@@ -69,15 +69,26 @@ _SPEED_COMMAND = re.compile(r"\bopenssl\s+speed\b", re.IGNORECASE)
 _AWS = re.compile(r"\bAWS\b.*?\b([a-z]\d[a-z0-9-]*\."
                   r"(?:\d*x?large|medium|small|micro|nano|metal))\b")
 _CLOCK = re.compile(r"@\s*(\d+(?:\.\d+)?)\s*([GM])Hz\b", re.IGNORECASE)
-# A CPU named in prose: vendor or family word up to the clock ("VIA Luke @ 1.0 GHz",
-# "i7-4770 CPU @ 3.40GHz", "AMD Ryzen 5 3600").
-_CPU = re.compile(r"\b((?:Intel|AMD|VIA|Apple|ARM|Qualcomm|Ampere|IBM|Cyrix|Transmeta)\b[^,;:()@]*?"
-                  r"|(?:Core\s+)?i[3579]-\d{4}\w*(?:\s+CPU)?|Xeon[^,;:()@]*?|Ryzen[^,;:()@]*?"
-                  r"|EPYC[^,;:()@]*?|Graviton\s*\d*)\s*(?=@|$|[,;:()])")
+# A CPU named in prose starts at a vendor or family word; "Core", "Atom", "Nano" ... are words
+# too, so they name a CPU only after a vendor or before a model number (see prose_cpu).
+_VENDORS = ("Intel|AMD|VIA|Apple|ARM|Arm|Qualcomm|Ampere|IBM|Cyrix|Transmeta|Marvell|Cavium|"
+            "HiSilicon|Broadcom|Allwinner|Rockchip|Amlogic|NVIDIA|Samsung|MediaTek|NXP|"
+            "Freescale|Motorola|Fujitsu|SiFive|StarFive|Loongson|Hygon|Zhaoxin|Centaur")
+_FAMILIES = ("Xeon|Pentium|Celeron|EPYC|Ryzen|Threadripper|Opteron|Athlon|Phenom|Turion|"
+             "Sempron|Cortex-[AMRX]\\d+\\w*|Neoverse[-\\w]*|Graviton\\d*|Altra|Snapdragon|Kryo|"
+             "Exynos|POWER\\d+\\w*|PowerPC|UltraSPARC[-\\w]*|SPARC[-\\w]*|Itanium|ThunderX\\d*|"
+             "Kunpeng|Tegra|(?:Core\\s+)?[iI][3579]-\\d{4,5}\\w*")
+_WEAK_FAMILIES = "Core|Atom|Nano|Eden|Luke|Esther|Nehemiah|C3|C7|G[345]|M[1-5]"
+_CPU_START = re.compile(rf"\b(?:(?P<vendor>{_VENDORS})|(?P<family>{_FAMILIES})|"
+                        rf"(?P<weak>{_WEAK_FAMILIES}))(?![\w-])")
+_IS_FAMILY = re.compile(rf"(?:{_FAMILIES}|{_WEAK_FAMILIES})$")
+_TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
+_CLOCK_WORD = re.compile(r"\(?(\d+(?:\.\d+)?)\s*([GM])Hz\)?$", re.IGNORECASE)
+_NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
 _GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
-# Lower-case words one of which a line must contain to state a fact _facts() looks for.
-_FACT_HINT = re.compile(r"ssl|aws|hz|gcc|intel|amd|via|apple|arm|qualcomm|ampere|ibm|cyrix|"
-                        r"transmeta|core|xeon|ryzen|epyc|graviton|i[3579]-")
+# Lower-case words one of which a line must contain to state a fact _facts() looks for (the
+# weak family words name a CPU only beside a vendor or a model number, which this finds).
+_FACT_HINT = re.compile(f"ssl|aws|hz|gcc|core|{_VENDORS.lower()}|{_FAMILIES.lower()}")
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
 _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
@@ -630,17 +641,74 @@ def _facts(text: str) -> dict[str, Any]:
 
 
 def prose_cpu(text: str) -> dict[str, Any]:
-    """``cpu`` and ``clock_hz`` from a phrase such as ``i7-4770 CPU @ 3.40GHz``."""
-    out: dict[str, Any] = {}
-    m = _CPU.search(text)
-    if m:
-        out["cpu"] = m[1].strip()
+    """``cpu`` and ``clock_hz`` from prose that names one CPU (``i7-4770 CPU @ 3.40GHz``).
+
+    The name is a family word (``Xeon``, ``EPYC``, ``Cortex-A76``), or a vendor followed by a
+    family or a model number, with the words after it while they look like a model's (a capital
+    or a digit first: ``Xeon Gold 6230``, ``Ryzen 5 3600``); a lower-case word, punctuation or a
+    clock ends it. The clock is the one written right after the name (``@ 2.4GHz``, ``1.8GHz``,
+    ``(2.4 GHz)``); without a CPU name, a short capitalised phrase right before ``@ <clock>``
+    names the machine (``Raspberry Pi 4 @ 1.5GHz``). Prose naming two CPUs (two machines
+    compared in one sentence) gives neither: which row ran on which cannot be known here.
+
+    >>> prose_cpu("On an Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz box")
+    {'cpu': 'Intel Xeon CPU E5-2680 v2', 'clock_hz': 2800000000.0}
+    >>> prose_cpu("Running on the new EPYC 9654 box"), prose_cpu("Intel Advanced Encryption Standard")
+    ({'cpu': 'EPYC 9654'}, {})
+    >>> prose_cpu("a Pi 5 (Cortex-A76 @ 2.4GHz) and a Pi 4 (Cortex-A72 @ 1.8GHz)")
+    {}
+    """
+    text = _TRADEMARK.sub("", text)
+    found = {}
+    for m in _CPU_START.finditer(text):
+        if found and m.start() < found[next(reversed(found))]:
+            continue  # (a word inside the name just read)
+        got = _cpu_at(text, m)
+        if got is not None:
+            found[got] = got[2]
+    if len({name for name, _, _ in found}) > 1:
+        return {}
+    if found:
+        name, clock, _ = next(iter(found))
+        return {"cpu": name} if clock is None else {"cpu": name, "clock_hz": clock}
     c = _CLOCK.search(text)
-    if c and (m or text.strip().index("@") > 0):
-        out["clock_hz"] = float(c[1]) * (1e9 if c[2].upper() == "G" else 1e6)
-        if not m:
-            out["cpu"] = text[: c.start()].strip(" -*:")
-    return out
+    if c is None or _CLOCK.search(text, c.end()):
+        return {}
+    phrase = _NAME_END.split(text[: c.start()])[-1].strip(" -*")
+    if not phrase or not (phrase[0].isupper() or phrase[0].isdigit()) or len(phrase.split()) > 4:
+        return {}
+    return {"cpu": phrase, "clock_hz": _hz(c[1], c[2])}
+
+
+def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
+    """The CPU name starting at ``m`` (a :data:`_CPU_START` match), its clock and where it
+    ends, or None when the words there name no CPU (a vendor's technology, a common word)."""
+    head = _NAME_END.search(text, m.start())
+    stop = head.start() if head else len(text)
+    words, clock = [], None
+    for word in text[m.start():stop].split()[:7]:
+        c = _CLOCK_WORD.match(word)
+        if words and c is not None and (word[0].isdigit() or word[0] == "("):
+            clock = _hz(c[1], c[2])
+            break
+        if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
+            break  # (a model number may start in lower case: "i7-4770", "v2")
+        words.append(word)
+    tail = words[1:]
+    named = (m["family"] is not None
+             or any(ch.isdigit() for w in tail for ch in w)
+             or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail)))
+    if not named:
+        return None
+    end = m.start() + len(" ".join(words))
+    if clock is None:
+        c = _CLOCK.match(text, end) or _CLOCK.match(text, end + 1)
+        clock = _hz(c[1], c[2]) if c else None
+    return " ".join(words), clock, end
+
+
+def _hz(value: str, prefix: str) -> float:
+    return float(value) * (1e9 if prefix.upper() == "G" else 1e6)
 
 
 # --------------------------------------------------------------------------------------------
