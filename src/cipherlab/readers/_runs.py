@@ -23,6 +23,9 @@ from cipherlab.readers._names import canonical
 
 _SIZES_5 = [16, 64, 256, 1024, 8192]
 _SIZES_6 = [16, 64, 256, 1024, 8192, 16384]
+#: The ``rule`` of rows read without a ``type`` header: openssl prints 5 sizes (16 to 8192) up to
+#: 1.0.2 and 6 (to 16384) since 1.1.0, whatever the algorithm, unless its options say otherwise.
+DEFAULT_SIZES_RULE = "openssl's default sizes (no type header)"
 _SIZES_AEAD = [2, 31, 136, 1024, 8192, 16384]
 _SIZES_MB = [8192, 16384, 32768, 65536, 131072]
 # Index of each field in a cell list.
@@ -57,11 +60,14 @@ class _Run:
         self.sizes: list[int] | None = None  # from the `type` header
         self.header_used = False
         self.sizes_unknown = False  # its `type` header could not be read (see sizes_for)
+        self.sizes_rule: str | None = None  # how its sizes were inferred, where they were
         self.mr_sizes: list[int] | None = None  # from +H
         self.pk_kind: str | None = None
         self.rows: list[list] = []  # throughput rows: model.Run.rows records, as lists
         self.evp = False  # a row named "evp" (-multi -evp parents before 3.0.10)
         self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
+        self.pk_ids: set = set()  # pk_keys of pk[:pk_counted] (see pk_keys)
+        self.pk_counted = 0
         # Progress records (see the progress property); those read by blocks stay column-wise
         # until something needs them as records (assembly fills rows from the columns).
         self.records: list[_progress.Progress] = []  # made records, before those of `columns`
@@ -92,8 +98,16 @@ class _Run:
         self.context_rule: str | None = None  # the rule that gave it a condition of the prose
 
     def pk_keys(self) -> set:
-        """The :func:`pk_id` of the run's public-key cells (a row prints once per table)."""
-        return {pk_id(cell[ALG], cell[OP], key[0]) for cell, key in self.pk}
+        """The :func:`pk_id` of the run's public-key cells (a row prints once per table).
+
+        (Counted as cells are added: the pass appends cells, it never changes one; asked at
+        each public-key row, the set is not made again from all the cells each time.)
+        """
+        cells, n = self.pk, self.pk_counted
+        if n < len(cells):
+            self.pk_ids.update(pk_id(cell[ALG], cell[OP], key[0]) for cell, key in cells[n:])
+            self.pk_counted = len(cells)
+        return self.pk_ids
 
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)
@@ -165,4 +179,8 @@ class _Run:
             return _SIZES_MB
         if o.get("bytes"):
             return [o["bytes"]]
-        return _SIZES_5 if n == 5 else _SIZES_6 if n == 6 else None
+        if n not in (5, 6):
+            return None
+        # no header: openssl's own sizes by the row's length, an inference the `rule` says
+        self.sizes_rule = DEFAULT_SIZES_RULE
+        return _SIZES_5 if n == 5 else _SIZES_6

@@ -376,7 +376,7 @@ def clean(line: str) -> str:
     >>> clean("data := `+H:16:64"), clean("+F:3:md5:1.5:2.5`);"), clean("**Laptop**")
     ('+H:16:64', '+F:3:md5:1.5:2.5', '**Laptop**')
     """
-    if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:
+    if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:  # (INNER_MARKS)
         line = _ANSI.sub("", line)
     s = line.strip()
     if s and s[0] in ">|*#-":
@@ -391,6 +391,12 @@ def clean(line: str) -> str:
     if "**" in s:
         s = _EMPHASIS.sub(_unemphasised, s)
     return s
+
+
+#: What clean() removes from inside a line; in a text without them (most texts), clean(line) is
+#: ``line.strip()`` unless that starts with one of QUOTE_FIRST.
+INNER_MARKS = ("\x1b", "^[", "\x7f", "\x08", "`", "**")
+QUOTE_FIRST = frozenset(">|*#-")
 
 
 # Markdown inline code: a span in one or two backticks (a fence of three is left alone).
