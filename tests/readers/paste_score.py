@@ -4,6 +4,7 @@ hand-written expected tables (issue 12's headline metric).
     python tests/readers/paste_score.py              # every paste: a table, then the totals
     python tests/readers/paste_score.py 005 037      # some pastes, with every difference listed
     python tests/readers/paste_score.py --expected 005   # a paste's expected cells, as a table
+    python tests/readers/paste_score.py --dir tests/data/user/documents   # another folder
 
 Each paste ``NNN_name.txt`` has ``NNN_name.expected.toml`` beside it, written by hand from the
 text (never from the reader's output). Its format::
@@ -20,7 +21,8 @@ text (never from the reader's output). Its format::
     conditions = {aesni = "off"}   # conditions the cells must carry (none others)
     optional = {aesni = "off"}     # conditions that may be absent, but must match when present
     unit = "k"                 # unit of values printed without one: k (1000 B/s), B/s, KB/s
-                               # (1000 B/s), KiB/s, MB/s (1e6), MiB/s, GB/s (1e9), GiB/s
+                               # (1000 B/s), KiB/s, MB/s (1e6), MiB/s, GB/s (1e9), GiB/s,
+                               # Mbps, Gbps (bits)
     sizes = [16, 64, 256, 1024, 8192]
     rtol = 1e-9
     may_split = true           # the reader may give these cells as several runs
@@ -40,7 +42,8 @@ value is a number as printed with an optional ``k`` (1000s of bytes/s), or ``cou
 from a progress line (count x size / seconds bytes/s; count / seconds ops/s), or a time per
 operation ``0.5s`` (1 / 0.5 ops/s, where a table prints a rate of 0.0), and a trailing
 ``!`` means the text cannot tell: the reader must flag the cell or leave it out. ``-`` skips a
-size. Thousands separators (``,`` ``'`` ``’``) are dropped. A row's conditions add to the run's;
+size. Thousands separators (``,`` ``'`` ``’``) are dropped; ``_`` stands for a blank one (a
+space or no-break space in the text: ``1_013_842``). A row's conditions add to the run's;
 a ``?`` before a name makes it optional. ``labels`` may hold ``""``: no label is also right.
 ``isa`` and ``isa_off``, which the reader decodes from ``isa_mask``, need not be written where
 ``isa_mask`` is (:data:`DECODED`).
@@ -72,7 +75,8 @@ from typing import Any
 
 PASTES = Path(__file__).resolve().parents[1] / "data" / "pastes"
 UNITS = {"k": 1e3, "B/s": 1.0, "bytes/s": 1.0, "KB/s": 1e3, "kB/s": 1e3, "KiB/s": 1024.0,
-         "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0}
+         "MB/s": 1e6, "MiB/s": 2.0 ** 20, "GB/s": 1e9, "GiB/s": 2.0 ** 30, "ops/s": 1.0,
+         "Mbps": 1e6 / 8, "Gbps": 1e9 / 8}
 # Columns of the tidy table that describe a cell or its run but are not conditions.
 NOT_CONDITIONS = {"note", "rule", "table"}
 # Conditions the reader decodes from another one (runners._isa.label_asked: the ISA condition a
@@ -80,7 +84,7 @@ NOT_CONDITIONS = {"note", "rule", "table"}
 # from the one it checks (and a spurious one of those is still wrong).
 DECODED = {"isa": "isa_mask", "isa_off": "isa_mask"}
 _COMMAND = re.compile(r"(?:^|[\s/])(?:openssl|bssl|tongsuo)(?:-[\w.]+)?\s+speed\b")  # the binary, lowercase
-_THOUSANDS = re.compile(r"(?<=\d)[,'\u2019](?=\d{3}\b)")
+_THOUSANDS = re.compile(r"(?<=\d)[,'\u2019_](?=\d{3}(?!\d))")
 _CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
 
 
@@ -123,9 +127,11 @@ def expectation_path(paste: Path) -> Path:
     return paste.with_name(f"{paste.stem}.expected.toml")
 
 
-def pastes() -> list[Path]:
-    """Every paste that has an expectation, in file order."""
-    return sorted(p for p in PASTES.glob("*.txt") if expectation_path(p).exists())
+def pastes(directory: Path = PASTES) -> list[Path]:
+    """Every paste of ``directory`` (``.txt``, ``.md``, ``.html``) that has an expectation, in
+    file order (other folders of hand-checked texts, ``tests/data/user/*``, score the same way)."""
+    return sorted(p for p in directory.glob("*") if p.suffix in (".txt", ".md", ".html")
+                  and expectation_path(p).exists())
 
 
 def _number(text: str) -> float:
@@ -162,7 +168,7 @@ def untraced(exp: Expectation) -> list[str]:
             pair = re.compile(rf"(?<![\w.]){re.escape(count)}(?![\w.]).*(?<![\w.]){re.escape(seconds)}(?![\d])")
             if not any(pair.search(line) for line in lines):
                 missing.append(f"progress {c.token!r} of {c.name!r}")
-        elif c.token.lower() not in flat:
+        elif c.token.lower().replace("_", " ") not in flat:
             missing.append(f"value {c.token!r} of {c.name!r}")
     return list(dict.fromkeys(missing))
 
@@ -499,16 +505,19 @@ def expected_frame(exp: Expectation):
 
 
 def main(argv: list[str]) -> int:
+    directory = PASTES
+    if argv[:1] == ["--dir"]:  # another folder of hand-checked texts (tests/data/user/documents)
+        directory, argv = Path(argv[1]), argv[2:]
     if argv[:1] == ["--expected"]:
         import pandas as pd
 
         with pd.option_context("display.max_rows", None, "display.max_columns", None,
                                "display.width", 250):
-            for p in pastes():
+            for p in pastes(directory):
                 if any(p.name.startswith(a) for a in argv[1:]):
                     print(p.name, expected_frame(load(p)), sep="\n")
         return 0
-    chosen = [p for p in pastes() if not argv or any(p.name.startswith(a) for a in argv)]
+    chosen = [p for p in pastes(directory) if not argv or any(p.name.startswith(a) for a in argv)]
     scores = []
     print(f"{'paste':<6}{'expected':>9}{'right':>7}{'silent':>7}{'(wrong':>7}{'spurious)':>10}"
           f"{'missed':>7}{'flagged':>8}  run/line problems")
