@@ -261,6 +261,13 @@ class LineWarning(IngestWarning):
         numbers = sorted({origin[n] if 0 < n < len(origin) else n for n in self.numbers})
         return LineWarning(self.template, (), numbers=numbers)
 
+    def __reduce__(self):  # (pickled back from a worker process: args alone cannot rebuild it)
+        return _line_warning, (self.template, self.numbers)
+
+
+def _line_warning(template: str, numbers: list[int]) -> LineWarning:
+    return LineWarning(template, (), numbers=numbers)
+
 
 @contextmanager
 def renumbered_warnings(origin: list[int] | None):
