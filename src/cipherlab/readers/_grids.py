@@ -101,7 +101,12 @@ _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[
 _NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
                          r"|[A-Za-z]+\d[A-Za-z0-9]*)")
 _FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
-                          r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|\(")
+                          r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|"
+                          r"(?<!^hmac)(?<!^cmac)\(")  # (a tag left in the name; a MAC's digest is not)
+
+
+# MACs named by the digest they wrap, in parentheses (openssl's "hmac(sha256)").
+_MAC_WRAPPERS = ("hmac", "cmac")
 
 
 @dataclass(frozen=True)
@@ -208,12 +213,17 @@ def role(text: str, *, sizes: bool = False) -> Role:
 
 def _split_tag(text: str) -> tuple[str, str | None]:
     """``AES-256-GCM (8K)`` -> (``AES-256-GCM``, ``8K``); a curve in parentheses is part of the
-    name (``256 bits ecdsa (nistp256)``)."""
+    name (``256 bits ecdsa (nistp256)``), and so is a MAC's digest (``hmac(sha512)``).
+
+    >>> _split_tag("AES-256-GCM (8K)"), _split_tag("hmac(sha512)")
+    (('AES-256-GCM', '8K'), ('hmac(sha512)', None))
+    """
     k = text.rfind("(")
     if k <= 0 or not text.endswith(")") or ")" in text[k:-1]:
         return text, None
     tag = text[k + 1:-1].strip()
-    return (text, None) if is_curve(tag) else (text[:k].rstrip(), tag)
+    wrapped = text[:k].strip().lower() in _MAC_WRAPPERS
+    return (text, None) if wrapped or is_curve(tag) else (text[:k].rstrip(), tag)
 
 
 def _tag_unit(tag: str | None) -> float | None:
