@@ -40,7 +40,7 @@ from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation,
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
-__all__ = ["Role", "named_algorithms", "read_grid", "role", "run_meta"]
+__all__ = ["RUN_HEADER", "Role", "named_algorithms", "read_grid", "role", "run_meta"]
 
 # Kinds of role.
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK = (
@@ -74,7 +74,8 @@ _PROPERTY = re.compile(r"\b(?:keys?\b|bits?\b|length|size\b|level\b|years?\b|dat
                        re.IGNORECASE)
 _PK_OP_WORD = re.compile(r"\b(?:sign|signing|signs|verify|verification|key generation|keygen|"
                          r"generate|parse|encaps?|decaps?|encrypt|decrypt|derive)\b", re.IGNORECASE)
-_RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|builds|library|"
+#: A header cell saying its column names runs (builds, versions, machines), not algorithms.
+RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|builds|library|"
                          r"libraries|lib|machine|machines|host|hosts|system|systems|platform|"
                          r"device|board|cpu|processor|implementation|variant|tool)s?$",
                          re.IGNORECASE)
@@ -398,7 +399,7 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
         if k and _CONDITION_HEADER.match(header[k]) and not sizes:
             if name:
                 conditions[_condition_key(header[k])] = name
-        elif name and _RUN_HEADER.match(header[k]):
+        elif name and RUN_HEADER.match(header[k]):
             roles.append(Role(RUN, name, run=name))  # "Version | ...": each row is a run
         else:
             roles.append(role(name, sizes=sizes))

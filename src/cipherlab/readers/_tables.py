@@ -44,7 +44,7 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._context import label_above
-from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
+from cipherlab.readers._grids import RUN_HEADER, named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
@@ -392,6 +392,8 @@ def _pipe_cells(text: str) -> list[str] | None:
     text = text.strip()
     if "|" not in text:
         return None
+    if text.startswith("||") and text.endswith("||"):  # a Jira/Confluence wiki header row
+        return [c.strip() for c in text[2:-2].split("||")]
     if text.startswith("|"):
         text = text[1:]
     if text.endswith("|") and not text.endswith("\\|"):
@@ -1015,6 +1017,8 @@ def _header(cells: list[str], context: _Context, dialect: str,
         if not others or len(set(sizes.values())) < len(sizes):
             return None  # (one size twice: columns under a spanning header, read by _grids)
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
+        if RUN_HEADER.match(cleaned[name_col]):
+            return None  # (rows of hosts or versions, not of algorithms: a grid, read by _grids)
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
         return _Header("sizes", name_col, sizes, conditions, {}, width=len(cleaned))
