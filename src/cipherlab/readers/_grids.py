@@ -97,10 +97,14 @@ _MEASURE_OPS = set(OPERATIONS) | {"parse"}
 _VERSION_LABEL = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?[a-z]{0,2})(?:[-+][\w.]+)?$")
 _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[\s-]*v?"
                               r"(\d+\.\d+(?:\.\d+)?[a-z]{0,2})?", re.IGNORECASE)
-# A token of prose that may name an algorithm: words joined by '-' or '_', or with digits.
+# A token of prose that may name an algorithm: a MAC with its digest ("hmac(sha512)"), words
+# joined by '-' or '_', or with digits, or one of the digit-less names no English word
+# shares ("whirlpool"; not "seed", "idea", "cast": those name nothing in a sentence).
 # (a token starts a word: one attempt per word keeps the scan linear)
-_NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
-                         r"|[A-Za-z]+\d[A-Za-z0-9]*)")
+_NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:(?i:[hc]mac)\([\w-]{1,40}\)"
+                         r"|[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
+                         r"|[A-Za-z]+\d[A-Za-z0-9]*"
+                         r"|(?i:whirlpool|blowfish|siphash|ghash)(?![A-Za-z0-9]))")
 _FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
                           r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|"
                           r"(?<!^hmac)(?<!^cmac)\(")  # (a tag left in the name; a MAC's digest is not)
@@ -271,7 +275,13 @@ def _is_derived_column(values: list[str]) -> bool:
 
 
 def _key_columns(header: list[str], body: list[list[str]], number) -> int:
-    """How many leading columns hold row names (or machine facts), not measurements."""
+    """How many leading columns hold row names (or machine facts), not measurements: none when
+    the first column is titled as measurements and holds numbers only (``| 16 bytes | 64
+    bytes |`` under a title naming the algorithm)."""
+    first = [r[0] for r in body if r and r[0]]
+    if first and role(header[0]).kind in (SIZE, OPERATION, MEASURE, STAT, VALUE) and \
+            all(number(c) is not None for c in first):
+        return 0
     n = 1
     while n < len(header) - 1:
         head = header[n]
@@ -311,7 +321,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     if not columns:
         return None
     groups: dict[tuple, list] = {}
-    bad: list[int] = []
+    short: list[tuple[int, int]] = []  # (line, cells it could not place) of rows left short
     section: tuple[str | None, list[Role]] = (None, [])
     above: list[str] = [""] * keys
     for line, cells in body:
@@ -339,8 +349,10 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
             cell.update(conditions, line=line + 1)
             groups.setdefault((section[0], *run_key), []).append((cell, ops, text, j))
             placed += 1
-        if holding and placed < holding and (groups or unplaced):
-            bad.append(line)
+        if holding and placed < holding:
+            short.append((line, unplaced))
+    # (judged once the whole grid is read: a row above the first placed one is reported too)
+    bad = [line for line, unplaced in short if groups or unplaced]
     return (groups, bad, [" ".join(t for t in texts if t) for texts in titles]) \
         if groups or bad else None
 
