@@ -137,3 +137,68 @@ def test_a_line_warning_survives_the_trip_back_from_a_worker():
 
     w = pickle.loads(pickle.dumps(LineWarning("cells at line(s) {lines} have no unit", [2, 0])))
     assert (str(w), w.numbers) == ("cells at line(s) 1, 3 have no unit", [1, 3])
+
+
+@pytest.mark.parametrize("name, text, algorithm", [
+    ("title.md", "**hmac(sha512)** (KB/s)\n\n| 16 bytes | 64 bytes | 1024 bytes |\n"
+                 "|---:|---:|---:|\n| 210334.5 | 401229.8 | 1561002.3 |\n", "hmac(sha512)"),
+    ("prose.txt", "openssl speed whirlpool, OpenSSL 1.1.1w, KB/s\n\n"
+                  "16 bytes\t64 bytes\t1024 bytes\n31234.55\t88123.40\t190332.11\n", "whirlpool"),
+])
+def test_a_grid_of_numbers_only_under_a_title_naming_the_algorithm(tmp_path, name, text, algorithm):
+    """A grid without a name column (``| 16 bytes | 64 bytes |`` under a title): its first
+    number was taken as the row's name, so the 16-byte cell became the run's label and
+    tool_version ('210334.5') and the algorithm came from the 'sha512' inside 'hmac(sha512)'
+    (or from another name of the prose: 'whirlpool', without digit or dash, was not seen)."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["algorithm"]) == {algorithm}
+    assert sorted(df["block_bytes"]) == [16, 64, 1024]
+    assert df["tool_version"].isna().all() or set(df["tool_version"]) == {"1.1.1w"}
+
+
+def test_a_grid_with_two_algorithms_in_its_prose_and_none_in_it_is_not_guessed(tmp_path):
+    df = _ingest(tmp_path, "two.md", "openssl speed whirlpool md4, KB/s\n\n"
+                 "| 16 bytes | 64 bytes |\n|---|---|\n| 31234.55 | 88123.40 |\n")
+    assert df is None or (df["flag"].notna().all())
+
+
+@pytest.mark.parametrize("name, text", [
+    ("glued.md", "OpenSSL 3.0.13, values in KB/s\n\n| algorithm | 16 bytes | 1024 bytes |\n"
+                 "|---|---|---|\n| chacha20 256 | 210334.5 | 1561002.3 |\n| md5 1024 | 100.5 | 200.5 |\n"
+                 "| aes 128 | 100.5 | 200.5 |\n| sha256 | 300.5 | 400.5 |\n"),
+    ("glued.txt", "OpenSSL 3.0.13, values in KB/s\n\nalgorithm\t16 bytes\t1024 bytes\n"
+                  "chacha20 256\t210334.5\t1561002.3\nmd5 1024\t100.5\t200.5\naes 128\t100.5\t200.5\n"
+                  "sha256\t300.5\t400.5\n"),
+])
+def test_a_number_glued_to_a_whole_name_is_no_algorithm(tmp_path, name, text):
+    """'md5 1024' became a cipher 'md5-1024' (operation encrypt), 'chacha20 256' and 'aes 128'
+    made-up names, unflagged: now flagged 'name unclear' (the name as printed is kept)."""
+    from cipherlab.readers._names import FLAG_NAME_UNCLEAR
+
+    df = _ingest(tmp_path, name, text)
+    unclear = df[df["name"].isin(["chacha20 256", "md5 1024", "aes 128"])]
+    assert len(unclear) == 6 and set(unclear["flag"]) == {FLAG_NAME_UNCLEAR}
+    assert df[df["name"] == "sha256"]["flag"].isna().all()
+
+
+@pytest.mark.parametrize("name, text", [
+    ("pk.md", "OpenSSL 3.0.13, ops/s\n\n| algorithm | sign | verify |\n|---|---|---|\n"
+              "| ecdsa 256 | 61204.4 | 20110.9 |\n| rsa 2048 | 1712.4 | 58804.1 |\n"),
+    ("pk.txt", "OpenSSL 3.0.13, ops/s\n\nalgorithm\tsign\tverify\nrsa 2048\t1712.4\t58804.1\n"
+               "ecdh 384\t1204.4\t2010.9\n"),
+])
+def test_a_curve_family_with_a_size_only_is_reported_not_invented(tmp_path, name, text):
+    """'ecdsa 256' (P-256? brainpoolP256r1?) was read as an algorithm 'ecdsa-256'; now its row
+    is reported as not placed, even above the first row that is placed."""
+    import warnings
+
+    import cipherlab
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(path)
+    assert set(df["algorithm"]) == {"rsa2048"}
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "ecd" in t)
+    assert any(f"line(s) {line}" in str(w.message) for w in caught)

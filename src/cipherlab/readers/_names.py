@@ -37,8 +37,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["OPERATIONS", "canonical", "canonical_operation", "curve_name", "is_curve",
-           "is_digest", "is_known", "pkey_algorithm"]
+__all__ = ["FLAG_NAME_UNCLEAR", "OPERATIONS", "canonical", "canonical_operation", "curve_name",
+           "is_curve", "is_digest", "is_known", "made_up", "pkey_algorithm"]
+
+#: The flag of a cell whose name is a whole algorithm with a bare number glued on (``md5 1024``,
+#: ``chacha20 256``) or a curve family with a size only (``ecdsa 256``: which curve?).
+FLAG_NAME_UNCLEAR = "name unclear"
 
 #: Every operation name the tidy table uses.
 OPERATIONS = ("encrypt", "decrypt", "digest", "sign", "verify", "derive", "keygen", "encaps",
@@ -137,12 +141,39 @@ def is_known(algorithm: str) -> bool:
     """Whether a canonical algorithm belongs to the vocabulary of cipher benchmarks.
 
     A row with neither an openssl-like header above it nor a known name is not a cipher's
-    (``sda`` in ``iostat``, ``all`` in ``sar``).
+    (``sda`` in ``iostat``, ``all`` in ``sar``); nor is a name :func:`made_up` from a known one.
 
     >>> is_known("aes-128-cbc"), is_known("sha256"), is_known("ml-kem-768"), is_known("sda")
     (True, True, True, False)
+    >>> is_known("md5-1024"), is_known("ecdsa-256")
+    (False, False)
     """
-    return bool(_KNOWN.match(algorithm) or _KEM_SIG.match(algorithm))
+    return bool(_KNOWN.match(algorithm) or _KEM_SIG.match(algorithm)) and not made_up(algorithm)
+
+
+_GLUED = re.compile(r"^(.+)-(\d+)$")
+_WHOLE = {*_ALIASES.values(), "chacha20"}
+# Families a size alone does not complete: a curve (ecdsa 256), a mode (aes 128: CBC? GCM?).
+_NEEDS_MORE = {"ecdsa", "ecdh", "aes", "aria", "camellia"}
+
+
+def made_up(algorithm: str) -> bool:
+    """Whether :func:`canonical` glued a bare number to a name that is whole without it
+    (``md5 1024`` -> ``md5-1024``: a block size? ``chacha20 256``: its key bits?) or to a family
+    it does not complete (``ecdsa 256``: P-256 or brainpoolP256r1? ``aes 128``: which mode?). No such algorithm exists: a reader
+    flags or reports the name rather than invent one.
+
+    >>> made_up("md5-1024"), made_up("chacha20-256"), made_up("aes-128-cbc-16"), made_up("ecdh-384")
+    (True, True, True, True)
+    >>> made_up("aes-128"), made_up("sha512-256"), made_up("sha3-256"), made_up("ml-kem-768")
+    (True, False, False, False)
+    """
+    m = _GLUED.match(algorithm) if algorithm[-1:].isdigit() else None
+    if m is None or algorithm in _DIGESTS:
+        return False
+    base = m[1]
+    return base in _NEEDS_MORE or base in _DIGESTS or base in _WHOLE or \
+        bool(_SYM_MODE.match(base))
 
 
 def curve_name(curve: str) -> str:

@@ -45,7 +45,7 @@ from typing import Any
 from cipherlab.model import Run
 from cipherlab.readers._context import label_above
 from cipherlab.readers._grids import RUN_HEADER, named_algorithms, read_grid, run_meta
-from cipherlab.readers._names import canonical
+from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
 from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
@@ -1236,6 +1236,8 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
             return None
         conditions = {key: _condition_value(key, at(j)) for j, key in header.conditions.items()}
         algorithm, operation = canonical(name)
+        if made_up(algorithm):  # ("md5 1024", "ecdsa 256": no such algorithm; never guessed)
+            conditions["flag"] = FLAG_NAME_UNCLEAR
         for j, size in header.sizes.items():
             if at(j).lower() in _BLANK_CELLS:
                 continue
