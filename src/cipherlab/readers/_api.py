@@ -37,7 +37,7 @@ _SHOWN = 5  # line numbers named in a warning
 _SHOWN_SKIPPED = 20  # skipped files named in a warning
 _PROGRESS_FILES = 50  # show a progress bar from this many files on
 _PARALLEL_BYTES = 4_000_000  # below this, starting worker processes costs more than it saves
-_CHUNK_BYTES = 2_000_000  # text read into one frame at most (about)
+_CHUNK_BYTES = 1_000_000  # text read into one frame at most (about): its runs take several times it
 
 
 def ingest(source: Any, *, label: str | None = None, strict: bool = False,
@@ -57,9 +57,10 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         Raise :class:`~cipherlab.errors.IngestError` on the first line that looks like a
         measurement but cannot be placed, instead of warning about all of them.
     n_jobs : int, optional
-        Processes that read files side by side: ``1`` reads in this process, ``-1`` uses every
-        CPU. By default several files holding 4 MB or more are shared among the CPUs, on Linux
-        (workers are forked; from Python 3.12 on, only in a process without other threads).
+        Processes that read files side by side, this one included: ``1`` reads in this
+        process, ``-1`` uses every CPU. By default several files holding 4 MB or more are shared
+        among the CPUs, on Linux (workers are forked; from Python 3.12 on, only in a process
+        without other threads).
         The table, warnings and errors are those of a read in one process.
     **conditions
         Extra condition columns (``aesni="off"``, ``isa="no-avx"``). Keywords naming a fixed run
@@ -125,14 +126,14 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
             if chunk.frame is not None:
                 parts.append(chunk.frame)
                 first = first or chunk.source
+        chunk = None  # (``parts`` holds the only references to the chunks' frames)
         if parts:
             # the frame one pass over every text source would give, flagged once
-            text = model.concat(parts, release=True)  # (our own frames: emptied as joined)
+            text = model.concat(parts, release=True)  # (emptied as joined)
             return_freed()
             text = label_masks(text)
             return_freed()
             tables.insert(0, model.flag_cells(text, first))
-        parts = chunk = None  # freed while the collector is paused
         if skipped:
             shown = ", ".join(f"{name} ({why})" for name, why in skipped[:_SHOWN_SKIPPED])
             more = f" and {len(skipped) - _SHOWN_SKIPPED} more" if len(skipped) > _SHOWN_SKIPPED else ""
@@ -215,17 +216,31 @@ def _read_chunks(items: list, strict: bool, conditions: dict[str, Any], hints: d
         # its frame is built.
         chunks = _split(items, sizes, max(4 * jobs if jobs > 1 else 1,
                                           -(-sum(sizes) // _CHUNK_BYTES)))
+        tick = bar.update if bar else None
         if jobs == 1:
             for c in chunks:
-                yield _read_chunk(c, strict, conditions, hints, bar.update if bar else None)
+                yield _read_chunk(c, strict, conditions, hints, tick)
             return
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        # This process is one of the readers: it takes chunks from the end while the workers
+        # take them from the start (a worker less to hold memory; this process would wait idle).
+        with ProcessPoolExecutor(jobs - 1, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_read_chunk, c, strict, conditions, hints) for c in chunks]
+            here: dict[int, _Chunk] = {}  # chunks read here, until their turn comes
+            last = len(chunks) - 1  # the last chunk not yet taken here
             try:
-                for c, future in zip(chunks, futures):
-                    yield future.result()
-                    if bar is not None:
-                        bar.update(len(c))
+                for i, future in enumerate(futures):
+                    while i not in here and not future.done() and last >= i \
+                            and futures[last].cancel():  # (false once a worker has started it)
+                        here[last] = _read_chunk(chunks[last], strict, conditions, hints, tick)
+                        last -= 1
+                    if i in here:
+                        yield here.pop(i)
+                        continue
+                    chunk = future.result()
+                    return_freed()  # (the chunk's pickle, which glibc would keep)
+                    if tick is not None:
+                        tick(len(chunks[i]))
+                    yield chunk
             finally:
                 for future in futures:
                     future.cancel()
