@@ -33,6 +33,12 @@ RULES = [
     ("heading", "# $ openssl speed rsa", None, C.Label(None, "heading", 1)),
     ("machine phrase", "These were taken on our old Xeon workstation with turbo disabled.", None,
      C.Label("old Xeon workstation", "machine phrase")),
+    ("subject of a sentence", "Below are the timings for the patched kernel on 4 cores:", None,
+     C.Label("patched kernel on 4 cores", "subject of a sentence")),
+    ("subject of a sentence", "The figures that follow are the performance of the vectorised path:",
+     None, C.Label("vectorised path", "subject of a sentence")),
+    ("tool banner", "LibreSSL version: 3.9.2", None, C.SKIP),
+    ("tool banner", "Tongsuo : Tongsuo 8.4.0", None, C.SKIP),
     ("not a name", "numactl -N 0 openssl speed -multi 4 rsa", None, C.SKIP),
     ("not a name", "1200MB/300000.00k=4s", None, C.SKIP),
     ("not a name", "! /bin/sh", None, C.SKIP),
@@ -52,6 +58,15 @@ def test_each_label_rule_alone(name, line, raw, verdict):
     rule = dict(C.LABEL_RULES)[name]
     assert rule(line, raw or line) == verdict
     assert C.label_verdict(line, raw) == verdict  # no rule before it decides otherwise
+
+
+def test_a_sentence_names_its_subject_only_when_it_has_one():
+    subject = dict(C.LABEL_RULES)["subject of a sentence"]
+    assert subject("Below are the numbers for comparison:", "") is None  # no subject
+    assert subject("Here we timed the speed of the build that has the patch:", "") is None  # a clause
+    assert subject("Results for the Pi 5:", "") is None  # a caption, named whole
+    assert C.label_verdict("Here are the numbers on a Banana Pi M5:") == C.Label(
+        "Banana Pi M5", "subject of a sentence")
 
 
 def test_a_link_names_nothing_but_the_words_beside_it_may():
@@ -186,3 +201,88 @@ def test_cpu_and_clock_come_from_the_prose_that_names_the_run():
     df = cipherlab.ingest(f"#### AMD EPYC 7R13\n{TABLE}")
     assert df.cpu.iloc[0] == "AMD EPYC 7R13" and df.clock_hz.isna().all()
     assert cipherlab.ingest(f"Old NAS:\n{TABLE}").cpu.isna().all()  # (names none)
+
+
+def test_captions_inside_a_comment_block_label_the_runs_of_that_comment():
+    # (026's shape: a script's comment holding the runs, each introduced by a sentence, one
+    # wrapped; the sentences are no labels, what they introduce is)
+    text = ("#!/usr/bin/env python3\n# Benchmark notes\n#\n#   Measured on the lab's Ryzen box.\n#\n"
+            "#   Below are the measurement results for the stock gcc 12 build:\n#\n"
+            f"#   {TABLE.replace(chr(10), chr(10) + '#   ')}\n"
+            "#   Here are performance numbers with clang 17 and LTO:\n#\n"
+            "#   type 16 bytes 64 bytes\n#   md5 1.50k 2.50k\n#\n"
+            "#   The figures that follow are the performance of the\n#   vectorised code path:\n#\n"
+            "#   type 16 bytes 64 bytes\n#   md5 1.70k 2.70k\nimport os\n")
+    df = cipherlab.ingest(text)
+    assert labels(text) == ["stock gcc 12 build", "clang 17 and LTO", "vectorised code path"]
+    assert set(df.rule.astype(str)) == {"label: subject of a sentence"}
+
+
+@pytest.mark.parametrize("table", [
+    TABLE,
+    "| Cipher | 16 bytes | 64 bytes |\n|---|---|---|\n| chacha20-poly1305 | 100.00k | 200.00k |\n",
+])
+def test_a_tool_banner_is_no_label_the_caption_above_it_is(table):
+    # (053's shape: the library's version as a fact between the caption and the table)
+    assert labels(f"Results on the NAS:\nLibreSSL : LibreSSL 3.8.2\n\n{table}") == ["Results on the NAS"]
+
+
+def test_a_document_table_takes_no_label_from_above_a_sentence():
+    text = ("Rock 5B\nThe tests ran for three seconds per size, on the ciphers we were interested in.\n"
+            "| Cipher | 16 bytes | 64 bytes |\n|---|---|---|\n| sm4-cbc | 100.00k | 200.00k |\n")
+    assert labels(text) == [None]
+    assert labels(text.replace("The tests", "### Rock 5B\nThe tests")) == ["Rock 5B"]
+
+
+# --- an OPENSSL_ia32cap value the prose states binds to the output below it -------------------
+def _isa(text):
+    import warnings
+
+    from cipherlab.errors import IngestWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(text)
+    said = [str(w.message) for w in caught if issubclass(w.category, IngestWarning)]
+    cols = [c for c in ("isa_mask", "isa", "isa_off", "aesni") if c in df.columns]
+    runs = df.groupby("run", observed=True)
+    got = [{c: v for c in cols if (v := runs[c].first().iloc[r]) == v and v is not None}
+           for r in range(runs.ngroups)]
+    return got, runs["rule"].first().astype(str).tolist() if "rule" in df else [], said
+
+
+def test_a_mask_in_the_prose_above_a_run_gives_it_the_isa_a_capture_would():
+    text = ("On the Xeon, stock:\n\ntype 16 bytes 64 bytes\naes-256-ctr 1000.00k 2000.00k\n\n"
+            "and with OPENSSL_ia32cap=~0x200000200000000:~0x60000000000:\n\n"
+            "type 16 bytes 64 bytes\naes-256-ctr 400.00k 500.00k\n")
+    got, rules, said = _isa(text)
+    assert got == [{}, {"isa_mask": "~0x200000200000000:~0x60000000000", "isa": "no-aesni",
+                        "isa_off": "aesni+pclmulqdq+vaes+vpclmulqdq", "aesni": "off"}]
+    assert "isa_mask: OPENSSL_ia32cap in the prose above" in rules[1]
+    assert any("asks to switch off" in m for m in said)  # decoded from the value: said so
+    # the same run under a prompt's mask gets the same condition (no prose rule)
+    prompt = text.replace("and with OPENSSL_ia32cap=~0x200000200000000:~0x60000000000:\n\n",
+                          "$ OPENSSL_ia32cap=~0x200000200000000:~0x60000000000 openssl speed aes-256-ctr\n")
+    got_prompt, rules_prompt, _ = _isa(prompt)
+    assert got_prompt[1] == got[1] and "isa_mask" not in rules_prompt[1]
+
+
+def test_an_env_mask_in_a_sentence_and_one_that_clears_more_than_aes():
+    text = ("Then I ran it as env OPENSSL_ia32cap=\u201d~0x200000000000000:~0\u2033 openssl speed sha1, "
+            "which gave:\n\ntype 16 bytes 64 bytes\nsha1 300.00k 600.00k\n\n"
+            "and with OPENSSL_ia32cap='~0x200000200000000' (the AWS value) once more:\n\n"
+            "type 16 bytes 64 bytes\nsha1 100.00k 200.00k\n")
+    got, _, _ = _isa(text)
+    assert got[0] == {"isa_mask": "~0x200000000000000:~0", "isa": "~0x200000000000000:~0",
+                      "isa_off": "aesni", "aesni": "off"}
+    # a value without ':' zeroes the second word (SHA-NI, AVX2 ...): no 'aesni' label
+    assert got[1]["isa"] == "no-aesni-classic" and "aesni" not in got[1]
+    assert got[1]["isa_off"].startswith("aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2")
+
+
+def test_a_mask_the_prose_says_was_not_set_or_only_shows_gives_nothing():
+    text = ("Without OPENSSL_ia32cap=~0x200000200000000, the stock run:\n\n"
+            "type 16 bytes 64 bytes\nghash 1000.00k 2000.00k\n\n"
+            "The box (CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab) again:\n\n"
+            "type 16 bytes 64 bytes\nghash 1100.00k 2100.00k\n")
+    got, _, said = _isa(text)
+    assert got == [{}, {}] and not any("asks to switch off" in m for m in said)

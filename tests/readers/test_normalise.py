@@ -136,6 +136,38 @@ def test_quoted_printable_mail_is_decoded_and_keeps_its_line_numbers():
     assert sorted(set(df.line)) == rows  # each row's line in the pasted (encoded) text
 
 
+# A mail whose prose the encoder soft-broke above two tables: one of no stated unit, one whose
+# plain cells beside 'k' ones are too large for openssl's bytes/s.
+QP_TABLES = (
+    "Subject: digest speeds measured on the file server in the basement, sent from webmail\n\n"
+    "| Digest | 16 bytes | 64 bytes |\n|---|---|---|\n"
+    "| sha3-256 | 15000.5 | 40000.25 |\n| blake2s256 | 30000.5 | 90000.75 |\n\n"
+    "And the ciphers, with the numbers exactly as openssl printed them on that machine (most of them):\n\n"
+    "| Cipher | 16 bytes | 64 bytes |\n|---|---|---|\n"
+    "| sm4-cbc | 81234.56k | 91234.56 |\n")
+
+
+def test_warnings_name_the_lines_of_the_pasted_text_not_of_the_decoded_one():
+    import quopri
+    import re
+    import warnings
+
+    encoded = quopri.encodestring(QP_TABLES.encode()).decode()
+    assert encoded.count("=\n") >= 2  # the prose above each table was soft-broken
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(encoded)
+    pasted = encoded.split("\n")
+    rows = {name: i + 1 for i, line in enumerate(pasted) for name in ("sha3", "blake2s", "sm4")
+            if line.startswith(f"| {name}")}
+    messages = [str(w.message) for w in caught]
+    no_unit = next(m for m in messages if "have no unit" in m)
+    assert re.search(r"line\(s\) ([\d, ]+) have", no_unit)[1] == f"{rows['sha3']}, {rows['blake2s']}"
+    large = next(m for m in messages if "above 10000" in m)
+    assert re.search(r"line\(s\) ([\d, ]+) were", large)[1] == str(rows["sm4"])
+    assert set(df.line) == set(rows.values())  # the cells say the same lines
+
+
 def test_text_with_a_plain_equals_sign_is_not_taken_for_quoted_printable():
     from cipherlab.readers._text import normalise
     text = "CFLAGS=-O2 -march=native and a long line that ends with an equals sign =\nmd5 =3D\n"

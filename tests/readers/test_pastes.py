@@ -26,11 +26,7 @@ import paste_score as P  # noqa: E402
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
 
 # What the current reader gets wrong, per paste (remove the entry when the paste reads right).
-XFAIL: dict[str, str] = {
-    "026": "the captions inside the Perl comment are not found (run 1 gets no label, not "
-           "'32-bit compiler'); run 3's label is a sentence cut from the comment",
-    "053": "label is the 'OpenSSL : OpenSSL 1.0.2k' description line",
-}
+XFAIL: dict[str, str] = {}
 
 PASTES = P.pastes()
 # Where MANIFEST.tsv miscounts (re-read against the text): paste -> corrected fields.

@@ -12,9 +12,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import cipherlab
 from cipherlab.errors import IngestWarning
 from cipherlab.model import to_frame
-from cipherlab.readers._tables import find_tables, parse_value, tier_name
+from cipherlab.readers._tables import find_tables, parse_value, prose_cpu, tier_name
 
 SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"
 AWS_VARIANTS = [
@@ -433,3 +434,77 @@ def test_a_section_row_sets_the_cpu_only_when_it_names_one():
     runs, _ = find_tables(text, "t")
     assert runs[0].meta["label"] == "With AES-NI"
     assert (runs[0].meta["cpu"], runs[0].meta["clock_hz"]) == ("Intel Xeon", 2.0e9)
+
+
+_MARKUP = [
+    '<table><tr><td colspan="2">a &amp; b</td></tr>\n<tr><TD>1<br/>2</td><td>3</td></tr></table>',
+    '<!doctype html>\n<TABLE BORDER=1><TR><TH COLSPAN="2">x<td colspan=3/><td colspan="&#50;">y</TABLE>',
+    '<table>\n<caption>Cap &lt;x&gt;</caption>\n<tr>\n<td\ncolspan=3\n>\n1,024.5k\n</td>\n</tr>\n</table>',
+    "<table><tr><td title='it' a=\"x>y\">&#49;&nbsp;2</td></tr></table><p>after</p>",
+]
+_NOT_PLAIN = [
+    "<table><tr><td>1 < 2</td></tr></table>",  # a stray "<"
+    "<table><!-- a comment --><tr><td>1</td></tr></table>",
+    '<table><tr><td>1</td></tr></table><script>x = "<td>"</script>',
+    '<table><tr><td a="1"b="2">1</td></tr></table>',  # attributes html.parser reads its own way
+]
+
+
+@pytest.mark.parametrize("markup", _MARKUP + [SEEDS.joinpath(name).read_text() for name in (
+    "aws-wiki-aesni-on-off-html.html", "implementation-tiers-wiki-html.html")])
+def test_plain_markup_route_reads_as_html_parser(markup):
+    """The quick route for plain <table> markup finds what html.parser finds, lines included."""
+    from cipherlab.readers._tables import _HTMLTableParser
+    slow, quick = _HTMLTableParser(), _HTMLTableParser()
+    slow.feed(markup)
+    slow.close()
+    assert quick.feed_plain(markup)
+    assert quick.tables == slow.tables and quick.tables
+
+
+@pytest.mark.parametrize("markup", _NOT_PLAIN)
+def test_other_markup_is_left_to_html_parser(markup):
+    from cipherlab.readers._tables import _HTMLTableParser
+    parser = _HTMLTableParser()
+    assert not parser.feed_plain(markup)
+    assert parser.tables == []  # (nothing handed before the refusal)
+
+
+@pytest.mark.parametrize("prose, expected", [
+    ("Dell R720, Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz:",
+     {"cpu": "Intel Xeon CPU E5-2680 v2", "clock_hz": 2.8e9}),
+    ("Running on the new EPYC 9654 box", {"cpu": "EPYC 9654"}),      # (a common noun ends it)
+    ("Old Mac, Apple G5 1.8GHz", {"cpu": "Apple G5", "clock_hz": 1.8e9}),
+    ("Raspberry Pi 4 @ 1.5GHz:", {"cpu": "Raspberry Pi 4", "clock_hz": 1.5e9}),
+    ("Core 2 Duo E8400 @ 3.00GHz", {"cpu": "Core 2 Duo E8400", "clock_hz": 3.0e9}),
+    # a vendor's technology, a library, a common word: no CPU
+    ("Intel Advanced Encryption Standard New Instructions", {}),
+    ("ARM Assembly MMM implementation", {}),
+    ("on my quad Core laptop @ 2.4GHz", {}),
+    # two machines in one sentence: which row ran on which is not known here
+    ("a Pi 5 (Cortex-A76 @ 2.4GHz) against a Pi 4 (Cortex-A72 @ 1.8GHz)", {}),
+])
+def test_prose_names_a_cpu_only_when_it_names_one(prose, expected):
+    assert prose_cpu(prose) == expected
+
+
+def test_a_sentence_naming_two_machines_fills_no_cpu_or_clock(engine):
+    df = cipherlab.ingest(
+        "I ran it on a Pi 5 (Cortex-A76 @ 2.4GHz, OpenSSL 3.0.11) and on a Pi 4 (Cortex-A72 @ "
+        "1.8GHz). All numbers are MB/s.\n\n| Cipher | Board | 16 B | 16 KiB |\n|---|---|---|---|\n"
+        "| AES-128-GCM | Pi 5 | 412.3 | 3,120.4 |\n| AES-128-GCM | Pi 4 | 38.2 | 111.0 |\n")
+    assert len(df) == 4 and df["cpu"].isna().all() and df["clock_hz"].isna().all()
+    assert sorted(df["board"].unique()) == ["Pi 4", "Pi 5"]
+
+
+def test_the_prose_search_finds_every_line_a_fact_hint_finds():
+    """The one search over a span of prose (grouped by first letter, for speed) misses no line
+    that the per-line hints would read: facts, a block size, a unit, markup."""
+    from cipherlab.readers._tables import _FACT_HINT, _PROSE_HINT, _UNIT_HINT
+    lines = [line.lower() for path in Path(__file__).resolve().parents[1].joinpath("data").rglob("*")
+             if path.suffix in (".txt", ".md", ".html") for line in path.read_text(errors="replace")
+             .splitlines()] + ["per  s", "an i7-4770 box", "core i5-1240p", "cortex-a76 @ 2.4ghz"]
+    hinted = [line for line in lines if _FACT_HINT.search(line) or "block" in line or "<" in line
+              or "&" in line or _UNIT_HINT.search(" ".join(line.split()))]
+    assert len(hinted) > 500
+    assert all(_PROSE_HINT.search(line) for line in hinted)

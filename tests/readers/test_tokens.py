@@ -133,3 +133,78 @@ def test_values_with_units_and_thousands_marks(token, value):
 def test_names_people_write_map_to_the_canonical_vocabulary(name, algorithm):
     from cipherlab.readers._names import canonical
     assert canonical(name)[0] == algorithm
+
+
+# ------------------------------------------------------------- a name followed by a block size
+@pytest.mark.parametrize("text, name, block", [
+    ("whirlpool 1024", "whirlpool", 1024), ("SHA-384 16 bytes", "SHA-384", 16),
+    ("Camellia-128-CBC 8K", "Camellia-128-CBC", 8192), ("aria-256-gcm @ 16KiB", "aria-256-gcm", 16384),
+    ("hmac(sha512), 64B", "hmac(sha512)", 64), ("sm3 at 1 KB", "sm3", 1024),
+    ("AES-192 CTR 4,096", "AES-192 CTR", 4096), ("bf-cbc 256 bytes", "bf-cbc", 256),
+])
+def test_a_name_then_a_block_size_is_that_algorithm_at_that_size(text, name, block):
+    from cipherlab.readers._units import sized_name
+    assert sized_name(text) == (name, block)
+
+
+@pytest.mark.parametrize("text", [
+    "rsa 3072", "DSA 1024", "ecdsa 384", "ECDH 521", "ffdh 6144", "ed25519 256", "ML-KEM 768",
+    "bf-cbc 128",        # a cipher whose name leaves its key size open: 128 may be the key
+    "sha512 224",        # SHA-512/224, a digest of its own
+    "blake2s 256",       # BLAKE2s-256
+    "iostat 1024",       # not an algorithm
+])
+def test_a_number_that_may_be_a_key_size_or_part_of_the_name_is_no_block_size(text):
+    from cipherlab.readers._units import sized_name
+    assert sized_name(text) is None
+
+
+def _read_quiet(text):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cipherlab.ingest(text)
+
+
+def _cells(df):
+    out = df.assign(value=df.bytes_per_s.fillna(df.ops_per_s))
+    return sorted(zip(df.label.astype(str), df.algorithm.astype(str), df.operation.astype(str),
+                      df.block_bytes.astype("Float64").fillna(-1).astype(int), out.value))
+
+
+def test_name_and_size_row_titles_in_a_long_table():
+    text = ("Digests on the NAS, in MiB/s:\n\n"
+            "| Test | Rate (MiB/s) |\n|---|---|\n"
+            "| whirlpool 1024 | 210.5 |\n| SHA-384 16 bytes | 44.25 |\n"
+            "| Camellia-128-CBC 8K | 150 |\n")
+    got = _cells(_read_quiet(text))
+    mib = 2.0 ** 20
+    assert [(a, op, b, v) for _, a, op, b, v in got] == [
+        ("camellia-128-cbc", "encrypt", 8192, 150 * mib), ("sha384", "digest", 16, 44.25 * mib),
+        ("whirlpool", "digest", 1024, 210.5 * mib)]
+
+
+def test_one_column_per_name_and_size_builds_as_rows():
+    text = ("All figures in GB/s.\n\n| Build | sm3 1024 | aria-256-gcm @ 16KiB | SHA-224, 64B |\n"
+            "|---|---|---|---|\n| 3.2.1 | 0.5 | 2.25 | 0.125 |\n| 3.3.0 | 0.75 | 2.5 | 0.25 |\n")
+    got = _cells(_read_quiet(text))
+    assert [(lab, a, b, v) for lab, a, _, b, v in got] == [
+        ("3.2.1", "aria-256-gcm", 16384, 2.25e9), ("3.2.1", "sha224", 64, 0.125e9),
+        ("3.2.1", "sm3", 1024, 0.5e9), ("3.3.0", "aria-256-gcm", 16384, 2.5e9),
+        ("3.3.0", "sha224", 64, 0.25e9), ("3.3.0", "sm3", 1024, 0.75e9)]
+
+
+def test_name_and_size_stated_in_the_prose_above_a_machines_table():
+    text = ("Throughput of `sha3-384 @ 8K`, in MB/s:\n\n"
+            "| Board | LibreSSL 3.9 | OpenSSL 3.3 |\n|---|---|---|\n"
+            "| Rock 5B | 101.5 | 99.5 |\n")
+    got = _cells(_read_quiet(text))
+    assert {(a, b) for _, a, _, b, _ in got} == {("sha3-384", 8192)}
+    assert sorted(v for *_, v in got) == [99.5e6, 101.5e6]
+
+
+def test_a_key_size_after_a_public_key_name_is_not_read_as_a_block_size():
+    text = ("Signing on the NAS, ops/s:\n\n"
+            "| Library | dsa 2048 | ecdsa 384 |\n|---|---|---|\n| LibreSSL | 1500.5 | 3000.5 |\n")
+    with pytest.raises(cipherlab.IngestError):  # no operation: reported, never a block size
+        _read_quiet(text)

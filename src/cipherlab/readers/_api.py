@@ -26,7 +26,8 @@ from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _openssl
 from cipherlab.readers._tables import find_tables
-from cipherlab.readers._text import decode, normalise, renumber, strip_shared_prefix
+from cipherlab.readers._text import (decode, normalise, renumber, renumbered_warnings,
+                                     strip_shared_prefix)
 
 __all__ = ["ingest"]
 
@@ -552,11 +553,12 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
     found: list = []
     taken: set[int] = set()
-    for finder in FINDERS:
-        runs, used = finder(lines, source, taken, bad_rows)
-        found += runs
-        taken |= used
-    runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
+    with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
+        for finder in FINDERS:
+            runs, used = finder(lines, source, taken, bad_rows)
+            found += runs
+            taken |= used
+        runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]

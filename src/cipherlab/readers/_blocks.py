@@ -60,6 +60,44 @@ class _BlockReaders:
                               *self.records(names, blocks), counts, seconds), 1, "progress")
         return len(recs)
 
+    def plain_doing_block(self, idx: int) -> int:
+        """Read the whole progress lines of any kind (public-key ones mostly: ``doing_block``
+        reads the symmetric ones it can) from line index ``idx`` on into a run without cells;
+        return how many.
+
+        Each line has the effect :meth:`doing` gives it: no rule opens a run at a record while
+        the run has no cells (:mod:`._boundaries`), so the record joins the current run. The
+        block ends before a line that is no whole progress line (``DOING_PLAIN_LINES``: one
+        ``clean`` leaves as it is, a prompt with its result).
+        """
+        run = self.cur
+        if run is None or run.has_cells() or self.pending_doing is not None:
+            return 0
+        m = _progress.DOING_PLAIN_LINES.match(self.text, self.starts[idx])
+        if m is None:
+            return 0
+        decrypt, used = run.opts.get("decrypt"), 0
+        for i, line in enumerate(self.lines[idx:idx + m[0].count("\n")], start=idx + 1):
+            try:  # (what the line pass does to a line that fails, it does: see parse)
+                got = _progress.doing(line, i)
+                if got is None:
+                    break
+                rec, rest = got
+                if decrypt and rec.operation == "encrypt":
+                    rec.operation = "decrypt"
+                if rec.count is None and not _progress.result(rec, rest):
+                    break  # (a prompt waiting for its result: see doing)
+            except (ValueError, IndexError):
+                break
+            run.progress.append(rec)
+            run.done.add(rec.key())
+            used += 1
+        if used:
+            run.last = idx + used
+            run.stderr_seen = True
+            run.dialects.add("progress")
+        return used
+
     def mr_block(self, idx: int) -> int:
         """Read the ``-mr`` tables from line index ``idx`` on; return how many lines.
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
+from cipherlab.readers._context import MASK_RULE
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
 from cipherlab.readers._tables import prose_cpu  # (the one reader of CPUs in prose)
 
@@ -242,11 +243,14 @@ class _RunBoundaries:
 
 def bind_context(run: _Run, context: dict) -> None:
     """Give ``run`` what notices above its output said: ``elapsed`` (``You have chosen to
-    measure elapsed time``), ``engine`` (``engine "afalg" set.``)."""
+    measure elapsed time``), ``engine`` (``engine "afalg" set.``), ``isa_mask``
+    (``and with OPENSSL_ia32cap=~0x200000200000000:``)."""
     if context.get("elapsed"):
         run.elapsed = run.stderr_seen = True
     if "engine" in context:
         run.meta["engine"] = context["engine"]
+    if "isa_mask" in context:  # ("and with OPENSSL_ia32cap=...:", decoded by label_masks)
+        run.meta["isa_mask"], run.context_rule = context["isa_mask"], MASK_RULE
 
 
 def foreign(run: _Run, rates: dict, key: tuple, count: int | None, block: int | None,

@@ -114,13 +114,13 @@ def find_runs(lines: list[str], source: str, taken: set[int]) -> tuple[list[Run]
     Returns the runs and the 0-based indices of the lines they took.
     """
     blob = "\n".join(lines)
-    if "Did " not in blob and '"description"' not in blob:
+    if "Did " not in blob and ("{" not in blob or '"description"' not in blob):
         return [], set()
     runs: list[Run] = []
     used: set[int] = set()
     run: Run | None = None
     seen: set = set()
-    label = None
+    prose: list[str] = []  # the lines of prose since the last run opened: its label's
     tool = None
     moved_on = True  # text since the last record: the next record opens a run
     for i, raw in enumerate(lines):
@@ -135,16 +135,17 @@ def find_runs(lines: list[str], source: str, taken: set[int]) -> tuple[list[Run]
             t = TOOL_NAME.search(line)
             if t:
                 tool = "aws-lc" if t[1].lower().startswith("aws") else "boringssl"
-            if _PROMPT.search(line):
-                continue
-            label = prose_label(line) or label
+            if not _PROMPT.search(line):
+                prose.append(line)
             continue
         key = (cell["algorithm"], cell["operation"], cell["block_bytes"], cell.get("key"))
         if run is None or moved_on or key in seen:
+            # (the label is the last line of prose that can be one: looked for from the end)
+            label = next(filter(None, map(prose_label, reversed(prose))), None)
             run = Run(meta={"label": label, "tool": tool or "bssl", "dialect": "bssl",
                             "timing": "elapsed"})
             runs.append(run)
-            seen, label, moved_on = set(), None, False
+            seen, prose, moved_on = set(), [], False
         seen.add(key)
         run.cells.append(cell)
         used.add(i)

@@ -23,6 +23,7 @@ import re
 from cipherlab.model import Run
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._names import canonical, is_known
+from cipherlab.readers._tables import lines_with
 from cipherlab.readers._terminal import row_bytes_per_s
 from cipherlab.readers._context import prose_label
 
@@ -108,11 +109,12 @@ def _unnamed_row(lines: list[str], i: int, unplaced) -> Run | None:
 def find_runs(lines: list[str], source: str, taken: set[int], unplaced=None):
     """Runs of the collapsed tables among ``lines`` and the 0-based indices of their lines."""
     runs, used = [], set()
-    for i, line in enumerate(lines):
-        if i in taken or "bytes" not in line:
+    for i in lines_with("bytes", "\n".join(lines)):
+        line = lines[i]
+        if i in taken:
             continue
         if len(line) < 200 or "type" not in line:
-            run = _unnamed_row(lines, i, unplaced) if " bytes " in line else None
+            run = _unnamed_row(lines, i, unplaced) if " bytes " in line and "k" in line else None
             if run is not None:
                 runs.append(run)
                 used.add(i)

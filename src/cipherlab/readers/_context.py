@@ -25,7 +25,7 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "label_verdict", "prose_label", "setext_level"]
+           "MASK_RULE", "label_above", "label_verdict", "prose_label", "prose_mask", "setext_level"]
 
 
 class Label(NamedTuple):
@@ -98,6 +98,22 @@ _MACHINE_NOUN = r"(?:server|laptop|desktop|workstation|notebook|machine|box|comp
 _MACHINE = re.compile(
     rf"\bon\s+(?:(?:my|our)\s+((?:[\w.+-]+\s+){{0,3}}?{_MACHINE_NOUN})|"
     rf"(?:a|an|the|this|that)\s+((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
+# The subject a sentence introducing what follows names: "Here are performance numbers for
+# 64-bit compiler generated code:", "These are the results with AES-NI disabled:".
+_SUBJECT = re.compile(
+    r"\b(?:performance|results?|numbers|figures|benchmarks?|timings?|speeds?|measurements?)"
+    r"(?:\s+(?:numbers|figures|results))?\s+(?:of|for|on|with|from)\s+(?:(?:the|a|an|my|our)\s+)?"
+    r"(?!(?:comparison|reference|completeness|example|instance|now|today|you|me|us|all|both|"
+    r"each|them|it|this|that|these|those)\b)(?P<subject>[^\s,;:.!?()][^,;:!?()]{2,60}?)\s*:\s*$",
+    re.IGNORECASE)
+_PRESENTING = re.compile(r"^(?:Here|These|Below|Following)\s+(?:are|is)\s", re.IGNORECASE)
+_CLAUSE = re.compile(r"\b(?:that|which|who|where|when|we|I|you|they)\b")
+# A tool's version stated as a fact of a list ("OpenSSL : OpenSSL 1.0.2k", "LibreSSL: 3.8.2"):
+# it says what ran, not which run follows.
+_TOOL_BANNER = re.compile(
+    r"^(?:openssl|libressl|boringssl|aws-lc|tongsuo|gnutls|ssleay)(?:\s+version)?\s*:\s*"
+    r"(?:(?:openssl|libressl|boringssl|aws-lc|tongsuo|gnutls|ssleay)\s+)?v?\d+\.\d+\S*\s*$",
+    re.IGNORECASE)
 # A status line that announces what follows: "Running RSA Speed Test with ... implementation..."
 _ELLIPSIS = re.compile(r"^[A-Z0-9][^.!?]*[^.]\.{3}$|^[A-Z0-9][^.!?]*\u2026$")
 
@@ -196,6 +212,24 @@ def _machine(line: str, raw: str):
     return Label(m[1] or m[2], "machine phrase") if m and _sentence(line, raw) == STOP else None
 
 
+def _subject(line: str, raw: str):
+    """The subject a sentence introducing what follows names: ``Here are performance numbers
+    for 64-bit compiler generated code:`` -> ``64-bit compiler generated code`` (the sentence
+    itself is no label: a label is never a cut sentence)."""
+    m = _SUBJECT.search(line) if line.endswith(":") else None
+    if m is None or _CLAUSE.search(m["subject"]) or m["subject"].count(" ") > 5:
+        return None  # (a clause of its own is a story again: "the build that has the patch")
+    if _sentence(line, raw) != STOP and not _PRESENTING.match(line):
+        return None  # (a short caption is named whole: "Results for the Pi 5:")
+    return Label(m["subject"], "subject of a sentence")
+
+
+def _tool_banner(line: str, raw: str):
+    """A tool's version in a list of facts names no run: ``OpenSSL : OpenSSL 1.0.2k``,
+    ``LibreSSL version: 3.8.2`` (``OpenSSL 1.1.1w:`` above a run is a caption)."""
+    return SKIP if ":" in line and _TOOL_BANNER.match(line) else None
+
+
 def _not_a_name(line: str, raw: str):
     """Fences, commands, program output, source code, links, arithmetic: say nothing of a
     run (``` ```bash ```, ``$ openssl speed md5``, ``version: 3.0.2``, ``[x](http://...)``)."""
@@ -254,6 +288,8 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("caption around a command", _around_command),
     ("heading", _heading),
     ("machine phrase", _machine),
+    ("subject of a sentence", _subject),
+    ("tool banner", _tool_banner),
     ("not a name", _not_a_name),
     ("status line", _status_line),
     ("list item", _list_item),
@@ -301,3 +337,52 @@ def prose_label(line: str) -> str | None:
     """
     verdict = label_verdict(line)
     return verdict.text if isinstance(verdict, Label) else None
+
+
+def label_above(lines) -> str | None:
+    """The label of what follows ``lines`` of prose (in text order): that of the nearest line
+    that names a run, unless one that tells a story is nearer (the order
+    :meth:`~cipherlab.readers._openssl._Parser.find_label` reads them in: nearest first, so
+    only the few lines above are judged).
+
+    >>> label_above(["Xeon E5-2680 box:", "```text"])
+    'Xeon E5-2680 box'
+    >>> label_above(["Pi 4", "The tests were run for 3 seconds each, for the ciphers we care about."]) is None
+    True
+    """
+    for line in reversed(lines):
+        verdict = label_verdict(line)
+        if verdict == STOP or isinstance(verdict, Label):
+            return None if verdict == STOP else verdict.text
+    return None
+
+
+# An OPENSSL_ia32cap assignment in prose, its value in quotes of any kind or none
+# ("and with OPENSSL_ia32cap=~0x200000200000000:", "env OPENSSL_ia32cap='~0x200000000:~0' ...");
+# a ":" after the value ends the sentence's clause, it empties no word of the mask.
+_MASK = re.compile(r"\bOPENSSL_ia32cap\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
+                   r"(?P<value>~?(?:0x[0-9a-fA-F]+|\d+)?(?::~?(?:0x[0-9a-fA-F]+|\d+))*)", re.IGNORECASE)
+# ... unless the prose says it was not set ("without OPENSSL_ia32cap=...", "unset ...").
+_NEGATED = re.compile(r"\b(?:without|unset|no|not|minus)\W+(?:\w+\W+)?$", re.IGNORECASE)
+#: The rule (``rule`` column) of a run whose ``isa_mask`` the prose above it gave.
+MASK_RULE = "OPENSSL_ia32cap in the prose above"
+
+
+def prose_mask(line: str) -> str | None:
+    """The ``OPENSSL_ia32cap`` value a line of prose says the output below it ran with, or
+    None (no assignment, an empty one, or one the line says was not in force).
+
+    >>> prose_mask("and with OPENSSL_ia32cap=~0x200000200000000:")
+    '~0x200000200000000'
+    >>> prose_mask("Then I ran env OPENSSL_ia32cap=\u201d~0x200000000:~0\u2033 openssl speed and got:")
+    '~0x200000000:~0'
+    >>> prose_mask("without OPENSSL_ia32cap=~0x200000200000000:"), prose_mask("OPENSSL_ia32cap is unset")
+    (None, None)
+    >>> prose_mask("on my NUC (CPUINFO: OPENSSL_ia32cap=0x7ef8320b078bffff:0x40069c219c97a9)") is None
+    True
+    """
+    m = _MASK.search(line)
+    if m is None or not m["value"].strip(":~") or _NEGATED.search(line, 0, m.start()) or \
+            "CPUINFO" in line[:m.start()]:
+        return None  # (a CPUINFO line quoted in prose shows the CPU's mask: nothing was asked)
+    return m["value"]

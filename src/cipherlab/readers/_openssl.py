@@ -36,8 +36,8 @@ from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_T
                                            _RunBoundaries, bind_context)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
-                                        setext_level)
-from cipherlab.readers._text import clean, parse_prompt
+                                        prose_mask, setext_level)
+from cipherlab.readers._text import INNER_MARKS, QUOTE_FIRST, clean, parse_prompt
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -79,6 +79,32 @@ _sym_header, _pkey_header, _parse_version = map(
     _memo, (T.sym_header, T.pkey_header, _mr.parse_version))
 # Last characters of a cleaned line that T.sym_row may read (a value ends it).
 _SYM_END = frozenset("0123456789kfn")
+# What every line a handler of the dispatch (:meth:`_Parser.line`) takes holds: a number
+# (a digit, any the handlers' \d reads, or openssl's inf/nan), a failure's words, "speed" (a
+# prompt) or one of the prefixes the handlers look for (first letters of public-key headers and
+# engine notices included). A line with none of them is prose whatever the state (but a harness
+# block's rows), and holds no measurement either (looks_like_data needs a number, a "+",
+# "Doing " or "Got: ").
+_DIGIT = re.compile(r"\d")
+_MARK_CHARS = re.compile("[\x1b\x7f\x08^`*]")  # (the characters of INNER_MARKS)
+_PLACED_WORDS = ("inf", "nan", "speed", *T.FAILURE_WORDS)
+_PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type",
+                  *T.VERSION_PREFIXES, *T.META_PREFIXES, *T.ELAPSED_NOTICES, *T.NOTICES,
+                  *T.FAILURE_STARTS)
+
+
+def is_prose(line: str) -> bool:
+    """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS).
+
+    >>> is_prose("Compiled with the usual flags:"), is_prose("md5 1.00k"), is_prose("speed")
+    (True, False, False)
+    """
+    if line.startswith(_PLACED_STARTS) or _DIGIT.search(line) is not None:
+        return False
+    for word in _PLACED_WORDS:
+        if word in line:
+            return False
+    return True
 
 
 @_memo
@@ -312,25 +338,29 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         # by document tables (skip) would cut into blocks: such texts go line by line, as every
         # text does with the block readers off (ENGINES: the tests run both ways).
         lines_only = bool(skip) or ENGINE == "lines"
+        text = "\n".join(self.lines)
+        # (whether clean() has more to do than strip lines and unquote them: one scan in C)
+        plain = _MARK_CHARS.search(text) is None or not any(m in text for m in INNER_MARKS)
         if not lines_only:
-            self.text = "\n".join(self.lines)
+            self.text = text
             # offset of each line in self.text (accumulate and map run in C)
             self.starts = list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
         resume = 0
         for idx, raw in enumerate(self.lines):
-            if idx < resume:
-                continue  # read by a block
-            if idx in skip:
-                continue
+            if idx < resume or idx in skip:
+                continue  # read by a block, or taken by a document table
+            # (a line that continues another; a block reader that reads none changes none)
+            pending = self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field
             if self.pending_hdr == "sym" and not lines_only and self.cur.sizes:
                 n = self.row_block(idx)  # the table under a whole `type` header
                 if n:
                     resume = idx + n
                     continue
             c0 = raw[:1]
-            if not (self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field):
+            if not pending:
                 if c0 == "D" or c0 == "+":
-                    n = 0 if lines_only else self.doing_block(idx) if c0 == "D" else self.mr_block(idx)
+                    n = 0 if lines_only else (self.doing_block(idx) or self.plain_doing_block(idx)) \
+                        if c0 == "D" else self.mr_block(idx)
                     if n:
                         resume = idx + n
                         continue
@@ -342,7 +372,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     if n:
                         resume = idx + n
                         continue
-            line = clean(raw)
+            line = raw.strip()
+            if not plain or line[:1] in QUOTE_FIRST:
+                line = clean(raw)
             if not line:
                 continue
             i = idx + 1  # 1-based line numbers from here on
@@ -350,13 +382,16 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 line = self.untagged(i, line)
             elif line[-1] in _DIGITS and self.cur is not None and self.cur.sizes:
                 line = self.unnumbered(i, line)
-            if self.pending_row or self.pending_pk or self.pending_hdr or self.cont_field:
+            if pending:
                 if self.continuation(i, line):
                     continue
                 self.flush_pending()
             if line.startswith("Doing ") and not _DOING_RESULT.search(line):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
+            if self.harness is None and is_prose(line):
+                self.note_prose(i, line)
+                continue
             try:
                 # Inside a throughput table most lines are rows: try that first.
                 run = self.cur
@@ -428,6 +463,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return line, 0
 
     def note_prose(self, i: int, line: str) -> None:
+        mask = prose_mask(line) if "ia32cap" in line else None
+        if mask is not None:  # for the output below it: this run's while it has none
+            if self.cur is not None and not self.cur.has_cells():
+                bind_context(self.cur, {"isa_mask": mask})
+            else:
+                self.pending_context["isa_mask"] = mask
         if line.startswith("#"):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
@@ -444,15 +485,16 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             v = self.verdict(i, line)
             if isinstance(v, Label) and v.level:
                 self.headings.append((i, v))
+        byline = is_byline(line)
         if prose and prose[-1][0] == i - 1 and len(prose[-1][1]) <= _TITLE_WIDTH and \
-                self.verdict(i, line) == STOP and not is_byline(line) and \
+                self.verdict(i, line) == STOP and not byline and \
                 not is_list_item(self.lines[i - 1]):
             # a short line right above a paragraph is its title (a heading that lost its markup)
             above = self.verdict(*prose[-1])
             if isinstance(above, Label) and above.rule == "caption":
                 self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
                 self.headings.append((i - 1, h))
-        if is_byline(line):
+        if byline:
             self.bylines.append(i)
         prose.append((i, line))  # (judged as a label only when a run asks: most never are)
         if len(prose) > 2 * _LABEL_REACH:

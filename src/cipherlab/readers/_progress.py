@@ -10,7 +10,7 @@ public-key, KEM and signature prompts).
 from __future__ import annotations
 
 import re
-from functools import partial
+from functools import lru_cache, partial
 from typing import Iterable, Iterator, NamedTuple
 
 from cipherlab.readers._names import canonical, pkey_algorithm
@@ -39,6 +39,9 @@ DOING_LINE = re.compile(
     rf"{_RESULT_WORD}(?:'s| ops) in ([0-9]+\.[0-9]+)s[^\S\n]*\n", re.M)
 DOING_BLOCK = re.compile(f"(?:{DOING_LINE.pattern})+", re.M)
 DOING_LINES = re.compile(r"(?:Doing [^\n]*\n)+")
+#: Lines starting "Doing " that clean() leaves as they are: printable ASCII but for "^", "*" and
+#: "`" (escapes and markup), no blank at their end (read by ``_blocks``' ``plain_doing_block``).
+DOING_PLAIN_LINES = re.compile(r"(?:Doing [ -)+-\]_a-~]*[!-)+-\]_a-~]\n)+")
 _DOING_SYMN = re.compile(r"^Doing (?P<alg>.+?) (?P<n>\d+) times on (?P<len>\d+) size blocks:\s?(?P<rest>.*)$")
 _DOING_PK = re.compile(
     r"^Doing (?P<bits>\d+) bits? (?P<what>.*?)(?:'s| ops) for (?P<secs>\d+)s:\s?(?P<rest>.*)$")
@@ -103,6 +106,7 @@ def completes(fields: Iterable[tuple]) -> Iterator[Complete]:
     return map(partial(tuple.__new__, Complete), fields)
 
 
+@lru_cache(maxsize=1024)  # (pure; a run's prompts repeat from run to run)
 def pk_identity(bits: int, what: str) -> tuple[str, str, str]:
     """``(family, algorithm, operation)`` from a public-key prompt's ``bits`` and ``what``.
 
@@ -207,14 +211,15 @@ def name_curves(records: list[Progress], args: list[str] | None) -> list[bool]:
 
 def doing(line: str, lineno: int) -> tuple[Progress, str] | None:
     """Parse a ``Doing ...`` prompt; return the record and the text after the prompt."""
-    m = DOING_FULL.match(line)
+    sym = " size blocks:" in line  # (in every symmetric prompt: the others skip their regexes)
+    m = DOING_FULL.match(line) if sym else None
     if m:  # the common case, prompt and result on one line: one regex instead of two
         name = m[1]
         algorithm, op = canonical(name)
         rec = Progress(lineno, name, int(m[2]), None, None, algorithm, op)
         rec.count, rec.seconds = int(m[3]), float(m[4])
         return rec, ""
-    m = _DOING_SYM.match(line)
+    m = _DOING_SYM.match(line) if sym else None
     if m:
         name = m["alg"]
         algorithm, op = canonical(name)
@@ -233,7 +238,7 @@ def doing(line: str, lineno: int) -> tuple[Progress, str] | None:
         # keygen is shared by KEM and SIG: "kem?" is settled by the result line or later records.
         kind = "sig" if m["op"] in ("signs", "verify") else "kem" if m["op"] in ("encaps", "decaps") else "kem?"
         return Progress(lineno, m["alg"], None, f"{kind}:{algorithm}", None, algorithm, op), m["rest"]
-    m = _DOING_SYMN.match(line)
+    m = _DOING_SYMN.match(line) if sym else None
     if m:
         name = m["alg"]
         algorithm, op = canonical(name)

@@ -62,6 +62,8 @@ class _Run:
         self.rows: list[list] = []  # throughput rows: model.Run.rows records, as lists
         self.evp = False  # a row named "evp" (-multi -evp parents before 3.0.10)
         self.pk: list[tuple[list, tuple]] = []  # (cell, family key)
+        self.pk_ids: set = set()  # pk_keys of pk[:pk_counted] (see pk_keys)
+        self.pk_counted = 0
         # Progress records (see the progress property); those read by blocks stay column-wise
         # until something needs them as records (assembly fills rows from the columns).
         self.records: list[_progress.Progress] = []  # made records, before those of `columns`
@@ -89,10 +91,19 @@ class _Run:
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
         self.label_rule: str | None = None  # the rule that found its label (_context)
         self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
+        self.context_rule: str | None = None  # the rule that gave it a condition of the prose
 
     def pk_keys(self) -> set:
-        """The :func:`pk_id` of the run's public-key cells (a row prints once per table)."""
-        return {pk_id(cell[ALG], cell[OP], key[0]) for cell, key in self.pk}
+        """The :func:`pk_id` of the run's public-key cells (a row prints once per table).
+
+        (Counted as cells are added: the pass appends cells, it never changes one; asked at
+        each public-key row, the set is not made again from all the cells each time.)
+        """
+        cells, n = self.pk, self.pk_counted
+        if n < len(cells):
+            self.pk_ids.update(pk_id(cell[ALG], cell[OP], key[0]) for cell, key in cells[n:])
+            self.pk_counted = len(cells)
+        return self.pk_ids
 
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)

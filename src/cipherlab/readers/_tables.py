@@ -33,6 +33,7 @@ the cells are kept as printed, flagged ``unit unknown`` and warned about: never 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import warnings
@@ -40,26 +41,29 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
-from cipherlab.errors import IngestWarning
 from cipherlab.model import Run
+from cipherlab.readers._context import label_above
 from cipherlab.readers._grids import named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import canonical
+from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
 from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
                                       stated_unit, value_with_unit)
 
-__all__ = ["find_tables", "parse_value", "prose_cpu", "tier_name"]
+__all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
-_SIZE_HINT = re.compile(r"\bbytes?\b|\bblock|\bsize", re.IGNORECASE)
+_SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
 _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
                     r"\s*(k)?$", re.IGNORECASE)
 # Cells that say "nothing here" rather than a number.
 _BLANK_CELLS = {"", "-", "--", "\u2013", "\u2014", "n/a", "na", "?", "x"}
+_CLEAN_HINT = re.compile("[&\u00a0*_`]")  # what only _clean(), not a strip, removes
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_|`)(.*)\1$")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
+_HTML_TABLE = re.compile("<table", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 
 # Prose facts. Versions as openssl prints them, or as people write them ("OpenSSL version 1.0.1f").
@@ -69,20 +73,60 @@ _SPEED_COMMAND = re.compile(r"\bopenssl\s+speed\b", re.IGNORECASE)
 _AWS = re.compile(r"\bAWS\b.*?\b([a-z]\d[a-z0-9-]*\."
                   r"(?:\d*x?large|medium|small|micro|nano|metal))\b")
 _CLOCK = re.compile(r"@\s*(\d+(?:\.\d+)?)\s*([GM])Hz\b", re.IGNORECASE)
-# A CPU named in prose: vendor or family word up to the clock ("VIA Luke @ 1.0 GHz",
-# "i7-4770 CPU @ 3.40GHz", "AMD Ryzen 5 3600").
-_CPU = re.compile(r"\b((?:Intel|AMD|VIA|Apple|ARM|Qualcomm|Ampere|IBM|Cyrix|Transmeta)\b[^,;:()@]*?"
-                  r"|(?:Core\s+)?i[3579]-\d{4}\w*(?:\s+CPU)?|Xeon[^,;:()@]*?|Ryzen[^,;:()@]*?"
-                  r"|EPYC[^,;:()@]*?|Graviton\s*\d*)\s*(?=@|$|[,;:()])")
+# A CPU named in prose starts at a vendor or family word; "Core", "Atom", "Nano" ... are words
+# too, so they name a CPU only after a vendor or before a model number (see prose_cpu).
+_VENDORS = ("Intel|AMD|VIA|Apple|ARM|Arm|Qualcomm|Ampere|IBM|Cyrix|Transmeta|Marvell|Cavium|"
+            "HiSilicon|Broadcom|Allwinner|Rockchip|Amlogic|NVIDIA|Samsung|MediaTek|NXP|"
+            "Freescale|Motorola|Fujitsu|SiFive|StarFive|Loongson|Hygon|Zhaoxin|Centaur")
+_FAMILIES = ("Xeon|Pentium|Celeron|EPYC|Ryzen|Threadripper|Opteron|Athlon|Phenom|Turion|"
+             "Sempron|Cortex-[AMRX]\\d+\\w*|Neoverse[-\\w]*|Graviton\\d*|Altra|Snapdragon|Kryo|"
+             "Exynos|POWER\\d+\\w*|PowerPC|UltraSPARC[-\\w]*|SPARC[-\\w]*|Itanium|ThunderX\\d*|"
+             "Kunpeng|Tegra|(?:Core\\s+)?[iI][3579]-\\d{4,5}\\w*")
+_WEAK_FAMILIES = "Core|Atom|Nano|Eden|Luke|Esther|Nehemiah|C3|C7|G[345]|M[1-5]"
+_CPU_START = re.compile(rf"\b(?:(?P<vendor>{_VENDORS})|(?P<family>{_FAMILIES})|"
+                        rf"(?P<weak>{_WEAK_FAMILIES}))(?![\w-])")
+_IS_FAMILY = re.compile(rf"(?:{_FAMILIES}|{_WEAK_FAMILIES})$")
+_TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
+_CLOCK_WORD = re.compile(r"\(?(\d+(?:\.\d+)?)\s*([GM])Hz\)?$", re.IGNORECASE)
+_NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
 _GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
-# Lower-case words one of which a line must contain to state a fact _facts() looks for.
-_FACT_HINT = re.compile(r"ssl|aws|hz|gcc|intel|amd|via|apple|arm|qualcomm|ampere|ibm|cyrix|"
-                        r"transmeta|core|xeon|ryzen|epyc|graviton|i[3579]-")
+# Lower-case words one of which a line must contain to state a fact _facts() looks for (the
+# weak family words name a CPU only beside a vendor or a model number, which this finds).
+_FACT_HINT = re.compile(f"ssl|aws|hz|gcc|core|{_VENDORS.lower()}|{_FAMILIES.lower()}")
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
 _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
+
+
+def _by_first_letter(alternatives: list[str]) -> re.Pattern:
+    """The alternation of ``alternatives`` (lower-case patterns), grouped by their first letter:
+    re tries every alternative at every position of a text, this only those that start with
+    the letter there (70 words made the search of a page of prose cost milliseconds). Used to
+    find lines holding a match, for which a leading optional group does not matter: it is left
+    out, so that every alternative starts with a literal (re then skips the other characters).
+
+    >>> _by_first_letter(["aws", "amd", "(?:core\\s+)?i[3579]-", "<"]).pattern
+    'a(?:ws|md)|i(?:[3579]-)|<'
+    """
+    groups: dict[str, list[str]] = {}
+    for alt in alternatives:
+        alt = _LEADING_OPTIONAL.sub("", alt)
+        groups.setdefault(alt[0] if alt[0].isalnum() else alt, []).append(alt[1:])
+    return re.compile("|".join(f"{first}(?:{'|'.join(rests)})" if len(first) == 1 and
+                               first.isalnum() else first for first, rests in groups.items()))
+
+
+_LEADING_OPTIONAL = re.compile(r"^\(\?:[^()|]*\)\?")
+# What a raw line (lower case) holds when, read as prose, it may state a fact, a heading, a
+# block size or a unit: the hints above, with any space in them, or markup that may hide them.
+_PROSE_HINT = _by_first_letter([*_FACT_HINT.pattern.split("|"), "block", "byte", "@", " at ",
+                                *_UNIT_HINT.pattern.replace(" ", r"\s+").split("|"), "<", "&"])
+_HEADING_HINT = re.compile(r"#|<|&")
+_DIGIT_HINT = re.compile(r"[\d&]")  # (an entity may be a digit)
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
 _PLAIN_LIMIT = 10000.0
 _DIGIT = re.compile(r"\d")
+# What a cell must hold to be read as a value ("&" may be an escaped digit: "&#49;").
+_VALUE_HINT = re.compile(r"\d|inf|nan|&", re.IGNORECASE)
 
 # Column headers that name the row-name column of an ordinary (rows = algorithms) table.
 _NAME_HEADERS = {"cipher", "ciphers", "algorithm", "algorithms", "algo", "type", "name", "digest",
@@ -105,6 +149,12 @@ _TIER_FOOTNOTE = re.compile(
                             reverse=True)) + r")((?:[a-z],)*[a-z])$", re.IGNORECASE)
 # "IDEAa" in "IDEAa CBC": an upper-case algorithm word with footnote letters glued to it.
 _NAME_FOOTNOTE = re.compile(r"^([A-Z][A-Z0-9-]+)((?:[a-z],)*[a-z])$")
+_TIER_JOINS = re.compile(r"\s*(?:&|\+|/|\band\b)\s*")  # "AES-NI & SHA Ext.", "asm+padlock"
+_TIER_SPACES = re.compile(r"[\s.]+")
+_PIPE = re.compile(r"(?<!\\)\|")  # a cell border (an escaped "\|" is text)
+_TAG = re.compile(r"<[^>]+>")
+_OPENSSL = re.compile(r"\bopenssl\b", re.IGNORECASE)
+_ELAPSED = re.compile(r"(?:^|\s)-elapsed\b")
 _YES = {"yes", "y", "true", "on", "enabled", "enable", "1", "\u2713", "\u2714", "with"}
 _NO = {"no", "n", "false", "off", "disabled", "disable", "0", "\u2717", "\u2718", "without"}
 
@@ -127,6 +177,10 @@ def parse_value(cell: str) -> float | None:
 
 def _value(cell: str) -> float | None:
     # parse_value() for a cell already passed through _clean().
+    if cell[-1:] == "k":  # (openssl's "%.2fk", maybe with thousands marked: the common case)
+        head, dot, frac = cell[:-1].partition(".")
+        if dot and frac.isdecimal() and (head.isdecimal() or INTEGER.match(head)):
+            return times_1000(f"{head.replace(',', '')}.{frac}")
     m = _VALUE.match(cell)
     if m is None:
         return None
@@ -145,7 +199,7 @@ def tier_name(cell: str) -> tuple[str, str | None]:
     ('aes-ni+sha-ext', None)
     """
     parts, notes = [], []
-    for part in re.split(r"\s*(?:&|\+|/|\band\b)\s*", _clean(cell)):
+    for part in _TIER_JOINS.split(_clean(cell)):
         word = part.strip().rstrip(".").strip()
         if not word:
             continue
@@ -154,7 +208,7 @@ def tier_name(cell: str) -> tuple[str, str | None]:
             m = _TIER_FOOTNOTE.match(word)
             if m:
                 key, notes = m[1].lower(), notes + m[2].split(",")
-        parts.append(_TIER_WORDS.get(key, re.sub(r"[\s.]+", "-", key).strip("-")))
+        parts.append(_TIER_WORDS.get(key, _TIER_SPACES.sub("-", key).strip("-")))
     return "+".join(parts), (",".join(notes) if notes else None)
 
 
@@ -207,9 +261,10 @@ def find_tables(lines: list[str], source: str, *,
     # One pass over the whole text in C decides which scanners can find anything at all: most
     # documents are openssl text with no table, and they must cost next to nothing here.
     blob = "\n".join(lines)
-    tables = _html_tables(lines) if re.search("<table", blob, re.IGNORECASE) else []
+    # (a one-character test first where it can say no: it is a memchr, ten times cheaper)
+    tables = _html_tables(lines) if "<" in blob and _HTML_TABLE.search(blob) else []
     taken = set().union(*(t.span for t in tables)) if tables else set()
-    if "{|" in blob:
+    if "{" in blob and "{|" in blob:
         tables += _mediawiki_tables(lines, taken)
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "|" in blob:
@@ -217,27 +272,27 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "\t" in blob:
         tables += _tab_tables(lines, taken)
-    if not tables:
+    if not any(_may_hold_measurements(t) for t in tables):
         return [], set()
-    tables.sort(key=lambda t: t.start)
+    # (of tables starting on the same line, the last found is read; one starting inside the
+    # table read before it is that table's)
+    tables = list({t.start: t for t in sorted(tables, key=lambda t: t.start)}.values())
 
     runs: list[Run] = []
     consumed: set[int] = set()
-    context = _Context()
-    table_at = {t.start: t for t in tables}
-    skip_until = -1
-    for i, line in enumerate(lines):
-        if i <= skip_until:
+    context = _Context(lines)
+    done = 0  # the lines above this one are read, as prose or as a table
+    for table in tables:
+        if table.start < done:
             continue
-        table = table_at.get(i)
-        if table is None:
-            context.read_prose(line)
-            continue
-        skip_until = table.end
-        found, used, bad = _read_table(table, context)
-        if not found:  # not openssl's orientation: perhaps another one (_grids)
-            found, used, grid_bad = _read_grid(table, context)
-            bad = grid_bad if found or grid_bad else bad
+        context.read_prose(done, table.start)
+        done = table.end + 1
+        found, used, bad = [], set(), []
+        if _may_hold_measurements(table):
+            found, used, bad = _read_table(table, context)
+            if not found:  # not openssl's orientation: perhaps another one (_grids)
+                found, used, grid_bad = _read_grid(table, context)
+                bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
             unplaced.extend((j + 1, lines[j]) for j in bad)
         if found:
@@ -246,29 +301,30 @@ def find_tables(lines: list[str], source: str, *,
             context.after_table()
         else:
             # Not an openssl-shaped table: its text is prose (it may still name a machine).
-            for j in range(table.start, table.end + 1):
-                context.read_prose(lines[j])
+            context.read_prose(table.start, done)
     if context.unknown:
-        shown = _first_lines(context.unknown)
-        warnings.warn(
-            f"{source}: table cells at line(s) {shown} have no unit: no 'k' and nothing in the "
+        warnings.warn(LineWarning(
+            f"{source}: table cells at line(s) {{lines}} have no unit: no 'k' and nothing in the "
             f"table or the text above it says what the numbers are (1000s of bytes per second, "
             f"MB/s, ...); they are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the "
-            f"unit above the table or in its header to read them.", IngestWarning, stacklevel=2)
+            f"unit above the table or in its header to read them.", context.unknown), stacklevel=2)
     if context.plain_large:
-        shown = _first_lines(context.plain_large)
-        warnings.warn(
-            f"{source}: table cells without 'k' above 10000 at line(s) {shown} were read as "
+        warnings.warn(LineWarning(
+            f"{source}: table cells without 'k' above 10000 at line(s) {{lines}} were read as "
             f"bytes/s. openssl prints such values with 'k' (1000s of bytes/s), so this table was "
             f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
-            f"the table (e.g. 'in 1000s of bytes per second').", IngestWarning, stacklevel=2)
+            f"the table (e.g. 'in 1000s of bytes per second').", context.plain_large), stacklevel=2)
     return runs, consumed
 
 
-def _first_lines(indices) -> str:
-    """The first five 1-based line numbers of 0-based ``indices``, for a warning ("3, 7 ...")."""
-    lines_at = sorted({i + 1 for i in indices})
-    return ", ".join(map(str, lines_at[:5])) + (" ..." if len(lines_at) > 5 else "")
+def _may_hold_measurements(table: _Table) -> bool:
+    """Whether reading ``table`` can give a run or a row to report: a header row, then a row
+    with something a value may be read from. (Most candidates are one ``|`` line of a shell
+    pipe or a TAB-indented line: refused here, before their cells are read.)"""
+    filled = [row for row in table.rows if any(row.cells)]
+    below = "\t".join(cell for row in filled[1:] for cell in row.cells)
+    # (any other script may hold digits \d does not match, "²": such a table is read)
+    return len(filled) >= 2 and (_VALUE_HINT.search(below) is not None or not below.isascii())
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,6 +336,15 @@ class _Row:
     line: int            # 0-based index of the row's (first) line
     cells: list[str]
     lines: set[int]      # 0-based indices the row occupies
+    _clean_cells: list[str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def clean_cells(self) -> list[str]:
+        """The cells as they are read (see ``_clean``); most rows need only a strip."""
+        if self._clean_cells is None:
+            needs_clean = _CLEAN_HINT.search("".join(self.cells))
+            self._clean_cells = [_clean(c) if needs_clean else c.strip() for c in self.cells]
+        return self._clean_cells
 
 
 @dataclass
@@ -309,7 +374,8 @@ def _clean(cell: str) -> str:
 
 
 def _unquote(line: str) -> str:
-    return line[_QUOTE.match(line).end():] if _QUOTE.match(line) else line
+    m = _QUOTE.match(line) if ">" in line else None
+    return line[m.end():] if m else line
 
 
 def _pipe_cells(text: str) -> list[str] | None:
@@ -320,7 +386,10 @@ def _pipe_cells(text: str) -> list[str] | None:
         text = text[1:]
     if text.endswith("|") and not text.endswith("\\|"):
         text = text[:-1]
-    cells = [c.replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", text)]
+    if "\\" in text:
+        cells = [c.replace("\\|", "|").strip() for c in _PIPE.split(text)]
+    else:  # (no escaped "|": a plain split)
+        cells = [c.strip() for c in text.split("|")]
     return cells if len(cells) >= 2 else None
 
 
@@ -460,6 +529,38 @@ class _HTMLTableParser(HTMLParser):
         elif self._caption is not None:
             self._caption.append(data)
 
+    def feed_plain(self, text: str) -> bool:
+        """Read ``text`` as ``feed`` and ``close`` would, when it is plain markup (tags and
+        text, no comment, script or odd tag): a regex tokenizer, several times faster than
+        html.parser's. False, and nothing read, for any other text."""
+        tags = list(_PLAIN_TAG.finditer(text))
+        if len(tags) != text.count("<") or _RAW_TEXT.search(text):
+            return False  # (a "<" that starts no plain token)
+        pos = last = 0
+        for m in tags:
+            start = m.start()
+            if pos < start and (self._cell is not None or self._caption is not None):
+                self.handle_data(html.unescape(text[pos:start]))
+            pos = m.end()
+            name, attrs, empty, end = m.groups()
+            tag = (end or name or "").lower()
+            if tag not in _TABLE_TAGS:
+                continue  # (the handlers do nothing with other tags)
+            self.lineno += text.count("\n", last, start)  # (getpos(): where the tag starts)
+            last = start
+            if end is not None:
+                self.handle_endtag(tag)
+            else:
+                # (only a cell's colspan is read: other attributes need no parsing)
+                span = attrs and tag in ("td", "th") and "colspan" in attrs.lower()
+                self.handle_starttag(tag, [(a.lower(), _attr_value(v)) for a, v in
+                                           _PLAIN_ATTR.findall(attrs)] if span else [])
+                if empty:
+                    self.handle_endtag(tag)
+        if pos < len(text):
+            self.handle_data(html.unescape(text[pos:]))
+        return True
+
 
 _WIKI_ATTRS = re.compile(r"^\s*[\w-]+\s*=")
 
@@ -524,10 +625,32 @@ def _mediawiki_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     return tables
 
 
+# Plain markup, which the quick route below reads as html.parser does: a start tag with plain
+# attributes (its name, attributes and the "/" of an empty tag), an end tag or a doctype. Any
+# other "<" (a comment, a stray "<", odd attributes) is no token: such text goes to html.parser.
+_PLAIN_TAG = re.compile(r"<(?:([a-zA-Z][^\t\n\r\f />\x00<]*)((?:\s+[a-zA-Z_:][-.\w:]*"
+                        r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*(/?)>"
+                        r"|/([a-zA-Z][-.a-zA-Z0-9:_]*)\s*>|!(?i:doctype)[^<>]*>)")
+_PLAIN_ATTR = re.compile(r"([a-zA-Z_:][-.\w:]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+_TABLE_TAGS = frozenset({"table", "tr", "td", "th", "caption", "br"})  # what the handlers use
+_RAW_TEXT = re.compile(r"<(?:script|style)", re.IGNORECASE)  # (html.parser: text, not markup)
+
+
+def _attr_value(value: str) -> str | None:
+    """An attribute's value as html.parser gives it (None when the attribute has no value)."""
+    if not value:
+        return None
+    if value[0] in "\"'":
+        value = value[1:-1]
+    return html.unescape(value) if value else value
+
+
 def _html_tables(lines: list[str]) -> list[_Table]:
     parser = _HTMLTableParser()
-    parser.feed("\n".join(_unquote(line) for line in lines))
-    parser.close()
+    text = "\n".join(_unquote(line) for line in lines)
+    if not parser.feed_plain(text):
+        parser.feed(text)
+        parser.close()
     tables = []
     for t in parser.tables:
         if "end" not in t:
@@ -547,100 +670,271 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 # Prose context
 
 
+_LABEL_REACH = 40  # lines of prose above a table that may hold its label
+
+
 @dataclass
 class _Context:
-    """Facts collected from the prose above a table; the nearest statement wins."""
+    """Facts collected from the prose above a table; the nearest statement wins.
 
-    facts: dict[str, Any] = field(default_factory=dict)
-    heading: str | None = None
-    last_line: str | None = None
-    block_bytes: int | None = None
-    unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
+    The prose is read when a table first asks what it states: most prose lies above tables
+    that are not benchmark tables (a shell session, a /proc/cpuinfo dump), and costs nothing.
+    """
+
+    lines: list[str]  # the document's
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
-    named: dict[str, None] = field(default_factory=dict)  # algorithms the prose names, in order
+    # Prose taken but not read yet: for its facts, its label, the algorithms it names.
+    _unread: list[tuple[int, int]] = field(default_factory=list)
+    _unlabelled: list[tuple[int, int]] = field(default_factory=list)
+    _unnamed: list[tuple[int, int]] = field(default_factory=list)
+    _facts: dict[str, Any] = field(default_factory=dict)
+    _heading: str | None = None
+    _block_bytes: int | None = None
+    _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
+    _named: dict[str, None] = field(default_factory=dict)
 
-    def read_prose(self, line: str) -> None:
-        text = _unquote(line)
-        if "<" in text:
-            text = re.sub(r"<[^>]+>", " ", text)
-        if "&" in text:
-            text = html.unescape(text)
-        text = " ".join(text.split())
-        if not text:
-            return
-        if text[0] == "#":
-            m = _HEADING.match(text)
-            if m:
-                self.heading = m[1]
+    def read_prose(self, start: int, stop: int) -> None:
+        """Take ``lines[start:stop]`` as prose (read, line by line in effect, when asked)."""
+        if start < stop:
+            self._unread.append((start, stop))
+            self._unlabelled.append((start, stop))
+            self._unnamed.append((start, stop))
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        self._read()
+        return self._facts
+
+    @property
+    def heading(self) -> str | None:
+        self._read()
+        return self._heading
+
+    @property
+    def block_bytes(self) -> int | None:
+        self._read()
+        return self._block_bytes
+
+    @property
+    def unit(self) -> float | None:
+        self._read()
+        return self._unit
+
+    @property
+    def label(self) -> str | None:
+        """The label the prose since the last table gives the next one: that of its nearest
+        line that names a run (:func:`~cipherlab.readers._context.label_above`), looked for
+        from the end among the last ``_LABEL_REACH`` lines of prose."""
+        above: list[str] = []
+        for start, stop in reversed(self._unlabelled):
+            for line in reversed(self.lines[start:stop]):
+                text = _prose_text(line)
+                if text:
+                    above.append(text)
+                if len(above) == _LABEL_REACH:
+                    return label_above(above[::-1])
+        return label_above(above[::-1])
+
+    @property
+    def last_line(self) -> str | None:
+        """The last short line of the prose since the last table (looked for from the end)."""
+        for start, stop in reversed(self._unlabelled):
+            label = next(filter(None, map(_label, reversed(self.lines[start:stop]))), None)
+            if label:
+                return label
+        return None
+
+    def _read(self) -> None:
+        """The facts of the prose not read yet. Most lines state none: one search over a span
+        finds those that may; the heading is the last one, looked for from the end."""
+        for start, stop in self._unread:
+            low = "\n".join(self.lines[start:stop]).lower()
+            for i in lines_with(_PROSE_HINT, low, start):
+                self._read_facts(_prose_text(self.lines[i]))
+            for i in reversed(lines_with(_HEADING_HINT, low, start)):
+                m = _HEADING.match(_prose_text(self.lines[i]))
+                if m:
+                    self._heading = m[1]
+                    break
+        self._unread = []
+
+    def _read_facts(self, text: str) -> None:
         low = text.lower()
-        # Cheap substring checks first: most prose lines state none of these facts.
         if _FACT_HINT.search(low):
             facts = _facts(text)
             if "machine" in facts:
-                self.facts.pop("cpu", None)
-                self.facts.pop("clock_hz", None)
-            self.facts.update(facts)
-        if "block" in low:
-            self.block_bytes = block_size_in_prose(text) or self.block_bytes
+                self._facts.pop("cpu", None)
+                self._facts.pop("clock_hz", None)
+            self._facts.update(facts)
+        self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
         if _UNIT_HINT.search(low):
-            self.unit = stated_unit(text) or self.unit
-        if _DIGIT.search(text):
-            self.named.update(dict.fromkeys(named_algorithms(text)))
-        if len(text) <= 80 and "speed" not in low and not text.startswith(("$", "#")):
-            self.last_line = text.lstrip("-*\u2022 ").rstrip(":").strip() or self.last_line
+            self._unit = stated_unit(text) or self._unit
+
+    @property
+    def named(self) -> dict[str, None]:
+        """The algorithms the prose since the last table names, in order (read when asked)."""
+        for start, stop in self._unnamed:
+            for line in self.lines[start:stop]:
+                text = _prose_text(line) if _DIGIT_HINT.search(line) else ""
+                if _DIGIT.search(text):
+                    self._named.update(dict.fromkeys(named_algorithms(text)))
+        self._unnamed = []
+        return self._named
 
     def after_table(self) -> None:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
-        self.heading = None
-        self.last_line = None
-        self.unit = None
-        self.named = {}
+        self._read()  # (the facts stay: they are read before the label, heading, unit go)
+        self._heading = self._unit = None
+        self._unlabelled, self._unnamed, self._named = [], [], {}
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
             if self.facts.get(key) is not None:
                 meta[key] = self.facts[key]
-        meta["label"] = caption or self.heading or self.facts.get("machine") or self.last_line
+        meta["label"] = caption or self.heading or self.facts.get("machine") or self.label
         return meta
+
+
+def lines_with(what: str | re.Pattern, text: str, first: int = 0) -> list[int]:
+    """The indices of the lines of ``text`` (lines joined by newlines, numbered from ``first``)
+    that hold ``what`` (a word, or a pattern's match): one search per such line, no Python step
+    for the others.
+
+    >>> lines_with("bytes", "type 16 bytes\\nmd5 1.00k\\n64 bytes"), lines_with(_DIGIT, "a\\nb1", 5)
+    ([0, 2], [6])
+    """
+    found, i, pos = [], first, 0
+    while True:
+        if isinstance(what, str):
+            at = text.find(what, pos)
+        else:
+            m = what.search(text, pos)
+            at = -1 if m is None else m.start()
+        if at < 0:
+            return found
+        i += text.count("\n", pos, at)
+        found.append(i)
+        pos = text.find("\n", at) + 1
+        if not pos:
+            return found
+        i += 1
+
+
+def _label(line: str) -> str | None:
+    """The label a line of prose gives the table below it, if it can be one (short, no command)."""
+    text = _prose_text(line)
+    if text and len(text) <= 80 and "speed" not in text.lower() and not text.startswith(("$", "#")):
+        return text.lstrip("-*\u2022 ").rstrip(":").strip() or None
+    return None
+
+
+def _prose_text(line: str) -> str:
+    """A line of prose as its facts are read: unquoted, without tags, one space between words."""
+    text = _unquote(line)
+    if "<" in text:
+        text = _TAG.sub(" ", text)
+    if "&" in text:
+        text = html.unescape(text)
+    return " ".join(text.split())
 
 
 def _facts(text: str) -> dict[str, Any]:
     facts: dict[str, Any] = {}
-    m = _VERSION.search(text)
+    # (a word each pattern needs is looked for first: most lines hold few. Beyond ASCII,
+    # ignoring case is more than lower(): there every pattern is tried)
+    low, every = text.lower(), not text.isascii()
+    m = _VERSION.search(text) if every or "ssl" in low else None
     if m:
         facts["tool"] = m[1].lower()
         facts["tool_version"] = m[2]
-    elif re.search(r"\bopenssl\b", text, re.IGNORECASE):
+    elif (every or "openssl" in low) and _OPENSSL.search(text):
         facts["tool"] = "openssl"
-    if _SPEED_COMMAND.search(text) and re.search(r"(?:^|\s)-elapsed\b", text):
+    if (every or "speed" in low) and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
         facts["timing"] = "elapsed"
-    m = _AWS.search(text)
+    m = _AWS.search(text) if "AWS" in text else None
     if m:
         facts["machine"] = f"AWS {m[1]}"
     cpu = prose_cpu(text)
     if cpu:
         facts.update(cpu)
-    m = _GCC.search(text)
+    m = _GCC.search(text) if every or "gcc" in low else None
     if m:
         facts["compiler"] = f"gcc {m[1]}"
     return facts
 
 
 def prose_cpu(text: str) -> dict[str, Any]:
-    """``cpu`` and ``clock_hz`` from a phrase such as ``i7-4770 CPU @ 3.40GHz``."""
-    out: dict[str, Any] = {}
-    m = _CPU.search(text)
-    if m:
-        out["cpu"] = m[1].strip()
+    """``cpu`` and ``clock_hz`` from prose that names one CPU (``i7-4770 CPU @ 3.40GHz``).
+
+    The name is a family word (``Xeon``, ``EPYC``, ``Cortex-A76``), or a vendor followed by a
+    family or a model number, with the words after it while they look like a model's (a capital
+    or a digit first: ``Xeon Gold 6230``, ``Ryzen 5 3600``); a lower-case word, punctuation or a
+    clock ends it. The clock is the one written right after the name (``@ 2.4GHz``, ``1.8GHz``,
+    ``(2.4 GHz)``); without a CPU name, a short capitalised phrase right before ``@ <clock>``
+    names the machine (``Raspberry Pi 4 @ 1.5GHz``). Prose naming two CPUs (two machines
+    compared in one sentence) gives neither: which row ran on which cannot be known here.
+
+    >>> prose_cpu("On an Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz box")
+    {'cpu': 'Intel Xeon CPU E5-2680 v2', 'clock_hz': 2800000000.0}
+    >>> prose_cpu("Running on the new EPYC 9654 box"), prose_cpu("Intel Advanced Encryption Standard")
+    ({'cpu': 'EPYC 9654'}, {})
+    >>> prose_cpu("a Pi 5 (Cortex-A76 @ 2.4GHz) and a Pi 4 (Cortex-A72 @ 1.8GHz)")
+    {}
+    """
+    text = _TRADEMARK.sub("", text)
+    found = {}
+    for m in _CPU_START.finditer(text):
+        if found and m.start() < found[next(reversed(found))]:
+            continue  # (a word inside the name just read)
+        got = _cpu_at(text, m)
+        if got is not None:
+            found[got] = got[2]
+    if len({name for name, _, _ in found}) > 1:
+        return {}
+    if found:
+        name, clock, _ = next(iter(found))
+        return {"cpu": name} if clock is None else {"cpu": name, "clock_hz": clock}
     c = _CLOCK.search(text)
-    if c and (m or text.strip().index("@") > 0):
-        out["clock_hz"] = float(c[1]) * (1e9 if c[2].upper() == "G" else 1e6)
-        if not m:
-            out["cpu"] = text[: c.start()].strip(" -*:")
-    return out
+    if c is None or _CLOCK.search(text, c.end()):
+        return {}
+    phrase = _NAME_END.split(text[: c.start()])[-1].strip(" -*")
+    if not phrase or not (phrase[0].isupper() or phrase[0].isdigit()) or len(phrase.split()) > 4:
+        return {}
+    return {"cpu": phrase, "clock_hz": _hz(c[1], c[2])}
+
+
+def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
+    """The CPU name starting at ``m`` (a :data:`_CPU_START` match), its clock and where it
+    ends, or None when the words there name no CPU (a vendor's technology, a common word)."""
+    head = _NAME_END.search(text, m.start())
+    stop = head.start() if head else len(text)
+    words, clock = [], None
+    for word in text[m.start():stop].split()[:7]:
+        c = _CLOCK_WORD.match(word)
+        if words and c is not None and (word[0].isdigit() or word[0] == "("):
+            clock = _hz(c[1], c[2])
+            break
+        if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
+            break  # (a model number may start in lower case: "i7-4770", "v2")
+        words.append(word)
+    tail = words[1:]
+    named = (m["family"] is not None
+             or any(ch.isdigit() for w in tail for ch in w)
+             or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail)))
+    if not named:
+        return None
+    end = m.start() + len(" ".join(words))
+    if clock is None:
+        c = _CLOCK.match(text, end) or _CLOCK.match(text, end + 1)
+        clock = _hz(c[1], c[2]) if c else None
+    return " ".join(words), clock, end
+
+
+def _hz(value: str, prefix: str) -> float:
+    return float(value) * (1e9 if prefix.upper() == "G" else 1e6)
 
 
 # --------------------------------------------------------------------------------------------
@@ -661,6 +955,15 @@ class _Header:
     has_k: bool = False               # a cell under this header has openssl's "k"
     plain: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)
     # (cells without k: cell, text, row index, column)
+
+    @functools.cached_property
+    def named_columns(self) -> dict[int, tuple[str, str, str | None, list[str]]]:
+        """Each algorithm column's name as printed, its algorithm, operation and footnotes."""
+        out = {}
+        for j, printed in self.algorithms.items():
+            bare, notes = _split_footnote(printed)
+            out[j] = (printed, *canonical(bare), notes)
+        return out
 
 
 def _condition_key(header: str) -> str:
@@ -693,11 +996,12 @@ def _header(cells: list[str], context: _Context, dialect: str,
     sizes = {}
     for j, c in enumerate(cleaned):
         # (a header naming a block size: "16 bytes", "8192 Bytes", "1,024 B", "8 KB", "16 bytes (kB/s)")
-        size = block_size(c) if c[-1:] in ("s", "S", "B", "e", "E", ")", "]") else None
+        size = block_size(c) if c and c[-1] in "sSBeE)]" else None
         if size is not None:
             sizes[j] = size
     if not sizes:
-        ints = {j: c for j, c in enumerate(cleaned) if INTEGER.match(c)}
+        ints = {j: c for j, c in enumerate(cleaned)
+                if c.isdecimal() or "," in c and INTEGER.match(c)}  # (isdecimal: a regex less)
         words = [c for j, c in enumerate(cleaned) if j not in ints]
         if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)):
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
@@ -778,7 +1082,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     run: Run | None = None
     hint_above = False
     for row in table.rows:
-        cells = [_clean(c) for c in row.cells]
+        cells = row.clean_cells
         if not any(cells):
             used |= row.lines
             continue
@@ -827,7 +1131,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
 
 def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], list[int]]:
     """A table in another orientation (:mod:`._grids`): one run per run its labels name."""
-    rows = [(r.line, [_clean(c) for c in r.cells]) for r in table.rows if any(r.cells)]
+    rows = [(r.line, r.clean_cells) for r in table.rows if any(r.cells)]
     if table.dialect == "tabs" and rows and not rows[0][1][0]:
         return [], set(), []  # openssl's own public-key header, TAB-indented: the text parser's
     got = read_grid(rows, context, _cell_value, table.caption)
@@ -942,15 +1246,13 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
         row_notes = note.split(",") if note else []
     else:
         tier, row_notes = method, []
-    for j, printed in header.algorithms.items():
+    for j, (printed, algorithm, operation, name_notes) in header.named_columns.items():
         if at(j).lower() in _BLANK_CELLS:
             continue
         value = _cell_value(at(j))
         if value is None:
             return None
         texts.append((at(j), j))
-        bare, name_notes = _split_footnote(printed)
-        algorithm, operation = canonical(bare)
         notes = sorted(set(row_notes + name_notes))
         out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                     "name": printed, "block_bytes": header.block_bytes, "bytes_per_s": value,

@@ -110,14 +110,14 @@ def engine_line(line: str) -> str | None:
 
 # Texts one of which each line _ERR_STACK or _FAILURE match holds ("rror": "error", "Error"):
 # most lines hold none, and are told so without a regex.
-_FAILURE_WORDS = ("rror", "failure", "don't match", "MemAlloc")
-_FAILURE_STARTS = ("Too many ", "Child ", "Waiting for child", "Waitng for child",
-                   "Don't understand line", "Unknown type")
+FAILURE_WORDS = ("rror", "failure", "don't match", "MemAlloc")
+FAILURE_STARTS = ("Too many ", "Child ", "Waiting for child", "Waitng for child",
+                  "Don't understand line", "Unknown type")
 
 
 def is_failure(line: str) -> bool:
     """Error-stack and failure lines: kept out of the data, never warned about."""
-    if not (line.startswith(_FAILURE_STARTS) or any(w in line for w in _FAILURE_WORDS)):
+    if not (line.startswith(FAILURE_STARTS) or any(w in line for w in FAILURE_WORDS)):
         return False
     return bool(_ERR_STACK.match(line) or _FAILURE.search(line))
 
@@ -289,12 +289,13 @@ _PK_NAME = re.compile(
     r"|(?P<bits>\d+)\s*-?\s*bits?\s+(?:(?P<kind>ecdsa|ecdh|EdDSA|SM2|EC|eddsa|sm2)\s+\(\s*(?P<curve>[^)]+?)\s*\)"
     r"|(?P<ffdh>ffdh)))(?P<rest>(?:\s+" + _NUM + r"s?)*)\s*$")
 #: A raw line (ending in a newline) that clean() only strips, holding a public-key row as
-#: openssl prints it: ``rsa|dsa N bits`` or ``N bits ecdsa|ecdh|EdDSA (curve)`` or ``N bits
-#: ffdh`` (group 1, the name :func:`pkey_row` gives), times ``0.000289s`` (group 2) and rates
-#: of one decimal ``%.1f`` (group 3). The last cell thus is no table value (:func:`sym_row` reads
-#: none), and :func:`pkey_row` reads the same name and tokens.
+#: openssl prints it: ``rsa|dsa N bits`` or ``N bits ecdsa|ecdh|EdDSA|SM2 (curve)`` or ``N bits
+#: ffdh`` (group 1, the name :func:`pkey_row` gives; 1.0.2 prints "bit"), times ``0.000289s``
+#: (group 2) and rates of one decimal ``%.1f`` (group 3). The last cell thus is no table value
+#: (:func:`sym_row` reads none), and :func:`pkey_row` reads the same name and tokens.
 PK_LINE = re.compile(
-    r"^[ \t>]*+((?:rsa|dsa) ++\d++ bits|\d++ ++bits ++(?:(?:ecdsa|ecdh|EdDSA) ++\([\w-]++\)|ffdh))"
+    r"^[ \t>]*+((?:rsa|dsa) ++\d++ ++bits?|\d++ ++bits? ++(?:(?:ecdsa|ecdh|EdDSA|SM2) ++\([\w-]++\)"
+    r"|ffdh))"
     r"((?: ++\d++\.\d++s)++)((?: ++\d++\.\d)++)[ \t]*+\n", re.M)
 _KS_ROW = re.compile(r"^(?P<name>\S+)(?P<rest>(?:\s+" + _NUM + r"s?)+)\s*$")
 _PK_CONT = re.compile(r"^(?:" + _NUM + r"s?\s*)+$")

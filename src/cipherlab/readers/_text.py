@@ -18,12 +18,15 @@ import gzip
 import html
 import re
 import shlex
+import warnings
 import zlib
+from contextlib import contextmanager
 from itertools import islice
 
-from cipherlab.errors import IngestError
+from cipherlab.errors import IngestError, IngestWarning
 
-__all__ = ["clean", "decode", "normalise", "parse_prompt", "renumber", "split_lines",
+__all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renumber",
+           "renumbered_warnings", "split_lines",
            "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
@@ -239,6 +242,43 @@ def renumber(runs: list, unplaced: list[tuple[int, str]], origin: list[int]) -> 
     return [(back(n), line) for n, line in unplaced]
 
 
+class LineWarning(IngestWarning):
+    """An :class:`~cipherlab.errors.IngestWarning` that names lines: ``template`` holds
+    ``{lines}``, filled with the first line numbers of ``indices`` (0-based, of the lines the
+    readers see). Issued inside :func:`renumbered_warnings`, it names the original text's lines.
+
+    >>> str(LineWarning("cells at line(s) {lines} have no unit", [2, 0, 9, 3, 4, 5, 7]))
+    'cells at line(s) 1, 3, 4, 5, 6 ... have no unit'
+    """
+
+    def __init__(self, template: str, indices, *, numbers: list[int] | None = None):
+        self.template = template
+        self.numbers = sorted({i + 1 for i in indices}) if numbers is None else numbers
+        shown = ", ".join(map(str, self.numbers[:5])) + (" ..." if len(self.numbers) > 5 else "")
+        super().__init__(template.replace("{lines}", shown, 1))  # (not format: "{" in a name)
+
+    def renumbered(self, origin: list[int]) -> LineWarning:
+        numbers = sorted({origin[n] if 0 < n < len(origin) else n for n in self.numbers})
+        return LineWarning(self.template, (), numbers=numbers)
+
+
+@contextmanager
+def renumbered_warnings(origin: list[int] | None):
+    """Warnings naming lines (:class:`LineWarning`) issued inside name the original lines:
+    mapped back through ``origin`` (see :func:`normalise`), like :func:`renumber` maps cells."""
+    if origin is None:
+        yield
+        return
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:  # (re-issued in order once the readers return, or raise: none is lost)
+        for w in caught:
+            message = w.message.renumbered(origin) if isinstance(w.message, LineWarning) else w.message
+            warnings.warn(message, w.category, stacklevel=3)
+
+
 # The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
 # a comment marker (a Perl or shell ``#``, a C++ or Go ``//``, a Lisp or ini ``;``, a TeX
 # ``%``, ``!``), a list bullet (``*``, ``-``), a ``|`` margin, and the blanks around them. Its
@@ -336,7 +376,7 @@ def clean(line: str) -> str:
     >>> clean("data := `+H:16:64"), clean("+F:3:md5:1.5:2.5`);"), clean("**Laptop**")
     ('+H:16:64', '+F:3:md5:1.5:2.5', '**Laptop**')
     """
-    if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:
+    if "\x1b" in line or "^[" in line or "\x7f" in line or "\x08" in line:  # (INNER_MARKS)
         line = _ANSI.sub("", line)
     s = line.strip()
     if s and s[0] in ">|*#-":
@@ -351,6 +391,12 @@ def clean(line: str) -> str:
     if "**" in s:
         s = _EMPHASIS.sub(_unemphasised, s)
     return s
+
+
+#: What clean() removes from inside a line; in a text without them (most texts), clean(line) is
+#: ``line.strip()`` unless that starts with one of QUOTE_FIRST.
+INNER_MARKS = ("\x1b", "^[", "\x7f", "\x08", "`", "**")
+QUOTE_FIRST = frozenset(">|*#-")
 
 
 # Markdown inline code: a span in one or two backticks (a fence of three is left alone).

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "INTEGER", "SIZE", "block_size", "block_size_in_prose",
-           "labelled_rates", "number", "stated_unit", "value_with_unit"]
+from cipherlab.readers._names import canonical, is_digest, is_known
+
+__all__ = ["FLAG_UNIT_UNKNOWN", "INTEGER", "PK_FAMILY", "SIZE", "block_size", "block_size_in_prose",
+           "labelled_rates", "number", "sized_name", "stated_unit", "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -80,17 +82,80 @@ def block_size(token: str) -> int | None:
 
 def block_size_in_prose(text: str) -> int | None:
     """The block size a sentence or title states as one ("at 16 KiB blocks", "16384-byte
-    blocks"), else None (a size without "blocks" may be anything: a key, a buffer, a file).
+    blocks") or after an algorithm's name ("sha256 at 16 KiB", "md5 16 bytes", "sm3 @ 8K"; see
+    :func:`sized_name`), else None (any other size may be anything: a key, a buffer, a file).
 
     >>> block_size_in_prose("aes-128-gcm, 16 KiB blocks, MB/s"), block_size_in_prose("16384-byte blocks")
     (16384, 16384)
+    >>> block_size_in_prose("Throughput of `sha256 @ 8K`, MB/s"), block_size_in_prose("rsa 2048 bits")
+    (8192, None)
     >>> block_size_in_prose("a 16 KB L1 cache") is None
     True
     """
+    low = text.lower()
+    if "block" not in low and "byte" not in low and "@" not in low and " at " not in low:
+        return None  # (most lines state none: one look at the words a statement needs)
     for m in _SIZE_IN_PROSE.finditer(text):
-        if m[0].lower().endswith(("block", "blocks")):
+        if m[0].lower().endswith(("block", "blocks")) or sized_name(
+                text[max(0, m.start() - _TAIL):m.end()], prose=True):
             return _size_of(m)
     return None
+
+
+#: Public-key families: a number after one of them is a key size or a curve, never a block size
+#: (``rsa 2048``, ``ecdsa 256``, ``ffdh 4096``).
+PK_FAMILY = re.compile(r"^(?:rsa|dsa|ecdsa|ecdh|eddsa|ed25519|ed448|x25519|x448|ffdh|dh|sm2|ec|"
+                       r"ml-kem|ml-dsa|slh-dsa|mlkem|mldsa|kyber|dilithium|falcon|sphincs)(?![a-z])",
+                       re.IGNORECASE)
+# A block size after a name: "md5 1024", "sha256 16 bytes", "AES-128-GCM 8K", "aes-256-cbc @
+# 16KiB", "sha1, 64B", "md5 at 1 KB". (Matched on the last characters only: a size is short.)
+_SIZE_AFTER_NAME = re.compile(
+    rf"(?:\s*[@,]\s*|\s+(?:at\s+)?)(?:{SIZE}|(?P<bare>\d{{1,3}}(?:,\d{{3}})+|\d+))$", re.IGNORECASE)
+_TAIL = 40
+# A cipher whose name states its key size ("aes-128-cbc"): a bare number after it is no key size.
+_KEYED = re.compile(r"-\d{3}(?:-|$)")
+
+
+def sized_name(text: str, *, prose: bool = False) -> tuple[str, int] | None:
+    """``(name, block bytes)`` of an algorithm name followed by a block size, else None.
+
+    The size may carry a unit (``16 bytes``, ``8K``, ``16KiB``) or be a bare number; a bare
+    number is a block size only after a name that leaves no key size to state: a hash or MAC
+    (``md5 1024``), a cipher whose name has its key size (``aes-128-gcm 16384``), and never where
+    the name and number spell an algorithm together (``sha512/256``). After a public-key family
+    a number is a key size (``rsa 2048``), and the name must be a known algorithm. In ``prose``
+    the name is the word before the size, and the size needs its unit.
+
+    >>> sized_name("md5 1024"), sized_name("sha256 16 bytes"), sized_name("AES-128-GCM 8K")
+    (('md5', 1024), ('sha256', 16), ('AES-128-GCM', 8192))
+    >>> sized_name("aes-256-cbc @ 16KiB"), sized_name("hmac(sha256), 64B")
+    (('aes-256-cbc', 16384), ('hmac(sha256)', 64))
+    >>> [sized_name(t) for t in ("rsa 2048", "ecdsa 256", "ffdh 4096", "chacha20 256", "sha512 256")]
+    [None, None, None, None, None]
+    >>> sized_name("chacha20 256 bytes"), sized_name("sda 1024"), sized_name("16 bytes")
+    (('chacha20', 256), None, None)
+    """
+    text = text.rstrip()
+    m = _SIZE_AFTER_NAME.search(text, max(0, len(text) - _TAIL))
+    if m is None or m.start() == 0:
+        return None
+    name = text[:m.start()].strip()
+    if prose:
+        if m["bare"] is not None:
+            return None
+        name = name.rpartition(" ")[2].strip("`'\"(*_")
+    if not name or PK_FAMILY.match(name):
+        return None
+    algorithm = canonical(name)[0]
+    if not is_known(algorithm):
+        return None
+    if m["bare"] is not None:
+        n = m["bare"].replace(",", "")
+        if not (is_digest(algorithm) or _KEYED.search(algorithm)) or any(
+                is_digest(canonical(joined)[0]) for joined in (f"{name}/{n}", f"{name}{n}")):
+            return None  # (a key size, or part of the name: "chacha20 256", "sha512 256")
+        return name, int(n)
+    return name, _size_of(m)
 
 
 def _size_of(m: re.Match) -> int:

@@ -56,10 +56,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["AES_FEATURES", "ALL_ON", "FEATURES", "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition",
-           "IsaContrast", "aesni_state", "all_on", "apply_value", "effect_label", "effective_mask",
-           "features", "find_openssl", "isa_column", "isa_contrast", "isa_env", "isa_off",
-           "isa_sides", "label_masks", "labels", "resolve_isa", "side_name", "switched_off",
-           "uses_aes"]
+           "IsaContrast", "aesni_state", "all_on", "apply_value", "effect_label",
+           "effective_mask", "features", "find_openssl", "isa_column", "isa_contrast", "isa_env",
+           "isa_off", "isa_sides", "label_asked", "label_masks", "labels", "resolve_isa",
+           "side_name", "switched_off", "uses_aes"]
 
 ENV_VAR = "OPENSSL_ia32cap"
 
@@ -588,7 +588,10 @@ _CPUINFO_MASK = re.compile(r"OPENSSL_ia32cap=(?P<mask>0x[0-9a-fA-F]+(?::0x[0-9a-
 
 
 def label_masks(frame, *, stacklevel: int = 3):
-    """Add ``isa_off`` (and ``aesni`` where missing) to rows whose ``cpuinfo`` shows a mask.
+    """Add ``isa_off`` (and ``aesni`` where missing) to rows whose ``cpuinfo`` shows a mask,
+    and ``isa``/``isa_off``/``aesni`` to rows that ran under an ``OPENSSL_ia32cap`` value the
+    text states (``isa_mask``: a command line's ``OPENSSL_ia32cap=...`` prefix, a sentence above
+    the output) but whose mask in effect it does not show: see :func:`label_asked`.
 
     The reference is the source's own run without ``env:`` (the CPU's native mask); a source with
     no such run is decoded from the ``env:`` value alone (what it asks to clear, whether or not the
@@ -610,6 +613,10 @@ def label_masks(frame, *, stacklevel: int = 3):
     >>> label_masks(df.iloc[:1]).columns.tolist()
     ['source', 'cpuinfo']
     """
+    return label_asked(_label_cpuinfo(frame), stacklevel=stacklevel)
+
+
+def _label_cpuinfo(frame):
     import numpy as np
     import pandas as pd
 
@@ -684,6 +691,57 @@ def label_masks(frame, *, stacklevel: int = 3):
                       f"aesni=off ran with a mask that switched off {' / '.join(what)} (the isa_off "
                       f"column): their speed-up is not AES-NI's alone", IngestWarning)
     out["aesni"] = _filled(given, derived)
+    return out
+
+
+def label_asked(frame, *, stacklevel: int = 3):
+    """``isa``, ``isa_off`` and ``aesni`` of rows whose ``isa_mask`` is an ``OPENSSL_ia32cap``
+    value the text says they ran under, where no ``cpuinfo`` mask decoded them: what the value
+    asks to clear, every documented bit taken as on (the CPU's own mask is not in the text), as
+    :func:`label_masks` decodes a ``CPUINFO`` line's ``env:`` without a native run, and with the
+    same :class:`~cipherlab.errors.IngestWarning`. ``isa`` is the preset the value is
+    (:data:`ISA_PRESETS`), else the value itself, as a capture names its condition; ``aesni``
+    only where nothing but the AES instructions would go (:func:`aesni_state`). Rows without a
+    stated value get nothing: the text does not say they ran without one.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"source": "a.txt", "isa_mask": [None, "~0x200000200000000:~0x60000000000"]})
+    >>> label_asked(df)[["isa", "isa_off", "aesni"]].astype(object).values.tolist()
+    [[nan, nan, nan], ['no-aesni', 'aesni+pclmulqdq+vaes+vpclmulqdq', 'off']]
+    """
+    import pandas as pd
+
+    from cipherlab.errors import IngestWarning
+    if "isa_mask" not in frame.columns or frame.empty:
+        return frame
+    todo = frame["isa_mask"].notna()
+    if "isa_off" in frame.columns:
+        todo &= frame["isa_off"].isna()
+    if not todo.any():
+        return frame
+    everything = _format(_DOCUMENTED)
+    decoded: dict[str, tuple] = {}
+    pairs = frame.loc[todo, ["source", "isa_mask"]].astype(str).drop_duplicates()  # (a few)
+    for source, value in pairs.itertuples(index=False):
+        if value not in decoded:
+            try:
+                mask = _format(apply_value(_DOCUMENTED, value))
+            except ValueError:
+                continue  # (not a mask: kept as written, nothing decoded)
+            name = next((n for n, v in ISA_PRESETS.items() if v == value), value)
+            decoded[value] = (name, isa_off(everything, mask), aesni_state(everything, mask))
+        warnings.warn(f"{source}: the mask in effect is not in the text (no CPUINFO line), so "
+                      f"isa_off lists what OPENSSL_ia32cap={value} asks to switch off, whether "
+                      f"or not this CPU had it", IngestWarning, stacklevel=stacklevel)
+    if not decoded:
+        return frame
+    asked = frame["isa_mask"].astype("category").where(todo)
+    out = frame.copy()
+    for i, column in enumerate(("isa", "isa_off", "aesni")):
+        fill = asked.map({value: got[i] for value, got in decoded.items()})
+        if column not in frame.columns and fill.isna().all():
+            continue  # (aesni: the value switches off more than the AES instructions)
+        out[column] = _filled(frame[column], fill) if column in frame.columns else fill
     return out
 
 
