@@ -154,9 +154,10 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
                              f"not with cell mappings (give the rows' cells as mappings)")
         if mappings:
             for f in CELL_FIELDS:
-                cells[f].extend(c.get(f) for c in run.cells)
+                cells[f].extend([c.get(f) for c in run.cells])
             skip = {*CELL_FIELDS, *conditions, "source"}
-            per_cell = list(dict.fromkeys(key for c in run.cells for key in c if key not in skip))
+            per_cell = [key for key in dict.fromkeys(chain.from_iterable(run.cells))
+                        if key not in skip]
             if per_cell:
                 varying[ordinal] = (per_cell, run.cells)
         else:
@@ -182,11 +183,12 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     # Run-level columns in the order they first appear (conditions keep it in the table).
     keys = dict.fromkeys(chain.from_iterable(
         chain(meta, varying[i][0]) if i in varying else meta for i, meta in enumerate(metas)))
+    per_cell_keys = set(chain.from_iterable(keys for keys, _ in varying.values()))
     for key in keys:
-        if not varying:
+        if key not in per_cell_keys:  # one value per run
             data[key] = _expand(key, [meta.get(key) for meta in metas], sizes)
             continue
-        values, lengths = [], []  # runs with conditions set per cell give one value per cell
+        values, lengths = [], []  # runs with this condition set per cell give one value per cell
         for i, (meta, k) in enumerate(zip(metas, sizes.tolist())):
             per_cell, run_cells = varying.get(i, ((), ()))
             if key in per_cell:

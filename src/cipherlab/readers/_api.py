@@ -455,7 +455,8 @@ def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: di
         if item.suffix.lower() in _TABLE_SUFFIXES:
             return _read_table(item, optional, conditions)
         try:
-            data = item.read_bytes()
+            with open(item, "rb", buffering=0) as fh:  # (unbuffered: one read of the whole file)
+                data = fh.read()
         except OSError as err:
             raise IngestError(f"cannot read the file: {err.strerror}", source=name) from err
     else:
