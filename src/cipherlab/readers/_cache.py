@@ -76,6 +76,7 @@ class Cache:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.written = 0  # entries this process has stored
+        _code_hash()  # (once, here: forked workers inherit it)
         try:
             self.max_bytes = float(os.environ.get(MAX_ENV) or _MAX_MB) * 1e6
         except ValueError:
