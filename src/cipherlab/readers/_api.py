@@ -207,8 +207,10 @@ def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: di
                 out.source = out.source or name
             if tick is not None:
                 tick(1)
+        if cache is not None:
+            cache.flush()  # (the chunk's entries in one transaction)
+            out.written = cache.written - stored
     out.warnings = [(w.message, w.category) for w in caught]
-    out.written = cache.written - stored if cache is not None else 0
     if runs:
         # every text source in one column-wise pass (one frame, no concatenation)
         out.frame = model.to_frame(runs, source=out.source, conditions=conditions, flag=False)
