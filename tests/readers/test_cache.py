@@ -196,3 +196,15 @@ def test_a_cache_that_cannot_be_written_costs_nothing_but_a_warning(folder, tmp_
     pd.testing.assert_frame_equal(df, fresh, check_exact=True)
     assert [w for w in warned if w[0] is not RuntimeWarning] == fresh_warned
     assert [m for c, m in warned if c is RuntimeWarning and "cannot use" in m]
+
+
+def test_a_damaged_database_costs_one_warning(folder, tmp_path):
+    store = tmp_path / "cache"
+    store.mkdir()
+    (store / _cache.DATABASE).write_bytes(b"no database, a file of garbage " * 100)
+    fresh, fresh_warned = _read(folder, cache=False)
+    df, warned = _read(folder, cache=store)
+    pd.testing.assert_frame_equal(df, fresh, check_exact=True)
+    assert [w for w in warned if w[0] is not RuntimeWarning] == fresh_warned
+    damaged = [m for c, m in warned if c is RuntimeWarning]
+    assert len(damaged) == 1 and "cannot use" in damaged[0] and "reading without it" in damaged[0]
