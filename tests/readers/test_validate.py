@@ -89,3 +89,21 @@ def test_kem_and_signature_keygen_and_the_classic_rsa_table_are_told_apart():
                   key=str) == [None, "sig"]
     assert sign.ops_per_s.tolist() == [1666.0, 1666.7]
     assert "table" in cipherlab.model.condition_columns(df)  # (statistics keep them apart)
+
+
+def test_rows_without_a_type_header_say_their_sizes_were_inferred():
+    # openssl's rows without their header: 6 values are 16 .. 16384, 5 are 16 .. 8192 (up to
+    # 1.0.2), whatever the algorithm; the sizes are right, and the `rule` says they were inferred
+    six = cipherlab.ingest("My laptop:\n\naes-128-gcm  489402.11k 1306741.99k 2753817.60k "
+                           "3845329.92k 4321001.47k 4362567.68k\n")
+    assert list(six["block_bytes"]) == [16, 64, 256, 1024, 8192, 16384]
+    assert set(six["rule"]) == {"label: caption; sizes: openssl's default sizes (no type header)"}
+    five = cipherlab.ingest("sha1  21113.64k 63874.82k 149380.27k 224932.18k 260579.33k\n")
+    assert list(five["block_bytes"]) == [16, 64, 256, 1024, 8192]
+    assert set(five["rule"]) == {"sizes: openssl's default sizes (no type header)"}
+    # under a header they are read, not inferred
+    headed = cipherlab.ingest("type 16 bytes 64 bytes\nmd5 1.00k 2.00k\n")
+    assert "rule" not in headed or headed["rule"].isna().all()
+    # seven values fit no openssl table: not placed, and said so
+    with pytest.raises(IngestError, match="look like measurements"):
+        cipherlab.ingest("md5 1.00k 2.00k 3.00k 4.00k 5.00k 6.00k 7.00k\n")

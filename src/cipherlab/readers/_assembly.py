@@ -108,11 +108,14 @@ class _Assembly:
         meta["dialect"] = "text" if "text" in run.dialects else "mr" if "mr" in run.dialects \
             else "progress" if "progress" in run.dialects else "harness"
         label_rule = run.label_rule if meta.get("label") else None
-        if run.boundary or label_rule or run.context_rule:  # (the inferred rules that placed
-            # it; none: the exact format)
-            rules = (("run", run.boundary), ("label", label_rule), ("isa_mask", run.context_rule))
-            meta["rule"] = f"run, label: {label_rule}" if run.boundary == label_rule and \
-                not run.context_rule else "; ".join(f"{what}: {name}" for what, name in rules if name)
+        # the inferred rules that placed it (none: the exact format placed it)
+        rules = [(what, name) for what, name in (
+            ("run", run.boundary), ("label", label_rule), ("isa_mask", run.context_rule),
+            ("sizes", run.sizes_rule)) if name]
+        if rules:
+            meta["rule"] = "; ".join(f"{what}: {name}" for what, name in rules)
+            if run.boundary == label_rule:  # (one rule did both)
+                meta["rule"] = meta["rule"].replace(f"run: {label_rule}; label:", "run, label:")
         return Run(meta=meta, cells=cells, rows=rows)
 
     def fill(self, run: _Run, cells: list[list]) -> list[list]:

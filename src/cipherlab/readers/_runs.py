@@ -23,6 +23,9 @@ from cipherlab.readers._names import canonical
 
 _SIZES_5 = [16, 64, 256, 1024, 8192]
 _SIZES_6 = [16, 64, 256, 1024, 8192, 16384]
+#: The ``rule`` of rows read without a ``type`` header: openssl prints 5 sizes (16 to 8192) up to
+#: 1.0.2 and 6 (to 16384) since 1.1.0, whatever the algorithm, unless its options say otherwise.
+DEFAULT_SIZES_RULE = "openssl's default sizes (no type header)"
 _SIZES_AEAD = [2, 31, 136, 1024, 8192, 16384]
 _SIZES_MB = [8192, 16384, 32768, 65536, 131072]
 # Index of each field in a cell list.
@@ -57,6 +60,7 @@ class _Run:
         self.sizes: list[int] | None = None  # from the `type` header
         self.header_used = False
         self.sizes_unknown = False  # its `type` header could not be read (see sizes_for)
+        self.sizes_rule: str | None = None  # how its sizes were inferred, where they were
         self.mr_sizes: list[int] | None = None  # from +H
         self.pk_kind: str | None = None
         self.rows: list[list] = []  # throughput rows: model.Run.rows records, as lists
@@ -175,4 +179,8 @@ class _Run:
             return _SIZES_MB
         if o.get("bytes"):
             return [o["bytes"]]
-        return _SIZES_5 if n == 5 else _SIZES_6 if n == 6 else None
+        if n not in (5, 6):
+            return None
+        # no header: openssl's own sizes by the row's length, an inference the `rule` says
+        self.sizes_rule = DEFAULT_SIZES_RULE
+        return _SIZES_5 if n == 5 else _SIZES_6
