@@ -31,8 +31,7 @@ XFAIL: dict[str, str] = {
     "108": "hosts as rows, sizes as columns, one algorithm in the prose: not read (loud error)",
     "109": "AES-NI on/off as columns with derived 'x' and '%' columns: reported, not read",
     "110": "bold section rows with empty cells and bare sizes as headers: reported, not read",
-    "113": "reStructuredText grid table (+---+ borders): not read",
-    "116": "org-mode table: not read",
+    "116": "label: the org heading with its tags ('Benchmark notes :crypto'), not the machine",
     "117": "cells with their own unit (GB/s), size in the command's -bytes: not read",
     "119": "tables titled by a bold line naming the primitive ('chacha20 256'): not read",
     "120": "a footnote mark (<sup>*</sup>) in a cell: that row's sign is not read",
@@ -202,3 +201,22 @@ def test_a_curve_family_with_a_size_only_is_reported_not_invented(tmp_path, name
     assert set(df["algorithm"]) == {"rsa2048"}
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "ecd" in t)
     assert any(f"line(s) {line}" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("grid.rst", "OpenSSL 3.0.2, ops/s\n\n+---------------+---------+-----------+\n"
+                 "| algorithm     | sign/s  | verify/s  |\n+===============+=========+===========+\n"
+                 "| rsa 2048 bits | 1712.4  | 58804.1   |\n+---------------+---------+-----------+\n"
+                 "| rsa 4096 bits | 221.7   | 14110.2   |\n+---------------+---------+-----------+\n"),
+    ("org.txt", "> OpenSSL 3.0.2 on the NAS, ops/s:\n>\n> | algorithm     | sign/s | verify/s |\n"
+                "> |---------------+--------+----------|\n> | rsa 2048 bits | 1712.4 | 58804.1  |\n"
+                "> | rsa 4096 bits | 221.7  | 14110.2  |\n"),
+])
+def test_grid_and_org_table_rules_do_not_cut_the_table(tmp_path, name, text):
+    """A reStructuredText grid table's '+----+' and '+====+' rules and an org-mode table's
+    '|----+----|' rule split the table into one-line pieces, so no row had its header (the rows
+    were reported, none read)."""
+    df = _ingest(tmp_path, name, text)
+    got = {(a, o): v for a, o, v in zip(df["algorithm"], df["operation"], df["ops_per_s"])}
+    assert got == {("rsa2048", "sign"): 1712.4, ("rsa2048", "verify"): 58804.1,
+                   ("rsa4096", "sign"): 221.7, ("rsa4096", "verify"): 14110.2}

@@ -64,6 +64,7 @@ _CLEAN_HINT = re.compile("[&\u00a0*_`]")  # what only _clean(), not a strip, rem
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_|`)(.*)\1$")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
+_RULE_LINE = re.compile(r"^\s*[|+]?[-=:]+(?:[+|][-=:]+)*[+|]?\s*$")
 _HTML_TABLE = re.compile("<table", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 
@@ -421,8 +422,11 @@ def _markdown_tables(lines: list[str], taken: set[int]) -> list[_Table]:
             block.clear()
 
     prev = -2
-    for i in [i for i, line in enumerate(lines) if "|" in line and i not in taken]:
-        cells = _pipe_cells(_unquote(lines[i]))
+    for i in [i for i, line in enumerate(lines)
+              if ("|" in line or line.lstrip()[:1] == "+") and i not in taken]:
+        text = _unquote(lines[i])
+        # (a rule of an org-mode "|----+----|" or reStructuredText "+====+====+" grid table)
+        cells = ["-"] if _RULE_LINE.match(text) else _pipe_cells(text)
         if cells is None or i != prev + 1:
             close()
         if cells is not None:
