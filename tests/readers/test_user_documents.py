@@ -220,3 +220,17 @@ def test_grid_and_org_table_rules_do_not_cut_the_table(tmp_path, name, text):
     got = {(a, o): v for a, o, v in zip(df["algorithm"], df["operation"], df["ops_per_s"])}
     assert got == {("rsa2048", "sign"): 1712.4, ("rsa2048", "verify"): 58804.1,
                    ("rsa4096", "sign"): 221.7, ("rsa4096", "verify"): 14110.2}
+
+
+@pytest.mark.parametrize("name, text, first", [
+    ("tabs.txt", "AES-256-GCM at 16384 bytes, MB/s\n\nMachine\tCPU\tMB/s\nlaptop\ti7-1165G7\t4712.6\n"
+                 "nas\tCeleron N5105\t1633.2\n", 4712.6e6),
+    ("hosts.md", "aes-128-gcm, 1024-byte blocks\n\n| Host | Gbps |\n|---|---|\n| laptop | 37.7 |\n"
+                 "| nas | 13.06 |\n", 37.7e9 / 8),
+])
+def test_a_column_titled_by_a_unit_alone_is_the_value_not_a_run(tmp_path, name, text, first):
+    """'MB/s' over the values was a run name, so every label read 'laptop / MB/s' (and a bare
+    'Gbps' column gave no unit); a unit alone titles the values, in that unit."""
+    df = _ingest(tmp_path, name, text)
+    assert list(df["label"]) == ["laptop", "nas"]
+    assert df["bytes_per_s"].iloc[0] == pytest.approx(first)

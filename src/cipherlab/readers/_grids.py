@@ -37,7 +37,7 @@ from typing import Any
 
 from cipherlab.readers._bssl import TOOL_NAME, describe
 from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known
-from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit
+from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
 __all__ = ["RUN_HEADER", "Role", "named_algorithms", "read_grid", "role", "run_meta"]
@@ -213,6 +213,9 @@ def role(text: str, *, sizes: bool = False) -> Role:
         if inner.kind != RUN:
             return replace(inner, text=text, unit=unit, ops=ops)
         return Role(VALUE if _VALUE_WORDS.match(base) else RUN, text, run=base, unit=unit, ops=ops)
+    unit = unit_only(text)  # ("MB/s" titling the one column of values: the rate, of no run)
+    if unit is not None:
+        return Role(VALUE, text, unit=unit)
     return Role(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Role(RUN, text, run=text)
 
 

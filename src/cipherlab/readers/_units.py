@@ -18,7 +18,7 @@ import re
 from cipherlab.readers._names import canonical, is_digest, is_known
 
 __all__ = ["FLAG_UNIT_UNKNOWN", "INTEGER", "PK_FAMILY", "SIZE", "block_size", "block_size_in_prose",
-           "labelled_rates", "number", "sized_name", "stated_unit", "value_with_unit"]
+           "labelled_rates", "number", "sized_name", "stated_unit", "unit_only", "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -29,6 +29,7 @@ _BINARY = {"k": 2.0 ** 10, "K": 2.0 ** 10, "M": 2.0 ** 20, "G": 2.0 ** 30, "T": 
 _UNIT = r"(?P<prefix>[kKMGT]?)(?P<binary>i?)(?P<what>Bytes|bytes|Byte|byte|B|bits|bit|b)" \
         r"(?:/s(?:ec(?:ond)?)?|ps|\s+per\s+sec(?:ond)?)(?![A-Za-z])"
 _UNIT_RE = re.compile(r"(?<![A-Za-z0-9.,])" + _UNIT)
+_UNIT_ONLY = re.compile(_UNIT)
 _THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\(k\)", re.IGNORECASE)
 # A number right before a unit makes a quantity ("500 MB/s"), not a statement of the unit.
 _QUANTITY_END = re.compile(r"\d[\d,.]*\s*$")
@@ -189,6 +190,16 @@ def stated_unit(text: str) -> float | None:
         if not _QUANTITY_END.search(text[max(0, m.start() - 40):m.start()]):
             found = _factor(m)
     return found
+
+
+def unit_only(text: str) -> float | None:
+    """Bytes/s per unit of a text that is a unit and nothing else (a column titled ``MB/s``).
+
+    >>> unit_only("MB/s"), unit_only(" Gbps "), unit_only("KiB/sec"), unit_only("MB/s (avg)")
+    (1000000.0, 125000000.0, 1024.0, None)
+    """
+    m = _UNIT_ONLY.fullmatch(text.strip())
+    return _factor(m) if m else None
 
 
 def value_with_unit(cell: str) -> float | None:
