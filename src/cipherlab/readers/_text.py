@@ -251,7 +251,8 @@ class LineWarning(IngestWarning):
     'cells at line(s) 1, 3, 4, 5, 6 ... have no unit'
     """
 
-    def __init__(self, template: str, indices, *, numbers: list[int] | None = None):
+    def __init__(self, template: str, indices=(), *, numbers: list[int] | None = None):
+        # (indices default to none: a warning replayed from its message, by the ingest cache)
         self.template = template
         self.numbers = sorted({i + 1 for i in indices}) if numbers is None else numbers
         shown = ", ".join(map(str, self.numbers[:5])) + (" ..." if len(self.numbers) > 5 else "")
