@@ -4,6 +4,7 @@ hand-written expected tables (issue 12's headline metric).
     python tests/readers/paste_score.py              # every paste: a table, then the totals
     python tests/readers/paste_score.py 005 037      # some pastes, with every difference listed
     python tests/readers/paste_score.py --expected 005   # a paste's expected cells, as a table
+    python tests/readers/paste_score.py --dir tests/data/user/terminal   # another folder
 
 Each paste ``NNN_name.txt`` has ``NNN_name.expected.toml`` beside it, written by hand from the
 text (never from the reader's output). Its format::
@@ -123,9 +124,11 @@ def expectation_path(paste: Path) -> Path:
     return paste.with_name(f"{paste.stem}.expected.toml")
 
 
-def pastes() -> list[Path]:
-    """Every paste that has an expectation, in file order."""
-    return sorted(p for p in PASTES.glob("*.txt") if expectation_path(p).exists())
+def pastes(folder: Path = PASTES) -> list[Path]:
+    """Every paste of ``folder`` (``.txt``, ``.md``, ``.html``) that has an expectation, in file
+    order (the real-paste corpus by default)."""
+    return sorted(p for p in folder.iterdir()
+                  if p.suffix in (".txt", ".md", ".html") and expectation_path(p).exists())
 
 
 def _number(text: str) -> float:
@@ -508,7 +511,10 @@ def main(argv: list[str]) -> int:
                 if any(p.name.startswith(a) for a in argv[1:]):
                     print(p.name, expected_frame(load(p)), sep="\n")
         return 0
-    chosen = [p for p in pastes() if not argv or any(p.name.startswith(a) for a in argv)]
+    folder = PASTES
+    if argv[:1] == ["--dir"]:  # another folder of pastes (tests/data/user/*)
+        folder, argv = Path(argv[1]), argv[2:]
+    chosen = [p for p in pastes(folder) if not argv or any(p.name.startswith(a) for a in argv)]
     scores = []
     print(f"{'paste':<6}{'expected':>9}{'right':>7}{'silent':>7}{'(wrong':>7}{'spurious)':>10}"
           f"{'missed':>7}{'flagged':>8}  run/line problems")
