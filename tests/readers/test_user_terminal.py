@@ -27,7 +27,6 @@ PASTES = P.pastes(USER)
 
 # What the reader gets wrong or misses, per paste (the mark must go when it is fixed).
 XFAIL: dict[str, str] = {
-    "003": "'openssl 1.1.1k' in the prose above headerless rows gives no tool_version",
     "006": "chat-log lines ('[14:02] <mk> aes-128-cbc ...') are not read (reported)",
     "012": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
     "015": "quoted-printable body under MIME headers ('charset=\"utf-8\"') is not decoded",
@@ -123,3 +122,18 @@ def test_a_public_key_row_repeated_in_one_block_opens_a_run_in_both_engines():
     row = " 253 bits ecdh (X25519)   0.0000s  36745.6\n"
     df = _read("                              op      op/s\n" + row + row)
     assert df.run.nunique() == 2
+
+
+def test_a_version_the_prose_above_states_is_the_runs_unless_it_prints_its_own():
+    """'with openssl 1.1.1k' above headerless rows (003), 'LibreSSL 3.8.2' above a fenced table;
+    the run's own header wins, and prose naming two versions gives none (it cannot tell)."""
+    df = _read(f"I ran the benchmark with openssl 1.1.1k on the DS920+:\n\n{TABLE}")
+    assert (_runs(df, "tool"), _runs(df, "tool_version")) == (["openssl"], ["1.1.1k"])
+    assert "tool_version: version in the prose above" in df.rule.iloc[0]
+    df = _read(f"OpenBSD 7.4 ships LibreSSL 3.8.2, so:\n```\n{TABLE}```\n")
+    assert (_runs(df, "tool"), _runs(df, "tool_version")) == (["libressl"], ["3.8.2"])
+    df = _read(f"Same box, openssl 1.1.1k:\n\nOpenSSL 3.0.2 15 Mar 2022\n{TABLE}")
+    assert _runs(df, "tool_version") == ["3.0.2"]
+    for prose in ("After the upgrade from 1.0.2u to OpenSSL 1.1.1k:",
+                  "Built OpenSSL 1.0.2u first.\nThen OpenSSL 1.1.1k:"):
+        assert _runs(_read(f"{prose}\n\n{TABLE}"), "tool_version") == [None]

@@ -33,7 +33,7 @@ from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW, VERSION, Event,
-                                           _RunBoundaries, bind_context)
+                                           _RunBoundaries, bind_context, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         prose_mask, setext_level)
@@ -469,6 +469,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 bind_context(self.cur, {"isa_mask": mask})
             else:
                 self.pending_context["isa_mask"] = mask
+        version = prose_version(line) if "ssl" in line or "SSL" in line else None
+        if version is not None:  # (the same way; two versions stated for one run cancel)
+            if self.cur is not None and not self.cur.has_cells():
+                bind_context(self.cur, {"prose_version": version})
+            else:
+                pending = self.pending_context
+                pending["prose_version"] = merged_fact(pending.get("prose_version"), version)
         if line.startswith("#"):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
