@@ -16,7 +16,8 @@ def test_ingest_speed_prints_its_figures(tmp_path):
         capture_output=True, text=True, timeout=300, check=True).stdout
     for figure in ("MB/s (target >= 20 MB/s)", "n_jobs=1), one process", "pandas.read_csv",
                    "wall-time ratio", "CPU by stage", "floor of a Python line pass",
-                   "a folder of 300 real dumps", "archive peak memory: ", "x the input", "(load "):
+                   "a folder of 300 real dumps", "from the content-hash cache", "archive peak memory: ",
+                   "x the input", "(load "):
         assert figure in out, out
     assert len(list((tmp_path / "corpus").glob("dump-*.txt"))) >= 1
 

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from cipherlab._gc import return_freed
 from cipherlab.errors import IngestWarning
 
 # Per-cell fields, in table order. ``flag`` says why a cell is not a plain measurement
@@ -153,9 +154,10 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
                              f"not with cell mappings (give the rows' cells as mappings)")
         if mappings:
             for f in CELL_FIELDS:
-                cells[f].extend(c.get(f) for c in run.cells)
+                cells[f].extend([c.get(f) for c in run.cells])
             skip = {*CELL_FIELDS, *conditions, "source"}
-            per_cell = list(dict.fromkeys(key for c in run.cells for key in c if key not in skip))
+            per_cell = [key for key in dict.fromkeys(chain.from_iterable(run.cells))
+                        if key not in skip]
             if per_cell:
                 varying[ordinal] = (per_cell, run.cells)
         else:
@@ -181,11 +183,12 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     # Run-level columns in the order they first appear (conditions keep it in the table).
     keys = dict.fromkeys(chain.from_iterable(
         chain(meta, varying[i][0]) if i in varying else meta for i, meta in enumerate(metas)))
+    per_cell_keys = set(chain.from_iterable(keys for keys, _ in varying.values()))
     for key in keys:
-        if not varying:
+        if key not in per_cell_keys:  # one value per run
             data[key] = _expand(key, [meta.get(key) for meta in metas], sizes)
             continue
-        values, lengths = [], []  # runs with conditions set per cell give one value per cell
+        values, lengths = [], []  # runs with this condition set per cell give one value per cell
         for i, (meta, k) in enumerate(zip(metas, sizes.tolist())):
             per_cell, run_cells = varying.get(i, ((), ()))
             if key in per_cell:
@@ -491,42 +494,53 @@ def concat(frames: Iterable[pd.DataFrame], *, release: bool = False) -> pd.DataF
     Runs keep their own numbers inside each source; ``(source, run)`` identifies a run.
     Categories are the sorted union of the frames' categories, as :func:`to_frame` and a CSV
     read back make them: frames built in parts join into the frame built in one go.
-    With ``release=True`` each column is deleted from the frames once it is joined, so that
-    joining takes the table's memory plus one column, not twice the table's (``ingest`` joins
-    its own chunks so); the frames are left empty.
+    With ``release=True`` (``frames`` a list whose frames nothing else holds: ``ingest``'s own
+    chunks) the list is emptied and each column's parts are freed once the column is joined, the
+    memory handed back to the system as it goes: joining takes the table's memory plus a few
+    columns, not twice the table's.
 
     >>> a = to_frame([Run({"label": "b"}, [{"algorithm": "sha1", "bytes_per_s": 2.0}])], source="x")
     >>> b = to_frame([Run({"label": "a"}, [{"algorithm": "md5", "bytes_per_s": 1.0}])], source="y")
     >>> list(concat([a, b])["algorithm"].cat.categories)
     ['md5', 'sha1']
     """
-    frames = [f for f in frames if f is not None]
+    given, frames = frames, [f for f in frames if f is not None]
+    if release:
+        given.clear()  # (the frames live on in ``frames``, then only their columns in ``pieces``)
     if not frames:
         return coerce(pd.DataFrame())
     if len(frames) == 1:
-        return coerce(frames[0])
+        return coerce(frames.pop())
     columns = list(dict.fromkeys(c for f in frames for c in f.columns))
     lengths = [len(f) for f in frames]
+    pieces = [dict(f.items()) for f in frames]  # each frame's columns, taken once
+    frames = None
     joined = {}
+    released = 0  # bytes of the parts' columns dropped since the heap was last trimmed
     for c in columns:  # column by column, each as pd.concat of the frames would join it
-        have = [c in f.columns for f in frames]
-        if all(not h or isinstance(f[c].dtype, pd.CategoricalDtype) for f, h in zip(frames, have)):
+        parts = [p.pop(c, None) if release else p.get(c) for p in pieces]
+        if all(s is None or isinstance(s.dtype, pd.CategoricalDtype) for s in parts):
             # on their codes, in C (pd.concat turns categoricals of other categories into objects)
-            joined[c] = _joined_categorical([f[c].array if h else n
-                                             for f, h, n in zip(frames, have, lengths)])
-        elif all(have) and len({f[c].dtype for f in frames}) == 1:  # the usual case
-            arrays = [f[c].array for f in frames]
+            joined[c] = _joined_categorical([n if s is None else s.array
+                                             for s, n in zip(parts, lengths)])
+        elif all(s is not None for s in parts) and len({s.dtype for s in parts}) == 1:  # usual
+            arrays = [s.array for s in parts]
             joined[c] = type(arrays[0])._concat_same_type(arrays)
         else:
-            joined[c] = pd.concat([f[[c]] if h else pd.DataFrame(index=pd.RangeIndex(n))
-                                   for f, h, n in zip(frames, have, lengths)],
+            joined[c] = pd.concat([pd.DataFrame(index=pd.RangeIndex(n)) if s is None
+                                   else s.to_frame(c) for s, n in zip(parts, lengths)],
                                   ignore_index=True, sort=False)[c]
         if release:
-            for f, h in zip(frames, have):
-                if h:
-                    del f[c]
+            released += sum(s.array.nbytes for s in parts if s is not None)
+            parts = arrays = None
+            if released >= _TRIM_BYTES:  # (the parts' small arrays stay in glibc's heap else)
+                return_freed()
+                released = 0
     # one frame built from the columns in order (not a column inserted per categorical)
     return coerce(pd.DataFrame(joined, copy=False))
+
+
+_TRIM_BYTES = 4_000_000
 
 
 def _joined_categorical(parts: list) -> pd.Categorical:

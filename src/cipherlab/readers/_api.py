@@ -24,7 +24,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _bssl, _collapsed, _gnutls, _openssl
+from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import (decode, normalise, renumber, renumbered_warnings,
                                      strip_shared_prefix)
@@ -38,11 +38,12 @@ _SHOWN = 5  # line numbers named in a warning
 _SHOWN_SKIPPED = 20  # skipped files named in a warning
 _PROGRESS_FILES = 50  # show a progress bar from this many files on
 _PARALLEL_BYTES = 4_000_000  # below this, starting worker processes costs more than it saves
-_CHUNK_BYTES = 2_000_000  # text read into one frame at most (about)
+_CHUNK_BYTES = 1_000_000  # text read into one frame at most (about): its runs take several times it
 
 
 def ingest(source: Any, *, label: str | None = None, strict: bool = False,
-           n_jobs: int | None = None, **conditions: Any) -> pd.DataFrame:
+           n_jobs: int | None = None, cache: bool | str | os.PathLike | None = None,
+           **conditions: Any) -> pd.DataFrame:
     """Read benchmark output of any ``openssl speed`` version and shape into the tidy table.
 
     Parameters
@@ -58,10 +59,17 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
         Raise :class:`~cipherlab.errors.IngestError` on the first line that looks like a
         measurement but cannot be placed, instead of warning about all of them.
     n_jobs : int, optional
-        Processes that read files side by side: ``1`` reads in this process, ``-1`` uses every
-        CPU. By default several files holding 4 MB or more are shared among the CPUs, on Linux
-        (workers are forked; from Python 3.12 on, only in a process without other threads).
+        Processes that read files side by side, this one included: ``1`` reads in this
+        process, ``-1`` uses every CPU. By default several files holding 4 MB or more are shared
+        among the CPUs, on Linux (workers are forked; from Python 3.12 on, only in a process
+        without other threads).
         The table, warnings and errors are those of a read in one process.
+    cache : bool or path, optional
+        Keep each text's parsed runs in a cache keyed by its content (and its name, the reader's
+        code and settings), so that reading an unchanged file again skips parsing it: ``True``
+        uses ``$XDG_CACHE_HOME/cipherlab/ingest``, a path that folder, ``False`` none. By
+        default the ``CIPHERLAB_CACHE`` variable decides (``1`` or a folder; off when unset).
+        A cached read gives the table and warnings a fresh one gives.
     **conditions
         Extra condition columns (``aesni="off"``, ``isa="no-avx"``). Keywords naming a fixed run
         column set it instead: ``tool``, ``tool_version``, ``timing`` (``"cpu"`` or
@@ -111,34 +119,39 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     parts: list[pd.DataFrame] = []  # the text sources' cells, one frame per chunk of files
     first = None
     skipped: list[tuple[str, str]] = []
+    cache = _cache.resolve(cache)
+    written = 0  # entries the cache got
     # (parsing makes millions of small objects and no cycles: on a 20 MB folder the collector
     # took about a third of the time while freeing nothing)
     with warnings.catch_warnings(record=True) as caught, paused():
         warnings.simplefilter("always")
         items = list(_resolve(source))
-        for chunk in _read_chunks(items, strict, conditions, hints, n_jobs):
+        for chunk in _read_chunks(items, strict, conditions, hints, cache, n_jobs):
             for message, category in chunk.warnings:  # as if read here, in file order
                 warnings.warn(message, category)
             skipped += chunk.skipped
+            written += chunk.written
             if chunk.error is not None:
                 raise chunk.error
             tables.extend(chunk.tables)
             if chunk.frame is not None:
                 parts.append(chunk.frame)
                 first = first or chunk.source
+        chunk = None  # (``parts`` holds the only references to the chunks' frames)
         if parts:
             # the frame one pass over every text source would give, flagged once
-            text = model.concat(parts, release=True)  # (our own frames: emptied as joined)
+            text = model.concat(parts, release=True)  # (emptied as joined)
             return_freed()
             text = label_masks(text)
             return_freed()
             tables.insert(0, model.flag_cells(text, first))
-        parts = chunk = None  # freed while the collector is paused
         if skipped:
             shown = ", ".join(f"{name} ({why})" for name, why in skipped[:_SHOWN_SKIPPED])
             more = f" and {len(skipped) - _SHOWN_SKIPPED} more" if len(skipped) > _SHOWN_SKIPPED else ""
             warnings.warn(f"{len(skipped)} file(s) skipped, holding no benchmark: {shown}{more}.",
                           IngestWarning)
+        if written:
+            cache.trim()
     for w in caught:  # re-issued here so that they point at the caller's line
         warnings.warn(w.message, w.category, stacklevel=2)
     if not tables:
@@ -164,19 +177,21 @@ class _Chunk:
         self.frame: pd.DataFrame | None = None  # every text source's cells, not yet flagged
         self.source: str | None = None  # the first text source
         self.skipped: list[tuple[str, str]] = []  # (file, why) of files of folders not read
+        self.written = 0  # entries stored in the cache
 
 
 def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: dict[str, Any],
-                tick: Callable[[int], Any] | None = None) -> _Chunk:
+                cache: _cache.Cache | None, tick: Callable[[int], Any] | None = None) -> _Chunk:
     """Read sources in order, stopping at the first error; ``tick(1)`` after each."""
     return_freed()  # (what the chunk before left: a worker reads several)
     out = _Chunk()
+    stored = cache.written if cache is not None else 0
     runs: list[model.Run] = []
     with warnings.catch_warnings(record=True) as caught:  # in the order they were issued
         warnings.simplefilter("always")
         for text_or_path, name, optional in items:
             try:
-                got = _read_one(text_or_path, name, optional, strict, conditions, hints)
+                got = _read_one(text_or_path, name, optional, strict, conditions, hints, cache)
             except _Skip as skip:
                 out.skipped.append((name, str(skip)))
                 got = None
@@ -192,6 +207,9 @@ def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: di
                 out.source = out.source or name
             if tick is not None:
                 tick(1)
+        if cache is not None:
+            cache.flush()  # (the chunk's entries in one transaction)
+            out.written = cache.written - stored
     out.warnings = [(w.message, w.category) for w in caught]
     if runs:
         # every text source in one column-wise pass (one frame, no concatenation)
@@ -200,7 +218,7 @@ def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: di
 
 
 def _read_chunks(items: list, strict: bool, conditions: dict[str, Any], hints: dict[str, Any],
-                 n_jobs: int | None) -> Iterator[_Chunk]:
+                 cache: _cache.Cache | None, n_jobs: int | None) -> Iterator[_Chunk]:
     """The chunks of ``items``, read here or by worker processes, yielded in source order."""
     bar = None
     if len(items) >= _PROGRESS_FILES:  # long folders get a progress bar (notebooks too)
@@ -216,17 +234,33 @@ def _read_chunks(items: list, strict: bool, conditions: dict[str, Any], hints: d
         # its frame is built.
         chunks = _split(items, sizes, max(4 * jobs if jobs > 1 else 1,
                                           -(-sum(sizes) // _CHUNK_BYTES)))
+        tick = bar.update if bar else None
         if jobs == 1:
             for c in chunks:
-                yield _read_chunk(c, strict, conditions, hints, bar.update if bar else None)
+                yield _read_chunk(c, strict, conditions, hints, cache, tick)
             return
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_read_chunk, c, strict, conditions, hints) for c in chunks]
+        # This process is one of the readers: it takes chunks from the end while the workers
+        # take them from the start (a worker less to hold memory; this process would wait idle).
+        with ProcessPoolExecutor(jobs - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_read_chunk, c, strict, conditions, hints, cache)
+                       for c in chunks]
+            here: dict[int, _Chunk] = {}  # chunks read here, until their turn comes
+            last = len(chunks) - 1  # the last chunk not yet taken here
             try:
-                for c, future in zip(chunks, futures):
-                    yield future.result()
-                    if bar is not None:
-                        bar.update(len(c))
+                for i, future in enumerate(futures):
+                    while i not in here and not future.done() and last >= i \
+                            and futures[last].cancel():  # (false once a worker has started it)
+                        here[last] = _read_chunk(chunks[last], strict, conditions, hints, cache,
+                                                 tick)
+                        last -= 1
+                    if i in here:
+                        yield here.pop(i)
+                        continue
+                    chunk = future.result()
+                    return_freed()  # (the chunk's pickle, which glibc would keep)
+                    if tick is not None:
+                        tick(len(chunks[i]))
+                    yield chunk
             finally:
                 for future in futures:
                     future.cancel()
@@ -415,7 +449,7 @@ def _listing(path: Path) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
 
 
 def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: dict[str, Any],
-              hints: dict[str, Any]) -> pd.DataFrame | list[model.Run] | None:
+              hints: dict[str, Any], cache: _cache.Cache | None) -> pd.DataFrame | list[model.Run] | None:
     if isinstance(item, Path):
         reason = _not_read(item) if optional else None
         if reason is not None:
@@ -423,19 +457,55 @@ def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: di
         if item.suffix.lower() in _TABLE_SUFFIXES:
             return _read_table(item, optional, conditions)
         try:
-            data = item.read_bytes()
+            with open(item, "rb", buffering=0) as fh:  # (unbuffered: one read of the whole file)
+                data = fh.read()
         except OSError as err:
             raise IngestError(f"cannot read the file: {err.strerror}", source=name) from err
     else:
         data = item
     try:
-        text = decode(data, name) if isinstance(data, (bytes, bytearray)) else str(data)
-        return read_runs(text, name, strict=strict, hints=hints)
+        return _parse(data, name, strict, hints) if cache is None else \
+            _parse_cached(data, name, strict, hints, cache)
     except IngestError as err:
         # a folder's or glob's file that is no benchmark text (binary, no measurements)
         if optional and not strict and (err.msg.startswith("no measurements") or err.lineno is None):
             raise _Skip(err.msg.split(":")[0].split(";")[0]) from None
         raise
+
+
+def _parse(data: Any, name: str, strict: bool, hints: dict[str, Any]) -> list[model.Run]:
+    text = decode(data, name) if isinstance(data, (bytes, bytearray)) else str(data)
+    return read_runs(text, name, strict=strict, hints=hints)
+
+
+def _parse_cached(data: Any, name: str, strict: bool, hints: dict[str, Any],
+                  cache: _cache.Cache) -> list[model.Run]:
+    """:func:`_parse` through the cache: its runs (or its error) and its warnings, from the
+    cache when they are there."""
+    data = bytes(data) if isinstance(data, (bytes, bytearray)) else str(data)  # (hashable)
+    key = cache.key(data, name, strict, hints)
+    hit = cache.get(key)
+    if hit is not None:
+        runs, error, given = hit
+        for message, category in given:  # as the first reading gave them, in order
+            warnings.warn(message, category)
+        if error is not None:
+            raise IngestError(**error)
+        return runs
+    caught: list = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            runs = _parse(data, name, strict, hints)
+    except IngestError as err:  # (a text without measurements costs a whole parse too)
+        error = {k: getattr(err, k) for k in ("msg", "source", "lineno", "line", "unplaced")}
+        cache.put(key, (None, error, [(str(w.message), w.category) for w in caught]))
+        raise
+    finally:  # (given here too, and those before an error)
+        for w in caught:
+            warnings.warn(w.message, w.category)
+    cache.put(key, (runs, None, [(str(w.message), w.category) for w in caught]))
+    return runs
 
 
 def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.DataFrame | None:

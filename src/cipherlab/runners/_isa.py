@@ -736,7 +736,7 @@ def label_asked(frame, *, stacklevel: int = 3):
     if not decoded:
         return frame
     asked = frame["isa_mask"].astype("category").where(todo)
-    out = frame.copy()
+    out = frame.copy(deep=False)  # (columns are set on it, not changed: no need to copy the data)
     for i, column in enumerate(("isa", "isa_off", "aesni")):
         fill = asked.map({value: got[i] for value, got in decoded.items()})
         if column not in frame.columns and fill.isna().all():
