@@ -159,7 +159,8 @@ def normalise(text: str) -> tuple[list[str], list[int] | None]:
 
     Quoted-printable (mail) is decoded only when the text is so encoded: it holds a soft line
     break (a long line ending in ``=``) or an ``=XX`` escape, and every ``=`` in it starts one
-    (QP must escape each literal ``=``; ordinary text has some other ``=``). Soft breaks join
+    (QP must escape each literal ``=``; ordinary text has some other ``=``) but those of the
+    MIME header lines of a part that says ``Content-Transfer-Encoding: quoted-printable``. Soft breaks join
     lines: the map then gives, for each 1-based line number of the result, the original line
     its text began on (index 0 unused). HTML entities (``&amp;``, ``&lt;``, ``&#160;``) are
     decoded in the lines that hold one; a line never splits.
@@ -190,7 +191,15 @@ _QP_ESCAPES = re.compile(r"(?:=[0-9A-F]{2})+")
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
 
 
+# A mail part that says it is QP: the "=" of its MIME header lines (charset="utf-8") is no
+# QP sequence, and shows nothing.
+_QP_DECLARED = re.compile(r"^Content-Transfer-Encoding:[ \t]*quoted-printable[ \t]*\r?$", re.I | re.M)
+_MIME_HEADER = re.compile(r"^(?:Content-[\w-]+|MIME-Version):[^\n]*", re.I | re.M)
+
+
 def _is_quoted_printable(text: str) -> bool:
+    if "uoted-printable" in text and _QP_DECLARED.search(text):
+        text = _MIME_HEADER.sub("", text)
     if _NOT_QP.search(text) is not None:  # (most texts with "=" fail here, at their first)
         return False
     if _QP_ESCAPE.search(text) is not None:
