@@ -27,7 +27,6 @@ PASTES = P.pastes(USER)
 
 # What the reader gets wrong or misses, per paste (the mark must go when it is fixed).
 XFAIL: dict[str, str] = {
-    "006": "chat-log lines ('[14:02] <mk> aes-128-cbc ...') are not read (reported)",
     "012": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
 }
 
@@ -152,3 +151,14 @@ def test_a_mail_part_that_says_it_is_quoted_printable_is_decoded_under_its_mime_
 
     with pytest.raises(IngestError, match="no measurements"):
         _read(mail.replace("Jos=C3=A9", "a = b"))
+
+
+def test_a_chat_logs_time_stamps_and_nicks_are_a_shared_prefix():
+    """'[14:02] <mk> ' before each line (006), whoever speaks, and another client's
+    '14:02:11 <@mk> ' before progress lines: read as the lines behind them."""
+    log = "".join(f"14:02:{10 + k} <@mk> {line}\n" for k, line in enumerate([
+        "Doing md5 for 3s on 16 size blocks: 1247611 md5's in 3.00s",
+        "Doing md5 for 3s on 64 size blocks: 905126 md5's in 3.00s",
+        "Doing md5 for 3s on 256 size blocks: 452021 md5's in 2.99s"]))
+    df = _read(log + "14:03:01 <jo> thanks\n")
+    assert df["count"].tolist() == [1247611, 905126, 452021] and df.line.tolist() == [1, 2, 3]

@@ -256,13 +256,15 @@ def prose_version(line: str) -> tuple[str, str] | None:
     (('openssl', '1.1.1k'), ('libressl', '3.8.2'))
     >>> prose_version("after the upgrade from 1.0.2u to OpenSSL 1.1.1k") is None
     True
+    >>> prose_version("Ubuntu's OpenSSL 3.0.2-0ubuntu1.15, no AES-NI:")
+    ('openssl', '3.0.2-0ubuntu1.15')
     """
-    found = {(m[1].lower(), m[2]) for m in _VERSION.finditer(line)}
-    if len(found) != 1:
+    versions = {v.lstrip("v") for v in _ANY_VERSION.findall(line)}  # (most lines: none)
+    if len(versions) != 1:
         return None
-    tool, version = found.pop()
-    others = {v.lstrip("v") for v in _ANY_VERSION.findall(line)} - {version}
-    return None if others else (tool, version)
+    found = {(m[1].lower(), m[2]) for m in _VERSION.finditer(line)}
+    # ("OpenSSL 3.0.2-0ubuntu1": the version is its release's)
+    return found.pop() if len(found) == 1 and next(iter(found))[1].split("-")[0] in versions else None
 
 
 def merged_fact(old, new):

@@ -302,13 +302,21 @@ _LEAD = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS}|\|)[ \t]*+)++)|{_NUMBER
 _LEAD_NO_PIPE = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS})[ \t]*+)++)|{_NUMBER_GUTTER})")
 # Comment markers: a line of a comment block labels only the runs of that block.
 _COMMENT_MARKS = ("#", "//", ";", "%", "!")
-_LEAD_START = frozenset(" \t>#/;%!*-|0123456789")
+# A chat log's time stamp and nick ("[14:02] <mk> ", "14:02:11 <@mk> "): one prefix, whoever
+# speaks (tried before a gutter: "14:02" is no line number).
+_CHAT = re.compile(r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]++<[@+%~&]?[^<>\s]{1,32}>[ \t]?")
+_CHAT_KEY = "<chat>"
+_LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
 
 
 def _lead(line: str) -> tuple[str | int, int] | None:
     """``(first mark, where the text begins)`` of a line behind a prefix, ``(number, where
     the text begins)`` of a line behind a gutter's number, else None."""
+    if line[:1] in "[0123456789":
+        m = _CHAT.match(line)
+        if m is not None:
+            return _CHAT_KEY, m.end()
     m = _LEAD.match(line)
     if m is None:
         return None
@@ -337,7 +345,8 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
 
     A block is a run of at least three consecutive lines whose prefixes have the same first
     mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
-    whose line-number gutters count up by one; one line so marked (a root prompt
+    whose line-number gutters count up by one, or of a chat log (a time stamp and a nick); one
+    line so marked (a root prompt
     ``# openssl speed``, a heading) is left alone. Line numbers do not change.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
@@ -346,6 +355,8 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ['type 16 bytes', 'md5 1.00k', '']
     >>> strip_shared_prefix([" 9 | type 16 bytes", "10 | md5 1.00k", "11 | sha1 2.00k"])[0]
     ['type 16 bytes', 'md5 1.00k', 'sha1 2.00k']
+    >>> strip_shared_prefix(["[14:02] <mk> type 16 bytes", "[14:02] <jo> ok", "14:03 <mk> md5 1.00k"])[0]
+    ['type 16 bytes', 'ok', 'md5 1.00k']
     """
     out, blocks = list(lines), [0] * len(lines)
     n = len(lines)
