@@ -162,3 +162,17 @@ def test_a_chat_logs_time_stamps_and_nicks_are_a_shared_prefix():
         "Doing md5 for 3s on 256 size blocks: 452021 md5's in 2.99s"]))
     df = _read(log + "14:03:01 <jo> thanks\n")
     assert df["count"].tolist() == [1247611, 905126, 452021] and df.line.tolist() == [1, 2, 3]
+
+
+def test_a_short_line_of_another_programs_code_block_is_no_caption():
+    """sysbench's 'Latency (ms):' in a fenced block of its own above a fenced run (023), and
+    fio's 'Run status group 0 (all jobs):' in a ~~~ block, are no labels; a caption outside
+    the blocks still is (above both, it names the machine of both), and a comment in a
+    command's block still names the run below."""
+    sysbench = "```\n$ sysbench cpu run\nLatency (ms):\n         min:      0.33\n```\n"
+    assert _runs(_read(f"{sysbench}\n```\n{TABLE}```\n"), "label") == [None]
+    fio = "~~~\nRun status group 0 (all jobs):\n   READ: bw=112MiB/s\n~~~\n"
+    assert _runs(_read(f"{fio}\n~~~\n{TABLE}~~~\n"), "label") == [None]
+    assert _runs(_read(f"Pi 5 (NVMe hat):\n\n{fio}\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
+    assert _runs(_read(f"{fio}\nPi 5 (NVMe hat):\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
+    assert _runs(_read(f"```bash\n# Signature\n```\n\n```\n{TABLE}```\n"), "label") == ["Signature"]
