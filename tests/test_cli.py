@@ -70,6 +70,15 @@ def test_ingest_reads_stdin_and_writes_stdout():
     assert "<stdin>" in done.stderr.decode()  # the summary goes to stderr when stdout is data
 
 
+def test_ingest_cache_flag_fills_a_cache_and_reads_from_it(tmp_path):
+    cache, out1, out2 = tmp_path / "cache", tmp_path / "a.csv", tmp_path / "b.csv"
+    first = run("ingest", str(SEED), "--cache", str(cache), "-o", str(out1))
+    assert first.returncode == 0, first.stderr.decode()
+    assert (cache / "cache.db").stat().st_size > 0
+    again = run("ingest", str(SEED), "--cache", str(cache), "-o", str(out2))
+    assert again.returncode == 0 and out1.read_bytes() == out2.read_bytes()
+
+
 def test_report_reads_stdin_and_writes_the_page_to_stdout():
     done = run("report", "-", "--label", "aws", "-o", "-", stdin=SEED.read_bytes())
     assert done.returncode == 0, done.stderr.decode()

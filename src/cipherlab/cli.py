@@ -118,7 +118,7 @@ def _cmd_ingest(args) -> int:
     if args.tool_version:
         conditions["tool_version"] = args.tool_version
     df = cipherlab.ingest(_sources(args.sources), label=args.label, strict=args.strict,
-                          n_jobs=args.jobs, **conditions)
+                          n_jobs=args.jobs, cache=args.cache, **conditions)
     _say(args, _summary(df), err=args.output == "-")
     if args.output == "-":
         df.to_csv(sys.stdout, index=False)
@@ -386,6 +386,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "decides what version-dependent records mean")
     s.add_argument("-j", "--jobs", type=_jobs, metavar="N", help="processes reading files side by "
                    "side (-1: every CPU; default: every CPU from 4 MB of files on)")
+    s.add_argument("--cache", nargs="?", const=True, default=None, metavar="DIR",
+                   help="keep each file's parsed runs in a cache keyed by its content, so an "
+                   "unchanged file is not parsed again (in DIR, default the user cache folder; "
+                   "without the flag CIPHERLAB_CACHE decides)")
     s.set_defaults(func=_cmd_ingest)
 
     s = command("capture", "benchmark this machine with openssl speed (and cryptography)")
