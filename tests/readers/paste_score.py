@@ -454,6 +454,16 @@ def score(paste: Path, exp: Expectation | None = None, read_result=None) -> Scor
     return s
 
 
+def assert_reads_right(paste: Path) -> None:
+    """Assert that ``paste`` reads to its expected table: every cell right, none spurious, no
+    run or line problem (the message lists the differences)."""
+    s = score(paste)
+    report = "\n".join(s.problems + s.details)
+    assert s.right == s.expected and not s.spurious and not s.problems, (
+        f"{s.right}/{s.expected} right, {s.wrong} wrong, {s.spurious} spurious, {s.missed} "
+        f"missed, {s.flagged} flagged:\n{report}")
+
+
 def _check_runs(exp: Expectation, df, runs: dict[int, int], s: Score) -> None:
     """Labels, tool, version and timing of each reader run against its expected run; splits."""
     if df is None:

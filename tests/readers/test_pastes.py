@@ -103,11 +103,7 @@ def _spot_found(exp: P.Expectation, name: str, column: str, value: str) -> bool:
 
 @pytest.mark.parametrize("paste", [_param(p) for p in PASTES])
 def test_paste_reads_to_its_expected_table(paste):
-    s = P.score(paste)
-    report = "\n".join(s.problems + s.details)
-    assert s.right == s.expected and not s.spurious and not s.problems, (
-        f"{s.right}/{s.expected} right, {s.wrong} wrong, {s.spurious} spurious, {s.missed} "
-        f"missed, {s.flagged} flagged:\n{report}")
+    P.assert_reads_right(paste)
 
 
 def test_no_paste_is_silently_wrong_beyond_the_known_ones():

@@ -54,11 +54,7 @@ def test_every_k_figure_of_the_text_is_expected(paste):
 
 @pytest.mark.parametrize("paste", [_param(p) for p in PASTES])
 def test_paste_reads_to_its_expected_table(paste):
-    s = P.score(paste)
-    report = "\n".join(s.problems + s.details)
-    assert s.right == s.expected and not s.spurious and not s.problems, (
-        f"{s.right}/{s.expected} right, {s.wrong} wrong, {s.spurious} spurious, {s.missed} "
-        f"missed, {s.flagged} flagged:\n{report}")
+    P.assert_reads_right(paste)
 
 
 # --- spot tests: each fix on its paste's shape and on a second variant in another shape -------
