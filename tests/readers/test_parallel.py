@@ -34,8 +34,7 @@ def folder(tmp_path):
     """Every bundled dump (samples, seeds, synthetic) plus files that warn, in one folder."""
     for p in sorted(DATA.rglob("*")):
         if p.is_file() and p.suffix in (".txt", ".md", ".html") and p.name != "README.md" \
-                and p.parent.name != "pastes" and p.parent.parent.name != "user":
-            # (real pastes: test_pastes.py; user pastes: test_user_*.py)
+                and p.parent.name != "pastes":  # (real pastes: test_pastes.py)
             shutil.copy(p, tmp_path / f"{p.parent.name}-{p.name}")
     (tmp_path / "zz-prose.txt").write_text("nothing measured here\n")  # skipped, with a warning
     (tmp_path / "zz-stray.txt").write_text(  # an unplaced line and a suspicious value
