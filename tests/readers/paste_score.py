@@ -4,7 +4,7 @@ hand-written expected tables (issue 12's headline metric).
     python tests/readers/paste_score.py              # every paste: a table, then the totals
     python tests/readers/paste_score.py 005 037      # some pastes, with every difference listed
     python tests/readers/paste_score.py --expected 005   # a paste's expected cells, as a table
-    python tests/readers/paste_score.py --dir tests/data/user/documents   # another folder
+    python tests/readers/paste_score.py --dir tests/data/user/terminal   # another folder
 
 Each paste ``NNN_name.txt`` has ``NNN_name.expected.toml`` beside it, written by hand from the
 text (never from the reader's output). Its format::
@@ -127,11 +127,11 @@ def expectation_path(paste: Path) -> Path:
     return paste.with_name(f"{paste.stem}.expected.toml")
 
 
-def pastes(directory: Path = PASTES) -> list[Path]:
-    """Every paste of ``directory`` (``.txt``, ``.md``, ``.html``) that has an expectation, in
-    file order (other folders of hand-checked texts, ``tests/data/user/*``, score the same way)."""
-    return sorted(p for p in directory.glob("*") if p.suffix in (".txt", ".md", ".html")
-                  and expectation_path(p).exists())
+def pastes(folder: Path = PASTES) -> list[Path]:
+    """Every paste of ``folder`` (``.txt``, ``.md``, ``.html``) that has an expectation, in file
+    order (the real-paste corpus by default)."""
+    return sorted(p for p in folder.iterdir()
+                  if p.suffix in (".txt", ".md", ".html") and expectation_path(p).exists())
 
 
 def _number(text: str) -> float:
@@ -458,8 +458,8 @@ def score(paste: Path, exp: Expectation | None = None, read_result=None) -> Scor
 
 
 def assert_reads_right(paste: Path) -> None:
-    """The tests' check: every expected cell right, none spurious, no run or line problem;
-    else fail listing every difference."""
+    """Assert that ``paste`` reads to its expected table: every cell right, none spurious, no
+    run or line problem (the message lists the differences)."""
     s = score(paste)
     report = "\n".join(s.problems + s.details)
     assert s.right == s.expected and not s.spurious and not s.problems, (
@@ -515,19 +515,19 @@ def expected_frame(exp: Expectation):
 
 
 def main(argv: list[str]) -> int:
-    directory = PASTES
-    if argv[:1] == ["--dir"]:  # another folder of hand-checked texts (tests/data/user/documents)
-        directory, argv = Path(argv[1]), argv[2:]
+    folder = PASTES
+    if argv[:1] == ["--dir"]:  # another folder of pastes (tests/data/user/*)
+        folder, argv = Path(argv[1]), argv[2:]
     if argv[:1] == ["--expected"]:
         import pandas as pd
 
         with pd.option_context("display.max_rows", None, "display.max_columns", None,
                                "display.width", 250):
-            for p in pastes(directory):
+            for p in pastes(folder):
                 if any(p.name.startswith(a) for a in argv[1:]):
                     print(p.name, expected_frame(load(p)), sep="\n")
         return 0
-    chosen = [p for p in pastes(directory) if not argv or any(p.name.startswith(a) for a in argv)]
+    chosen = [p for p in pastes(folder) if not argv or any(p.name.startswith(a) for a in argv)]
     scores = []
     print(f"{'paste':<6}{'expected':>9}{'right':>7}{'silent':>7}{'(wrong':>7}{'spurious)':>10}"
           f"{'missed':>7}{'flagged':>8}  run/line problems")

@@ -20,6 +20,7 @@ import numpy as np
 
 from cipherlab.model import FLAG_CHILD, Run
 from cipherlab.readers import _progress
+from cipherlab.readers._boundaries import VERSION_RULE
 from cipherlab.readers._names import canonical
 from cipherlab.readers._runs import (ALG, BLOCK, COUNT, COUNTS, FLAG, LINE, OP, OPS, SECONDS,
                                      SECS, SIZES, VALUES, _Run)
@@ -101,6 +102,10 @@ class _Assembly:
             cells.sort(key=lambda c: c["line"])
         if run.multi:
             meta["multi"] = run.multi
+        version_rule = None
+        if run.prose_version and not run.has_version:  # (stated once above its output)
+            meta["tool"], meta["tool_version"] = run.prose_version
+            version_rule = VERSION_RULE
         meta.setdefault("tool", "openssl")
         if "timing" not in meta:
             meta["timing"] = "elapsed" if (run.elapsed or run.multi or "harness" in run.dialects) \
@@ -111,7 +116,7 @@ class _Assembly:
         # the inferred rules that placed it (none: the exact format placed it)
         rules = [(what, name) for what, name in (
             ("run", run.boundary), ("label", label_rule), ("isa_mask", run.context_rule),
-            ("sizes", run.sizes_rule)) if name]
+            ("sizes", run.sizes_rule), ("tool_version", version_rule)) if name]
         if rules:
             meta["rule"] = "; ".join(f"{what}: {name}" for what, name in rules)
             if run.boundary == label_rule:  # (one rule did both)

@@ -228,15 +228,17 @@ class _BlockReaders:
         a row they would not place whole (cut short, or with a rate too many or too few).
         """
         run, used, cells = self.cur, 0, self.cur.pk
-        seen = run.pk_keys()
+        seen, mine = run.pk_keys(), set()  # (mine: the block's own rows, a repeat among them too)
         # (a table has a few rows: matching them one after the other, each where the last
         # ended, beats finding the block and then its rows)
         rows = iter(T.PK_LINE.scanner(self.text, self.starts[idx]).match, None)
         for k, (name, times, rates) in enumerate(map(_groups, rows)):
             # (a time ends in "s", a rate holds one ".")
             spec = _pk_spec(run.pk_kind, name, times.count("s"), rates.count("."))
-            if spec is None or any(pk_id(spec[0], op, key[0]) in seen for op, key in spec[1]):
+            ids = spec and [pk_id(spec[0], op, key[0]) for op, key in spec[1]]
+            if spec is None or any(i in seen or i in mine for i in ids):
                 break  # (a row the run has: the line path opens the next run there)
+            mine.update(ids)
             algorithm, keys = spec
             lineno = idx + 1 + k
             values = T.rates(times.split() + rates.split()) if " 0.0" in rates else \

@@ -13,12 +13,13 @@ capture, such as a header block) goes to the tidy table's ``rule`` column.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
 from cipherlab.readers._context import MASK_RULE
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
-from cipherlab.readers._tables import prose_cpu  # (the one reader of CPUs in prose)
+from cipherlab.readers._tables import _VERSION, prose_cpu  # (the one reader of CPUs, versions in prose)
 
 # The kinds of event that may open a run.
 PROGRESS = "progress"            # a Doing line (or a block of them)
@@ -241,16 +242,49 @@ class _RunBoundaries:
             self.marker is not None and self.marker[0] > last) or self.ended > last
 
 
+#: The rule (``rule`` column) of a run whose tool version the prose above it stated.
+VERSION_RULE = "version in the prose above"
+_ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+[a-z]{0,2}(?![\w.])")
+
+
+def prose_version(line: str) -> tuple[str, str] | None:
+    """``(tool, version)`` a line of prose states (``with openssl 1.1.1k on the DS920+``), or
+    None: none, or another version beside it (``upgraded from 1.0.2u to OpenSSL 1.1.1k``:
+    which one ran below, the line cannot tell).
+
+    >>> prose_version("I ran it with openssl 1.1.1k on the DS920+:"), prose_version("LibreSSL 3.8.2")
+    (('openssl', '1.1.1k'), ('libressl', '3.8.2'))
+    >>> prose_version("after the upgrade from 1.0.2u to OpenSSL 1.1.1k") is None
+    True
+    >>> prose_version("Ubuntu's OpenSSL 3.0.2-0ubuntu1.15, no AES-NI:")
+    ('openssl', '3.0.2-0ubuntu1.15')
+    """
+    versions = {v.lstrip("v") for v in _ANY_VERSION.findall(line)}  # (most lines: none)
+    if len(versions) != 1:
+        return None
+    found = {(m[1].lower(), m[2]) for m in _VERSION.finditer(line)}
+    # ("OpenSSL 3.0.2-0ubuntu1": the version is its release's)
+    return found.pop() if len(found) == 1 and next(iter(found))[1].split("-")[0] in versions else None
+
+
+def merged_fact(old, new):
+    """What two statements of one fact for one run say: the one value, or False when they
+    disagree (the text cannot tell; False stays)."""
+    return new if old is None or old == new else False
+
+
 def bind_context(run: _Run, context: dict) -> None:
     """Give ``run`` what notices above its output said: ``elapsed`` (``You have chosen to
     measure elapsed time``), ``engine`` (``engine "afalg" set.``), ``isa_mask``
-    (``and with OPENSSL_ia32cap=~0x200000200000000:``)."""
+    (``and with OPENSSL_ia32cap=~0x200000200000000:``), ``prose_version`` (``openssl 1.1.1k``)."""
     if context.get("elapsed"):
         run.elapsed = run.stderr_seen = True
     if "engine" in context:
         run.meta["engine"] = context["engine"]
     if "isa_mask" in context:  # ("and with OPENSSL_ia32cap=...:", decoded by label_masks)
         run.meta["isa_mask"], run.context_rule = context["isa_mask"], MASK_RULE
+    if "prose_version" in context:  # (its own header's version, where it prints one, wins)
+        run.prose_version = merged_fact(run.prose_version, context["prose_version"])
 
 
 def foreign(run: _Run, rates: dict, key: tuple, count: int | None, block: int | None,

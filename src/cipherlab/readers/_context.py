@@ -48,7 +48,7 @@ _REMARK = re.compile(r"\s*\([^()]*\)")
 _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|"
-                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b", re.I)
+                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:", re.I)
 # Lines that name no machine or condition, whatever they hold: a code fence, a shell command
 # (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
 # source code, markup, links and arithmetic. A run label is never one of them.
@@ -63,7 +63,9 @@ _NOT_LABEL_LINE = re.compile(
     r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
     r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
-    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)", re.IGNORECASE)
+    r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
+    r"|^\s*\[/?(?:code|quote|pre|php|spoiler|size|color|font|b|i|u)\b[^\]]{0,40}\]\s*$",  # BBCode
+    re.IGNORECASE)
 # A Markdown link or a URL, and what frames one in prose ("(from <link>)", "see: <link>"): a
 # link names no machine, what is left beside it may.
 _LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*>?")
@@ -98,6 +100,13 @@ _MACHINE_NOUN = r"(?:server|laptop|desktop|workstation|notebook|machine|box|comp
 _MACHINE = re.compile(
     rf"\bon\s+(?:(?:my|our)\s+((?:[\w.+-]+\s+){{0,3}}?{_MACHINE_NOUN})|"
     rf"(?:a|an|the|this|that)\s+((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
+# A model that ends the sentence introducing what follows: "That matches what I see on a 2620
+# v2 (AES-NI on):" (a capital or a digit in a word marks a model name: "on 4 cores:" names none).
+_MODEL_AT_END = re.compile(r"\bon\s+(?:(?:my|our|a|an|the|this|that)\s+)?"
+                           r"(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,2})\s*(?:\([^()]{0,60}\))?\s*:\s*$")
+_NOT_A_MODEL = re.compile(r"^(?:openssl|libressl|boringssl|version|master|main|branch|commit)\b",
+                          re.IGNORECASE)
+_MODEL_MARK = re.compile(r"[A-Z]|[A-Za-z]\d|\d[A-Za-z]")  # ("2620 v2", "Pi 4"; not "4 cores")
 # The subject a sentence introducing what follows names: "Here are performance numbers for
 # 64-bit compiler generated code:", "These are the results with AES-NI disabled:".
 _SUBJECT = re.compile(
@@ -212,6 +221,15 @@ def _machine(line: str, raw: str):
     return Label(m[1] or m[2], "machine phrase") if m and _sentence(line, raw) == STOP else None
 
 
+def _model(line: str, raw: str):
+    """A model that ends a sentence introducing what follows names the run below it: ``That
+    matches what I see on a 2620 v2 (AES-NI on):`` -> ``2620 v2`` (``on the left:`` names none)."""
+    m = _MODEL_AT_END.search(line) if " on " in line and line.endswith(":") else None
+    if m is None or _NOT_A_MODEL.match(m["name"]) or not _MODEL_MARK.search(m["name"]):
+        return None
+    return Label(m["name"], "model ending a sentence") if _sentence(line, raw) == STOP else None
+
+
 def _subject(line: str, raw: str):
     """The subject a sentence introducing what follows names: ``Here are performance numbers
     for 64-bit compiler generated code:`` -> ``64-bit compiler generated code`` (the sentence
@@ -289,6 +307,7 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("heading", _heading),
     ("machine phrase", _machine),
     ("subject of a sentence", _subject),
+    ("model ending a sentence", _model),
     ("tool banner", _tool_banner),
     ("not a name", _not_a_name),
     ("status line", _status_line),
@@ -363,7 +382,8 @@ def label_above(lines) -> str | None:
 _MASK = re.compile(r"\bOPENSSL_ia32cap\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
                    r"(?P<value>~?(?:0x[0-9a-fA-F]+|\d+)?(?::~?(?:0x[0-9a-fA-F]+|\d+))*)", re.IGNORECASE)
 # ... unless the prose says it was not set ("without OPENSSL_ia32cap=...", "unset ...").
-_NEGATED = re.compile(r"\b(?:without|unset|no|not|minus)\W+(?:\w+\W+)?$", re.IGNORECASE)
+# (A parenthesis says how "without" was done: "Without (OPENSSL_ia32cap=~0x2000...):".)
+_NEGATED = re.compile(r"\b(?:without|unset|no|not|minus)[^\w(]+(?:\w+[^\w(]+)?$", re.IGNORECASE)
 #: The rule (``rule`` column) of a run whose ``isa_mask`` the prose above it gave.
 MASK_RULE = "OPENSSL_ia32cap in the prose above"
 
@@ -378,6 +398,8 @@ def prose_mask(line: str) -> str | None:
     '~0x200000000:~0'
     >>> prose_mask("without OPENSSL_ia32cap=~0x200000200000000:"), prose_mask("OPENSSL_ia32cap is unset")
     (None, None)
+    >>> prose_mask('Without (OPENSSL_ia32cap="~0x200000000000000"):')
+    '~0x200000000000000'
     >>> prose_mask("on my NUC (CPUINFO: OPENSSL_ia32cap=0x7ef8320b078bffff:0x40069c219c97a9)") is None
     True
     """

@@ -33,7 +33,7 @@ from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW, VERSION, Event,
-                                           _RunBoundaries, bind_context)
+                                           _RunBoundaries, bind_context, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         prose_mask, setext_level)
@@ -155,6 +155,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.prose: list[tuple[int, str]] = []  # lines of prose, see find_label
         self.headings: list[tuple[int, Label]] = []  # (line, heading): see find_label
         self.bylines: list[int] = []  # lines that start a post (the title above is no label)
+        self.fences: list[int] = []  # code fences (```, ~~~): each odd one closes a block
         self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
         self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
@@ -469,6 +470,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 bind_context(self.cur, {"isa_mask": mask})
             else:
                 self.pending_context["isa_mask"] = mask
+        version = prose_version(line) if ("ssl" in line or "SSL" in line) and "." in line else None
+        if version is not None:  # (the same way; two versions stated for one run cancel)
+            if self.cur is not None and not self.cur.has_cells():
+                bind_context(self.cur, {"prose_version": version})
+            else:
+                pending = self.pending_context
+                pending["prose_version"] = merged_fact(pending.get("prose_version"), version)
         if line.startswith("#"):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:
@@ -488,14 +496,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         byline = is_byline(line)
         if prose and prose[-1][0] == i - 1 and len(prose[-1][1]) <= _TITLE_WIDTH and \
                 self.verdict(i, line) == STOP and not byline and \
-                not is_list_item(self.lines[i - 1]):
-            # a short line right above a paragraph is its title (a heading that lost its markup)
+                not is_list_item(self.lines[i - 1]) and not len(self.fences) % 2:
+            # a short line right above a paragraph is its title (a heading that lost its markup;
+            # not in a code block: "Latency (ms):" above sysbench's figures)
             above = self.verdict(*prose[-1])
             if isinstance(above, Label) and above.rule == "caption":
                 self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
                 self.headings.append((i - 1, h))
         if byline:
             self.bylines.append(i)
+        if line[0] in "`~" and line.startswith(("```", "~~~")):
+            self.fences.append(i)
         prose.append((i, line))  # (judged as a label only when a run asks: most never are)
         if len(prose) > 2 * _LABEL_REACH:
             del prose[:-_LABEL_REACH]  # a label names the run below it, not one pages on
@@ -525,13 +536,16 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         (the order of the search: :mod:`~cipherlab.readers._context`)."""
         blocks = self.comment_blocks
         said, prose = False, self.prose
+        code = self.code_blocks_above(i)
         for k in range(len(prose) - 1, -1, -1):
             j, text = prose[k]
             if j <= after:
                 break
             v = self.verdict(j, text)
-            if v == SKIP:
-                continue
+            if v == SKIP or code and getattr(v, "rule", None) == "caption" and \
+                    any(a < j < b and b - a > 2 for a, b in code):
+                continue  # (a short line of another program's output, in a code block of its
+                # own, is no caption: "Latency (ms):"; one fenced alone is; a comment may name)
             if k and prose[k - 1][0] == j - 1 and text[0].islower() and isinstance(v, Label) \
                     and v.rule == "caption" and self.verdict(*prose[k - 1]) != SKIP:
                 # the tail of a wrapped line ("... 32-bit compiler" / "generated code:")
@@ -549,6 +563,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     return None  # a heading above a byline (a thread's title) names no post
                 return h
         return None
+
+    def code_blocks_above(self, i: int) -> list[tuple[int, int]]:
+        """The fenced code blocks closed above line ``i`` (opening and closing fence lines)."""
+        f = self.fences
+        return [(f[k], f[k + 1]) for k in range(0, len(f) - 1, 2) if f[k + 1] < i]
 
     def line(self, i: int, line: str) -> bool:  # noqa: C901 - one dispatch table, kept flat for speed
         c = line[0]

@@ -159,7 +159,8 @@ def normalise(text: str) -> tuple[list[str], list[int] | None]:
 
     Quoted-printable (mail) is decoded only when the text is so encoded: it holds a soft line
     break (a long line ending in ``=``) or an ``=XX`` escape, and every ``=`` in it starts one
-    (QP must escape each literal ``=``; ordinary text has some other ``=``). Soft breaks join
+    (QP must escape each literal ``=``; ordinary text has some other ``=``) but those of the
+    MIME header lines of a part that says ``Content-Transfer-Encoding: quoted-printable``. Soft breaks join
     lines: the map then gives, for each 1-based line number of the result, the original line
     its text began on (index 0 unused). HTML entities (``&amp;``, ``&lt;``, ``&#160;``) are
     decoded in the lines that hold one; a line never splits.
@@ -190,7 +191,15 @@ _QP_ESCAPES = re.compile(r"(?:=[0-9A-F]{2})+")
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
 
 
+# A mail part that says it is QP: the "=" of its MIME header lines (charset="utf-8") is no
+# QP sequence, and shows nothing.
+_QP_DECLARED = re.compile(r"^Content-Transfer-Encoding:[ \t]*quoted-printable[ \t]*\r?$", re.I | re.M)
+_MIME_HEADER = re.compile(r"^(?:Content-[\w-]+|MIME-Version):[^\n]*", re.I | re.M)
+
+
 def _is_quoted_printable(text: str) -> bool:
+    if "uoted-printable" in text and _QP_DECLARED.search(text):
+        text = _MIME_HEADER.sub("", text)
     if _NOT_QP.search(text) is not None:  # (most texts with "=" fail here, at their first)
         return False
     if _QP_ESCAPE.search(text) is not None:
@@ -301,13 +310,21 @@ _LEAD = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS}|\|)[ \t]*+)++)|{_NUMBER
 _LEAD_NO_PIPE = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS})[ \t]*+)++)|{_NUMBER_GUTTER})")
 # Comment markers: a line of a comment block labels only the runs of that block.
 _COMMENT_MARKS = ("#", "//", ";", "%", "!")
-_LEAD_START = frozenset(" \t>#/;%!*-|0123456789")
+# A chat log's time stamp and nick ("[14:02] <mk> ", "14:02:11 <@mk> "): one prefix, whoever
+# speaks (tried before a gutter: "14:02" is no line number).
+_CHAT = re.compile(r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]++<[@+%~&]?[^<>\s]{1,32}>[ \t]?")
+_CHAT_KEY = "<chat>"
+_LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
 
 
 def _lead(line: str) -> tuple[str | int, int] | None:
     """``(first mark, where the text begins)`` of a line behind a prefix, ``(number, where
     the text begins)`` of a line behind a gutter's number, else None."""
+    if line[:1] in "[0123456789":
+        m = _CHAT.match(line)
+        if m is not None:
+            return _CHAT_KEY, m.end()
     m = _LEAD.match(line)
     if m is None:
         return None
@@ -336,7 +353,8 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
 
     A block is a run of at least three consecutive lines whose prefixes have the same first
     mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
-    whose line-number gutters count up by one; one line so marked (a root prompt
+    whose line-number gutters count up by one, or of a chat log (a time stamp and a nick); one
+    line so marked (a root prompt
     ``# openssl speed``, a heading) is left alone. Line numbers do not change.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
@@ -345,6 +363,8 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ['type 16 bytes', 'md5 1.00k', '']
     >>> strip_shared_prefix([" 9 | type 16 bytes", "10 | md5 1.00k", "11 | sha1 2.00k"])[0]
     ['type 16 bytes', 'md5 1.00k', 'sha1 2.00k']
+    >>> strip_shared_prefix(["[14:02] <mk> type 16 bytes", "[14:02] <jo> ok", "14:03 <mk> md5 1.00k"])[0]
+    ['type 16 bytes', 'ok', 'md5 1.00k']
     """
     out, blocks = list(lines), [0] * len(lines)
     n = len(lines)

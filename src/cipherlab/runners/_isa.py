@@ -679,9 +679,9 @@ def _label_cpuinfo(frame):
         decoded = _filled(frame["isa_off"], decoded)
     out = frame.assign(isa_off=decoded)
     derived = per_row(1)
-    if "aesni" not in frame.columns:  # (categories in an object Index, as pd.Categorical gave)
+    if "aesni" not in frame.columns:
         out["aesni"] = pd.Categorical.from_codes(
-            derived.codes, categories=pd.Index(derived.categories, dtype=object))
+            derived.codes, categories=pd.Index(derived.categories, dtype="str"))
         return out
     given = pd.Categorical(frame["aesni"])
     clash = np.asarray(given == "off") & (decoded.codes != -1) & (derived.codes == -1)
@@ -741,7 +741,9 @@ def label_asked(frame, *, stacklevel: int = 3):
         fill = asked.map({value: got[i] for value, got in decoded.items()})
         if column not in frame.columns and fill.isna().all():
             continue  # (aesni: the value switches off more than the AES instructions)
-        out[column] = _filled(frame[column], fill) if column in frame.columns else fill
+        given = frame[column] if column in frame.columns else pd.Series(
+            pd.Categorical([None] * len(frame)), index=frame.index)
+        out[column] = _filled(given, fill)  # (categories sorted and typed as ingest's are)
     return out
 
 
@@ -761,7 +763,7 @@ def _filled(given, fill):
     import numpy as np
     import pandas as pd
     given, fill = pd.Categorical(given), pd.Categorical(fill)
-    union = pd.Index(sorted({*given.categories, *fill.categories}))
+    union = pd.Index(sorted({*given.categories, *fill.categories}), dtype="str")
     codes = given.set_categories(union).codes
     codes = np.where(codes == -1, fill.set_categories(union).codes, codes)
     return pd.Categorical.from_codes(codes, categories=union).remove_unused_categories()

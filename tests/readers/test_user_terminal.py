@@ -1,0 +1,174 @@
+"""Pastes of openssl's own output written as users post them (``tests/data/user/terminal``),
+read to their hand-written expected tables (issue 12).
+
+Each paste is a shape the real-paste corpus (``tests/data/pastes``) lacks: a GitHub issue, PR
+or ``<details>`` block, a mail reply, quoted-printable mail, BBCode, a chat log, a Windows
+console, a PDF flattened to text, distractors (``dd``, ``time``, ``iostat``) beside the data,
+0.9.7 to 3.5 output, ``-mr``, ``-multi``, bssl. Their expectations (``NNN_name.expected.toml``,
+format: ``paste_score.py``) were written by hand from the text; the same scoring machinery as
+``test_pastes.py`` compares the whole table. See them scored:
+``python tests/readers/paste_score.py --dir tests/data/user/terminal``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import paste_score as P  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
+USER = Path(__file__).resolve().parents[1] / "data" / "user" / "terminal"
+PASTES = P.pastes(USER)
+
+# What the reader gets wrong or misses, per paste (the mark must go when it is fixed).
+XFAIL: dict[str, str] = {
+    "012": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
+}
+
+
+def _param(p: Path):
+    reason = XFAIL.get(p.name[:3])
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(p, id=p.name[:3], marks=marks)
+
+
+def test_there_are_twenty_pastes_each_with_an_expectation():
+    files = sorted(p.name for p in USER.iterdir() if not p.name.endswith(".toml"))
+    assert len(files) >= 20 and [p.name for p in PASTES] == files
+
+
+@pytest.mark.parametrize("paste", [pytest.param(p, id=p.name[:3]) for p in PASTES])
+def test_expectation_is_copied_from_the_text(paste):
+    assert not P.untraced(P.load(paste))
+
+
+@pytest.mark.parametrize("paste", [pytest.param(p, id=p.name[:3]) for p in PASTES])
+def test_every_k_figure_of_the_text_is_expected(paste):
+    assert not P.unclaimed_k_figures(P.load(paste))
+
+
+@pytest.mark.parametrize("paste", [_param(p) for p in PASTES])
+def test_paste_reads_to_its_expected_table(paste):
+    P.assert_reads_right(paste)
+
+
+# --- spot tests: each fix on its paste's shape and on a second variant in another shape -------
+TABLE = ("type             16 bytes     64 bytes\n"
+         "aes-128-cbc     412873.11k   441206.30k\n")
+
+
+def _read(text: str):
+    import warnings
+
+    import cipherlab
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cipherlab.ingest(text)
+
+
+def _runs(df, column: str) -> list:
+    if column not in df:
+        return [None] * df.run.nunique()
+    return [None if v != v else v for v in df.groupby("run", observed=True)[column].first()]
+
+
+def test_a_parenthesis_after_without_says_how_it_was_done():
+    """'Without (OPENSSL_ia32cap=...)' ran with that mask (not a negated one), in a caption
+    (001) and in a mail sentence; 'run without OPENSSL_ia32cap=...' still sets none."""
+    df = _read(f"With AES-NI:\n\n{TABLE}\nWithout (OPENSSL_ia32cap=\"~0x200000000000000\"):\n\n{TABLE}")
+    assert _runs(df, "isa_mask") == [None, "~0x200000000000000"]
+    df = _read("> and the same box without AES-NI (OPENSSL_ia32cap=~0x200000200000000) gives\n>\n"
+               + "".join(f"> {line}\n" for line in TABLE.splitlines()))
+    assert _runs(df, "isa_mask") == ["~0x200000200000000"]
+    df = _read(f"First run without OPENSSL_ia32cap=~0x200000200000000 set:\n\n{TABLE}")
+    assert _runs(df, "isa_mask") == [None]
+
+
+def test_a_model_ending_the_sentence_above_names_the_run():
+    """'... on a 2620 v2 (AES-NI on):' (002) and a forum variant name the run; a place that is
+    no model ('on the left:', 'on 4 cores:') names none."""
+    text = f"That matches what I see on a 2620 v2 (AES-NI on):\n\n{TABLE}"
+    assert _runs(_read(text), "label") == ["2620 v2"]
+    assert _runs(_read(f"and this is what I get on the Rock 5B:\n[code]\n{TABLE}[/code]\n"),
+                 "label") == ["Rock 5B"]
+    for prose in ("It was slow on the left:", "I see the same again on 4 cores:"):
+        assert _runs(_read(f"{prose}\n\n{TABLE}"), "label") == [None]
+
+
+def test_terminal_and_forum_furniture_names_no_run():
+    """A BBCode tag (005) and macOS's 'Last login:' banner (011) are no labels, in either
+    paste's shape and in a second variant (a [quote] block, a Terminal.app session)."""
+    assert _runs(_read(f"[code]\n{TABLE}[/code]\n"), "label") == [None]
+    assert _runs(_read(f"[quote]\n[pre]\n{TABLE}[/pre]\n[/quote]\n"), "label") == [None]
+    text = f"Last login: Mon Mar  4 08:01:12 on console\nbob@mini ~ % openssl speed aes-128-cbc\n{TABLE}"
+    assert _runs(_read(text), "label") == [None]
+
+
+def test_a_public_key_row_repeated_in_one_block_opens_a_run_in_both_engines():
+    """Two identical rows in a row are two records (a pasted repeat): the block reader
+    opens the next run at the repeat, as the line path does (found by test_engines on 008)."""
+    row = " 253 bits ecdh (X25519)   0.0000s  36745.6\n"
+    df = _read("                              op      op/s\n" + row + row)
+    assert df.run.nunique() == 2
+
+
+def test_a_version_the_prose_above_states_is_the_runs_unless_it_prints_its_own():
+    """'with openssl 1.1.1k' above headerless rows (003), 'LibreSSL 3.8.2' above a fenced table;
+    the run's own header wins, and prose naming two versions gives none (it cannot tell)."""
+    df = _read(f"I ran the benchmark with openssl 1.1.1k on the DS920+:\n\n{TABLE}")
+    assert (_runs(df, "tool"), _runs(df, "tool_version")) == (["openssl"], ["1.1.1k"])
+    assert "tool_version: version in the prose above" in df.rule.iloc[0]
+    df = _read(f"OpenBSD 7.4 ships LibreSSL 3.8.2, so:\n```\n{TABLE}```\n")
+    assert (_runs(df, "tool"), _runs(df, "tool_version")) == (["libressl"], ["3.8.2"])
+    df = _read(f"Same box, openssl 1.1.1k:\n\nOpenSSL 3.0.2 15 Mar 2022\n{TABLE}")
+    assert _runs(df, "tool_version") == ["3.0.2"]
+    for prose in ("After the upgrade from 1.0.2u to OpenSSL 1.1.1k:",
+                  "Built OpenSSL 1.0.2u first.\nThen OpenSSL 1.1.1k:"):
+        assert _runs(_read(f"{prose}\n\n{TABLE}"), "tool_version") == [None]
+
+
+def test_a_mail_part_that_says_it_is_quoted_printable_is_decoded_under_its_mime_headers():
+    """The '=' of MIME header lines (charset="utf-8", 015; format=flowed and a soft-broken
+    progress line here) shows nothing; an '=' of the body that starts no QP sequence still
+    says the text is not QP."""
+    mail = ("Content-Type: text/plain; charset=UTF-8; format=flowed\n"
+            "Content-Transfer-Encoding: quoted-printable\n\n"
+            "Doing sha256 for 3s on 16 size blocks: 22181207 sha256's in 3.00=\ns\n"
+            "Jos=C3=A9\n")
+    df = _read(mail)
+    assert (df.algorithm.tolist(), df["count"].tolist(), df.line.tolist()) == (["sha256"], [22181207], [4])
+    from cipherlab.errors import IngestError
+
+    with pytest.raises(IngestError, match="no measurements"):
+        _read(mail.replace("Jos=C3=A9", "a = b"))
+
+
+def test_a_chat_logs_time_stamps_and_nicks_are_a_shared_prefix():
+    """'[14:02] <mk> ' before each line (006), whoever speaks, and another client's
+    '14:02:11 <@mk> ' before progress lines: read as the lines behind them."""
+    log = "".join(f"14:02:{10 + k} <@mk> {line}\n" for k, line in enumerate([
+        "Doing md5 for 3s on 16 size blocks: 1247611 md5's in 3.00s",
+        "Doing md5 for 3s on 64 size blocks: 905126 md5's in 3.00s",
+        "Doing md5 for 3s on 256 size blocks: 452021 md5's in 2.99s"]))
+    df = _read(log + "14:03:01 <jo> thanks\n")
+    assert df["count"].tolist() == [1247611, 905126, 452021] and df.line.tolist() == [1, 2, 3]
+
+
+def test_a_short_line_of_another_programs_code_block_is_no_caption():
+    """sysbench's 'Latency (ms):' in a fenced block of its own above a fenced run (023), and
+    fio's 'Run status group 0 (all jobs):' in a ~~~ block, are no labels; a caption outside
+    the blocks still is (above both, it names the machine of both), and a comment in a
+    command's block still names the run below."""
+    sysbench = "```\n$ sysbench cpu run\nLatency (ms):\n         min:      0.33\n```\n"
+    assert _runs(_read(f"{sysbench}\n```\n{TABLE}```\n"), "label") == [None]
+    fio = "~~~\nRun status group 0 (all jobs):\n   READ: bw=112MiB/s\n~~~\n"
+    assert _runs(_read(f"{fio}\n~~~\n{TABLE}~~~\n"), "label") == [None]
+    assert _runs(_read(f"Pi 5 (NVMe hat):\n\n{fio}\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
+    assert _runs(_read(f"{fio}\nPi 5 (NVMe hat):\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
+    assert _runs(_read(f"```bash\n# Signature\n```\n\n```\n{TABLE}```\n"), "label") == ["Signature"]
