@@ -111,9 +111,10 @@ def make_corpus(megabytes: float, seed: int = 0, folder: Path = CORPUS) -> Path:
 
 def real_texts() -> list[bytes]:
     """Every real dump and paste bundled under tests/data (not the generated ``synthetic`` ones,
-    not expected tables, not READMEs)."""
+    not the ``user`` texts the tests wrote in users' shapes, not expected tables, not READMEs)."""
     return [p.read_bytes() for p in sorted(DATA.rglob("*"))
-            if p.is_file() and p.suffix in (".txt", ".md", ".html") and "synthetic" not in p.parts
+            if p.is_file() and p.suffix in (".txt", ".md", ".html")
+            and not {"synthetic", "user"} & set(p.relative_to(DATA).parts)
             and not p.name.startswith("README") and ".expected." not in p.name]
 
 
