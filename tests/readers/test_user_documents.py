@@ -1,75 +1,13 @@
-"""Document tables written as users post them (``tests/data/user/documents``), read to their
-hand-written expected tables with the paste score's machinery (``paste_score.py --dir``).
-
-Each text is a shape the real-paste corpus lacks (Jira/Confluence/WordPress/MediaWiki/org/rst
-tables, machines or versions as rows, one size in prose, units in captions, cycles/byte, ...);
-its ``.expected.toml`` was written by hand from the text. The texts the reader does not read
-right yet are ``xfail(strict=True)`` with what it gets wrong (misses and flags: loud, never a
-silently wrong cell, which ``test_no_text_is_silently_wrong`` forbids for all of them).
+"""Spot tests of the fixes the document tables written as users post them found (``tests/data/
+user/documents``, read whole in ``test_user_pastes.py``): each fix on its text's shape and on a
+second variant in another shape, through both engines (issue 12).
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import paste_score as P  # noqa: E402
-
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
-
-DOCUMENTS = Path(__file__).resolve().parents[1] / "data" / "user" / "documents"
-TEXTS = P.pastes(DOCUMENTS)
-
-# What the current reader gets wrong, per text (all loud or missed; remove when fixed).
-XFAIL: dict[str, str] = {
-    "101": "label: the issue template's '### Describe the bug' heading, not the <summary>",
-    "102": "the unit is in the <figcaption> after the table: flagged 'unit unknown'",
-    "105": "a two-line header (names, then '(MiB/s)' under each) in a [code] block: not read",
-    "108": "hosts as rows, sizes as columns, one algorithm in the prose: not read (loud error)",
-    "109": "AES-NI on/off as columns with derived 'x' and '%' columns: reported, not read",
-    "110": "bold section rows with empty cells and bare sizes as headers: reported, not read",
-    "116": "label: the org heading with its tags ('Benchmark notes :crypto'), not the machine",
-    "117": "cells with their own unit (GB/s), size in the command's -bytes: not read",
-    "119": "tables titled by a bold line naming the primitive ('chacha20 256'): not read",
-    "120": "a footnote mark (<sup>*</sup>) in a cell: that row's sign is not read",
-}
-
-
-def _param(p: Path):
-    reason = XFAIL.get(p.name[:3])
-    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-    return pytest.param(p, id=p.name[:3], marks=marks)
-
-
-def test_there_are_twenty_texts_with_expectations():
-    assert len(TEXTS) >= 20
-    assert set(XFAIL) <= {p.name[:3] for p in TEXTS}
-
-
-@pytest.mark.parametrize("text", [pytest.param(p, id=p.name[:3]) for p in TEXTS])
-def test_expectation_is_copied_from_the_text(text):
-    assert not P.untraced(P.load(text))
-
-
-@pytest.mark.parametrize("text", [pytest.param(p, id=p.name[:3]) for p in TEXTS])
-def test_every_k_figure_of_the_text_is_expected(text):
-    assert not P.unclaimed_k_figures(P.load(text))
-
-
-@pytest.mark.parametrize("text", [_param(p) for p in TEXTS])
-def test_text_reads_to_its_expected_table(text):
-    P.assert_reads_right(text)
-
-
-@pytest.mark.parametrize("text", [pytest.param(p, id=p.name[:3]) for p in TEXTS])
-def test_no_text_is_silently_wrong(text):
-    """Right or loud: a cell the reader returns unflagged is the text's, with its value, run and
-    conditions (cycles per byte, a locale's digit groups and min/max columns included)."""
-    s = P.score(text)
-    assert not s.silent, "\n".join(s.details)
 
 
 def _ingest(tmp_path, name: str, text: str):

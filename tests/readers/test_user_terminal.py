@@ -1,60 +1,13 @@
-"""Pastes of openssl's own output written as users post them (``tests/data/user/terminal``),
-read to their hand-written expected tables (issue 12).
-
-Each paste is a shape the real-paste corpus (``tests/data/pastes``) lacks: a GitHub issue, PR
-or ``<details>`` block, a mail reply, quoted-printable mail, BBCode, a chat log, a Windows
-console, a PDF flattened to text, distractors (``dd``, ``time``, ``iostat``) beside the data,
-0.9.7 to 3.5 output, ``-mr``, ``-multi``, bssl. Their expectations (``NNN_name.expected.toml``,
-format: ``paste_score.py``) were written by hand from the text; the same scoring machinery as
-``test_pastes.py`` compares the whole table. See them scored:
-``python tests/readers/paste_score.py --dir tests/data/user/terminal``.
+"""Spot tests of the fixes the user pastes of openssl's own output found (``tests/data/user/
+terminal``, read whole in ``test_user_pastes.py``): each fix on its paste's shape and on a second
+variant in another shape, through both engines (issue 12).
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import paste_score as P  # noqa: E402
-
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
-
-USER = Path(__file__).resolve().parents[1] / "data" / "user" / "terminal"
-PASTES = P.pastes(USER)
-
-# What the reader gets wrong or misses, per paste (the mark must go when it is fixed).
-XFAIL: dict[str, str] = {
-    "012": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
-}
-
-
-def _param(p: Path):
-    reason = XFAIL.get(p.name[:3])
-    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-    return pytest.param(p, id=p.name[:3], marks=marks)
-
-
-def test_there_are_twenty_pastes_each_with_an_expectation():
-    files = sorted(p.name for p in USER.iterdir() if not p.name.endswith(".toml"))
-    assert len(files) >= 20 and [p.name for p in PASTES] == files
-
-
-@pytest.mark.parametrize("paste", [pytest.param(p, id=p.name[:3]) for p in PASTES])
-def test_expectation_is_copied_from_the_text(paste):
-    assert not P.untraced(P.load(paste))
-
-
-@pytest.mark.parametrize("paste", [pytest.param(p, id=p.name[:3]) for p in PASTES])
-def test_every_k_figure_of_the_text_is_expected(paste):
-    assert not P.unclaimed_k_figures(P.load(paste))
-
-
-@pytest.mark.parametrize("paste", [_param(p) for p in PASTES])
-def test_paste_reads_to_its_expected_table(paste):
-    P.assert_reads_right(paste)
 
 
 # --- spot tests: each fix on its paste's shape and on a second variant in another shape -------
