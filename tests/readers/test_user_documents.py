@@ -170,3 +170,17 @@ def test_a_column_titled_by_a_unit_alone_is_the_value_not_a_run(tmp_path, name, 
     df = _ingest(tmp_path, name, text)
     assert list(df["label"]) == ["laptop", "nas"]
     assert df["bytes_per_s"].iloc[0] == pytest.approx(first)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("table.md", "## Steps to reproduce\n\n| cipher | 16 bytes | 64 bytes |\n|---|---|---|\n"
+                 "| md5 | 1.00k | 2.00k |\n"),
+    ("terminal.md", "**Expected behavior**\n\n```\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n```\n"),
+])
+def test_an_issue_template_section_heading_names_no_run(tmp_path, name, text):
+    df = _ingest(tmp_path, name, text)
+    assert len(df) == 2 and df["label"].isna().all()
+    # a heading that names something still labels the run under it
+    named = _ingest(tmp_path, "named-" + name, text.replace("Steps to reproduce", "Graviton3")
+                    .replace("Expected behavior", "Graviton3"))
+    assert set(named["label"]) == {"Graviton3"}

@@ -31,7 +31,6 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
     "terminal/012": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
-    "documents/101": "label: the issue template's '### Describe the bug' heading, not the <summary>",
     "documents/102": "the unit is in the <figcaption> after the table: flagged 'unit unknown'",
     "documents/105": "a two-line header (names, then '(MiB/s)' under each) in a [code] block: not read",
     "documents/108": "hosts as rows, sizes as columns, one algorithm in the prose: not read (loud error)",

@@ -203,6 +203,18 @@ def _around_command(line: str, raw: str):
     return None
 
 
+# The sections of an issue or bug-report template ("### Describe the bug", "## Environment"):
+# headings that name what a part of the report is, never a run.
+TEMPLATE_SECTION = re.compile(
+    r"\W*(?:describe the (?:bug|issue|problem)|bug (?:description|report)|(?:issue )?description|"
+    r"(?:steps )?to reproduce|steps to reproduce|reproduction(?: steps)?|how to reproduce|"
+    r"(?:expected|actual|current|observed) (?:behaviou?r|results?|outcome)|what happened|"
+    r"what did you expect(?: to happen)?|additional (?:context|information|notes)|environment|"
+    r"system information|(?:relevant )?log(?:s| output)?|screenshots?|checklist|"
+    r"possible (?:solution|fix)|proposed (?:solution|change)|alternatives(?: considered)?)\W*$",
+    re.IGNORECASE)
+
+
 def _heading(line: str, raw: str):
     """A Markdown heading or a bold line names every run under it (``### Results``); one that
     is a command or output names none but still ends the scope of the heading before it."""
@@ -210,7 +222,7 @@ def _heading(line: str, raw: str):
     if h is None:
         return None
     level, text = h
-    ok = not _NOT_LABEL_LINE.search(text)
+    ok = not _NOT_LABEL_LINE.search(text) and not TEMPLATE_SECTION.match(text)
     return Label(_clean_label(text) if ok else None, "heading", level)
 
 

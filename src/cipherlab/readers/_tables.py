@@ -43,7 +43,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers._context import label_above
+from cipherlab.readers._context import TEMPLATE_SECTION, label_above
 from cipherlab.readers._grids import RUN_HEADER, named_algorithms, read_grid, run_meta
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
@@ -763,8 +763,8 @@ class _Context:
                 self._read_facts(_prose_text(self.lines[i]))
             for i in reversed(lines_with(_HEADING_HINT, low, start)):
                 m = _HEADING.match(_prose_text(self.lines[i]))
-                if m:
-                    self._heading = m[1]
+                if m:  # (an issue template's section names no run, but ends the one above)
+                    self._heading = None if TEMPLATE_SECTION.match(m[1]) else m[1]
                     break
         self._unread = []
 
