@@ -90,6 +90,8 @@ _CPU_START = re.compile(rf"\b(?:(?P<vendor>{_VENDORS})|(?P<family>{_FAMILIES})|"
 _IS_FAMILY = re.compile(rf"(?:{_FAMILIES}|{_WEAK_FAMILIES})$")
 _TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
 _CLOCK_WORD = re.compile(r"\(?(\d+(?:\.\d+)?)\s*([GM])Hz\)?$", re.IGNORECASE)
+_CLOCK_NEXT = re.compile(r"\s*" + _CLOCK.pattern, re.IGNORECASE)  # (right after a name)
+_WORD = re.compile(r"\S+")
 _NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
 _GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
 _LEADING_OPTIONAL = re.compile(r"^\(\?:[^()|]*\)\?")
@@ -896,17 +898,17 @@ def prose_cpu(text: str) -> dict[str, Any]:
     text = _TRADEMARK.sub("", text)
     if "@" not in text and not _CPU_HINT.search(text):
         return {}  # (no CPU word and no clock, the common case: one quick search says so)
-    found = {}
+    found: list[tuple[str, float | None, int]] = []  # (name, clock, where it ends)
     for m in _CPU_START.finditer(text):
-        if found and m.start() < found[next(reversed(found))]:
+        if found and m.start() < found[-1][2]:
             continue  # (a word inside the name just read)
         got = _cpu_at(text, m)
         if got is not None:
-            found[got] = got[2]
+            found.append(got)
     if len({name for name, _, _ in found}) > 1:
         return {}
     if found:
-        name, clock, _ = next(iter(found))
+        name, clock, _ = found[0]
         return {"cpu": name} if clock is None else {"cpu": name, "clock_hz": clock}
     c = _CLOCK.search(text)
     if c is None or _CLOCK.search(text, c.end()):
@@ -922,8 +924,9 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
     ends, or None when the words there name no CPU (a vendor's technology, a common word)."""
     head = _NAME_END.search(text, m.start())
     stop = head.start() if head else len(text)
-    words, clock = [], None
-    for word in text[m.start():stop].split()[:7]:
+    words, clock, end = [], None, m.start()
+    for w in itertools.islice(_WORD.finditer(text, m.start(), stop), 7):
+        word = w[0]
         c = _CLOCK_WORD.match(word)
         if words and c is not None and (word[0].isdigit() or word[0] == "("):
             clock = _hz(c[1], c[2])
@@ -931,15 +934,15 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
         if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
             break  # (a model number may start in lower case: "i7-4770", "v2")
         words.append(word)
+        end = w.end()
     tail = words[1:]
     named = (m["family"] is not None
              or any(ch.isdigit() for w in tail for ch in w)
              or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail)))
     if not named:
         return None
-    end = m.start() + len(" ".join(words))
     if clock is None:
-        c = _CLOCK.match(text, end) or _CLOCK.match(text, end + 1)
+        c = _CLOCK_NEXT.match(text, end)
         clock = _hz(c[1], c[2]) if c else None
     return " ".join(words), clock, end
 
