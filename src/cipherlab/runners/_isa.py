@@ -680,8 +680,7 @@ def _label_cpuinfo(frame):
     out = frame.assign(isa_off=decoded)
     derived = per_row(1)
     if "aesni" not in frame.columns:
-        out["aesni"] = pd.Categorical.from_codes(
-            derived.codes, categories=pd.Index(derived.categories, dtype="str"))
+        out["aesni"] = _filled(None, derived)
         return out
     given = pd.Categorical(frame["aesni"])
     clash = np.asarray(given == "off") & (decoded.codes != -1) & (derived.codes == -1)
@@ -741,9 +740,7 @@ def label_asked(frame, *, stacklevel: int = 3):
         fill = asked.map({value: got[i] for value, got in decoded.items()})
         if column not in frame.columns and fill.isna().all():
             continue  # (aesni: the value switches off more than the AES instructions)
-        given = frame[column] if column in frame.columns else pd.Series(
-            pd.Categorical([None] * len(frame)), index=frame.index)
-        out[column] = _filled(given, fill)  # (categories sorted and typed as ingest's are)
+        out[column] = _filled(frame[column] if column in frame.columns else None, fill)
     return out
 
 
@@ -757,13 +754,16 @@ def _codes(column):
 
 
 def _filled(given, fill):
-    """``given`` with its missing values taken from ``fill`` (two categorical columns of a frame):
-    joined on codes, no object per row (20 MB for 200,000 rows), with the used categories sorted
-    as ``astype("category")`` makes them."""
+    """``given`` with its missing values taken from ``fill`` (two categorical columns of a frame;
+    ``given`` None: the frame has no such column yet): joined on codes, no object per row (20 MB
+    for 200,000 rows), with the used categories sorted, as ``str``, as ingest makes them."""
     import numpy as np
     import pandas as pd
-    given, fill = pd.Categorical(given), pd.Categorical(fill)
+    fill = pd.Categorical(fill)
+    given = pd.Categorical(given) if given is not None else fill[:0]
     union = pd.Index(sorted({*given.categories, *fill.categories}), dtype="str")
-    codes = given.set_categories(union).codes
-    codes = np.where(codes == -1, fill.set_categories(union).codes, codes)
+    codes = fill.set_categories(union).codes
+    if len(given):
+        kept = given.set_categories(union).codes
+        codes = np.where(kept == -1, codes, kept)
     return pd.Categorical.from_codes(codes, categories=union).remove_unused_categories()
