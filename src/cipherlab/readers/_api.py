@@ -166,7 +166,6 @@ def label_masks(frame: pd.DataFrame) -> pd.DataFrame:
     return frame if out is frame else model.coerce(out)  # the new conditions in table order
 
 
-
 class _Chunk:
     """What reading a chunk of sources gave: small enough to send back from a worker process."""
 
