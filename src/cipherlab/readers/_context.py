@@ -43,7 +43,9 @@ class Label(NamedTuple):
 #: a byline): a caption above it names something else.
 SKIP, STOP = "skip", "stop"
 
-_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|(?<!\.)[*=\-_:.\s]+$")
+# Decoration around a label: marks before it, marks after it, and the tags after a heading
+# (org-mode's "* Notes   :crypto:arm:", GitHub's emoji codes "Results :rocket:").
+_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|(?:\s+:(?:[\w@#%+-]++:)++)*+(?<!\.)[*=\-_:.\s]*+$")
 _REMARK = re.compile(r"\s*\([^()]*\)")
 _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")

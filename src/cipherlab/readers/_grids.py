@@ -54,7 +54,8 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
                       r"relative\b|factor\b|scaling\b|vs\.?(?!\w)|versus\b|increase|decrease|"
                       r"faster\b|slower\b|percent|std|stdev\b|deviation\b|cv\b|errors?\b|"
                       r"latency\b|time\b|ms\b|us\b|seconds?\b)|%|\u00b5s", re.IGNORECASE)
-_DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?[\d.]+s$",
+# (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
+_DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
 _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
           "average": "mean", "mean": "mean", "median": "median", "med": "median"}
