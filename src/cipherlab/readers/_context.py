@@ -81,6 +81,7 @@ _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)
 _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[.,]\s*$|"
                        r"^(?:\S+\s+){9,}\S|"
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s")
+_SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d")
 # Markdown headings: "## Title" (level = number of #), a whole line in bold (level 7: below
 # every # heading), and Setext underlines (=== level 1, --- level 2), see heading().
@@ -198,7 +199,8 @@ def _around_command(line: str, raw: str):
         return None  # ("pi@pi5:~ $ openssl speed" is a prompt, not a caption)
     for side in (before, line[m.end():]):
         side = _ENUMERATOR.sub("", side.strip(" \t:;,"))
-        if side and not _SENTENCE.search(side) and not _NOT_LABEL_LINE.search(side):
+        if side and not _SENTENCE.search(side) and not _NOT_LABEL_LINE.search(side) and \
+                not _SENTENCE_END.search(side):  # ("(OpenSSL 3.3.0, Xeon). MB/s": two sentences)
             text = _clean_label(side)
             if text is not None:
                 return Label(text, "caption around a command")
