@@ -153,3 +153,16 @@ def test_the_tags_after_a_heading_are_no_part_of_its_label():
     assert _runs(_read(f"* Rock 5B   :arm:bench:\n\n{TABLE}"), "label") == ["Rock 5B"]
     assert _runs(_read(f"### Pi 5 results :rocket: :tada:\n\n{TABLE}"), "label") == ["Pi 5 results"]
     assert _runs(_read(f"### node:a1\n\n{TABLE}"), "label") == ["node:a1"]
+
+
+def test_rows_whose_spaces_became_tabs_are_no_document_table():
+    """Two rows of openssl's table whose runs of spaces an editor turned into TABs (the header
+    kept its spaces) are openssl's rows, not a TAB table with a row of values for a header
+    (which gave a 'ghash' cell with the label '1091439.55k')."""
+    for rows in ("ghash\t  1091439.55k\nrand\t     29063.31k\n",
+                 "md5\t\t104596.14k\t337042.66k\nsha1\t\t123784.94k\t381937.06k\n"):
+        two = "md5" in rows
+        head = "type             16 bytes" + ("     64 bytes" if two else "")
+        df = _read(f"{head}\nmd4                  0.00 {'        0.00 ' if two else ''}\n{rows}")
+        assert df.dialect.astype(str).unique().tolist() == ["text"]
+        assert df.label.isna().all() and len(df) == (3 if "ghash" in rows else 6)

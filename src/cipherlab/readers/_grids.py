@@ -57,6 +57,7 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
+_K_VALUE = re.compile(r"\d[\d,]*\.\d+k")  # openssl's "%.2fk", which no title is
 #: Flag of a cell that is a statistic of runs the text does not show (a min, max, mean or
 #: median column): no run's measurement, so no replicate either.
 FLAG_SUMMARY = "summary of runs"
@@ -331,6 +332,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         return None
     n_head = _header_rows(rows, number)
     header = rows[n_head - 1][1]
+    if any(_K_VALUE.fullmatch(c) for c in header):
+        return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]
     keys = _key_columns(header, [cells for _, cells in body], number)
     corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
