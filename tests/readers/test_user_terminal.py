@@ -166,3 +166,20 @@ def test_rows_whose_spaces_became_tabs_are_no_document_table():
         df = _read(f"{head}\nmd4                  0.00 {'        0.00 ' if two else ''}\n{rows}")
         assert df.dialect.astype(str).unique().tolist() == ["text"]
         assert df.label.isna().all() and len(df) == (3 if "ghash" in rows else 6)
+
+
+def test_a_column_whose_cells_ran_into_the_row_names_is_reported_not_named():
+    """A TAB-separated copy of a table with an ``AES-NI Enabled`` column, its TABs turned into
+    single spaces, gives rows ``aes-128-cbc Yes 522138.77k ...``: reported (no algorithm
+    ``aes-128-cbc-yes`` is made up), with a ``type`` header above or none."""
+    import cipherlab
+
+    rows = ("aes-128-cbc Yes 522138.77k 556844.12k 565751.21k 568527.19k 569161.05k\n"
+            "aes-128-cbc no 251155.07k 281797.40k 288457.39k 293490.01k 293360.98k\n")
+    for head in ("Cipher AES-NI Enabled 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n",
+                 "type 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n"):
+        with pytest.raises(cipherlab.errors.IngestError, match="look like measurements"):
+            cipherlab.ingest(f"OpenSSL 1.0.1f on an r3.xlarge:\n\n{head}{rows}")
+    df = _read(f"type 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n{rows}"
+               "md5 1.00k 2.00k 3.00k 4.00k 5.00k\n")
+    assert set(df.algorithm) == {"md5"}

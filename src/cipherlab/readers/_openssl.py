@@ -30,7 +30,7 @@ from cipherlab.model import Run
 from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
-from cipherlab.readers._names import canonical, is_known
+from cipherlab.readers._names import canonical, glued_condition, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW, VERSION, Event,
                                            _RunBoundaries, bind_context, merged_fact, prose_version)
@@ -697,11 +697,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return True
 
     def bad_name(self, name: str) -> bool:
-        """Whether a row's name is prose (``...:``) or holds values: then it is no row."""
+        """Whether a row's name is prose (``...:``), holds values or has another column's
+        cell glued to it (``aes-128-cbc Yes``): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or any(
-                T.VALUE.fullmatch(w) for w in name.split())
+                T.VALUE.fullmatch(w) for w in name.split()) or \
+                glued_condition(self.algorithm_of[name])
         return bad
 
     def other_line(self, i: int, line: str) -> bool:
