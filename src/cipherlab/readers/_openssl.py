@@ -396,6 +396,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if line.startswith("Doing ") and not _DOING_RESULT.search(line):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
+            elif line.startswith("Got:") and _GOT.match(line) is None:
+                line, extra = self.rejoined(idx, line, _GOT.match, ("Got:", "Doing "))
+                resume = idx + 1 + extra  # (a -multi child's record, wrapped the same way)
             if self.harness is None and is_prose(line):
                 self.note_prose(i, line)
                 continue
@@ -451,8 +454,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         m = _ROW_TAG.match(line)
         return m if m is not None and (T.sym_row(m[1]) or T.pkey_row(m[1])) else None
 
-    def rejoined(self, idx: int, line: str) -> tuple[str, int]:
-        """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
+    def rejoined(self, idx: int, line: str, whole=None, stops=("Doing ", "+")) -> tuple[str, int]:
+        """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it
+        (or another record: ``whole(text)`` says when it is complete, a line starting with one
+        of ``stops`` is a record of its own).
 
         Returns the whole line and how many lines after ``idx`` it took; ``(line, 0)`` when no
         following lines (a few, none a record of its own) make a progress line ending in its
@@ -461,11 +466,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         text = line
         for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
             nxt = clean(self.lines[j])
-            if j in self.skip or not nxt or nxt.startswith(("Doing ", "+")) or (
-                    j == idx + 1 and line.endswith(":") and _progress.looks_like_result(nxt)):
+            if j in self.skip or not nxt or nxt.startswith(stops) or (
+                    whole is None and j == idx + 1 and line.endswith(":") and
+                    _progress.looks_like_result(nxt)):
                 break  # (a bare prompt's whole result line: read as the prompt's, as it was)
             text = f"{text} {nxt}"
-            if _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None:
+            if whole(text) if whole is not None else (
+                    _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None):
                 return text, j - idx
         return line, 0
 
