@@ -242,3 +242,24 @@ def test_a_wrapped_35_rsa_table_is_read_whole():
                               "rsa 4096 bits 0.004185s 0.000065s    239.0  15384.6\n"
                               "23868.2   1013.6\n")
     assert len(df) == 2 and any("not placed" in str(w.message) for w in caught)
+
+
+def test_the_pieces_of_lines_a_mail_client_wrapped_name_no_run():
+    """The last piece of a wrapped sentence (``... significantly improve`` / ``performance.``),
+    of a wrapped parenthesis (``(from``), of wrapped program output (``uname -a``'s ``unknown
+    GNU/Linux``) and a unit alone (``MB/s:``) are no labels, above a text table and above a
+    Markdown table (the real pastes 005, 006, 043 and 114 re-wrapped at 72 columns); a caption
+    after a wrapped sentence still is."""
+    md = "| cipher | 16 bytes | 64 bytes |\n|---|---|---|\n| aes-128-cbc | 1.00k | 2.00k |\n"
+    for prose in ("I test sslsplit on the new platform. It should be significantly improve\n"
+                  "performance.\nI don't know why. Please help check it.\n",
+                  "### openssl\n(from\nhttps://openquantumsafe.org/benchmarking/openssl_speed.html)\n",
+                  "Linux 5.15.72-v7l+ #1591 SMP Wed Oct 5 12:05:33 BST 2022 armv7l unknown\n"
+                  "unknown GNU/Linux\n",
+                  "Five runs each with a wrapper script, OpenSSL 3.3.0 on a Xeon E5-2680 v4.\nMB/s:\n"):
+        want = ["openssl"] if prose.startswith("###") else [None]
+        assert _runs(_read(f"{prose}\n{TABLE}"), "label") == want, prose
+        assert _runs(_read(f"{prose}\n{md}"), "label") == want, prose
+    text = ("We ran everything three times on each machine and kept the fastest run of\n"
+            "each.\n\nRaspberry Pi 5:\n\n")
+    assert _runs(_read(text + TABLE), "label") == ["Raspberry Pi 5"]

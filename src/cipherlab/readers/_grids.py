@@ -57,7 +57,8 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
-_K_VALUE = re.compile(r"\d[\d,]*\.\d+k")  # openssl's "%.2fk", which no title is
+# A value no title or name is: openssl's "%.2fk", or a number too long for a version ("41120.7")
+_K_VALUE = re.compile(r"\d[\d,]*\.\d+k|\d{3,}[\d,]*\.\d+")
 #: Flag of a cell that is a statistic of runs the text does not show (a min, max, mean or
 #: median column): no run's measurement, so no replicate either.
 FLAG_SUMMARY = "summary of runs"
