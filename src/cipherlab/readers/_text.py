@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from itertools import islice
 
 from cipherlab.errors import IngestError, IngestWarning
+from cipherlab.readers._names import canonical, is_known
 
 __all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renumber",
            "renumbered_warnings", "split_lines",
@@ -318,6 +319,129 @@ _LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
 
 
+# The prefix a logger writes before each line it records, in two layers, each stripped from
+# blocks of three or more lines of one shape (line numbers never move):
+# 1. a head whose digits change from line to line: a time stamp (RFC 3339 from GitHub Actions,
+#    `docker logs -t`, `kubectl logs --timestamps`; journalctl's and syslog's `Mar 04 05:06:14`;
+#    moreutils `ts`; dmesg's `[   12.440000]` and `[Tue Mar  4 05:06:14 2026]`; Jenkins' or
+#    Buildkite's `[05:06:07]`; Windows' `3/4/2026 5:06:07 AM`), with what loggers write beside
+#    it (`logger`'s `<13>`, CRI's `stdout F`, GitLab's `00O+`, a level word), BuildKit's
+#    `#12 0.282`, Buildkite's escape `ESC_bk;t=1772600767518 BEL`. Its shape is the head
+#    without digits and blanks (BuildKit's step kept).
+# 2. a tag the same on every line: `[pod/bench-7d9f/openssl]`, docker compose's `bench-1  |`,
+#    make's `make[1]:`, syslog's `hostb bench.sh[4242]:`, pdsh's `host-a:`; not openssl's own
+#    `Got:`/`version:` lines, nor an algorithm's name (`aes-128-cbc: ...` rows).
+_SGR = r"(?:\x1b\[[0-9;]*+m)*+"  # colour around a prefix (docker compose, GitHub)
+_CLOCK = r"\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?"
+_STAMP = (rf"(?:\d{{4}}-\d\d-\d\d[T ]{_CLOCK}(?:Z|[+-]\d\d:?\d\d)?(?:[ ]UTC)?"
+          rf"|\d{{1,4}}[/.]\d{{1,2}}[/.]\d{{2,4}},?[ ]{_CLOCK}(?:[ ]?[AP]M)?"
+          rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[ ])?"
+          rf"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ]{{1,2}}\d{{1,2}}[ ]{_CLOCK}(?:[ ]\d{{4}})?"
+          rf"|{_CLOCK})")
+_HEAD = (rf"(?P<step>#\d{{1,5}}[ ])\d+\.\d+"  # BuildKit: the step, its seconds
+         r"|\x1b_bk;t=\d+\x07"  # Buildkite's time stamp, an escape sequence
+         rf"|(?:<\d{{1,3}}>(?:1[ ])?)?(?:\[[ ]*+(?:{_STAMP}|\d+\.\d+)\]|{_STAMP})"
+         rf"(?:[ ]+(?:stdout|stderr)[ ][FP]|[ ]+[0-9a-f]{{2}}[OE]\+?)?"
+         rf"(?:[ ]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|Information|Warning)\]?:?)?")
+# (a word, or a host and a program: `hostb bench.sh[4242]:`; possessive: no backtracking)
+_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
+        r"|[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+)?(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)")
+# (each searched for in the whole text at once, in C: "\n" first, as a literal is found much
+# faster than "^", then the characters a head can start with; a chat's nick after a stamp is
+# not part of the shape: one prefix whoever speaks)
+_LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
+                       rf"(?P<nick>[ \t]++<[@+%~&]?[^<>\s]{{1,32}}>)?{_SGR}"
+                       rf"(?:(?<=\x07)|(?=[ \t]|$))[ \t]?{_SGR}", re.M)
+# (a tag is the same on each line of its block: one match is a whole block)
+_LOG_TAGGED = re.compile(rf"\n(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
+                         rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+", re.M)
+# openssl's own lines that start with words and a colon (`Got: +F:...` repeats in -multi)
+_NOT_TAGS = frozenset({"Got:", "version:", "built on:", "options:", "compiler:", "CPUINFO:",
+                       "platform:", "seconds:"})
+_NO_DIGITS = str.maketrans("", "", "0123456789 \t")
+
+
+def _strip_log_heads(lines: list[str]) -> list[str]:
+    """``lines`` with the log heads (time stamps...) of blocks of one shape stripped."""
+    text = "\n" + "\n".join(lines)
+    blocks: list[tuple[str, list[tuple[int, int]]]] = []  # (shape, [(line, text begins)])
+    count = pos = 0
+    for m in _LOG_HEAD.finditer(text):
+        start = m.start()
+        count += text.count("\n", pos, start + 1)
+        pos = start + 1
+        head = m["head"].translate(_NO_DIGITS)
+        shape = (m["step"] or "") + head if m["nick"] is None else head + "<>"
+        if blocks and blocks[-1][0] == shape and blocks[-1][1][-1][0] == count - 2:
+            blocks[-1][1].append((count - 1, m.end() - pos))
+        else:
+            blocks.append((shape, [(count - 1, m.end() - pos)]))
+    return _stripped_blocks(lines, blocks)
+
+
+def _strip_log_tags(lines: list[str]) -> list[str]:
+    """``lines`` with the tag each line of a block of them starts with stripped."""
+    text = "\n" + "\n".join(lines)
+    blocks: list[tuple[str, list[tuple[int, int]]]] = []
+    count = pos = 0
+    for m in _LOG_TAGGED.finditer(text):
+        start = m.start()
+        count += text.count("\n", pos, start + 1)
+        pos = start + 1
+        tag, size, n = m["tag"], len(m["p"]), m[0].count("\n")
+        if tag in _NOT_TAGS or tag[-1] == "|" and m[0].count("|") > n:  # (a table: cells)
+            continue
+        if tag[0] != "[" and is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]):
+            continue  # an algorithm's rows: `aes-128-cbc: 16 bytes ...`
+        first = count - 1
+        blocks.append((tag, [(k, size + (lines[k][size:size + 1] in (" ", "\t")))
+                             for k in range(first, first + n)]))
+    return _stripped_blocks(lines, blocks)
+
+
+def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]]
+                     ) -> list[str]:
+    """``lines`` with the prefix of each block of three or more stripped (``(key, [(line,
+    where its text begins)])``); a key that comes back after another key's block (two
+    sources interleaved: whose run is a line?) is left alone: loud, never mixed."""
+    blocks = [b for b in blocks if len(b[1]) >= _SHARED_BLOCK]
+    if not blocks:
+        return lines
+    seen, interleaved, last = set(), set(), None
+    for key, _ in blocks:
+        if key != last and key in seen:
+            interleaved.add(key)
+        seen.add(key)
+        last = key
+    out = list(lines)
+    for key, block in blocks:
+        if key not in interleaved:
+            for n, begin in block:
+                line = lines[n][begin:]
+                out[n] = _unmarked(line) if line[:1] in _MARKER_START else line
+    return out
+
+
+# A CI log's own markers, no text (a group's title stays; a step's `Run <command>` is its
+# command): GitHub's `##[group]`, `##[endgroup]`, `::group::`, Azure's `##[section]`, GitLab's
+# `section_start:1709528767:step_script[collapsed=true]`, Jenkins' `[Pipeline] ` lines.
+_MARKER = re.compile(r"##\[(?P<gh>[a-z]+)\]|::(?P<cmd>[a-z][\w-]*)(?:[ ][^:\n]*)?::"
+                     r"|section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?[ \r]?|\[Pipeline\][ ].*")
+_MARKER_START = frozenset("#:s[")
+
+
+def _unmarked(line: str) -> str:
+    m = _MARKER.match(line)
+    if m is None:
+        return line
+    if (m["gh"] or m["cmd"]) in ("endgroup", "add-mask", "set-output", "stop-commands"):
+        return ""
+    rest = line[m.end():]
+    if rest.startswith("Run ") and (m["gh"] or m["cmd"]) == "group" and parse_prompt(rest[4:]):
+        return rest[4:]
+    return rest
+
+
 def _lead(line: str) -> tuple[str | int, int] | None:
     """``(first mark, where the text begins)`` of a line behind a prefix, ``(number, where
     the text begins)`` of a line behind a gutter's number, else None."""
@@ -353,9 +477,11 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
 
     A block is a run of at least three consecutive lines whose prefixes have the same first
     mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
-    whose line-number gutters count up by one, or of a chat log (a time stamp and a nick); one
-    line so marked (a root prompt
-    ``# openssl speed``, a heading) is left alone. Line numbers do not change.
+    whose line-number gutters count up by one, or of a chat log (a time stamp and a nick), or
+    of a log (a time stamp whose digits change, a tag that does not: :func:`_strip_log_heads`,
+    :func:`_strip_log_tags`); one line so marked (a root prompt ``# openssl speed``, a heading) is left alone. A log's
+    own markers (``##[group]``, ``::endgroup::``, GitLab's ``section_start:``) are no text
+    (a group's title stays). Line numbers do not change.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
     (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', 'dsa', 'x'], [1, 1, 1, 0])
@@ -365,11 +491,20 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ['type 16 bytes', 'md5 1.00k', 'sha1 2.00k']
     >>> strip_shared_prefix(["[14:02] <mk> type 16 bytes", "[14:02] <jo> ok", "14:03 <mk> md5 1.00k"])[0]
     ['type 16 bytes', 'ok', 'md5 1.00k']
+    >>> strip_shared_prefix(["2026-03-04T05:06:07.51Z ##[group]Run openssl speed md5",
+    ...                      "2026-03-04T05:06:08.02Z type 16 bytes", "2026-03-04T05:06:09.93Z md5 1.00k"])[0]
+    ['openssl speed md5', 'type 16 bytes', 'md5 1.00k']
     """
+    lines = _strip_log_tags(_strip_log_heads(lines))
+    # (most lines start with a letter: only the others are matched, once each)
+    return _stripped_marks(lines, [_lead(line) if line[:1] in _LEAD_START else None
+                                   for line in lines])
+
+
+def _stripped_marks(lines: list[str], leads: list) -> tuple[list[str], list[int]]:
+    """The mark, gutter and chat blocks of :func:`strip_shared_prefix` stripped."""
     out, blocks = list(lines), [0] * len(lines)
     n = len(lines)
-    # (most lines start with a letter: only the others are matched, once each)
-    leads = [_lead(line) if line[:1] in _LEAD_START else None for line in lines]
     i = 0
     while i < n:
         m = leads[i]
