@@ -479,9 +479,9 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
     whose line-number gutters count up by one, or of a chat log (a time stamp and a nick), or
     of a log (a time stamp whose digits change, a tag that does not: :func:`_strip_log_heads`,
-    :func:`_strip_log_tags`); one line so marked (a root prompt ``# openssl speed``, a heading) is left alone. A log's
-    own markers (``##[group]``, ``::endgroup::``, GitLab's ``section_start:``) are no text
-    (a group's title stays). Line numbers do not change.
+    :func:`_strip_log_tags`); one line so marked (a root prompt ``# openssl speed``, a
+    heading) is left alone. A log's own markers (``##[group]``, ``::endgroup::``, GitLab's
+    ``section_start:``) are no text (a group's title stays). Line numbers do not change.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
     (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', 'dsa', 'x'], [1, 1, 1, 0])
