@@ -27,7 +27,7 @@ from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers._names import canonical, is_known
 
 __all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renumber",
-           "renumbered_warnings", "split_lines",
+           "renumbered_warnings", "split_lines", "stands_in_a_log",
            "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
@@ -137,6 +137,9 @@ def _bomless_utf16(data: bytes) -> str | None:
     return None
 
 
+_GITLAB_SECTION = re.compile(r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?\r(?:\x1b\[0K)?")
+
+
 def split_lines(text: str) -> list[str]:
     """Text -> lines with CRLF/CR ends removed and mojibake repaired; nothing else changed.
 
@@ -146,6 +149,8 @@ def split_lines(text: str) -> list[str]:
     ['a', 'b c', '']
     """
     if "\r" in text:
+        if "section_" in text:  # (GitLab's section markers end in a CR that ends no line)
+            text = _GITLAB_SECTION.sub("", text)
         text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r\n" not in text else \
             text.replace("\r\n", "\n").replace("\r", " ")
     if any(c in text for c in _MOJIBAKE_HINT):
@@ -326,8 +331,8 @@ _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be strippe
 #    moreutils `ts`; dmesg's `[   12.440000]` and `[Tue Mar  4 05:06:14 2026]`; Jenkins' or
 #    Buildkite's `[05:06:07]`; Windows' `3/4/2026 5:06:07 AM`), with what loggers write beside
 #    it (`logger`'s `<13>`, CRI's `stdout F`, GitLab's `00O+`, a level word), BuildKit's
-#    `#12 0.282`, Buildkite's escape `ESC_bk;t=1772600767518 BEL`. Its shape is the head
-#    without digits and blanks (BuildKit's step kept).
+#    `#12 0.282`, Buildkite's escape `ESC_bk;t=1772600767518 BEL`. Its shape is the stamp
+#    without digits and blanks (BuildKit's: its step).
 # 2. a tag the same on every line: `[pod/bench-7d9f/openssl]`, docker compose's `bench-1  |`,
 #    make's `make[1]:`, syslog's `hostb bench.sh[4242]:`, pdsh's `host-a:`; not openssl's own
 #    `Got:`/`version:` lines, nor an algorithm's name (`aes-128-cbc: ...` rows).
@@ -338,10 +343,10 @@ _STAMP = (rf"(?:\d{{4}}-\d\d-\d\d[T ]{_CLOCK}(?:Z|[+-]\d\d:?\d\d)?(?:[ ]UTC)?"
           rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[ ])?"
           rf"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ]{{1,2}}\d{{1,2}}[ ]{_CLOCK}(?:[ ]\d{{4}})?"
           rf"|{_CLOCK})")
-_HEAD = (rf"(?P<step>#\d{{1,5}}[ ])\d+\.\d+"  # BuildKit: the step, its seconds
-         r"|\x1b_bk;t=\d+\x07"  # Buildkite's time stamp, an escape sequence
-         rf"|(?:<\d{{1,3}}>(?:1[ ])?)?(?:\[[ ]*+(?:{_STAMP}|\d+\.\d+)\]|{_STAMP})"
-         rf"(?:[ ]+(?:stdout|stderr)[ ][FP]|[ ]+[0-9a-f]{{2}}[OE]\+?)?"
+_HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its seconds
+         rf"|(?P<stamp>\x1b_bk;t=\d+\x07"  # Buildkite's time stamp, an escape sequence
+         rf"|(?:<\d{{1,3}}>(?:1[ ])?)?(?:\[[ ]*+(?:{_STAMP}|\d+\.\d+)\]|{_STAMP}))"
+         rf"(?:[ ]+(?:stdout|stderr)[ ][FP]|[ ]+[0-9a-f]{{2}}[OE]\+?)?"  # the stream: no shape
          rf"(?:[ ]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|Information|Warning)\]?:?)?")
 # (a word, or a host and a program: `hostb bench.sh[4242]:`; possessive: no backtracking)
 _TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
@@ -361,8 +366,9 @@ _NOT_TAGS = frozenset({"Got:", "version:", "built on:", "options:", "compiler:",
 _NO_DIGITS = str.maketrans("", "", "0123456789 \t")
 
 
-def _strip_log_heads(lines: list[str]) -> list[str]:
-    """``lines`` with the log heads (time stamps...) of blocks of one shape stripped."""
+def _strip_log_heads(lines: list[str], logs: list[int]) -> list[str]:
+    """``lines`` with the log heads (time stamps...) of blocks of one shape stripped (and
+    ``logs`` marked: see :func:`_stripped_blocks`)."""
     text = "\n" + "\n".join(lines)
     blocks: list[tuple[str, list[tuple[int, int]]]] = []  # (shape, [(line, text begins)])
     count = pos = 0
@@ -370,17 +376,17 @@ def _strip_log_heads(lines: list[str]) -> list[str]:
         start = m.start()
         count += text.count("\n", pos, start + 1)
         pos = start + 1
-        head = m["head"].translate(_NO_DIGITS)
-        shape = (m["step"] or "") + head if m["nick"] is None else head + "<>"
+        shape = m["step"] or m["stamp"].translate(_NO_DIGITS) + ("" if m["nick"] is None else "<>")
         if blocks and blocks[-1][0] == shape and blocks[-1][1][-1][0] == count - 2:
             blocks[-1][1].append((count - 1, m.end() - pos))
         else:
             blocks.append((shape, [(count - 1, m.end() - pos)]))
-    return _stripped_blocks(lines, blocks)
+    return _stripped_blocks(lines, blocks, logs)
 
 
-def _strip_log_tags(lines: list[str]) -> list[str]:
-    """``lines`` with the tag each line of a block of them starts with stripped."""
+def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
+    """``lines`` with the tag each line of a block of them starts with stripped (a marker
+    tag's lines, Jenkins' ``[Pipeline] stage``, whole)."""
     text = "\n" + "\n".join(lines)
     blocks: list[tuple[str, list[tuple[int, int]]]] = []
     count = pos = 0
@@ -394,16 +400,20 @@ def _strip_log_tags(lines: list[str]) -> list[str]:
         if tag[0] != "[" and is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]):
             continue  # an algorithm's rows: `aes-128-cbc: 16 bytes ...`
         first = count - 1
-        blocks.append((tag, [(k, size + (lines[k][size:size + 1] in (" ", "\t")))
+        blocks.append((tag, [(k, len(lines[k]) if tag in _MARKER_TAGS else
+                              size + (lines[k][size:size + 1] in (" ", "\t")))
                              for k in range(first, first + n)]))
-    return _stripped_blocks(lines, blocks)
+    return _stripped_blocks(lines, blocks, logs)
 
 
-def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]]
-                     ) -> list[str]:
+def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]],
+                     logs: list[int]) -> list[str]:
     """``lines`` with the prefix of each block of three or more stripped (``(key, [(line,
     where its text begins)])``); a key that comes back after another key's block (two
-    sources interleaved: whose run is a line?) is left alone: loud, never mixed."""
+    sources interleaved: whose run is a line?) is left alone: loud, never mixed. Each line
+    stripped is marked in ``logs`` (unless it is already) as a line of the log that begins
+    at line ``-logs[n]``: a program's output, which states a label only as a caption
+    (:func:`stands_in_a_log`)."""
     blocks = [b for b in blocks if len(b[1]) >= _SHARED_BLOCK]
     if not blocks:
         return lines
@@ -416,18 +426,39 @@ def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, i
     out = list(lines)
     for key, block in blocks:
         if key not in interleaved:
+            log = logs[block[0][0]] or -block[0][0] - 1
             for n, begin in block:
                 line = lines[n][begin:]
                 out[n] = _unmarked(line) if line[:1] in _MARKER_START else line
+                logs[n] = logs[n] or log
     return out
 
 
+def stands_in_a_log(rule: str, line: str) -> bool:
+    """Whether a label found by ``rule`` (:data:`~cipherlab.readers._context.LABEL_RULES`) on
+    ``line`` stands when the line or the run is in a log: there every line is a program's
+    output, and a short one (``Syncing repository: lab/x``, ``10 passed in 0.42s``, ``Using
+    Docker executor ...``) is no caption; a framed one (``== host-b ==``), a heading or a
+    sentence naming a machine is.
+
+    >>> stands_in_a_log("caption", "== host-b =="), stands_in_a_log("caption", "Attaching to bench-1")
+    (True, False)
+    """
+    if rule not in ("caption", "title of a paragraph", "status line", "list item"):
+        return True
+    s = line.strip()
+    return len(s) > 2 and s[0] in "=*#-~+" and s[-1] == s[0]
+
+
 # A CI log's own markers, no text (a group's title stays; a step's `Run <command>` is its
-# command): GitHub's `##[group]`, `##[endgroup]`, `::group::`, Azure's `##[section]`, GitLab's
-# `section_start:1709528767:step_script[collapsed=true]`, Jenkins' `[Pipeline] ` lines.
+# command, as a Dockerfile step's `[3/3] RUN <command>`): GitHub's `##[group]`, `##[endgroup]`,
+# `::group::`, Azure's `##[section]`, GitLab's `section_start:1709528767:step_script` (whose
+# CR ends no line: see split_lines).
 _MARKER = re.compile(r"##\[(?P<gh>[a-z]+)\]|::(?P<cmd>[a-z][\w-]*)(?:[ ][^:\n]*)?::"
-                     r"|section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?[ \r]?|\[Pipeline\][ ].*")
+                     r"|section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?[ \r]?"
+                     r"|(?P<step>\[[^\]\n]{0,40}\d+/\d+\][ ]+)")
 _MARKER_START = frozenset("#:s[")
+_MARKER_TAGS = frozenset({"[Pipeline]"})  # Jenkins' lines of its pipeline's steps
 
 
 def _unmarked(line: str) -> str:
@@ -437,7 +468,8 @@ def _unmarked(line: str) -> str:
     if (m["gh"] or m["cmd"]) in ("endgroup", "add-mask", "set-output", "stop-commands"):
         return ""
     rest = line[m.end():]
-    if rest.startswith("Run ") and (m["gh"] or m["cmd"]) == "group" and parse_prompt(rest[4:]):
+    if rest[:4] in ("Run ", "RUN ") and ((m["gh"] or m["cmd"]) == "group" or m["step"]) and \
+            parse_prompt(rest[4:]):
         return rest[4:]
     return rest
 
@@ -473,7 +505,8 @@ def _lead_no_pipe(line: str) -> tuple[str | int, int] | None:
 
 def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     """``lines`` with the prefix that every line of a block of them shares removed, and the
-    comment block of each line (0 outside comment blocks, 1, 2, ... inside).
+    comment block of each line (0 outside comment blocks, 1, 2, ... inside; -1, -2, ... in
+    the lines of a log: see :func:`stands_in_a_log`).
 
     A block is a run of at least three consecutive lines whose prefixes have the same first
     mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
@@ -495,15 +528,18 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ...                      "2026-03-04T05:06:08.02Z type 16 bytes", "2026-03-04T05:06:09.93Z md5 1.00k"])[0]
     ['openssl speed md5', 'type 16 bytes', 'md5 1.00k']
     """
-    lines = _strip_log_tags(_strip_log_heads(lines))
+    logs = [0] * len(lines)
+    lines = _strip_log_tags(_strip_log_heads(lines, logs), logs)
     # (most lines start with a letter: only the others are matched, once each)
     return _stripped_marks(lines, [_lead(line) if line[:1] in _LEAD_START else None
-                                   for line in lines])
+                                   for line in lines], logs)
 
 
-def _stripped_marks(lines: list[str], leads: list) -> tuple[list[str], list[int]]:
-    """The mark, gutter and chat blocks of :func:`strip_shared_prefix` stripped."""
-    out, blocks = list(lines), [0] * len(lines)
+def _stripped_marks(lines: list[str], leads: list, blocks: list[int]
+                    ) -> tuple[list[str], list[int]]:
+    """The mark, gutter and chat blocks of :func:`strip_shared_prefix` stripped, and
+    ``blocks`` with each comment block's lines marked."""
+    out = list(lines)
     n = len(lines)
     i = 0
     while i < n:
@@ -522,7 +558,8 @@ def _stripped_marks(lines: list[str], leads: list) -> tuple[list[str], list[int]
             comment = key in _COMMENT_MARKS
             for k in range(i, j):
                 out[k] = lines[k][leads[k][1]:]
-                blocks[k] = i + 1 if comment else 0
+                if comment:
+                    blocks[k] = i + 1
         i = j
     return out, blocks
 
