@@ -30,8 +30,9 @@ __all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renum
            "renumbered_warnings", "split_lines", "stands_in_a_log",
            "strip_shared_prefix"]
 
-# Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
-_BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+# Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC,
+# and BEL, which ends a terminal's title and Buildkite's time stamps in a log).
+_BINARY = re.compile(rb"[\x00-\x06\x08\x0e-\x1a\x1c-\x1f]")
 _MOJIBAKE = (
     ("\u00c2\u00a0", " "),   # NBSP encoded in UTF-8, read as Latin-1
     ("\u00c2 ", " "),        # the same after a mail client turned the NBSP into a space
@@ -45,8 +46,9 @@ _MOJIBAKE = (
 # a time: a memchr-speed scan, none at all when the text's kind cannot hold the character; a
 # regex character class costs several times more on every clean text.)
 _MOJIBAKE_HINT = "\u00c2\u00e2\u00a0\u202f\u2009\ufeff"
-# ANSI CSI sequences, other ESC sequences, and their caret renderings (^[[A) left by terminals.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# ANSI CSI sequences, strings (a terminal title, OSC 8 links, Buildkite's APC time stamps: up to
+# BEL or ST), other ESC sequences, and their caret renderings (^[[A) left by terminals.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # One quoting or list decoration left by mail clients, wikis and blogs (group 1: a `|`, which
 # is a quote only when no `|` after it ends the line: then the line is a table row).
 # (one step at a time, in a loop: a lookahead to the line's end per `|` made a line of
@@ -357,6 +359,7 @@ _TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
 _LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
                        rf"(?P<nick>[ \t]++<[@+%~&]?[^<>\s]{{1,32}}>)?{_SGR}"
                        rf"(?:(?<=\x07)|(?=[ \t]|$))[ \t]?{_SGR}", re.M)
+_LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
 # (a tag is the same on each line of its block: one match is a whole block)
 _LOG_TAGGED = re.compile(rf"\n(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
                          rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+", re.M)
@@ -381,7 +384,7 @@ def _strip_log_heads(lines: list[str], logs: list[int]) -> list[str]:
             blocks[-1][1].append((count - 1, m.end() - pos))
         else:
             blocks.append((shape, [(count - 1, m.end() - pos)]))
-    return _stripped_blocks(lines, blocks, logs)
+    return _stripped_blocks(lines, blocks, logs, [key for key, _ in blocks])
 
 
 def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
@@ -403,26 +406,32 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
         blocks.append((tag, [(k, len(lines[k]) if tag in _MARKER_TAGS else
                               size + (lines[k][size:size + 1] in (" ", "\t")))
                              for k in range(first, first + n)]))
-    return _stripped_blocks(lines, blocks, logs)
+    order = None  # (the tag of every line, when two sources may be interleaved)
+    if len({key for key, _ in blocks}) > 1:
+        order = [m["tag"] for m in _LOG_TAG.finditer(text)]
+    return _stripped_blocks(lines, blocks, logs, order)
 
 
 def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]],
-                     logs: list[int]) -> list[str]:
+                     logs: list[int], order: list[str] | None) -> list[str]:
     """``lines`` with the prefix of each block of three or more stripped (``(key, [(line,
-    where its text begins)])``); a key that comes back after another key's block (two
-    sources interleaved: whose run is a line?) is left alone: loud, never mixed. Each line
+    where its text begins)])``); a key that comes back after another such key (``order``:
+    the key of each prefixed line, or block, in text order; two sources interleaved: whose
+    run is a line?) is left alone: loud, never mixed. Each line
     stripped is marked in ``logs`` (unless it is already) as a line of the log that begins
     at line ``-logs[n]``: a program's output, which states a label only as a caption
     (:func:`stands_in_a_log`)."""
     blocks = [b for b in blocks if len(b[1]) >= _SHARED_BLOCK]
     if not blocks:
         return lines
+    keys = {key for key, _ in blocks}
     seen, interleaved, last = set(), set(), None
-    for key, _ in blocks:
-        if key != last and key in seen:
-            interleaved.add(key)
-        seen.add(key)
-        last = key
+    for key in order or ():
+        if key in keys and key != last:
+            if key in seen:
+                interleaved.add(key)
+            seen.add(key)
+            last = key
     out = list(lines)
     for key, block in blocks:
         if key not in interleaved:
