@@ -538,7 +538,10 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ['openssl speed md5', 'type 16 bytes', 'md5 1.00k']
     """
     logs = [0] * len(lines)
-    lines = _strip_log_tags(_strip_log_heads(lines, logs), logs)
+    headless = _strip_log_heads(lines, logs)
+    lines = _strip_log_tags(headless, logs)
+    if lines is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
+        lines = _strip_log_heads(lines, logs)
     # (most lines start with a letter: only the others are matched, once each)
     return _stripped_marks(lines, [_lead(line) if line[:1] in _LEAD_START else None
                                    for line in lines], logs)
