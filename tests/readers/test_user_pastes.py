@@ -42,7 +42,6 @@ XFAIL: dict[str, str] = {
     "documents/120": "a footnote mark (<sup>*</sup>) in a cell: that row's sign is not read",
     "logs/004": "two services' lines interleave: their prefixes are left on (loud), not followed by tag",
     "logs/013": "label: PowerShell's 'Transcript started, output file is ...' line (_context), not HOSTB",
-    "logs/016": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
 }
 
 
