@@ -21,7 +21,8 @@ import shlex
 import warnings
 import zlib
 from contextlib import contextmanager
-from itertools import islice
+from itertools import compress, islice
+from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers._names import canonical, is_known
@@ -323,7 +324,12 @@ _COMMENT_MARKS = ("#", "//", ";", "%", "!")
 _CHAT = re.compile(r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]++<[@+%~&]?[^<>\s]{1,32}>[ \t]?")
 _CHAT_KEY = "<chat>"
 _LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
+_FIRST_CHAR = itemgetter(slice(None, 1))
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
+# Three lines in a row that may start with a mark, a gutter or a chat's stamp (see _lead): the
+# mark pass has a block to find only where one scan of the text in C finds these
+_MARKED = r"\n[ \t]*+[>/#;%!*|\d\[-][^\n]*+"
+_MARK_BLOCK = re.compile(rf"{_MARKED}(?:{_MARKED}){{{_SHARED_BLOCK - 1}}}")
 
 
 # The prefix a logger writes before each line it records, in two layers, each stripped from
@@ -361,8 +367,14 @@ _LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
                        rf"(?:(?<=\x07)|(?=[ \t]|$))[ \t]?{_SGR}", re.M)
 _LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
 # (a tag is the same on each line of its block: one match is a whole block)
-_LOG_TAGGED = re.compile(rf"\n(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
-                         rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+", re.M)
+_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
+              rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
+_LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
+# Three lines or more behind heads, or behind one tag: whether a text holds a log at all (most
+# do not: one scan in C says so; the layers then scan again, for each line's prefix)
+_HEADED = (r"(?=[\d\[<#\x1bJFMASONDTW])" + _SGR + "(?:" + re.sub(r"\(\?P<\w+>", "(?:", _HEAD) + ")"
+           + _SGR + r"(?:(?<=\x07)|(?=[ \t]|$))[^\n]*+")
+_LOG_BLOCK = re.compile(rf"\n(?:{_HEADED}(?:\n{_HEADED}){{{_SHARED_BLOCK - 1},}}+|{_TAG_BLOCK})", re.M)
 # openssl's own lines that start with words and a colon (`Got: +F:...` repeats in -multi)
 _NOT_TAGS = frozenset({"Got:", "version:", "built on:", "options:", "compiler:", "CPUINFO:",
                        "platform:", "seconds:"})
@@ -537,42 +549,43 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ...                      "2026-03-04T05:06:08.02Z type 16 bytes", "2026-03-04T05:06:09.93Z md5 1.00k"])[0]
     ['openssl speed md5', 'type 16 bytes', 'md5 1.00k']
     """
-    logs = [0] * len(lines)
-    headless = _strip_log_heads(lines, logs)
-    lines = _strip_log_tags(headless, logs)
-    if lines is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
-        lines = _strip_log_heads(lines, logs)
-    # (most lines start with a letter: only the others are matched, once each)
-    return _stripped_marks(lines, [_lead(line) if line[:1] in _LEAD_START else None
-                                   for line in lines], logs)
+    logs, text = [0] * len(lines), "\n" + "\n".join(lines)
+    if _LOG_BLOCK.search(text) is not None:  # (most texts hold no log)
+        headless = _strip_log_heads(lines, logs)
+        lines = _strip_log_tags(headless, logs)
+        if lines is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
+            lines = _strip_log_heads(lines, logs)
+        text = "\n" + "\n".join(lines)
+    if _MARK_BLOCK.search(text) is None:  # (nor three marked lines in a row: most texts)
+        return lines, logs
+    return _stripped_marks(lines, logs)
 
 
-def _stripped_marks(lines: list[str], leads: list, blocks: list[int]
-                    ) -> tuple[list[str], list[int]]:
+def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], list[int]]:
     """The mark, gutter and chat blocks of :func:`strip_shared_prefix` stripped, and
     ``blocks`` with each comment block's lines marked."""
+    # (most lines start with a letter: only the others are matched, once each; the lines
+    # are picked in C)
+    firsts = map(_LEAD_START.__contains__, map(_FIRST_CHAR, lines))
+    found = [(i, m) for i in compress(range(len(lines)), firsts) if (m := _lead(lines[i]))]
     out = list(lines)
-    n = len(lines)
-    i = 0
-    while i < n:
-        m = leads[i]
-        if m is None:
-            i += 1
-            continue
-        j, key = i + 1, m[0]
+    k, n = 0, len(found)
+    while k < n:
+        i, (key, _) = found[k]
+        j = k + 1
         if type(key) is int:  # a gutter: numbers that count up by one
-            while j < n and leads[j] is not None and leads[j][0] == key + (j - i):
+            while j < n and found[j][0] == i + j - k and found[j][1][0] == key + j - k:
                 j += 1
         else:
-            while j < n and leads[j] is not None and leads[j][0] == key:
+            while j < n and found[j][0] == i + j - k and found[j][1][0] == key:
                 j += 1
-        if j - i >= _SHARED_BLOCK:
+        if j - k >= _SHARED_BLOCK:
             comment = key in _COMMENT_MARKS
-            for k in range(i, j):
-                out[k] = lines[k][leads[k][1]:]
+            for line, (_, begin) in found[k:j]:
+                out[line] = lines[line][begin:]
                 if comment:
-                    blocks[k] = i + 1
-        i = j
+                    blocks[line] = i + 1
+        k = j
     return out, blocks
 
 
