@@ -427,12 +427,12 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
 def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]],
                      logs: list[int], order: list[str] | None) -> list[str]:
     """``lines`` with the prefix of each block of three or more stripped (``(key, [(line,
-    where its text begins)])``); a key that comes back after another such key (``order``:
-    the key of each prefixed line, or block, in text order; two sources interleaved: whose
-    run is a line?) is left alone: loud, never mixed. Each line
-    stripped is marked in ``logs`` (unless it is already) as a line of the log that begins
-    at line ``-logs[n]``: a program's output, which states a label only as a caption
-    (:func:`stands_in_a_log`)."""
+    where its text begins)])``), and the CI markers behind it (:func:`_unmarked`). A key that
+    comes back after another such key (``order``: the key of each prefixed line, or block, in
+    text order) marks two sources interleaved, whose lines no one can tell apart: its blocks
+    are left alone, loud, never mixed. Each line stripped is marked in ``logs`` (unless it
+    is already) as a line of the log that begins at line ``-logs[n]``: a program's output,
+    no caption (:func:`stands_in_a_log`)."""
     blocks = [b for b in blocks if len(b[1]) >= _SHARED_BLOCK]
     if not blocks:
         return lines
@@ -483,6 +483,7 @@ _MARKER_TAGS = frozenset({"[Pipeline]"})  # Jenkins' lines of its pipeline's ste
 
 
 def _unmarked(line: str) -> str:
+    """A log's line without the CI marker it starts with (see ``_MARKER``)."""
     m = _MARKER.match(line)
     if m is None:
         return line
