@@ -177,3 +177,13 @@ def test_gitlab_section_markers_end_in_a_cr_that_ends_no_line():
             "section_end:1764500009:step_script\r\x1b[0K"]
     df = _read([stamp(i) + line for i, line in enumerate(body)])
     assert df.block_bytes.tolist() == [16, 64] and df.line.tolist() == [body.index(BARE[10]) + 1] * 2
+
+
+def test_rows_that_name_their_machine_keep_it_as_a_tag_is_no_log():
+    # three rows or more behind each machine's name: the rows' own rule reads them, two runs
+    rows = [f"{host}: {name} {a}.00k {b}.00k" for host in ("Pi5", "X13s")
+            for name, a, b in (("md5", 1, 2), ("sha1", 3, 4), ("sha256", 5, 6))]
+    assert strip_shared_prefix(rows)[0] == rows
+    df = _read(["type 16 bytes 64 bytes", *rows])
+    runs = df.groupby("run").agg(label=("label", "first"), cells=("algorithm", "size"))
+    assert runs.label.tolist() == ["Pi5", "X13s"] and runs.cells.tolist() == [6, 6]

@@ -415,13 +415,30 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
         if tag[0] != "[" and is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]):
             continue  # an algorithm's rows: `aes-128-cbc: 16 bytes ...`
         first = count - 1
-        blocks.append((tag, [(k, len(lines[k]) if tag in _MARKER_TAGS else
-                              size + (lines[k][size:size + 1] in (" ", "\t")))
-                             for k in range(first, first + n)]))
+        block = [(k, len(lines[k]) if tag in _MARKER_TAGS else
+                  size + (lines[k][size:size + 1] in (" ", "\t"))) for k in range(first, first + n)]
+        if not _rows_only(lines[k][begin:] for k, begin in block):
+            blocks.append((tag, block))
     order = None  # (the tag of every line, when two sources may be interleaved)
     if len({key for key, _ in blocks}) > 1:
         order = [m["tag"] for m in _LOG_TAG.finditer(text)]
     return _stripped_blocks(lines, blocks, logs, order)
+
+
+# (a table's row: a name, then values; not openssl's progress lines or records)
+_ROW_VALUE = re.compile(r"(?<!\S)\d[\d.,]*k?(?!\S)")
+_NOT_ROWS = ("Doing ", "Got: ", "Did ", "+")
+
+
+def _rows_only(texts) -> bool:
+    """Whether each of ``texts`` is a table's row (a name, then two values or more): a tag
+    before each row names the machine it ran on (``FTC663: md5 1.00k 2.00k``), which the
+    rows' own rule reads (two machines' rows are two runs); it is no log's prefix.
+
+    >>> _rows_only(["md5 1.00k 2.00k", "sha1 3.00k 4.00k"]), _rows_only(["version: 3.0.2", "md5 1.00k 2.00k"])
+    (True, False)
+    """
+    return all(not s.startswith(_NOT_ROWS) and len(_ROW_VALUE.findall(s)) >= 2 for s in texts)
 
 
 def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]],
