@@ -162,7 +162,8 @@ def test_a_dockerfile_run_step_is_its_prompt():
     assert df.isa_mask.unique().tolist() == ["~0x200000200000000"]
 
 
-@pytest.mark.parametrize("above, label", [("Fetched 9196 kB in 1s", None), ("=== rpi5 ===", "rpi5")])
+@pytest.mark.parametrize("above, label", [("Fetched 9196 kB in 1s", None), ("with:", None),
+                                          ("=== rpi5 ===", "rpi5"), ("Results on rpi5:", "Results on rpi5")])
 def test_a_log_line_is_no_caption_but_a_framed_one_names_the_run(above, label):
     stamp = _stamps(lambda t: f"Nov 30 {_hms(t)[:8]} ")
     lines = [stamp(i) + line for i, line in enumerate([above, *BARE[:2], *BARE[4:11]])]

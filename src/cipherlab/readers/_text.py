@@ -476,8 +476,9 @@ def stands_in_a_log(rule: str, line: str) -> bool:
     """Whether a label found by ``rule`` (:data:`~cipherlab.readers._context.LABEL_RULES`) on
     ``line`` stands when the line or the run is in a log: there every line is a program's
     output, and a short one (``Syncing repository: lab/x``, ``10 passed in 0.42s``, ``Using
-    Docker executor ...``) is no caption; a framed one (``== host-b ==``), a heading or a
-    sentence naming a machine is.
+    Docker executor ...``, a YAML key ``with:``) is no caption; a framed one (``== host-b ==``),
+    words that end in a colon (``Results for host-b:``), a heading or a sentence naming a
+    machine is.
 
     >>> stands_in_a_log("caption", "== host-b =="), stands_in_a_log("caption", "Attaching to bench-1")
     (True, False)
@@ -485,7 +486,7 @@ def stands_in_a_log(rule: str, line: str) -> bool:
     if rule not in ("caption", "title of a paragraph", "status line", "list item"):
         return True
     s = line.strip()
-    return len(s) > 2 and s[0] in "=*#-~+" and s[-1] == s[0]
+    return len(s) > 2 and s[0] in "=*#-~+" and s[-1] == s[0] or s[-1:] == ":" and " " in s
 
 
 # A CI log's own markers, no text (a group's title stays; a step's `Run <command>` is its
