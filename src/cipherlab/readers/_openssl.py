@@ -574,9 +574,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 # the tail of a wrapped line ("... 32-bit compiler" / "generated code:")
                 joined = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
                 v = v if joined == SKIP else joined  # (joined, it may be program output)
-            if blocks and (blocks[j - 1] < 0 or blocks[i - 1] < 0) and isinstance(v, Label) \
-                    and not stands_in_a_log(v.rule, text):
-                continue  # (a log's lines are a program's output: no caption)
+            if self.vetoed_in_a_log(v, j, i, text):
+                continue
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
                 break  # (a comment's line labels only the runs inside that comment)
@@ -584,12 +583,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if not said and self.runs and self.runs[-1].label_rule:
             return Label(self.runs[-1].meta["label"], "label of the run above")
         for j, h in reversed(self.headings):
-            if j < i and not (blocks and (blocks[j - 1] < 0 or blocks[i - 1] < 0) and
-                              not stands_in_a_log(h.rule, self.lines[j - 1])):
+            if j < i and not self.vetoed_in_a_log(h, j, i, self.lines[j - 1]):
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
                     return None  # a heading above a byline (a thread's title) names no post
                 return h
         return None
+
+    def vetoed_in_a_log(self, v, j: int, i: int, text: str) -> bool:
+        """Whether label ``v``, of line ``j``, names no run at line ``i`` because the line or
+        the run is in a log: a program's output, no caption (see ``stands_in_a_log``)."""
+        blocks = self.comment_blocks
+        return bool(blocks) and (blocks[j - 1] < 0 or blocks[i - 1] < 0) and \
+            isinstance(v, Label) and not stands_in_a_log(v.rule, text)
 
     def code_blocks_above(self, i: int) -> list[tuple[int, int]]:
         """The fenced code blocks closed above line ``i`` (opening and closing fence lines)."""
