@@ -5,11 +5,12 @@ Each is a shape the real-paste corpus (``tests/data/pastes``) lacks: openssl's o
 GitHub issues, mail replies, quoted-printable, BBCode, chat logs, Windows consoles, PDFs
 flattened to text, beside distractors, 0.9.7 to 3.5, ``-mr``, ``-multi``, bssl (``terminal``);
 document tables in Jira, Confluence, WordPress, MediaWiki, org and rst markup, machines or
-versions as rows, one size in prose, units in captions, cycles per byte (``documents``). Their
+versions as rows, one size in prose, units in captions, cycles per byte (``documents``); openssl's
+output copied out of CI, container, journal and terminal logs, behind their prefixes (``logs``). Their
 ``.expected.toml`` were written by hand from the text. The texts not read right yet are
 ``xfail(strict=True)`` with what the reader gets wrong; none may be silently wrong. See them
 scored: ``python tests/readers/paste_score.py --dir tests/data/user/<area>``. The spot tests of
-each fix are in ``test_user_terminal.py`` and ``test_user_documents.py``.
+each fix are in ``test_user_terminal.py``, ``test_user_documents.py`` and ``test_log_prefixes.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import paste_score as P  # noqa: E402
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
 
 USER = Path(__file__).resolve().parents[1] / "data" / "user"
-AREAS = ("terminal", "documents")
+AREAS = ("terminal", "documents", "logs")
 TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
@@ -39,6 +40,8 @@ XFAIL: dict[str, str] = {
     "documents/117": "cells with their own unit (GB/s), size in the command's -bytes: not read",
     "documents/119": "tables titled by a bold line naming the primitive ('chacha20 256'): not read",
     "documents/120": "a footnote mark (<sup>*</sup>) in a cell: that row's sign is not read",
+    "logs/004": "two services' lines interleave: their prefixes are left on (loud), not followed by tag",
+    "logs/013": "label: PowerShell's 'Transcript started, output file is ...' line (_context), not HOSTB",
 }
 
 

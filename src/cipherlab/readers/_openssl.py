@@ -37,7 +37,7 @@ from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_T
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         prose_mask, setext_level, wrapped_tail)
-from cipherlab.readers._text import INNER_MARKS, QUOTE_FIRST, clean, parse_prompt
+from cipherlab.readers._text import INNER_MARKS, QUOTE_FIRST, clean, parse_prompt, stands_in_a_log
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -581,6 +581,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     v = v if joined == SKIP else joined  # (joined, it may be program output)
                 elif wrapped_tail(prose[k - 1][1], text, by_case=False):
                     continue  # (not after a fence: "```" / "without:")
+            if self.vetoed_in_a_log(v, j, i, text):
+                continue
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
                 break  # (a comment's line labels only the runs inside that comment)
@@ -588,11 +590,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if not said and self.runs and self.runs[-1].label_rule:
             return Label(self.runs[-1].meta["label"], "label of the run above")
         for j, h in reversed(self.headings):
-            if j < i:
+            if j < i and not self.vetoed_in_a_log(h, j, i, self.lines[j - 1]):
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
                     return None  # a heading above a byline (a thread's title) names no post
                 return h
         return None
+
+    def vetoed_in_a_log(self, v, j: int, i: int, text: str) -> bool:
+        """Whether label ``v``, of line ``j``, names no run at line ``i`` because the line or
+        the run is in a log: a program's output, no caption (see ``stands_in_a_log``)."""
+        blocks = self.comment_blocks
+        return bool(blocks) and (blocks[j - 1] < 0 or blocks[i - 1] < 0) and \
+            isinstance(v, Label) and not stands_in_a_log(v.rule, text)
 
     def code_blocks_above(self, i: int) -> list[tuple[int, int]]:
         """The fenced code blocks closed above line ``i`` (opening and closing fence lines)."""
