@@ -9,6 +9,7 @@ nothing that looks like a measurement disappears silently.
 
 from __future__ import annotations
 
+import errno
 import glob as _glob
 import multiprocessing
 import os
@@ -24,7 +25,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _openssl
+from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import (decode, normalise, renumber, renumbered_warnings,
                                      strip_shared_prefix)
@@ -353,26 +354,44 @@ def _resolve(source: Any) -> Iterable[tuple[Any, str, bool]]:
         raise TypeError(f"`source` must be a path, a glob, a file object, text, or a list of "
                         f"them; not {type(source).__name__}.")
     path = Path(source)
-    if path.is_dir():
+    kind = _kind(path)
+    if kind == "dir":
         yield from _folder(path)
         return
-    if path.is_file():
+    if kind == "file":
         yield path, str(source), False
         return
     text = str(source)
+    if isinstance(source, str) and ("\\n" in text or _json.is_document(text)):
+        yield text, "<text>", False  # text on one line: JSON, or its escaped line breaks
+        return
     if any(ch in text for ch in "*?["):
         hits = sorted(Path(p) for p in _glob.glob(text, recursive=True))
         files = [p for p in hits if p.is_file() and not p.name.startswith(".")]
         if not files:
-            raise FileNotFoundError(f"`source` glob {text!r} matches no file.")
+            raise FileNotFoundError(f"`source` glob {_shortened(text)!r} matches no file.")
         for p in files:
             yield p, str(p), True
         return
     if " " in text.strip() and Path(text).suffix.lower() not in _TEXT_SUFFIXES | _TABLE_SUFFIXES:
         yield text, "<text>", False  # one line of text rather than a path
         return
-    raise FileNotFoundError(f"`source` {text!r} is neither an existing file or folder nor "
-                            f"text (text must contain a newline).")
+    raise FileNotFoundError(f"`source` {_shortened(text)!r} is neither an existing file or "
+                            f"folder nor text (text must contain a newline).")
+
+
+def _kind(path: Path) -> str | None:
+    """``"dir"``, ``"file"``, ``"too long"`` (a name no file can have), else None."""
+    try:
+        return "dir" if path.is_dir() else "file" if path.is_file() else None
+    except OSError as err:  # (ENAMETOOLONG; is_dir() passes only "no such file" errors)
+        if err.errno == errno.ENAMETOOLONG:
+            return "too long"
+        raise FileNotFoundError(f"`source` {_shortened(str(path))!r}: {err.strerror}") from None
+
+
+def _shortened(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else f"{text[:width - 20]}...{text[-15:]}"
 
 
 class _Skip(Exception):
@@ -542,7 +561,7 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     Unplaced lines that look like data are warned about (or raised, with ``strict``); a text
     with no measurements at all raises :class:`~cipherlab.errors.IngestError`.
     """
-    lines, origin = normalise(text)  # origin: the map back to the text's lines, if they moved
+    lines, origin = normalise(text, source)  # origin: the map back to the text's lines, if they moved
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
     found: list = []
     taken: set[int] = set()

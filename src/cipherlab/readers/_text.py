@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from itertools import islice
 
 from cipherlab.errors import IngestError, IngestWarning
+from cipherlab.readers import _json
 
 __all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renumber",
            "renumbered_warnings", "split_lines",
@@ -153,9 +154,12 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-def normalise(text: str) -> tuple[list[str], list[int] | None]:
+def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] | None]:
     """Text -> its lines (:func:`split_lines`) with the transfer encodings it shows undone, and
     the map back to the original line numbers (``None`` when they did not change).
+
+    A JSON document (a notebook, an API reply) gives the text its strings hold
+    (:func:`~cipherlab.readers._json.held_text`), each line mapped to the JSON line it came from.
 
     Quoted-printable (mail) is decoded only when the text is so encoded: it holds a soft line
     break (a long line ending in ``=``) or an ``=XX`` escape, and every ``=`` in it starts one
@@ -170,10 +174,13 @@ def normalise(text: str) -> tuple[list[str], list[int] | None]:
     >>> normalise("x &lt; y&nbsp;z\\na = b=\\n")
     (['x < y z', 'a = b=', ''], None)
     """
-    lines = split_lines(text)
-    origin = None
-    if "=" in text and _is_quoted_printable(text):
-        lines, origin = _unquoted_printable(lines)
+    held = _json.held_text(text, source)
+    if held is not None:
+        lines, origin = held
+    else:
+        lines, origin = split_lines(text), None
+        if "=" in text and _is_quoted_printable(text):
+            lines, origin = _unquoted_printable(lines)
     if "&" in text and _ENTITY.search(text):
         lines = [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
                  if "&" in line else line for line in lines]

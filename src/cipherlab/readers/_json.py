@@ -1,0 +1,316 @@
+"""Benchmark text held inside JSON: notebooks, API replies, JSON logs (layer 1, normalise).
+
+Why this module exists: cipherlab is used from notebooks, and people keep ``!openssl speed``
+outputs in their ``.ipynb`` files; CI and issue-tracker APIs hand text back as JSON strings with
+``\\n`` escapes. Read as text, such a file is one quoted line per output line (or one line for
+all of them) and no reader can place it. :func:`held_text` gives the text a JSON document holds,
+with the map from each of its lines back to the JSON line it came from (the ``origin`` map of
+:func:`~cipherlab.readers._text.normalise`), so that cells, warnings and errors name the file's
+own lines.
+
+Whether a text is JSON is decided cheaply and surely: its first character (past blanks) must
+open an object, an array or a string, and the whole text must then parse as JSON (or as JSON
+Lines: one object or array per line). Any other text costs one anchored regex match.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from json.decoder import scanstring  # (the C scanner of the stdlib's json)
+
+from cipherlab.errors import IngestWarning
+from cipherlab.readers import _text  # (which calls held_text: its functions are used at call time)
+
+__all__ = ["held_text", "is_document"]
+
+_START = re.compile(r"[ \t\r\n\ufeff]*+[\[{\"]")
+_BLANKS = re.compile(r"[ \t\r\n]*+")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+# An escaped line break of a text with no real one (a JSON string's body pasted alone).
+_ESCAPED = re.compile(r"\\(?:r\\n|[nrt\"\\/])")
+_UNESCAPED = {"\\r\\n": "\n", "\\n": "\n", "\\r": "\n", "\\t": "\t", '\\"': '"', "\\\\": "\\",
+              "\\/": "/"}
+# Cell magics whose body is shell commands: each of its lines is a command line.
+_SHELL_MAGIC = re.compile(r"%%(?:bash|sh|shell|system|script\s+(?:ba|z)?sh)\b")
+# Notebook outputs that hold text (``text/html``, images and JavaScript are no benchmark text).
+_TEXT_OUTPUTS = {"stream", "execute_result", "display_data", "pyout"}
+
+
+class _Str(str):
+    """A JSON string value and the 1-based line of the JSON text it starts on."""
+
+    line: int
+
+
+class _NotJson(ValueError):
+    pass
+
+
+def held_text(text: str, source: str = "<text>") -> tuple[list[str], list[int]] | None:
+    """The lines of the benchmark text a JSON document holds, and each one's JSON line
+    (``origin``: index 0 unused); None when ``text`` is no JSON document, or one whose strings
+    hold no lines (then it is read as it is: ``bssl speed -json``).
+
+    A notebook (nbformat 4, or 3) gives its cells in order: markdown and raw cells' text (prose
+    that may label the run below), and each code cell's shell command lines (``!openssl speed
+    ...``, the body of a ``%%bash`` cell) as prompts followed by its text outputs (``stream``,
+    ``text/plain``), each output a block of its own; error tracebacks and rich outputs are left
+    out. Any other JSON gives every string value holding a line break, in document order, each
+    a block of its own but for a string ending in a line break, which the next continues (a log
+    written line by line; nbformat's lists of lines); a string equal to one given already is
+    not given again. A text of one line holding escaped line breaks (``\\n``) is split at them.
+
+    >>> held_text('{"body": "type 16 bytes\\\\nmd5 1.00k\\\\n", "id": 7}')
+    (['type 16 bytes', 'md5 1.00k', ''], [0, 1, 1, 1])
+    >>> held_text('{\\n "text": [\\n  "type 16 bytes\\\\n",\\n  "md5 1.00k\\\\n"\\n ]\\n}')
+    (['type 16 bytes', 'md5 1.00k', ''], [0, 3, 4, 4])
+    >>> held_text("[root@box ~]# openssl speed md5"), held_text('[{"numCalls": 5}]')
+    (None, None)
+    """
+    if not _START.match(text):
+        if "\n" not in text and "\\n" in text:
+            return _unescaped(text)
+        return None
+    try:
+        values = _document(text)
+    except (_NotJson, ValueError, RecursionError):  # (ValueError: scanstring's JSONDecodeError)
+        return None
+    blocks = _notebook(values[0], source) if len(values) == 1 and _is_notebook(values[0]) else None
+    if blocks is None:
+        blocks = _string_blocks(values)
+    if not blocks:
+        return None
+    return _joined(blocks)
+
+
+def is_document(text: str) -> bool:
+    """Whether ``text`` is a JSON document (an object, an array, a string; or JSON Lines).
+
+    >>> is_document('{"body": "md5 1.00k"}'), is_document("[root@box ~]# openssl speed md5")
+    (True, False)
+    """
+    if not _START.match(text):
+        return False
+    try:
+        _document(text)
+    except (_NotJson, ValueError, RecursionError):
+        return False
+    return True
+
+
+def _unescaped(text: str) -> tuple[list[str], list[int]]:
+    lines = _text.split_lines(_ESCAPED.sub(lambda m: _UNESCAPED.get(m[0], m[0]), text))
+    return lines, [0] + [1] * len(lines)
+
+
+# --- parsing, with the line of each string ------------------------------------------------------
+
+def _document(text: str) -> list:
+    """The JSON values of ``text``: one, or one a line (JSON Lines: objects or arrays only)."""
+    lines = _Lines(text)
+    end = 0
+    pos = _BLANKS.match(text).end()
+    values = []
+    while pos < len(text):
+        if values and "\n" not in text[end:pos]:
+            raise _NotJson  # (two values on one line: no JSON Lines)
+        value, end = _value(text, pos, lines)
+        values.append(value)
+        pos = _BLANKS.match(text, end).end()
+    if len(values) > 1 and not all(isinstance(v, (dict, list)) for v in values):
+        raise _NotJson
+    return values
+
+
+class _Lines:
+    """The 1-based line of a position of ``text``, for positions that only grow (linear)."""
+
+    def __init__(self, text: str):
+        self.text, self.pos, self.line = text, 0, 1
+
+    def __call__(self, pos: int) -> int:
+        self.line += self.text.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
+
+
+def _value(s: str, pos: int, lines: _Lines):
+    """``(value, end)`` of the JSON value at ``pos``; strings are :class:`_Str`, other scalars
+    None (only strings can hold text)."""
+    c = s[pos:pos + 1]
+    if c == '"':
+        value, end = scanstring(s, pos + 1)
+        out = _Str(value)
+        out.line = lines(pos)
+        return out, end
+    if c == "{":
+        return _object(s, pos + 1, lines)
+    if c == "[":
+        return _array(s, pos + 1, lines)
+    m = _SCALAR.match(s, pos)
+    if m is None:
+        raise _NotJson
+    return None, m.end()
+
+
+def _object(s: str, pos: int, lines: _Lines) -> tuple[dict, int]:
+    obj: dict = {}
+    pos = _BLANKS.match(s, pos).end()
+    if s[pos:pos + 1] == "}":
+        return obj, pos + 1
+    while True:
+        if s[pos:pos + 1] != '"':
+            raise _NotJson
+        key, pos = scanstring(s, pos + 1)
+        pos = _BLANKS.match(s, pos).end()
+        if s[pos:pos + 1] != ":":
+            raise _NotJson
+        obj[key], pos = _value(s, _BLANKS.match(s, pos + 1).end(), lines)
+        pos = _BLANKS.match(s, pos).end()
+        c = s[pos:pos + 1]
+        if c == "}":
+            return obj, pos + 1
+        if c != ",":
+            raise _NotJson
+        pos = _BLANKS.match(s, pos + 1).end()
+
+
+def _array(s: str, pos: int, lines: _Lines) -> tuple[list, int]:
+    arr: list = []
+    pos = _BLANKS.match(s, pos).end()
+    if s[pos:pos + 1] == "]":
+        return arr, pos + 1
+    while True:
+        value, pos = _value(s, pos, lines)
+        arr.append(value)
+        pos = _BLANKS.match(s, pos).end()
+        c = s[pos:pos + 1]
+        if c == "]":
+            return arr, pos + 1
+        if c != ",":
+            raise _NotJson
+        pos = _BLANKS.match(s, pos + 1).end()
+
+
+# --- what a document holds ----------------------------------------------------------------------
+
+Block = list  # the strings of one block of text, each a _Str (its text, its line)
+
+
+def _joined(blocks: list[Block]) -> tuple[list[str], list[int]]:
+    """Blocks -> their lines, a blank line between two blocks, and each line's JSON line."""
+    out: list[str] = []
+    origin = [0]
+    for block in blocks:
+        if out:
+            out.append("")
+            origin.append(block[0].line)
+        for k, piece in enumerate(block):
+            got = _text.split_lines(piece)
+            if k < len(block) - 1 and piece.endswith("\n"):
+                got.pop()  # (the next piece goes on from the line break)
+            out += got
+            origin += [piece.line] * len(got)
+    return out, origin
+
+
+def _string_blocks(values: list) -> list[Block]:
+    """Every string value holding a line break, in document order (see :func:`held_text`)."""
+    blocks: list[Block] = []
+    seen: set[str] = set()
+    todo = list(reversed(values))
+    going_on = False  # the last string given ended in a line break: the next one goes on
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            todo.extend(reversed(v.values()))
+        elif isinstance(v, list):
+            todo.extend(reversed(v))
+        elif isinstance(v, str) and ("\n" in v or "\r" in v):
+            if len(v) > 1 and v in seen:
+                continue
+            seen.add(v)
+            if going_on:
+                blocks[-1].append(v)
+            else:
+                blocks.append([v])
+            going_on = v.endswith("\n")
+    return blocks
+
+
+def _is_notebook(doc) -> bool:
+    return isinstance(doc, dict) and "nbformat" in doc and (
+        isinstance(doc.get("cells"), list) or isinstance(doc.get("worksheets"), list))
+
+
+def _notebook(nb: dict, name: str) -> list[Block]:
+    """A notebook's cells in order: prose, then each code cell's prompts and text outputs."""
+    cells = nb.get("cells")
+    if cells is None:  # (nbformat 3: cells in worksheets)
+        cells = [c for ws in nb["worksheets"] if isinstance(ws, dict)
+                 for c in ws.get("cells", []) or []]
+    blocks: list[Block] = []
+    for cell in cells:
+        if not isinstance(cell, dict):
+            continue
+        source = _pieces(cell.get("source", cell.get("input")))
+        if cell.get("cell_type") != "code":  # markdown, raw (and nbformat 3's headings)
+            if source:
+                blocks.append(source)
+            continue
+        prompts = _prompts(source)
+        outputs = [_output_text(o) for o in cell.get("outputs") or [] if isinstance(o, dict)]
+        outputs = [o for o in outputs if o]
+        speed = sum(_text.parse_prompt(p.rstrip("\n")) is not None for p in prompts)
+        if speed > 1 and outputs:  # (one output for all: whose options are whose, none can say)
+            warnings.warn(
+                f"{name}: line {prompts[0].line}: a cell runs {speed} openssl speed commands and "
+                f"prints their outputs as one: no command's options are bound to a run (run "
+                f"each command in a cell of its own)", IngestWarning, stacklevel=2)
+            prompts = []
+        if prompts and outputs:
+            outputs[0] = prompts + outputs[0]
+        elif prompts:
+            outputs = [prompts]  # (a command without output: its options say nothing)
+        blocks += outputs
+    return blocks
+
+
+def _pieces(value) -> Block:
+    """nbformat's multi-line string (one string, or a list of lines) as a block."""
+    if isinstance(value, _Str):
+        return [value] if value else []
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, _Str) and v]
+    return []
+
+
+def _prompts(source: Block) -> Block:
+    """The shell command lines of a code cell, written as a terminal shows them (``$ cmd``):
+    ``!cmd`` lines, and every line of a ``%%bash`` (``%%sh``, ``%%script bash``) cell."""
+    lines = [(piece, line) for piece in source for line in piece.splitlines()]
+    shell = bool(lines) and _SHELL_MAGIC.match(lines[0][1].strip()) is not None
+    out = []
+    for piece, line in lines[1:] if shell else lines:
+        command = line.strip()
+        if not shell:
+            if not command.startswith("!"):
+                continue
+            command = command[1:].lstrip("!").strip()
+        if command and not command.startswith("#"):
+            prompt = _Str(f"$ {command}\n")
+            prompt.line = piece.line
+            out.append(prompt)
+    return out
+
+
+def _output_text(output: dict) -> Block:
+    """The text of one output of a code cell (none for errors, HTML, images)."""
+    kind = output.get("output_type")
+    if kind not in _TEXT_OUTPUTS:
+        return []  # (an error's traceback is Python's, not the benchmark's)
+    if kind == "stream" or kind == "pyout" and "text" in output:
+        return _pieces(output.get("text"))
+    data = output.get("data")
+    return _pieces(data.get("text/plain")) if isinstance(data, dict) else []
