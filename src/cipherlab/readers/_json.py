@@ -15,6 +15,7 @@ Lines: one object or array per line). Any other text costs one anchored regex ma
 
 from __future__ import annotations
 
+import ast
 import re
 import warnings
 from json.decoder import scanstring  # (the C scanner of the stdlib's json)
@@ -62,9 +63,9 @@ def held_text(text: str, source: str = "<text>") -> tuple[list[str], list[int]] 
     not given again. A text of one line holding escaped line breaks (``\\n``) is split at them.
 
     >>> held_text('{"body": "type 16 bytes\\\\nmd5 1.00k\\\\n", "id": 7}')
-    (['type 16 bytes', 'md5 1.00k', ''], [0, 1, 1, 1])
+    (['type 16 bytes', 'md5 1.00k'], [0, 1, 1])
     >>> held_text('{\\n "text": [\\n  "type 16 bytes\\\\n",\\n  "md5 1.00k\\\\n"\\n ]\\n}')
-    (['type 16 bytes', 'md5 1.00k', ''], [0, 3, 4, 4])
+    (['type 16 bytes', 'md5 1.00k'], [0, 3, 4])
     >>> held_text("[root@box ~]# openssl speed md5"), held_text('[{"numCalls": 5}]')
     (None, None)
     """
@@ -141,9 +142,7 @@ def _value(s: str, pos: int, lines: _Lines):
     c = s[pos:pos + 1]
     if c == '"':
         value, end = scanstring(s, pos + 1)
-        out = _Str(value)
-        out.line = lines(pos)
-        return out, end
+        return _at(value, lines(pos)), end
     if c == "{":
         return _object(s, pos + 1, lines)
     if c == "[":
@@ -199,19 +198,32 @@ Block = list  # the strings of one block of text, each a _Str (its text, its lin
 
 
 def _joined(blocks: list[Block]) -> tuple[list[str], list[int]]:
-    """Blocks -> their lines, a blank line between two blocks, and each line's JSON line."""
+    """Blocks -> their lines, a blank line between two blocks, and each line's JSON line.
+
+    A block's pieces are one text (as nbformat joins a list of lines, as a stream's chunks
+    are shown): a line may begin in one piece and end in the next; it comes from the JSON line
+    where it began.
+    """
     out: list[str] = []
     origin = [0]
     for block in blocks:
         if out:
             out.append("")
             origin.append(block[0].line)
-        for k, piece in enumerate(block):
+        open_line = None  # (text, JSON line) of a line a piece left unfinished
+        for piece in block:
             got = _text.split_lines(piece)
-            if k < len(block) - 1 and piece.endswith("\n"):
-                got.pop()  # (the next piece goes on from the line break)
-            out += got
-            origin += [piece.line] * len(got)
+            first = piece.line
+            if open_line is not None:
+                got[0] = open_line[0] + got[0]
+                first = open_line[1]
+            *whole, last = got
+            out += whole
+            origin += [first] + [piece.line] * (len(whole) - 1) if whole else []
+            open_line = (last, first if not whole else piece.line) if last else None
+        if open_line is not None:
+            out.append(open_line[0])
+            origin.append(open_line[1])
     return out, origin
 
 
@@ -260,8 +272,7 @@ def _notebook(nb: dict, name: str) -> list[Block]:
                 blocks.append(source)
             continue
         prompts = _prompts(source)
-        outputs = [_output_text(o) for o in cell.get("outputs") or [] if isinstance(o, dict)]
-        outputs = [o for o in outputs if o]
+        outputs = _outputs(cell.get("outputs"))
         speed = sum(_text.parse_prompt(p.rstrip("\n")) is not None for p in prompts)
         if speed > 1 and outputs:  # (one output for all: whose options are whose, none can say)
             warnings.warn(
@@ -299,18 +310,53 @@ def _prompts(source: Block) -> Block:
                 continue
             command = command[1:].lstrip("!").strip()
         if command and not command.startswith("#"):
-            prompt = _Str(f"$ {command}\n")
-            prompt.line = piece.line
-            out.append(prompt)
+            out.append(_at(f"$ {command}\n", piece.line))
     return out
 
 
-def _output_text(output: dict) -> Block:
-    """The text of one output of a code cell (none for errors, HTML, images)."""
-    kind = output.get("output_type")
-    if kind not in _TEXT_OUTPUTS:
-        return []  # (an error's traceback is Python's, not the benchmark's)
-    if kind == "stream" or kind == "pyout" and "text" in output:
-        return _pieces(output.get("text"))
-    data = output.get("data")
-    return _pieces(data.get("text/plain")) if isinstance(data, dict) else []
+def _outputs(outputs) -> list[Block]:
+    """A code cell's outputs that hold text, each a block; its streams are one block, in the
+    order their chunks came (a line that one stream left open ends where the other begins)."""
+    blocks: list[Block] = []
+    stream = None  # the stream (stdout, stderr) of the last block's last chunk, if it is one
+    for output in outputs if isinstance(outputs, list) else []:
+        if not isinstance(output, dict) or output.get("output_type") not in _TEXT_OUTPUTS:
+            continue  # (an error's traceback is Python's, not the benchmark's; HTML, images)
+        if output["output_type"] == "stream":
+            pieces = _pieces(output.get("text"))
+            if not pieces:
+                continue
+            if stream is None:
+                blocks.append([])
+            elif output.get("name") != stream and not blocks[-1][-1].endswith("\n"):
+                blocks[-1].append(_at("\n", pieces[0].line))  # (the other stream's line ends)
+            blocks[-1] += pieces
+            stream = output.get("name")
+            continue
+        data = output.get("data", output)  # (nbformat 3: "text" beside output_type)
+        pieces = _pieces(data.get("text/plain", data.get("text"))) if isinstance(data, dict) else []
+        if pieces:
+            blocks.append(_shown_string(pieces))
+            stream = None
+    return blocks
+
+
+def _shown_string(pieces: Block) -> Block:
+    """A ``text/plain`` output: the string or bytes it shows by its repr (a cell returning
+    ``subprocess.check_output(...)``), else as it is."""
+    shown = "".join(pieces).strip()
+    if shown[:1] not in "'\"(b" or "\\n" not in shown:
+        return pieces
+    try:
+        value = ast.literal_eval(shown)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return pieces
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    return [_at(value, pieces[0].line)] if isinstance(value, str) else pieces
+
+
+def _at(text: str, line: int) -> _Str:
+    out = _Str(text)
+    out.line = line
+    return out
