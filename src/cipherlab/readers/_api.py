@@ -51,7 +51,9 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     ----------
     source : str, os.PathLike, file object, or list of them
         A path, a folder, a glob (``"dumps/*.txt"``), an open file (text or binary), a list of
-        any of these, or the text itself (a ``str`` containing a newline). A folder holding
+        any of these, or the text itself (a ``str`` containing a newline; on one line, JSON or
+        text with escaped ``\\n`` line breaks, as APIs hand it back). A notebook or another JSON
+        document gives the text its strings hold (see ``readers/_json.py``). A folder holding
         ``results.parquet`` or ``results.csv`` is a capture folder and is read as its table;
         any other folder contributes every text file in it (and tidy ``.csv`` tables).
     label : str, optional
