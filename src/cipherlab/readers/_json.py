@@ -155,10 +155,8 @@ def _value(s: str, pos: int, lines: _Lines):
 
 def _object(s: str, pos: int, lines: _Lines) -> tuple[dict, int]:
     obj: dict = {}
-    pos = _BLANKS.match(s, pos).end()
-    if s[pos:pos + 1] == "}":
-        return obj, pos + 1
-    while True:
+
+    def member(pos: int) -> int:
         if s[pos:pos + 1] != '"':
             raise _NotJson
         key, pos = scanstring(s, pos + 1)
@@ -166,27 +164,33 @@ def _object(s: str, pos: int, lines: _Lines) -> tuple[dict, int]:
         if s[pos:pos + 1] != ":":
             raise _NotJson
         obj[key], pos = _value(s, _BLANKS.match(s, pos + 1).end(), lines)
-        pos = _BLANKS.match(s, pos).end()
-        c = s[pos:pos + 1]
-        if c == "}":
-            return obj, pos + 1
-        if c != ",":
-            raise _NotJson
-        pos = _BLANKS.match(s, pos + 1).end()
+        return pos
+
+    return obj, _items(s, pos, "}", member)
 
 
 def _array(s: str, pos: int, lines: _Lines) -> tuple[list, int]:
     arr: list = []
-    pos = _BLANKS.match(s, pos).end()
-    if s[pos:pos + 1] == "]":
-        return arr, pos + 1
-    while True:
+
+    def item(pos: int) -> int:
         value, pos = _value(s, pos, lines)
         arr.append(value)
-        pos = _BLANKS.match(s, pos).end()
+        return pos
+
+    return arr, _items(s, pos, "]", item)
+
+
+def _items(s: str, pos: int, close: str, item) -> int:
+    """The end of a container whose items (read by ``item(pos) -> end``) start at ``pos``,
+    separated by commas, up to ``close``."""
+    pos = _BLANKS.match(s, pos).end()
+    if s[pos:pos + 1] == close:
+        return pos + 1
+    while True:
+        pos = _BLANKS.match(s, item(pos)).end()
         c = s[pos:pos + 1]
-        if c == "]":
-            return arr, pos + 1
+        if c == close:
+            return pos + 1
         if c != ",":
             raise _NotJson
         pos = _BLANKS.match(s, pos + 1).end()
