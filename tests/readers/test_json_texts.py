@@ -216,3 +216,23 @@ def test_records_of_two_tables_printed_after_both_join_their_tables():
     nb = _notebook(_code("%%bash\necho on\nopenssl speed sha512\necho off\nopenssl speed sha512",
                          _stream("on\n" + TABLE + "off\n" + row2), _stream(doing, "stderr")))
     assert _read(nb).run.nunique() == 2
+
+
+def _linear():
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_linear import _assert_linear
+    return _assert_linear
+
+
+@pytest.mark.parametrize("shape", ["json lines", "one line of numbers", "stream chunks", "nesting"])
+def test_json_reads_in_linear_time_and_memory(shape):
+    """JSON is walked once, each string scanned in C; containers that hold no text, or lie on
+    one line, are read by the C scanner; nesting too deep for the stack is no JSON, at once."""
+    make = {
+        "json lines": lambda n: "".join(json.dumps({"log": f"aes-128-cbc  {i}.00k\n", "n": i}) + "\n"
+                                        for i in range(n * 300)),
+        "one line of numbers": lambda n: json.dumps({"text": "a\nb", "v": list(range(n * 3000))}),
+        "stream chunks": lambda n: _notebook(_code("!x", *[_stream(f"{i}.00k ") for i in range(n * 300)])),
+        "nesting": lambda n: '["a\\nb",\n' + "[" * (n * 3000) + "]" * (n * 3000) + "]\n",
+    }[shape]
+    _linear()(make, 8)

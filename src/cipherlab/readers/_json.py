@@ -16,6 +16,7 @@ Lines: one object or array per line). Any other text costs one anchored regex ma
 from __future__ import annotations
 
 import ast
+import json
 import re
 import warnings
 from json.decoder import scanstring  # (the C scanner of the stdlib's json)
@@ -38,6 +39,13 @@ _SHELL_MAGIC = re.compile(r"%%(?:bash|sh|shell|system|script\s+(?:ba|z)?sh)\b")
 _TEXT_OUTPUTS = {"stream", "execute_result", "display_data", "pyout"}
 
 
+# The keys of nbformat 4 and 3 that lead to a cell's text.
+_NOTEBOOK_KEYS = frozenset({"nbformat", "cells", "worksheets", "cell_type", "source", "input",
+                            "outputs", "output_type", "name", "stream", "text", "data",
+                            "text/plain"})
+_scan = json.JSONDecoder().scan_once  # (value, end) of the JSON value at a position, in C
+
+
 class _Str(str):
     """A JSON string value and the 1-based line of the JSON text it starts on."""
 
@@ -46,6 +54,11 @@ class _Str(str):
 
 class _NotJson(ValueError):
     pass
+
+
+# What parsing a text that is no JSON raises (JSONDecodeError is a ValueError; the C scanner
+# raises StopIteration where no value starts; nesting too deep for the stack, RecursionError).
+_NOT_JSON = (_NotJson, ValueError, StopIteration, RecursionError)
 
 
 def held_text(text: str, source: str = "<text>") -> tuple[list[str], list[int]] | None:
@@ -73,13 +86,19 @@ def held_text(text: str, source: str = "<text>") -> tuple[list[str], list[int]] 
         if "\n" not in text and "\\n" in text:
             return _unescaped(text)
         return None
+    if "\\n" not in text and "\\r" not in text:
+        return None  # (no string holds a line break: a JSON string must escape it)
+    # (a notebook's values that hold no cell text, widget state, plots, images, are skipped
+    # by the C scanner: cheap, however many tokens they hold)
+    maybe_notebook = '"nbformat"' in text
     try:
-        values = _document(text)
-    except (_NotJson, ValueError, RecursionError):  # (ValueError: scanstring's JSONDecodeError)
+        values = _document(text, _NOTEBOOK_KEYS if maybe_notebook else None)
+        notebook = len(values) == 1 and _is_notebook(values[0])
+        if maybe_notebook and not notebook:
+            values = _document(text)
+    except _NOT_JSON:
         return None
-    blocks = _notebook(values[0], source) if len(values) == 1 and _is_notebook(values[0]) else None
-    if blocks is None:
-        blocks = _string_blocks(values)
+    blocks = _notebook(values[0], source) if notebook else _string_blocks(values)
     if not blocks:
         return None
     return _joined(blocks)
@@ -94,10 +113,14 @@ def is_document(text: str) -> bool:
     if not _START.match(text):
         return False
     try:
-        _document(text)
-    except (_NotJson, ValueError, RecursionError):
+        json.loads(text)
+        return True
+    except (ValueError, RecursionError):
+        pass
+    try:  # (JSON Lines)
+        return "\n" in text and bool(_document(text))
+    except _NOT_JSON:
         return False
-    return True
 
 
 def _unescaped(text: str) -> tuple[list[str], list[int]]:
@@ -107,9 +130,10 @@ def _unescaped(text: str) -> tuple[list[str], list[int]]:
 
 # --- parsing, with the line of each string ------------------------------------------------------
 
-def _document(text: str) -> list:
-    """The JSON values of ``text``: one, or one a line (JSON Lines: objects or arrays only)."""
-    lines = _Lines(text)
+def _document(text: str, keep: frozenset | None = None) -> list:
+    """The JSON values of ``text``: one, or one a line (JSON Lines: objects or arrays only);
+    with ``keep``, the values of other keys are None (skipped unread: checked, not built)."""
+    lines = _Lines(text, keep)
     end = 0
     pos = _BLANKS.match(text).end()
     values = []
@@ -127,8 +151,9 @@ def _document(text: str) -> list:
 class _Lines:
     """The 1-based line of a position of ``text``, for positions that only grow (linear)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, keep: frozenset | None = None):
         self.text, self.pos, self.line = text, 0, 1
+        self.keep = keep  # the keys whose values are read (None: all)
 
     def __call__(self, pos: int) -> int:
         self.line += self.text.count("\n", self.pos, pos)
@@ -143,14 +168,30 @@ def _value(s: str, pos: int, lines: _Lines):
     if c == '"':
         value, end = scanstring(s, pos + 1)
         return _at(value, lines(pos)), end
-    if c == "{":
-        return _object(s, pos + 1, lines)
-    if c == "[":
-        return _array(s, pos + 1, lines)
+    if c == "{" or c == "[":
+        if lines.keep is None:  # (read in C first: most containers of a large document are
+            # no text, or on one line, where each of its strings is on that line)
+            value, end = _scan(s, pos)
+            if s.find("\\n", pos, end) < 0 and s.find("\\r", pos, end) < 0:
+                return None, end
+            if s.find("\n", pos, end) < 0:
+                return _on_line(value, lines(pos)), end
+        return _object(s, pos + 1, lines) if c == "{" else _array(s, pos + 1, lines)
     m = _SCALAR.match(s, pos)
     if m is None:
         raise _NotJson
     return None, m.end()
+
+
+def _on_line(value, line: int):
+    """A JSON value all on one line, its strings as :class:`_Str` of that line."""
+    if isinstance(value, str):
+        return _at(value, line)
+    if isinstance(value, dict):
+        return {k: _on_line(v, line) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_on_line(v, line) for v in value]
+    return None
 
 
 def _object(s: str, pos: int, lines: _Lines) -> tuple[dict, int]:
@@ -163,7 +204,11 @@ def _object(s: str, pos: int, lines: _Lines) -> tuple[dict, int]:
         pos = _BLANKS.match(s, pos).end()
         if s[pos:pos + 1] != ":":
             raise _NotJson
-        obj[key], pos = _value(s, _BLANKS.match(s, pos + 1).end(), lines)
+        pos = _BLANKS.match(s, pos + 1).end()
+        if lines.keep is not None and key not in lines.keep:
+            obj[key] = None
+            return _scan(s, pos)[1]  # (the C scanner: a value no reader wants)
+        obj[key], pos = _value(s, pos, lines)
         return pos
 
     return obj, _items(s, pos, "}", member)
@@ -332,10 +377,11 @@ def _outputs(outputs) -> list[Block]:
                 continue
             if stream is None:
                 blocks.append([])
-            elif output.get("name") != stream and not blocks[-1][-1].endswith("\n"):
+            elif output.get("name", output.get("stream")) != stream and \
+                    not blocks[-1][-1].endswith("\n"):
                 blocks[-1].append(_at("\n", pieces[0].line))  # (the other stream's line ends)
             blocks[-1] += pieces
-            stream = output.get("name")
+            stream = output.get("name", output.get("stream"))
             continue
         data = output.get("data", output)  # (nbformat 3: "text" beside output_type)
         pieces = _pieces(data.get("text/plain", data.get("text"))) if isinstance(data, dict) else []
