@@ -148,7 +148,7 @@ def numbered_lines(paste: Path) -> list[tuple[int, str]]:
     if held is None:
         return list(enumerate(text.splitlines(), 1))
     lines, origin = held
-    return list(zip(origin[1:], lines))
+    return list(zip(origin[1:], lines, strict=True))
 
 
 def _number(text: str) -> float:

@@ -212,7 +212,7 @@ def test_records_of_two_tables_printed_after_both_join_their_tables():
     row2 = TABLE.replace("61234.56k", "30617.28k")
     doing = "".join(f"Doing sha512 for 3s on {n} size blocks: {c} sha512's in 3.00s\n"
                     for counts in ((11481480, 11516198, 5844907), (5740740, 11516198, 5844907))
-                    for n, c in zip((16, 64, 256), counts))
+                    for n, c in zip((16, 64, 256), counts, strict=True))
     nb = _notebook(_code("%%bash\necho on\nopenssl speed sha512\necho off\nopenssl speed sha512",
                          _stream("on\n" + TABLE + "off\n" + row2), _stream(doing, "stderr")))
     assert _read(nb).run.nunique() == 2
@@ -236,3 +236,18 @@ def test_json_reads_in_linear_time_and_memory(shape):
         "nesting": lambda n: '["a\\nb",\n' + "[" * (n * 3000) + "]" * (n * 3000) + "]\n",
     }[shape]
     _linear()(make, 8)
+
+
+def test_the_posts_of_a_reply_are_read_apart_and_no_label_crosses_them():
+    """Comments of an issue, steps of a CI job: separate texts, each run labelled by its own
+    post or by nothing (read as one text, the second run would take the first one's label)."""
+    second = TABLE.replace("61234.56k", "30617.28k")
+    comments = json.dumps([{"id": 1, "body": "On the laptop:\r\n\r\n" + TABLE},
+                           {"id": 2, "body": second}], indent=2)
+    df = _read(comments)
+    assert [None if v != v else v for v in df.groupby("run", observed=True).label.first()] == \
+        ["On the laptop", None]
+    assert df.line.tolist() == [_json_line(comments, "On the laptop")] * 3 + \
+        [_json_line(comments, "30617.28k")] * 3
+    with pytest.raises(IngestError, match="no measurements"):  # (each post alone is no error)
+        cipherlab.ingest(json.dumps([{"body": "thanks!\nno numbers here"}, {"body": "+1\n"}]))

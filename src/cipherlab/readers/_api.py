@@ -27,7 +27,7 @@ from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
 from cipherlab.readers._tables import find_tables
-from cipherlab.readers._text import (decode, normalise, renumber, renumbered_warnings,
+from cipherlab.readers._text import (decode, documents, renumber, renumbered_warnings,
                                      strip_shared_prefix)
 
 __all__ = ["ingest"]
@@ -566,21 +566,15 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     Unplaced lines that look like data are warned about (or raised, with ``strict``); a text
     with no measurements at all raises :class:`~cipherlab.errors.IngestError`.
     """
-    lines, origin = normalise(text, source)  # origin: the map back to the text's lines, if they moved
-    bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
-    found: list = []
-    taken: set[int] = set()
-    with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
-        for finder in FINDERS:
-            runs, used = finder(lines, source, taken, bad_rows)
-            found += runs
-            taken |= used
-        runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
-    if bad_rows:
-        unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
-    runs = [r for r in found + runs if r.cells or r.rows]
-    if origin is not None:
-        unplaced = renumber(runs, unplaced, origin)
+    runs: list[model.Run] = []
+    unplaced: list[tuple[int, str]] = []
+    parts = documents(text, source)  # (a JSON reply's posts: read apart, no context crosses them)
+    for lines, origin in parts:  # origin: the map back to the text's lines, if they moved
+        got, missed = _read_lines(lines, origin, source, hints)
+        runs += got
+        unplaced += missed
+    if len(parts) > 1:
+        unplaced.sort(key=lambda u: u[0])
     shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
         " ..." if len(unplaced) > _SHOWN else "")
     if unplaced and (strict or not runs):
@@ -602,6 +596,27 @@ def read_runs(text: str, source: str, *, strict: bool = False,
             "benchmark table in this text", source=source)
     runs.sort(key=_first_line)
     return runs
+
+
+def _read_lines(lines: list[str], origin: list[int] | None, source: str,
+                hints: dict[str, Any] | None) -> tuple[list[model.Run], list[tuple[int, str]]]:
+    """The runs of one normalised text and its lines that look like data but were not
+    placed, both numbered as the original text (through ``origin``)."""
+    bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
+    found: list = []
+    taken: set[int] = set()
+    with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
+        for finder in FINDERS:
+            runs, used = finder(lines, source, taken, bad_rows)
+            found += runs
+            taken |= used
+        runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
+    if bad_rows:
+        unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
+    runs = [r for r in found + runs if r.cells or r.rows]
+    if origin is not None:
+        unplaced = renumber(runs, unplaced, origin)
+    return runs, unplaced
 
 
 def _first_line(run: model.Run) -> int:

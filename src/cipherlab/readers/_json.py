@@ -24,7 +24,7 @@ from json.decoder import scanstring  # (the C scanner of the stdlib's json)
 from cipherlab.errors import IngestWarning
 from cipherlab.readers import _text  # (which calls held_text: its functions are used at call time)
 
-__all__ = ["held_text", "is_document"]
+__all__ = ["held_documents", "held_text", "is_document"]
 
 _START = re.compile(r"[ \t\r\n\ufeff]*+[\[{\"]")
 _BLANKS = re.compile(r"[ \t\r\n]*+")
@@ -71,9 +71,10 @@ def held_text(text: str, source: str = "<text>") -> tuple[list[str], list[int]] 
     ...``, the body of a ``%%bash`` cell) as prompts followed by its text outputs (``stream``,
     ``text/plain``), each output a block of its own; error tracebacks and rich outputs are left
     out. Any other JSON gives every string value holding a line break, in document order, each
-    a block of its own but for a string ending in a line break, which the next continues (a log
-    written line by line; nbformat's lists of lines); a string equal to one given already is
-    not given again. A text of one line holding escaped line breaks (``\\n``) is split at them.
+    a block of its own but for a line (a string whose one line break ends it) after a string
+    ending in a line break, which it continues (a log written line by line, as JSON Lines); a
+    string equal to one given already is not given again. A text of one line holding escaped
+    line breaks (``\\n``) is split at them.
 
     >>> held_text('{"body": "type 16 bytes\\\\nmd5 1.00k\\\\n", "id": 7}')
     (['type 16 bytes', 'md5 1.00k'], [0, 1, 1])
@@ -86,6 +87,30 @@ def held_text(text: str, source: str = "<text>") -> tuple[list[str], list[int]] 
         if "\n" not in text and "\\n" in text:
             return _unescaped(text)
         return None
+    got = _blocks(text, source)
+    return _joined(got[0]) if got else None
+
+
+def held_documents(text: str, source: str = "<text>") -> list[tuple[list[str], list[int]]] | None:
+    """The texts a JSON document holds as :func:`held_text` gives them, but each block that is a
+    text of its own (a post, a step, a field of an API reply) apart: no context crosses them. A
+    notebook is one text (a markdown cell labels the cells below it).
+
+    >>> [lines for lines, _ in held_documents('[{"body": "a\\\\nb"}, {"body": "c\\\\nd"}]')]
+    [['a', 'b'], ['c', 'd']]
+    """
+    if not _START.match(text):
+        return None
+    got = _blocks(text, source)
+    if not got:
+        return None
+    blocks, notebook = got
+    return [_joined(blocks)] if notebook else [_joined([block]) for block in blocks]
+
+
+def _blocks(text: str, source: str) -> tuple[list[Block], bool] | None:
+    """The blocks of text a JSON document holds, and whether it is a notebook; None when it
+    is no JSON or holds no lines."""
     if "\\n" not in text and "\\r" not in text:
         return None  # (no string holds a line break: a JSON string must escape it)
     # (a notebook's values that hold no cell text, widget state, plots, images, are skipped
@@ -99,9 +124,7 @@ def held_text(text: str, source: str = "<text>") -> tuple[list[str], list[int]] 
     except _NOT_JSON:
         return None
     blocks = _notebook(values[0], source) if notebook else _string_blocks(values)
-    if not blocks:
-        return None
-    return _joined(blocks)
+    return (blocks, notebook) if blocks else None
 
 
 def is_document(text: str) -> bool:
@@ -281,7 +304,7 @@ def _string_blocks(values: list) -> list[Block]:
     blocks: list[Block] = []
     seen: set[str] = set()
     todo = list(reversed(values))
-    going_on = False  # the last string given ended in a line break: the next one goes on
+    going_on = False  # the last string given ended in a line break: a line after it goes on
     while todo:
         v = todo.pop()
         if isinstance(v, dict):
@@ -292,7 +315,7 @@ def _string_blocks(values: list) -> list[Block]:
             if len(v) > 1 and v in seen:
                 continue
             seen.add(v)
-            if going_on:
+            if going_on and v.find("\n") == len(v) - 1:  # (one line, going on from the last)
                 blocks[-1].append(v)
             else:
                 blocks.append([v])

@@ -26,7 +26,7 @@ from itertools import islice
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _json
 
-__all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renumber",
+__all__ = ["LineWarning", "clean", "decode", "documents", "normalise", "parse_prompt", "renumber",
            "renumbered_warnings", "split_lines",
            "strip_shared_prefix"]
 
@@ -181,10 +181,30 @@ def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] |
         lines, origin = split_lines(text), None
         if "=" in text and _is_quoted_printable(text):
             lines, origin = _unquoted_printable(lines)
-    if "&" in text and _ENTITY.search(text):
-        lines = [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
-                 if "&" in line else line for line in lines]
-    return lines, origin
+    return _unentitied(text, lines), origin
+
+
+def documents(text: str, source: str = "<text>") -> list[tuple[list[str], list[int] | None]]:
+    """The texts to read apart in ``text``, each as :func:`normalise` gives it: ``text`` itself,
+    or the posts, steps and fields of a JSON reply (a notebook is one text; see
+    :func:`~cipherlab.readers._json.held_documents`).
+
+    >>> documents('[{"body": "a\\\\nb"}, {"body": "c\\\\nd"}]')
+    [(['a', 'b'], [0, 1, 1]), (['c', 'd'], [0, 1, 1])]
+    """
+    held = _json.held_documents(text, source)
+    if held is None:
+        return [normalise(text, source)]
+    return [(_unentitied(text, lines), origin) for lines, origin in held]
+
+
+def _unentitied(text: str, lines: list[str]) -> list[str]:
+    """``lines`` (of ``text``) with HTML entities decoded in the lines that hold one, when the
+    text holds one; a line never splits."""
+    if "&" not in text or not _ENTITY.search(text):
+        return lines
+    return [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
+            if "&" in line else line for line in lines]
 
 
 # What shows a text is quoted-printable: an escape of a character QP must escape (``=``, a
