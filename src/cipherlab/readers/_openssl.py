@@ -30,7 +30,7 @@ from cipherlab.model import Run
 from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
-from cipherlab.readers._names import canonical, is_known
+from cipherlab.readers._names import canonical, glued_condition, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW, VERSION, Event,
                                            _RunBoundaries, bind_context, merged_fact, prose_version)
@@ -396,6 +396,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if line.startswith("Doing ") and not _DOING_RESULT.search(line):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
+            elif line.startswith("Got:") and _GOT.match(line) is None:
+                line, extra = self.rejoined(idx, line, _GOT.match, ("Got:", "Doing "))
+                resume = idx + 1 + extra  # (a -multi child's record, wrapped the same way)
             if self.harness is None and is_prose(line):
                 self.note_prose(i, line)
                 continue
@@ -451,8 +454,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         m = _ROW_TAG.match(line)
         return m if m is not None and (T.sym_row(m[1]) or T.pkey_row(m[1])) else None
 
-    def rejoined(self, idx: int, line: str) -> tuple[str, int]:
-        """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
+    def rejoined(self, idx: int, line: str, whole=None, stops=("Doing ", "+")) -> tuple[str, int]:
+        """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it
+        (or another record: ``whole(text)`` says when it is complete, a line starting with one
+        of ``stops`` is a record of its own).
 
         Returns the whole line and how many lines after ``idx`` it took; ``(line, 0)`` when no
         following lines (a few, none a record of its own) make a progress line ending in its
@@ -461,11 +466,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         text = line
         for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
             nxt = clean(self.lines[j])
-            if j in self.skip or not nxt or nxt.startswith(("Doing ", "+")) or (
-                    j == idx + 1 and line.endswith(":") and _progress.looks_like_result(nxt)):
+            if j in self.skip or not nxt or nxt.startswith(stops) or (
+                    whole is None and j == idx + 1 and line.endswith(":") and
+                    _progress.looks_like_result(nxt)):
                 break  # (a bare prompt's whole result line: read as the prompt's, as it was)
             text = f"{text} {nxt}"
-            if _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None:
+            if whole(text) if whole is not None else (
+                    _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None):
                 return text, j - idx
         return line, 0
 
@@ -697,11 +704,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return True
 
     def bad_name(self, name: str) -> bool:
-        """Whether a row's name is prose (``...:``) or holds values: then it is no row."""
+        """Whether a row's name is prose (``...:``), holds values or has another column's
+        cell glued to it (``aes-128-cbc Yes``): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or any(
-                T.VALUE.fullmatch(w) for w in name.split())
+                T.VALUE.fullmatch(w) for w in name.split()) or \
+                glued_condition(self.algorithm_of[name])
         return bad
 
     def other_line(self, i: int, line: str) -> bool:
