@@ -55,17 +55,19 @@ def _json_line(text: str, needle: str) -> int:
 
 
 def test_a_notebook_is_read_by_its_cells_labelled_by_its_markdown_and_prompts():
-    """A heading in a markdown cell labels the run of the cell below; a ``!`` command is the
-    run's prompt (its ``OPENSSL_ia32cap`` a condition); cells are runs of their own."""
+    """A heading in a markdown cell labels the run of the cell below; a ``!`` command (continued
+    on the next line) is the run's prompt (its ``OPENSSL_ia32cap`` a condition); cells are runs
+    of their own."""
     nb = _notebook(
         {"cell_type": "markdown", "metadata": {}, "source": "## Pi 5, Bookworm"},
         _code("!openssl speed -evp sha512", _stream(TABLE.splitlines(True))),
         {"cell_type": "markdown", "metadata": {}, "source": ["## Pi 5, ", "no NEON"]},
-        _code(["!OPENSSL_armcap=0 \\\n", "  openssl speed -evp sha512"], _stream(TABLE)),
+        _code(["!OPENSSL_ia32cap=0 \\\n", "  openssl speed -evp sha512"], _stream(TABLE)),
         indent=2)
     df = _read(nb)
     labels = df.groupby("run", observed=True).label.first().tolist()
     assert labels == ["Pi 5, Bookworm", "Pi 5, no NEON"]
+    assert set(df[df.run == df.run.max()].isa_mask) == {"0"}  # (the continued command's)
     assert df.block_bytes.tolist() == [16, 64, 256] * 2
     assert df.bytes_per_s.tolist()[:3] == [61234560.0, 245678900.0, 498765430.0]
     # each cell names the JSON line its row came from: a list item's own line, or its string's

@@ -6,7 +6,8 @@ outputs in their ``.ipynb`` files; CI and issue-tracker APIs hand text back as J
 all of them) and no reader can place it. :func:`held_text` gives the text a JSON document holds,
 with the map from each of its lines back to the JSON line it came from (the ``origin`` map of
 :func:`~cipherlab.readers._text.normalise`), so that cells, warnings and errors name the file's
-own lines.
+own lines; :func:`held_documents` gives them apart where they are texts of their own (the
+comments of an issue, the steps of a CI job), so that no context crosses them.
 
 Whether a text is JSON is decided cheaply and surely: its first character (past blanks) must
 open an object, an array or a string, and the whole text must then parse as JSON (or as JSON
@@ -372,7 +373,13 @@ def _pieces(value) -> Block:
 def _prompts(source: Block) -> Block:
     """The shell command lines of a code cell, written as a terminal shows them (``$ cmd``):
     ``!cmd`` lines, and every line of a ``%%bash`` (``%%sh``, ``%%script bash``) cell."""
-    lines = [(piece, line) for piece in source for line in piece.splitlines()]
+    lines: list = []
+    for piece in source:
+        for line in piece.splitlines():
+            if lines and lines[-1][1].endswith("\\"):  # (a command continued on this line)
+                lines[-1] = (lines[-1][0], lines[-1][1][:-1].rstrip() + " " + line.strip())
+            else:
+                lines.append((piece, line))
     shell = bool(lines) and _SHELL_MAGIC.match(lines[0][1].strip()) is not None
     out = []
     for piece, line in lines[1:] if shell else lines:
