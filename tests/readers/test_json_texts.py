@@ -83,6 +83,8 @@ def test_the_prompt_of_a_cell_binds_its_options_and_bash_magic_lines_are_command
                                 _stream("You have chosen to measure elapsed time instead of user "
                                         "CPU time.\n", "stderr"), _stream(TABLE))))
     assert set(got.timing) == {"elapsed"}
+    got = _read(_notebook(_code("%sx OPENSSL_ia32cap=0 openssl speed -evp sha512", _stream(TABLE))))
+    assert set(got.isa_mask) == {"0"}
 
 
 def test_a_cell_running_several_commands_for_one_output_binds_none_and_says_so():

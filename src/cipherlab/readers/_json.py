@@ -36,6 +36,8 @@ _UNESCAPED = {"\\r\\n": "\n", "\\n": "\n", "\\r": "\n", "\\t": "\t", '\\"': '"',
               "\\/": "/"}
 # Cell magics whose body is shell commands: each of its lines is a command line.
 _SHELL_MAGIC = re.compile(r"%%(?:bash|sh|shell|system|script\s+(?:ba|z)?sh)\b")
+# A line that runs a shell command in IPython: ``!cmd``, ``!!cmd``, ``%sx cmd``, ``%system cmd``.
+_LINE_MAGIC = re.compile(r"!{1,2}|%(?:sx|system)\s")
 # Notebook outputs that hold text (``text/html``, images and JavaScript are no benchmark text).
 _TEXT_OUTPUTS = {"stream", "execute_result", "display_data", "pyout"}
 
@@ -372,7 +374,8 @@ def _pieces(value) -> Block:
 
 def _prompts(source: Block) -> Block:
     """The shell command lines of a code cell, written as a terminal shows them (``$ cmd``):
-    ``!cmd`` lines, and every line of a ``%%bash`` (``%%sh``, ``%%script bash``) cell."""
+    ``!cmd`` (``%sx cmd``) lines, and every line of a ``%%bash`` (``%%sh``, ``%%script bash``)
+    cell."""
     lines: list = []
     for piece in source:
         for line in piece.splitlines():
@@ -385,9 +388,10 @@ def _prompts(source: Block) -> Block:
     for piece, line in lines[1:] if shell else lines:
         command = line.strip()
         if not shell:
-            if not command.startswith("!"):
+            m = _LINE_MAGIC.match(command)
+            if m is None:
                 continue
-            command = command[1:].lstrip("!").strip()
+            command = command[m.end():].strip()
         if command and not command.startswith("#"):
             out.append(_at(f"$ {command}\n", piece.line))
     return out
