@@ -208,10 +208,37 @@ def test_bssl_lines_a_mail_client_wrapped_are_rejoined_or_reported():
 
 
 def test_a_multi_childs_record_wrapped_by_a_mail_client_is_rejoined():
-    """``Got: +F:...`` lines are long: a mail client breaks them after ``Got:`` and before
-    ``from N`` (033's text re-wrapped at 72 columns). Rejoined, each is its child's share, never
-    a record of the parent's own."""
+    """``Got: +F:...`` lines are long: a mail client breaks them after ``Got:``, before
+    ``from N``, even inside the record (033's and 055's texts re-wrapped at 72 columns).
+    Rejoined, each is its child's share, never a record of the parent's own."""
     rec = "+F:6:sha256:96420105.60:280084364.80:844757862.40:1438773452.80:1751180902.40:1798779699.20"
-    for got in (f"Got:\n{rec}\nfrom 11\n", f"Got: {rec}\nfrom 11\n", f"Got: {rec} from 11\n"):
+    cut = rec.replace("sha256:", "sha\n256:")  # (broken inside the record, as 055's text was)
+    for got in (f"Got:\n{rec}\nfrom 11\n", f"Got: {rec}\nfrom 11\n", f"Got: {rec} from 11\n",
+                f"Got: {cut}\nfrom 11\n"):
         df = _read(f"Forked child 11\nGot: +H:16:64:256:1024:8192:16384 from 11\n{got}")
         assert len(df) == 6 and set(df.flag) == {"child process"} and set(df.child) == {11}, got
+
+
+def test_a_wrapped_35_rsa_table_is_read_whole():
+    """openssl 3.5's eight-column RSA table wrapped by a mail client (011's fixture re-wrapped
+    at 72 columns): the header's tail (``encr./s  decr./s``, whose dot had hidden the whole
+    header) and each row's last rates are rejoined; values left over under a public-key row
+    are reported, never dropped."""
+    import warnings
+
+    import cipherlab
+
+    head = "                   sign    verify    encrypt   decrypt   sign/s verify/s"
+    row = "rsa  4096 bits 0.000987s 0.000041s 0.000042s 0.000987s   1013.3  24544.8"
+    want = [("decrypt", 1013.6), ("encrypt", 23868.2), ("sign", 1013.3), ("verify", 24544.8)]
+    for text in (f"{head}\nencr./s  decr./s\n{row}\n23868.2   1013.6\n",
+                 f"{head}  encr./s  decr./s\n{row}\n23868.2   1013.6\n",
+                 f"{head}\nencr./s  decr./s\n{row}  23868.2   1013.6\n"):
+        df = _read(text)
+        assert sorted(zip(df.operation, df.ops_per_s)) == want, text
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest("                  sign    verify    sign/s verify/s\n"
+                              "rsa 4096 bits 0.004185s 0.000065s    239.0  15384.6\n"
+                              "23868.2   1013.6\n")
+    assert len(df) == 2 and any("not placed" in str(w.message) for w in caught)

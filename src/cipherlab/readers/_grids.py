@@ -355,6 +355,9 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
             section, above = _section(filled[0]), [""] * keys
             continue
         cells = cells + [""] * (len(header) - len(cells))
+        if any(_K_VALUE.fullmatch(c) for c in cells[:keys]):
+            short.append((line, 1))  # values where its name should be: the row was cut
+            continue
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
         row_roles, conditions = _row_roles(header, names)

@@ -397,8 +397,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
             elif line.startswith("Got:") and _GOT.match(line) is None:
-                line, extra = self.rejoined(idx, line, _GOT.match, ("Got:", "Doing "))
-                resume = idx + 1 + extra  # (a -multi child's record, wrapped the same way)
+                line, extra = self.rejoined_got(idx, line)  # (wrapped the same way)
+                resume = idx + 1 + extra
             if self.harness is None and is_prose(line):
                 self.note_prose(i, line)
                 continue
@@ -412,8 +412,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 placed = False
             if not placed:
                 run = self.cur
-                if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind)
-                                   and run.last >= i - 2):
+                if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind or run.pk)
+                                   and run.last >= i - 2):  # (values right under a table's rows)
                     self.unplaced.append((i, raw))
                 else:
                     self.note_prose(i, line)
@@ -454,10 +454,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         m = _ROW_TAG.match(line)
         return m if m is not None and (T.sym_row(m[1]) or T.pkey_row(m[1])) else None
 
-    def rejoined(self, idx: int, line: str, whole=None, stops=("Doing ", "+")) -> tuple[str, int]:
-        """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it
-        (or another record: ``whole(text)`` says when it is complete, a line starting with one
-        of ``stops`` is a record of its own).
+    def rejoined(self, idx: int, line: str) -> tuple[str, int]:
+        """A ``Doing`` line cut short (by a mail client) joined with the lines that complete it.
 
         Returns the whole line and how many lines after ``idx`` it took; ``(line, 0)`` when no
         following lines (a few, none a record of its own) make a progress line ending in its
@@ -466,13 +464,25 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         text = line
         for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
             nxt = clean(self.lines[j])
-            if j in self.skip or not nxt or nxt.startswith(stops) or (
-                    whole is None and j == idx + 1 and line.endswith(":") and
-                    _progress.looks_like_result(nxt)):
+            if j in self.skip or not nxt or nxt.startswith(("Doing ", "+")) or (
+                    j == idx + 1 and line.endswith(":") and _progress.looks_like_result(nxt)):
                 break  # (a bare prompt's whole result line: read as the prompt's, as it was)
             text = f"{text} {nxt}"
-            if whole(text) if whole is not None else (
-                    _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None):
+            if _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None:
+                return text, j - idx
+        return line, 0
+
+    def rejoined_got(self, idx: int, line: str) -> tuple[str, int]:
+        """A ``-multi`` child's ``Got: +F:... from N`` line cut short (a mail client breaks it
+        after ``Got:``, inside the record, before ``from``) joined with the lines that complete
+        it, as :meth:`rejoined` does. The record holds no blank: its pieces join without one."""
+        text = line
+        for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
+            nxt = clean(self.lines[j])
+            if j in self.skip or not nxt or nxt.startswith(("Got:", "Doing ")):
+                break
+            text = f"{text} {nxt}" if text == "Got:" or nxt.startswith("from ") else text + nxt
+            if _GOT.match(text):
                 return text, j - idx
         return line, 0
 
@@ -637,7 +647,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if field in ("options", "compiler"):
                 self.cont_field = field
             return True
-        if c in "sko" and "." not in line:
+        if c in "sko" and _DIGIT.search(line) is None:  # (no value: "encr./s" has a dot)
             kind = _pkey_header(line)
             if kind is not None:
                 self.open(i, Event(PK_HEADER))
@@ -645,7 +655,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 run.pk_kind = kind
                 return True
             head = T.pkey_header_head(line)
-            if head is not None and self.cur is not None:
+            if head is not None:  # (its tail on the next line: the header opens the run now)
+                if self.cur is None:
+                    self.open(i, Event(PK_HEADER))
+                    self.run(i)
                 self.pending_hdr, self.pending_hdr_text = head, line
                 return True
         if "speed" in line:
