@@ -25,9 +25,10 @@ from itertools import compress, islice
 from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
+from cipherlab.readers import _json
 from cipherlab.readers._names import canonical, is_known
 
-__all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renumber",
+__all__ = ["LineWarning", "clean", "decode", "documents", "normalise", "parse_prompt", "renumber",
            "renumbered_warnings", "split_lines", "stands_in_a_log",
            "strip_shared_prefix"]
 
@@ -162,9 +163,12 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-def normalise(text: str) -> tuple[list[str], list[int] | None]:
+def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] | None]:
     """Text -> its lines (:func:`split_lines`) with the transfer encodings it shows undone, and
     the map back to the original line numbers (``None`` when they did not change).
+
+    A JSON document (a notebook, an API reply) gives the text its strings hold
+    (:func:`~cipherlab.readers._json.held_text`), each line mapped to the JSON line it came from.
 
     Quoted-printable (mail) is decoded only when the text is so encoded: it holds a soft line
     break (a long line ending in ``=``) or an ``=XX`` escape, and every ``=`` in it starts one
@@ -179,14 +183,37 @@ def normalise(text: str) -> tuple[list[str], list[int] | None]:
     >>> normalise("x &lt; y&nbsp;z\\na = b=\\n")
     (['x < y z', 'a = b=', ''], None)
     """
-    lines = split_lines(text)
-    origin = None
-    if "=" in text and _is_quoted_printable(text):
-        lines, origin = _unquoted_printable(lines)
-    if "&" in text and _ENTITY.search(text):
-        lines = [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
-                 if "&" in line else line for line in lines]
-    return lines, origin
+    held = _json.held_text(text, source)
+    if held is not None:
+        lines, origin = held
+    else:
+        lines, origin = split_lines(text), None
+        if "=" in text and _is_quoted_printable(text):
+            lines, origin = _unquoted_printable(lines)
+    return _unentitied(text, lines), origin
+
+
+def documents(text: str, source: str = "<text>") -> list[tuple[list[str], list[int] | None]]:
+    """The texts to read apart in ``text``, each as :func:`normalise` gives it: ``text`` itself,
+    or the posts, steps and fields of a JSON reply (a notebook is one text; see
+    :func:`~cipherlab.readers._json.held_documents`).
+
+    >>> documents('[{"body": "a\\\\nb"}, {"body": "c\\\\nd"}]')
+    [(['a', 'b'], [0, 1, 1]), (['c', 'd'], [0, 1, 1])]
+    """
+    held = _json.held_documents(text, source)
+    if held is None:
+        return [normalise(text, source)]
+    return [(_unentitied(text, lines), origin) for lines, origin in held]
+
+
+def _unentitied(text: str, lines: list[str]) -> list[str]:
+    """``lines`` (of ``text``) with HTML entities decoded in the lines that hold one, when the
+    text holds one; a line never splits."""
+    if "&" not in text or not _ENTITY.search(text):
+        return lines
+    return [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
+            if "&" in line else line for line in lines]
 
 
 # What shows a text is quoted-printable: an escape of a character QP must escape (``=``, a
