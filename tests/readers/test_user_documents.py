@@ -184,3 +184,67 @@ def test_an_issue_template_section_heading_names_no_run(tmp_path, name, text):
     named = _ingest(tmp_path, "named-" + name, text.replace("Steps to reproduce", "Graviton3")
                     .replace("Expected behavior", "Graviton3"))
     assert set(named["label"]) == {"Graviton3"}
+
+
+@pytest.mark.parametrize("name, text, unit", [
+    ("below.md", "OpenSSL 3.0.13 on the NAS\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                 "| aes-128-cbc | 95535.38 | 108085.93 |\n\n(numbers in 1000s of bytes per second)\n", 1e3),
+    ("figure.html", "<figure><table><tr><th>Digest</th><th>64 bytes</th><th>8192 bytes</th></tr>\n"
+                    "<tr><td>sha256</td><td>312.4</td><td>1903.5</td></tr>\n</table>"
+                    "<figcaption>Figures in MiB/s</figcaption></figure>\n", 2.0 ** 20),
+    ("above.md", "Results in KB/s:\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                 "| aes-128-cbc | 95535.38 | 108085.93 |\n\nI also tried MB/s for the others.\n", 1e3),
+])
+def test_a_unit_stated_right_below_a_table_is_its_unit_where_nothing_above_says(
+        tmp_path, name, text, unit):
+    """The unit in a ``<figcaption>`` after ``</table>`` or a sentence right below (issue text
+    102): the cells were flagged 'unit unknown'. What the text above says comes first."""
+    df = _ingest(tmp_path, name, text)
+    assert df["flag"].isna().all()
+    assert df["bytes_per_s"].iloc[0] == pytest.approx(float(text.split("<td>")[-2][:-5]
+                                                             if "<td>" in text else 95535.38) * unit)
+
+
+def test_a_sentence_below_that_introduces_what_follows_is_not_the_tables_unit(tmp_path):
+    df = _ingest(tmp_path, "next.md", "| cipher | 16 bytes |\n|---|---|\n| md5 | 1532.1 |\n\n"
+                 "And the same in MB/s:\n\n```\nsha1 12.5\n```\n")
+    assert set(df["flag"]) == {"unit unknown"}
+
+
+@pytest.mark.parametrize("name, text, note", [
+    ("mark.md", "OpenSSL 3.0.13, ops/s\n\n| algorithm | sign/s | verify/s |\n|---|---|---|\n"
+                "| rsa 2048 bits | 1712.4 | 58804.1 |\n| rsa 4096 bits | 221.7\u2020 | 14110.2 |\n\n"
+                "\u2020 turbo boost was off\n", "turbo boost was off"),
+    ("mark.txt", "OpenSSL 1.1.1w\n\ncipher\t16 bytes\t64 bytes\naes-128-cbc\t95535.38k [1]\t104996.27k\n"
+                 "md5\t1532.10k\t2100.50k\n", "[1]"),
+    ("mark.html", "<p>OpenSSL 3.0.2, ops/s</p><table><tr><th>Key</th><th>sign/s</th><th>verify/s</th></tr>\n"
+                  "<tr><td>rsa 2048 bits</td><td>1712.4<sup>1</sup></td><td>58804.1</td></tr>\n"
+                  "<tr><td>rsa 4096 bits</td><td>221.7</td><td>14110.2</td></tr>\n</table>\n"
+                  "<p><sup>1</sup> median of 3</p>\n", "median of 3"),
+])
+def test_a_footnote_mark_glued_to_a_value_is_the_rows_note_not_part_of_the_number(
+        tmp_path, name, text, note):
+    """'221.7<sup>*</sup>' (issue text 120) made the row unreadable (reported); a mark after a
+    value is read off it and kept as the row's note: what the footnote below the table says,
+    or the mark itself where no footnote says."""
+    df = _ingest(tmp_path, name, text)
+    marked = df[df["note"].notna()]
+    assert len(df) == 4 and set(marked["note"]) == {note} and df["flag"].isna().all()
+    assert set(marked["line"]) == {2 if name == "mark.html" else 6 if name == "mark.md" else 4}
+    values = set(df["ops_per_s"].dropna()) | set(df["bytes_per_s"].dropna())
+    assert {221.7, 1712.4} & values or 95535380.0 in values
+
+
+@pytest.mark.parametrize("name, text, per_s", [
+    ("cells.md", "Ran `openssl speed -evp -bytes 4096 sha1 md5` on the Pi 5:\n\n| digest | speed |\n"
+                 "|---|---|\n| sha1 | 5.12 Gbps |\n| md5 | 4.90 Gbps |\n", 5.12e9 / 8),
+    ("cells.txt", "openssl speed -bytes 4096 -evp aes-128-ctr aes-256-ctr (OpenSSL 3.0.2)\n\n"
+                  "algorithm\tthroughput\naes-128-ctr\t1,812.5 MiB/s\naes-256-ctr\t1,402.0 MiB/s\n",
+     1812.5 * 2 ** 20),
+])
+def test_cells_with_their_own_unit_at_the_size_the_command_gives(tmp_path, name, text, per_s):
+    """'12.41 GB/s' cells under 'throughput', the size in the command's '-bytes 16384' (issue
+    text 117): the rows were reported, their block size unknown."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["block_bytes"]) == {4096} and len(df) == 2 and df["flag"].isna().all()
+    assert df["bytes_per_s"].iloc[0] == pytest.approx(per_s)

@@ -48,7 +48,8 @@ from cipherlab.readers._grids import RUN_HEADER, named_algorithms, read_grid, ru
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
+from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK, INTEGER, block_size,
+                                      block_size_in_prose, footnote_mark, mark_key,
                                       stated_unit, value_with_unit)
 
 __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
@@ -300,6 +301,7 @@ def find_tables(lines: list[str], source: str, *,
             continue
         context.read_prose(done, table.start)
         done = table.end + 1
+        table.below = _text_below(lines, table)
         found, used, bad = [], set(), []
         if _may_hold_measurements(table):
             found, used, bad = _read_table(table, context)
@@ -328,6 +330,29 @@ def find_tables(lines: list[str], source: str, *,
             f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
             f"the table (e.g. 'in 1000s of bytes per second').", context.plain_large), stacklevel=2)
     return runs, consumed
+
+
+def _text_below(lines: list[str], table: _Table) -> list[str]:
+    """The prose right below a table, as read: an HTML table's ``<figcaption>`` or text after
+    ``</table>`` on its last line, then the lines after it up to the paragraph's end (one blank
+    line may come first). A heading or another table ends it."""
+    out = []
+    html_ = table.dialect == "html"
+    if html_:
+        tail = re.split("</table>", lines[table.end], flags=re.IGNORECASE)[-1]
+        out = [_prose_text(_SUP.sub(r"[\1]", tail))] if len(tail) < len(lines[table.end]) else []
+    for line in itertools.islice(lines, table.end + 1, table.end + 2 + _BELOW_REACH):
+        text = _prose_text(_SUP.sub(r"[\1]", line) if html_ and "<" in line else line)
+        if not text:
+            if any(out):
+                break
+            continue
+        if _HEADING.match(text) or "|" in line or "\t" in line or _HTML_TABLE.search(line):
+            break
+        out.append(text)
+        if len(out) > _BELOW_REACH:
+            break
+    return [t for t in out if t]
 
 
 def _may_hold_measurements(table: _Table) -> bool:
@@ -368,6 +393,15 @@ class _Table:
     rows: list[_Row]
     markup: set[int] = field(default_factory=set)  # separator rows, <table> tags: no data
     caption: str | None = None
+    below: list[str] = field(default_factory=list)  # the prose right below it (see _text_below)
+
+    @functools.cached_property
+    def footnotes(self) -> dict[str, str]:
+        """What each footnote mark stands for, from its rows ("* throttled" in a ``<tfoot>``)
+        and the lines right below it."""
+        rows = (" ".join(c for c in r.clean_cells if c) for r in self.rows)
+        found = (_FOOTNOTE_LINE.match(t) for t in itertools.chain(rows, self.below))
+        return {mark_key(m[1]): m[2] for m in found if m}
 
     @property
     def span(self) -> set[int]:
@@ -479,6 +513,7 @@ class _HTMLTableParser(HTMLParser):
         self._stack: list[dict[str, Any]] = []
         self._cell: list[str] | None = None
         self._span = 1
+        self._sup = False  # (inside a <sup> after a value)
         self._caption: list[str] | None = None
 
     def _line(self) -> int:
@@ -524,12 +559,21 @@ class _HTMLTableParser(HTMLParser):
             self._caption = []
         elif tag == "br" and self._cell is not None:
             self._cell.append(" ")
+        elif tag == "sup" and self._cell is not None:
+            # A superscript after a value is a footnote mark ("221.7 [*]", see _row_note);
+            # after a word it stays glued ("IDEAa", read by _split_footnote and tier_name).
+            self._sup = bool(self._cell) and self._cell[-1].rstrip()[-1:].isdigit()
+            if self._sup:
+                self._cell.append(" [")
 
     def handle_endtag(self, tag: str) -> None:
         if not self._stack:
             return
         if tag in ("td", "th"):
             self._end_cell()
+        elif tag == "sup" and self._cell is not None and self._sup:
+            self._cell.append("]")
+            self._sup = False
         elif tag == "tr":
             self._end_row()
         elif tag == "caption" and self._caption is not None:
@@ -650,7 +694,7 @@ _PLAIN_TAG = re.compile(r"<(?:([a-zA-Z][^\t\n\r\f />\x00<]*)((?:\s+[a-zA-Z_:][-.
                         r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*(/?)>"
                         r"|/([a-zA-Z][-.a-zA-Z0-9:_]*)\s*>|!(?i:doctype)[^<>]*>)")
 _PLAIN_ATTR = re.compile(r"([a-zA-Z_:][-.\w:]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
-_TABLE_TAGS = frozenset({"table", "tr", "td", "th", "caption", "br"})  # what the handlers use
+_TABLE_TAGS = frozenset({"table", "tr", "td", "th", "caption", "br", "sup"})  # what the handlers use
 _RAW_TEXT = re.compile(r"<(?:script|style)", re.IGNORECASE)  # (html.parser: text, not markup)
 
 
@@ -689,6 +733,10 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 
 
 _LABEL_REACH = 40  # lines of prose above a table that may hold its label
+_BELOW_REACH = 3  # lines of prose below a table that may state its unit or footnotes
+_SUP = re.compile(r"<sup>\s*([^<\s]{1,3})\s*</sup>", re.IGNORECASE)  # (a footnote mark: "[1]")
+# A footnote: its mark, then its text ("* thermal throttling", "[1]: turbo off", "† est.").
+_FOOTNOTE_LINE = re.compile(rf"^({FOOTNOTE_MARK}):?\s*(\S.*)$")
 
 
 def _read_first(name: str) -> property:
@@ -857,7 +905,9 @@ def _facts(text: str) -> dict[str, Any]:
     # (a word each pattern needs is looked for first: most lines hold few. Beyond ASCII,
     # ignoring case is more than lower(): there every pattern is tried)
     low, every = text.lower(), not text.isascii()
-    m = _VERSION.search(text) if every or "ssl" in low else None
+    # (of two versions in a sentence, the last is nearest the table: "LibreSSL 3.3.6 is what
+    # macOS ships, so I used OpenSSL 3.3.1")
+    m = _last(_VERSION.finditer(text)) if every or "ssl" in low else None
     if m:
         facts["tool"] = m[1].lower()
         facts["tool_version"] = m[2]
@@ -875,6 +925,14 @@ def _facts(text: str) -> dict[str, Any]:
     if m:
         facts["compiler"] = f"gcc {m[1]}"
     return facts
+
+
+def _last(matches):
+    """The last of an iterator's matches (None when it has none)."""
+    m = None
+    for m in matches:
+        pass
+    return m
 
 
 def prose_cpu(text: str) -> dict[str, Any]:
@@ -1105,7 +1163,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         new_header = _header(cells, context, table.dialect, hint_above)
         hint_above = False
         if new_header is not None:
-            _read_units(new_header, cells, table.caption, context)
+            _read_units(new_header, cells, table, context)
             _finish(header, context)
             header, run = new_header, None
             used |= row.lines
@@ -1131,6 +1189,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
                 bad.append(row.line)
             continue
         cells = found
+        _add_note(cells, _row_note(table, row.clean_cells))
         if run is None:
             meta = context.meta(table.dialect, table.caption)
             meta.update({k: v for k, v in section.meta().items()})
@@ -1156,7 +1215,8 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     groups, bad, titles = got
     columns = {j: c for j, c in enumerate(titles) if j}  # a unit in one is that column's
     header = _Header("grid", 0, {}, {}, columns)
-    _read_units(header, titles, table.caption, context)
+    _read_units(header, titles, table, context)
+    notes = {r.line + 1: _row_note(table, r.clean_cells) for r in table.rows}
     runs = []
     for key, cells in groups.items():
         meta = context.meta(table.dialect, table.caption)
@@ -1168,8 +1228,9 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
             meta["label"] = " / ".join(names)
         run = Run(meta={k: v for k, v in meta.items() if v is not None})
         for cell, ops, text, col in cells:
+            _add_note([cell], notes.get(cell["line"]))
             if ops:
-                cell["ops_per_s"] = _value(text)
+                cell["ops_per_s"] = _value(footnote_mark(text)[0])
             else:
                 cell["bytes_per_s"] = _cell_value(text)
                 _note_unit(header, cell, text, cell["line"] - 1, col)
@@ -1180,9 +1241,10 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     return runs, used - set(bad), bad
 
 
-def _read_units(header: _Header, cells: list[str], caption: str | None,
-                context: _Context) -> None:
-    """The units a header row, its table's caption and the prose above state."""
+def _read_units(header: _Header, cells: list[str], table: _Table, context: _Context) -> None:
+    """The units a header row, its table's caption, the prose above and, where those say
+    nothing, the caption or sentence right below it state ("Figures in MB/s"; not a line that
+    introduces what follows it, ending in ':')."""
     for j, c in enumerate(cells):
         unit = stated_unit(c) if _UNIT_HINT.search(c.lower()) else None
         if unit is not None:
@@ -1190,7 +1252,10 @@ def _read_units(header: _Header, cells: list[str], caption: str | None,
                 header.units[j] = unit  # "16 bytes (MB/s)": that column's
             else:
                 header.unit = unit  # "Throughput (MB/s)" over the name column: every column's
-    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit
+    caption = table.caption
+    below = table.below[0] if table.below and not table.below[0].endswith(":") else None
+    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit or \
+        (stated_unit(below) if below and _UNIT_HINT.search(below.lower()) else None)
 
 
 def _finish(header: _Header | None, context: _Context) -> None:
@@ -1222,6 +1287,7 @@ def _finish(header: _Header | None, context: _Context) -> None:
 
 def _note_unit(header: _Header, cell: dict[str, Any], text: str, index: int,
                col: int) -> dict[str, Any]:
+    text = footnote_mark(text)[0]
     if text[-1:] in ("k", "K"):
         header.has_k = True
     elif value_with_unit(text) is None:
@@ -1279,9 +1345,26 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
 
 
 def _cell_value(cell: str) -> float | None:
-    """A data cell's number: openssl's (``k`` or plain, unit settled later) or with its unit."""
-    value = _value(cell)
-    return value if value is not None else value_with_unit(cell)
+    """A data cell's number: openssl's (``k`` or plain, unit settled later) or with its unit;
+    a footnote mark glued to it is no part of it (it is the row's note: see _row_note)."""
+    text = footnote_mark(cell)[0]
+    value = _value(text)
+    return value if value is not None else value_with_unit(text)
+
+
+def _row_note(table: _Table, cells: list[str]) -> str | None:
+    """The note the footnote marks glued to a row's values give it: what each mark stands for
+    where the table says (see ``_Table.footnotes``), else the mark itself."""
+    marks = [mark for text, mark in map(footnote_mark, cells)
+             if mark and _cell_value(text) is not None]
+    if not marks:
+        return None
+    return "; ".join(table.footnotes.get(mark_key(m), m) for m in dict.fromkeys(marks))
+
+
+def _add_note(cells: list[dict[str, Any]], note: str | None) -> None:
+    for cell in cells if note else ():
+        cell["note"] = f"{cell['note']}; {note}" if cell.get("note") else note
 
 
 def _noted(header: _Header, out: list[dict[str, Any]], texts: list[tuple[str, int]],

@@ -17,8 +17,9 @@ import re
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "INTEGER", "PK_FAMILY", "SIZE", "block_size", "block_size_in_prose",
-           "labelled_rates", "number", "sized_name", "stated_unit", "unit_only", "value_with_unit"]
+__all__ = ["FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "SIZE", "block_size",
+           "block_size_in_prose", "footnote_mark", "mark_key", "labelled_rates", "number", "sized_name", "stated_unit", "unit_only",
+           "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -49,6 +50,16 @@ SIZE = (r"(?:bytes?[ -]?(?P<after>\d+)|(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ -]?"
 _SIZE_RE = re.compile(rf"^{SIZE}(?:\s*[(\[][^)\]]*[)\]])?$", re.IGNORECASE)
 _SIZE_IN_PROSE = re.compile(rf"(?<![\w.,]){SIZE}", re.IGNORECASE)
 _SIZE_FACTOR = {"K": 1024, "M": 1024 ** 2}
+# openssl speed's own option for one block size, in a command the prose quotes ("-bytes 16384").
+_BYTES_OPTION = re.compile(r"(?<!\S)-bytes[ =]+(\d+)(?![\w.])")
+# A footnote mark glued to a cell's number: "221.7*", "1,234.5k†", "12.3 [1]", "9.8[^2]",
+# "5.1¹" (a superscript digit: never part of a number).
+#: A footnote mark: "*", "†", "[1]", "[^2]", "[*]" (an HTML ``<sup>``), a superscript digit.
+FOOTNOTE_MARK = (r"\*{1,3}|[†‡§¶]{1,2}|\[\^?[\w*†‡]{1,3}\]|"
+                 r"[¹²³⁰-⁹]+")
+_SUPERSCRIPTS = str.maketrans("¹²³⁰⁴⁵⁶⁷⁸⁹", "1230456789", "[]^")
+_MARK = re.compile(rf"\s*({FOOTNOTE_MARK})$")
+_MARK_HINT = frozenset("*]†‡§¶¹²³⁰⁴⁵⁶⁷⁸⁹")
 
 
 def number(text: str) -> float | None:
@@ -90,12 +101,15 @@ def block_size_in_prose(text: str) -> int | None:
     (16384, 16384)
     >>> block_size_in_prose("Throughput of `sha256 @ 8K`, MB/s"), block_size_in_prose("rsa 2048 bits")
     (8192, None)
-    >>> block_size_in_prose("a 16 KB L1 cache") is None
-    True
+    >>> block_size_in_prose("a 16 KB L1 cache") is None, block_size_in_prose("`openssl speed -bytes 4096 sha1`")
+    (True, 4096)
     """
     low = text.lower()
     if "block" not in low and "byte" not in low and "@" not in low and " at " not in low:
         return None  # (most lines state none: one look at the words a statement needs)
+    m = _BYTES_OPTION.search(text) if "-bytes" in low else None
+    if m:
+        return int(m[1])  # ("openssl speed -evp -bytes 16384")
     for m in _SIZE_IN_PROSE.finditer(text):
         if m[0].lower().endswith(("block", "blocks")) or sized_name(
                 text[max(0, m.start() - _TAIL):m.end()], prose=True):
@@ -212,6 +226,33 @@ def value_with_unit(cell: str) -> float | None:
     """
     m = _VALUE_UNIT.match(cell)
     return number(m[1]) * _factor(m) if m else None
+
+
+def footnote_mark(cell: str) -> tuple[str, str | None]:
+    """``(number text, mark)`` of a cell whose number has a footnote mark glued to it, else
+    ``(cell, None)``: the mark is a note on the row, never part of the number.
+
+    >>> footnote_mark("221.7*"), footnote_mark("1,234.5k \u2020"), footnote_mark("12.3 [1]")
+    (('221.7', '*'), ('1,234.5k', '\u2020'), ('12.3', '[1]'))
+    >>> footnote_mark("5.1\u00b9"), footnote_mark("9.8[^2]"), footnote_mark("12.5"), footnote_mark("*")
+    (('5.1', '\u00b9'), ('9.8', '[^2]'), ('12.5', None), ('*', None))
+    """
+    if cell[-1:] not in _MARK_HINT:
+        return cell, None
+    m = _MARK.search(cell)
+    if m is None or m.start() == 0 or not cell[m.start() - 1].isalnum():
+        return cell, None  # (a mark after a number, "k" or unit: "*" alone is no value)
+    return cell[:m.start()], m[1]
+
+
+def mark_key(mark: str) -> str:
+    """What a footnote mark says, however it is written: the cell's ``[1]``, ``[^1]`` or
+    ``¹`` and the footnote's ``1`` are one mark.
+
+    >>> [mark_key(m) for m in ("[1]", "[^1]", "¹", "[*]", "†")]
+    ['1', '1', '1', '*', '†']
+    """
+    return mark.translate(_SUPERSCRIPTS)
 
 
 # A rate typed with its operation's label: "sign/s: 1533.00", "verify/s 51018.50",
