@@ -248,3 +248,27 @@ def test_cells_with_their_own_unit_at_the_size_the_command_gives(tmp_path, name,
     df = _ingest(tmp_path, name, text)
     assert set(df["block_bytes"]) == {4096} and len(df) == 2 and df["flag"].isna().all()
     assert df["bytes_per_s"].iloc[0] == pytest.approx(per_s)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("fence.md", "OpenSSL 3.0.13 on the Pi 5, in KB/s:\n\n```\ncipher         16 bytes     1024 bytes\n"
+                 "aes-128-ctr    95535.38     108085.93\nchacha20       61204.40     210334.50\n```\n"),
+    ("pre.html", "<p>OpenSSL 3.0.13 on the Pi 5</p>\n<pre>\nBlock (bytes)   aes-128-ctr   chacha20-poly1305\n"
+                 "                (KB/s)        (KB/s)\n16              95535.38      61204.40\n"
+                 "1024            108085.93     210334.50\n</pre>\n"),
+])
+def test_a_space_aligned_table_in_a_block_of_preformatted_text(tmp_path, name, text):
+    """A table retyped with spaces in a ``[code]`` block, sizes as rows and the unit on a second
+    header line under each name (issue text 105): nothing was read ('no measurements found')."""
+    df = _ingest(tmp_path, name, text)
+    got = {(a[:5], b): v for a, b, v in zip(df["algorithm"], df["block_bytes"], df["bytes_per_s"])}
+    assert got == pytest.approx({("aes-1", 16): 95535380.0, ("aes-1", 1024): 108085930.0,
+                                 ("chach", 16): 61204400.0, ("chach", 1024): 210334500.0})
+    assert df["flag"].isna().all() and set(df["tool_version"]) == {"3.0.13"}
+
+
+def test_a_number_grouped_by_single_spaces_in_an_aligned_table_is_not_split(tmp_path):
+    """'1 013 842' stays one cell (never three numbers); unread, it is reported, not guessed."""
+    df = _ingest(tmp_path, "groups.txt", "sha256 at 8192 bytes, KB/s:\n\n    host   sha256\n"
+                 "    nas    1 013 842\n    pi     412 201\n")
+    assert df is None or not (df["bytes_per_s"] < 1e6).any()

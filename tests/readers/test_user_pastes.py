@@ -31,7 +31,6 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
     "terminal/012": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
-    "documents/105": "a two-line header (names, then '(MiB/s)' under each) in a [code] block: not read",
     "documents/108": "hosts as rows, sizes as columns, one algorithm in the prose: not read (loud error)",
     "documents/109": "AES-NI on/off as columns with derived 'x' and '%' columns: reported, not read",
     "documents/110": "bold section rows with empty cells and bare sizes as headers: reported, not read",

@@ -2,7 +2,8 @@
 
 Why this module exists: people rarely paste ``openssl speed``'s own text table into a wiki or a
 report. They retype it as a Markdown pipe table, an HTML ``<table>`` or MediaWiki markup
-(``{| ... |}``), or copy a rendered wiki table, which arrives as tab-separated cells. Rows are
+(``{| ... |}``), or copy a rendered wiki table, which arrives as tab-separated cells, or align
+it with spaces in a block of preformatted text (a fence, ``[code]``, ``<pre>``). Rows are
 algorithms and columns are block sizes (``16 bytes``), cells keep openssl's ``k`` suffix (x1000
 bytes/s) and sometimes gain thousands separators (``6,916.78k``); the condition the author
 varied becomes an extra column (the AWS wiki's ``AES-NI Enabled``). Some pages transpose the table: rows are implementation tiers
@@ -27,8 +28,11 @@ Units: a ``k`` cell is thousands of bytes/s (openssl's), a cell may carry its ow
 bytes/s (above 10000, which openssl never prints, they are warned about). In a table without
 any ``k`` a person chose the unit: it is the one the text states (a column title ``16 bytes
 (MB/s)``, a header cell or caption ``Throughput (MiB/s)``, a sentence above the table "numbers
-in 1000s of bytes per second"; see :mod:`cipherlab.readers._units`). When nothing states it,
-the cells are kept as printed, flagged ``unit unknown`` and warned about: never guessed.
+in 1000s of bytes per second"; where none of those says, a caption or sentence right below
+it: "Figures in MB/s"; see :mod:`cipherlab.readers._units`). When nothing states it,
+the cells are kept as printed, flagged ``unit unknown`` and warned about: never guessed. A
+footnote mark glued to a value (``221.7*``, ``<sup>1</sup>``, ``[2]``) is no part of it: the
+row's cells get what the footnote says (or the mark) as their ``note``.
 """
 
 from __future__ import annotations
@@ -286,6 +290,9 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "\t" in blob:
         tables += _tab_tables(lines, taken)
+        taken = set().union(*(t.span for t in tables)) if tables else set()
+    if "  " in blob:
+        tables += _aligned_tables(lines, blob, taken)
     if not any(_may_hold_measurements(t) for t in tables):
         return [], set()
     # (of tables starting on the same line, the last found is read; one starting inside the
@@ -502,6 +509,108 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
     # text parser, which knows its wrapped rows and header block.
     return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
+
+
+# A block of preformatted text: fenced, BBCode, HTML or indented by 4 spaces (or a TAB) after
+# a blank line. (Patterns led by a literal or a newline: re skips other characters fast.)
+_CODE_OPEN = re.compile(r"```|~~~|\[code\]|\[CODE\]|<pre\b|<PRE\b|\n[ \t]*\n(?= {4}|\t)")  # (no groups)
+_CODE_LINE = re.compile(r"[ \t>]*$")  # (what may come before the marker on its line)
+_CODE_CLOSE = {"```": re.compile("```"), "~~~": re.compile("~~~"),
+               "[": re.compile(r"\[/code\]", re.I), "<": re.compile("</pre>", re.I)}
+_INDENTED = re.compile(r"(?:(?: {4}|\t)[^\n]*\S[^\n]*(?:\n|$))+")
+# Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
+_OPENSSL_OUTPUT = re.compile(r"\d\.\d\dk\b|\n[ \t]*(?:type\s|\+[A-Z]{1,3}:|"
+                             r"(?:version|built on|options|compiler):)|"
+                             r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s|"
+                             r"\b\d\.\d{4,}s\b|Doing\b|'numbers'")
+_ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
+
+
+def _aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[_Table]:
+    """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
+    ``<pre>``, an indented block): cells are separated by two spaces or more, one row per line;
+    consecutive lines of two cells or more are a table, a row of fewer cells than the first
+    has them under the columns they overlap (a unit under each name: ``(MiB/s)``). openssl's
+    own output (its ``k`` values, ``type`` header, records) is left to the text parser, and a
+    cell with single spaces stays one cell (``1 013 842``: a number grouped by spaces, never
+    read as three)."""
+    tables: list[_Table] = []
+    for first, stop, start, end in _code_blocks(blob):
+        if _OPENSSL_OUTPUT.search(blob, max(0, start - 1), end):  # (from the newline before)
+            continue
+        rows: list[_Row] = []
+        spans: list[tuple[int, int]] = []  # (the first row's columns)
+        for i in range(first, stop + 1):
+            found = list(_ALIGNED_CELL.finditer(_unquote(lines[i]))) if i < stop and \
+                i not in taken else []
+            if len(found) >= 2 or rows and found:
+                if not rows:
+                    spans = [m.span() for m in found]
+                rows.append(_Row(i, _under_columns(found, spans), {i}))
+                continue
+            if len(rows) >= 2:
+                tables.append(_Table("aligned", rows[0].line, rows[-1].line, _noted_header(rows)))
+            rows = []
+    return tables
+
+
+_NOTE_CELL = re.compile(r"^[(\[][^()\[\]]*[)\]]$")  # "(MiB/s)", "(bytes)", "[ops/s]"
+
+
+def _noted_header(rows: list[_Row]) -> list[_Row]:
+    """A header's second line of notes in parentheses under its names (``(bytes)``,
+    ``(MiB/s)``), joined to the names above them: one header row, ``aes-128-cbc (MiB/s)``."""
+    notes = rows[1].cells
+    if len(rows) < 3 or not any(notes) or not all(_NOTE_CELL.match(c) for c in notes if c):
+        return rows
+    head = rows[0]
+    cells = [f"{c} {n}".strip() for c, n in itertools.zip_longest(head.cells, notes, fillvalue="")]
+    return [_Row(head.line, cells, head.lines | rows[1].lines), *rows[2:]]
+
+
+def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[str]:
+    """A row's cells, each under the column of ``spans`` it overlaps most (the nearest, where
+    it overlaps none), when it has fewer cells than there are columns."""
+    if len(found) >= len(spans):
+        return [m[0] for m in found]
+    cells = [""] * len(spans)
+    for m in found:
+        s, e = m.span()
+        j = max(range(len(spans)), key=lambda k: (min(e, spans[k][1]) - max(s, spans[k][0]),
+                                                  -abs(s - spans[k][0])))
+        cells[j] = f"{cells[j]} {m[0]}".strip()
+    return cells
+
+
+def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
+    """``(first, stop)`` line indices and ``(start, end)`` offsets of each block of
+    preformatted text in ``blob`` (its lines joined by newlines), markers left out."""
+    blocks = []
+    row = pos = end = 0  # (the line ``pos`` is on: lines are counted once, going forward)
+    text = "\n\n" + blob  # (an indented block may start the text: offsets are 2 on)
+    for m in _CODE_OPEN.finditer(text):
+        if m.start() < end:
+            continue  # (a marker inside the block just read: the fence closing it)
+        if m[0][0] == "\n":  # a blank line, then an indented block
+            start = m.end()
+            body = _INDENTED.match(text, start)
+            if body is None:
+                continue
+            end = body.end()
+        else:
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if not _CODE_LINE.match(text, line_start, m.start()):
+                continue  # (a marker inside a line of prose)
+            start = text.find("\n", m.end()) + 1 or len(text)
+            close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(text, start)
+            end = close.end() if close else len(text)
+            body_end = text.rfind("\n", start, close.start()) + 1 if close else len(text)
+        row += text.count("\n", pos, start)
+        pos = start
+        stop = max(start, body.end() if m[0][0] == "\n" else body_end)
+        blocks.append((row - 2, row - 2 + text.count("\n", start, stop) + (text[stop - 1:stop] != "\n"),
+                       start - 2, stop - 2))
+    return blocks
 
 
 class _HTMLTableParser(HTMLParser):
@@ -907,10 +1016,10 @@ def _facts(text: str) -> dict[str, Any]:
     low, every = text.lower(), not text.isascii()
     # (of two versions in a sentence, the last is nearest the table: "LibreSSL 3.3.6 is what
     # macOS ships, so I used OpenSSL 3.3.1")
-    m = _last(_VERSION.finditer(text)) if every or "ssl" in low else None
-    if m:
-        facts["tool"] = m[1].lower()
-        facts["tool_version"] = m[2]
+    versions = _VERSION.findall(text) if every or "ssl" in low else None
+    if versions:
+        facts["tool"] = versions[-1][0].lower()
+        facts["tool_version"] = versions[-1][1]
     elif (every or "openssl" in low) and _OPENSSL.search(text):
         facts["tool"] = "openssl"
     if (every or "speed" in low) and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
@@ -925,14 +1034,6 @@ def _facts(text: str) -> dict[str, Any]:
     if m:
         facts["compiler"] = f"gcc {m[1]}"
     return facts
-
-
-def _last(matches):
-    """The last of an iterator's matches (None when it has none)."""
-    m = None
-    for m in matches:
-        pass
-    return m
 
 
 def prose_cpu(text: str) -> dict[str, Any]:

@@ -101,7 +101,7 @@ def block_size_in_prose(text: str) -> int | None:
     (16384, 16384)
     >>> block_size_in_prose("Throughput of `sha256 @ 8K`, MB/s"), block_size_in_prose("rsa 2048 bits")
     (8192, None)
-    >>> block_size_in_prose("a 16 KB L1 cache") is None, block_size_in_prose("`openssl speed -bytes 4096 sha1`")
+    >>> block_size_in_prose("a 16 KB L1 cache") is None, block_size_in_prose("`speed -bytes 4096 sha1`")
     (True, 4096)
     """
     low = text.lower()
@@ -211,8 +211,13 @@ def unit_only(text: str) -> float | None:
 
     >>> unit_only("MB/s"), unit_only(" Gbps "), unit_only("KiB/sec"), unit_only("MB/s (avg)")
     (1000000.0, 125000000.0, 1024.0, None)
+    >>> unit_only("(MiB/s)"), unit_only("[MB/s]")  # (a header's second line under a name)
+    (1048576.0, 1000000.0)
     """
-    m = _UNIT_ONLY.fullmatch(text.strip())
+    text = text.strip()
+    if text[:1] in "([" and text[-1:] in ")]":
+        text = text[1:-1].strip()
+    m = _UNIT_ONLY.fullmatch(text)
     return _factor(m) if m else None
 
 
