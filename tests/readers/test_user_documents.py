@@ -272,3 +272,56 @@ def test_a_number_grouped_by_single_spaces_in_an_aligned_table_is_not_split(tmp_
     df = _ingest(tmp_path, "groups.txt", "sha256 at 8192 bytes, KB/s:\n\n    host   sha256\n"
                  "    nas    1 013 842\n    pi     412 201\n")
     assert df is None or not (df["bytes_per_s"] < 1e6).any()
+
+
+@pytest.mark.parametrize("name, text, first", [
+    ("comma.md", "OpenSSL 3.0.13, Werte in MB/s\n\n| Algorithmus | 16 Bytes | 8192 Bytes |\n|---|---|---|\n"
+                 "| sha256 | 98,5 | 1.861,05 |\n| md5 | 120,75 | 790,1 |\n", 98.5e6),
+    ("groups.html", "<p>OpenSSL 3.0.13, d\u00e9bit en KB/s</p>\n<table><tr><th>Algo</th><th>16 bytes</th>"
+                    "<th>8192 bytes</th></tr>\n<tr><td>sha256</td><td>98\u202f412,5</td><td>1 861 050,0</td>"
+                    "</tr>\n<tr><td>md5</td><td>120\u00a0750,25</td><td>790 100,5</td></tr></table>\n", 98412.5e3),
+    ("swiss.txt", "OpenSSL 3.0.13, KiB/s\n\nalgorithm\t16 bytes\t8192 bytes\nsha256\t98'412.5\t1'861'050.0\n"
+                  "md5\t120\u2019750.25\t790'100.5\n", 98412.5 * 1024),
+])
+def test_a_locales_decimal_comma_and_digit_groups(tmp_path, name, text, first):
+    """'1.402,17' and '1 912,40' (texts 121, 122) made their rows unreadable (reported), and
+    '98'412.3' in a plain cell too (123): a table that shows decimal commas and never a decimal
+    point is read so; blanks (U+202F, U+00A0, spaces) and apostrophes group thousands."""
+    df = _ingest(tmp_path, name, text)
+    assert len(df) == 4 and df["flag"].isna().all()
+    assert df["bytes_per_s"].iloc[0] == pytest.approx(first)
+
+
+def test_one_comma_table_beside_a_point_one_is_each_read_its_own_way(tmp_path):
+    df = _ingest(tmp_path, "two.md", "OpenSSL 3.0.13, MB/s\n\n| algo | 16 bytes |\n|---|---|\n| md5 | 1,5 |\n"
+                 "\nAnd again, MB/s:\n\n| algo | 16 bytes |\n|---|---|\n| md5 | 1,500.5 |\n| sha1 | 2.5 |\n")
+    assert list(df["bytes_per_s"]) == pytest.approx([1.5e6, 1500.5e6, 2.5e6])
+
+
+@pytest.mark.parametrize("name, text", [
+    ("beside.md", "OpenSSL 3.1.4, 16384-byte blocks, MB/s\n\n| algorithm | asm | no-asm |\n|---|---|---|\n"
+                  "| aes-128-ctr | ~ 1490.6 (8.3x) | 180.2 |\n| sha1 | \u2248 2104.9 \u00b1 3.5 | 412.0 (-12 %) |\n"),
+    ("beside.txt", "OpenSSL 3.1.4, MB/s\n\ncipher\t16384 bytes\t1024 bytes\naes-128-ctr\t1490.6 [8.3\u00d7]\t180.2 +/- 1\n"
+                   "sha1\t2104.9 (+3%)\t412.0 \u00b1 2.5 %\n"),
+])
+def test_what_is_written_around_a_value_is_no_part_of_it(tmp_path, name, text):
+    """'~', '\u2248' before a value; a speed-up, a percentage or an error after it (texts 123, 124,
+    125, 128): the rows were reported; the value is the number itself."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == pytest.approx([180.2e6, 412.0e6, 1490.6e6, 2104.9e6])
+    assert df["flag"].isna().all()
+
+
+def test_a_range_is_no_value_and_its_row_is_reported(tmp_path):
+    import warnings
+
+    import cipherlab
+
+    path = tmp_path / "range.md"
+    path.write_text("OpenSSL 3.0.8, MB/s\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                    "| aes-128-gcm | 612.4 | 4201.3\u20134350.8 |\n| sha256 | 120 - 130 | 402.5 |\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(path)
+    assert sorted(df["bytes_per_s"]) == pytest.approx([402.5e6, 612.4e6])
+    assert any("line(s) 5, 6" in str(w.message) for w in caught)

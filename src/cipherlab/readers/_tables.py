@@ -52,17 +52,19 @@ from cipherlab.readers._grids import RUN_HEADER, named_algorithms, read_grid, ru
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK, INTEGER, block_size,
-                                      block_size_in_prose, footnote_mark, mark_key,
-                                      stated_unit, value_with_unit)
+from cipherlab.readers._units import (AROUND_VALUE, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK, INTEGER, block_size,
+                                      block_size_in_prose, decimal_comma, footnote_mark, is_range,
+                                      mark_key, plain_number, stated_unit, value_with_unit)
 
 __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
 _SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
-# A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
-_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
-                    r"\s*(k)?$", re.IGNORECASE)
+# A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators ("," or
+# a Swiss "'" or typeset "’", one kind in a number).
+_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:'\d{3})+|\d{1,3}(?:\u2019\d{3})+|\d+)"
+                    r"(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)\s*(k)?$", re.IGNORECASE)
+_GROUPS = str.maketrans("", "", ",'\u2019")
 # Cells that say "nothing here" rather than a number.
 _BLANK_CELLS = {"", "-", "--", "\u2013", "\u2014", "n/a", "na", "?", "x"}
 _CLEAN_HINT = re.compile("[&\u00a0*_`]")  # what only _clean(), not a strip, removes
@@ -185,8 +187,8 @@ def parse_value(cell: str) -> float | None:
 
     Examples
     --------
-    >>> parse_value("282247.11k"), parse_value("6,916.78k"), parse_value("0.00")
-    (282247110.0, 6916780.0, 0.0)
+    >>> parse_value("282247.11k"), parse_value("6,916.78k"), parse_value("0.00"), parse_value("98'412.3")
+    (282247110.0, 6916780.0, 0.0, 98412.3)
     >>> parse_value("n/a") is None
     True
     """
@@ -202,7 +204,7 @@ def _value(cell: str) -> float | None:
     m = _VALUE.match(cell)
     if m is None:
         return None
-    number = m[1].replace(",", "")
+    number = m[1].translate(_GROUPS)
     return times_1000(number) if m[2] else float(number)
 
 
@@ -308,9 +310,10 @@ def find_tables(lines: list[str], source: str, *,
             continue
         context.read_prose(done, table.start)
         done = table.end + 1
-        table.below = _text_below(lines, table)
         found, used, bad = [], set(), []
         if _may_hold_measurements(table):
+            table.below = _text_below(lines, table)
+            _plain_numbers(table)
             found, used, bad = _read_table(table, context)
             if not found:  # not openssl's orientation: perhaps another one (_grids)
                 found, used, grid_bad = _read_grid(table, context)
@@ -337,6 +340,33 @@ def find_tables(lines: list[str], source: str, *,
             f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
             f"the table (e.g. 'in 1000s of bytes per second').", context.plain_large), stacklevel=2)
     return runs, consumed
+
+
+_MARK_END = re.compile(rf"(?:{FOOTNOTE_MARK})(?=\t|$)")  # (a cell that ends in a footnote mark)
+_NUMBER_FIRST = re.compile(r"[~\u2248\u223c+-]?\s*\d|(?:ca\.|approx\.|about)\s*\d", re.IGNORECASE)
+
+
+def _plain_numbers(table: _Table) -> None:
+    """Each cell that holds a number as openssl would print it (see :func:`_units.plain_number`):
+    in the table's way of writing decimals, without what is written around the value. A cell
+    of an aligned table keeps its blanks (they split its cells: "1 013 842" is not read)."""
+    rows = [r for r in table.rows if any(r.cells)]
+    cells = "\t".join(["\t".join(r.clean_cells) for r in rows])
+    comma, marked = decimal_comma(cells), _MARK_END.search(cells) is not None
+    if not comma and not marked and not AROUND_VALUE.search(cells):
+        return  # (one look at the whole table: most write their numbers as openssl does)
+    blanks = table.dialect != "aligned"
+    for r in rows:
+        plain, marks = [], []
+        for c in r.clean_cells:
+            if _NUMBER_FIRST.match(c):
+                c, mark = footnote_mark(c) if marked else (c, None)
+                marks += [mark] if mark else []
+                c = plain_number(c, comma=comma, blanks=blanks)
+            plain.append(c)
+        r._clean_cells = plain
+        if marks:  # (what the table's footnotes say each mark stands for, else the mark)
+            r.note = "; ".join(table.footnotes.get(mark_key(m), m) for m in dict.fromkeys(marks))
 
 
 def _text_below(lines: list[str], table: _Table) -> list[str]:
@@ -381,6 +411,7 @@ class _Row:
     line: int            # 0-based index of the row's (first) line
     cells: list[str]
     lines: set[int]      # 0-based indices the row occupies
+    note: str | None = None  # what the footnote marks glued to its values say (_plain_numbers)
     _clean_cells: list[str] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -519,31 +550,35 @@ _CODE_CLOSE = {"```": re.compile("```"), "~~~": re.compile("~~~"),
                "[": re.compile(r"\[/code\]", re.I), "<": re.compile("</pre>", re.I)}
 _INDENTED = re.compile(r"(?:(?: {4}|\t)[^\n]*\S[^\n]*(?:\n|$))+")
 # Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
-_OPENSSL_OUTPUT = re.compile(r"\d\.\d\dk\b|\n[ \t]*(?:type\s|\+[A-Z]{1,3}:|"
-                             r"(?:version|built on|options|compiler):)|"
-                             r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s|"
-                             r"\b\d\.\d{4,}s\b|Doing\b|'numbers'")
+# Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
+# (Each pattern led by a literal or a digit: re skips to the places where it may match.)
+_OPENSSL_OUTPUT = [re.compile("Doing "), re.compile(r"\d\.\d\dk\b"),
+                   re.compile(r"\n[ \t]*(?:type\s|\+[A-Z]{1,3}:|(?:version|built on|options|compiler):)"),
+                   re.compile(r"\d\.\d{4,}s\b"), re.compile("'numbers'"), re.compile(r"/s\b")]
+_PK_TITLE = re.compile(r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s\b")
+_GAP_NUMBER = re.compile(r"  +[~\u2248+-]?\d")  # (what a row of aligned values holds)
 _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
 
 
 def _aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[_Table]:
     """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
     ``<pre>``, an indented block): cells are separated by two spaces or more, one row per line;
-    consecutive lines of two cells or more are a table, a row of fewer cells than the first
-    has them under the columns they overlap (a unit under each name: ``(MiB/s)``). openssl's
-    own output (its ``k`` values, ``type`` header, records) is left to the text parser, and a
+    consecutive lines of two cells or more, none more than the first, are a table; a row of
+    fewer cells than the first has them under the columns they overlap (a unit under each
+    name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is left to the text parser, and a
     cell with single spaces stays one cell (``1 013 842``: a number grouped by spaces, never
     read as three)."""
     tables: list[_Table] = []
     for first, stop, start, end in _code_blocks(blob):
-        if _OPENSSL_OUTPUT.search(blob, max(0, start - 1), end):  # (from the newline before)
-            continue
+        if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
+            continue  # (no number after a gap, or openssl's own output: no aligned table)
         rows: list[_Row] = []
         spans: list[tuple[int, int]] = []  # (the first row's columns)
         for i in range(first, stop + 1):
-            found = list(_ALIGNED_CELL.finditer(_unquote(lines[i]))) if i < stop and \
-                i not in taken else []
-            if len(found) >= 2 or rows and found:
+            line = lines[i] if i < stop and i not in taken else ""
+            found = list(_ALIGNED_CELL.finditer(_unquote(line))) if "  " in line or \
+                "\t" in line else []
+            if len(found) >= 2 and (not rows or len(found) <= len(spans)):
                 if not rows:
                     spans = [m.span() for m in found]
                 rows.append(_Row(i, _under_columns(found, spans), {i}))
@@ -568,6 +603,15 @@ def _noted_header(rows: list[_Row]) -> list[_Row]:
     return [_Row(head.line, cells, head.lines | rows[1].lines), *rows[2:]]
 
 
+def _openssl_output(blob: str, start: int, end: int) -> bool:
+    """Whether ``blob[start:end]`` holds output of openssl itself (see _OPENSSL_OUTPUT)."""
+    start = max(0, start - 1)  # (from the newline before the first line)
+    if any(pattern.search(blob, start, end) for pattern in _OPENSSL_OUTPUT[:-1]):
+        return True
+    return any(_PK_TITLE.search(blob, max(start, m.start() - 9), m.end())  # ("sign/s", not "MB/s")
+               for m in _OPENSSL_OUTPUT[-1].finditer(blob, start, end))
+
+
 def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[str]:
     """A row's cells, each under the column of ``spans`` it overlaps most (the nearest, where
     it overlaps none), when it has fewer cells than there are columns."""
@@ -587,29 +631,28 @@ def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
     preformatted text in ``blob`` (its lines joined by newlines), markers left out."""
     blocks = []
     row = pos = end = 0  # (the line ``pos`` is on: lines are counted once, going forward)
-    text = "\n\n" + blob  # (an indented block may start the text: offsets are 2 on)
-    for m in _CODE_OPEN.finditer(text):
-        if m.start() < end:
+    first = [_INDENTED.match(blob)] if blob[:1] == "\t" or blob[:4] == "    " else []
+    for m in itertools.chain(first, _CODE_OPEN.finditer(blob)):
+        if m is None or m.start() < end:
             continue  # (a marker inside the block just read: the fence closing it)
-        if m[0][0] == "\n":  # a blank line, then an indented block
-            start = m.end()
-            body = _INDENTED.match(text, start)
+        if m[0][0] in "\n\t ":  # (after a blank line) an indented block
+            start = m.end() if m[0][0] == "\n" else 0
+            body = _INDENTED.match(blob, start)
             if body is None:
                 continue
-            end = body.end()
+            end = stop = body.end()
         else:
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            if not _CODE_LINE.match(text, line_start, m.start()):
+            line_start = blob.rfind("\n", 0, m.start()) + 1
+            if not _CODE_LINE.match(blob, line_start, m.start()):
                 continue  # (a marker inside a line of prose)
-            start = text.find("\n", m.end()) + 1 or len(text)
-            close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(text, start)
-            end = close.end() if close else len(text)
-            body_end = text.rfind("\n", start, close.start()) + 1 if close else len(text)
-        row += text.count("\n", pos, start)
+            start = blob.find("\n", m.end()) + 1 or len(blob)
+            close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(blob, start)
+            end = close.end() if close else len(blob)
+            stop = max(start, blob.rfind("\n", start, close.start()) + 1 if close else len(blob))
+        row += blob.count("\n", pos, start)
         pos = start
-        stop = max(start, body.end() if m[0][0] == "\n" else body_end)
-        blocks.append((row - 2, row - 2 + text.count("\n", start, stop) + (text[stop - 1:stop] != "\n"),
-                       start - 2, stop - 2))
+        lines = blob.count("\n", start, stop) + (stop > start and blob[stop - 1] != "\n")
+        blocks.append((row, row + lines, start, stop))
     return blocks
 
 
@@ -1126,6 +1169,7 @@ class _Header:
     unit: float | None = None         # bytes/s per unit of plain numbers, stated by the text
     units: dict[int, float] = field(default_factory=dict)  # column -> unit its title states
     has_k: bool = False               # a cell under this header has openssl's "k"
+    ranged: set[int] = field(default_factory=set)  # rows with a range in a value cell
     plain: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)
     # (cells without k: cell, text, row index, column)
 
@@ -1290,7 +1334,9 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
                 bad.append(row.line)
             continue
         cells = found
-        _add_note(cells, _row_note(table, row.clean_cells))
+        if row.line in header.ranged:
+            bad.append(row.line)  # (a range read as no value: the row is reported)
+        _add_note(cells, row.note)
         if run is None:
             meta = context.meta(table.dialect, table.caption)
             meta.update({k: v for k, v in section.meta().items()})
@@ -1317,7 +1363,7 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     columns = {j: c for j, c in enumerate(titles) if j}  # a unit in one is that column's
     header = _Header("grid", 0, {}, {}, columns)
     _read_units(header, titles, table, context)
-    notes = {r.line + 1: _row_note(table, r.clean_cells) for r in table.rows}
+    notes = {r.line + 1: r.note for r in table.rows if r.note}
     runs = []
     for key, cells in groups.items():
         meta = context.meta(table.dialect, table.caption)
@@ -1331,7 +1377,7 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
         for cell, ops, text, col in cells:
             _add_note([cell], notes.get(cell["line"]))
             if ops:
-                cell["ops_per_s"] = _value(footnote_mark(text)[0])
+                cell["ops_per_s"] = _value(text)
             else:
                 cell["bytes_per_s"] = _cell_value(text)
                 _note_unit(header, cell, text, cell["line"] - 1, col)
@@ -1388,7 +1434,6 @@ def _finish(header: _Header | None, context: _Context) -> None:
 
 def _note_unit(header: _Header, cell: dict[str, Any], text: str, index: int,
                col: int) -> dict[str, Any]:
-    text = footnote_mark(text)[0]
     if text[-1:] in ("k", "K"):
         header.has_k = True
     elif value_with_unit(text) is None:
@@ -1417,6 +1462,8 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
                 continue
             value = _cell_value(at(j))
             if value is None:
+                if _ranged(header, at(j), index):
+                    continue
                 return None
             out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                         "name": name, "block_bytes": size, "bytes_per_s": value, **conditions})
@@ -1436,6 +1483,8 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
             continue
         value = _cell_value(at(j))
         if value is None:
+            if _ranged(header, at(j), index):
+                continue
             return None
         texts.append((at(j), j))
         notes = sorted(set(row_notes + name_notes))
@@ -1445,22 +1494,19 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
     return _noted(header, out, texts, index)
 
 
+def _ranged(header: _Header, cell: str, index: int) -> bool:
+    """Whether a cell that is no number gives a range ("4201.3\u20134350.8"): no one value, so
+    the row's other cells are read and the row is reported (``header.ranged``)."""
+    if is_range(cell):
+        header.ranged.add(index)
+        return True
+    return False
+
+
 def _cell_value(cell: str) -> float | None:
-    """A data cell's number: openssl's (``k`` or plain, unit settled later) or with its unit;
-    a footnote mark glued to it is no part of it (it is the row's note: see _row_note)."""
-    text = footnote_mark(cell)[0]
-    value = _value(text)
-    return value if value is not None else value_with_unit(text)
-
-
-def _row_note(table: _Table, cells: list[str]) -> str | None:
-    """The note the footnote marks glued to a row's values give it: what each mark stands for
-    where the table says (see ``_Table.footnotes``), else the mark itself."""
-    marks = [mark for text, mark in map(footnote_mark, cells)
-             if mark and _cell_value(text) is not None]
-    if not marks:
-        return None
-    return "; ".join(table.footnotes.get(mark_key(m), m) for m in dict.fromkeys(marks))
+    """A data cell's number: openssl's (``k`` or plain, unit settled later) or with its unit."""
+    value = _value(cell)
+    return value if value is not None else value_with_unit(cell)
 
 
 def _add_note(cells: list[dict[str, Any]], note: str | None) -> None:

@@ -18,7 +18,8 @@ import re
 from cipherlab.readers._names import canonical, is_digest, is_known
 
 __all__ = ["FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "SIZE", "block_size",
-           "block_size_in_prose", "footnote_mark", "mark_key", "labelled_rates", "number", "sized_name", "stated_unit", "unit_only",
+           "block_size_in_prose", "AROUND_VALUE", "decimal_comma", "footnote_mark", "is_range", "mark_key",
+           "plain_number", "labelled_rates", "number", "sized_name", "stated_unit", "unit_only",
            "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
@@ -33,7 +34,7 @@ _UNIT_RE = re.compile(r"(?<![A-Za-z0-9.,])" + _UNIT)
 _UNIT_ONLY = re.compile(_UNIT)
 _THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\(k\)", re.IGNORECASE)
 # A number right before a unit makes a quantity ("500 MB/s"), not a statement of the unit.
-_QUANTITY_END = re.compile(r"\d[\d,.]*\s*$")
+_QUANTITY_END = re.compile(r"\d(?:[\d,.]*\d)?\s*$")  # (not "OpenSSL 3.0.13, MB/s": a comma ends it)
 # A number as people write one: thousands marked by ",", "'" (Swiss) or U+2019 (a typeset
 # apostrophe), any decimals.
 _SEPARATOR = "[,'\u2019]"
@@ -196,6 +197,8 @@ def stated_unit(text: str) -> float | None:
     (1000.0, 1.0)
     >>> stated_unit("the disk reads at 500 MB/s") is None, stated_unit("16 bytes") is None
     (True, True)
+    >>> stated_unit("OpenSSL 3.0.13, MB/s")
+    1000000.0
     """
     if _THOUSANDS.search(text):
         return 1e3
@@ -258,6 +261,73 @@ def mark_key(mark: str) -> str:
     ['1', '1', '1', '*', '†']
     """
     return mark.translate(_SUPERSCRIPTS)
+
+
+# What people write around a value, which is no part of it: "~", "≈", "ca." before it; a
+# comparison after it in brackets ("(+3%)", "(8.3x)", "[5.1×]") or an error ("± 3.1", "+/- 4.4").
+_APPROX = re.compile(r"^(?:~|≈|∼|ca\.|approx\.|about)\s*(?=[\d.])", re.IGNORECASE)
+_BESIDE = re.compile(r"(?<=[\dkKsS])\s*(?:[(\[]\s*[+\-−]?\s*\d[\d.,]*\s*(?:%|x|×)\s*[)\]]|"
+                     r"(?:±|\+/-|\+-)\s*\d[\d.,]*\s*%?)$")
+_BESIDE_HINT = frozenset("~≈∼)]±/aA")  # (a cell holding none of these is left as it is)
+# Thousands grouped by blanks ("1 013 842", "38 812", "7 350,12"): one number.
+_BLANK_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:[    ]\d{3})+(?![\d])")
+_BLANKS = re.compile("[    ]")
+# A decimal comma ("312,45", "1.402,17", "1 912,40"), and a decimal point ("312.45",
+# "1,402.17"): a table that shows the one and never the other writes numbers so.
+_COMMA_DECIMAL = re.compile(r"\d,\d{1,2}(?![\d])|\d,\d{4,}|[.\s]\d{3},\d")
+_POINT_DECIMAL = re.compile(r"\d\.\d{1,2}(?![\d])|\d\.\d{4,}|,\d{3}\.\d")
+_COMMA_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\d.,])")
+
+
+_RANGE = re.compile(r"^\d[\d.,]*\s*(?:[-\u2013\u2014~]|\.\.|to)\s*\d[\d.,]*(?:\s*[kK])?$")
+
+
+def is_range(cell: str) -> bool:
+    """Whether a cell gives a range ("4201.3\u20134350.8", "120 - 130"): no one value.
+
+    >>> is_range("4201.3\u20134350.8"), is_range("120 to 130"), is_range("-12.5"), is_range("1,234.5")
+    (True, True, False, False)
+    """
+    return _RANGE.match(cell) is not None
+
+
+def decimal_comma(cells: str) -> bool:
+    """Whether a table's cells (joined by TABs) write their numbers with a decimal comma (and
+    ``.`` or blanks grouping thousands): some show one, none a decimal point. ``1,234`` alone
+    says neither.
+
+    >>> decimal_comma("312,45\t1.402,17"), decimal_comma("1,402.17\t312,45"), decimal_comma("1,234")
+    (True, False, False)
+    """
+    return "," in cells and _COMMA_DECIMAL.search(cells) is not None and \
+        _POINT_DECIMAL.search(cells) is None
+
+
+#: What a table's cells (joined) hold when a value in them has something written around it or
+#: thousands grouped by blanks (see :func:`plain_number`): most tables hold none.
+AROUND_VALUE = re.compile(r"[~\u2248\u223c\u00b1\u00a0\u202f\u2009]|\d \d|[\dkKsS]\s*[(\[]\s*[+\-\u2212]?\d|"
+                          r"\+/-|(?i:ca\.|about|approx)")
+
+
+def plain_number(cell: str, *, comma: bool = False, blanks: bool = True) -> str:
+    """A value cell as openssl would print it: without what is written around the value (see
+    ``_APPROX``, ``_BESIDE``), thousands grouped by blanks joined (unless ``blanks`` is False:
+    cells split at blanks), a decimal comma (``comma``: the table's) made a point.
+
+    >>> plain_number("≈ 98'412.3"), plain_number("612.4 ± 3.1"), plain_number("1490.6 (8.3x)")
+    ("98'412.3", '612.4', '1490.6')
+    >>> plain_number("712345.67K (+3%)"), plain_number("1 013 842"), plain_number("1 013 842", blanks=False)
+    ('712345.67K', '1013842', '1 013 842')
+    >>> plain_number("1.402,17", comma=True), plain_number("7 350,12 MB/s", comma=True)
+    ('1402.17', '7350.12 MB/s')
+    """
+    if not _BESIDE_HINT.isdisjoint(cell):
+        cell = _BESIDE.sub("", _APPROX.sub("", cell))
+    if blanks and _BLANKS.search(cell):
+        cell = _BLANK_GROUPS.sub(lambda m: _BLANKS.sub("", m[0]), cell)
+    if comma and ("," in cell or "." in cell):
+        cell = _COMMA_NUMBER.sub(lambda m: m[0].replace(".", "").replace(",", "."), cell)
+    return cell
 
 
 # A rate typed with its operation's label: "sign/s: 1533.00", "verify/s 51018.50",
