@@ -30,11 +30,10 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
-    "terminal/012": "the TAB lines of 'time' (real/user/sys) are reported as unplaced data (_tables)",
     "documents/108": "hosts as rows, sizes as columns, one algorithm in the prose: not read (loud error)",
     "documents/109": "AES-NI on/off as columns with derived 'x' and '%' columns: reported, not read",
     "documents/110": "bold section rows with empty cells and bare sizes as headers: reported, not read",
-    "documents/116": "label: the org heading with its tags ('Benchmark notes :crypto'), not the machine",
+    "documents/116": "label: the org heading ('Benchmark notes'), not the machine the sentence under it names",
     "documents/117": "label: 'Quick numbers from' (the sentence cut at its command), not the "
                      "machine named after it ('M2 MacBook Air'; _context)",
     "documents/119": "tables titled by a bold line naming the primitive ('chacha20 256'): not read",

@@ -125,3 +125,120 @@ def test_a_short_line_of_another_programs_code_block_is_no_caption():
     assert _runs(_read(f"Pi 5 (NVMe hat):\n\n{fio}\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
     assert _runs(_read(f"{fio}\nPi 5 (NVMe hat):\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
     assert _runs(_read(f"```bash\n# Signature\n```\n\n```\n{TABLE}```\n"), "label") == ["Signature"]
+
+
+def test_what_time_prints_beside_a_run_is_no_measurement():
+    """What ``time`` prints after a run is read as nothing and reported as nothing: bash's
+    ``real\\t0m18.127s`` lines (012, TAB-separated), the one line of zsh (macOS's shell), BSD's
+    and tcsh's. Durations are no throughputs."""
+    import warnings
+
+    import cipherlab
+
+    for tail in ("real\t0m18.127s\nuser\t0m18.004s\nsys\t0m0.092s\n",
+                 "real\t1m2.5s\nuser\t1m1.9s\nsys\t0m0.4s\n",
+                 "openssl speed -evp aes-128-cbc  18.00s user 0.09s system 99% cpu 18.127 total\n",
+                 "       18.12 real        18.00 user         0.09 sys\n",
+                 "18.004u 0.092s 0:18.12 99.8%\t0+0k 0+0io 0pf+0w\n"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            df = cipherlab.ingest(f"$ time openssl speed -evp aes-128-cbc\n{TABLE}\n{tail}")
+        assert len(df) == 2 and set(df.algorithm) == {"aes-128-cbc"}
+        assert not [w for w in caught if "not placed" in str(w.message)], tail
+
+
+def test_the_tags_after_a_heading_are_no_part_of_its_label():
+    """An org-mode heading's tags (116: ``* Benchmark notes   :crypto:``) and GitHub's emoji
+    codes after a Markdown heading leave the label; a colon inside a name stays."""
+    assert _runs(_read(f"* Rock 5B   :arm:bench:\n\n{TABLE}"), "label") == ["Rock 5B"]
+    assert _runs(_read(f"### Pi 5 results :rocket: :tada:\n\n{TABLE}"), "label") == ["Pi 5 results"]
+    assert _runs(_read(f"### node:a1\n\n{TABLE}"), "label") == ["node:a1"]
+
+
+def test_rows_whose_spaces_became_tabs_are_no_document_table():
+    """Two rows of openssl's table whose runs of spaces an editor turned into TABs (the header
+    kept its spaces) are openssl's rows, not a TAB table with a row of values for a header
+    (which gave a 'ghash' cell with the label '1091439.55k')."""
+    for rows in ("ghash\t  1091439.55k\nrand\t     29063.31k\n",
+                 "md5\t\t104596.14k\t337042.66k\nsha1\t\t123784.94k\t381937.06k\n"):
+        two = "md5" in rows
+        head = "type             16 bytes" + ("     64 bytes" if two else "")
+        df = _read(f"{head}\nmd4                  0.00 {'        0.00 ' if two else ''}\n{rows}")
+        assert df.dialect.astype(str).unique().tolist() == ["text"]
+        assert df.label.isna().all() and len(df) == (3 if "ghash" in rows else 6)
+
+
+def test_a_column_whose_cells_ran_into_the_row_names_is_reported_not_named():
+    """A TAB-separated copy of a table with an ``AES-NI Enabled`` column, its TABs turned into
+    single spaces, gives rows ``aes-128-cbc Yes 522138.77k ...``: reported (no algorithm
+    ``aes-128-cbc-yes`` is made up), with a ``type`` header above or none."""
+    import cipherlab
+
+    rows = ("aes-128-cbc Yes 522138.77k 556844.12k 565751.21k 568527.19k 569161.05k\n"
+            "aes-128-cbc no 251155.07k 281797.40k 288457.39k 293490.01k 293360.98k\n")
+    for head in ("Cipher AES-NI Enabled 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n",
+                 "type 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n"):
+        with pytest.raises(cipherlab.errors.IngestError, match="look like measurements"):
+            cipherlab.ingest(f"OpenSSL 1.0.1f on an r3.xlarge:\n\n{head}{rows}")
+    df = _read(f"type 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n{rows}"
+               "md5 1.00k 2.00k 3.00k 4.00k 5.00k\n")
+    assert set(df.algorithm) == {"md5"}
+
+
+def test_bssl_lines_a_mail_client_wrapped_are_rejoined_or_reported():
+    """``bssl speed`` lines wrapped before ``ops/sec)`` (a mail client at 72 columns: 006's
+    text re-wrapped) are rejoined into their records, in one run; a ``Did`` record cut short
+    for good is reported, not dropped; a sentence starting with "Did" is neither."""
+    import warnings
+
+    import cipherlab
+
+    text = ("```\nDid 1428 RSA 2048 signing operations in 1015147us (1406.7 ops/sec)\n"
+            "Did 40000 RSA 2048 verify (same key) operations in 1006660us (39735.4\nops/sec)\n"
+            "Did 6743 Ed25519 signing operations in 1051044us (6415.5 ops/sec)\n```\n")
+    df = _read(text)
+    assert sorted(zip(df.algorithm, df.operation, df.line)) == [
+        ("ed25519", "sign", 5), ("rsa2048", "sign", 2), ("rsa2048", "verify", 3)]
+    assert df.run.nunique() == 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(text.replace("\nops/sec)\n", "\n\nops/sec)\n") +
+                              "Did 3 runs of it on the Pi, same result.\n")
+    assert len(df) == 2 and [str(w.message) for w in caught if "not placed" in str(w.message)]
+
+
+def test_a_multi_childs_record_wrapped_by_a_mail_client_is_rejoined():
+    """``Got: +F:...`` lines are long: a mail client breaks them after ``Got:``, before
+    ``from N``, even inside the record (033's and 055's texts re-wrapped at 72 columns).
+    Rejoined, each is its child's share, never a record of the parent's own."""
+    rec = "+F:6:sha256:96420105.60:280084364.80:844757862.40:1438773452.80:1751180902.40:1798779699.20"
+    cut = rec.replace("sha256:", "sha\n256:")  # (broken inside the record, as 055's text was)
+    for got in (f"Got:\n{rec}\nfrom 11\n", f"Got: {rec}\nfrom 11\n", f"Got: {rec} from 11\n",
+                f"Got: {cut}\nfrom 11\n"):
+        df = _read(f"Forked child 11\nGot: +H:16:64:256:1024:8192:16384 from 11\n{got}")
+        assert len(df) == 6 and set(df.flag) == {"child process"} and set(df.child) == {11}, got
+
+
+def test_a_wrapped_35_rsa_table_is_read_whole():
+    """openssl 3.5's eight-column RSA table wrapped by a mail client (011's fixture re-wrapped
+    at 72 columns): the header's tail (``encr./s  decr./s``, whose dot had hidden the whole
+    header) and each row's last rates are rejoined; values left over under a public-key row
+    are reported, never dropped."""
+    import warnings
+
+    import cipherlab
+
+    head = "                   sign    verify    encrypt   decrypt   sign/s verify/s"
+    row = "rsa  4096 bits 0.000987s 0.000041s 0.000042s 0.000987s   1013.3  24544.8"
+    want = [("decrypt", 1013.6), ("encrypt", 23868.2), ("sign", 1013.3), ("verify", 24544.8)]
+    for text in (f"{head}\nencr./s  decr./s\n{row}\n23868.2   1013.6\n",
+                 f"{head}  encr./s  decr./s\n{row}\n23868.2   1013.6\n",
+                 f"{head}\nencr./s  decr./s\n{row}  23868.2   1013.6\n"):
+        df = _read(text)
+        assert sorted(zip(df.operation, df.ops_per_s)) == want, text
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest("                  sign    verify    sign/s verify/s\n"
+                              "rsa 4096 bits 0.004185s 0.000065s    239.0  15384.6\n"
+                              "23868.2   1013.6\n")
+    assert len(df) == 2 and any("not placed" in str(w.message) for w in caught)

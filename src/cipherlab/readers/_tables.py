@@ -37,6 +37,7 @@ row's cells get what the footnote says (or the mark) as their ``note``.
 
 from __future__ import annotations
 
+import csv
 import functools
 import html
 import itertools
@@ -48,7 +49,8 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above
-from cipherlab.readers._grids import RUN_HEADER, named_algorithms, read_grid, run_meta
+from cipherlab.readers._grids import (RUN_HEADER, measured_columns_only, named_algorithms, read_grid,
+                                      run_meta)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
@@ -292,6 +294,9 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "\t" in blob:
         tables += _tab_tables(lines, taken)
+        taken = set().union(*(t.span for t in tables)) if tables else set()
+    if "," in blob:
+        tables += _csv_tables(lines, taken)
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "  " in blob:
         tables += _aligned_tables(lines, blob, taken)
@@ -654,6 +659,33 @@ def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
         lines = blob.count("\n", start, stop) + (stop > start and blob[stop - 1] != "\n")
         blocks.append((row, row + lines, start, stop))
     return blocks
+
+
+def _csv_tables(lines: list[str], taken: set[int]) -> list[_Table]:
+    """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
+    least two consecutive lines with the same number (two or more) of fields, read as the
+    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose, whose commas
+    have a space after them, is no candidate (any other line is refused later, as every
+    candidate is: no header of sizes or algorithms, no grid)."""
+    tables: list[_Table] = []
+    block: list[int] = []
+    for i in [*(i for i, line in enumerate(lines)
+                if "," in line and ", " not in line and i not in taken), -2]:
+        if block and (i != block[-1] + 1 or i < 0):
+            if len(block) >= 2:
+                tables += _csv_table(lines, block)
+            block = []
+        block.append(i)
+    return tables
+
+
+def _csv_table(lines: list[str], block: list[int]) -> list[_Table]:
+    """The tables among consecutive lines holding commas: runs of rows of one width."""
+    rows = [_Row(i, [c.strip() for c in cells], {i})
+            for i, cells in zip(block, csv.reader([lines[i].rstrip(", \t") for i in block]))]
+    return [_Table("csv", group[0].line, group[-1].line, group)
+            for _, run in itertools.groupby(rows, key=lambda r: len(r.cells))
+            if len(group := list(run)) >= 2 and len(group[0].cells) >= 2]
 
 
 class _HTMLTableParser(HTMLParser):
@@ -1356,6 +1388,8 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     rows = [(r.line, r.clean_cells) for r in table.rows if any(r.cells)]
     if table.dialect == "tabs" and rows and not rows[0][1][0]:
         return [], set(), []  # openssl's own public-key header, TAB-indented: the text parser's
+    if table.dialect == "csv" and not measured_columns_only(rows, _cell_value):
+        return [], set(), []  # a data file's fields (or builds: a CSV cannot tell), not read
     got = read_grid(rows, context, _cell_value, table.caption)
     if got is None:
         return [], set(), []
@@ -1400,7 +1434,8 @@ def _read_units(header: _Header, cells: list[str], table: _Table, context: _Cont
             else:
                 header.unit = unit  # "Throughput (MB/s)" over the name column: every column's
     caption = table.caption
-    below = table.below[0] if table.below and not table.below[0].endswith(":") else None
+    below = " ".join(table.below)  # (the paragraph: a mail client may have wrapped it)
+    below = None if below.endswith(":") else below
     header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit or \
         (stated_unit(below) if below and _UNIT_HINT.search(below.lower()) else None)
 
