@@ -25,6 +25,7 @@ text (never from the reader's output). Its format::
                                # Mbps, Gbps (bits)
     sizes = [16, 64, 256, 1024, 8192]
     rtol = 1e-9
+    decimal = ","              # the text's decimal mark, where it is a comma (1.234,56 = 1234.56)
     may_split = true           # the reader may give these cells as several runs
     rows = [
       "aes-128 cbc | aes-128-cbc | 95535.38k 104996.27k 107651.51k 108085.93k 108503.04k",
@@ -245,8 +246,11 @@ def _row_cells(row: str, run: dict[str, Any], at: tuple[int, int], source: str) 
             operation = op[0] if op else canonical(algorithm)[1]
         if token == "-":  # a size without a cell
             continue
+        value = m["value"]
+        if run.get("decimal") == ",":  # ("1.234,56": "." groups thousands, "," is the decimal mark)
+            value = value.replace(".", "").replace(",", ".")
         cells.append(Cell(at[0], algorithm, operation, size,
-                          _value(m["value"], 1.0 if size is None else factor, size),
+                          _value(value, 1.0 if size is None else factor, size),
                           bool(m["loud"]), conditions, optional, name, run.get("rtol", 1e-9),
                           at, m["value"]))
     return cells

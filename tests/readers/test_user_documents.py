@@ -184,3 +184,144 @@ def test_an_issue_template_section_heading_names_no_run(tmp_path, name, text):
     named = _ingest(tmp_path, "named-" + name, text.replace("Steps to reproduce", "Graviton3")
                     .replace("Expected behavior", "Graviton3"))
     assert set(named["label"]) == {"Graviton3"}
+
+
+@pytest.mark.parametrize("name, text, unit", [
+    ("below.md", "OpenSSL 3.0.13 on the NAS\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                 "| aes-128-cbc | 95535.38 | 108085.93 |\n\n(numbers in 1000s of bytes per second)\n", 1e3),
+    ("figure.html", "<figure><table><tr><th>Digest</th><th>64 bytes</th><th>8192 bytes</th></tr>\n"
+                    "<tr><td>sha256</td><td>312.4</td><td>1903.5</td></tr>\n</table>"
+                    "<figcaption>Figures in MiB/s</figcaption></figure>\n", 2.0 ** 20),
+    ("above.md", "Results in KB/s:\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                 "| aes-128-cbc | 95535.38 | 108085.93 |\n\nI also tried MB/s for the others.\n", 1e3),
+])
+def test_a_unit_stated_right_below_a_table_is_its_unit_where_nothing_above_says(
+        tmp_path, name, text, unit):
+    """The unit in a ``<figcaption>`` after ``</table>`` or a sentence right below (issue text
+    102): the cells were flagged 'unit unknown'. What the text above says comes first."""
+    df = _ingest(tmp_path, name, text)
+    assert df["flag"].isna().all()
+    assert df["bytes_per_s"].iloc[0] == pytest.approx(float(text.split("<td>")[-2][:-5]
+                                                             if "<td>" in text else 95535.38) * unit)
+
+
+def test_a_sentence_below_that_introduces_what_follows_is_not_the_tables_unit(tmp_path):
+    df = _ingest(tmp_path, "next.md", "| cipher | 16 bytes |\n|---|---|\n| md5 | 1532.1 |\n\n"
+                 "And the same in MB/s:\n\n```\nsha1 12.5\n```\n")
+    assert set(df["flag"]) == {"unit unknown"}
+
+
+@pytest.mark.parametrize("name, text, note", [
+    ("mark.md", "OpenSSL 3.0.13, ops/s\n\n| algorithm | sign/s | verify/s |\n|---|---|---|\n"
+                "| rsa 2048 bits | 1712.4 | 58804.1 |\n| rsa 4096 bits | 221.7\u2020 | 14110.2 |\n\n"
+                "\u2020 turbo boost was off\n", "turbo boost was off"),
+    ("mark.txt", "OpenSSL 1.1.1w\n\ncipher\t16 bytes\t64 bytes\naes-128-cbc\t95535.38k [1]\t104996.27k\n"
+                 "md5\t1532.10k\t2100.50k\n", "[1]"),
+    ("mark.html", "<p>OpenSSL 3.0.2, ops/s</p><table><tr><th>Key</th><th>sign/s</th><th>verify/s</th></tr>\n"
+                  "<tr><td>rsa 2048 bits</td><td>1712.4<sup>1</sup></td><td>58804.1</td></tr>\n"
+                  "<tr><td>rsa 4096 bits</td><td>221.7</td><td>14110.2</td></tr>\n</table>\n"
+                  "<p><sup>1</sup> median of 3</p>\n", "median of 3"),
+])
+def test_a_footnote_mark_glued_to_a_value_is_the_rows_note_not_part_of_the_number(
+        tmp_path, name, text, note):
+    """'221.7<sup>*</sup>' (issue text 120) made the row unreadable (reported); a mark after a
+    value is read off it and kept as the row's note: what the footnote below the table says,
+    or the mark itself where no footnote says."""
+    df = _ingest(tmp_path, name, text)
+    marked = df[df["note"].notna()]
+    assert len(df) == 4 and set(marked["note"]) == {note} and df["flag"].isna().all()
+    assert set(marked["line"]) == {2 if name == "mark.html" else 6 if name == "mark.md" else 4}
+    values = set(df["ops_per_s"].dropna()) | set(df["bytes_per_s"].dropna())
+    assert {221.7, 1712.4} & values or 95535380.0 in values
+
+
+@pytest.mark.parametrize("name, text, per_s", [
+    ("cells.md", "Ran `openssl speed -evp -bytes 4096 sha1 md5` on the Pi 5:\n\n| digest | speed |\n"
+                 "|---|---|\n| sha1 | 5.12 Gbps |\n| md5 | 4.90 Gbps |\n", 5.12e9 / 8),
+    ("cells.txt", "openssl speed -bytes 4096 -evp aes-128-ctr aes-256-ctr (OpenSSL 3.0.2)\n\n"
+                  "algorithm\tthroughput\naes-128-ctr\t1,812.5 MiB/s\naes-256-ctr\t1,402.0 MiB/s\n",
+     1812.5 * 2 ** 20),
+])
+def test_cells_with_their_own_unit_at_the_size_the_command_gives(tmp_path, name, text, per_s):
+    """'12.41 GB/s' cells under 'throughput', the size in the command's '-bytes 16384' (issue
+    text 117): the rows were reported, their block size unknown."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["block_bytes"]) == {4096} and len(df) == 2 and df["flag"].isna().all()
+    assert df["bytes_per_s"].iloc[0] == pytest.approx(per_s)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("fence.md", "OpenSSL 3.0.13 on the Pi 5, in KB/s:\n\n```\ncipher         16 bytes     1024 bytes\n"
+                 "aes-128-ctr    95535.38     108085.93\nchacha20       61204.40     210334.50\n```\n"),
+    ("pre.html", "<p>OpenSSL 3.0.13 on the Pi 5</p>\n<pre>\nBlock (bytes)   aes-128-ctr   chacha20-poly1305\n"
+                 "                (KB/s)        (KB/s)\n16              95535.38      61204.40\n"
+                 "1024            108085.93     210334.50\n</pre>\n"),
+])
+def test_a_space_aligned_table_in_a_block_of_preformatted_text(tmp_path, name, text):
+    """A table retyped with spaces in a ``[code]`` block, sizes as rows and the unit on a second
+    header line under each name (issue text 105): nothing was read ('no measurements found')."""
+    df = _ingest(tmp_path, name, text)
+    got = {(a[:5], b): v for a, b, v in zip(df["algorithm"], df["block_bytes"], df["bytes_per_s"])}
+    assert got == pytest.approx({("aes-1", 16): 95535380.0, ("aes-1", 1024): 108085930.0,
+                                 ("chach", 16): 61204400.0, ("chach", 1024): 210334500.0})
+    assert df["flag"].isna().all() and set(df["tool_version"]) == {"3.0.13"}
+
+
+def test_a_number_grouped_by_single_spaces_in_an_aligned_table_is_not_split(tmp_path):
+    """'1 013 842' stays one cell (never three numbers); unread, it is reported, not guessed."""
+    df = _ingest(tmp_path, "groups.txt", "sha256 at 8192 bytes, KB/s:\n\n    host   sha256\n"
+                 "    nas    1 013 842\n    pi     412 201\n")
+    assert df is None or not (df["bytes_per_s"] < 1e6).any()
+
+
+@pytest.mark.parametrize("name, text, first", [
+    ("comma.md", "OpenSSL 3.0.13, Werte in MB/s\n\n| Algorithmus | 16 Bytes | 8192 Bytes |\n|---|---|---|\n"
+                 "| sha256 | 98,5 | 1.861,05 |\n| md5 | 120,75 | 790,1 |\n", 98.5e6),
+    ("groups.html", "<p>OpenSSL 3.0.13, d\u00e9bit en KB/s</p>\n<table><tr><th>Algo</th><th>16 bytes</th>"
+                    "<th>8192 bytes</th></tr>\n<tr><td>sha256</td><td>98\u202f412,5</td><td>1 861 050,0</td>"
+                    "</tr>\n<tr><td>md5</td><td>120\u00a0750,25</td><td>790 100,5</td></tr></table>\n", 98412.5e3),
+    ("swiss.txt", "OpenSSL 3.0.13, KiB/s\n\nalgorithm\t16 bytes\t8192 bytes\nsha256\t98'412.5\t1'861'050.0\n"
+                  "md5\t120\u2019750.25\t790'100.5\n", 98412.5 * 1024),
+])
+def test_a_locales_decimal_comma_and_digit_groups(tmp_path, name, text, first):
+    """'1.402,17' and '1 912,40' (texts 121, 122) made their rows unreadable (reported), and
+    '98'412.3' in a plain cell too (123): a table that shows decimal commas and never a decimal
+    point is read so; blanks (U+202F, U+00A0, spaces) and apostrophes group thousands."""
+    df = _ingest(tmp_path, name, text)
+    assert len(df) == 4 and df["flag"].isna().all()
+    assert df["bytes_per_s"].iloc[0] == pytest.approx(first)
+
+
+def test_one_comma_table_beside_a_point_one_is_each_read_its_own_way(tmp_path):
+    df = _ingest(tmp_path, "two.md", "OpenSSL 3.0.13, MB/s\n\n| algo | 16 bytes |\n|---|---|\n| md5 | 1,5 |\n"
+                 "\nAnd again, MB/s:\n\n| algo | 16 bytes |\n|---|---|\n| md5 | 1,500.5 |\n| sha1 | 2.5 |\n")
+    assert list(df["bytes_per_s"]) == pytest.approx([1.5e6, 1500.5e6, 2.5e6])
+
+
+@pytest.mark.parametrize("name, text", [
+    ("beside.md", "OpenSSL 3.1.4, 16384-byte blocks, MB/s\n\n| algorithm | asm | no-asm |\n|---|---|---|\n"
+                  "| aes-128-ctr | ~ 1490.6 (8.3x) | 180.2 |\n| sha1 | \u2248 2104.9 \u00b1 3.5 | 412.0 (-12 %) |\n"),
+    ("beside.txt", "OpenSSL 3.1.4, MB/s\n\ncipher\t16384 bytes\t1024 bytes\naes-128-ctr\t1490.6 [8.3\u00d7]\t180.2 +/- 1\n"
+                   "sha1\t2104.9 (+3%)\t412.0 \u00b1 2.5 %\n"),
+])
+def test_what_is_written_around_a_value_is_no_part_of_it(tmp_path, name, text):
+    """'~', '\u2248' before a value; a speed-up, a percentage or an error after it (texts 123, 124,
+    125, 128): the rows were reported; the value is the number itself."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == pytest.approx([180.2e6, 412.0e6, 1490.6e6, 2104.9e6])
+    assert df["flag"].isna().all()
+
+
+def test_a_range_is_no_value_and_its_row_is_reported(tmp_path):
+    import warnings
+
+    import cipherlab
+
+    path = tmp_path / "range.md"
+    path.write_text("OpenSSL 3.0.8, MB/s\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                    "| aes-128-gcm | 612.4 | 4201.3\u20134350.8 |\n| sha256 | 120 - 130 | 402.5 |\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(path)
+    assert sorted(df["bytes_per_s"]) == pytest.approx([402.5e6, 612.4e6])
+    assert any("line(s) 5, 6" in str(w.message) for w in caught)

@@ -2,7 +2,8 @@
 
 Why this module exists: people rarely paste ``openssl speed``'s own text table into a wiki or a
 report. They retype it as a Markdown pipe table, an HTML ``<table>`` or MediaWiki markup
-(``{| ... |}``), or copy a rendered wiki table, which arrives as tab-separated cells. Rows are
+(``{| ... |}``), or copy a rendered wiki table, which arrives as tab-separated cells, or align
+it with spaces in a block of preformatted text (a fence, ``[code]``, ``<pre>``). Rows are
 algorithms and columns are block sizes (``16 bytes``), cells keep openssl's ``k`` suffix (x1000
 bytes/s) and sometimes gain thousands separators (``6,916.78k``); the condition the author
 varied becomes an extra column (the AWS wiki's ``AES-NI Enabled``). Some pages transpose the table: rows are implementation tiers
@@ -27,8 +28,11 @@ Units: a ``k`` cell is thousands of bytes/s (openssl's), a cell may carry its ow
 bytes/s (above 10000, which openssl never prints, they are warned about). In a table without
 any ``k`` a person chose the unit: it is the one the text states (a column title ``16 bytes
 (MB/s)``, a header cell or caption ``Throughput (MiB/s)``, a sentence above the table "numbers
-in 1000s of bytes per second"; see :mod:`cipherlab.readers._units`). When nothing states it,
-the cells are kept as printed, flagged ``unit unknown`` and warned about: never guessed.
+in 1000s of bytes per second"; where none of those says, a caption or sentence right below
+it: "Figures in MB/s"; see :mod:`cipherlab.readers._units`). When nothing states it,
+the cells are kept as printed, flagged ``unit unknown`` and warned about: never guessed. A
+footnote mark glued to a value (``221.7*``, ``<sup>1</sup>``, ``[2]``) is no part of it: the
+row's cells get what the footnote says (or the mark) as their ``note``.
 """
 
 from __future__ import annotations
@@ -50,16 +54,19 @@ from cipherlab.readers._grids import (RUN_HEADER, measured_columns_only, named_a
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, block_size, block_size_in_prose,
-                                      stated_unit, value_with_unit)
+from cipherlab.readers._units import (AROUND_VALUE, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK, INTEGER, block_size,
+                                      block_size_in_prose, decimal_comma, footnote_mark, is_range,
+                                      mark_key, plain_number, stated_unit, value_with_unit)
 
 __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
 _SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
-# A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
-_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
-                    r"\s*(k)?$", re.IGNORECASE)
+# A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators ("," or
+# a Swiss "'" or typeset "’", one kind in a number).
+_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:'\d{3})+|\d{1,3}(?:\u2019\d{3})+|\d+)"
+                    r"(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)\s*(k)?$", re.IGNORECASE)
+_GROUPS = str.maketrans("", "", ",'\u2019")
 # Cells that say "nothing here" rather than a number.
 _BLANK_CELLS = {"", "-", "--", "\u2013", "\u2014", "n/a", "na", "?", "x"}
 _CLEAN_HINT = re.compile("[&\u00a0*_`]")  # what only _clean(), not a strip, removes
@@ -182,8 +189,8 @@ def parse_value(cell: str) -> float | None:
 
     Examples
     --------
-    >>> parse_value("282247.11k"), parse_value("6,916.78k"), parse_value("0.00")
-    (282247110.0, 6916780.0, 0.0)
+    >>> parse_value("282247.11k"), parse_value("6,916.78k"), parse_value("0.00"), parse_value("98'412.3")
+    (282247110.0, 6916780.0, 0.0, 98412.3)
     >>> parse_value("n/a") is None
     True
     """
@@ -199,7 +206,7 @@ def _value(cell: str) -> float | None:
     m = _VALUE.match(cell)
     if m is None:
         return None
-    number = m[1].replace(",", "")
+    number = m[1].translate(_GROUPS)
     return times_1000(number) if m[2] else float(number)
 
 
@@ -290,6 +297,9 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "," in blob:
         tables += _csv_tables(lines, taken)
+        taken = set().union(*(t.span for t in tables)) if tables else set()
+    if "  " in blob:
+        tables += _aligned_tables(lines, blob, taken)
     if not any(_may_hold_measurements(t) for t in tables):
         return [], set()
     # (of tables starting on the same line, the last found is read; one starting inside the
@@ -307,6 +317,8 @@ def find_tables(lines: list[str], source: str, *,
         done = table.end + 1
         found, used, bad = [], set(), []
         if _may_hold_measurements(table):
+            table.below = _text_below(lines, table)
+            _plain_numbers(table)
             found, used, bad = _read_table(table, context)
             if not found:  # not openssl's orientation: perhaps another one (_grids)
                 found, used, grid_bad = _read_grid(table, context)
@@ -335,6 +347,56 @@ def find_tables(lines: list[str], source: str, *,
     return runs, consumed
 
 
+_MARK_END = re.compile(rf"(?:{FOOTNOTE_MARK})(?=\t|$)")  # (a cell that ends in a footnote mark)
+_NUMBER_FIRST = re.compile(r"[~\u2248\u223c+-]?\s*\d|(?:ca\.|approx\.|about)\s*\d", re.IGNORECASE)
+
+
+def _plain_numbers(table: _Table) -> None:
+    """Each cell that holds a number as openssl would print it (see :func:`_units.plain_number`):
+    in the table's way of writing decimals, without what is written around the value. A cell
+    of an aligned table keeps its blanks (they split its cells: "1 013 842" is not read)."""
+    rows = [r for r in table.rows if any(r.cells)]
+    cells = "\t".join(["\t".join(r.clean_cells) for r in rows])
+    comma, marked = decimal_comma(cells), _MARK_END.search(cells) is not None
+    if not comma and not marked and not AROUND_VALUE.search(cells):
+        return  # (one look at the whole table: most write their numbers as openssl does)
+    blanks = table.dialect != "aligned"
+    for r in rows:
+        plain, marks = [], []
+        for c in r.clean_cells:
+            if _NUMBER_FIRST.match(c):
+                c, mark = footnote_mark(c) if marked else (c, None)
+                marks += [mark] if mark else []
+                c = plain_number(c, comma=comma, blanks=blanks)
+            plain.append(c)
+        r._clean_cells = plain
+        if marks:  # (what the table's footnotes say each mark stands for, else the mark)
+            r.note = "; ".join(table.footnotes.get(mark_key(m), m) for m in dict.fromkeys(marks))
+
+
+def _text_below(lines: list[str], table: _Table) -> list[str]:
+    """The prose right below a table, as read: an HTML table's ``<figcaption>`` or text after
+    ``</table>`` on its last line, then the lines after it up to the paragraph's end (one blank
+    line may come first). A heading or another table ends it."""
+    out = []
+    html_ = table.dialect == "html"
+    if html_:
+        tail = re.split("</table>", lines[table.end], flags=re.IGNORECASE)[-1]
+        out = [_prose_text(_SUP.sub(r"[\1]", tail))] if len(tail) < len(lines[table.end]) else []
+    for line in itertools.islice(lines, table.end + 1, table.end + 2 + _BELOW_REACH):
+        text = _prose_text(_SUP.sub(r"[\1]", line) if html_ and "<" in line else line)
+        if not text:
+            if any(out):
+                break
+            continue
+        if _HEADING.match(text) or "|" in line or "\t" in line or _HTML_TABLE.search(line):
+            break
+        out.append(text)
+        if len(out) > _BELOW_REACH:
+            break
+    return [t for t in out if t]
+
+
 def _may_hold_measurements(table: _Table) -> bool:
     """Whether reading ``table`` can give a run or a row to report: a header row, then a row
     with something a value may be read from. (Most candidates are one ``|`` line of a shell
@@ -354,6 +416,7 @@ class _Row:
     line: int            # 0-based index of the row's (first) line
     cells: list[str]
     lines: set[int]      # 0-based indices the row occupies
+    note: str | None = None  # what the footnote marks glued to its values say (_plain_numbers)
     _clean_cells: list[str] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -373,6 +436,15 @@ class _Table:
     rows: list[_Row]
     markup: set[int] = field(default_factory=set)  # separator rows, <table> tags: no data
     caption: str | None = None
+    below: list[str] = field(default_factory=list)  # the prose right below it (see _text_below)
+
+    @functools.cached_property
+    def footnotes(self) -> dict[str, str]:
+        """What each footnote mark stands for, from its rows ("* throttled" in a ``<tfoot>``)
+        and the lines right below it."""
+        rows = (" ".join(c for c in r.clean_cells if c) for r in self.rows)
+        found = (_FOOTNOTE_LINE.match(t) for t in itertools.chain(rows, self.below))
+        return {mark_key(m[1]): m[2] for m in found if m}
 
     @property
     def span(self) -> set[int]:
@@ -475,6 +547,120 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
 
 
+# A block of preformatted text: fenced, BBCode, HTML or indented by 4 spaces (or a TAB) after
+# a blank line. (Patterns led by a literal or a newline: re skips other characters fast.)
+_CODE_OPEN = re.compile(r"```|~~~|\[code\]|\[CODE\]|<pre\b|<PRE\b|\n[ \t]*\n(?= {4}|\t)")  # (no groups)
+_CODE_LINE = re.compile(r"[ \t>]*$")  # (what may come before the marker on its line)
+_CODE_CLOSE = {"```": re.compile("```"), "~~~": re.compile("~~~"),
+               "[": re.compile(r"\[/code\]", re.I), "<": re.compile("</pre>", re.I)}
+_INDENTED = re.compile(r"(?:(?: {4}|\t)[^\n]*\S[^\n]*(?:\n|$))+")
+# Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
+# Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
+# (Each pattern led by a literal or a digit: re skips to the places where it may match.)
+_OPENSSL_OUTPUT = [re.compile("Doing "), re.compile(r"\d\.\d\dk\b"),
+                   re.compile(r"\n[ \t]*(?:type\s|\+[A-Z]{1,3}:|(?:version|built on|options|compiler):)"),
+                   re.compile(r"\d\.\d{4,}s\b"), re.compile("'numbers'"), re.compile(r"/s\b")]
+_PK_TITLE = re.compile(r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s\b")
+_GAP_NUMBER = re.compile(r"  +[~\u2248+-]?\d")  # (what a row of aligned values holds)
+_ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
+
+
+def _aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[_Table]:
+    """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
+    ``<pre>``, an indented block): cells are separated by two spaces or more, one row per line;
+    consecutive lines of two cells or more, none more than the first, are a table; a row of
+    fewer cells than the first has them under the columns they overlap (a unit under each
+    name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is left to the text parser, and a
+    cell with single spaces stays one cell (``1 013 842``: a number grouped by spaces, never
+    read as three)."""
+    tables: list[_Table] = []
+    for first, stop, start, end in _code_blocks(blob):
+        if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
+            continue  # (no number after a gap, or openssl's own output: no aligned table)
+        rows: list[_Row] = []
+        spans: list[tuple[int, int]] = []  # (the first row's columns)
+        for i in range(first, stop + 1):
+            line = lines[i] if i < stop and i not in taken else ""
+            found = list(_ALIGNED_CELL.finditer(_unquote(line))) if "  " in line or \
+                "\t" in line else []
+            if len(found) >= 2 and (not rows or len(found) <= len(spans)):
+                if not rows:
+                    spans = [m.span() for m in found]
+                rows.append(_Row(i, _under_columns(found, spans), {i}))
+                continue
+            if len(rows) >= 2:
+                tables.append(_Table("aligned", rows[0].line, rows[-1].line, _noted_header(rows)))
+            rows = []
+    return tables
+
+
+_NOTE_CELL = re.compile(r"^[(\[][^()\[\]]*[)\]]$")  # "(MiB/s)", "(bytes)", "[ops/s]"
+
+
+def _noted_header(rows: list[_Row]) -> list[_Row]:
+    """A header's second line of notes in parentheses under its names (``(bytes)``,
+    ``(MiB/s)``), joined to the names above them: one header row, ``aes-128-cbc (MiB/s)``."""
+    notes = rows[1].cells
+    if len(rows) < 3 or not any(notes) or not all(_NOTE_CELL.match(c) for c in notes if c):
+        return rows
+    head = rows[0]
+    cells = [f"{c} {n}".strip() for c, n in itertools.zip_longest(head.cells, notes, fillvalue="")]
+    return [_Row(head.line, cells, head.lines | rows[1].lines), *rows[2:]]
+
+
+def _openssl_output(blob: str, start: int, end: int) -> bool:
+    """Whether ``blob[start:end]`` holds output of openssl itself (see _OPENSSL_OUTPUT)."""
+    start = max(0, start - 1)  # (from the newline before the first line)
+    if any(pattern.search(blob, start, end) for pattern in _OPENSSL_OUTPUT[:-1]):
+        return True
+    return any(_PK_TITLE.search(blob, max(start, m.start() - 9), m.end())  # ("sign/s", not "MB/s")
+               for m in _OPENSSL_OUTPUT[-1].finditer(blob, start, end))
+
+
+def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[str]:
+    """A row's cells, each under the column of ``spans`` it overlaps most (the nearest, where
+    it overlaps none), when it has fewer cells than there are columns."""
+    if len(found) >= len(spans):
+        return [m[0] for m in found]
+    cells = [""] * len(spans)
+    for m in found:
+        s, e = m.span()
+        j = max(range(len(spans)), key=lambda k: (min(e, spans[k][1]) - max(s, spans[k][0]),
+                                                  -abs(s - spans[k][0])))
+        cells[j] = f"{cells[j]} {m[0]}".strip()
+    return cells
+
+
+def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
+    """``(first, stop)`` line indices and ``(start, end)`` offsets of each block of
+    preformatted text in ``blob`` (its lines joined by newlines), markers left out."""
+    blocks = []
+    row = pos = end = 0  # (the line ``pos`` is on: lines are counted once, going forward)
+    first = [_INDENTED.match(blob)] if blob[:1] == "\t" or blob[:4] == "    " else []
+    for m in itertools.chain(first, _CODE_OPEN.finditer(blob)):
+        if m is None or m.start() < end:
+            continue  # (a marker inside the block just read: the fence closing it)
+        if m[0][0] in "\n\t ":  # (after a blank line) an indented block
+            start = m.end() if m[0][0] == "\n" else 0
+            body = _INDENTED.match(blob, start)
+            if body is None:
+                continue
+            end = stop = body.end()
+        else:
+            line_start = blob.rfind("\n", 0, m.start()) + 1
+            if not _CODE_LINE.match(blob, line_start, m.start()):
+                continue  # (a marker inside a line of prose)
+            start = blob.find("\n", m.end()) + 1 or len(blob)
+            close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(blob, start)
+            end = close.end() if close else len(blob)
+            stop = max(start, blob.rfind("\n", start, close.start()) + 1 if close else len(blob))
+        row += blob.count("\n", pos, start)
+        pos = start
+        lines = blob.count("\n", start, stop) + (stop > start and blob[stop - 1] != "\n")
+        blocks.append((row, row + lines, start, stop))
+    return blocks
+
+
 def _csv_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
     least two consecutive lines with the same number (two or more) of fields, read as the
@@ -511,6 +697,7 @@ class _HTMLTableParser(HTMLParser):
         self._stack: list[dict[str, Any]] = []
         self._cell: list[str] | None = None
         self._span = 1
+        self._sup = False  # (inside a <sup> after a value)
         self._caption: list[str] | None = None
 
     def _line(self) -> int:
@@ -556,12 +743,21 @@ class _HTMLTableParser(HTMLParser):
             self._caption = []
         elif tag == "br" and self._cell is not None:
             self._cell.append(" ")
+        elif tag == "sup" and self._cell is not None:
+            # A superscript after a value is a footnote mark ("221.7 [*]", see _row_note);
+            # after a word it stays glued ("IDEAa", read by _split_footnote and tier_name).
+            self._sup = bool(self._cell) and self._cell[-1].rstrip()[-1:].isdigit()
+            if self._sup:
+                self._cell.append(" [")
 
     def handle_endtag(self, tag: str) -> None:
         if not self._stack:
             return
         if tag in ("td", "th"):
             self._end_cell()
+        elif tag == "sup" and self._cell is not None and self._sup:
+            self._cell.append("]")
+            self._sup = False
         elif tag == "tr":
             self._end_row()
         elif tag == "caption" and self._caption is not None:
@@ -682,7 +878,7 @@ _PLAIN_TAG = re.compile(r"<(?:([a-zA-Z][^\t\n\r\f />\x00<]*)((?:\s+[a-zA-Z_:][-.
                         r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*(/?)>"
                         r"|/([a-zA-Z][-.a-zA-Z0-9:_]*)\s*>|!(?i:doctype)[^<>]*>)")
 _PLAIN_ATTR = re.compile(r"([a-zA-Z_:][-.\w:]*)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
-_TABLE_TAGS = frozenset({"table", "tr", "td", "th", "caption", "br"})  # what the handlers use
+_TABLE_TAGS = frozenset({"table", "tr", "td", "th", "caption", "br", "sup"})  # what the handlers use
 _RAW_TEXT = re.compile(r"<(?:script|style)", re.IGNORECASE)  # (html.parser: text, not markup)
 
 
@@ -721,6 +917,10 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 
 
 _LABEL_REACH = 40  # lines of prose above a table that may hold its label
+_BELOW_REACH = 3  # lines of prose below a table that may state its unit or footnotes
+_SUP = re.compile(r"<sup>\s*([^<\s]{1,3})\s*</sup>", re.IGNORECASE)  # (a footnote mark: "[1]")
+# A footnote: its mark, then its text ("* thermal throttling", "[1]: turbo off", "† est.").
+_FOOTNOTE_LINE = re.compile(rf"^({FOOTNOTE_MARK}):?\s*(\S.*)$")
 
 
 def _read_first(name: str) -> property:
@@ -889,10 +1089,12 @@ def _facts(text: str) -> dict[str, Any]:
     # (a word each pattern needs is looked for first: most lines hold few. Beyond ASCII,
     # ignoring case is more than lower(): there every pattern is tried)
     low, every = text.lower(), not text.isascii()
-    m = _VERSION.search(text) if every or "ssl" in low else None
-    if m:
-        facts["tool"] = m[1].lower()
-        facts["tool_version"] = m[2]
+    # (of two versions in a sentence, the last is nearest the table: "LibreSSL 3.3.6 is what
+    # macOS ships, so I used OpenSSL 3.3.1")
+    versions = _VERSION.findall(text) if every or "ssl" in low else None
+    if versions:
+        facts["tool"] = versions[-1][0].lower()
+        facts["tool_version"] = versions[-1][1]
     elif (every or "openssl" in low) and _OPENSSL.search(text):
         facts["tool"] = "openssl"
     if (every or "speed" in low) and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
@@ -999,6 +1201,7 @@ class _Header:
     unit: float | None = None         # bytes/s per unit of plain numbers, stated by the text
     units: dict[int, float] = field(default_factory=dict)  # column -> unit its title states
     has_k: bool = False               # a cell under this header has openssl's "k"
+    ranged: set[int] = field(default_factory=set)  # rows with a range in a value cell
     plain: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)
     # (cells without k: cell, text, row index, column)
 
@@ -1137,7 +1340,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         new_header = _header(cells, context, table.dialect, hint_above)
         hint_above = False
         if new_header is not None:
-            _read_units(new_header, cells, table.caption, context)
+            _read_units(new_header, cells, table, context)
             _finish(header, context)
             header, run = new_header, None
             used |= row.lines
@@ -1163,6 +1366,9 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
                 bad.append(row.line)
             continue
         cells = found
+        if row.line in header.ranged:
+            bad.append(row.line)  # (a range read as no value: the row is reported)
+        _add_note(cells, row.note)
         if run is None:
             meta = context.meta(table.dialect, table.caption)
             meta.update({k: v for k, v in section.meta().items()})
@@ -1190,7 +1396,8 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     groups, bad, titles = got
     columns = {j: c for j, c in enumerate(titles) if j}  # a unit in one is that column's
     header = _Header("grid", 0, {}, {}, columns)
-    _read_units(header, titles, table.caption, context)
+    _read_units(header, titles, table, context)
+    notes = {r.line + 1: r.note for r in table.rows if r.note}
     runs = []
     for key, cells in groups.items():
         meta = context.meta(table.dialect, table.caption)
@@ -1202,6 +1409,7 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
             meta["label"] = " / ".join(names)
         run = Run(meta={k: v for k, v in meta.items() if v is not None})
         for cell, ops, text, col in cells:
+            _add_note([cell], notes.get(cell["line"]))
             if ops:
                 cell["ops_per_s"] = _value(text)
             else:
@@ -1214,9 +1422,10 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     return runs, used - set(bad), bad
 
 
-def _read_units(header: _Header, cells: list[str], caption: str | None,
-                context: _Context) -> None:
-    """The units a header row, its table's caption and the prose above state."""
+def _read_units(header: _Header, cells: list[str], table: _Table, context: _Context) -> None:
+    """The units a header row, its table's caption, the prose above and, where those say
+    nothing, the caption or sentence right below it state ("Figures in MB/s"; not a line that
+    introduces what follows it, ending in ':')."""
     for j, c in enumerate(cells):
         unit = stated_unit(c) if _UNIT_HINT.search(c.lower()) else None
         if unit is not None:
@@ -1224,7 +1433,11 @@ def _read_units(header: _Header, cells: list[str], caption: str | None,
                 header.units[j] = unit  # "16 bytes (MB/s)": that column's
             else:
                 header.unit = unit  # "Throughput (MB/s)" over the name column: every column's
-    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit
+    caption = table.caption
+    below = " ".join(table.below)  # (the paragraph: a mail client may have wrapped it)
+    below = None if below.endswith(":") else below
+    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit or \
+        (stated_unit(below) if below and _UNIT_HINT.search(below.lower()) else None)
 
 
 def _finish(header: _Header | None, context: _Context) -> None:
@@ -1284,6 +1497,8 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
                 continue
             value = _cell_value(at(j))
             if value is None:
+                if _ranged(header, at(j), index):
+                    continue
                 return None
             out.append({"line": index + 1, "algorithm": algorithm, "operation": operation,
                         "name": name, "block_bytes": size, "bytes_per_s": value, **conditions})
@@ -1303,6 +1518,8 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
             continue
         value = _cell_value(at(j))
         if value is None:
+            if _ranged(header, at(j), index):
+                continue
             return None
         texts.append((at(j), j))
         notes = sorted(set(row_notes + name_notes))
@@ -1312,10 +1529,24 @@ def _row_cells(index: int, cells: list[str], header: _Header) -> list[dict[str, 
     return _noted(header, out, texts, index)
 
 
+def _ranged(header: _Header, cell: str, index: int) -> bool:
+    """Whether a cell that is no number gives a range ("4201.3\u20134350.8"): no one value, so
+    the row's other cells are read and the row is reported (``header.ranged``)."""
+    if is_range(cell):
+        header.ranged.add(index)
+        return True
+    return False
+
+
 def _cell_value(cell: str) -> float | None:
     """A data cell's number: openssl's (``k`` or plain, unit settled later) or with its unit."""
     value = _value(cell)
     return value if value is not None else value_with_unit(cell)
+
+
+def _add_note(cells: list[dict[str, Any]], note: str | None) -> None:
+    for cell in cells if note else ():
+        cell["note"] = f"{cell['note']}; {note}" if cell.get("note") else note
 
 
 def _noted(header: _Header, out: list[dict[str, Any]], texts: list[tuple[str, int]],

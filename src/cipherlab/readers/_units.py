@@ -17,8 +17,10 @@ import re
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "INTEGER", "PK_FAMILY", "SIZE", "block_size", "block_size_in_prose",
-           "labelled_rates", "number", "sized_name", "stated_unit", "unit_only", "value_with_unit"]
+__all__ = ["FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "SIZE", "block_size",
+           "block_size_in_prose", "AROUND_VALUE", "decimal_comma", "footnote_mark", "is_range", "mark_key",
+           "plain_number", "labelled_rates", "number", "sized_name", "stated_unit", "unit_only",
+           "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -32,7 +34,7 @@ _UNIT_RE = re.compile(r"(?<![A-Za-z0-9.,])" + _UNIT)
 _UNIT_ONLY = re.compile(_UNIT)
 _THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\(k\)", re.IGNORECASE)
 # A number right before a unit makes a quantity ("500 MB/s"), not a statement of the unit.
-_QUANTITY_END = re.compile(r"\d[\d,.]*\s*$")
+_QUANTITY_END = re.compile(r"\d(?:[\d,.]*\d)?\s*$")  # (not "OpenSSL 3.0.13, MB/s": a comma ends it)
 # A number as people write one: thousands marked by ",", "'" (Swiss) or U+2019 (a typeset
 # apostrophe), any decimals.
 _SEPARATOR = "[,'\u2019]"
@@ -49,6 +51,16 @@ SIZE = (r"(?:bytes?[ -]?(?P<after>\d+)|(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ -]?"
 _SIZE_RE = re.compile(rf"^{SIZE}(?:\s*[(\[][^)\]]*[)\]])?$", re.IGNORECASE)
 _SIZE_IN_PROSE = re.compile(rf"(?<![\w.,]){SIZE}", re.IGNORECASE)
 _SIZE_FACTOR = {"K": 1024, "M": 1024 ** 2}
+# openssl speed's own option for one block size, in a command the prose quotes ("-bytes 16384").
+_BYTES_OPTION = re.compile(r"(?<!\S)-bytes[ =]+(\d+)(?![\w.])")
+# A footnote mark glued to a cell's number: "221.7*", "1,234.5k†", "12.3 [1]", "9.8[^2]",
+# "5.1¹" (a superscript digit: never part of a number).
+#: A footnote mark: "*", "†", "[1]", "[^2]", "[*]" (an HTML ``<sup>``), a superscript digit.
+FOOTNOTE_MARK = (r"\*{1,3}|[†‡§¶]{1,2}|\[\^?[\w*†‡]{1,3}\]|"
+                 r"[¹²³⁰-⁹]+")
+_SUPERSCRIPTS = str.maketrans("¹²³⁰⁴⁵⁶⁷⁸⁹", "1230456789", "[]^")
+_MARK = re.compile(rf"\s*({FOOTNOTE_MARK})$")
+_MARK_HINT = frozenset("*]†‡§¶¹²³⁰⁴⁵⁶⁷⁸⁹")
 
 
 def number(text: str) -> float | None:
@@ -90,12 +102,15 @@ def block_size_in_prose(text: str) -> int | None:
     (16384, 16384)
     >>> block_size_in_prose("Throughput of `sha256 @ 8K`, MB/s"), block_size_in_prose("rsa 2048 bits")
     (8192, None)
-    >>> block_size_in_prose("a 16 KB L1 cache") is None
-    True
+    >>> block_size_in_prose("a 16 KB L1 cache") is None, block_size_in_prose("`speed -bytes 4096 sha1`")
+    (True, 4096)
     """
     low = text.lower()
     if "block" not in low and "byte" not in low and "@" not in low and " at " not in low:
         return None  # (most lines state none: one look at the words a statement needs)
+    m = _BYTES_OPTION.search(text) if "-bytes" in low else None
+    if m:
+        return int(m[1])  # ("openssl speed -evp -bytes 16384")
     for m in _SIZE_IN_PROSE.finditer(text):
         if m[0].lower().endswith(("block", "blocks")) or sized_name(
                 text[max(0, m.start() - _TAIL):m.end()], prose=True):
@@ -182,6 +197,8 @@ def stated_unit(text: str) -> float | None:
     (1000.0, 1.0)
     >>> stated_unit("the disk reads at 500 MB/s") is None, stated_unit("16 bytes") is None
     (True, True)
+    >>> stated_unit("OpenSSL 3.0.13, MB/s")
+    1000000.0
     """
     if _THOUSANDS.search(text):
         return 1e3
@@ -197,8 +214,13 @@ def unit_only(text: str) -> float | None:
 
     >>> unit_only("MB/s"), unit_only(" Gbps "), unit_only("KiB/sec"), unit_only("MB/s (avg)")
     (1000000.0, 125000000.0, 1024.0, None)
+    >>> unit_only("(MiB/s)"), unit_only("[MB/s]")  # (a header's second line under a name)
+    (1048576.0, 1000000.0)
     """
-    m = _UNIT_ONLY.fullmatch(text.strip())
+    text = text.strip()
+    if text[:1] in "([" and text[-1:] in ")]":
+        text = text[1:-1].strip()
+    m = _UNIT_ONLY.fullmatch(text)
     return _factor(m) if m else None
 
 
@@ -212,6 +234,100 @@ def value_with_unit(cell: str) -> float | None:
     """
     m = _VALUE_UNIT.match(cell)
     return number(m[1]) * _factor(m) if m else None
+
+
+def footnote_mark(cell: str) -> tuple[str, str | None]:
+    """``(number text, mark)`` of a cell whose number has a footnote mark glued to it, else
+    ``(cell, None)``: the mark is a note on the row, never part of the number.
+
+    >>> footnote_mark("221.7*"), footnote_mark("1,234.5k \u2020"), footnote_mark("12.3 [1]")
+    (('221.7', '*'), ('1,234.5k', '\u2020'), ('12.3', '[1]'))
+    >>> footnote_mark("5.1\u00b9"), footnote_mark("9.8[^2]"), footnote_mark("12.5"), footnote_mark("*")
+    (('5.1', '\u00b9'), ('9.8', '[^2]'), ('12.5', None), ('*', None))
+    """
+    if cell[-1:] not in _MARK_HINT:
+        return cell, None
+    m = _MARK.search(cell)
+    if m is None or m.start() == 0 or not cell[m.start() - 1].isalnum():
+        return cell, None  # (a mark after a number, "k" or unit: "*" alone is no value)
+    return cell[:m.start()], m[1]
+
+
+def mark_key(mark: str) -> str:
+    """What a footnote mark says, however it is written: the cell's ``[1]``, ``[^1]`` or
+    ``¹`` and the footnote's ``1`` are one mark.
+
+    >>> [mark_key(m) for m in ("[1]", "[^1]", "¹", "[*]", "†")]
+    ['1', '1', '1', '*', '†']
+    """
+    return mark.translate(_SUPERSCRIPTS)
+
+
+# What people write around a value, which is no part of it: "~", "≈", "ca." before it; a
+# comparison after it in brackets ("(+3%)", "(8.3x)", "[5.1×]") or an error ("± 3.1", "+/- 4.4").
+_APPROX = re.compile(r"^(?:~|≈|∼|ca\.|approx\.|about)\s*(?=[\d.])", re.IGNORECASE)
+_BESIDE = re.compile(r"(?<=[\dkKsS])\s*(?:[(\[]\s*[+\-−]?\s*\d[\d.,]*\s*(?:%|x|×)\s*[)\]]|"
+                     r"(?:±|\+/-|\+-)\s*\d[\d.,]*\s*%?)$")
+_BESIDE_HINT = frozenset("~≈∼)]±/aA")  # (a cell holding none of these is left as it is)
+# Thousands grouped by blanks ("1 013 842", "38 812", "7 350,12"): one number.
+_BLANK_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:[    ]\d{3})+(?![\d])")
+_BLANKS = re.compile("[    ]")
+# A decimal comma ("312,45", "1.402,17", "1 912,40"), and a decimal point ("312.45",
+# "1,402.17"): a table that shows the one and never the other writes numbers so.
+_COMMA_DECIMAL = re.compile(r"\d,\d{1,2}(?![\d])|\d,\d{4,}|[.\s]\d{3},\d")
+_POINT_DECIMAL = re.compile(r"\d\.\d{1,2}(?![\d])|\d\.\d{4,}|,\d{3}\.\d")
+_COMMA_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\d.,])")
+
+
+_RANGE = re.compile(r"^\d[\d.,]*\s*(?:[-\u2013\u2014~]|\.\.|to)\s*\d[\d.,]*(?:\s*[kK])?$")
+
+
+def is_range(cell: str) -> bool:
+    """Whether a cell gives a range ("4201.3\u20134350.8", "120 - 130"): no one value.
+
+    >>> is_range("4201.3\u20134350.8"), is_range("120 to 130"), is_range("-12.5"), is_range("1,234.5")
+    (True, True, False, False)
+    """
+    return _RANGE.match(cell) is not None
+
+
+def decimal_comma(cells: str) -> bool:
+    """Whether a table's cells (joined by TABs) write their numbers with a decimal comma (and
+    ``.`` or blanks grouping thousands): some show one, none a decimal point. ``1,234`` alone
+    says neither.
+
+    >>> decimal_comma("312,45\t1.402,17"), decimal_comma("1,402.17\t312,45"), decimal_comma("1,234")
+    (True, False, False)
+    """
+    return "," in cells and _COMMA_DECIMAL.search(cells) is not None and \
+        _POINT_DECIMAL.search(cells) is None
+
+
+#: What a table's cells (joined) hold when a value in them has something written around it or
+#: thousands grouped by blanks (see :func:`plain_number`): most tables hold none.
+AROUND_VALUE = re.compile(r"[~\u2248\u223c\u00b1\u00a0\u202f\u2009]|\d \d|[\dkKsS]\s*[(\[]\s*[+\-\u2212]?\d|"
+                          r"\+/-|(?i:ca\.|about|approx)")
+
+
+def plain_number(cell: str, *, comma: bool = False, blanks: bool = True) -> str:
+    """A value cell as openssl would print it: without what is written around the value (see
+    ``_APPROX``, ``_BESIDE``), thousands grouped by blanks joined (unless ``blanks`` is False:
+    cells split at blanks), a decimal comma (``comma``: the table's) made a point.
+
+    >>> plain_number("≈ 98'412.3"), plain_number("612.4 ± 3.1"), plain_number("1490.6 (8.3x)")
+    ("98'412.3", '612.4', '1490.6')
+    >>> plain_number("712345.67K (+3%)"), plain_number("1 013 842"), plain_number("1 013 842", blanks=False)
+    ('712345.67K', '1013842', '1 013 842')
+    >>> plain_number("1.402,17", comma=True), plain_number("7 350,12 MB/s", comma=True)
+    ('1402.17', '7350.12 MB/s')
+    """
+    if not _BESIDE_HINT.isdisjoint(cell):
+        cell = _BESIDE.sub("", _APPROX.sub("", cell))
+    if blanks and _BLANKS.search(cell):
+        cell = _BLANK_GROUPS.sub(lambda m: _BLANKS.sub("", m[0]), cell)
+    if comma and ("," in cell or "." in cell):
+        cell = _COMMA_NUMBER.sub(lambda m: m[0].replace(".", "").replace(",", "."), cell)
+    return cell
 
 
 # A rate typed with its operation's label: "sign/s: 1533.00", "verify/s 51018.50",
