@@ -40,12 +40,13 @@ from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation,
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
-__all__ = ["RUN_HEADER", "Role", "named_algorithms", "read_grid", "role", "run_meta"]
+__all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "is_derived", "named_algorithms", "read_grid",
+           "role", "run_meta"]
 
 # Kinds of role.
-SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK = (
+SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
-    "blank")
+    "switch", "blank")
 
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
@@ -56,6 +57,12 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
                       r"latency\b|time\b|ms\b|us\b|seconds?\b)|%|\u00b5s", re.IGNORECASE)
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?[\d.]+s$",
                            re.IGNORECASE)
+# A CPU feature switched on or off ("AES-NI on", "without AVX2", "SHA-NI disabled"): a
+# condition of the cells under it, not an algorithm nor a run of its own.
+_SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]?ni|vaes|"
+                     r"avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|sve2?|pclmul\w*|"
+                     r"padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled))?$",
+                     re.IGNORECASE)
 _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
           "average": "mean", "mean": "mean", "median": "median", "med": "median"}
 # A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
@@ -79,6 +86,13 @@ RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|buil
                          r"libraries|lib|machine|machines|host|hosts|system|systems|platform|"
                          r"device|board|cpu|processor|implementation|variant|tool)s?$",
                          re.IGNORECASE)
+#: A section row naming a class of algorithms ("Hashes", "Symmetric ciphers", "Public key"):
+#: it groups the rows below it, it starts no run.
+ALGORITHM_CLASS = re.compile(r"^(?:(?:symmetric|asymmetric|public[\s-]key|block|stream|"
+                             r"authenticated|post[\s-]quantum|pqc?)\s*)?(?:ciphers?|aead|"
+                             r"encryption|hash(?:es|ing)?(?: functions?)?|digests?|macs?|"
+                             r"signatures?|key (?:exchange|agreement)|kems?|kex|algorithms?|"
+                             r"primitives?|crypto(?:graphy)?)?\s*:?$", re.IGNORECASE)
 _KEY_HEADER = re.compile(r"^(?:cipher|ciphers|algorithm|algorithms|algo|type|name|digest|hash|"
                          r"primitive|function|mode|curve|key|operation|operations|op|test|"
                          r"test item|item|benchmark)s?$", re.IGNORECASE)
@@ -90,9 +104,11 @@ _CONDITION_HEADER = re.compile(r"^(?:cpu\s+)?(?:mhz|ghz|clock|freq|frequency|cor
 _CORNER_OPS = {"encrypt": "encrypt", "encryption": "encrypt", "decrypt": "decrypt",
                "decryption": "decrypt", "sign": "sign", "signing": "sign", "verify": "verify",
                "verification": "verify", "keygen": "keygen"}
-# Programs whose tables are not cipher benchmarks, named in the sentence introducing a table.
-_OTHER_PROGRAM = re.compile(r"\b(?:perf|sysbench|fio|iperf3?|wrk|h2load|hdparm|ioping|7-?zip|"
-                            r"geekbench|tinymembench|mbw|iostat|vmstat|sar)\b", re.IGNORECASE)
+# Programs whose tables are not cipher benchmarks, named in the sentence introducing a table
+# ("perf" in lower case, as the program is written: "Perf check for ..." is a word).
+_OTHER_PROGRAM = re.compile(r"\b(?:(?-i:perf)|sysbench|fio|"
+                            r"iperf3?|wrk|h2load|hdparm|ioping|7-?zip|geekbench|tinymembench|mbw|"
+                            r"iostat|vmstat|sar)\b", re.IGNORECASE)
 _MEASURE_OPS = set(OPERATIONS) | {"parse"}
 _VERSION_LABEL = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?[a-z]{0,2})(?:[-+][\w.]+)?$")
 _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[\s-]*v?"
@@ -175,6 +191,15 @@ def algorithm_of(name: str) -> str | None:
     return algorithm
 
 
+def is_derived(text: str) -> bool:
+    """Whether a column title names a quantity derived from the measurements (``Gain``).
+
+    >>> is_derived("Speed-up"), is_derived("Off/On (%)"), is_derived("aes-128-gcm")
+    (True, True, False)
+    """
+    return bool(text) and _DERIVED.search(text) is not None and block_size(text) is None
+
+
 def role(text: str, *, sizes: bool = False) -> Role:
     """Classify a header cell or row name (``sizes``: bare integers are block sizes)."""
     if not text:
@@ -183,6 +208,9 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if size is not None:
         return Role(SIZE, text, block=size)
     low = text.lower()
+    switch = _SWITCH.match(text)
+    if switch and (switch["pre"] or switch["post"]):
+        return Role(SWITCH, text, conditions=(_switched(switch),))
     if low in _STATS:
         return Role(STAT, text, conditions=(("stat", _STATS[low]),))
     if _DERIVED.search(text):
@@ -217,6 +245,14 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if unit is not None:
         return Role(VALUE, text, unit=unit)
     return Role(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Role(RUN, text, run=text)
+
+
+def _switched(m: re.Match) -> tuple[str, str]:
+    """The condition a :data:`_SWITCH` match states: ``("aesni", "off")`` for ``AES-NI off``."""
+    feature = re.sub(r"[\s_-]", "", m["feature"].lower())
+    off = (m["pre"] or "").lower() in ("without", "no") or \
+        (m["post"] or "").lower() in ("off", "no", "disabled")
+    return feature, "off" if off else "on"
 
 
 def _split_tag(text: str) -> tuple[str, str | None]:
@@ -288,7 +324,7 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     n = 1
     while n < len(header) - 1:
         head = header[n]
-        if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE):
+        if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE, SWITCH):
             break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
         if _names_sizes(head) or _CONDITION_HEADER.match(head) or \
@@ -332,7 +368,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         if not filled:
             continue
         if len(filled) == 1 and number(filled[0]) is None and cells[0]:
-            section, above = _section(filled[0]), [""] * keys
+            if not ALGORITHM_CLASS.match(filled[0]):  # ("Hashes" groups rows of one run)
+                section, above = _section(filled[0]), [""] * keys
             continue
         cells = cells + [""] * (len(header) - len(cells))
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
@@ -414,7 +451,7 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
         if k and _CONDITION_HEADER.match(header[k]) and not sizes:
             if name:
                 conditions[_condition_key(header[k])] = name
-        elif name and RUN_HEADER.match(header[k]):
+        elif name and RUN_HEADER.match(header[k]) and role(name).kind != SWITCH:
             roles.append(Role(RUN, name, run=name))  # "Version | ...": each row is a run
         else:
             roles.append(role(name, sizes=sizes))

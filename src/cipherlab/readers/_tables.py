@@ -44,7 +44,8 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above
-from cipherlab.readers._grids import RUN_HEADER, named_algorithms, read_grid, run_meta
+from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, is_derived, named_algorithms,
+                                      read_grid, run_meta)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
@@ -55,13 +56,22 @@ __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
 _SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
+# Prose saying the bare numbers of the table below are block sizes ("Sizes in bytes", "block
+# sizes are columns"; not "key sizes in bits").
+_SIZES_STATED = re.compile(r"(?<!key )\b(?:(?:block|buffer|chunk|payload|message|input)[\s-]+"
+                           r"sizes?\b|sizes?\s+(?:are\s+)?(?:in\s+)?\(?bytes?\b)", re.IGNORECASE)
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators.
 _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)"
                     r"\s*(k)?$", re.IGNORECASE)
 # Cells that say "nothing here" rather than a number.
 _BLANK_CELLS = {"", "-", "--", "\u2013", "\u2014", "n/a", "na", "?", "x"}
-_CLEAN_HINT = re.compile("[&\u00a0*_`]")  # what only _clean(), not a strip, removes
+# Footnote marks after a cell's text ("aes-256-gcm\u00b9", "sha256\u2020").
+_MARKS = "\u00b9\u00b2\u00b3\u2070-\u2079\u2020\u2021"
+_FOOTNOTE_MARK = re.compile(f"[{_MARKS}]+$")
+_CLEAN_HINT = re.compile(f"[&\u00a0*_`\\[{_MARKS}]")  # what only _clean(), not a strip, removes
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_|`)(.*)\1$")
+# A Markdown link around a whole cell ("[aes-128-cbc](https://...)"): its text is the cell.
+_LINK = re.compile(r"^\[([^\[\]]+)\]\([^()\s]*\)$")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
 _RULE_LINE = re.compile(r"^\s*[|+]?[-=:]+(?:[+|][-=:]+)*[+|]?\s*$")
@@ -377,7 +387,9 @@ class _Table:
 def _clean(cell: str) -> str:
     if "&" in cell:
         cell = html.unescape(cell)
-    cell = cell.replace("\u00a0", " ").strip()
+    cell = _FOOTNOTE_MARK.sub("", cell.replace("\u00a0", " ")).strip()
+    if cell[:1] == "[":
+        cell = _LINK.sub(r"\1", cell).strip()
     while cell[:1] in ("*", "_", "`"):
         m = _EMPHASIS.match(cell)
         if m is None:
@@ -718,6 +730,7 @@ class _Context:
     _heading: str | None = None
     _block_bytes: int | None = None
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
+    _sizes: bool = False  # the prose says the table's bare numbers are block sizes
     _named: dict[str, None] = field(default_factory=dict)
     _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
 
@@ -733,6 +746,7 @@ class _Context:
     heading = _read_first("_heading")
     block_bytes = _read_first("_block_bytes")
     unit = _read_first("_unit")
+    sizes_stated = _read_first("_sizes")
 
     @property
     def label(self) -> str | None:
@@ -781,6 +795,8 @@ class _Context:
         self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
         if _UNIT_HINT.search(low):
             self._unit = stated_unit(text) or self._unit
+        if "size" in low:
+            self._sizes = self._sizes or _SIZES_STATED.search(text) is not None
 
     @property
     def named(self) -> dict[str, None]:
@@ -798,6 +814,7 @@ class _Context:
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
         self._heading = self._unit = None
+        self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
@@ -1033,7 +1050,7 @@ def _header(cells: list[str], context: _Context, dialect: str,
     # own public-key header ("\t\tsign\tverify\tsign/s") looks like, so it is not taken there.
     corner_ok = cleaned[0].lower() in _TIER_HEADERS and (cleaned[0] or dialect != "tabs")
     if (len(cleaned) >= 3 and corner_ok and context.block_bytes
-            and all(c and _value(c) is None for c in cleaned[1:])):
+            and all(c and _value(c) is None and not is_derived(c) for c in cleaned[1:])):
         key = "tier" if cleaned[0].lower() not in ("engine", "provider", "build") else \
             _condition_key(cleaned[0])
         return _Header("transposed", 0, {}, {0: key},
@@ -1102,7 +1119,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         if not any(cells):
             used |= row.lines
             continue
-        new_header = _header(cells, context, table.dialect, hint_above)
+        new_header = _header(cells, context, table.dialect, hint_above or context.sizes_stated)
         hint_above = False
         if new_header is not None:
             _read_units(new_header, cells, table.caption, context)
@@ -1116,8 +1133,9 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
                 hint_above = True  # "Block size (bytes)" above a row of bare sizes
                 used |= row.lines
                 continue
-            section.read(title)
-            run = None
+            if not ALGORITHM_CLASS.match(title):  # ("Hashes" groups rows of one run)
+                section.read(title)
+                run = None
             used |= row.lines
             continue
         if header is None:

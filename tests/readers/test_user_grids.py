@@ -1,0 +1,124 @@
+"""Spot tests of the table-structure fixes the user document texts found (``tests/data/user/
+documents``, read whole in ``test_user_pastes.py``; issue 12, layer 3): each rule on a small
+text written here in another variant of its shape (other markup, names, units, orientation),
+through both engines. Every expected number is the cell as printed times its stated unit.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import cipherlab
+from cipherlab.errors import IngestError, IngestWarning
+from cipherlab.readers._grids import ALGORITHM_CLASS, role
+
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
+
+def read(text: str) -> tuple[pd.DataFrame | None, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df = cipherlab.ingest(text)
+        except IngestError:
+            df = None
+    return df, [str(w.message) for w in caught if issubclass(w.category, IngestWarning)]
+
+
+def cells(df: pd.DataFrame, *columns: str) -> list[tuple]:
+    return sorted(map(tuple, df[list(columns)].astype(object).itertuples(index=False)))
+
+
+def test_hosts_as_rows_under_a_heading_that_says_perf_as_a_word():
+    """A heading "Perf notes ..." (the English word) made the table look like perf's output;
+    the program is ``perf`` in lower case, as a command names it."""
+    df, _ = read("## Perf notes: sha256 on the build farm (OpenSSL 3.2.1)\n\n"
+                 "Values in MB/s, from `openssl speed -evp sha256`.\n\n"
+                 "| Machine | 64 bytes | 8192 bytes |\n|---|---|---|\n"
+                 "| farm-01 | 512.5 | 2210.0 |\n| farm-02 | 498.25 | 2190.5 |\n")
+    assert cells(df, "label", "algorithm", "block_bytes", "bytes_per_s") == [
+        ("farm-01", "sha256", 64, 512.5e6), ("farm-01", "sha256", 8192, 2210.0e6),
+        ("farm-02", "sha256", 64, 498.25e6), ("farm-02", "sha256", 8192, 2190.5e6)]
+    assert df["flag"].isna().all() if "flag" in df else True
+
+
+def test_a_table_introduced_by_perf_the_program_is_not_read():
+    df, _ = read("perf stat output, per run:\n\n| Machine | 64 bytes | 8192 bytes |\n|---|---|---|\n"
+                 "| farm-01 | 512.5 | 2210.0 |\n")
+    assert df is None
+
+
+@pytest.mark.parametrize("text, on, off", [
+    ("AVX2 on", "avx2", "on"), ("without AVX2", "avx2", "off"), ("SHA-NI disabled", "shani", "off"),
+    ("no-aesni", "aesni", "off"), ("AES-NI: yes", "aesni", "on")])
+def test_a_cpu_feature_switched_on_or_off_is_a_condition(text, on, off):
+    assert role(text).kind == "switch" and role(text).conditions == ((on, off),)
+
+
+@pytest.mark.parametrize("text", [
+    # conditions as columns, a derived ratio column beside them; size and unit in the prose
+    "With and without AVX2 (OpenSSL 3.1.4), numbers in MiB/s at 8 KiB blocks.\n\n"
+    "| Cipher | with AVX2 | without AVX2 | Ratio |\n|:--|--:|--:|--:|\n"
+    "| chacha20-poly1305 | 2048.5 | 1024.25 | 2.00x |\n| aes-256-ctr | 3000 | 1500 | 2.00x |\n",
+    # transposed: the conditions as rows, the algorithms as columns (TABs, a gain in %)
+    "With and without AVX2 (OpenSSL 3.1.4), numbers in MiB/s at 8 KiB blocks.\n\n"
+    "Build\tchacha20-poly1305\taes-256-ctr\tGain\nwith AVX2\t2048.5\t3000\t+100 %\n"
+    "without AVX2\t1024.25\t1500\t-\n"])
+def test_feature_on_off_columns_or_rows_are_conditions_and_ratios_are_derived(text):
+    df, _ = read(text)
+    mib = 2.0 ** 20
+    assert cells(df, "algorithm", "avx2", "block_bytes", "bytes_per_s") == [
+        ("aes-256-ctr", "off", 8192, 1500 * mib), ("aes-256-ctr", "on", 8192, 3000 * mib),
+        ("chacha20-poly1305", "off", 8192, 1024.25 * mib),
+        ("chacha20-poly1305", "on", 8192, 2048.5 * mib)]
+    assert df["run"].nunique() == 1  # (a condition of the cells, not a run of its own)
+
+
+@pytest.mark.parametrize("text", [
+    "Raspberry Pi 5, OpenSSL 3.0.14. Block sizes in bytes; k = 1000s of bytes/s.\n\n"
+    "| Digest | 64 | 1024 | 16384 |\n|---|---|---|---|\n"
+    "| [md5](https://example.org/md5) | 401223.11k | 702334.50k | 751002.00k |\n"
+    "| _sha1_\u2020 | 380001.00k | 900200.10k | 1001234.56k |\n",
+    "Raspberry Pi 5, OpenSSL 3.0.14. Block sizes in bytes; k = 1000s of bytes/s.\n\n"
+    "Digest\t64\t1024\t16384\nmd5\t401223.11k\t702334.50k\t751002.00k\n"
+    "sha1\u00b2\t380001.00k\t900200.10k\t1001234.56k\n"])
+def test_bare_sizes_as_headers_where_the_prose_says_they_are_block_sizes(text):
+    """``| Digest | 64 | 1024 | 16384 |``: bare numbers as column titles are sizes when the text
+    says so (a link, emphasis and a footnote mark around a row's name are not part of it)."""
+    df, _ = read(text)
+    assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == [
+        ("md5", 64, 401223110.0), ("md5", 1024, 702334500.0), ("md5", 16384, 751002000.0),
+        ("sha1", 64, 380001000.0), ("sha1", 1024, 900200100.0), ("sha1", 16384, 1001234560.0)]
+    assert set(df["name"]) == {"md5", "sha1"}
+
+
+def test_bare_numbers_as_headers_are_not_sizes_unless_the_text_says_so():
+    df, _ = read("RSA on the Pi, OpenSSL 3.0.14, sign/s.\n\n| Operation | 1024 | 2048 |\n|---|---|---|\n"
+                 "| sign | 1200.5 | 301.5 |\n")
+    assert df is None or "block_bytes" not in df or df["block_bytes"].isna().all()
+
+
+@pytest.mark.parametrize("title", ["Symmetric", "Hash functions", "Block ciphers", "AEAD",
+                                   "Public key", "MACs:"])
+def test_a_section_row_naming_a_class_of_algorithms_starts_no_run(title):
+    assert ALGORITHM_CLASS.match(title)
+    text = (f"Numbers in MB/s (OpenSSL 3.3.0, i7-1165G7).\n\n<table>\n"
+            f"<tr><th>Algorithm</th><th>16 bytes</th><th>1024 bytes</th></tr>\n"
+            f"<tr><td colspan=3><b>{title}</b></td></tr>\n"
+            f"<tr><td>aes-128-ctr</td><td>700.5</td><td>9000.25</td></tr>\n"
+            f"<tr><td colspan=3><b>Digests</b></td></tr>\n"
+            f"<tr><td>sha512</td><td>80.5</td><td>900.75</td></tr>\n</table>\n")
+    df, _ = read(text)
+    assert df["run"].nunique() == 1 and len(df) == 4
+    assert not set(df["label"].dropna()) & {title, "Digests"}
+
+
+def test_a_section_row_naming_a_machine_still_starts_a_run():
+    assert not ALGORITHM_CLASS.match("Ryzen 9 7950X") and not ALGORITHM_CLASS.match("Legacy build")
+    df, _ = read("Numbers in MB/s (OpenSSL 3.3.0).\n\n| Algorithm | 16 bytes | 1024 bytes |\n"
+                 "|---|---|---|\n| **Ryzen 9 7950X** | | |\n| aes-128-ctr | 700.5 | 9000.25 |\n"
+                 "| **Ryzen 5 3600** | | |\n| aes-128-ctr | 500.5 | 7000.25 |\n")
+    assert df["run"].nunique() == 2
