@@ -122,3 +122,71 @@ def test_a_section_row_naming_a_machine_still_starts_a_run():
                  "|---|---|---|\n| **Ryzen 9 7950X** | | |\n| aes-128-ctr | 700.5 | 9000.25 |\n"
                  "| **Ryzen 5 3600** | | |\n| aes-128-ctr | 500.5 | 7000.25 |\n")
     assert df["run"].nunique() == 2
+
+
+@pytest.mark.parametrize("corner", ['<th rowspan="2">Cipher</th>', '<th rowspan=2></th>'])
+def test_a_corner_spanning_two_header_rows_keeps_the_columns_under_their_machine(corner):
+    """The second header row of ``<th rowspan=2>`` starts one column right: read as it was,
+    every size title stood over the column left of its own (a silently swapped 16 / 8192)."""
+    df, _ = read("Numbers in MB/s, OpenSSL 3.4.0.\n<table>\n"
+                 f"<tr>{corner}<th colspan=2>m7i (Xeon 8488C)</th><th colspan=2>m7a (EPYC 9R14)</th></tr>\n"
+                 "<tr><th>64 bytes</th><th>16384 bytes</th><th>64 bytes</th><th>16384 bytes</th></tr>\n"
+                 "<tr><td>aes-256-ctr</td><td>3001.5</td><td>12000.25</td><td>2800.5</td><td>11000.75</td></tr>\n"
+                 "</table>\n")
+    assert cells(df, "label", "block_bytes", "bytes_per_s") == [
+        ("m7a (EPYC 9R14)", 64, 2800.5e6), ("m7a (EPYC 9R14)", 16384, 11000.75e6),
+        ("m7i (Xeon 8488C)", 64, 3001.5e6), ("m7i (Xeon 8488C)", 16384, 12000.25e6)]
+
+
+@pytest.mark.parametrize("first", ["Machine", "Board"])
+def test_a_cell_spanning_rows_names_each_row_of_its_group(first):
+    """``<td rowspan=2>host</td>``: the rows below it have a cell fewer; read as they were, the
+    cipher stood in the host's column. (A machine column beside the algorithm's makes runs, not
+    a condition.)"""
+    df, _ = read("OpenSSL 3.3.1, numbers in MB/s.\n"
+                 f"<table><tr><th>{first}</th><th>Digest</th><th>64 bytes</th></tr>\n"
+                 "<tr><td rowspan=\"3\">rpi5</td><td>sha1</td><td>300.5</td></tr>\n"
+                 "<tr><td>sha256</td><td>200.25</td></tr>\n<tr><td>sha512</td><td>150.75</td></tr>\n"
+                 "<tr><td>rpi4</td><td>sha1</td><td>100.5</td></tr></table>\n")
+    assert cells(df, "label", "algorithm", "bytes_per_s") == [
+        ("rpi4", "sha1", 100.5e6), ("rpi5", "sha1", 300.5e6), ("rpi5", "sha256", 200.25e6),
+        ("rpi5", "sha512", 150.75e6)]
+    assert first.lower() not in df.columns
+
+
+@pytest.mark.parametrize("summary", ["**Mean**", "Total", "Geomean", "_avg_"])
+def test_a_summary_row_under_rows_of_runs_is_no_run(summary):
+    """An 'Average' row under rows of hosts came out as a run 'Average' (silently)."""
+    df, _ = read("OpenSSL 3.0.13, 16384-byte blocks, GB/s.\n\n| Device | aes-128-gcm | sha256 |\n"
+                 f"|---|---|---|\n| nuc-a | 4.5 | 1.5 |\n| nuc-b | 5.5 | 2.5 |\n| {summary} | 5.0 | 2.0 |\n")
+    assert sorted(set(df["label"])) == ["nuc-a", "nuc-b"] and len(df) == 4
+
+
+def test_a_statistic_column_beside_run_columns_is_derived_and_a_table_of_stats_is_not():
+    df, _ = read("OpenSSL 3.2.2 at 1024-byte blocks, numbers in MB/s.\n\n| Cipher | Try 1 | Try 2 | avg |\n"
+                 "|---|---|---|---|\n| aes-128-ctr | 100.5 | 101.5 | 101.0 |\n")
+    assert cells(df, "label", "bytes_per_s") == [("Try 1", 100.5e6), ("Try 2", 101.5e6)]
+    df, _ = read("OpenSSL 3.2.2 at 1024-byte blocks, numbers in MB/s.\n\n| Cipher | min | max |\n"
+                 "|---|---|---|\n| aes-128-ctr | 100.5 | 101.5 |\n")
+    assert sorted(df["stat"]) == ["max", "min"]
+
+
+def test_a_derived_row_under_two_builds_is_not_a_measurement():
+    df, _ = read("OpenSSL 3.1.0 at 8192-byte blocks, in KB/s.\n\nBuild\tsha1\tmd5\nasm\t1000.5\t800.5\n"
+                 "no-asm\t500.25\t400.25\nSpeed-up\t2.0\t2.0\n")
+    assert len(df) == 4 and 2.0e3 not in set(df["bytes_per_s"])
+
+
+@pytest.mark.parametrize("halves", [2, 3])
+def test_a_table_split_in_halves_side_by_side_is_one_table(halves):
+    """``| Algorithm | 64 bytes | Algorithm | 64 bytes |``: each row holds two algorithms; read
+    as one, the second half's numbers were the first name's (silently)."""
+    names = ["md4", "sha1", "sha512", "whirlpool", "md5", "sha384"][:2 * halves]
+    values = [f"{100 + k}.5" for k in range(len(names))]
+    header = "| Hash | 64 bytes " * halves + "|\n" + "|---|---" * halves + "|\n"
+    rows = "".join("| " + " | ".join(f"{names[h * 2 + r]} | {values[h * 2 + r]}" for h in range(halves))
+                   + " |\n" for r in range(2))
+    df, _ = read("OpenSSL 1.1.1w, in 1000s of bytes per second\n\n" + header + rows)
+    assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == sorted(
+        (n, 64, float(v) * 1e3) for n, v in zip(names, values, strict=True))
+    assert df["run"].nunique() == 1

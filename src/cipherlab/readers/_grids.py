@@ -63,6 +63,8 @@ _SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]
                      r"avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|sve2?|pclmul\w*|"
                      r"padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled))?$",
                      re.IGNORECASE)
+# A row or column summing up the others: never a measurement of its own.
+_SUMMARY = re.compile(r"^(?:total|sum|overall|geo-?mean|geometric mean|all)$", re.IGNORECASE)
 _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
           "average": "mean", "mean": "mean", "median": "median", "med": "median"}
 # A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
@@ -197,7 +199,8 @@ def is_derived(text: str) -> bool:
     >>> is_derived("Speed-up"), is_derived("Off/On (%)"), is_derived("aes-128-gcm")
     (True, True, False)
     """
-    return bool(text) and _DERIVED.search(text) is not None and block_size(text) is None
+    return bool(text) and (_DERIVED.search(text) is not None or _SUMMARY.match(text) is not None) \
+        and block_size(text) is None and algorithm_of(text) is None
 
 
 def role(text: str, *, sizes: bool = False) -> Role:
@@ -213,7 +216,7 @@ def role(text: str, *, sizes: bool = False) -> Role:
         return Role(SWITCH, text, conditions=(_switched(switch),))
     if low in _STATS:
         return Role(STAT, text, conditions=(("stat", _STATS[low]),))
-    if _DERIVED.search(text):
+    if _DERIVED.search(text) or _SUMMARY.match(text):
         return Role(DERIVED, text)
     if _OPS_UNIT.fullmatch(low):
         return Role(VALUE, text, ops=True)  # "op/s", "ops/sec": the rate, of no run
@@ -324,6 +327,9 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     n = 1
     while n < len(header) - 1:
         head = header[n]
+        if _KEY_HEADER.match(head):  # ("Digest", which is an operation's word too)
+            n += 1
+            continue
         if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE, SWITCH):
             break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
@@ -359,6 +365,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     columns = _value_columns(titles, keys, [cells for _, cells in body])
     if not columns:
         return None
+    stat_rows = sum(bool(keys) and cells[0].lower() in _STATS for _, cells in body)  # (role STAT)
     groups: dict[tuple, list] = {}
     short: list[tuple[int, int]] = []  # (line, cells it could not place) of rows left short
     section: tuple[str | None, list[Role]] = (None, [])
@@ -375,6 +382,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
         row_roles, conditions = _row_roles(header, names)
+        if _summary(row_roles, stat_rows, len(body)):
+            continue  # ("Average" under rows of hosts, "Speed-up" under two builds: derived)
         placed = holding = unplaced = 0
         for j, col_roles in columns:
             text = cells[j]
@@ -428,13 +437,19 @@ def _value_columns(titles: list[list[str]], keys: int,
                    body: list[list[str]]) -> list[tuple[int, list[Role]]]:
     """The measurement columns after the ``keys`` row-name columns, with their roles."""
     columns = []
-    for j in range(keys, len(titles)):
-        roles = [r for r in map(role, titles[j]) if r.kind != BLANK]
+    every = [[r for r in map(role, titles[j]) if r.kind != BLANK] for j in range(keys, len(titles))]
+    stats = sum(any(r.kind == STAT for r in roles) for roles in every)
+    for j, roles in enumerate(every, keys):
         values = [cells[j] if j < len(cells) else "" for cells in body]
-        if roles and all(r.kind not in (DERIVED, PROPERTY) for r in roles) and \
-                not _is_derived_column(values):
+        if roles and not _summary(roles, stats, len(every)) and not _is_derived_column(values):
             columns.append((j, roles))
     return columns
+
+
+def _summary(roles: list[Role], stats: int, rows: int) -> bool:
+    """Whether a row (or column) of these roles sums up the others: a derived quantity, or a
+    statistic among rows that are not (a table of min, max and avg only holds statistics)."""
+    return any(r.kind in (DERIVED, PROPERTY) or r.kind == STAT and stats < rows for r in roles)
 
 
 def _section(title: str) -> tuple[str | None, list[Role]]:
@@ -451,10 +466,11 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
         if k and _CONDITION_HEADER.match(header[k]) and not sizes:
             if name:
                 conditions[_condition_key(header[k])] = name
-        elif name and RUN_HEADER.match(header[k]) and role(name).kind != SWITCH:
-            roles.append(Role(RUN, name, run=name))  # "Version | ...": each row is a run
         else:
-            roles.append(role(name, sizes=sizes))
+            own = role(name, sizes=sizes)
+            if name and RUN_HEADER.match(header[k]) and own.kind not in (SWITCH, STAT, DERIVED):
+                own = Role(RUN, name, run=name)  # "Version | ...": each row is a run
+            roles.append(own)
     return roles, conditions
 
 

@@ -38,7 +38,7 @@ import html
 import itertools
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from typing import Any
 
@@ -312,6 +312,7 @@ def find_tables(lines: list[str], source: str, *,
         done = table.end + 1
         found, used, bad = [], set(), []
         if _may_hold_measurements(table):
+            table = _unfolded(table)
             found, used, bad = _read_table(table, context)
             if not found:  # not openssl's orientation: perhaps another one (_grids)
                 found, used, grid_bad = _read_grid(table, context)
@@ -348,6 +349,23 @@ def _may_hold_measurements(table: _Table) -> bool:
     below = "\t".join(cell for row in filled[1:] for cell in row.cells)
     # (any other script may hold digits \d does not match, "²": such a table is read)
     return len(filled) >= 2 and (_VALUE_HINT.search(below) is not None or not below.isascii())
+
+
+def _unfolded(table: _Table) -> _Table:
+    """A table printed as halves side by side (``| Algorithm | 16 bytes | Algorithm | 16 bytes
+    |``: its header repeats) as one table, the rows of each half below those of the half
+    before it; any other table as it is."""
+    rows = [r for r in table.rows if any(r.cells)]
+    head = [c.lower() for c in rows[0].clean_cells] if rows else []
+    width = len(head)
+    period = next((p for p in range(2, width // 2 + 1) if width % p == 0 and head[0] and
+                   _value(head[0]) is None and head == head[:p] * (width // p)), None)
+    if period is None:
+        return table
+    body = [r for r in table.rows if r is not rows[0]]
+    halves = [_Row(r.line, r.cells[k:k + period], r.lines) for k in range(0, width, period)
+              for r in body if any(r.cells[k:k + period])]
+    return replace(table, rows=[_Row(rows[0].line, rows[0].cells[:period], rows[0].lines), *halves])
 
 
 # --------------------------------------------------------------------------------------------
@@ -490,7 +508,7 @@ class _HTMLTableParser(HTMLParser):
         self.tables: list[dict[str, Any]] = []
         self._stack: list[dict[str, Any]] = []
         self._cell: list[str] | None = None
-        self._span = 1
+        self._span = self._rows = 1  # (the open cell's colspan and rowspan)
         self._caption: list[str] | None = None
 
     def _line(self) -> int:
@@ -498,14 +516,32 @@ class _HTMLTableParser(HTMLParser):
 
     def _end_cell(self) -> None:
         if self._cell is not None and self._stack and self._stack[-1]["row"] is not None:
+            table = self._stack[-1]
+            cells = table["row"]["cells"]
+            self._carry(table)
             text = " ".join("".join(self._cell).split())
-            self._stack[-1]["row"]["cells"].extend([text] + [""] * (self._span - 1))
+            if self._rows > 1:  # (a cell spanning rows is in each of them, as it is shown)
+                for j in range(len(cells), len(cells) + self._span):
+                    table["down"][j] = [text if j == len(cells) else "", self._rows - 1]
+            cells.extend([text] + [""] * (self._span - 1))
         self._cell = None
+
+    @staticmethod
+    def _carry(table: dict[str, Any]) -> None:
+        """Put into the open row the cells of rows above that span down to it, where it is."""
+        cells, down = table["row"]["cells"], table["down"]
+        while len(cells) in down:
+            j = len(cells)
+            cells.append(down[j][0])
+            down[j][1] -= 1
+            if not down[j][1]:
+                del down[j]
 
     def _end_row(self) -> None:
         self._end_cell()
         table = self._stack[-1] if self._stack else None
         if table is not None and table["row"] is not None:
+            self._carry(table)
             row = table["row"]
             row["end"] = self._line()
             if row["cells"]:
@@ -515,7 +551,8 @@ class _HTMLTableParser(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
             self._end_cell()
-            self._stack.append({"start": self._line(), "rows": [], "row": None, "caption": None})
+            self._stack.append({"start": self._line(), "rows": [], "row": None, "caption": None,
+                                "down": {}})  # (column -> [text, rows] of cells spanning down)
         elif not self._stack:
             return
         elif tag == "tr":
@@ -529,8 +566,9 @@ class _HTMLTableParser(HTMLParser):
                                                 "cells": []}
             if not row["cells"] and self._cell is None:
                 row["line"] = self._line()  # provenance: the line the values start on
-            span = dict(attrs).get("colspan") or "1"
-            self._span = int(span) if span.strip().isdigit() else 1
+            spans = dict(attrs)
+            self._span, self._rows = (int(n) if n.strip().isdigit() else 1 for n in (
+                spans.get("colspan") or "1", spans.get("rowspan") or "1"))
             self._cell = []
         elif tag == "caption":
             self._caption = []
@@ -581,8 +619,8 @@ class _HTMLTableParser(HTMLParser):
             if end is not None:
                 self.handle_endtag(tag)
             else:
-                # (only a cell's colspan is read: other attributes need no parsing)
-                span = attrs and tag in ("td", "th") and "colspan" in attrs.lower()
+                # (only a cell's colspan and rowspan are read: others need no parsing)
+                span = attrs and tag in ("td", "th") and "span" in attrs.lower()
                 self.handle_starttag(tag, [(a.lower(), _attr_value(v)) for a, v in
                                            _PLAIN_ATTR.findall(attrs)] if span else [])
                 if empty:
@@ -1034,14 +1072,15 @@ def _header(cells: list[str], context: _Context, dialect: str,
         ints = {j: c for j, c in enumerate(cleaned)
                 if c.isdecimal() or "," in c and INTEGER.match(c)}  # (isdecimal: a regex less)
         words = [c for j, c in enumerate(cleaned) if j not in ints]
-        if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)):
+        if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)
+                                         or context.sizes_stated):  # ("Sizes in bytes" above)
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
     if sizes:
         others = [j for j in range(len(cleaned)) if j not in sizes]
         if not others or len(set(sizes.values())) < len(sizes):
             return None  # (one size twice: columns under a spanning header, read by _grids)
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
-        if RUN_HEADER.match(cleaned[name_col]):
+        if any(RUN_HEADER.match(cleaned[j]) for j in others):
             return None  # (rows of hosts or versions, not of algorithms: a grid, read by _grids)
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
@@ -1119,7 +1158,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         if not any(cells):
             used |= row.lines
             continue
-        new_header = _header(cells, context, table.dialect, hint_above or context.sizes_stated)
+        new_header = _header(cells, context, table.dialect, hint_above)
         hint_above = False
         if new_header is not None:
             _read_units(new_header, cells, table.caption, context)
@@ -1139,6 +1178,9 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
             used |= row.lines
             continue
         if header is None:
+            continue
+        if is_derived(cells[header.name_col]):  # ("Speed-up", "Total": of the rows above)
+            used |= row.lines
             continue
         found = _row_cells(row.line, cells, header)
         if found is None:
