@@ -50,7 +50,7 @@ def cells(df: pd.DataFrame, *extra: str) -> list[tuple]:
     ("decr./s", "operation", {"operation": "decrypt"}),
     ("verify", "operation", {"operation": "verify"}),
     ("Speed-up", "derived", {}), ("% difference", "derived", {}), ("Ratio (new/old)", "derived", {}),
-    ("median", "stat", {"conditions": (("stat", "median"),)}),
+    ("median", "stat", {"conditions": (("stat", "median"), ("flag", "summary of runs"))}),
     ("LibreSSL 3.8.2", "run", {"run": "LibreSSL 3.8.2"}),
     ("BoringSSL (ops/sec)", "run", {"run": "BoringSSL"}),
     ("Graviton3 (MB/s)", "run", {"run": "Graviton3", "unit": 1e6}),

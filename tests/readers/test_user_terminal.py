@@ -125,3 +125,44 @@ def test_a_short_line_of_another_programs_code_block_is_no_caption():
     assert _runs(_read(f"Pi 5 (NVMe hat):\n\n{fio}\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
     assert _runs(_read(f"{fio}\nPi 5 (NVMe hat):\n~~~\n{TABLE}~~~\n"), "label") == ["Pi 5 (NVMe hat)"]
     assert _runs(_read(f"```bash\n# Signature\n```\n\n```\n{TABLE}```\n"), "label") == ["Signature"]
+
+
+def test_what_time_prints_beside_a_run_is_no_measurement():
+    """What ``time`` prints after a run is read as nothing and reported as nothing: bash's
+    ``real\\t0m18.127s`` lines (012, TAB-separated), the one line of zsh (macOS's shell), BSD's
+    and tcsh's. Durations are no throughputs."""
+    import warnings
+
+    import cipherlab
+
+    for tail in ("real\t0m18.127s\nuser\t0m18.004s\nsys\t0m0.092s\n",
+                 "real\t1m2.5s\nuser\t1m1.9s\nsys\t0m0.4s\n",
+                 "openssl speed -evp aes-128-cbc  18.00s user 0.09s system 99% cpu 18.127 total\n",
+                 "       18.12 real        18.00 user         0.09 sys\n",
+                 "18.004u 0.092s 0:18.12 99.8%\t0+0k 0+0io 0pf+0w\n"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            df = cipherlab.ingest(f"$ time openssl speed -evp aes-128-cbc\n{TABLE}\n{tail}")
+        assert len(df) == 2 and set(df.algorithm) == {"aes-128-cbc"}
+        assert not [w for w in caught if "not placed" in str(w.message)], tail
+
+
+def test_the_tags_after_a_heading_are_no_part_of_its_label():
+    """An org-mode heading's tags (116: ``* Benchmark notes   :crypto:``) and GitHub's emoji
+    codes after a Markdown heading leave the label; a colon inside a name stays."""
+    assert _runs(_read(f"* Rock 5B   :arm:bench:\n\n{TABLE}"), "label") == ["Rock 5B"]
+    assert _runs(_read(f"### Pi 5 results :rocket: :tada:\n\n{TABLE}"), "label") == ["Pi 5 results"]
+    assert _runs(_read(f"### node:a1\n\n{TABLE}"), "label") == ["node:a1"]
+
+
+def test_rows_whose_spaces_became_tabs_are_no_document_table():
+    """Two rows of openssl's table whose runs of spaces an editor turned into TABs (the header
+    kept its spaces) are openssl's rows, not a TAB table with a row of values for a header
+    (which gave a 'ghash' cell with the label '1091439.55k')."""
+    for rows in ("ghash\t  1091439.55k\nrand\t     29063.31k\n",
+                 "md5\t\t104596.14k\t337042.66k\nsha1\t\t123784.94k\t381937.06k\n"):
+        two = "md5" in rows
+        head = "type             16 bytes" + ("     64 bytes" if two else "")
+        df = _read(f"{head}\nmd4                  0.00 {'        0.00 ' if two else ''}\n{rows}")
+        assert df.dialect.astype(str).unique().tolist() == ["text"]
+        assert df.label.isna().all() and len(df) == (3 if "ghash" in rows else 6)

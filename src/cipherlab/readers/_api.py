@@ -444,8 +444,8 @@ def _read_one(item: Any, name: str, optional: bool, strict: bool, conditions: di
         reason = _not_read(item) if optional else None
         if reason is not None:
             raise _Skip(reason)
-        if item.suffix.lower() in _TABLE_SUFFIXES:
-            return _read_table(item, optional, conditions)
+        if item.suffix.lower() in _TABLE_SUFFIXES and _is_tidy(item):
+            return _read_table(item, conditions)  # (any other CSV is a document table: text)
         try:
             with open(item, "rb", buffering=0) as fh:  # (unbuffered: one read of the whole file)
                 data = fh.read()
@@ -498,17 +498,20 @@ def _parse_cached(data: Any, name: str, strict: bool, hints: dict[str, Any],
     return runs
 
 
-def _read_table(path: Path, optional: bool, conditions: dict[str, Any]) -> pd.DataFrame | None:
-    """A tidy table written by cipherlab (capture folders, bundled CSVs)."""
-    if path.suffix == ".csv":
+def _is_tidy(path: Path) -> bool:
+    """Whether a table file is a tidy table (Parquet, or a CSV with cipherlab's columns)."""
+    if path.suffix.lower() != ".csv":
+        return True
+    try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             head = fh.readline()
-        if not {"algorithm", "bytes_per_s"} <= set(head.strip().split(",")):
-            if optional:
-                raise _Skip("a CSV that is not a tidy table (no 'algorithm' and 'bytes_per_s' "
-                            "columns)")
-            raise IngestError("a CSV must be a tidy table with 'algorithm' and 'bytes_per_s' "
-                              "columns", source=str(path), lineno=1, line=head.rstrip("\n"))
+    except OSError as err:
+        raise IngestError(f"cannot read the file: {err.strerror}", source=str(path)) from err
+    return {"algorithm", "bytes_per_s"} <= set(head.strip().lstrip("\ufeff").split(","))
+
+
+def _read_table(path: Path, conditions: dict[str, Any]) -> pd.DataFrame:
+    """A tidy table written by cipherlab (capture folders, bundled CSVs)."""
     df = model.read_table(path)
     if path.name.startswith("results.") and (path.parent / "runs.jsonl").is_file():
         from cipherlab.runners._folder import qualified  # a capture folder's rows

@@ -43,7 +43,9 @@ class Label(NamedTuple):
 #: a byline): a caption above it names something else.
 SKIP, STOP = "skip", "stop"
 
-_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|(?<!\.)[*=\-_:.\s]+$")
+# Decoration around a label: marks before it, marks after it, and the tags after a heading
+# (org-mode's "* Notes   :crypto:arm:", GitHub's emoji codes "Results :rocket:").
+_LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|(?:\s+:(?:[\w@#%+-]++:)++)*+(?<!\.)[*=\-_:.\s]*+$")
 _REMARK = re.compile(r"\s*\([^()]*\)")
 _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
@@ -79,6 +81,7 @@ _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)
 _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[.,]\s*$|"
                        r"^(?:\S+\s+){9,}\S|"
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s")
+_SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d")
 # Markdown headings: "## Title" (level = number of #), a whole line in bold (level 7: below
 # every # heading), and Setext underlines (=== level 1, --- level 2), see heading().
@@ -196,7 +199,8 @@ def _around_command(line: str, raw: str):
         return None  # ("pi@pi5:~ $ openssl speed" is a prompt, not a caption)
     for side in (before, line[m.end():]):
         side = _ENUMERATOR.sub("", side.strip(" \t:;,"))
-        if side and not _SENTENCE.search(side) and not _NOT_LABEL_LINE.search(side):
+        if side and not _SENTENCE.search(side) and not _NOT_LABEL_LINE.search(side) and \
+                not _SENTENCE_END.search(side):  # ("(OpenSSL 3.3.0, Xeon). MB/s": two sentences)
             text = _clean_label(side)
             if text is not None:
                 return Label(text, "caption around a command")

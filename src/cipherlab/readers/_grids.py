@@ -55,7 +55,8 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
                       r"relative\b|factor\b|scaling\b|vs\.?(?!\w)|versus\b|increase|decrease|"
                       r"faster\b|slower\b|percent|std|stdev\b|deviation\b|cv\b|errors?\b|"
                       r"latency\b|time\b|ms\b|us\b|seconds?\b)|%|\u00b5s", re.IGNORECASE)
-_DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?[\d.]+s$",
+# (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
+_DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
 # A CPU feature switched on or off ("AES-NI on", "without AVX2", "SHA-NI disabled"): a
 # condition of the cells under it, not an algorithm nor a run of its own.
@@ -65,6 +66,10 @@ _SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]
                      re.IGNORECASE)
 # A row or column summing up the others: never a measurement of its own.
 _SUMMARY = re.compile(r"^(?:total|sum|overall|geo-?mean|geometric mean|all)$", re.IGNORECASE)
+_K_VALUE = re.compile(r"\d[\d,]*\.\d+k")  # openssl's "%.2fk", which no title is
+#: Flag of a cell that is a statistic of runs the text does not show (a min, max, mean or
+#: median column): no run's measurement, so no replicate either.
+FLAG_SUMMARY = "summary of runs"
 _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg": "mean",
           "average": "mean", "mean": "mean", "median": "median", "med": "median"}
 # A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
@@ -215,7 +220,7 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if switch and (switch["pre"] or switch["post"]):
         return Role(SWITCH, text, conditions=(_switched(switch),))
     if low in _STATS:
-        return Role(STAT, text, conditions=(("stat", _STATS[low]),))
+        return Role(STAT, text, conditions=(("stat", _STATS[low]), ("flag", FLAG_SUMMARY)))
     if _DERIVED.search(text) or _SUMMARY.match(text):
         return Role(DERIVED, text)
     if _OPS_UNIT.fullmatch(low):
@@ -341,6 +346,19 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     return n
 
 
+def measured_columns_only(rows: list[tuple[int, list[str]]], number) -> bool:
+    """Whether every column after a grid's row names is titled as a measurement (a size, a
+    unit, an operation, a statistic, a derived figure), none by a name of its own: how the
+    fields of a data file (``t0_ns``, ``r_squared``, ``source``) are told from a document's
+    columns of builds or machines, which such a file cannot be told apart from."""
+    if len(rows) < 2:
+        return False
+    header = rows[_header_rows(rows, number) - 1][1]
+    keys = _key_columns(header, [cells for _, cells in rows[1:]], number)
+    return all(role(c).kind in (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)
+               for c in header[keys:])
+
+
 def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str | None):
     """Cells of a grid whose rows and columns the roles of their names explain.
 
@@ -356,6 +374,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         return None
     n_head = _header_rows(rows, number)
     header = rows[n_head - 1][1]
+    if any(_K_VALUE.fullmatch(c) for c in header):
+        return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]
     keys = _key_columns(header, [cells for _, cells in body], number)
     corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")

@@ -33,6 +33,7 @@ the cells are kept as printed, flagged ``unit unknown`` and warned about: never 
 
 from __future__ import annotations
 
+import csv
 import functools
 import html
 import itertools
@@ -44,8 +45,8 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above
-from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, is_derived, named_algorithms,
-                                      read_grid, run_meta)
+from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, is_derived, measured_columns_only,
+                                      named_algorithms, read_grid, run_meta)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
@@ -295,6 +296,9 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "\t" in blob:
         tables += _tab_tables(lines, taken)
+        taken = set().union(*(t.span for t in tables)) if tables else set()
+    if "," in blob:
+        tables += _csv_tables(lines, taken)
     if not any(_may_hold_measurements(t) for t in tables):
         return [], set()
     # (of tables starting on the same line, the last found is read; one starting inside the
@@ -498,6 +502,33 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
     # text parser, which knows its wrapped rows and header block.
     return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
+
+
+def _csv_tables(lines: list[str], taken: set[int]) -> list[_Table]:
+    """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
+    least two consecutive lines with the same number (two or more) of fields, read as the
+    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose, whose commas
+    have a space after them, is no candidate (any other line is refused later, as every
+    candidate is: no header of sizes or algorithms, no grid)."""
+    tables: list[_Table] = []
+    block: list[int] = []
+    for i in [*(i for i, line in enumerate(lines)
+                if "," in line and ", " not in line and i not in taken), -2]:
+        if block and (i != block[-1] + 1 or i < 0):
+            if len(block) >= 2:
+                tables += _csv_table(lines, block)
+            block = []
+        block.append(i)
+    return tables
+
+
+def _csv_table(lines: list[str], block: list[int]) -> list[_Table]:
+    """The tables among consecutive lines holding commas: runs of rows of one width."""
+    rows = [_Row(i, [c.strip() for c in cells], {i})
+            for i, cells in zip(block, csv.reader([lines[i].rstrip(", \t") for i in block]))]
+    return [_Table("csv", group[0].line, group[-1].line, group)
+            for _, run in itertools.groupby(rows, key=lambda r: len(r.cells))
+            if len(group := list(run)) >= 2 and len(group[0].cells) >= 2]
 
 
 class _HTMLTableParser(HTMLParser):
@@ -1210,6 +1241,8 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
     rows = [(r.line, r.clean_cells) for r in table.rows if any(r.cells)]
     if table.dialect == "tabs" and rows and not rows[0][1][0]:
         return [], set(), []  # openssl's own public-key header, TAB-indented: the text parser's
+    if table.dialect == "csv" and not measured_columns_only(rows, _cell_value):
+        return [], set(), []  # a data file's fields (or builds: a CSV cannot tell), not read
     got = read_grid(rows, context, _cell_value, table.caption)
     if got is None:
         return [], set(), []
