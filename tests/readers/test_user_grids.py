@@ -190,3 +190,44 @@ def test_a_table_split_in_halves_side_by_side_is_one_table(halves):
     assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == sorted(
         (n, 64, float(v) * 1e3) for n, v in zip(names, values, strict=True))
     assert df["run"].nunique() == 1
+
+
+@pytest.mark.parametrize("text", [
+    # a ``` fence, algorithms as rows, sizes as columns, the unit on the second header line
+    "Xeon E3-1230 v2, OpenSSL 1.0.2u:\n\n```\nCipher        16 bytes    1024 bytes\n"
+    "              (KiB/s)     (KiB/s)\nrc4           250112.5    610334.25\n"
+    "des-ede3      24010.75    25120.5\n```\n",
+    # a <pre> block, sizes as rows, the unit under each algorithm's name
+    "<p>Xeon E3-1230 v2, OpenSSL 1.0.2u:</p>\n<pre>\nSize (bytes)   rc4         des-ede3\n"
+    "               [KiB/s]     [KiB/s]\n16             250112.5    24010.75\n"
+    "1024           610334.25   25120.5\n</pre>\n"])
+def test_a_table_retyped_with_spaces_in_a_code_block_with_a_two_line_header(text):
+    """A table aligned with spaces inside a code block (``[code]``, a fence, ``<pre>``) was not
+    read; its second header line states the unit under each column (no run of its own)."""
+    df, _ = read(text)
+    kib = 1024.0
+    assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == [
+        ("des-ede3-cbc", 16, 24010.75 * kib), ("des-ede3-cbc", 1024, 25120.5 * kib),
+        ("rc4", 16, 250112.5 * kib), ("rc4", 1024, 610334.25 * kib)]
+    assert df["label"].isna().all() or not df["label"].str.contains("KiB").any()
+    assert df["flag"].isna().all() if "flag" in df else True
+
+
+def test_openssl_output_in_a_code_block_is_left_to_the_text_parser():
+    df, _ = read("```\nThe 'numbers' are in 1000s of bytes per second processed.\n"
+                 "type             16 bytes     64 bytes\nmd5              51234.56k   151234.56k\n"
+                 "sha1             61234.56k   171234.56k\n```\n")
+    assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == [
+        ("md5", 16, 51234560.0), ("md5", 64, 151234560.0), ("sha1", 16, 61234560.0),
+        ("sha1", 64, 171234560.0)]
+    assert set(df["dialect"].dropna()) <= {"text"} if "dialect" in df else True
+
+
+@pytest.mark.parametrize("unit, factor", [("(MB/s)", 1e6), ("[GB/s]", 1e9), ("(k)", 1e3)])
+def test_a_unit_in_parentheses_under_a_column_title_is_its_unit_not_a_run(unit, factor):
+    assert role(unit).kind == "value" and role(unit).unit == factor
+    df, _ = read(f"OpenSSL 3.0.13.\n\n| Block | sha1 | sha512 |\n| (bytes) | {unit} | {unit} |\n"
+                 "|---|---|---|\n| 64 | 1.5 | 2.5 |\n")
+    assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == [
+        ("sha1", 64, 1.5 * factor), ("sha512", 64, 2.5 * factor)]
+    assert unit not in set(df["label"].dropna())

@@ -31,7 +31,6 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
     "documents/102": "the unit is in the <figcaption> after the table: flagged 'unit unknown'",
-    "documents/105": "a two-line header (names, then '(MiB/s)' under each) in a [code] block: not read",
     "documents/110": "label: the heading holds the command ('openssl speed on the RK3588 ...')",
     "documents/116": "label: the org heading ('Benchmark notes'), not the machine the sentence under it names",
     "documents/117": "cells with their own unit (GB/s), size in the command's -bytes: not read",

@@ -208,10 +208,16 @@ def is_derived(text: str) -> bool:
         and block_size(text) is None and algorithm_of(text) is None
 
 
+@functools.lru_cache(maxsize=4096)  # (a Role is frozen; tables repeat their names and titles)
 def role(text: str, *, sizes: bool = False) -> Role:
     """Classify a header cell or row name (``sizes``: bare integers are block sizes)."""
     if not text:
         return Role(BLANK, text)
+    if text[0] in "([" and text[-1] in ")]" and len(text) > 2:  # ("(MiB/s)" under "aes-128-cbc")
+        inner = role(text[1:-1].strip(), sizes=sizes)
+        unit = stated_unit(text) if inner.kind == RUN else None
+        if inner.kind != RUN or unit is not None:
+            return replace(inner, text=text) if unit is None else Role(VALUE, text, unit=unit)
     size = block_size(text, sizes)
     if size is not None:
         return Role(SIZE, text, block=size)
@@ -373,7 +379,9 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
     n_head = _header_rows(rows, number)
-    header = rows[n_head - 1][1]
+    # (each column's lowest title: a unit line under the titles leaves the corner's above it)
+    header = [next((cells[j] for _, cells in reversed(rows[:n_head]) if j < len(cells) and cells[j]),
+                   "") for j in range(len(rows[n_head - 1][1]))]
     if any(_K_VALUE.fullmatch(c) for c in header):
         return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]

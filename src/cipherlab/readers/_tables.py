@@ -299,6 +299,10 @@ def find_tables(lines: list[str], source: str, *,
         taken = set().union(*(t.span for t in tables)) if tables else set()
     if "," in blob:
         tables += _csv_tables(lines, taken)
+        taken = set().union(*(t.span for t in tables)) if tables else set()
+    fences = _fences(blob)
+    if fences:
+        tables += _space_tables(lines, taken, blob, fences)
     if not any(_may_hold_measurements(t) for t in tables):
         return [], set()
     # (of tables starting on the same line, the last found is read; one starting inside the
@@ -522,6 +526,56 @@ def _csv_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     return tables
 
 
+# A code block's fences: its opening mark and its closing one. A table retyped inside one
+# keeps its columns apart with runs of spaces.
+_FENCES = {"```": "```", "~~~": "~~~", "[code]": "[/code]", "<pre": "</pre"}
+
+
+def _fences(blob: str) -> list[str]:
+    """The marks of the code-block fences ``blob`` holds (its first character looked for
+    first, a memchr: most texts hold no fence, and every text is asked)."""
+    return [m for opening, closing in _FENCES.items() if opening[0] in blob and opening in blob
+            for m in dict.fromkeys((opening, closing))]
+
+
+# What openssl's own output holds (k figures, times per operation; its header, public-key
+# titles, progress lines, -mr records, notices): a code block holding any is the openssl text
+# parser's. (Words looked for with "in", the figures with one pattern led by a digit: fast.)
+_OPENSSL_FIGURE = re.compile(r"\d\.\d\d(?:k\b|\d\d+s\b)")
+_OPENSSL_WORDS = ("type ", "Doing ", "sign/s", "verify/s", "keygens/s", "encaps/s", "ops/s",
+                  "op/s", "+DT", "+R", "'numbers'", "version:")
+_GAPS = re.compile(r"\s{2,}")
+
+
+def _space_tables(lines: list[str], taken: set[int], blob: str, fences: list[str]) -> list[_Table]:
+    """Tables retyped inside a code block with runs of spaces between the columns
+    (``Block size    aes-128-cbc   bf-cbc``): at least two consecutive lines split into the same
+    number (two or more) of cells. A block holding openssl's own output is left to the text
+    parser; any other candidate is refused later unless it names algorithms or sizes."""
+    at = sorted({i for fence in fences for i in lines_with(fence, blob)})
+    tables: list[_Table] = []
+    for start, stop in zip(at[::2], at[1::2], strict=False):
+        block = "\n".join(lines[start + 1:stop])
+        if _OPENSSL_FIGURE.search(block) or any(w in block for w in _OPENSSL_WORDS):
+            continue
+        body = [i for i in range(start + 1, stop) if i not in taken and lines[i].strip()]
+        if len(body) < 2:
+            continue
+        texts = [_unquote(lines[i]).rstrip() for i in body]
+        indent = min(len(t) - len(t.lstrip()) for t in texts)
+        # (a line indented further than the block leaves its first column blank: "  (MiB/s)")
+        rows = [_Row(i, [""] * (len(t) - len(t.lstrip()) >= indent + 2) + _GAPS.split(t.strip()), {i})
+                for i, t in zip(body, texts, strict=True)]
+        # (runs of consecutive lines of one width: a line's index less its rank is the run's)
+        for _, run in itertools.groupby(enumerate(rows), key=lambda kr: (len(kr[1].cells),
+                                                                          kr[1].line - kr[0])):
+            group = [r for _, r in run]
+            if len(group) >= 2 and len(group[0].cells) >= 2 and any(
+                    _value(c) is not None for r in group[1:] for c in r.cells):  # (a number below)
+                tables.append(_Table("spaces", group[0].line, group[-1].line, group))
+    return tables
+
+
 def _csv_table(lines: list[str], block: list[int]) -> list[_Table]:
     """The tables among consecutive lines holding commas: runs of rows of one width."""
     rows = [_Row(i, [c.strip() for c in cells], {i})
@@ -549,7 +603,8 @@ class _HTMLTableParser(HTMLParser):
         if self._cell is not None and self._stack and self._stack[-1]["row"] is not None:
             table = self._stack[-1]
             cells = table["row"]["cells"]
-            self._carry(table)
+            if table["down"]:
+                self._carry(table)
             text = " ".join("".join(self._cell).split())
             if self._rows > 1:  # (a cell spanning rows is in each of them, as it is shown)
                 for j in range(len(cells), len(cells) + self._span):
@@ -572,7 +627,8 @@ class _HTMLTableParser(HTMLParser):
         self._end_cell()
         table = self._stack[-1] if self._stack else None
         if table is not None and table["row"] is not None:
-            self._carry(table)
+            if table["down"]:
+                self._carry(table)
             row = table["row"]
             row["end"] = self._line()
             if row["cells"]:
@@ -597,9 +653,10 @@ class _HTMLTableParser(HTMLParser):
                                                 "cells": []}
             if not row["cells"] and self._cell is None:
                 row["line"] = self._line()  # provenance: the line the values start on
-            spans = dict(attrs)
-            self._span, self._rows = (int(n) if n.strip().isdigit() else 1 for n in (
-                spans.get("colspan") or "1", spans.get("rowspan") or "1"))
+            self._span = self._rows = 1
+            if attrs:
+                spans = dict(attrs)
+                self._span, self._rows = _span(spans.get("colspan")), _span(spans.get("rowspan"))
             self._cell = []
         elif tag == "caption":
             self._caption = []
@@ -659,6 +716,11 @@ class _HTMLTableParser(HTMLParser):
         if pos < len(text):
             self.handle_data(html.unescape(text[pos:]))
         return True
+
+
+def _span(value: str | None) -> int:
+    """The number of columns (rows) a cell's ``colspan`` (``rowspan``) spans: 1 when not given."""
+    return int(value) if value and value.strip().isdigit() else 1
 
 
 _WIKI_ATTRS = re.compile(r"^\s*[\w-]+\s*=")
@@ -1197,6 +1259,10 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
             header, run = new_header, None
             used |= row.lines
             continue
+        if run is None and header is not None and _units_row(cells):
+            _read_units(header, cells, table.caption, context)  # ("(MiB/s)" under each title)
+            used |= row.lines
+            continue
         title = _title(cells)
         if title is not None:
             if _SIZE_HINT.search(title) and not _VERSION.search(title):
@@ -1234,6 +1300,14 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     if not runs:
         return [], set(), bad
     return runs, used | table.markup, bad
+
+
+def _units_row(cells: list[str]) -> bool:
+    """Whether a row under a header is its second line, the unit under each column's title
+    (``| | (MB/s) | (MB/s) |``): no number, and a unit in every cell that holds text."""
+    filled = [c for c in cells if c]
+    return len(filled) >= 1 and all(_UNIT_HINT.search(c.lower()) and stated_unit(c) is not None
+                                    and not _DIGIT.search(c) for c in filled)
 
 
 def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], list[int]]:
