@@ -166,3 +166,79 @@ def test_rows_whose_spaces_became_tabs_are_no_document_table():
         df = _read(f"{head}\nmd4                  0.00 {'        0.00 ' if two else ''}\n{rows}")
         assert df.dialect.astype(str).unique().tolist() == ["text"]
         assert df.label.isna().all() and len(df) == (3 if "ghash" in rows else 6)
+
+
+def test_a_column_whose_cells_ran_into_the_row_names_is_reported_not_named():
+    """A TAB-separated copy of a table with an ``AES-NI Enabled`` column, its TABs turned into
+    single spaces, gives rows ``aes-128-cbc Yes 522138.77k ...``: reported (no algorithm
+    ``aes-128-cbc-yes`` is made up), with a ``type`` header above or none."""
+    import cipherlab
+
+    rows = ("aes-128-cbc Yes 522138.77k 556844.12k 565751.21k 568527.19k 569161.05k\n"
+            "aes-128-cbc no 251155.07k 281797.40k 288457.39k 293490.01k 293360.98k\n")
+    for head in ("Cipher AES-NI Enabled 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n",
+                 "type 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n"):
+        with pytest.raises(cipherlab.errors.IngestError, match="look like measurements"):
+            cipherlab.ingest(f"OpenSSL 1.0.1f on an r3.xlarge:\n\n{head}{rows}")
+    df = _read(f"type 16 bytes 64 bytes 256 bytes 1024 bytes 8192 bytes\n{rows}"
+               "md5 1.00k 2.00k 3.00k 4.00k 5.00k\n")
+    assert set(df.algorithm) == {"md5"}
+
+
+def test_bssl_lines_a_mail_client_wrapped_are_rejoined_or_reported():
+    """``bssl speed`` lines wrapped before ``ops/sec)`` (a mail client at 72 columns: 006's
+    text re-wrapped) are rejoined into their records, in one run; a ``Did`` record cut short
+    for good is reported, not dropped; a sentence starting with "Did" is neither."""
+    import warnings
+
+    import cipherlab
+
+    text = ("```\nDid 1428 RSA 2048 signing operations in 1015147us (1406.7 ops/sec)\n"
+            "Did 40000 RSA 2048 verify (same key) operations in 1006660us (39735.4\nops/sec)\n"
+            "Did 6743 Ed25519 signing operations in 1051044us (6415.5 ops/sec)\n```\n")
+    df = _read(text)
+    assert sorted(zip(df.algorithm, df.operation, df.line)) == [
+        ("ed25519", "sign", 5), ("rsa2048", "sign", 2), ("rsa2048", "verify", 3)]
+    assert df.run.nunique() == 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(text.replace("\nops/sec)\n", "\n\nops/sec)\n") +
+                              "Did 3 runs of it on the Pi, same result.\n")
+    assert len(df) == 2 and [str(w.message) for w in caught if "not placed" in str(w.message)]
+
+
+def test_a_multi_childs_record_wrapped_by_a_mail_client_is_rejoined():
+    """``Got: +F:...`` lines are long: a mail client breaks them after ``Got:``, before
+    ``from N``, even inside the record (033's and 055's texts re-wrapped at 72 columns).
+    Rejoined, each is its child's share, never a record of the parent's own."""
+    rec = "+F:6:sha256:96420105.60:280084364.80:844757862.40:1438773452.80:1751180902.40:1798779699.20"
+    cut = rec.replace("sha256:", "sha\n256:")  # (broken inside the record, as 055's text was)
+    for got in (f"Got:\n{rec}\nfrom 11\n", f"Got: {rec}\nfrom 11\n", f"Got: {rec} from 11\n",
+                f"Got: {cut}\nfrom 11\n"):
+        df = _read(f"Forked child 11\nGot: +H:16:64:256:1024:8192:16384 from 11\n{got}")
+        assert len(df) == 6 and set(df.flag) == {"child process"} and set(df.child) == {11}, got
+
+
+def test_a_wrapped_35_rsa_table_is_read_whole():
+    """openssl 3.5's eight-column RSA table wrapped by a mail client (011's fixture re-wrapped
+    at 72 columns): the header's tail (``encr./s  decr./s``, whose dot had hidden the whole
+    header) and each row's last rates are rejoined; values left over under a public-key row
+    are reported, never dropped."""
+    import warnings
+
+    import cipherlab
+
+    head = "                   sign    verify    encrypt   decrypt   sign/s verify/s"
+    row = "rsa  4096 bits 0.000987s 0.000041s 0.000042s 0.000987s   1013.3  24544.8"
+    want = [("decrypt", 1013.6), ("encrypt", 23868.2), ("sign", 1013.3), ("verify", 24544.8)]
+    for text in (f"{head}\nencr./s  decr./s\n{row}\n23868.2   1013.6\n",
+                 f"{head}  encr./s  decr./s\n{row}\n23868.2   1013.6\n",
+                 f"{head}\nencr./s  decr./s\n{row}  23868.2   1013.6\n"):
+        df = _read(text)
+        assert sorted(zip(df.operation, df.ops_per_s)) == want, text
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest("                  sign    verify    sign/s verify/s\n"
+                              "rsa 4096 bits 0.004185s 0.000065s    239.0  15384.6\n"
+                              "23868.2   1013.6\n")
+    assert len(df) == 2 and any("not placed" in str(w.message) for w in caught)

@@ -532,7 +532,7 @@ def _document_tables(lines: list[str], source: str, taken: set[int],
 #: of the lines it took (which no later reader sees). Another tool's reader joins this list.
 FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
     _document_tables,
-    lambda lines, source, taken, unplaced: _bssl.find_runs(lines, source, taken),
+    _bssl.find_runs,
     _collapsed.find_runs,
     _gnutls.find_runs,
 ]

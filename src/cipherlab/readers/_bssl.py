@@ -29,6 +29,8 @@ __all__ = ["TOOL_NAME", "describe", "find_runs"]
 
 _DID = re.compile(r"^Did (?P<count>\d+) (?P<what>.+?) operations in (?P<us>\d+)us"
                   r" \((?P<rate>[\d.]+) ops/sec\)(?:: [\d.]+ [KMG]?B/s)?\s*$")
+_DID_START = re.compile(r"Did \d+ \S.* operations\b")  # how only a bssl record starts
+_PIECES = 2  # lines a wrapped record may continue on
 # A -json record (one object; bssl prints them one per line inside a JSON array).
 _JSON = re.compile(r'\{\s*"description"\s*:\s*"[^"\n]*"[^{}\n]*\}')
 _PROMPT = re.compile(r"(?:^|[\s/])bssl(?:\.exe)?\s+speed\b")
@@ -106,12 +108,31 @@ def _record(lineno: int, line: str) -> dict[str, Any] | None:
     return _cell(lineno, what, count, micros)
 
 
-def find_runs(lines: list[str], source: str, taken: set[int]) -> tuple[list[Run], set[int]]:
+def _rejoined(lines: list[str], i: int, line: str, taken: set[int]) -> tuple[dict | None, int]:
+    """The cell of a ``Did`` line a mail client wrapped (``... (39735.4`` / ``ops/sec)``),
+    joined with the lines after it that complete it, and how many lines those are."""
+    text = line
+    for k in range(1, _PIECES + 1):
+        if i + k >= len(lines) or i + k in taken:
+            break
+        nxt = clean(lines[i + k])
+        if not nxt or nxt.startswith("Did "):
+            break
+        text = f"{text} {nxt}"
+        cell = _record(i + 1, text)
+        if cell is not None:
+            return cell, k
+    return None, 0
+
+
+def find_runs(lines: list[str], source: str, taken: set[int],
+              unplaced: list[tuple[int, str]] | None = None) -> tuple[list[Run], set[int]]:
     """Every ``bssl speed`` run among ``lines`` (0-based indices in ``taken`` are skipped).
 
     A run is the records between two texts that are not records (a heading, prose, a
     ``bssl speed`` command), or from one record repeating a description of the run on.
-    Returns the runs and the 0-based indices of the lines they took.
+    Returns the runs and the 0-based indices of the lines they took; a ``Did`` line that is
+    no whole record, alone or with the lines after it, is appended to ``unplaced``.
     """
     blob = "\n".join(lines)
     if "Did " not in blob and ("{" not in blob or '"description"' not in blob):
@@ -123,11 +144,20 @@ def find_runs(lines: list[str], source: str, taken: set[int]) -> tuple[list[Run]
     prose: list[str] = []  # the lines of prose since the last run opened: its label's
     tool = None
     moved_on = True  # text since the last record: the next record opens a run
+    resume = 0
     for i, raw in enumerate(lines):
-        if i in taken:
+        if i in taken or i < resume:
             continue
         line = clean(raw)
         cell = _record(i + 1, line) if line else None
+        if cell is None and _DID_START.match(line):
+            cell, extra = _rejoined(lines, i, line, taken)
+            if cell is None:
+                if unplaced is not None:
+                    unplaced.append((i + 1, raw))
+                continue
+            used.update(range(i + 1, i + 1 + extra))
+            resume = i + 1 + extra
         if cell is None:
             if not line or line.startswith(("```", "~~~", "[", "]")):
                 continue

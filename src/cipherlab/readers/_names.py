@@ -152,6 +152,8 @@ def is_known(algorithm: str) -> bool:
 
 
 _GLUED = re.compile(r"^(.+)-(\d+)$")
+_CONDITION_WORDS = {"yes", "no", "on", "off", "enabled", "disabled", "true", "false", "with",
+                    "without"}
 _WHOLE = {*_ALIASES.values(), "chacha20"}
 # Families a size alone does not complete: a curve (ecdsa 256), a mode (aes 128: CBC? GCM?).
 _NEEDS_MORE = {"ecdsa", "ecdh", "aes", "aria", "camellia"}
@@ -174,6 +176,20 @@ def made_up(algorithm: str) -> bool:
     base = m[1]
     return base in _NEEDS_MORE or base in _DIGESTS or base in _WHOLE or \
         bool(_SYM_MODE.match(base))
+
+
+def glued_condition(algorithm: str) -> bool:
+    """Whether :func:`canonical` glued a condition's word to a name: a retyped table's extra
+    column (``AES-NI Enabled``) whose cells ran into the row names when its TABs became
+    spaces (``aes-128-cbc Yes`` -> ``aes-128-cbc-yes``). No such algorithm exists either.
+
+    >>> glued_condition("aes-128-cbc-yes"), glued_condition("sha256-off")
+    (True, True)
+    >>> glued_condition("chacha20-poly1305"), glued_condition("aes-128-cbc")
+    (False, False)
+    """
+    head, dash, word = algorithm.rpartition("-")
+    return bool(dash and head) and word in _CONDITION_WORDS
 
 
 def curve_name(curve: str) -> str:

@@ -30,7 +30,7 @@ from cipherlab.model import Run
 from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
-from cipherlab.readers._names import canonical, is_known
+from cipherlab.readers._names import canonical, glued_condition, is_known
 from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
                                            PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW, VERSION, Event,
                                            _RunBoundaries, bind_context, merged_fact, prose_version)
@@ -396,6 +396,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if line.startswith("Doing ") and not _DOING_RESULT.search(line):
                 line, extra = self.rejoined(idx, line)  # a progress line wrapped by a mail client
                 resume = idx + 1 + extra
+            elif line.startswith("Got:") and _GOT.match(line) is None:
+                line, extra = self.rejoined_got(idx, line)  # (wrapped the same way)
+                resume = idx + 1 + extra
             if self.harness is None and is_prose(line):
                 self.note_prose(i, line)
                 continue
@@ -409,8 +412,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 placed = False
             if not placed:
                 run = self.cur
-                if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind)
-                                   and run.last >= i - 2):
+                if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind or run.pk)
+                                   and run.last >= i - 2):  # (values right under a table's rows)
                     self.unplaced.append((i, raw))
                 else:
                     self.note_prose(i, line)
@@ -466,6 +469,20 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 break  # (a bare prompt's whole result line: read as the prompt's, as it was)
             text = f"{text} {nxt}"
             if _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None:
+                return text, j - idx
+        return line, 0
+
+    def rejoined_got(self, idx: int, line: str) -> tuple[str, int]:
+        """A ``-multi`` child's ``Got: +F:... from N`` line cut short (a mail client breaks it
+        after ``Got:``, inside the record, before ``from``) joined with the lines that complete
+        it, as :meth:`rejoined` does. The record holds no blank: its pieces join without one."""
+        text = line
+        for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
+            nxt = clean(self.lines[j])
+            if j in self.skip or not nxt or nxt.startswith(("Got:", "Doing ")):
+                break
+            text = f"{text} {nxt}" if text == "Got:" or nxt.startswith("from ") else text + nxt
+            if _GOT.match(text):
                 return text, j - idx
         return line, 0
 
@@ -630,7 +647,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if field in ("options", "compiler"):
                 self.cont_field = field
             return True
-        if c in "sko" and "." not in line:
+        if c in "sko" and _DIGIT.search(line) is None:  # (no value: "encr./s" has a dot)
             kind = _pkey_header(line)
             if kind is not None:
                 self.open(i, Event(PK_HEADER))
@@ -638,7 +655,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 run.pk_kind = kind
                 return True
             head = T.pkey_header_head(line)
-            if head is not None and self.cur is not None:
+            if head is not None:  # (its tail on the next line: the header opens the run now)
+                if self.cur is None:
+                    self.open(i, Event(PK_HEADER))
+                    self.run(i)
                 self.pending_hdr, self.pending_hdr_text = head, line
                 return True
         if "speed" in line:
@@ -697,11 +717,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return True
 
     def bad_name(self, name: str) -> bool:
-        """Whether a row's name is prose (``...:``) or holds values: then it is no row."""
+        """Whether a row's name is prose (``...:``), holds values or has another column's
+        cell glued to it (``aes-128-cbc Yes``): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or any(
-                T.VALUE.fullmatch(w) for w in name.split())
+                T.VALUE.fullmatch(w) for w in name.split()) or \
+                glued_condition(self.algorithm_of[name])
         return bad
 
     def other_line(self, i: int, line: str) -> bool:
