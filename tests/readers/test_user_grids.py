@@ -231,3 +231,22 @@ def test_a_unit_in_parentheses_under_a_column_title_is_its_unit_not_a_run(unit, 
     assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == [
         ("sha1", 64, 1.5 * factor), ("sha512", 64, 2.5 * factor)]
     assert unit not in set(df["label"].dropna())
+
+
+@pytest.mark.parametrize("span", ['<th colspan="2">Speed (MiB/s)</th>', '<th colspan=2>MiB/s</th>'])
+def test_a_spanning_title_over_the_size_header_gives_its_columns_unit(span):
+    """``<th rowspan=2>Cipher</th><th colspan=2>Speed (MiB/s)</th>`` over the sizes: the unit
+    was lost (the cells flagged 'unit unknown')."""
+    df, _ = read(f"<p>OpenSSL 3.1.2</p>\n<table>\n<tr><th rowspan=\"2\">Cipher</th>{span}</tr>\n"
+                 "<tr><th>64 bytes</th><th>8192 bytes</th></tr>\n"
+                 "<tr><td>camellia-256-cbc</td><td>100.5</td><td>150.25</td></tr>\n</table>\n")
+    assert cells(df, "block_bytes", "bytes_per_s") == [(64, 100.5 * 2 ** 20), (8192, 150.25 * 2 ** 20)]
+    assert "flag" not in df or df["flag"].isna().all()
+
+
+@pytest.mark.parametrize("name", ["Total", "**Sum**", "Geomean"])
+def test_a_summary_row_under_algorithm_rows_is_no_algorithm(name):
+    df, _ = read("OpenSSL 3.0.13 on i7-12700, numbers in MB/s.\n\n| Cipher | 16 bytes | Notes |\n"
+                 "|---|---|---|\n| aes-128-gcm | 700.5 | AES-NI |\n| sha1 | 300.5 | |\n"
+                 f"| {name} | 1001.0 | |\n")
+    assert sorted(df["algorithm"]) == ["aes-128-gcm", "sha1"]

@@ -1246,6 +1246,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     section = _Section()
     run: Run | None = None
     hint_above = False
+    above: list[str] = []  # a row of titles spanning the header below it ("Throughput (MB/s)")
     for row in table.rows:
         cells = row.clean_cells
         if not any(cells):
@@ -1254,6 +1255,9 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         new_header = _header(cells, context, table.dialect, hint_above)
         hint_above = False
         if new_header is not None:
+            if above:  # (a spanning title's unit is that of the columns under it)
+                _read_units(new_header, list(itertools.accumulate(above, lambda a, c: c or a)),
+                            table.caption, context)
             _read_units(new_header, cells, table.caption, context)
             _finish(header, context)
             header, run = new_header, None
@@ -1275,6 +1279,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
             used |= row.lines
             continue
         if header is None:
+            above = [] if _DIGIT.search("".join(cells)) else cells
             continue
         if is_derived(cells[header.name_col]):  # ("Speed-up", "Total": of the rows above)
             used |= row.lines
