@@ -124,34 +124,35 @@ def test_a_section_row_naming_a_machine_still_starts_a_run():
     assert df["run"].nunique() == 2
 
 
-@pytest.mark.parametrize("corner", ['<th rowspan="2">Cipher</th>', '<th rowspan=2></th>'])
-def test_a_corner_spanning_two_header_rows_keeps_the_columns_under_their_machine(corner):
-    """The second header row of ``<th rowspan=2>`` starts one column right: read as it was,
-    every size title stood over the column left of its own (a silently swapped 16 / 8192)."""
-    df, _ = read("Numbers in MB/s, OpenSSL 3.4.0.\n<table>\n"
-                 f"<tr>{corner}<th colspan=2>m7i (Xeon 8488C)</th><th colspan=2>m7a (EPYC 9R14)</th></tr>\n"
-                 "<tr><th>64 bytes</th><th>16384 bytes</th><th>64 bytes</th><th>16384 bytes</th></tr>\n"
-                 "<tr><td>aes-256-ctr</td><td>3001.5</td><td>12000.25</td><td>2800.5</td><td>11000.75</td></tr>\n"
-                 "</table>\n")
-    assert cells(df, "label", "block_bytes", "bytes_per_s") == [
-        ("m7a (EPYC 9R14)", 64, 2800.5e6), ("m7a (EPYC 9R14)", 16384, 11000.75e6),
-        ("m7i (Xeon 8488C)", 64, 3001.5e6), ("m7i (Xeon 8488C)", 16384, 12000.25e6)]
-
-
-@pytest.mark.parametrize("first", ["Machine", "Board"])
-def test_a_cell_spanning_rows_names_each_row_of_its_group(first):
-    """``<td rowspan=2>host</td>``: the rows below it have a cell fewer; read as they were, the
-    cipher stood in the host's column. (A machine column beside the algorithm's makes runs, not
-    a condition.)"""
-    df, _ = read("OpenSSL 3.3.1, numbers in MB/s.\n"
-                 f"<table><tr><th>{first}</th><th>Digest</th><th>64 bytes</th></tr>\n"
-                 "<tr><td rowspan=\"3\">rpi5</td><td>sha1</td><td>300.5</td></tr>\n"
+_ROWSPAN_HEADER = ("Numbers in MB/s, OpenSSL 3.4.0.\n<table>\n<tr>{}<th colspan=2>m7i (Xeon 8488C)</th>"
+                   "<th colspan=2>m7a (EPYC 9R14)</th></tr>\n<tr><th>64 bytes</th><th>16384 bytes</th>"
+                   "<th>64 bytes</th><th>16384 bytes</th></tr>\n<tr><td>aes-256-ctr</td><td>3001.5</td>"
+                   "<td>12000.25</td><td>2800.5</td><td>11000.75</td></tr>\n</table>\n")
+_ROWSPAN_BODY = ("OpenSSL 3.3.1, numbers in MB/s.\n<table><tr><th>{}</th><th>Digest</th><th>64 bytes</th>"
+                 "</tr>\n<tr><td rowspan=\"3\">rpi5</td><td>sha1</td><td>300.5</td></tr>\n"
                  "<tr><td>sha256</td><td>200.25</td></tr>\n<tr><td>sha512</td><td>150.75</td></tr>\n"
                  "<tr><td>rpi4</td><td>sha1</td><td>100.5</td></tr></table>\n")
-    assert cells(df, "label", "algorithm", "bytes_per_s") == [
-        ("rpi4", "sha1", 100.5e6), ("rpi5", "sha1", 300.5e6), ("rpi5", "sha256", 200.25e6),
-        ("rpi5", "sha512", 150.75e6)]
-    assert first.lower() not in df.columns
+_M7 = [("m7a (EPYC 9R14)", "aes-256-ctr", 64, 2800.5e6),
+       ("m7a (EPYC 9R14)", "aes-256-ctr", 16384, 11000.75e6),
+       ("m7i (Xeon 8488C)", "aes-256-ctr", 64, 3001.5e6),
+       ("m7i (Xeon 8488C)", "aes-256-ctr", 16384, 12000.25e6)]
+_RPI = [("rpi4", "sha1", 64, 100.5e6), ("rpi5", "sha1", 64, 300.5e6), ("rpi5", "sha256", 64, 200.25e6),
+        ("rpi5", "sha512", 64, 150.75e6)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a corner spanning both header rows: the second starts one column right
+    (_ROWSPAN_HEADER.format('<th rowspan="2">Cipher</th>'), _M7),
+    (_ROWSPAN_HEADER.format("<th rowspan=2></th>"), _M7),
+    # a machine spanning its group of rows (a machine column beside the algorithm's: runs)
+    (_ROWSPAN_BODY.format("Machine"), _RPI), (_ROWSPAN_BODY.format("Board"), _RPI)])
+def test_a_cell_spanning_rows_is_in_each_row_it_spans(text, expected):
+    """``rowspan``: the rows under such a cell have a cell fewer. Read as they were, each size
+    title of a second header row stood over the column left of its own (16 and 8192 silently
+    swapped), and a group's second row put its cipher in the host's column."""
+    df, _ = read(text)
+    assert cells(df, "label", "algorithm", "block_bytes", "bytes_per_s") == expected
+    assert not {"machine", "board"} & set(df.columns)
 
 
 @pytest.mark.parametrize("summary", ["**Mean**", "Total", "Geomean", "_avg_"])
