@@ -251,3 +251,15 @@ def test_a_summary_row_under_algorithm_rows_is_no_algorithm(name):
                  "|---|---|---|\n| aes-128-gcm | 700.5 | AES-NI |\n| sha1 | 300.5 | |\n"
                  f"| {name} | 1001.0 | |\n")
     assert sorted(df["algorithm"]) == ["aes-128-gcm", "sha1"]
+
+
+@pytest.mark.parametrize("title", ["**chacha20** (MB/s)", "### ChaCha20 256 (MB/s)", "__chacha20__ [MB/s]"])
+def test_a_title_naming_the_primitive_gives_the_grid_its_algorithm_and_no_label(title):
+    """A bold line or heading naming only the primitive (``**chacha20 256** (KB/s)``) over a
+    row of sizes: the table was not read ('chacha20' was taken for a family), then labelled
+    by the title; ``chacha20`` is openssl's cipher of that name, and the title names no run."""
+    df, _ = read(f"OpenSSL 3.3.0 on a Ryzen 7 7840U.\n\n{title}\n\n| 64 bytes | 8192 bytes |\n"
+                 "|---:|---:|\n| 900.5 | 2100.25 |\n")
+    assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == [
+        ("chacha20", 64, 900.5e6), ("chacha20", 8192, 2100.25e6)]
+    assert df["label"].isna().all() or "chacha" not in str(df["label"].iloc[0]).lower()

@@ -34,7 +34,6 @@ XFAIL: dict[str, str] = {
     "documents/110": "label: the heading holds the command ('openssl speed on the RK3588 ...')",
     "documents/116": "label: the org heading ('Benchmark notes'), not the machine the sentence under it names",
     "documents/117": "cells with their own unit (GB/s), size in the command's -bytes: not read",
-    "documents/119": "tables titled by a bold line naming the primitive ('chacha20 256'): not read",
     "documents/120": "a footnote mark (<sup>*</sup>) in a cell: that row's sign is not read",
     "documents/141": "the unit stated above the first heading is not carried to the tables under "
                      "the next headings: flagged 'unit unknown'",

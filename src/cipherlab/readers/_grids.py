@@ -40,8 +40,8 @@ from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation,
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
-__all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "is_derived", "named_algorithms", "read_grid",
-           "role", "run_meta"]
+__all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "algorithm_words", "is_derived",
+           "named_algorithms", "read_grid", "role", "run_meta"]
 
 # Kinds of role.
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
@@ -128,7 +128,8 @@ _NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:(?i:[hc]mac)\([\w-]{1,40}\)"
                          r"|[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
                          r"|[A-Za-z]+\d[A-Za-z0-9]*"
                          r"|(?i:whirlpool|blowfish|siphash|ghash)(?![A-Za-z0-9]))")
-_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
+# ("chacha20" alone is openssl's stream cipher of that name, "chacha20-256" a made-up one)
+_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des)(?:-\d+)?$|^chacha20-\d+$|"
                           r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|"
                           r"(?<!^hmac)(?<!^cmac)\(")  # (a tag left in the name; a MAC's digest is not)
 
@@ -294,7 +295,16 @@ def named_algorithms(text: str) -> list[str]:
     >>> named_algorithms("openssl speed -seconds 1 rsa2048 on an SG2042 (RV64GC)")
     ['rsa2048']
     """
-    return [a for a in (algorithm_of(t) for t in _NAME_TOKEN.findall(text)) if a is not None]
+    return [a for _, a in algorithm_words(text)]
+
+
+def algorithm_words(text: str) -> list[tuple[str, str]]:
+    """The words of a line of prose that name an algorithm, each with the algorithm.
+
+    >>> algorithm_words("**chacha20 256** (KB/s)")
+    [('chacha20', 'chacha20')]
+    """
+    return [(t, a) for t in _NAME_TOKEN.findall(text) if (a := algorithm_of(t)) is not None]
 
 
 def run_meta(text: str) -> dict[str, Any]:

@@ -45,8 +45,8 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above
-from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, is_derived, measured_columns_only,
-                                      named_algorithms, read_grid, run_meta)
+from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, algorithm_words, is_derived,
+                                      measured_columns_only, named_algorithms, read_grid, run_meta)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
@@ -1307,6 +1307,19 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     return runs, used | table.markup, bad
 
 
+_NAMES_ONLY_REST = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|[\d\s*_`:.,]+")
+
+
+def _names_only(title: str) -> bool:
+    """Whether a title names algorithms and nothing else (sizes, units in parentheses and
+    markup aside): ``**chacha20 256** (KB/s)`` titles the table's primitive, no run."""
+    words = algorithm_words(title)
+    rest = title
+    for word, _ in words:
+        rest = rest.replace(word, " ")
+    return bool(words) and not _NAMES_ONLY_REST.sub("", rest)
+
+
 def _units_row(cells: list[str]) -> bool:
     """Whether a row under a header is its second line, the unit under each column's title
     (``| | (MB/s) | (MB/s) |``): no number, and a unit in every cell that holds text."""
@@ -1338,6 +1351,8 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
             meta.update(prose_cpu(name))
         if names:
             meta["label"] = " / ".join(names)
+        elif meta.get("label") and _names_only(meta["label"]):
+            meta["label"] = None  # ("**chacha20 256** (KB/s)" titles the grid's algorithm, no run)
         run = Run(meta={k: v for k, v in meta.items() if v is not None})
         for cell, ops, text, col in cells:
             if ops:
