@@ -263,3 +263,15 @@ def test_the_pieces_of_lines_a_mail_client_wrapped_name_no_run():
     text = ("We ran everything three times on each machine and kept the fastest run of\n"
             "each.\n\nRaspberry Pi 5:\n\n")
     assert _runs(_read(text + TABLE), "label") == ["Raspberry Pi 5"]
+
+
+def test_openssl_tab_rows_behind_a_log_stamp_are_the_text_parsers():
+    """openssl's table with TABs between its columns, behind ``ts``'s time stamp on every line
+    (logs/006 with its spaces turned into TABs), is openssl's text, not a TAB document table
+    whose row names hold the stamp (it gave the algorithm 'mar-04-05:06:16-sha256')."""
+    text = ("$ openssl speed -seconds 1 -bytes 1048576 -evp sha256 2>&1 | ts\n"
+            "Mar 04 05:06:15 version: 3.0.19\n"
+            "Mar 04 05:06:16 The 'numbers' are in 1000s of bytes per second processed.\n"
+            "Mar 04 05:06:16 type\t1048576 bytes\nMar 04 05:06:16 sha256\t 1867513.86k\n")
+    df = _read(text)
+    assert list(zip(df.algorithm, df.block_bytes, df.bytes_per_s)) == [("sha256", 1048576, 1867513860.0)]

@@ -573,9 +573,16 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
         prev = i
     if rows:
         tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
-    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
-    # text parser, which knows its wrapped rows and header block.
-    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
+    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...", in a log behind
+    # its time stamp: "Mar 04 05:06:16 type\t1048576 bytes") belongs to the text parser, which
+    # knows its wrapped rows, its header block and the log's prefixes.
+    return [t for t in tables if not any(_openssl_header(r.cells) for r in t.rows)]
+
+
+def _openssl_header(cells: list[str]) -> bool:
+    """Whether a TAB row is openssl's own ``type`` header (maybe behind a log's prefix)."""
+    return bool(cells) and (cells[0].lower() == "type" or cells[0].lower().endswith(" type") and
+                            all(c.endswith(" bytes") for c in cells[1:] if c))
 
 
 # A block of preformatted text: fenced, BBCode, HTML or indented by 4 spaces (or a TAB) after
