@@ -284,3 +284,14 @@ def test_a_unit_stated_for_the_next_table_only_is_not_carried():
                  "Then on the other box:\n\n| Size | sha512 |\n|---|---|\n| 64 bytes | 1.5 |\n")
     assert df[df["bytes_per_s"] == 0.5e9].shape[0] == 1
     assert df[df["line"] == df["line"].max()]["flag"].notna().all()
+
+
+@pytest.mark.parametrize("text", [
+    "OpenSSL 3.0.13, 8192-byte blocks, numbers in MB/s:\n\n| Cipher | box-a | box-b | box-a / box-b |\n"
+    "|---|---|---|---|\n| aes-128-gcm | 9000.5 | 8000.5 | 1.13 |\n| sha256 | 2000.5 | 1800.5 | 1.11 |\n",
+    "OpenSSL 3.0.13, 8192-byte blocks, numbers in MB/s:\n\nHost\taes-128-gcm\tsha256\nbox-a\t9000.5\t2000.5\n"
+    "box-b\t8000.5\t1800.5\nbox-a - box-b\t1000.0\t200.0\n"])
+def test_a_ratio_or_difference_of_two_columns_or_rows_is_derived(text):
+    """``box-a / box-b`` beside the two boxes' columns was read as a third machine (1.13 MB/s)."""
+    df, _ = read(text)
+    assert sorted(set(df["label"])) == ["box-a", "box-b"] and len(df) == 4

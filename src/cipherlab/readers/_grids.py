@@ -405,6 +405,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     if not columns:
         return None
     stat_rows = sum(bool(keys) and cells[0].lower() in _STATS for _, cells in body)  # (role STAT)
+    row_names = {cells[0].lower() for _, cells in body if keys and cells}
     groups: dict[tuple, list] = {}
     short: list[tuple[int, int]] = []  # (line, cells it could not place) of rows left short
     section: tuple[str | None, list[Role]] = (None, [])
@@ -424,8 +425,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
         row_roles, conditions = _row_roles(header, names)
-        if _summary(row_roles, stat_rows, len(body)):
-            continue  # ("Average" under rows of hosts, "Speed-up" under two builds: derived)
+        if _summary(row_roles, stat_rows, len(body)) or keys and _of_columns(cells[0].lower(), row_names):
+            continue  # ("Average" under rows of hosts, "Speed-up" or "a / b" under two builds)
         placed = holding = unplaced = 0
         for j, col_roles in columns:
             text = cells[j]
@@ -481,11 +482,23 @@ def _value_columns(titles: list[list[str]], keys: int,
     columns = []
     every = [[r for r in map(role, titles[j]) if r.kind != BLANK] for j in range(keys, len(titles))]
     stats = sum(any(r.kind == STAT for r in roles) for roles in every)
+    named = {" ".join(t).lower() for t in titles[keys:]}
     for j, roles in enumerate(every, keys):
         values = [cells[j] if j < len(cells) else "" for cells in body]
-        if roles and not _summary(roles, stats, len(every)) and not _is_derived_column(values):
+        if roles and not _summary(roles, stats, len(every)) and not _is_derived_column(values) \
+                and not _of_columns(" ".join(titles[j]).lower(), named):
             columns.append((j, roles))
     return columns
+
+
+_OPERATOR = re.compile(r"/|\u00f7|:| - | \u2212 ")  # (no \s* around: a run of blanks is linear)
+
+
+def _of_columns(title: str, titles: set[str]) -> bool:
+    """Whether a column title (or row name) is a ratio or difference of two other columns'
+    (rows') (``host-a / host-b``): derived from them, never a measurement of its own."""
+    parts = [p.strip() for p in _OPERATOR.split(title)]
+    return len(parts) == 2 and parts[0] != parts[1] and {parts[0], parts[1]} <= titles
 
 
 def _summary(roles: list[Role], stats: int, rows: int) -> bool:

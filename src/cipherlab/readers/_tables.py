@@ -144,8 +144,9 @@ _FACT_HINT = _by_first_letter(_FACT_WORDS)
 # The words a CPU name starts with (see prose_cpu), for a quick "none here".
 _CPU_HINT = _by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
                               *_WEAK_FAMILIES.split("|")])
-# A sentence stating the unit of every table below it, not only of the next one.
-_FOR_ALL_TABLES = re.compile(r"\ball\b[^.;]*\b(?:below|numbers|values|figures|results|tables|"
+# A sentence stating the unit of every table below it, not only of the next one (the words
+# within 80 characters of "all": bounded, so a long line of "all"s stays linear).
+_FOR_ALL_TABLES = re.compile(r"\ball\b[^.;]{0,80}?\b(?:below|numbers|values|figures|results|tables|"
                              r"throughputs?)\b|\bthroughout\b|\b(?:every|each) table\b",
                              re.IGNORECASE)
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
