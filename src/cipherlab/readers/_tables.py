@@ -700,16 +700,22 @@ def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
     return blocks
 
 
+# A line of facts, not a row ("options:bn(64,64) rc4(8x,int)", "compiler: gcc -Wa,--noexecstack")
+_KEY_VALUE = re.compile(r"\s*[\w ./-]+:")
+
+
 def _csv_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
     least two consecutive lines with the same number (two or more) of fields, read as the
-    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose, whose commas
-    have a space after them, is no candidate (any other line is refused later, as every
-    candidate is: no header of sizes or algorithms, no grid)."""
+    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose (a blank after its
+    commas), pipe and HTML tables (their digit groups) and ``key: value`` lines are no
+    candidates; any other is refused later, as every candidate is (no header of sizes or
+    algorithms)."""
     tables: list[_Table] = []
     block: list[int] = []
-    for i in [*(i for i, line in enumerate(lines)
-                if "," in line and ", " not in line and i not in taken), -2]:
+    rows = (i for i, line in enumerate(lines) if "," in line and ", " not in line and "|" not in
+            line and "<" not in line and not _KEY_VALUE.match(line) and i not in taken)
+    for i in [*rows, -2]:
         if block and (i != block[-1] + 1 or i < 0):
             if len(block) >= 2:
                 tables += _csv_table(lines, block)
