@@ -325,3 +325,36 @@ def test_a_range_is_no_value_and_its_row_is_reported(tmp_path):
         df = cipherlab.ingest(path)
     assert sorted(df["bytes_per_s"]) == pytest.approx([402.5e6, 612.4e6])
     assert any("line(s) 5, 6" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("dots.md", "Werte in MB/s, OpenSSL 3.0.13:\n\n| Algorithmus | 16 Bytes | 1024 Bytes |\n|---|---|---|\n"
+                "| aes-128-gcm | 1.402 | 1.689 |\n| sha256 | 312 | 1.170 |\n"),
+    ("dots.txt", "GB/s, OpenSSL 3.0.13\n\nalgorithm\t16 bytes\t1024 bytes\naes-128-gcm\t2.381\t12.410\n"
+                 "sha256\t1.602\t7.125\n"),
+])
+def test_a_number_that_may_be_decimals_or_a_thousands_group_is_not_guessed(tmp_path, name, text):
+    """'1.402' in a table no cell of which shows how it writes decimals is 1.402 in English and
+    1402 in German: it was read as 1.402 without a word (10^3 off for a German table). Now its
+    row is reported; a cell that is plain ('312') is read."""
+    import warnings
+
+    import cipherlab
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df = cipherlab.ingest(path)
+        except cipherlab.errors.IngestError as err:
+            df, caught = None, [err]
+    assert df is None or not df["bytes_per_s"].between(1e5, 1e10).any() or \
+        set(df["bytes_per_s"]) == {312e6}
+    assert any("aes-128-gcm" in str(getattr(w, "message", w)) for w in caught)  # (its row, reported)
+
+
+def test_three_decimals_beside_other_decimals_are_decimals(tmp_path):
+    df = _ingest(tmp_path, "gbs.md", "GB/s, OpenSSL 3.3.1\n\n| algorithm | 16384 bytes |\n|---|---|\n"
+                 "| aes-128-gcm | 12.41 |\n| sha256 | 2.381 |\n")
+    assert sorted(df["bytes_per_s"]) == pytest.approx([2.381e9, 12.41e9])

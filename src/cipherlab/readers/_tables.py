@@ -54,8 +54,9 @@ from cipherlab.readers._grids import (RUN_HEADER, measured_columns_only, named_a
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import (AROUND_VALUE, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK, INTEGER, block_size,
-                                      block_size_in_prose, decimal_comma, footnote_mark, is_range,
+from cipherlab.readers._units import (AROUND_VALUE, DOT_GROUP, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK,
+                                      INTEGER, block_size, block_size_in_prose, decimal_comma,
+                                      dot_grouped, footnote_mark, is_range,
                                       mark_key, plain_number, stated_unit, value_with_unit)
 
 __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
@@ -324,7 +325,7 @@ def find_tables(lines: list[str], source: str, *,
                 found, used, grid_bad = _read_grid(table, context)
                 bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
-            unplaced.extend((j + 1, lines[j]) for j in bad)
+            unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear)]))
         if found:
             runs.extend(found)
             consumed |= used
@@ -354,17 +355,23 @@ _NUMBER_FIRST = re.compile(r"[~\u2248\u223c+-]?\s*\d|(?:ca\.|approx\.|about)\s*\
 def _plain_numbers(table: _Table) -> None:
     """Each cell that holds a number as openssl would print it (see :func:`_units.plain_number`):
     in the table's way of writing decimals, without what is written around the value. A cell
-    of an aligned table keeps its blanks (they split its cells: "1 013 842" is not read)."""
+    of an aligned table keeps its blanks (they split its cells: "1 013 842" is not read); one
+    that may be decimals or a thousands group (``1.402`` where no cell says which) is emptied
+    and its row reported (``table.unclear``)."""
     rows = [r for r in table.rows if any(r.cells)]
     cells = "\t".join(["\t".join(r.clean_cells) for r in rows])
     comma, marked = decimal_comma(cells), _MARK_END.search(cells) is not None
-    if not comma and not marked and not AROUND_VALUE.search(cells):
+    unclear = not comma and dot_grouped(cells)
+    if not comma and not marked and not unclear and not AROUND_VALUE.search(cells):
         return  # (one look at the whole table: most write their numbers as openssl does)
     blanks = table.dialect != "aligned"
     for r in rows:
         plain, marks = [], []
         for c in r.clean_cells:
-            if _NUMBER_FIRST.match(c):
+            if unclear and DOT_GROUP.fullmatch(c):
+                c = ""  # ("1.402": 1.402 or 1402? never guessed: the row is reported)
+                table.unclear.add(r.line)
+            elif _NUMBER_FIRST.match(c):
                 c, mark = footnote_mark(c) if marked else (c, None)
                 marks += [mark] if mark else []
                 c = plain_number(c, comma=comma, blanks=blanks)
@@ -437,6 +444,7 @@ class _Table:
     markup: set[int] = field(default_factory=set)  # separator rows, <table> tags: no data
     caption: str | None = None
     below: list[str] = field(default_factory=list)  # the prose right below it (see _text_below)
+    unclear: set[int] = field(default_factory=set)  # rows with a number read neither way
 
     @functools.cached_property
     def footnotes(self) -> dict[str, str]:

@@ -18,7 +18,7 @@ import re
 from cipherlab.readers._names import canonical, is_digest, is_known
 
 __all__ = ["FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "SIZE", "block_size",
-           "block_size_in_prose", "AROUND_VALUE", "decimal_comma", "footnote_mark", "is_range", "mark_key",
+           "block_size_in_prose", "AROUND_VALUE", "DOT_GROUP", "decimal_comma", "dot_grouped", "footnote_mark", "is_range", "mark_key",
            "plain_number", "labelled_rates", "number", "sized_name", "stated_unit", "unit_only",
            "value_with_unit"]
 
@@ -289,6 +289,22 @@ def is_range(cell: str) -> bool:
     (True, True, False, False)
     """
     return _RANGE.match(cell) is not None
+
+
+#: A number that may be decimals or a thousands group: "1.402" (1.402, or 1402 in German).
+DOT_GROUP = re.compile(r"(?<![\w.,])\d{1,3}\.\d{3}(?![\w.,])")
+_OTHER_POINT = re.compile(r"\d\.(?:\d{1,2}|\d{4,})(?!\d)")
+
+
+def dot_grouped(cells: str) -> bool:
+    """Whether a table's cells (joined by TABs) may group thousands with ``.``: some are
+    ``1.402`` and none shows a decimal point with other than three decimals (``312.45``),
+    which would say how the table writes them. Such a cell cannot be read either way.
+
+    >>> dot_grouped("1.402\t312\t1.170"), dot_grouped("1.402\t312.45"), dot_grouped("1.402k")
+    (True, False, False)
+    """
+    return "." in cells and DOT_GROUP.search(cells) is not None and _OTHER_POINT.search(cells) is None
 
 
 def decimal_comma(cells: str) -> bool:
