@@ -627,15 +627,24 @@ def _openssl_output(blob: str, start: int, end: int) -> bool:
 
 def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[str]:
     """A row's cells, each under the column of ``spans`` it overlaps most (the nearest, where
-    it overlaps none), when it has fewer cells than there are columns."""
+    it overlaps none), when it has fewer cells than there are columns. (Cells and columns are
+    both in order: one walk along the columns, linear in the row.)"""
     if len(found) >= len(spans):
         return [m[0] for m in found]
     cells = [""] * len(spans)
+    k = 0
     for m in found:
         s, e = m.span()
-        j = max(range(len(spans)), key=lambda k: (min(e, spans[k][1]) - max(s, spans[k][0]),
-                                                  -abs(s - spans[k][0])))
-        cells[j] = f"{cells[j]} {m[0]}".strip()
+        while k + 1 < len(spans) and spans[k][1] <= s:
+            k += 1  # (the first column that ends after the cell starts)
+        j, best = k, min(e, spans[k][1]) - max(s, spans[k][0])
+        while j + 1 < len(spans) and spans[j + 1][0] < e:  # (the others it overlaps)
+            j += 1
+            overlap = min(e, spans[j][1]) - max(s, spans[j][0])
+            k, best = (j, overlap) if overlap > best else (k, best)
+        if best <= 0 and k and s - spans[k - 1][1] < spans[k][0] - e:
+            k -= 1  # (it overlaps none: the nearer of the columns either side)
+        cells[k] = f"{cells[k]} {m[0]}".strip()
     return cells
 
 
