@@ -358,3 +358,10 @@ def test_three_decimals_beside_other_decimals_are_decimals(tmp_path):
     df = _ingest(tmp_path, "gbs.md", "GB/s, OpenSSL 3.3.1\n\n| algorithm | 16384 bytes |\n|---|---|\n"
                  "| aes-128-gcm | 12.41 |\n| sha256 | 2.381 |\n")
     assert sorted(df["bytes_per_s"]) == pytest.approx([2.381e9, 12.41e9])
+
+
+def test_a_paragraph_right_above_the_next_table_is_that_ones_not_the_table_aboves(tmp_path):
+    df = _ingest(tmp_path, "intro.md", "| cipher | 16 bytes |\n|---|---|\n| md5 | 95.5 |\n"
+                 "Table 2: the laptop, in MB/s\n\n| cipher | 16 bytes |\n|---|---|\n| md5 | 195.5 |\n")
+    assert list(df["flag"].astype(object).fillna("")) == ["unit unknown", ""]
+    assert df["bytes_per_s"].iloc[1] == pytest.approx(195.5e6)

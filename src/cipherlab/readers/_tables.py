@@ -384,24 +384,30 @@ def _plain_numbers(table: _Table) -> None:
 def _text_below(lines: list[str], table: _Table) -> list[str]:
     """The prose right below a table, as read: an HTML table's ``<figcaption>`` or text after
     ``</table>`` on its last line, then the lines after it up to the paragraph's end (one blank
-    line may come first). A heading or another table ends it."""
-    out = []
+    line may come first). A heading or another table ends it; a paragraph right above another
+    table or block ("Next, in MB/s" over it) is that one's, not this one's."""
+    tail, out = [], []
     html_ = table.dialect == "html"
     if html_:
-        tail = re.split("</table>", lines[table.end], flags=re.IGNORECASE)[-1]
-        out = [_prose_text(_SUP.sub(r"[\1]", tail))] if len(tail) < len(lines[table.end]) else []
-    for line in itertools.islice(lines, table.end + 1, table.end + 2 + _BELOW_REACH):
+        rest = re.split("</table>", lines[table.end], flags=re.IGNORECASE)[-1]
+        tail = [_prose_text(_SUP.sub(r"[\1]", rest))] if len(rest) < len(lines[table.end]) else []
+    i = table.end + 1
+    for i in range(table.end + 1, min(len(lines), table.end + 3 + _BELOW_REACH)):
+        line = lines[i]
         text = _prose_text(_SUP.sub(r"[\1]", line) if html_ and "<" in line else line)
         if not text:
-            if any(out):
+            if out:
                 break
             continue
-        if _HEADING.match(text) or "|" in line or "\t" in line or _HTML_TABLE.search(line):
+        if _HEADING.match(text) or _STARTS_TABLE.search(line):
             break
         out.append(text)
         if len(out) > _BELOW_REACH:
             break
-    return [t for t in out if t]
+    below = next((line for line in itertools.islice(lines, i, i + 3) if line.strip()), "")
+    if out and _STARTS_TABLE.search(below):
+        out = []  # (it introduces what follows)
+    return [t for t in tail + out if t]
 
 
 def _may_hold_measurements(table: _Table) -> bool:
@@ -935,6 +941,7 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 
 _LABEL_REACH = 40  # lines of prose above a table that may hold its label
 _BELOW_REACH = 3  # lines of prose below a table that may state its unit or footnotes
+_STARTS_TABLE = re.compile(r"\||\t|<table|```|~~~|\[code\]|<pre", re.IGNORECASE)  # (a line that may)
 _SUP = re.compile(r"<sup>\s*([^<\s]{1,3})\s*</sup>", re.IGNORECASE)  # (a footnote mark: "[1]")
 # A footnote: its mark, then its text ("* thermal throttling", "[1]: turbo off", "† est.").
 _FOOTNOTE_LINE = re.compile(rf"^({FOOTNOTE_MARK}):?\s*(\S.*)$")
