@@ -365,3 +365,16 @@ def test_a_paragraph_right_above_the_next_table_is_that_ones_not_the_table_above
                  "Table 2: the laptop, in MB/s\n\n| cipher | 16 bytes |\n|---|---|\n| md5 | 195.5 |\n")
     assert list(df["flag"].astype(object).fillna("")) == ["unit unknown", ""]
     assert df["bytes_per_s"].iloc[1] == pytest.approx(195.5e6)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("clash.md", "OpenSSL 3.0.13, all figures in MB/s:\n\n| cipher | 16 bytes | 16384 bytes |\n"
+                 "|---|---|---|\n| aes-128-gcm | 950 | 1.5K |\n| sha256 | 412.3 | 2.1K |\n"),
+    ("clash.txt", "OpenSSL 3.0.13\n\ncipher\t16 bytes (GB/s)\t16384 bytes (GB/s)\naes-128-gcm\t0.95\t1.52k\n"
+                  "sha256\t0.41\t2.10k\n"),
+])
+def test_openssls_k_under_another_stated_unit_is_not_guessed(tmp_path, name, text):
+    """'1.5K' in a table 'all figures in MB/s': openssl's k (1500 bytes/s) or 1.5 thousand MB/s?
+    It was read as 1500 bytes/s and '950' as 950 bytes/s, 10^6 off, without a word."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["flag"]) == {"unit unknown"}

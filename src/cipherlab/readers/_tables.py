@@ -339,6 +339,12 @@ def find_tables(lines: list[str], source: str, *,
             f"table or the text above it says what the numbers are (1000s of bytes per second, "
             f"MB/s, ...); they are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the "
             f"unit above the table or in its header to read them.", context.unknown), stacklevel=2)
+    if context.clash:
+        warnings.warn(LineWarning(
+            f"{source}: table cells at line(s) {{lines}} mix openssl's 'k' with a unit the text "
+            f"states for them (MB/s, GB/s, ...): whether '1.5k' is 1500 bytes/s or 1.5 thousand "
+            f"of that unit cannot be known; they are flagged '{FLAG_UNIT_UNKNOWN}'.",
+            context.clash), stacklevel=2)
     if context.plain_large:
         warnings.warn(LineWarning(
             f"{source}: table cells without 'k' above 10000 at line(s) {{lines}} were read as "
@@ -966,6 +972,7 @@ class _Context:
     lines: list[str]  # the document's
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
+    clash: list[int] = field(default_factory=list)  # ... of cells with k under another stated unit
     # Prose taken but not read yet: for its facts, its label, the algorithms it names.
     _unread: list[tuple[int, int]] = field(default_factory=list)
     _unlabelled: list[tuple[int, int]] = field(default_factory=list)
@@ -1228,6 +1235,7 @@ class _Header:
     ranged: set[int] = field(default_factory=set)  # rows with a range in a value cell
     plain: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)
     # (cells without k: cell, text, row index, column)
+    k_cells: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)  # (with k)
 
     @functools.cached_property
     def named_columns(self) -> dict[int, tuple[str, str, str | None, list[str]]]:
@@ -1474,6 +1482,14 @@ def _finish(header: _Header | None, context: _Context) -> None:
     """
     if header is None:
         return
+    if header.has_k and any(header.units.get(col, header.unit) not in (None, 1.0, 1e3)
+                            for _, _, _, col in header.plain + header.k_cells):
+        # ("1.5K" under "all figures in MB/s": openssl's k, or thousands of MB/s? never guessed)
+        for cell, _, index, _ in header.plain + header.k_cells:
+            cell["flag"] = FLAG_UNIT_UNKNOWN
+            context.clash.append(index)
+        header.plain, header.k_cells = [], []
+        return
     for cell, text, index, col in header.plain:
         if header.has_k:
             if cell["bytes_per_s"] > _PLAIN_LIMIT:
@@ -1495,6 +1511,7 @@ def _note_unit(header: _Header, cell: dict[str, Any], text: str, index: int,
                col: int) -> dict[str, Any]:
     if text[-1:] in ("k", "K"):
         header.has_k = True
+        header.k_cells.append((cell, text, index, col))
     elif value_with_unit(text) is None:
         header.plain.append((cell, text, index, col))
     return cell
