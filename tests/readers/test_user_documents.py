@@ -378,3 +378,16 @@ def test_openssls_k_under_another_stated_unit_is_not_guessed(tmp_path, name, tex
     It was read as 1500 bytes/s and '950' as 950 bytes/s, 10^6 off, without a word."""
     df = _ingest(tmp_path, name, text)
     assert set(df["flag"]) == {"unit unknown"}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("names.md", "OpenSSL 3.0.13, MB/s\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                 "| aes-128-gcm\u00b9 | 612.4 | 4381.0 |\n| sha256 | 120.5 | 402.5 |\n\n\u00b9 with AES-NI\n"),
+    ("names.txt", "OpenSSL 3.0.13, MB/s\n\ncipher\t16 bytes\t1024 bytes\naes-128-gcm [1]\t612.4\t4381.0\n"
+                  "sha256\t120.5\t402.5\n[1]: with AES-NI\n"),
+])
+def test_a_footnote_mark_glued_to_a_name_is_the_rows_note_not_part_of_the_name(tmp_path, name, text):
+    """'aes-128-gcm\u00b9' came out as an algorithm 'aes-128-gcm\u00b9', unflagged."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["algorithm"]) == {"aes-128-gcm", "sha256"} and df["flag"].isna().all()
+    assert set(df[df["algorithm"] == "aes-128-gcm"]["note"]) == {"with AES-NI"}

@@ -377,10 +377,11 @@ def _plain_numbers(table: _Table) -> None:
             if unclear and DOT_GROUP.fullmatch(c):
                 c = ""  # ("1.402": 1.402 or 1402? never guessed: the row is reported)
                 table.unclear.add(r.line)
-            elif _NUMBER_FIRST.match(c):
+            else:  # (a mark glued to a value or a name: "221.7*", "aes-128-gcm¹")
                 c, mark = footnote_mark(c) if marked else (c, None)
                 marks += [mark] if mark else []
-                c = plain_number(c, comma=comma, blanks=blanks)
+                if _NUMBER_FIRST.match(c):
+                    c = plain_number(c, comma=comma, blanks=blanks)
             plain.append(c)
         r._clean_cells = plain
         if marks:  # (what the table's footnotes say each mark stands for, else the mark)
