@@ -279,7 +279,8 @@ def test_a_number_grouped_by_single_spaces_in_an_aligned_table_is_not_split(tmp_
                  "| sha256 | 98,5 | 1.861,05 |\n| md5 | 120,75 | 790,1 |\n", 98.5e6),
     ("groups.html", "<p>OpenSSL 3.0.13, d\u00e9bit en KB/s</p>\n<table><tr><th>Algo</th><th>16 bytes</th>"
                     "<th>8192 bytes</th></tr>\n<tr><td>sha256</td><td>98\u202f412,5</td><td>1 861 050,0</td>"
-                    "</tr>\n<tr><td>md5</td><td>120\u00a0750,25</td><td>790 100,5</td></tr></table>\n", 98412.5e3),
+                    "</tr>\n<tr><td>md5</td><td>120\u00a0750,25</td><td>790 100,5</td></tr></table>\n",
+     98412.5e3),
     ("swiss.txt", "OpenSSL 3.0.13, KiB/s\n\nalgorithm\t16 bytes\t8192 bytes\nsha256\t98'412.5\t1'861'050.0\n"
                   "md5\t120\u2019750.25\t790'100.5\n", 98412.5 * 1024),
 ])
@@ -301,7 +302,8 @@ def test_one_comma_table_beside_a_point_one_is_each_read_its_own_way(tmp_path):
 @pytest.mark.parametrize("name, text", [
     ("beside.md", "OpenSSL 3.1.4, 16384-byte blocks, MB/s\n\n| algorithm | asm | no-asm |\n|---|---|---|\n"
                   "| aes-128-ctr | ~ 1490.6 (8.3x) | 180.2 |\n| sha1 | \u2248 2104.9 \u00b1 3.5 | 412.0 (-12 %) |\n"),
-    ("beside.txt", "OpenSSL 3.1.4, MB/s\n\ncipher\t16384 bytes\t1024 bytes\naes-128-ctr\t1490.6 [8.3\u00d7]\t180.2 +/- 1\n"
+    ("beside.txt", "OpenSSL 3.1.4, MB/s\n\ncipher\t16384 bytes\t1024 bytes\n"
+                   "aes-128-ctr\t1490.6 [8.3\u00d7]\t180.2 +/- 1\n"
                    "sha1\t2104.9 (+3%)\t412.0 \u00b1 2.5 %\n"),
 ])
 def test_what_is_written_around_a_value_is_no_part_of_it(tmp_path, name, text):

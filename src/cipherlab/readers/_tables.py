@@ -591,13 +591,13 @@ def _aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[_Table
     ``<pre>``, an indented block): cells are separated by two spaces or more, one row per line;
     consecutive lines of two cells or more, none more than the first, are a table; a row of
     fewer cells than the first has them under the columns they overlap (a unit under each
-    name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is left to the text parser, and a
-    cell with single spaces stays one cell (``1 013 842``: a number grouped by spaces, never
-    read as three)."""
+    name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is
+    left to the text parser, and a cell with single spaces stays one cell (``1 013 842``: a
+    number grouped by spaces, never read as three)."""
     tables: list[_Table] = []
     for first, stop, start, end in _code_blocks(blob):
         if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
-            continue  # (no number after a gap, or openssl's own output: no aligned table)
+            continue  # (openssl's own output, or no number after a gap: no aligned table)
         rows: list[_Row] = []
         spans: list[tuple[int, int]] = []  # (the first row's columns)
         for i in range(first, stop + 1):

@@ -9,6 +9,12 @@ readers flag it. This module reads the unit statements; it knows nothing of tabl
 Decimal prefixes are powers of 1000 (``kB/s``, ``KB/s``, ``MB/s``), binary ones of 1024
 (``KiB/s``); a lower-case ``b`` or ``bit`` is bits (``Mbps`` = 10^6 / 8 bytes/s). ``mb/s``
 (milli?) is not read: ambiguous, so unknown.
+
+Numbers as people write them are typed here too: thousands grouped by ``,``, ``'``, blanks, or
+``.`` where the table shows decimal commas (:func:`decimal_comma`, :func:`plain_number`); what
+is written around a value (``~``, ``± 3.1``, ``(+3%)``, ``(8.3x)``) and footnote marks glued
+to it (:func:`footnote_mark`) are no part of it; a range (:func:`is_range`) and a ``1.402``
+that may be either (:func:`dot_grouped`) are no value.
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ import re
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "SIZE", "block_size",
-           "block_size_in_prose", "AROUND_VALUE", "DOT_GROUP", "decimal_comma", "dot_grouped", "footnote_mark", "is_range", "mark_key",
-           "plain_number", "labelled_rates", "number", "sized_name", "stated_unit", "unit_only",
-           "value_with_unit"]
+__all__ = ["AROUND_VALUE", "DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
+           "SIZE", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
+           "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
+           "sized_name", "stated_unit", "unit_only", "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -53,9 +59,8 @@ _SIZE_IN_PROSE = re.compile(rf"(?<![\w.,]){SIZE}", re.IGNORECASE)
 _SIZE_FACTOR = {"K": 1024, "M": 1024 ** 2}
 # openssl speed's own option for one block size, in a command the prose quotes ("-bytes 16384").
 _BYTES_OPTION = re.compile(r"(?<!\S)-bytes[ =]+(\d+)(?![\w.])")
-# A footnote mark glued to a cell's number: "221.7*", "1,234.5k†", "12.3 [1]", "9.8[^2]",
-# "5.1¹" (a superscript digit: never part of a number).
-#: A footnote mark: "*", "†", "[1]", "[^2]", "[*]" (an HTML ``<sup>``), a superscript digit.
+#: A footnote mark, glued to a cell's number or name: "*", "†", "[1]", "[^2]", "[*]" (an HTML
+#: ``<sup>``), a superscript digit (never part of a number).
 FOOTNOTE_MARK = (r"\*{1,3}|[†‡§¶]{1,2}|\[\^?[\w*†‡]{1,3}\]|"
                  r"[¹²³⁰-⁹]+")
 _SUPERSCRIPTS = str.maketrans("¹²³⁰⁴⁵⁶⁷⁸⁹", "1230456789", "[]^")
@@ -277,8 +282,6 @@ _BLANKS = re.compile("[    ]")
 _COMMA_DECIMAL = re.compile(r"\d,\d{1,2}(?![\d])|\d,\d{4,}|[.\s]\d{3},\d")
 _POINT_DECIMAL = re.compile(r"\d\.\d{1,2}(?![\d])|\d\.\d{4,}|,\d{3}\.\d")
 _COMMA_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\d.,])")
-
-
 _RANGE = re.compile(r"^\d[\d.,]*\s*(?:[-\u2013\u2014~]|\.\.|to)\s*\d[\d.,]*(?:\s*[kK])?$")
 
 
