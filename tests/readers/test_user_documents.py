@@ -301,7 +301,8 @@ def test_one_comma_table_beside_a_point_one_is_each_read_its_own_way(tmp_path):
 
 @pytest.mark.parametrize("name, text", [
     ("beside.md", "OpenSSL 3.1.4, 16384-byte blocks, MB/s\n\n| algorithm | asm | no-asm |\n|---|---|---|\n"
-                  "| aes-128-ctr | ~ 1490.6 (8.3x) | 180.2 |\n| sha1 | \u2248 2104.9 \u00b1 3.5 | 412.0 (-12 %) |\n"),
+                  "| aes-128-ctr | ~ 1490.6 (8.3x) | 180.2 |\n"
+                  "| sha1 | \u2248 2104.9 \u00b1 3.5 | 412.0 (-12 %) |\n"),
     ("beside.txt", "OpenSSL 3.1.4, MB/s\n\ncipher\t16384 bytes\t1024 bytes\n"
                    "aes-128-ctr\t1490.6 [8.3\u00d7]\t180.2 +/- 1\n"
                    "sha1\t2104.9 (+3%)\t412.0 \u00b1 2.5 %\n"),
@@ -321,7 +322,8 @@ def test_a_range_is_no_value_and_its_row_is_reported(tmp_path):
 
     path = tmp_path / "range.md"
     path.write_text("OpenSSL 3.0.8, MB/s\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
-                    "| aes-128-gcm | 612.4 | 4201.3\u20134350.8 |\n| sha256 | 120 - 130 | 402.5 |\n", encoding="utf-8")
+                    "| aes-128-gcm | 612.4 | 4201.3\u20134350.8 |\n| sha256 | 120 - 130 | 402.5 |\n",
+                    encoding="utf-8")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         df = cipherlab.ingest(path)
@@ -384,7 +386,8 @@ def test_openssls_k_under_another_stated_unit_is_not_guessed(tmp_path, name, tex
 
 @pytest.mark.parametrize("name, text", [
     ("names.md", "OpenSSL 3.0.13, MB/s\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
-                 "| aes-128-gcm\u00b9 | 612.4 | 4381.0 |\n| sha256 | 120.5 | 402.5 |\n\n\u00b9 with AES-NI\n"),
+                 "| aes-128-gcm\u00b9 | 612.4 | 4381.0 |\n| sha256 | 120.5 | 402.5 |\n\n"
+                 "\u00b9 with AES-NI\n"),
     ("names.txt", "OpenSSL 3.0.13, MB/s\n\ncipher\t16 bytes\t1024 bytes\naes-128-gcm [1]\t612.4\t4381.0\n"
                   "sha256\t120.5\t402.5\n[1]: with AES-NI\n"),
 ])
