@@ -1483,8 +1483,9 @@ def _finish(header: _Header | None, context: _Context) -> None:
     """
     if header is None:
         return
-    if header.has_k and any(header.units.get(col, header.unit) not in (None, 1.0, 1e3)
-                            for _, _, _, col in header.plain + header.k_cells):
+    if header.has_k and {header.unit, *header.units.values()} - {None, 1.0, 1e3} and any(
+            header.units.get(col, header.unit) not in (None, 1.0, 1e3)
+            for _, _, _, col in header.plain + header.k_cells):
         # ("1.5K" under "all figures in MB/s": openssl's k, or thousands of MB/s? never guessed)
         for cell, _, index, _ in header.plain + header.k_cells:
             cell["flag"] = FLAG_UNIT_UNKNOWN
