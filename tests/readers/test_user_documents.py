@@ -269,8 +269,8 @@ def test_a_space_aligned_table_in_a_block_of_preformatted_text(tmp_path, name, t
 
 def test_a_number_grouped_by_single_spaces_in_an_aligned_table_is_not_split(tmp_path):
     """'1 013 842' stays one cell (never three numbers); unread, it is reported, not guessed."""
-    df = _ingest(tmp_path, "groups.txt", "sha256 at 8192 bytes, KB/s:\n\n    host   sha256\n"
-                 "    nas    1 013 842\n    pi     412 201\n")
+    df = _ingest(tmp_path, "groups.txt", "sha256 at 8192 bytes, KB/s:\n\n```\nhost   sha256\n"
+                 "nas    1 013 842\npi     412 201\n```\n")
     assert df is None or not (df["bytes_per_s"] < 1e6).any()
 
 

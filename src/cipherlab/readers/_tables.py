@@ -54,9 +54,9 @@ from cipherlab.readers._grids import (RUN_HEADER, measured_columns_only, named_a
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import (AROUND_VALUE, DOT_GROUP, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK,
+from cipherlab.readers._units import (DOT_GROUP, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK,
                                       INTEGER, block_size, block_size_in_prose, decimal_comma,
-                                      dot_grouped, footnote_mark, is_range,
+                                      dot_grouped, footnote_mark, around_value, is_range,
                                       mark_key, plain_number, stated_unit, value_with_unit)
 
 __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
@@ -65,7 +65,7 @@ __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 _SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators ("," or
 # a Swiss "'" or typeset "’", one kind in a number).
-_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:'\d{3})+|\d{1,3}(?:\u2019\d{3})+|\d+)"
+_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:[,'\u2019]\d{3})+|\d+)"
                     r"(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)\s*(k)?$", re.IGNORECASE)
 _GROUPS = str.maketrans("", "", ",'\u2019")
 # Cells that say "nothing here" rather than a number.
@@ -318,7 +318,7 @@ def find_tables(lines: list[str], source: str, *,
         done = table.end + 1
         found, used, bad = [], set(), []
         if _may_hold_measurements(table):
-            table.below = _text_below(lines, table)
+            table.lines = lines
             _plain_numbers(table)
             found, used, bad = _read_table(table, context)
             if not found:  # not openssl's orientation: perhaps another one (_grids)
@@ -354,6 +354,7 @@ def find_tables(lines: list[str], source: str, *,
     return runs, consumed
 
 
+_MARK_CHARS = re.compile("[*\\]\u2020\u2021\u00a7\u00b6\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")  # (one charset: fast)
 _MARK_END = re.compile(rf"(?:{FOOTNOTE_MARK})(?=\t|$)")  # (a cell that ends in a footnote mark)
 _NUMBER_FIRST = re.compile(r"[~\u2248\u223c+-]?\s*\d|(?:ca\.|approx\.|about)\s*\d", re.IGNORECASE)
 
@@ -366,9 +367,10 @@ def _plain_numbers(table: _Table) -> None:
     and its row reported (``table.unclear``)."""
     rows = [r for r in table.rows if any(r.cells)]
     cells = "\t".join(["\t".join(r.clean_cells) for r in rows])
-    comma, marked = decimal_comma(cells), _MARK_END.search(cells) is not None
+    comma = decimal_comma(cells)
+    marked = _MARK_CHARS.search(cells) is not None and _MARK_END.search(cells) is not None
     unclear = not comma and dot_grouped(cells)
-    if not comma and not marked and not unclear and not AROUND_VALUE.search(cells):
+    if not comma and not marked and not unclear and not around_value(cells):
         return  # (one look at the whole table: most write their numbers as openssl does)
     blanks = table.dialect != "aligned"
     for r in rows:
@@ -456,7 +458,13 @@ class _Table:
     rows: list[_Row]
     markup: set[int] = field(default_factory=set)  # separator rows, <table> tags: no data
     caption: str | None = None
-    below: list[str] = field(default_factory=list)  # the prose right below it (see _text_below)
+    lines: list[str] = field(default_factory=list, repr=False)  # the document's (for below)
+
+    @functools.cached_property
+    def below(self) -> list[str]:
+        """The prose right below the table (see _text_below), read when a unit or a footnote
+        is looked for there."""
+        return _text_below(self.lines, self) if self.lines else []
     unclear: set[int] = field(default_factory=set)  # rows with a number read neither way
 
     @functools.cached_property
@@ -568,13 +576,11 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
 
 
-# A block of preformatted text: fenced, BBCode, HTML or indented by 4 spaces (or a TAB) after
-# a blank line. (Patterns led by a literal or a newline: re skips other characters fast.)
-_CODE_OPEN = re.compile(r"```|~~~|\[code\]|\[CODE\]|<pre\b|<PRE\b|\n[ \t]*\n(?= {4}|\t)")  # (no groups)
+# A block of preformatted text: fenced, BBCode or HTML. (Led by a literal: re skips fast.)
+_CODE_OPEN = re.compile(r"```|~~~|\[code\]|\[CODE\]|<pre\b|<PRE\b")  # (no groups: faster)
 _CODE_LINE = re.compile(r"[ \t>]*$")  # (what may come before the marker on its line)
 _CODE_CLOSE = {"```": re.compile("```"), "~~~": re.compile("~~~"),
                "[": re.compile(r"\[/code\]", re.I), "<": re.compile("</pre>", re.I)}
-_INDENTED = re.compile(r"(?:(?: {4}|\t)[^\n]*\S[^\n]*(?:\n|$))+")
 # Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
 # Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
 # (Each pattern led by a literal or a digit: re skips to the places where it may match.)
@@ -588,7 +594,7 @@ _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a T
 
 def _aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[_Table]:
     """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
-    ``<pre>``, an indented block): cells are separated by two spaces or more, one row per line;
+    ``<pre>``): cells are separated by two spaces or more, one row per line;
     consecutive lines of two cells or more, none more than the first, are a table; a row of
     fewer cells than the first has them under the columns they overlap (a unit under each
     name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is
@@ -664,26 +670,20 @@ def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[
 def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
     """``(first, stop)`` line indices and ``(start, end)`` offsets of each block of
     preformatted text in ``blob`` (its lines joined by newlines), markers left out."""
-    blocks = []
+    blocks: list[tuple[int, int, int, int]] = []
+    if "`" not in blob and "~" not in blob and "[" not in blob and "<" not in blob:
+        return blocks  # (a memchr each: most texts of openssl output hold no marker)
     row = pos = end = 0  # (the line ``pos`` is on: lines are counted once, going forward)
-    first = [_INDENTED.match(blob)] if blob[:1] == "\t" or blob[:4] == "    " else []
-    for m in itertools.chain(first, _CODE_OPEN.finditer(blob)):
-        if m is None or m.start() < end:
+    for m in _CODE_OPEN.finditer(blob):
+        if m.start() < end:
             continue  # (a marker inside the block just read: the fence closing it)
-        if m[0][0] in "\n\t ":  # (after a blank line) an indented block
-            start = m.end() if m[0][0] == "\n" else 0
-            body = _INDENTED.match(blob, start)
-            if body is None:
-                continue
-            end = stop = body.end()
-        else:
-            line_start = blob.rfind("\n", 0, m.start()) + 1
-            if not _CODE_LINE.match(blob, line_start, m.start()):
-                continue  # (a marker inside a line of prose)
-            start = blob.find("\n", m.end()) + 1 or len(blob)
-            close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(blob, start)
-            end = close.end() if close else len(blob)
-            stop = max(start, blob.rfind("\n", start, close.start()) + 1 if close else len(blob))
+        line_start = blob.rfind("\n", 0, m.start()) + 1
+        if not _CODE_LINE.match(blob, line_start, m.start()):
+            continue  # (a marker inside a line of prose)
+        start = blob.find("\n", m.end()) + 1 or len(blob)
+        close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(blob, start)
+        end = close.end() if close else len(blob)
+        stop = max(start, blob.rfind("\n", start, close.start()) + 1 if close else len(blob))
         row += blob.count("\n", pos, start)
         pos = start
         lines = blob.count("\n", start, stop) + (stop > start and blob[stop - 1] != "\n")
@@ -1467,10 +1467,11 @@ def _read_units(header: _Header, cells: list[str], table: _Table, context: _Cont
             else:
                 header.unit = unit  # "Throughput (MB/s)" over the name column: every column's
     caption = table.caption
-    below = " ".join(table.below)  # (the paragraph: a mail client may have wrapped it)
-    below = None if below.endswith(":") else below
-    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit or \
-        (stated_unit(below) if below and _UNIT_HINT.search(below.lower()) else None)
+    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit
+    if header.unit is None:
+        below = " ".join(table.below)  # (the paragraph: a mail client may have wrapped it)
+        if below and not below.endswith(":") and _UNIT_HINT.search(below.lower()):
+            header.unit = stated_unit(below)
 
 
 def _finish(header: _Header | None, context: _Context) -> None:

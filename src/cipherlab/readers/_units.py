@@ -23,8 +23,8 @@ import re
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["AROUND_VALUE", "DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
-           "SIZE", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
+__all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
+           "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
            "sized_name", "stated_unit", "unit_only", "value_with_unit"]
 
@@ -307,7 +307,8 @@ def dot_grouped(cells: str) -> bool:
     >>> dot_grouped("1.402\t312\t1.170"), dot_grouped("1.402\t312.45"), dot_grouped("1.402k")
     (True, False, False)
     """
-    return "." in cells and DOT_GROUP.search(cells) is not None and _OTHER_POINT.search(cells) is None
+    # (a decimal point that says how is looked for first: it is found at once in most tables)
+    return "." in cells and _OTHER_POINT.search(cells) is None and DOT_GROUP.search(cells) is not None
 
 
 def decimal_comma(cells: str) -> bool:
@@ -318,14 +319,33 @@ def decimal_comma(cells: str) -> bool:
     >>> decimal_comma("312,45\t1.402,17"), decimal_comma("1,402.17\t312,45"), decimal_comma("1,234")
     (True, False, False)
     """
-    return "," in cells and _COMMA_DECIMAL.search(cells) is not None and \
-        _POINT_DECIMAL.search(cells) is None
+    return "," in cells and _POINT_DECIMAL.search(cells) is None and \
+        _COMMA_DECIMAL.search(cells) is not None
 
 
-#: What a table's cells (joined) hold when a value in them has something written around it or
-#: thousands grouped by blanks (see :func:`plain_number`): most tables hold none.
-AROUND_VALUE = re.compile(r"[~\u2248\u223c\u00b1\u00a0\u202f\u2009]|\d \d|[\dkKsS]\s*[(\[]\s*[+\-\u2212]?\d|"
-                          r"\+/-|(?i:ca\.|about|approx)")
+# What a table's cells hold where a value has something written around it (see plain_number):
+# a sign ("~", "\u2248", "\u00b1", "+/-"), a comparison in brackets after it, blank groups, "ca.".
+_AROUND_SIGNS = re.compile("[~\u2248\u223c\u00b1\u202f\u2009]")  # (one charset: a quick scan)
+_BRACKETED = re.compile(r"[(\[]\s*[+\-\u2212]?\d[\d.,]*\s*(?:%|x|\u00d7)")
+_BLANK_GROUP = re.compile(r"[ \u00a0]\d{3}(?!\d)")  # (after a digit: see around_value)
+
+
+def around_value(cells: str) -> bool:
+    """Whether a table's cells (joined) hold a value with something written around it or its
+    thousands grouped by blanks (see :func:`plain_number`): most tables hold none. (Characters
+    are looked for first, each pattern led by a digit or a letter: one quick look.)
+
+    >>> around_value("95.5\t1,234.5k"), around_value("612.4 \u00b1 3.1"), around_value("1490.6 (8.3x)")
+    (False, True, True)
+    """
+    if _AROUND_SIGNS.search(cells) or "+/-" in cells:
+        return True
+    if ("(" in cells or "[" in cells) and _BRACKETED.search(cells):
+        return True
+    if any(cells[m.start() - 1:m.start()].isdigit() for m in _BLANK_GROUP.finditer(cells)):
+        return True
+    low = cells.lower()
+    return "ca." in low or "about" in low or "approx" in low
 
 
 def plain_number(cell: str, *, comma: bool = False, blanks: bool = True) -> str:
