@@ -14,6 +14,7 @@ pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line
 
 RULES = {b.name: b for b in B.BOUNDARIES}
 TABLE = ["type 16 bytes 64 bytes", "sha1 2.00k 4.00k"]
+TABLE2 = ["type 16 bytes 64 bytes", "sha1 1.00k 4.00k"]
 PK = ["                  sign    verify    sign/s verify/s",
       "rsa 4096 bits 0.01s 0.001s 100.0 1000.0"]
 
@@ -49,6 +50,11 @@ CASES = [
     # 2.00k at 16 bytes is 125 sha1's a second: 3000 in 3 s is another run's
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 3000, 16, 3.0), True),
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), False),
+    # 2.00k at 16 bytes is 375 sha1's in 3 s: the table above's record, not the current one's
+    ("record of a table above", [*TABLE, *TABLE2], B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), True),
+    ("record of a table above", [*TABLE, *TABLE2], B.Event(B.PROGRESS, ("sha1", 16), 200, 16, 3.2), False),
+    ("record of a table above", [*TABLE, "Doing sha1 for 3s on 16 size blocks: 375 sha1's in 3.00s",
+                                 *TABLE2], B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), False),
     ("row again after prose", [*TABLE, "and with the ia32cap mask:"], B.Event(B.SYM_ROW, "sha1"), True),
     ("row again after prose", [*TABLE, "and with the ia32cap mask:"], B.Event(B.SYM_ROW, "md5"), False),
     ("row again after prose", TABLE, B.Event(B.SYM_ROW, "sha1"), False),
@@ -98,3 +104,39 @@ def test_a_row_again_after_prose_is_the_next_run_under_the_same_header():
     assert second.block_bytes.tolist() == [16, 64, 256, 1024, 8192]
     assert second.bytes_per_s.iloc[0] == 90_000_000.0
     assert second.rule.iloc[0].startswith("run: row again after prose")
+
+
+def _speed(version: str, runs: dict) -> tuple[str, str]:
+    """The stdout (header block and table) and stderr (Doing lines) of one ``openssl speed
+    -seconds 1`` run of 3.0: ``runs`` maps each algorithm to its counts at 16, 64, 256 bytes
+    and its seconds."""
+    out = (f"version: {version}\nbuilt on: Sun Jan  1 00:00:00 2023 UTC\noptions: bn(64,64)\n"
+           "compiler: gcc -O3\nThe 'numbers' are in 1000s of bytes per second processed.\n"
+           "type             16 bytes     64 bytes    256 bytes\n")
+    out += "".join(f"{alg:<16}" + "".join(f"{c * n / s / 1000:>12.2f}k" for c, n in
+                                          zip(counts, (16, 64, 256))) + "\n"
+                   for alg, (counts, s) in runs.items())
+    err = "".join(f"Doing {alg} for 1s on {n} size blocks: {c} {alg}'s in {s:.2f}s\n"
+                  for alg, (counts, s) in runs.items() for n, c in zip((16, 64, 256), counts))
+    return out, err
+
+
+def test_records_printed_after_two_tables_join_their_tables_runs():
+    """``cmd 2>err; cat err``: both runs' tables (stdout), then both runs' Doing lines (stderr).
+    Each record joins the run whose printed rate it gives, in order (the 64-byte md5 rate is
+    the same in both tables: the first run's record comes first); never a third run."""
+    first = {"md5": ((9876543, 5432109, 2109876), 0.99), "sha256": ((12345678, 7654321, 3456789), 1.0)}
+    second = {"md5": ((9000001, 5432109, 2000005), 0.99), "sha256": ((11111111, 6666667, 3333333), 0.98)}
+    (out1, err1), (out2, err2) = _speed("3.0.2", first), _speed("3.0.13", second)
+    text = ("$ for v in 3.0.2 3.0.13; do /opt/openssl-$v/bin/openssl speed -seconds 1 md5 sha256;"
+            f" done 2>err; cat err\n{out1}{out2}{err1}{err2}")
+    df = cipherlab.ingest(text)
+    assert df.groupby("run").tool_version.first().tolist() == ["3.0.2", "3.0.13"]
+    assert df["count"].tolist() == [c for runs in (first, second) for counts, _ in runs.values()
+                                    for c in counts]
+    assert df.seconds.tolist()[:3] == [0.99] * 3 and df.seconds.tolist()[-3:] == [0.98] * 3
+    assert "rule" not in df.columns and df.flag.isna().all()
+    # the records of the second table only (the first one's were not pasted): its own
+    df = cipherlab.ingest(f"{out1}{out2}{err2}")
+    assert df[df.run == 0]["count"].isna().all()
+    assert df[df.run == 1]["count"].tolist() == [c for counts, _ in second.values() for c in counts]
