@@ -32,6 +32,11 @@ CASES = [
     ("first run", [], B.Event(B.PROGRESS, ("sha1", 16), 1, 16, 1.0), True),
     ("header block again", ["LibreSSL 3.9.2", *TABLE], B.Event(B.VERSION), True),
     ("header block again", ["$ openssl speed sha1"], B.Event(B.VERSION), False),
+    ("header line after a table", [*TABLE, "and on the other box:"], B.Event(B.HEADER_LINE, "compiler"), True),
+    ("header line after a table", ["compiler: gcc", *TABLE], B.Event(B.HEADER_LINE, "compiler"), True),
+    ("header line after a table", ["compiler: gcc", *TABLE], B.Event(B.HEADER_LINE, "cpuinfo"), False),
+    ("header line after a table", ["version: 3.0.2", "and on the other box:"],
+     B.Event(B.HEADER_LINE, "compiler"), False),
     ("table header again", TABLE, B.Event(B.SYM_HEADER), True),
     ("table header again", ["LibreSSL 3.9.2"], B.Event(B.SYM_HEADER), False),
     ("command line", TABLE, B.Event(B.PROMPT), True),
@@ -140,3 +145,39 @@ def test_records_printed_after_two_tables_join_their_tables_runs():
     df = cipherlab.ingest(f"{out1}{out2}{err2}")
     assert df[df.run == 0]["count"].isna().all()
     assert df[df.run == 1]["count"].tolist() == [c for counts, _ in second.values() for c in counts]
+
+
+def _facts(df, *columns) -> list[tuple]:
+    runs = df.groupby("run", observed=True)
+    return [tuple(None if v != v else v for v in row)
+            for row in zip(*(runs[c].first() if c in df else [None] * len(runs) for c in columns))]
+
+
+def test_a_header_block_without_its_version_line_after_prose_starts_the_next_run():
+    """A header block pasted without its ``version:`` line (from ``built on:``, ``compiler:``
+    or ``CPUINFO:``) below a run's table, with a paragraph between, is the next run's: the next
+    table takes its facts, never the first run's label, version or header (which keep theirs)."""
+    first = ("OpenSSL 1.1.1w  11 Sep 2023\nbuilt on: Tue Sep 12 2023 UTC\noptions: bn(64,64) rc4(16x,int)\n"
+             "compiler: gcc -O2 -DOPENSSL_USE_NODELETE\n"
+             "The 'numbers' are in 1000s of bytes per second processed.\n"
+             "type             16 bytes     64 bytes\naes-128-cbc     412873.11k   441206.30k\n")
+    second = ("built on: Fri Mar 1 2024 UTC\noptions: bn(64,32)\ncompiler: arm-linux-gnueabihf-gcc -O3\n"
+              "The 'numbers' are in 1000s of bytes per second processed.\n"
+              "type             16 bytes     64 bytes\naes-128-cbc      31234.56k    35678.90k\n")
+    df = cipherlab.ingest(f"Laptop:\n\n{first}\nThe board's build, same command, a while later.\n\n{second}")
+    assert _facts(df, "tool_version", "compiler", "built_on", "options") == [
+        ("1.1.1w", "gcc -O2 -DOPENSSL_USE_NODELETE", "Tue Sep 12 2023 UTC", "bn(64,64) rc4(16x,int)"),
+        (None, "arm-linux-gnueabihf-gcc -O3", "Fri Mar 1 2024 UTC", "bn(64,32)")]
+    assert df[df.run == 1].bytes_per_s.tolist() == [31_234_560.0, 35_678_900.0]
+    assert _facts(df, "label")[0] == ("Laptop",) and _facts(df, "label")[1] != ("Laptop",)
+    # 3.x's public-key table under a header block starting at CPUINFO, in a list item's prose
+    pk = ("                  sign    verify    sign/s verify/s\n"
+          "rsa 2048 bits 0.000652s 0.000019s   1533.0  51018.5\n")
+    df = cipherlab.ingest(f"version: 3.0.13\ncompiler: gcc\nCPUINFO: OPENSSL_ia32cap=0x7ffaf3ffffebffff:0x29c67af\n{pk}"
+                          f"\n- masked, same build:\n\nCPUINFO: OPENSSL_ia32cap=~0x200000200000000\n{pk}")
+    assert _facts(df, "tool_version", "cpuinfo") == [
+        ("3.0.13", "OPENSSL_ia32cap=0x7ffaf3ffffebffff:0x29c67af"),
+        (None, "OPENSSL_ia32cap=~0x200000200000000")]
+    # no prose between, but a fact the run states already: still the next run's header
+    df = cipherlab.ingest(first + first.split("\n", 1)[1].replace("gcc -O2", "clang -O1"))
+    assert _facts(df, "compiler") == [("gcc -O2 -DOPENSSL_USE_NODELETE",), ("clang -O1 -DOPENSSL_USE_NODELETE",)]

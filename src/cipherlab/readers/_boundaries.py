@@ -27,6 +27,7 @@ MR_PROMPT = "mr prompt"          # a -mr +DT/+DN prompt (or a block of +DT/+R pa
 MR_PK_PROMPT = "mr pk prompt"    # a -mr +DTP/+DNP public-key prompt
 MR_TABLE = "mr table"            # a -mr +H/+F... table line
 VERSION = "version"              # the first line of a header block
+HEADER_LINE = "header line"      # another line of one (built on:, compiler:...; key: its field)
 SYM_HEADER = "sym header"        # a `type 16 bytes ...` header
 PK_HEADER = "pk header"          # a `sign verify sign/s verify/s` header
 PK_ROW = "pk row"                # a public-key table row
@@ -73,6 +74,14 @@ def _header_block_again(p, run: _Run, ev: Event) -> bool:
     block or cells is the next run's (a ``-multi`` parent's header follows its children's
     ``Got:`` lines: same run)."""
     return run.has_version or bool(run.rows) or bool(run.pk) or "harness" in run.dialects
+
+
+def _header_line_after_a_table(p, run: _Run, ev: Event) -> bool:
+    """A line of a header block (``compiler: ...``, ``CPUINFO: ...``: one whose ``version:``
+    line was not pasted) after the run's table, with text between or stating a fact the run
+    has already: openssl prints the header block above its table, so it is the next run's
+    (never new facts of the run above)."""
+    return bool(run.rows or run.pk) and (ev.key in run.meta or p.prose_after(run))
 
 
 def _table_header_again(p, run: _Run, ev: Event) -> bool:
@@ -142,10 +151,12 @@ _RECORDS = frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT})
 #: Every rule of where a run ends, in the order they are asked (the first that holds wins).
 BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("first run", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
-                                     SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}), _no_run,
-             inferred=False),
+                                     HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}),
+             _no_run, inferred=False),
     Boundary("header block again", frozenset({VERSION}), _header_block_again,
              next=frozenset({VERSION}), inferred=False),
+    Boundary("header line after a table", frozenset({HEADER_LINE}), _header_line_after_a_table,
+             next=frozenset({HEADER_LINE}), inferred=False),
     Boundary("table header again", frozenset({SYM_HEADER}), _table_header_again, inferred=False),
     Boundary("command line", frozenset({PROMPT}), _command_line, inferred=False),
     Boundary("forked after cells", frozenset({FORKED}), _forked_after_cells, inferred=False),
@@ -406,5 +417,5 @@ def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
     return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
 
 
-__all__ = ["BOUNDARIES", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
+__all__ = ["BOUNDARIES", "HEADER_LINE", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
            "trailing_progress"]
