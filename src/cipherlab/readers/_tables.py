@@ -515,16 +515,16 @@ def _clean(cell: str) -> str:
     if "&" in cell:
         cell = html.unescape(cell)
     cell = cell.replace("\u00a0", " ").strip()
-    if not _NUMBER_FIRST.match(cell):  # (a value's mark is its row's note: _plain_numbers)
-        cell = _FOOTNOTE_MARK.sub("", cell).rstrip()
     if cell[:1] == "[":
         cell = _LINK.sub(r"\1", cell).strip()
-    while cell[:1] in ("*", "_", "`"):
-        m = _EMPHASIS.match(cell)
+    mark = _FOOTNOTE_MARK.search(cell) if cell[:1] in ("*", "_", "`") else None
+    head, tail = (cell[:mark.start()], mark[0]) if mark else (cell, "")  # ("_sha1_†": a note)
+    while head[:1] in ("*", "_", "`"):
+        m = _EMPHASIS.match(head)
         if m is None:
             break
-        cell = m[2].strip()
-    return cell
+        head = m[2].strip()
+    return head + tail
 
 
 def _unquote(line: str) -> str:
@@ -606,16 +606,9 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
         prev = i
     if rows:
         tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
-    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...", in a log behind
-    # its time stamp: "Mar 04 05:06:16 type\t1048576 bytes") belongs to the text parser, which
-    # knows its wrapped rows, its header block and the log's prefixes.
-    return [t for t in tables if not any(_openssl_header(r.cells) for r in t.rows)]
-
-
-def _openssl_header(cells: list[str]) -> bool:
-    """Whether a TAB row is openssl's own ``type`` header (maybe behind a log's prefix)."""
-    return bool(cells) and (cells[0].lower() == "type" or cells[0].lower().endswith(" type") and
-                            all(c.endswith(" bytes") for c in cells[1:] if c))
+    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
+    # text parser, which knows its wrapped rows and header block.
+    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
 
 
 # A block of preformatted text: fenced, BBCode or HTML. (Led by a literal: re skips fast.)

@@ -451,6 +451,8 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
         first, prefix = count - 1, m["p"]
         block = [(k, None if not lines[k].startswith(prefix) else len(lines[k]) if tag in _MARKER_TAGS
                   else size + (lines[k][size:size + 1] in (" ", "\t"))) for k in range(first, first + n)]
+        if any(begin is None and lines[k].startswith(_NOT_ROWS) for k, begin in block):
+            continue  # (openssl's records cut short, their tails "blocks: 0 md5's in 0.01s")
         if not _rows_only(lines[k][begin:] for k, begin in block if begin is not None):
             blocks.append((tag, block))
     order = None  # (the tag of every line, when two sources may be interleaved)
