@@ -36,13 +36,10 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
     "documents/110": "label: the heading holds the command ('openssl speed on the RK3588 ...')",
-    "documents/116": "label: the org heading ('Benchmark notes'), not the machine the sentence under it names",
     "documents/117": "label: 'Quick numbers from' (the sentence cut at its command), not the "
                      "machine named after it ('M2 MacBook Air'; _context)",
     "documents/126": "label: 'candidate box' (from the sentence), not the <h2>/<h3> heading above "
                      "each table (_context)",
-    "documents/141": "the unit stated above the first heading is not carried to the tables under "
-                     "the next headings: flagged 'unit unknown'",
     "documents/144": "label: 'signer box' (a phrase of the prose), not the CPU named beside it",
     "logs/004": "two services' lines interleave: their prefixes are left on (loud), not followed by tag",
     "logs/013": "label: PowerShell's 'Transcript started, output file is ...' line (_context), not HOSTB",

@@ -64,13 +64,15 @@ _PS = r"(?:\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)\s?[$#%>\u276
 _WRAPPER = r"(?:sudo|time|nice|taskset|env|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
            r"\S+\.(?:sh|pl|py))(?:\s+(?:-\S+|\d\S*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
-# (arguments are `[\w./=+:,-]+`, with a parenthesised tail for names such as `hmac(md5)`, or a
-# `$(nproc)`: the class holds `-`, and a separate `-?` made failing matches backtrack twice as
-# long; the binary may be versioned or relative: `./openssl-1.0.1h`, `apps/openssl`)
+# (the command ends at the shell's first `|`, `>`, `2>`, `&>`, `;` or `&&`: `2>&1 | tail`,
+# `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
+# names such as `hmac(md5)`, or a `$(nproc)`: the class holds `-`, and a separate `-?` made
+# failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`, `apps/openssl`)
 _PROMPT = re.compile(
     rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
     r"(?:\S*/)?openssl(?:-[\w.]+)?(?:\.exe)?\s+speed"
-    r"(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)))*+)\s*(?:\(.*\))?\s*$")
+    r"(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)))*+)\s*"
+    r"(?:\(.*\)|(?P<shell>[|;&<>].*))?\s*$")
 _ENV = re.compile(_ASSIGNMENT.replace(r"\s+", r"(?=\s)"))
 # `openssl speed` options and what they do to a run; every other option (`-primes 3`, and any
 # option openssl may gain) becomes a condition of the run.
@@ -745,7 +747,8 @@ def parse_prompt(line: str) -> dict | None:
     (``elapsed``), ``multi``, ``decrypt``, ``mr``, ``aead``, ``mb``, ``bytes``, ``evp``,
     ``seconds``, and ``isa_mask`` from an ``OPENSSL_ia32cap=`` environment prefix. Wrappers
     (``time -v``, ``taskset -c 0``, ``sudo``, ``env``, ``util/wrap.pl``) and versioned or
-    relative binaries (``./openssl-1.0.1h``, ``apps/openssl``) are read through.
+    relative binaries (``./openssl-1.0.1h``, ``apps/openssl``) are read through; the command
+    ends where the shell's pipes, redirections and lists begin (``2>&1 | tail -20``).
 
     >>> parse_prompt("$ openssl speed -seconds 1 -elapsed -multi 2 -evp aes-128-cbc")["multi"]
     2
@@ -757,6 +760,8 @@ def parse_prompt(line: str) -> dict | None:
     {'engine': 'afalg'}
     >>> parse_prompt("[root@box ~]# taskset -c 0 ./openssl-1.0.1h speed -primes 3 rsa2048")["conditions"]
     {'primes': '3'}
+    >>> parse_prompt("$ openssl speed -evp aes-128-gcm 2>&1 | tail -20")["args"]
+    ['-evp', 'aes-128-gcm']
     >>> parse_prompt("I ran openssl speed on my laptop"), parse_prompt("openssl speed")
     (None, None)
     """
@@ -766,6 +771,9 @@ def parse_prompt(line: str) -> dict | None:
     if not m:
         return None
     args = m["args"].split()
+    if m["shell"] and m["shell"][0] in "<>" and m.start("shell") == m.end("args") and args \
+            and args[-1].isdigit():
+        args.pop()  # (`2>err`: the number is the stream redirected, no argument)
     if not (m["ps"] or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
     out: dict = {"args": args, "conditions": {}}
