@@ -355,7 +355,7 @@ _CHAT_KEY = "<chat>"
 _LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
 _FIRST_CHAR = itemgetter(slice(None, 1))
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
-_WRAPPED = 2  # lines without the prefix a log's block may hold between two (a mail client's wrap)
+_WRAPPED = 2  # lines without a stamp a log's block may hold between two (a mail client's wrap)
 # Three lines in a row that may start with a mark, a gutter or a chat's stamp (see _lead): the
 # mark pass has a block to find only where one scan of the text in C finds these
 _MARKED = r"\n[ \t]*+[>/#;%!*|\d\[-][^\n]*+"
@@ -396,10 +396,10 @@ _LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
                        rf"(?P<nick>[ \t]++<[@+%~&]?[^<>\s]{{1,32}}>)?{_SGR}"
                        rf"(?:(?<=\x07)|(?=[ \t]|$))[ \t]?{_SGR}", re.M)
 _LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
-# (a tag is the same on each line of its block: one match is a whole block)
+# (a tag is on every line of its block, one match a whole block; the rest of a wrapped line
+# ends it: `blocks:` starting the rest of every wrapped `Doing` line is no tag)
 _TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
-              rf"(?:(?:\n(?!(?P=p))[^\n]*+){{0,{_WRAPPED}}}+\n(?P=p)(?=[ \t]|$)[^\n]*+)"
-              rf"{{{_SHARED_BLOCK - 1},}}+")
+              rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
 _LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
 # Three lines or more behind heads, or behind one tag: whether a text holds a log at all (most
 # do not: one scan in C says so; the layers then scan again, for each line's prefix)
@@ -448,12 +448,10 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
             continue
         if tag[0] != "[" and is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]):
             continue  # an algorithm's rows: `aes-128-cbc: 16 bytes ...`
-        first, prefix = count - 1, m["p"]
-        block = [(k, None if not lines[k].startswith(prefix) else len(lines[k]) if tag in _MARKER_TAGS
-                  else size + (lines[k][size:size + 1] in (" ", "\t"))) for k in range(first, first + n)]
-        if any(begin is None and lines[k].startswith(_NOT_ROWS) for k, begin in block):
-            continue  # (openssl's records cut short, their tails "blocks: 0 md5's in 0.01s")
-        if not _rows_only(lines[k][begin:] for k, begin in block if begin is not None):
+        first = count - 1
+        block = [(k, len(lines[k]) if tag in _MARKER_TAGS else
+                  size + (lines[k][size:size + 1] in (" ", "\t"))) for k in range(first, first + n)]
+        if not _rows_only(lines[k][begin:] for k, begin in block):
             blocks.append((tag, block))
     order = None  # (the tag of every line, when two sources may be interleaved)
     if len({key for key, _ in blocks}) > 1:
