@@ -132,7 +132,24 @@ def pastes(folder: Path = PASTES) -> list[Path]:
     """Every paste of ``folder`` (``.txt``, ``.md``, ``.html``) that has an expectation, in file
     order (the real-paste corpus by default)."""
     return sorted(p for p in folder.iterdir()
-                  if p.suffix in (".txt", ".md", ".html") and expectation_path(p).exists())
+                  if p.suffix in SUFFIXES and expectation_path(p).exists())
+
+
+SUFFIXES = (".txt", ".md", ".html", ".ipynb", ".json", ".jsonl")
+
+
+def numbered_lines(paste: Path) -> list[tuple[int, str]]:
+    """The paste's lines with their line numbers; for a JSON container (a notebook, an API
+    reply), the lines of the text it holds, as Jupyter or a viewer shows it (a value may be
+    cut across two JSON strings: a stream's chunks), each with the JSON line it came from."""
+    from cipherlab.readers._json import held_text
+
+    text = paste.read_text(encoding="utf-8-sig", errors="replace")
+    held = held_text(text) if paste.suffix in (".ipynb", ".json", ".jsonl") else None
+    if held is None:
+        return list(enumerate(text.splitlines(), 1))
+    lines, origin = held
+    return list(zip(origin[1:], lines, strict=True))
 
 
 def _number(text: str) -> float:
@@ -157,8 +174,7 @@ def untraced(exp: Expectation) -> list[str]:
     A name must appear in the text (blanks collapsed, any case); a printed value verbatim; a
     ``count/seconds`` pair on one line (each as a whole number).
     """
-    text = exp.paste.read_text(encoding="utf-8-sig", errors="replace")
-    lines = [re.sub(r"[\s*]+", " ", line).lower() for line in text.splitlines()]
+    lines = [re.sub(r"[\s*]+", " ", line).lower() for _, line in numbered_lines(exp.paste)]
     flat = " ".join(lines)
     missing = []
     for c in exp.cells:
@@ -179,7 +195,7 @@ def unclaimed_k_figures(exp: Expectation) -> list[tuple[int, str]]:
     expected cell copies: a cell the expectation may have missed."""
     claimed = {c.token for c in exp.cells}
     out = []
-    for n, line in enumerate(exp.paste.read_text(encoding="utf-8-sig").splitlines(), 1):
+    for n, line in numbered_lines(exp.paste):
         if any(a <= n <= b for a, b in exp.distractors):
             continue
         out += [(n, k) for k in re.findall(r"(?<![\w.])[\d,'’]*\d\.\d+k(?!\w)", line)

@@ -24,7 +24,8 @@ import cipherlab
 _PIECES = ["|", "||", ">", "> ", "\t", "1", "12", ".", "k", "0.00", "1.00k", "<td>", "<tr>", " ",
            "a", "x", "aes-128 cbc ", "Doing ", "type ", "16 bytes ", "+F:", ":", "#", "*", "-",
            "(", ")", "=", "'s in 1.00s", "bits ", "rsa ", "sign ", "=3D", "=\n", "&amp;", "&#",
-           "`", "``", "**", "%%", "//", ";", "12 | "]
+           "`", "``", "**", "%%", "//", ";", "12 | ", "2026-03-04T05:06:07.5Z ", "web-1 | ",
+           "[pod/x] ", "\x1b_bk;t=1\x07"]
 _TIME_FACTOR = 10.0  # 4x the input: linear is 4x, quadratic 16x
 _MEMORY_FACTOR = 8.0
 
@@ -107,6 +108,9 @@ _GRID = "| Size | A | B |\n|---|---|---|\n"  # a grid in another orientation (re
     (lambda n: "&amp;&#" * n + "\n", 16_000),                     # entities
     (lambda n: "".join(f"{i}: md5 1.00k\n" for i in range(n)), 4_000),  # a gutter
     (lambda n: "%% md5 1.00k\n" * n, 4_000),                      # a shared prefix
+    (lambda n: "".join(f"2026-03-04T05:{i // 60 % 60:02d}:{i % 60:02d}.{i:07d}Z md5 1.00k\n"
+                       for i in range(n)), 4_000),                # a log's stamps, changing
+    (lambda n: "".join(f"web-{i // 3 % 2}  | md5 1.00k\n" for i in range(n)), 4_000),  # tags
     (lambda n: "type" + " 16 bytes16B" * n + " x\n", 4_000),     # block sizes, then a word
     (lambda n: "type " + "1" * n + "x\n", 16_000),               # digits without a unit
     (lambda n: "type 16 bytes\n" + "md5 1.00k (node)\n" * n, 4_000),  # rows with words after

@@ -56,8 +56,8 @@ DAMAGE = {
 
 
 def _cells(df) -> set[tuple]:
-    def number(x):
-        return None if pd.isna(x) else round(float(x), 3)
+    def number(x):  # (to four figures: a progress line's exact rate is its table's rounded one)
+        return None if pd.isna(x) else float(f"{float(x):.4g}")
     return {(str(a), str(o), number(b), number(v), number(r))
             for a, o, b, v, r in zip(df.algorithm, df.operation, df.block_bytes, df.bytes_per_s,
                                      df.ops_per_s)}

@@ -217,6 +217,22 @@ def test_table_behind_any_shared_prefix(case, prefix):
     _check_table(df, rows, sizes, rsa)
 
 
+# A log's prefix (readers/_text.py): a time stamp whose digits change, a tag the same on every line.
+_LOG_PREFIXES = [lambda i: f"2025-11-30T11:{i // 60 % 60:02d}:{i % 60:02d}.{i * 7919 % 10**7:07d}Z ",
+                 lambda i: f"[{12 + i * 0.0137:12.6f}] ", lambda i: "\x1b[35mbench-3  | \x1b[0m",
+                 lambda i: f"Nov 30 11:{i // 60 % 60:02d}:{i % 60:02d} node1 speed[77]: ",
+                 lambda i: f"#4 {0.2 + i * 0.5:.3f} ", lambda i: "[pod/speed-x/c] "]
+
+
+@SETTINGS
+@given(tables(), st.sampled_from(_LOG_PREFIXES))
+def test_table_behind_a_log_prefix(case, prefix):
+    text, rows, sizes, rsa = case
+    lines = ["starting the benchmark", "", *text.splitlines()]
+    logged = "".join(f"{prefix(i)}{line}\n" for i, line in enumerate(lines))
+    _check_table(cipherlab.ingest(logged, strict=True), rows, sizes, rsa)
+
+
 @SETTINGS
 @given(tables(), st.sampled_from(["{:>6}\t", "{}: ", "{:>3} | ", "{}. "]), st.integers(1, 9999))
 def test_table_with_a_line_number_gutter(case, fmt, first):

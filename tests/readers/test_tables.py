@@ -494,7 +494,7 @@ def test_a_sentence_naming_two_machines_fills_no_cpu_or_clock(engine):
         "1.8GHz). All numbers are MB/s.\n\n| Cipher | Board | 16 B | 16 KiB |\n|---|---|---|---|\n"
         "| AES-128-GCM | Pi 5 | 412.3 | 3,120.4 |\n| AES-128-GCM | Pi 4 | 38.2 | 111.0 |\n")
     assert len(df) == 4 and df["cpu"].isna().all() and df["clock_hz"].isna().all()
-    assert sorted(df["board"].unique()) == ["Pi 4", "Pi 5"]
+    assert sorted(df["label"].unique()) == ["Pi 4", "Pi 5"]  # (a machine column: runs)
 
 
 def test_the_prose_search_finds_every_line_a_fact_hint_finds():

@@ -242,3 +242,48 @@ def test_a_wrapped_35_rsa_table_is_read_whole():
                               "rsa 4096 bits 0.004185s 0.000065s    239.0  15384.6\n"
                               "23868.2   1013.6\n")
     assert len(df) == 2 and any("not placed" in str(w.message) for w in caught)
+
+
+def test_the_pieces_of_lines_a_mail_client_wrapped_name_no_run():
+    """The last piece of a wrapped sentence (``... significantly improve`` / ``performance.``),
+    of a wrapped parenthesis (``(from``), of wrapped program output (``uname -a``'s ``unknown
+    GNU/Linux``) and a unit alone (``MB/s:``) are no labels, above a text table and above a
+    Markdown table (the real pastes 005, 006, 043 and 114 re-wrapped at 72 columns); a caption
+    after a wrapped sentence still is."""
+    md = "| cipher | 16 bytes | 64 bytes |\n|---|---|---|\n| aes-128-cbc | 1.00k | 2.00k |\n"
+    for prose in ("I test sslsplit on the new platform. It should be significantly improve\n"
+                  "performance.\nI don't know why. Please help check it.\n",
+                  "### openssl\n(from\nhttps://openquantumsafe.org/benchmarking/openssl_speed.html)\n",
+                  "Linux 5.15.72-v7l+ #1591 SMP Wed Oct 5 12:05:33 BST 2022 armv7l unknown\n"
+                  "unknown GNU/Linux\n",
+                  "Five runs each with a wrapper script, OpenSSL 3.3.0 on a Xeon E5-2680 v4.\nMB/s:\n"):
+        want = ["openssl"] if prose.startswith("###") else [None]
+        assert _runs(_read(f"{prose}\n{TABLE}"), "label") == want, prose
+        assert _runs(_read(f"{prose}\n{md}"), "label") == want, prose
+    text = ("We ran everything three times on each machine and kept the fastest run of\n"
+            "each.\n\nRaspberry Pi 5:\n\n")
+    assert _runs(_read(text + TABLE), "label") == ["Raspberry Pi 5"]
+
+
+def test_openssl_tab_rows_behind_a_log_stamp_are_the_text_parsers():
+    """openssl's table with TABs between its columns, behind ``ts``'s time stamp on every line
+    (logs/006 with its spaces turned into TABs), is openssl's text, not a TAB document table
+    whose row names hold the stamp (it gave the algorithm 'mar-04-05:06:16-sha256')."""
+    text = ("$ openssl speed -seconds 1 -bytes 1048576 -evp sha256 2>&1 | ts\n"
+            "Mar 04 05:06:15 version: 3.0.19\n"
+            "Mar 04 05:06:16 The 'numbers' are in 1000s of bytes per second processed.\n"
+            "Mar 04 05:06:16 type\t1048576 bytes\nMar 04 05:06:16 sha256\t 1867513.86k\n")
+    df = _read(text)
+    assert list(zip(df.algorithm, df.block_bytes, df.bytes_per_s)) == [("sha256", 1048576, 1867513860.0)]
+
+
+def test_a_machine_a_sentence_names_with_its_cpu_names_the_run():
+    """``... on the ThinkPad X13 (Ryzen 5 PRO 4650U), results in KiB/s.`` (116's document table,
+    under an org heading that names no machine; here above openssl's table) and ``Tested on my Dell R640 (2x Xeon Gold 6130):`` name the
+    run below them; a sentence naming two machines names neither."""
+    for prose, want in (("Numbers of OpenSSL 3.4.0 on the ThinkPad X13 (Ryzen 5 PRO 4650U), in 1000s.",
+                         "ThinkPad X13 (Ryzen 5 PRO 4650U)"),
+                        ("Tested on my Dell R640 (2x Xeon Gold 6130):", "Dell R640 (2x Xeon Gold 6130)"),
+                        ("I ran it on the Pi 4 (Cortex-A72) and on the Rock 5B (Cortex-A76).", None)):
+        assert _runs(_read(f"* Benchmark notes   :crypto:\n{prose}\n\n{TABLE}"), "label") == \
+            [want or "Benchmark notes"], prose

@@ -9,6 +9,7 @@ nothing that looks like a measurement disappears silently.
 
 from __future__ import annotations
 
+import errno
 import glob as _glob
 import multiprocessing
 import os
@@ -24,9 +25,9 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _openssl
+from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
 from cipherlab.readers._tables import find_tables
-from cipherlab.readers._text import (decode, normalise, renumber, renumbered_warnings,
+from cipherlab.readers._text import (decode, documents, renumber, renumbered_warnings,
                                      strip_shared_prefix)
 
 __all__ = ["ingest"]
@@ -50,7 +51,9 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     ----------
     source : str, os.PathLike, file object, or list of them
         A path, a folder, a glob (``"dumps/*.txt"``), an open file (text or binary), a list of
-        any of these, or the text itself (a ``str`` containing a newline). A folder holding
+        any of these, or the text itself (a ``str`` containing a newline; on one line, JSON or
+        text with escaped ``\\n`` line breaks, as APIs hand it back). A notebook or another JSON
+        document gives the text its strings hold (see ``readers/_json.py``). A folder holding
         ``results.parquet`` or ``results.csv`` is a capture folder and is read as its table;
         any other folder contributes every text file in it (and tidy ``.csv`` tables).
     label : str, optional
@@ -353,26 +356,44 @@ def _resolve(source: Any) -> Iterable[tuple[Any, str, bool]]:
         raise TypeError(f"`source` must be a path, a glob, a file object, text, or a list of "
                         f"them; not {type(source).__name__}.")
     path = Path(source)
-    if path.is_dir():
+    kind = _kind(path)
+    if kind == "dir":
         yield from _folder(path)
         return
-    if path.is_file():
+    if kind == "file":
         yield path, str(source), False
         return
     text = str(source)
+    if isinstance(source, str) and ("\\n" in text or _json.is_document(text)):
+        yield text, "<text>", False  # text on one line: JSON, or its escaped line breaks
+        return
     if any(ch in text for ch in "*?["):
         hits = sorted(Path(p) for p in _glob.glob(text, recursive=True))
         files = [p for p in hits if p.is_file() and not p.name.startswith(".")]
         if not files:
-            raise FileNotFoundError(f"`source` glob {text!r} matches no file.")
+            raise FileNotFoundError(f"`source` glob {_shortened(text)!r} matches no file.")
         for p in files:
             yield p, str(p), True
         return
     if " " in text.strip() and Path(text).suffix.lower() not in _TEXT_SUFFIXES | _TABLE_SUFFIXES:
         yield text, "<text>", False  # one line of text rather than a path
         return
-    raise FileNotFoundError(f"`source` {text!r} is neither an existing file or folder nor "
-                            f"text (text must contain a newline).")
+    raise FileNotFoundError(f"`source` {_shortened(text)!r} is neither an existing file or "
+                            f"folder nor text (text must contain a newline).")
+
+
+def _kind(path: Path) -> str | None:
+    """``"dir"``, ``"file"``, ``"too long"`` (a name no file can have), else None."""
+    try:
+        return "dir" if path.is_dir() else "file" if path.is_file() else None
+    except OSError as err:  # (ENAMETOOLONG; is_dir() passes only "no such file" errors)
+        if err.errno == errno.ENAMETOOLONG:
+            return "too long"
+        raise FileNotFoundError(f"`source` {_shortened(str(path))!r}: {err.strerror}") from None
+
+
+def _shortened(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else f"{text[:width - 20]}...{text[-15:]}"
 
 
 class _Skip(Exception):
@@ -545,21 +566,15 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     Unplaced lines that look like data are warned about (or raised, with ``strict``); a text
     with no measurements at all raises :class:`~cipherlab.errors.IngestError`.
     """
-    lines, origin = normalise(text)  # origin: the map back to the text's lines, if they moved
-    bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
-    found: list = []
-    taken: set[int] = set()
-    with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
-        for finder in FINDERS:
-            runs, used = finder(lines, source, taken, bad_rows)
-            found += runs
-            taken |= used
-        runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
-    if bad_rows:
-        unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
-    runs = [r for r in found + runs if r.cells or r.rows]
-    if origin is not None:
-        unplaced = renumber(runs, unplaced, origin)
+    runs: list[model.Run] = []
+    unplaced: list[tuple[int, str]] = []
+    parts = documents(text, source)  # (a JSON reply's posts: read apart, no context crosses them)
+    for lines, origin in parts:  # origin: the map back to the text's lines, if they moved
+        got, missed = _read_lines(lines, origin, source, hints)
+        runs += got
+        unplaced += missed
+    if len(parts) > 1:
+        unplaced.sort(key=lambda u: u[0])
     shown = ", ".join(str(n) for n, _ in unplaced[:_SHOWN]) + (
         " ..." if len(unplaced) > _SHOWN else "")
     if unplaced and (strict or not runs):
@@ -581,6 +596,27 @@ def read_runs(text: str, source: str, *, strict: bool = False,
             "benchmark table in this text", source=source)
     runs.sort(key=_first_line)
     return runs
+
+
+def _read_lines(lines: list[str], origin: list[int] | None, source: str,
+                hints: dict[str, Any] | None) -> tuple[list[model.Run], list[tuple[int, str]]]:
+    """The runs of one normalised text and its lines that look like data but were not
+    placed, both numbered as the original text (through ``origin``)."""
+    bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
+    found: list = []
+    taken: set[int] = set()
+    with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
+        for finder in FINDERS:
+            runs, used = finder(lines, source, taken, bad_rows)
+            found += runs
+            taken |= used
+        runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
+    if bad_rows:
+        unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
+    runs = [r for r in found + runs if r.cells or r.rows]
+    if origin is not None:
+        unplaced = renumber(runs, unplaced, origin)
+    return runs, unplaced
 
 
 def _first_line(run: model.Run) -> int:

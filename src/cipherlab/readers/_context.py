@@ -49,7 +49,7 @@ _LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|(?:\s+:(?:[\w@#%+-]++:)++)*+(?<!\.)[*=\
 _REMARK = re.compile(r"\s*\([^()]*\)")
 _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
-_NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|"
+_NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:[kKMGT]i?B|bytes?|ops?|bits?|[kMG]bps)/s(?:ec)?$|"
                         r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:", re.I)
 # Lines that name no machine or condition, whatever they hold: a code fence, a shell command
 # (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
@@ -83,6 +83,7 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d")
+_WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
 # Markdown headings: "## Title" (level = number of #), a whole line in bold (level 7: below
 # every # heading), and Setext underlines (=== level 1, --- level 2), see heading().
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
@@ -107,6 +108,10 @@ _MACHINE = re.compile(
 # v2 (AES-NI on):" (a capital or a digit in a word marks a model name: "on 4 cores:" names none).
 _MODEL_AT_END = re.compile(r"\bon\s+(?:(?:my|our|a|an|the|this|that)\s+)?"
                            r"(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,2})\s*(?:\([^()]{0,60}\))?\s*:\s*$")
+# A machine named with its CPU in parentheses: "on the ThinkPad X13 (Ryzen 5 PRO 4650U)".
+_MACHINE_CPU = re.compile(r"\bon\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
+                          r"([A-Z][\w.+-]*(?:[ \t]+[\w.+-]+){0,2}?)\s*\(([^()]{3,60})\)")
+_CPU_MARK = re.compile(r"[A-Za-z]\d|\d[A-Za-z]|\d\s*[GM]Hz", re.IGNORECASE)  # "4650U", "A76", "2.4 GHz"
 _NOT_A_MODEL = re.compile(r"^(?:openssl|libressl|boringssl|version|master|main|branch|commit)\b",
                           re.IGNORECASE)
 _MODEL_MARK = re.compile(r"[A-Z]|[A-Za-z]\d|\d[A-Za-z]")  # ("2620 v2", "Pi 4"; not "4 cores")
@@ -132,7 +137,7 @@ _ELLIPSIS = re.compile(r"^[A-Z0-9][^.!?]*[^.]\.{3}$|^[A-Z0-9][^.!?]*\u2026$")
 
 def _clean_label(text: str) -> str | None:
     """``text`` without the decoration around it, if it is a short name; else None."""
-    s = _LABEL_JUNK.sub("", text.strip())
+    s = " ".join(_LABEL_JUNK.sub("", text.strip()).split())  # (one blank between words)
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
     if len(_MEASURE.findall(s)) >= 2:
@@ -237,6 +242,19 @@ def _machine(line: str, raw: str):
     return Label(m[1] or m[2], "machine phrase") if m and _sentence(line, raw) == STOP else None
 
 
+def _machine_and_cpu(line: str, raw: str):
+    """A machine a sentence names with its CPU in parentheses names the run below it: ``OpenSSL
+    3.4.0 on the ThinkPad X13 (Ryzen 5 PRO 4650U), results in KiB/s.`` -> ``ThinkPad X13 (Ryzen
+    5 PRO 4650U)`` (one such machine in the line; two are a comparison, which names neither)."""
+    found = _MACHINE_CPU.findall(line) if " on " in line and "(" in line else []
+    if len(found) != 1:
+        return None
+    name, cpu = found[0]
+    if _NOT_A_MODEL.match(name) or not _MODEL_MARK.search(name) or not _CPU_MARK.search(cpu):
+        return None
+    return Label(f"{name} ({cpu})", "machine phrase")
+
+
 def _model(line: str, raw: str):
     """A model that ends a sentence introducing what follows names the run below it: ``That
     matches what I see on a 2620 v2 (AES-NI on):`` -> ``2620 v2`` (``on the left:`` names none)."""
@@ -309,6 +327,16 @@ def _sentence(line: str, raw: str):
     return None
 
 
+def _fragment(line: str, raw: str):
+    """A piece of a line broken in two (by a mail client, in a parenthesis or a list) tells
+    part of a story, no name: ``(from``, ``AES CBC encryption assembler implementation)``,
+    ``AES-128-ECB, AES-192-ECB, AES-256-ECB]`` (its brackets do not pair up)."""
+    for left, right in ("()", "[]"):
+        if line.count(left) != line.count(right) and (left in line or right in line):
+            return STOP
+    return None
+
+
 def _caption(line: str, raw: str):
     """A short line is a caption: it names the run right below it
     (``Linux (P3 750Mhz; 512MBram):``, ``with:``, ``Round 1``)."""
@@ -322,6 +350,7 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("caption around a command", _around_command),
     ("heading", _heading),
     ("machine phrase", _machine),
+    ("machine and its CPU", _machine_and_cpu),
     ("subject of a sentence", _subject),
     ("model ending a sentence", _model),
     ("tool banner", _tool_banner),
@@ -329,6 +358,7 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("status line", _status_line),
     ("list item", _list_item),
     ("sentence", _sentence),
+    ("fragment", _fragment),
     ("caption", _caption),
 )
 
@@ -374,6 +404,20 @@ def prose_label(line: str) -> str | None:
     return verdict.text if isinstance(verdict, Label) else None
 
 
+def wrapped_tail(above: str, line: str, *, by_case: bool = True) -> bool:
+    """Whether a line of prose continues the one above it, a sentence broken by a mail client
+    or an editor: it starts in lower case (unless not ``by_case``), or the line above is as
+    long as wrapped lines are and does not end its own caption (``:``) or sentence.
+
+    >>> wrapped_tail("Performance degradation in the FIPS-BoringSSL version being used by", "Envoy")
+    True
+    >>> wrapped_tail("Here are the 32-bit", "generated code:"), wrapped_tail("Pi 4:", "Pi 5")
+    (True, False)
+    """
+    return by_case and line[:1].islower() or len(above) >= _WRAP_WIDTH and \
+        above[-1:] not in ":.!?" and heading(above) is None
+
+
 def label_above(lines) -> str | None:
     """The label of what follows ``lines`` of prose (in text order): that of the nearest line
     that names a run, unless one that tells a story is nearer (the order
@@ -385,8 +429,12 @@ def label_above(lines) -> str | None:
     >>> label_above(["Pi 4", "The tests were run for 3 seconds each, for the ciphers we care about."]) is None
     True
     """
-    for line in reversed(lines):
-        verdict = label_verdict(line)
+    lines = list(lines)
+    for k in range(len(lines) - 1, -1, -1):
+        verdict = label_verdict(lines[k])
+        if isinstance(verdict, Label) and verdict.rule == "caption" and k and lines[k - 1].strip() \
+                and wrapped_tail(lines[k - 1], lines[k]):
+            verdict = label_verdict(f"{lines[k - 1]} {lines[k]}")  # (the whole sentence)
         if verdict == STOP or isinstance(verdict, Label):
             return None if verdict == STOP else verdict.text
     return None

@@ -40,12 +40,13 @@ from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation,
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
-__all__ = ["RUN_HEADER", "Role", "named_algorithms", "read_grid", "role", "run_meta"]
+__all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "algorithm_words", "is_derived",
+           "named_algorithms", "read_grid", "role", "run_meta"]
 
 # Kinds of role.
-SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, BLANK = (
+SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
-    "blank")
+    "switch", "blank")
 
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
@@ -57,7 +58,16 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
-_K_VALUE = re.compile(r"\d[\d,]*\.\d+k")  # openssl's "%.2fk", which no title is
+# A CPU feature switched on or off ("AES-NI on", "without AVX2", "SHA-NI disabled"): a
+# condition of the cells under it, not an algorithm nor a run of its own.
+_SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]?ni|vaes|"
+                     r"avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|sve2?|pclmul\w*|"
+                     r"padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled))?$",
+                     re.IGNORECASE)
+# A row or column summing up the others: never a measurement of its own.
+_SUMMARY = re.compile(r"^(?:total|sum|overall|geo-?mean|geometric mean|all)$", re.IGNORECASE)
+# A value no title or name is: openssl's "%.2fk", or a number too long for a version ("41120.7")
+_K_VALUE = re.compile(r"\d[\d,]*\.\d+k|\d{3,}[\d,]*\.\d+")
 #: Flag of a cell that is a statistic of runs the text does not show (a min, max, mean or
 #: median column): no run's measurement, so no replicate either.
 FLAG_SUMMARY = "summary of runs"
@@ -84,6 +94,13 @@ RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|buil
                          r"libraries|lib|machine|machines|host|hosts|system|systems|platform|"
                          r"device|board|cpu|processor|implementation|variant|tool)s?$",
                          re.IGNORECASE)
+#: A section row naming a class of algorithms ("Hashes", "Symmetric ciphers", "Public key"):
+#: it groups the rows below it, it starts no run.
+ALGORITHM_CLASS = re.compile(r"^(?:(?:symmetric|asymmetric|public[\s-]key|block|stream|"
+                             r"authenticated|post[\s-]quantum|pqc?)\s*)?(?:ciphers?|aead|"
+                             r"encryption|hash(?:es|ing)?(?: functions?)?|digests?|macs?|"
+                             r"signatures?|key (?:exchange|agreement)|kems?|kex|algorithms?|"
+                             r"primitives?|crypto(?:graphy)?)?\s*:?$", re.IGNORECASE)
 _KEY_HEADER = re.compile(r"^(?:cipher|ciphers|algorithm|algorithms|algo|type|name|digest|hash|"
                          r"primitive|function|mode|curve|key|operation|operations|op|test|"
                          r"test item|item|benchmark)s?$", re.IGNORECASE)
@@ -95,9 +112,11 @@ _CONDITION_HEADER = re.compile(r"^(?:cpu\s+)?(?:mhz|ghz|clock|freq|frequency|cor
 _CORNER_OPS = {"encrypt": "encrypt", "encryption": "encrypt", "decrypt": "decrypt",
                "decryption": "decrypt", "sign": "sign", "signing": "sign", "verify": "verify",
                "verification": "verify", "keygen": "keygen"}
-# Programs whose tables are not cipher benchmarks, named in the sentence introducing a table.
-_OTHER_PROGRAM = re.compile(r"\b(?:perf|sysbench|fio|iperf3?|wrk|h2load|hdparm|ioping|7-?zip|"
-                            r"geekbench|tinymembench|mbw|iostat|vmstat|sar)\b", re.IGNORECASE)
+# Programs whose tables are not cipher benchmarks, named in the sentence introducing a table
+# ("perf" in lower case, as the program is written: "Perf check for ..." is a word).
+_OTHER_PROGRAM = re.compile(r"\b(?:(?-i:perf)|sysbench|fio|"
+                            r"iperf3?|wrk|h2load|hdparm|ioping|7-?zip|geekbench|tinymembench|mbw|"
+                            r"iostat|vmstat|sar)\b", re.IGNORECASE)
 _MEASURE_OPS = set(OPERATIONS) | {"parse"}
 _VERSION_LABEL = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?[a-z]{0,2})(?:[-+][\w.]+)?$")
 _LIBRARY_VERSION = re.compile(r"\b(openssl|libressl|boringssl|aws-lc|tongsuo)\b[\s-]*v?"
@@ -110,7 +129,8 @@ _NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:(?i:[hc]mac)\([\w-]{1,40}\)"
                          r"|[A-Za-z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)+"
                          r"|[A-Za-z]+\d[A-Za-z0-9]*"
                          r"|(?i:whirlpool|blowfish|siphash|ghash)(?![A-Za-z0-9]))")
-_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des|chacha20)(?:-\d+)?$|"
+# ("chacha20" alone is openssl's stream cipher of that name, "chacha20-256" a made-up one)
+_FAMILY_ONLY = re.compile(r"^(?:aes|aria|camellia|sm4|des)(?:-\d+)?$|^chacha20-\d+$|"
                           r"^(?:aes-ni|rsa|dsa|ecdsa|ecdh|ffdh)$|-(?:gcm|cbc|ccm|ctr)-|"
                           r"(?<!^hmac)(?<!^cmac)\(")  # (a tag left in the name; a MAC's digest is not)
 
@@ -180,17 +200,36 @@ def algorithm_of(name: str) -> str | None:
     return algorithm
 
 
+def is_derived(text: str) -> bool:
+    """Whether a column title names a quantity derived from the measurements (``Gain``).
+
+    >>> is_derived("Speed-up"), is_derived("Off/On (%)"), is_derived("aes-128-gcm")
+    (True, True, False)
+    """
+    return bool(text) and (_DERIVED.search(text) is not None or _SUMMARY.match(text) is not None) \
+        and block_size(text) is None and algorithm_of(text) is None
+
+
+@functools.lru_cache(maxsize=4096)  # (a Role is frozen; tables repeat their names and titles)
 def role(text: str, *, sizes: bool = False) -> Role:
     """Classify a header cell or row name (``sizes``: bare integers are block sizes)."""
     if not text:
         return Role(BLANK, text)
+    if text[0] in "([" and text[-1] in ")]" and len(text) > 2:  # ("(MiB/s)" under "aes-128-cbc")
+        inner = role(text[1:-1].strip(), sizes=sizes)
+        unit = stated_unit(text) if inner.kind == RUN else None
+        if inner.kind != RUN or unit is not None:
+            return replace(inner, text=text) if unit is None else Role(VALUE, text, unit=unit)
     size = block_size(text, sizes)
     if size is not None:
         return Role(SIZE, text, block=size)
     low = text.lower()
+    switch = _SWITCH.match(text)
+    if switch and (switch["pre"] or switch["post"]):
+        return Role(SWITCH, text, conditions=(_switched(switch),))
     if low in _STATS:
         return Role(STAT, text, conditions=(("stat", _STATS[low]), ("flag", FLAG_SUMMARY)))
-    if _DERIVED.search(text):
+    if _DERIVED.search(text) or _SUMMARY.match(text):
         return Role(DERIVED, text)
     if _OPS_UNIT.fullmatch(low):
         return Role(VALUE, text, ops=True)  # "op/s", "ops/sec": the rate, of no run
@@ -224,6 +263,14 @@ def role(text: str, *, sizes: bool = False) -> Role:
     return Role(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Role(RUN, text, run=text)
 
 
+def _switched(m: re.Match) -> tuple[str, str]:
+    """The condition a :data:`_SWITCH` match states: ``("aesni", "off")`` for ``AES-NI off``."""
+    feature = re.sub(r"[\s_-]", "", m["feature"].lower())
+    off = (m["pre"] or "").lower() in ("without", "no") or \
+        (m["post"] or "").lower() in ("off", "no", "disabled")
+    return feature, "off" if off else "on"
+
+
 def _split_tag(text: str) -> tuple[str, str | None]:
     """``AES-256-GCM (8K)`` -> (``AES-256-GCM``, ``8K``); a curve in parentheses is part of the
     name (``256 bits ecdsa (nistp256)``), and so is a MAC's digest (``hmac(sha512)``).
@@ -249,7 +296,16 @@ def named_algorithms(text: str) -> list[str]:
     >>> named_algorithms("openssl speed -seconds 1 rsa2048 on an SG2042 (RV64GC)")
     ['rsa2048']
     """
-    return [a for a in (algorithm_of(t) for t in _NAME_TOKEN.findall(text)) if a is not None]
+    return [a for _, a in algorithm_words(text)]
+
+
+def algorithm_words(text: str) -> list[tuple[str, str]]:
+    """The words of a line of prose that name an algorithm, each with the algorithm.
+
+    >>> algorithm_words("**chacha20 256** (KB/s)")
+    [('chacha20', 'chacha20')]
+    """
+    return [(t, a) for t in _NAME_TOKEN.findall(text) if (a := algorithm_of(t)) is not None]
 
 
 def run_meta(text: str) -> dict[str, Any]:
@@ -293,7 +349,10 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     n = 1
     while n < len(header) - 1:
         head = header[n]
-        if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE):
+        if _KEY_HEADER.match(head):  # ("Digest", which is an operation's word too)
+            n += 1
+            continue
+        if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE, SWITCH):
             break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
         if _names_sizes(head) or _CONDITION_HEADER.match(head) or \
@@ -331,7 +390,9 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
     n_head = _header_rows(rows, number)
-    header = rows[n_head - 1][1]
+    # (each column's lowest title: a unit line under the titles leaves the corner's above it)
+    header = [next((cells[j] for _, cells in reversed(rows[:n_head]) if j < len(cells) and cells[j]),
+                   "") for j in range(len(rows[n_head - 1][1]))]
     if any(_K_VALUE.fullmatch(c) for c in header):
         return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]
@@ -343,6 +404,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     columns = _value_columns(titles, keys, [cells for _, cells in body])
     if not columns:
         return None
+    stat_rows = sum(bool(keys) and cells[0].lower() in _STATS for _, cells in body)  # (role STAT)
     groups: dict[tuple, list] = {}
     short: list[tuple[int, int]] = []  # (line, cells it could not place) of rows left short
     section: tuple[str | None, list[Role]] = (None, [])
@@ -352,7 +414,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         if not filled:
             continue
         if len(filled) == 1 and number(filled[0]) is None and cells[0]:
-            section, above = _section(filled[0]), [""] * keys
+            if not ALGORITHM_CLASS.match(filled[0]):  # ("Hashes" groups rows of one run)
+                section, above = _section(filled[0]), [""] * keys
             continue
         cells = cells + [""] * (len(header) - len(cells))
         if any(_K_VALUE.fullmatch(c) for c in cells[:keys]):
@@ -361,6 +424,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue
         above = names
         row_roles, conditions = _row_roles(header, names)
+        if _summary(row_roles, stat_rows, len(body)):
+            continue  # ("Average" under rows of hosts, "Speed-up" under two builds: derived)
         placed = holding = unplaced = 0
         for j, col_roles in columns:
             text = cells[j]
@@ -414,13 +479,19 @@ def _value_columns(titles: list[list[str]], keys: int,
                    body: list[list[str]]) -> list[tuple[int, list[Role]]]:
     """The measurement columns after the ``keys`` row-name columns, with their roles."""
     columns = []
-    for j in range(keys, len(titles)):
-        roles = [r for r in map(role, titles[j]) if r.kind != BLANK]
+    every = [[r for r in map(role, titles[j]) if r.kind != BLANK] for j in range(keys, len(titles))]
+    stats = sum(any(r.kind == STAT for r in roles) for roles in every)
+    for j, roles in enumerate(every, keys):
         values = [cells[j] if j < len(cells) else "" for cells in body]
-        if roles and all(r.kind not in (DERIVED, PROPERTY) for r in roles) and \
-                not _is_derived_column(values):
+        if roles and not _summary(roles, stats, len(every)) and not _is_derived_column(values):
             columns.append((j, roles))
     return columns
+
+
+def _summary(roles: list[Role], stats: int, rows: int) -> bool:
+    """Whether a row (or column) of these roles sums up the others: a derived quantity, or a
+    statistic among rows that are not (a table of min, max and avg only holds statistics)."""
+    return any(r.kind in (DERIVED, PROPERTY) or r.kind == STAT and stats < rows for r in roles)
 
 
 def _section(title: str) -> tuple[str | None, list[Role]]:
@@ -437,10 +508,11 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
         if k and _CONDITION_HEADER.match(header[k]) and not sizes:
             if name:
                 conditions[_condition_key(header[k])] = name
-        elif name and RUN_HEADER.match(header[k]):
-            roles.append(Role(RUN, name, run=name))  # "Version | ...": each row is a run
         else:
-            roles.append(role(name, sizes=sizes))
+            own = role(name, sizes=sizes)
+            if name and RUN_HEADER.match(header[k]) and own.kind not in (SWITCH, STAT, DERIVED):
+                own = Role(RUN, name, run=name)  # "Version | ...": each row is a run
+            roles.append(own)
     return roles, conditions
 
 

@@ -36,8 +36,8 @@ from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_T
                                            _RunBoundaries, bind_context, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
-                                        prose_mask, setext_level)
-from cipherlab.readers._text import INNER_MARKS, QUOTE_FIRST, clean, parse_prompt
+                                        prose_mask, setext_level, wrapped_tail)
+from cipherlab.readers._text import INNER_MARKS, QUOTE_FIRST, clean, parse_prompt, stands_in_a_log
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -519,9 +519,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         byline = is_byline(line)
         if prose and prose[-1][0] == i - 1 and len(prose[-1][1]) <= _TITLE_WIDTH and \
                 self.verdict(i, line) == STOP and not byline and \
-                not is_list_item(self.lines[i - 1]) and not len(self.fences) % 2:
+                not is_list_item(self.lines[i - 1]) and not len(self.fences) % 2 and not (
+                    len(prose) > 1 and prose[-2][0] == i - 2 and
+                    wrapped_tail(prose[-2][1], prose[-1][1])):
             # a short line right above a paragraph is its title (a heading that lost its markup;
-            # not in a code block: "Latency (ms):" above sysbench's figures)
+            # not in a code block: "Latency (ms):" above sysbench's figures; not the tail of a
+            # line a mail client wrapped: "... It should be significantly improve" / "performance.")
             above = self.verdict(*prose[-1])
             if isinstance(above, Label) and above.rule == "caption":
                 self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
@@ -569,11 +572,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     any(a < j < b and b - a > 2 for a, b in code):
                 continue  # (a short line of another program's output, in a code block of its
                 # own, is no caption: "Latency (ms):"; one fenced alone is; a comment may name)
-            if k and prose[k - 1][0] == j - 1 and text[0].islower() and isinstance(v, Label) \
-                    and v.rule == "caption" and self.verdict(*prose[k - 1]) != SKIP:
-                # the tail of a wrapped line ("... 32-bit compiler" / "generated code:")
-                joined = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
-                v = v if joined == SKIP else joined  # (joined, it may be program output)
+            if k and prose[k - 1][0] == j - 1 and isinstance(v, Label) and v.rule == "caption" \
+                    and wrapped_tail(prose[k - 1][1], text):
+                # the tail of a wrapped line ("... 32-bit compiler" / "generated code:"), or of
+                # program output ("Linux 5.15.72-v7l+ ... armv7l unknown" / "unknown GNU/Linux")
+                if self.verdict(*prose[k - 1]) != SKIP:
+                    joined = _label_verdict(f"{prose[k - 1][1]} {text}", self.lines[j - 2])
+                    v = v if joined == SKIP else joined  # (joined, it may be program output)
+                elif wrapped_tail(prose[k - 1][1], text, by_case=False):
+                    continue  # (not after a fence: "```" / "without:")
+            if self.vetoed_in_a_log(v, j, i, text):
+                continue
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
                 break  # (a comment's line labels only the runs inside that comment)
@@ -581,11 +590,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if not said and self.runs and self.runs[-1].label_rule:
             return Label(self.runs[-1].meta["label"], "label of the run above")
         for j, h in reversed(self.headings):
-            if j < i:
+            if j < i and not self.vetoed_in_a_log(h, j, i, self.lines[j - 1]):
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
                     return None  # a heading above a byline (a thread's title) names no post
                 return h
         return None
+
+    def vetoed_in_a_log(self, v, j: int, i: int, text: str) -> bool:
+        """Whether label ``v``, of line ``j``, names no run at line ``i`` because the line or
+        the run is in a log: a program's output, no caption (see ``stands_in_a_log``)."""
+        blocks = self.comment_blocks
+        return bool(blocks) and (blocks[j - 1] < 0 or blocks[i - 1] < 0) and \
+            isinstance(v, Label) and not stands_in_a_log(v.rule, text)
 
     def code_blocks_above(self, i: int) -> list[tuple[int, int]]:
         """The fenced code blocks closed above line ``i`` (opening and closing fence lines)."""

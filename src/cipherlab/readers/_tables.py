@@ -43,14 +43,14 @@ import html
 import itertools
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above
-from cipherlab.readers._grids import (RUN_HEADER, measured_columns_only, named_algorithms, read_grid,
-                                      run_meta)
+from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, algorithm_words, is_derived,
+                                      measured_columns_only, named_algorithms, read_grid, run_meta)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
@@ -63,6 +63,10 @@ __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # A header that says its bare numbers are block sizes ("Block size (bytes)", "type \\ bytes").
 _SIZE_HINT = re.compile(r"\b(?:bytes?\b|block|size)", re.IGNORECASE)
+# Prose saying the bare numbers of the table below are block sizes ("Sizes in bytes", "block
+# sizes are columns"; not "key sizes in bits").
+_SIZES_STATED = re.compile(r"(?<!key )\b(?:(?:block|buffer|chunk|payload|message|input)[\s-]+"
+                           r"sizes?\b|sizes?\s+(?:are\s+)?(?:in\s+)?\(?bytes?\b)", re.IGNORECASE)
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators ("," or
 # a Swiss "'" or typeset "’", one kind in a number).
 _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:[,'\u2019]\d{3})+|\d+)"
@@ -70,8 +74,13 @@ _VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:[,'\u2019]\d{3})+|\d+)"
 _GROUPS = str.maketrans("", "", ",'\u2019")
 # Cells that say "nothing here" rather than a number.
 _BLANK_CELLS = {"", "-", "--", "\u2013", "\u2014", "n/a", "na", "?", "x"}
-_CLEAN_HINT = re.compile("[&\u00a0*_`]")  # what only _clean(), not a strip, removes
+# Footnote marks after a cell's text ("aes-256-gcm\u00b9", "sha256\u2020").
+_MARKS = "\u00b9\u00b2\u00b3\u2070-\u2079\u2020\u2021"
+_FOOTNOTE_MARK = re.compile(f"[{_MARKS}]+$")
+_CLEAN_HINT = re.compile(f"[&\u00a0*_`\\[{_MARKS}]")  # what only _clean(), not a strip, removes
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_|`)(.*)\1$")
+# A Markdown link around a whole cell ("[aes-128-cbc](https://...)"): its text is the cell.
+_LINK = re.compile(r"^\[([^\[\]]+)\]\([^()\s]*\)$")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
 _RULE_LINE = re.compile(r"^\s*[|+]?[-=:]+(?:[+|][-=:]+)*[+|]?\s*$")
@@ -318,6 +327,7 @@ def find_tables(lines: list[str], source: str, *,
         done = table.end + 1
         found, used, bad = [], set(), []
         if _may_hold_measurements(table):
+            table = _unfolded(table)
             table.lines = lines
             _plain_numbers(table)
             found, used, bad = _read_table(table, context)
@@ -429,6 +439,23 @@ def _may_hold_measurements(table: _Table) -> bool:
     return len(filled) >= 2 and (_VALUE_HINT.search(below) is not None or not below.isascii())
 
 
+def _unfolded(table: _Table) -> _Table:
+    """A table printed as halves side by side (``| Algorithm | 16 bytes | Algorithm | 16 bytes
+    |``: its header repeats) as one table, the rows of each half below those of the half
+    before it; any other table as it is."""
+    rows = [r for r in table.rows if any(r.cells)]
+    head = [c.lower() for c in rows[0].clean_cells] if rows else []
+    width = len(head)
+    period = next((p for p in range(2, width // 2 + 1) if width % p == 0 and head[0] and
+                   _value(head[0]) is None and head == head[:p] * (width // p)), None)
+    if period is None:
+        return table
+    body = [r for r in table.rows if r is not rows[0]]
+    halves = [_Row(r.line, r.cells[k:k + period], r.lines) for k in range(0, width, period)
+              for r in body if any(r.cells[k:k + period])]
+    return replace(table, rows=[_Row(rows[0].line, rows[0].cells[:period], rows[0].lines), *halves])
+
+
 # --------------------------------------------------------------------------------------------
 # Finding tables
 
@@ -484,6 +511,10 @@ def _clean(cell: str) -> str:
     if "&" in cell:
         cell = html.unescape(cell)
     cell = cell.replace("\u00a0", " ").strip()
+    if not _NUMBER_FIRST.match(cell):  # (a value's mark is its row's note: _plain_numbers)
+        cell = _FOOTNOTE_MARK.sub("", cell).rstrip()
+    if cell[:1] == "[":
+        cell = _LINK.sub(r"\1", cell).strip()
     while cell[:1] in ("*", "_", "`"):
         m = _EMPHASIS.match(cell)
         if m is None:
@@ -571,9 +602,16 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
         prev = i
     if rows:
         tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
-    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
-    # text parser, which knows its wrapped rows and header block.
-    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
+    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...", in a log behind
+    # its time stamp: "Mar 04 05:06:16 type\t1048576 bytes") belongs to the text parser, which
+    # knows its wrapped rows, its header block and the log's prefixes.
+    return [t for t in tables if not any(_openssl_header(r.cells) for r in t.rows)]
+
+
+def _openssl_header(cells: list[str]) -> bool:
+    """Whether a TAB row is openssl's own ``type`` header (maybe behind a log's prefix)."""
+    return bool(cells) and (cells[0].lower() == "type" or cells[0].lower().endswith(" type") and
+                            all(c.endswith(" bytes") for c in cells[1:] if c))
 
 
 # A block of preformatted text: fenced, BBCode or HTML. (Led by a literal: re skips fast.)
@@ -631,6 +669,7 @@ def _noted_header(rows: list[_Row]) -> list[_Row]:
     if len(rows) < 3 or not any(notes) or not all(_NOTE_CELL.match(c) for c in notes if c):
         return rows
     head = rows[0]
+    notes = [f"({n[1:-1]})" if n else n for n in notes]  # ("[KiB/s]": a unit in parentheses)
     cells = [f"{c} {n}".strip() for c, n in itertools.zip_longest(head.cells, notes, fillvalue="")]
     return [_Row(head.line, cells, head.lines | rows[1].lines), *rows[2:]]
 
@@ -726,7 +765,7 @@ class _HTMLTableParser(HTMLParser):
         self.tables: list[dict[str, Any]] = []
         self._stack: list[dict[str, Any]] = []
         self._cell: list[str] | None = None
-        self._span = 1
+        self._span = self._rows = 1  # (the open cell's colspan and rowspan)
         self._sup = False  # (inside a <sup> after a value)
         self._caption: list[str] | None = None
 
@@ -735,14 +774,34 @@ class _HTMLTableParser(HTMLParser):
 
     def _end_cell(self) -> None:
         if self._cell is not None and self._stack and self._stack[-1]["row"] is not None:
+            table = self._stack[-1]
+            cells = table["row"]["cells"]
+            if table["down"]:
+                self._carry(table)
             text = " ".join("".join(self._cell).split())
-            self._stack[-1]["row"]["cells"].extend([text] + [""] * (self._span - 1))
+            if self._rows > 1:  # (a cell spanning rows is in each of them, as it is shown)
+                for j in range(len(cells), len(cells) + self._span):
+                    table["down"][j] = [text if j == len(cells) else "", self._rows - 1]
+            cells.extend([text] + [""] * (self._span - 1))
         self._cell = None
+
+    @staticmethod
+    def _carry(table: dict[str, Any]) -> None:
+        """Put into the open row the cells of rows above that span down to it, where it is."""
+        cells, down = table["row"]["cells"], table["down"]
+        while len(cells) in down:
+            j = len(cells)
+            cells.append(down[j][0])
+            down[j][1] -= 1
+            if not down[j][1]:
+                del down[j]
 
     def _end_row(self) -> None:
         self._end_cell()
         table = self._stack[-1] if self._stack else None
         if table is not None and table["row"] is not None:
+            if table["down"]:
+                self._carry(table)
             row = table["row"]
             row["end"] = self._line()
             if row["cells"]:
@@ -752,7 +811,8 @@ class _HTMLTableParser(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
             self._end_cell()
-            self._stack.append({"start": self._line(), "rows": [], "row": None, "caption": None})
+            self._stack.append({"start": self._line(), "rows": [], "row": None, "caption": None,
+                                "down": {}})  # (column -> [text, rows] of cells spanning down)
         elif not self._stack:
             return
         elif tag == "tr":
@@ -766,8 +826,10 @@ class _HTMLTableParser(HTMLParser):
                                                 "cells": []}
             if not row["cells"] and self._cell is None:
                 row["line"] = self._line()  # provenance: the line the values start on
-            span = dict(attrs).get("colspan") or "1"
-            self._span = int(span) if span.strip().isdigit() else 1
+            self._span = self._rows = 1
+            if attrs:
+                spans = dict(attrs)
+                self._span, self._rows = _span(spans.get("colspan")), _span(spans.get("rowspan"))
             self._cell = []
         elif tag == "caption":
             self._caption = []
@@ -827,8 +889,8 @@ class _HTMLTableParser(HTMLParser):
             if end is not None:
                 self.handle_endtag(tag)
             else:
-                # (only a cell's colspan is read: other attributes need no parsing)
-                span = attrs and tag in ("td", "th") and "colspan" in attrs.lower()
+                # (only a cell's colspan and rowspan are read: others need no parsing)
+                span = attrs and tag in ("td", "th") and "span" in attrs.lower()
                 self.handle_starttag(tag, [(a.lower(), _attr_value(v)) for a, v in
                                            _PLAIN_ATTR.findall(attrs)] if span else [])
                 if empty:
@@ -836,6 +898,11 @@ class _HTMLTableParser(HTMLParser):
         if pos < len(text):
             self.handle_data(html.unescape(text[pos:]))
         return True
+
+
+def _span(value: str | None) -> int:
+    """The number of columns (rows) a cell's ``colspan`` (``rowspan``) spans: 1 when not given."""
+    return int(value) if value and value.strip().isdigit() else 1
 
 
 _WIKI_ATTRS = re.compile(r"^\s*[\w-]+\s*=")
@@ -982,6 +1049,7 @@ class _Context:
     _heading: str | None = None
     _block_bytes: int | None = None
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
+    _sizes: bool = False  # the prose says the table's bare numbers are block sizes
     _named: dict[str, None] = field(default_factory=dict)
     _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
 
@@ -997,6 +1065,7 @@ class _Context:
     heading = _read_first("_heading")
     block_bytes = _read_first("_block_bytes")
     unit = _read_first("_unit")
+    sizes_stated = _read_first("_sizes")
 
     @property
     def label(self) -> str | None:
@@ -1045,6 +1114,8 @@ class _Context:
         self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
         if _UNIT_HINT.search(low):
             self._unit = stated_unit(text) or self._unit
+        if "size" in low:
+            self._sizes = self._sizes or _SIZES_STATED.search(text) is not None
 
     @property
     def named(self) -> dict[str, None]:
@@ -1062,6 +1133,7 @@ class _Context:
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
         self._heading = self._unit = None
+        self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
@@ -1285,14 +1357,15 @@ def _header(cells: list[str], context: _Context, dialect: str,
         ints = {j: c for j, c in enumerate(cleaned)
                 if c.isdecimal() or "," in c and INTEGER.match(c)}  # (isdecimal: a regex less)
         words = [c for j, c in enumerate(cleaned) if j not in ints]
-        if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)):
+        if len(ints) >= 2 and words and (hint_above or any(_SIZE_HINT.search(c) for c in words)
+                                         or context.sizes_stated):  # ("Sizes in bytes" above)
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
     if sizes:
         others = [j for j in range(len(cleaned)) if j not in sizes]
         if not others or len(set(sizes.values())) < len(sizes):
             return None  # (one size twice: columns under a spanning header, read by _grids)
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
-        if RUN_HEADER.match(cleaned[name_col]):
+        if any(RUN_HEADER.match(cleaned[j]) for j in others):
             return None  # (rows of hosts or versions, not of algorithms: a grid, read by _grids)
         conditions = {j: _condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
@@ -1301,7 +1374,7 @@ def _header(cells: list[str], context: _Context, dialect: str,
     # own public-key header ("\t\tsign\tverify\tsign/s") looks like, so it is not taken there.
     corner_ok = cleaned[0].lower() in _TIER_HEADERS and (cleaned[0] or dialect != "tabs")
     if (len(cleaned) >= 3 and corner_ok and context.block_bytes
-            and all(c and _value(c) is None for c in cleaned[1:])):
+            and all(c and _value(c) is None and not is_derived(c) for c in cleaned[1:])):
         key = "tier" if cleaned[0].lower() not in ("engine", "provider", "build") else \
             _condition_key(cleaned[0])
         return _Header("transposed", 0, {}, {0: key},
@@ -1365,6 +1438,7 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     section = _Section()
     run: Run | None = None
     hint_above = False
+    above: list[str] = []  # a row of titles spanning the header below it ("Throughput (MB/s)")
     for row in table.rows:
         cells = row.clean_cells
         if not any(cells):
@@ -1373,9 +1447,16 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
         new_header = _header(cells, context, table.dialect, hint_above)
         hint_above = False
         if new_header is not None:
+            if above:  # (a spanning title's unit is that of the columns under it)
+                _read_units(new_header, list(itertools.accumulate(above, lambda a, c: c or a)),
+                            table, context)
             _read_units(new_header, cells, table, context)
             _finish(header, context)
             header, run = new_header, None
+            used |= row.lines
+            continue
+        if run is None and header is not None and _units_row(cells):
+            _read_units(header, cells, table.caption, context)  # ("(MiB/s)" under each title)
             used |= row.lines
             continue
         title = _title(cells)
@@ -1384,11 +1465,16 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
                 hint_above = True  # "Block size (bytes)" above a row of bare sizes
                 used |= row.lines
                 continue
-            section.read(title)
-            run = None
+            if not ALGORITHM_CLASS.match(title):  # ("Hashes" groups rows of one run)
+                section.read(title)
+                run = None
             used |= row.lines
             continue
         if header is None:
+            above = [] if _DIGIT.search("".join(cells)) else cells
+            continue
+        if is_derived(cells[header.name_col]):  # ("Speed-up", "Total": of the rows above)
+            used |= row.lines
             continue
         found = _row_cells(row.line, cells, header)
         if found is None:
@@ -1416,6 +1502,27 @@ def _read_table(table: _Table, context: _Context) -> tuple[list[Run], set[int], 
     return runs, used | table.markup, bad
 
 
+_NAMES_ONLY_REST = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|[\d\s*_`:.,]+")
+
+
+def _names_only(title: str) -> bool:
+    """Whether a title names algorithms and nothing else (sizes, units in parentheses and
+    markup aside): ``**chacha20 256** (KB/s)`` titles the table's primitive, no run."""
+    words = algorithm_words(title)
+    rest = title
+    for word, _ in words:
+        rest = rest.replace(word, " ")
+    return bool(words) and not _NAMES_ONLY_REST.sub("", rest)
+
+
+def _units_row(cells: list[str]) -> bool:
+    """Whether a row under a header is its second line, the unit under each column's title
+    (``| | (MB/s) | (MB/s) |``): no number, and a unit in every cell that holds text."""
+    filled = [c for c in cells if c]
+    return len(filled) >= 1 and all(_UNIT_HINT.search(c.lower()) and stated_unit(c) is not None
+                                    and not _DIGIT.search(c) for c in filled)
+
+
 def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], list[int]]:
     """A table in another orientation (:mod:`._grids`): one run per run its labels name."""
     rows = [(r.line, r.clean_cells) for r in table.rows if any(r.cells)]
@@ -1440,6 +1547,8 @@ def _read_grid(table: _Table, context: _Context) -> tuple[list[Run], set[int], l
             meta.update(prose_cpu(name))
         if names:
             meta["label"] = " / ".join(names)
+        elif meta.get("label") and _names_only(meta["label"]):
+            meta["label"] = None  # ("**chacha20 256** (KB/s)" titles the grid's algorithm, no run)
         run = Run(meta={k: v for k, v in meta.items() if v is not None})
         for cell, ops, text, col in cells:
             _add_note([cell], notes.get(cell["line"]))

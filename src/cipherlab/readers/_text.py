@@ -21,16 +21,20 @@ import shlex
 import warnings
 import zlib
 from contextlib import contextmanager
-from itertools import islice
+from itertools import compress, islice
+from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
+from cipherlab.readers import _json
+from cipherlab.readers._names import canonical, is_known
 
-__all__ = ["LineWarning", "clean", "decode", "normalise", "parse_prompt", "renumber",
-           "renumbered_warnings", "split_lines",
+__all__ = ["LineWarning", "clean", "decode", "documents", "normalise", "parse_prompt", "renumber",
+           "renumbered_warnings", "split_lines", "stands_in_a_log",
            "strip_shared_prefix"]
 
-# Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC).
-_BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+# Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC,
+# and BEL, which ends a terminal's title and Buildkite's time stamps in a log).
+_BINARY = re.compile(rb"[\x00-\x06\x08\x0e-\x1a\x1c-\x1f]")
 _MOJIBAKE = (
     ("\u00c2\u00a0", " "),   # NBSP encoded in UTF-8, read as Latin-1
     ("\u00c2 ", " "),        # the same after a mail client turned the NBSP into a space
@@ -44,8 +48,9 @@ _MOJIBAKE = (
 # a time: a memchr-speed scan, none at all when the text's kind cannot hold the character; a
 # regex character class costs several times more on every clean text.)
 _MOJIBAKE_HINT = "\u00c2\u00e2\u00a0\u202f\u2009\ufeff"
-# ANSI CSI sequences, other ESC sequences, and their caret renderings (^[[A) left by terminals.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# ANSI CSI sequences, strings (a terminal title, OSC 8 links, Buildkite's APC time stamps: up to
+# BEL or ST), other ESC sequences, and their caret renderings (^[[A) left by terminals.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # One quoting or list decoration left by mail clients, wikis and blogs (group 1: a `|`, which
 # is a quote only when no `|` after it ends the line: then the line is a table row).
 # (one step at a time, in a loop: a lookahead to the line's end per `|` made a line of
@@ -136,6 +141,9 @@ def _bomless_utf16(data: bytes) -> str | None:
     return None
 
 
+_GITLAB_SECTION = re.compile(r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?\r(?:\x1b\[0K)?")
+
+
 def split_lines(text: str) -> list[str]:
     """Text -> lines with CRLF/CR ends removed and mojibake repaired; nothing else changed.
 
@@ -145,6 +153,8 @@ def split_lines(text: str) -> list[str]:
     ['a', 'b c', '']
     """
     if "\r" in text:
+        if "section_" in text:  # (GitLab's section markers end in a CR that ends no line)
+            text = _GITLAB_SECTION.sub("", text)
         text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r\n" not in text else \
             text.replace("\r\n", "\n").replace("\r", " ")
     if any(c in text for c in _MOJIBAKE_HINT):
@@ -153,9 +163,12 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-def normalise(text: str) -> tuple[list[str], list[int] | None]:
+def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] | None]:
     """Text -> its lines (:func:`split_lines`) with the transfer encodings it shows undone, and
     the map back to the original line numbers (``None`` when they did not change).
+
+    A JSON document (a notebook, an API reply) gives the text its strings hold
+    (:func:`~cipherlab.readers._json.held_text`), each line mapped to the JSON line it came from.
 
     Quoted-printable (mail) is decoded only when the text is so encoded: it holds a soft line
     break (a long line ending in ``=``) or an ``=XX`` escape, and every ``=`` in it starts one
@@ -170,14 +183,37 @@ def normalise(text: str) -> tuple[list[str], list[int] | None]:
     >>> normalise("x &lt; y&nbsp;z\\na = b=\\n")
     (['x < y z', 'a = b=', ''], None)
     """
-    lines = split_lines(text)
-    origin = None
-    if "=" in text and _is_quoted_printable(text):
-        lines, origin = _unquoted_printable(lines)
-    if "&" in text and _ENTITY.search(text):
-        lines = [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
-                 if "&" in line else line for line in lines]
-    return lines, origin
+    held = _json.held_text(text, source)
+    if held is not None:
+        lines, origin = held
+    else:
+        lines, origin = split_lines(text), None
+        if "=" in text and _is_quoted_printable(text):
+            lines, origin = _unquoted_printable(lines)
+    return _unentitied(text, lines), origin
+
+
+def documents(text: str, source: str = "<text>") -> list[tuple[list[str], list[int] | None]]:
+    """The texts to read apart in ``text``, each as :func:`normalise` gives it: ``text`` itself,
+    or the posts, steps and fields of a JSON reply (a notebook is one text; see
+    :func:`~cipherlab.readers._json.held_documents`).
+
+    >>> documents('[{"body": "a\\\\nb"}, {"body": "c\\\\nd"}]')
+    [(['a', 'b'], [0, 1, 1]), (['c', 'd'], [0, 1, 1])]
+    """
+    held = _json.held_documents(text, source)
+    if held is None:
+        return [normalise(text, source)]
+    return [(_unentitied(text, lines), origin) for lines, origin in held]
+
+
+def _unentitied(text: str, lines: list[str]) -> list[str]:
+    """``lines`` (of ``text``) with HTML entities decoded in the lines that hold one, when the
+    text holds one; a line never splits."""
+    if "&" not in text or not _ENTITY.search(text):
+        return lines
+    return [html.unescape(line).replace("\u00a0", " ").replace("\n", " ").replace("\r", " ")
+            if "&" in line else line for line in lines]
 
 
 # What shows a text is quoted-printable: an escape of a character QP must escape (``=``, a
@@ -315,7 +351,194 @@ _COMMENT_MARKS = ("#", "//", ";", "%", "!")
 _CHAT = re.compile(r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]++<[@+%~&]?[^<>\s]{1,32}>[ \t]?")
 _CHAT_KEY = "<chat>"
 _LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
+_FIRST_CHAR = itemgetter(slice(None, 1))
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
+# Three lines in a row that may start with a mark, a gutter or a chat's stamp (see _lead): the
+# mark pass has a block to find only where one scan of the text in C finds these
+_MARKED = r"\n[ \t]*+[>/#;%!*|\d\[-][^\n]*+"
+_MARK_BLOCK = re.compile(rf"{_MARKED}(?:{_MARKED}){{{_SHARED_BLOCK - 1}}}")
+
+
+# The prefix a logger writes before each line it records, in two layers, each stripped from
+# blocks of three or more lines of one shape (line numbers never move):
+# 1. a head whose digits change from line to line: a time stamp (RFC 3339 from GitHub Actions,
+#    `docker logs -t`, `kubectl logs --timestamps`; journalctl's and syslog's `Mar 04 05:06:14`;
+#    moreutils `ts`; dmesg's `[   12.440000]` and `[Tue Mar  4 05:06:14 2026]`; Jenkins' or
+#    Buildkite's `[05:06:07]`; Windows' `3/4/2026 5:06:07 AM`), with what loggers write beside
+#    it (`logger`'s `<13>`, CRI's `stdout F`, GitLab's `00O+`, a level word), BuildKit's
+#    `#12 0.282`, Buildkite's escape `ESC_bk;t=1772600767518 BEL`. Its shape is the stamp
+#    without digits and blanks (BuildKit's: its step).
+# 2. a tag the same on every line: `[pod/bench-7d9f/openssl]`, docker compose's `bench-1  |`,
+#    make's `make[1]:`, syslog's `hostb bench.sh[4242]:`, pdsh's `host-a:`; not openssl's own
+#    `Got:`/`version:` lines, nor an algorithm's name (`aes-128-cbc: ...` rows).
+_SGR = r"(?:\x1b\[[0-9;]*+m)*+"  # colour around a prefix (docker compose, GitHub)
+_CLOCK = r"\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?"
+_STAMP = (rf"(?:\d{{4}}-\d\d-\d\d[T ]{_CLOCK}(?:Z|[+-]\d\d:?\d\d)?(?:[ ]UTC)?"
+          rf"|\d{{1,4}}[/.]\d{{1,2}}[/.]\d{{2,4}},?[ ]{_CLOCK}(?:[ ]?[AP]M)?"
+          rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[ ])?"
+          rf"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ]{{1,2}}\d{{1,2}}[ ]{_CLOCK}(?:[ ]\d{{4}})?"
+          rf"|{_CLOCK})")
+_HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its seconds
+         rf"|(?P<stamp>\x1b_bk;t=\d+\x07"  # Buildkite's time stamp, an escape sequence
+         rf"|(?:<\d{{1,3}}>(?:1[ ])?)?(?:\[[ ]*+(?:{_STAMP}|\d+\.\d+)\]|{_STAMP}))"
+         rf"(?:[ ]+(?:stdout|stderr)[ ][FP]|[ ]+[0-9a-f]{{2}}[OE]\+?)?"  # the stream: no shape
+         rf"(?:[ ]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|Information|Warning)\]?:?)?")
+# (a word, or a host and a program: `hostb bench.sh[4242]:`; possessive: no backtracking)
+_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
+        r"|[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+)?(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)")
+# (each searched for in the whole text at once, in C: "\n" first, as a literal is found much
+# faster than "^", then the characters a head can start with; a chat's nick after a stamp is
+# not part of the shape: one prefix whoever speaks)
+_LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
+                       rf"(?P<nick>[ \t]++<[@+%~&]?[^<>\s]{{1,32}}>)?{_SGR}"
+                       rf"(?:(?<=\x07)|(?=[ \t]|$))[ \t]?{_SGR}", re.M)
+_LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
+# (a tag is the same on each line of its block: one match is a whole block)
+_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
+              rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
+_LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
+# Three lines or more behind heads, or behind one tag: whether a text holds a log at all (most
+# do not: one scan in C says so; the layers then scan again, for each line's prefix)
+_HEADED = (r"(?=[\d\[<#\x1bJFMASONDTW])" + _SGR + "(?:" + re.sub(r"\(\?P<\w+>", "(?:", _HEAD) + ")"
+           + _SGR + r"(?:(?<=\x07)|(?=[ \t]|$))[^\n]*+")
+_LOG_BLOCK = re.compile(rf"\n(?:{_HEADED}(?:\n{_HEADED}){{{_SHARED_BLOCK - 1},}}+|{_TAG_BLOCK})", re.M)
+# openssl's own lines that start with words and a colon (`Got: +F:...` repeats in -multi)
+_NOT_TAGS = frozenset({"Got:", "version:", "built on:", "options:", "compiler:", "CPUINFO:",
+                       "platform:", "seconds:"})
+_NO_DIGITS = str.maketrans("", "", "0123456789 \t")
+
+
+def _strip_log_heads(lines: list[str], logs: list[int]) -> list[str]:
+    """``lines`` with the log heads (time stamps...) of blocks of one shape stripped (and
+    ``logs`` marked: see :func:`_stripped_blocks`)."""
+    text = "\n" + "\n".join(lines)
+    blocks: list[tuple[str, list[tuple[int, int]]]] = []  # (shape, [(line, text begins)])
+    count = pos = 0
+    for m in _LOG_HEAD.finditer(text):
+        start = m.start()
+        count += text.count("\n", pos, start + 1)
+        pos = start + 1
+        shape = m["step"] or m["stamp"].translate(_NO_DIGITS) + ("" if m["nick"] is None else "<>")
+        if blocks and blocks[-1][0] == shape and blocks[-1][1][-1][0] == count - 2:
+            blocks[-1][1].append((count - 1, m.end() - pos))
+        else:
+            blocks.append((shape, [(count - 1, m.end() - pos)]))
+    return _stripped_blocks(lines, blocks, logs, [key for key, _ in blocks])
+
+
+def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
+    """``lines`` with the tag each line of a block of them starts with stripped (a marker
+    tag's lines, Jenkins' ``[Pipeline] stage``, whole)."""
+    text = "\n" + "\n".join(lines)
+    blocks: list[tuple[str, list[tuple[int, int]]]] = []
+    count = pos = 0
+    for m in _LOG_TAGGED.finditer(text):
+        start = m.start()
+        count += text.count("\n", pos, start + 1)
+        pos = start + 1
+        tag, size, n = m["tag"], len(m["p"]), m[0].count("\n")
+        if tag in _NOT_TAGS or tag[-1] == "|" and m[0].count("|") > n:  # (a table: cells)
+            continue
+        if tag[0] != "[" and is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]):
+            continue  # an algorithm's rows: `aes-128-cbc: 16 bytes ...`
+        first = count - 1
+        block = [(k, len(lines[k]) if tag in _MARKER_TAGS else
+                  size + (lines[k][size:size + 1] in (" ", "\t"))) for k in range(first, first + n)]
+        if not _rows_only(lines[k][begin:] for k, begin in block):
+            blocks.append((tag, block))
+    order = None  # (the tag of every line, when two sources may be interleaved)
+    if len({key for key, _ in blocks}) > 1:
+        order = [m["tag"] for m in _LOG_TAG.finditer(text)]
+    return _stripped_blocks(lines, blocks, logs, order)
+
+
+# (a table's row: a name, then values; not openssl's progress lines or records)
+_ROW_VALUE = re.compile(r"(?<!\S)\d[\d.,]*k?(?!\S)")
+_NOT_ROWS = ("Doing ", "Got: ", "Did ", "+")
+
+
+def _rows_only(texts) -> bool:
+    """Whether each of ``texts`` is a table's row (a name, then two values or more): a tag
+    before each row names the machine it ran on (``FTC663: md5 1.00k 2.00k``), which the
+    rows' own rule reads (two machines' rows are two runs); it is no log's prefix.
+
+    >>> _rows_only(["md5 1.00k 2.00k", "sha1 3.00k 4.00k"]), _rows_only(["version: 3.0.2", "md5 1.00k 2.00k"])
+    (True, False)
+    """
+    return all(not s.startswith(_NOT_ROWS) and len(_ROW_VALUE.findall(s)) >= 2 for s in texts)
+
+
+def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]],
+                     logs: list[int], order: list[str] | None) -> list[str]:
+    """``lines`` with the prefix of each block of three or more stripped (``(key, [(line,
+    where its text begins)])``), and the CI markers behind it (:func:`_unmarked`). A key that
+    comes back after another such key (``order``: the key of each prefixed line, or block, in
+    text order) marks two sources interleaved, whose lines no one can tell apart: its blocks
+    are left alone, loud, never mixed. Each line stripped is marked in ``logs`` (unless it
+    is already) as a line of the log that begins at line ``-logs[n]``: a program's output,
+    no caption (:func:`stands_in_a_log`)."""
+    blocks = [b for b in blocks if len(b[1]) >= _SHARED_BLOCK]
+    if not blocks:
+        return lines
+    keys = {key for key, _ in blocks}
+    seen, interleaved, last = set(), set(), None
+    for key in order or ():
+        if key in keys and key != last:
+            if key in seen:
+                interleaved.add(key)
+            seen.add(key)
+            last = key
+    out = list(lines)
+    for key, block in blocks:
+        if key not in interleaved:
+            log = logs[block[0][0]] or -block[0][0] - 1
+            for n, begin in block:
+                line = lines[n][begin:]
+                out[n] = _unmarked(line) if line[:1] in _MARKER_START else line
+                logs[n] = logs[n] or log
+    return out
+
+
+def stands_in_a_log(rule: str, line: str) -> bool:
+    """Whether a label found by ``rule`` (:data:`~cipherlab.readers._context.LABEL_RULES`) on
+    ``line`` stands when the line or the run is in a log: there every line is a program's
+    output, and a short one (``Syncing repository: lab/x``, ``10 passed in 0.42s``, ``Using
+    Docker executor ...``, a YAML key ``with:``) is no caption; a framed one (``== host-b ==``),
+    words that end in a colon (``Results for host-b:``), a heading or a sentence naming a
+    machine is.
+
+    >>> stands_in_a_log("caption", "== host-b =="), stands_in_a_log("caption", "Attaching to bench-1")
+    (True, False)
+    """
+    if rule not in ("caption", "title of a paragraph", "status line", "list item"):
+        return True
+    s = line.strip()
+    return len(s) > 2 and s[0] in "=*#-~+" and s[-1] == s[0] or s[-1:] == ":" and " " in s
+
+
+# A CI log's own markers, no text (a group's title stays; a step's `Run <command>` is its
+# command, as a Dockerfile step's `[3/3] RUN <command>`): GitHub's `##[group]`, `##[endgroup]`,
+# `::group::`, Azure's `##[section]`, GitLab's `section_start:1709528767:step_script` (whose
+# CR ends no line: see split_lines).
+_MARKER = re.compile(r"##\[(?P<gh>[a-z]+)\]|::(?P<cmd>[a-z][\w-]*)(?:[ ][^:\n]*)?::"
+                     r"|section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?[ \r]?"
+                     r"|(?P<step>\[[^\]\n]{0,40}\d+/\d+\][ ]+)")
+_MARKER_START = frozenset("#:s[")
+_MARKER_TAGS = frozenset({"[Pipeline]"})  # Jenkins' lines of its pipeline's steps
+
+
+def _unmarked(line: str) -> str:
+    """A log's line without the CI marker it starts with (see ``_MARKER``)."""
+    m = _MARKER.match(line)
+    if m is None:
+        return line
+    if (m["gh"] or m["cmd"]) in ("endgroup", "add-mask", "set-output", "stop-commands"):
+        return ""
+    rest = line[m.end():]
+    if rest[:4] in ("Run ", "RUN ") and ((m["gh"] or m["cmd"]) == "group" or m["step"]) and \
+            parse_prompt(rest[4:]):
+        return rest[4:]
+    return rest
 
 
 def _lead(line: str) -> tuple[str | int, int] | None:
@@ -349,13 +572,16 @@ def _lead_no_pipe(line: str) -> tuple[str | int, int] | None:
 
 def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     """``lines`` with the prefix that every line of a block of them shares removed, and the
-    comment block of each line (0 outside comment blocks, 1, 2, ... inside).
+    comment block of each line (0 outside comment blocks, 1, 2, ... inside; -1, -2, ... in
+    the lines of a log: see :func:`stands_in_a_log`).
 
     A block is a run of at least three consecutive lines whose prefixes have the same first
     mark (``#rsa  512 bits ...`` in a Perl comment, ``> >`` quoting, ``* `` bullets, ``%%``), or
-    whose line-number gutters count up by one, or of a chat log (a time stamp and a nick); one
-    line so marked (a root prompt
-    ``# openssl speed``, a heading) is left alone. Line numbers do not change.
+    whose line-number gutters count up by one, or of a chat log (a time stamp and a nick), or
+    of a log (a time stamp whose digits change, a tag that does not: :func:`_strip_log_heads`,
+    :func:`_strip_log_tags`); one line so marked (a root prompt ``# openssl speed``, a
+    heading) is left alone. A log's own markers (``##[group]``, ``::endgroup::``, GitLab's
+    ``section_start:``) are no text (a group's title stays). Line numbers do not change.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
     (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', 'dsa', 'x'], [1, 1, 1, 0])
@@ -365,30 +591,47 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ['type 16 bytes', 'md5 1.00k', 'sha1 2.00k']
     >>> strip_shared_prefix(["[14:02] <mk> type 16 bytes", "[14:02] <jo> ok", "14:03 <mk> md5 1.00k"])[0]
     ['type 16 bytes', 'ok', 'md5 1.00k']
+    >>> strip_shared_prefix(["2026-03-04T05:06:07.51Z ##[group]Run openssl speed md5",
+    ...                      "2026-03-04T05:06:08.02Z type 16 bytes", "2026-03-04T05:06:09.93Z md5 1.00k"])[0]
+    ['openssl speed md5', 'type 16 bytes', 'md5 1.00k']
     """
-    out, blocks = list(lines), [0] * len(lines)
-    n = len(lines)
-    # (most lines start with a letter: only the others are matched, once each)
-    leads = [_lead(line) if line[:1] in _LEAD_START else None for line in lines]
-    i = 0
-    while i < n:
-        m = leads[i]
-        if m is None:
-            i += 1
-            continue
-        j, key = i + 1, m[0]
+    logs, text = [0] * len(lines), "\n" + "\n".join(lines)
+    if _LOG_BLOCK.search(text) is not None:  # (most texts hold no log)
+        headless = _strip_log_heads(lines, logs)
+        lines = _strip_log_tags(headless, logs)
+        if lines is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
+            lines = _strip_log_heads(lines, logs)
+        text = "\n" + "\n".join(lines)
+    if _MARK_BLOCK.search(text) is None:  # (nor three marked lines in a row: most texts)
+        return lines, logs
+    return _stripped_marks(lines, logs)
+
+
+def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], list[int]]:
+    """The mark, gutter and chat blocks of :func:`strip_shared_prefix` stripped, and
+    ``blocks`` with each comment block's lines marked."""
+    # (most lines start with a letter: only the others are matched, once each; the lines
+    # are picked in C)
+    firsts = map(_LEAD_START.__contains__, map(_FIRST_CHAR, lines))
+    found = [(i, m) for i in compress(range(len(lines)), firsts) if (m := _lead(lines[i]))]
+    out = list(lines)
+    k, n = 0, len(found)
+    while k < n:
+        i, (key, _) = found[k]
+        j = k + 1
         if type(key) is int:  # a gutter: numbers that count up by one
-            while j < n and leads[j] is not None and leads[j][0] == key + (j - i):
+            while j < n and found[j][0] == i + j - k and found[j][1][0] == key + j - k:
                 j += 1
         else:
-            while j < n and leads[j] is not None and leads[j][0] == key:
+            while j < n and found[j][0] == i + j - k and found[j][1][0] == key:
                 j += 1
-        if j - i >= _SHARED_BLOCK:
+        if j - k >= _SHARED_BLOCK:
             comment = key in _COMMENT_MARKS
-            for k in range(i, j):
-                out[k] = lines[k][leads[k][1]:]
-                blocks[k] = i + 1 if comment else 0
-        i = j
+            for line, (_, begin) in found[k:j]:
+                out[line] = lines[line][begin:]
+                if comment:
+                    blocks[line] = i + 1
+        k = j
     return out, blocks
 
 

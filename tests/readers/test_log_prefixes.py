@@ -1,0 +1,190 @@
+"""openssl output copied out of logs reads as without the log's prefixes (issue 12, layer 1).
+
+Each log form puts a prefix before every line: a time stamp whose digits change from line to
+line, a tag the same on every line, or both (``readers/_text.py``, ``strip_shared_prefix``). A
+text behind such a prefix must give the very table the bare text gives (cells, runs, labels,
+line numbers); openssl's own lines that look like a prefix (``Got:``, ``+DT:``, ``version:``,
+rows of one algorithm family) are never cut; two sources whose lines interleave are left alone
+(loud), never mixed. The texts here are small variants written for these tests; the whole log
+texts are ``tests/data/user/logs``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import cipherlab
+from cipherlab.errors import IngestError
+from cipherlab.readers._text import strip_shared_prefix
+
+pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
+
+# A 1.1.1 run with progress lines, its header lines and both tables (values made up).
+BARE = """\
+Doing sha1 for 3s on 16 size blocks: 14017000 sha1's in 2.99s
+Doing sha1 for 3s on 64 size blocks: 9940123 sha1's in 3.00s
+Doing 2048 bits private rsa's for 10s: 12480 2048 bits private RSA's in 9.98s
+Doing 2048 bits public rsa's for 10s: 411021 2048 bits public RSA's in 9.99s
+OpenSSL 1.1.1w  11 Sep 2023
+built on: Mon Sep 11 14:08:11 2023 UTC
+options:bn(64,64) rc4(16x,int) des(int) aes(partial) idea(int) blowfish(ptr)
+compiler: gcc -fPIC -pthread -m64 -Wa,--noexecstack -Wall -O3 -DL_ENDIAN
+The 'numbers' are in 1000s of bytes per second processed.
+type             16 bytes     64 bytes
+sha1             75007.36k   212056.00k
+                  sign    verify    sign/s verify/s
+rsa 2048 bits 0.000800s 0.000024s   1250.5  41143.3
+""".splitlines()
+
+
+def _stamps(fmt):
+    """A prefix maker: the prefix of line ``i`` from a clock that moves on."""
+    return lambda i: fmt(7 + i * 1.37)
+
+
+def _hms(t: float) -> str:
+    return f"11:{int(t // 60) % 60:02d}:{t % 60:09.6f}"
+
+
+PREFIXES = {  # other names, hosts and clocks than the texts of tests/data/user/logs
+    "github actions": _stamps(lambda t: f"2025-11-30T{_hms(t)[:-3]}0000Z "),
+    "docker logs -t": _stamps(lambda t: f"2025-11-30T{_hms(t)}123Z ".replace("000123Z", "000123Z")),
+    "rfc 3339 offset": _stamps(lambda t: f"2025-11-30T{_hms(t)}+01:00 "),
+    "cri": _stamps(lambda t: f"2025-11-30T{_hms(t)[:-3]}456789Z stderr F "),
+    "gitlab": _stamps(lambda t: f"2025-11-30T{_hms(t)}Z 01E+ "),
+    "buildkit": _stamps(lambda t: f"#23 {t - 7:.3f} "),
+    "buildkite": _stamps(lambda t: f"\x1b_bk;t={1764500000000 + int(t * 1000)}\x07"),
+    "compose": lambda i: "\x1b[33mcrypto-bench-2  | \x1b[0m",
+    "journal": _stamps(lambda t: f"Nov 30 {_hms(t)[:8]} rpi5 speed.sh[981]: "),
+    "journal precise": _stamps(lambda t: f"Nov 30 {_hms(t)} rpi5 speed.sh[981]: "),
+    "syslog priority": _stamps(lambda t: f"<14>Nov 30 {_hms(t)[:8]} rpi5 speed: "),
+    "ts": _stamps(lambda t: f"Nov 30 {_hms(t)[:8]} "),
+    "ts -s": _stamps(lambda t: f"00:{int(t // 60):02d}:{int(t % 60):02d} "),
+    "kubectl prefix": lambda i: "[pod/speed-5c8d9/bench] ",
+    "kubectl both": _stamps(lambda t: f"[pod/speed-5c8d9/bench] 2025-11-30T{_hms(t)}Z "),
+    "dmesg": _stamps(lambda t: f"[{t:12.6f}] "),
+    "dmesg -T": _stamps(lambda t: f"[Sun Nov 30 {_hms(t)[:8]} 2025] "),
+    "jenkins": _stamps(lambda t: f"[{_hms(t)[:12]}] "),
+    "windows": _stamps(lambda t: f"11/30/2025 11:{int(t // 60):02d}:{int(t % 60):02d} AM "),
+    "python logging": _stamps(lambda t: f"2025-11-30 {_hms(t)[:8]},{int(t * 1000) % 1000:03d} INFO "),
+    "make": lambda i: "make[2]: ",
+    "pdsh": lambda i: "node07: ",
+}
+
+
+def _read(lines: list[str]) -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cipherlab.ingest("\n".join(lines) + "\n", n_jobs=1)
+
+
+def _table(df: pd.DataFrame) -> pd.DataFrame:
+    return df.drop(columns=["source"]).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("form", PREFIXES)
+def test_openssl_behind_a_log_prefix_reads_as_without_it(form):
+    prefix = PREFIXES[form]
+    bare = _read(BARE)
+    logged = _read([prefix(i) + line for i, line in enumerate(BARE)])
+    assert len(bare) == 4  # (sha1 at two sizes, rsa2048 sign and verify)
+    pd.testing.assert_frame_equal(_table(logged), _table(bare))
+
+
+@pytest.mark.parametrize("lines", [
+    ["Got: +F:1:md5:100.00:200.00 from 0", "Got: +F:1:md5:110.00:210.00 from 1",
+     "Got: +F:1:md5:120.00:220.00 from 2"],
+    ["+DT:md5:3:16", "+R:1000:md5:3.00", "+DT:md5:3:64", "+R:900:md5:3.00"],
+    ["aes-128-cbc: 16 bytes 1.00k", "aes-128-cbc: 64 bytes 2.00k", "aes-128-cbc: 256 bytes 3.00k"],
+    ["aes-128 cbc: 16 bytes 1.00k", "aes-128 cbc: 64 bytes 2.00k", "aes-128 cbc: 256 bytes 3.00k"],
+    ["version: 3.0.13", "built on: Sat Feb 17 00:00:00 2024 UTC", "options: bn(64,64)"],
+    ["rsa 2048 bits 0.000800s 0.000024s 1250.5 41143.3", "rsa 4096 bits 0.005s 0.0001s 200.0 10000.0",
+     "rsa 8192 bits 0.05s 0.0003s 20.0 3000.0"],
+    ["host | cipher | 16 bytes", "host-a | aes-128-cbc | 1.00", "host-a | aes-256-cbc | 2.00",
+     "host-a | chacha20 | 3.00"],
+    ["16:42:07 is when I ran it", "type 16 bytes", "md5 1.00k"],
+])
+def test_openssl_own_lines_are_no_log_prefix(lines):
+    assert strip_shared_prefix(lines)[0] == lines
+
+
+def test_a_multi_parents_got_lines_keep_their_records():
+    text = ["Got: +H:16:64 from 0", "Got: +F:1:md5:1000.00:2000.00 from 0",
+            "Got: +H:16:64 from 1", "Got: +F:1:md5:1100.00:2100.00 from 1"]
+    assert strip_shared_prefix(text)[0] == text
+
+
+def test_markdown_tables_and_mail_quotes_keep_their_marks():
+    quoted = ["> type 16 bytes", "> md5 1.00k", "> sha1 2.00k"]
+    assert strip_shared_prefix(quoted)[0] == ["type 16 bytes", "md5 1.00k", "sha1 2.00k"]
+    table = ["| type | 16 bytes |", "| md5 | 1.00k |", "| sha1 | 2.00k |"]
+    assert strip_shared_prefix(table)[0] == table
+
+
+def test_two_sources_interleaved_are_left_loud_not_mixed():
+    a = ["You have chosen to measure elapsed time instead of user CPU time.",
+         "Doing md5 for 3s on 16 size blocks: 3000 md5's in 3.00s"]
+    b = ["Doing sha1 for 3s on 16 size blocks: 6000 sha1's in 3.00s",
+         "Doing sha1 for 3s on 64 size blocks: 5000 sha1's in 3.00s"]
+    tail = ["The 'numbers' are in 1000s of bytes per second processed.", "type 16 bytes 64 bytes",
+            "md5 1100.00k 2200.00k"]
+    lines = [f"web-{k}    | {x}" for pair in zip(a, b, strict=True) for k, x in enumerate(pair, 1)]
+    lines += [f"web-1    | {x}" for x in tail] + [f"web-2    | {x}" for x in tail]
+    assert strip_shared_prefix(lines)[0] == lines
+    with pytest.raises(IngestError, match="no measurements could be placed"):
+        cipherlab.ingest("\n".join(lines) + "\n", n_jobs=1)
+
+
+def test_github_markers_are_no_text_and_a_run_step_is_its_prompt():
+    stamp = _stamps(lambda t: f"2025-11-30T{_hms(t)[:-3]}0000Z ")
+    body = ["##[group]Run openssl speed -elapsed -seconds 3 sha1",
+            "\x1b[36;1mopenssl speed -elapsed -seconds 3 sha1\x1b[0m",
+            "shell: /usr/bin/bash -e {0}", "##[endgroup]", *BARE[:2], *BARE[4:11],
+            "::group::Tidy up", "Cleaning up orphan processes", "::endgroup::"]
+    lines = [stamp(i) + line for i, line in enumerate(body)]
+    assert strip_shared_prefix(lines)[0][:4] == [
+        "openssl speed -elapsed -seconds 3 sha1", "openssl speed -elapsed -seconds 3 sha1\x1b[0m",
+        "shell: /usr/bin/bash -e {0}", ""]
+    df = _read(lines)
+    assert df.timing.unique().tolist() == ["elapsed"]
+    assert df.label.isna().all()
+    assert df.line.tolist() == [body.index(BARE[10]) + 1] * 2  # (the table row's own line)
+
+
+def test_a_dockerfile_run_step_is_its_prompt():
+    body = ["#9 [bench 2/2] RUN OPENSSL_ia32cap=~0x200000200000000 openssl speed -seconds 3 sha1",
+            *[f"#9 {0.5 + i:.3f} {line}" for i, line in enumerate(BARE[:2] + BARE[4:11])],
+            "#9 DONE 7.1s"]
+    df = _read(body)
+    assert df.isa_mask.unique().tolist() == ["~0x200000200000000"]
+
+
+@pytest.mark.parametrize("above, label", [("Fetched 9196 kB in 1s", None), ("with:", None),
+                                          ("=== rpi5 ===", "rpi5"), ("Results on rpi5:", "Results on rpi5")])
+def test_a_log_line_is_no_caption_but_a_framed_one_names_the_run(above, label):
+    stamp = _stamps(lambda t: f"Nov 30 {_hms(t)[:8]} ")
+    lines = [stamp(i) + line for i, line in enumerate([above, *BARE[:2], *BARE[4:11]])]
+    labels = _read(lines).label.tolist()
+    assert labels == [label] * 2 if label else pd.isna(labels).all()
+
+
+def test_gitlab_section_markers_end_in_a_cr_that_ends_no_line():
+    stamp = _stamps(lambda t: f"2025-11-30T{_hms(t)}Z 00O ")
+    body = ["section_start:1764500000:step_script\r\x1b[0K\x1b[36;1mExecuting step\x1b[0;m",
+            "\x1b[32;1m$ openssl speed -seconds 3 sha1\x1b[0;m", *BARE[:2], *BARE[4:11],
+            "section_end:1764500009:step_script\r\x1b[0K"]
+    df = _read([stamp(i) + line for i, line in enumerate(body)])
+    assert df.block_bytes.tolist() == [16, 64] and df.line.tolist() == [body.index(BARE[10]) + 1] * 2
+
+
+def test_rows_that_name_their_machine_keep_it_as_a_tag_is_no_log():
+    # three rows or more behind each machine's name: the rows' own rule reads them, two runs
+    rows = [f"{host}: {name} {a}.00k {b}.00k" for host in ("Pi5", "X13s")
+            for name, a, b in (("md5", 1, 2), ("sha1", 3, 4), ("sha256", 5, 6))]
+    assert strip_shared_prefix(rows)[0] == rows
+    df = _read(["type 16 bytes 64 bytes", *rows])
+    runs = df.groupby("run").agg(label=("label", "first"), cells=("algorithm", "size"))
+    assert runs.label.tolist() == ["Pi5", "X13s"] and runs.cells.tolist() == [6, 6]
