@@ -33,6 +33,10 @@ XFAIL = {
     ("samples/openssl-3.0.22-host-b/pyca.txt", "wrapped at 72"):
         "a harness row's last repeat wrapped onto a line of its own is lost (its rows have no "
         "fixed width)",
+    ("user/logs/015_rsyslog-logger-tag-chacha-off.txt", "wrapped at 72"):
+        "a row wrapped right after its name behind a 47-column log prefix is not rejoined (its "
+        "values are reported); the Doing lines' rates stand, which differ from the printed ones "
+        "by their rounding",
 }
 
 

@@ -263,3 +263,24 @@ def test_a_title_naming_the_primitive_gives_the_grid_its_algorithm_and_no_label(
     assert cells(df, "algorithm", "block_bytes", "bytes_per_s") == [
         ("chacha20", 64, 900.5e6), ("chacha20", 8192, 2100.25e6)]
     assert df["label"].isna().all() or "chacha" not in str(df["label"].iloc[0]).lower()
+
+
+@pytest.mark.parametrize("statement, second", [
+    ("All the figures below are in GB/s.", "| 64 bytes | 1.5 |"),
+    ("Every table is in GB/s (openssl speed -evp, 3.0.13).", "| 64 bytes | 1.5 |")])
+def test_a_unit_stated_for_all_tables_holds_under_each_heading(statement, second):
+    """A table per machine under headings, the unit stated once above them all: the tables
+    after the first were flagged 'unit unknown'. A unit stated for one table stays its own."""
+    df, _ = read(f"{statement}\n\n### nuc-a\n\n| Size | sha512 |\n|---|---|\n| 64 bytes | 0.5 |\n\n"
+                 f"### nuc-b\n\n| Size | sha512 |\n|---|---|\n{second}\n\n"
+                 "### nuc-c, in MB/s\n\n| Size | sha512 |\n|---|---|\n| 64 bytes | 900.5 |\n\n"
+                 "### nuc-d\n\n| Size | sha512 |\n|---|---|\n| 64 bytes | 2.5 |\n")
+    assert cells(df, "line", "bytes_per_s") == [(7, 0.5e9), (13, 1.5e9), (19, 900.5e6), (25, 2.5e9)]
+    assert "flag" not in df or df["flag"].isna().all()
+
+
+def test_a_unit_stated_for_the_next_table_only_is_not_carried():
+    df, _ = read("Numbers in GB/s:\n\n| Size | sha512 |\n|---|---|\n| 64 bytes | 0.5 |\n\n"
+                 "Then on the other box:\n\n| Size | sha512 |\n|---|---|\n| 64 bytes | 1.5 |\n")
+    assert df[df["bytes_per_s"] == 0.5e9].shape[0] == 1
+    assert df[df["line"] == df["line"].max()]["flag"].notna().all()

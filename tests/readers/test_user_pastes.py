@@ -40,8 +40,6 @@ XFAIL: dict[str, str] = {
                      "machine named after it ('M2 MacBook Air'; _context)",
     "documents/126": "label: 'candidate box' (from the sentence), not the <h2>/<h3> heading above "
                      "each table (_context)",
-    "documents/141": "the unit stated above the first heading is not carried to the tables under "
-                     "the next headings: flagged 'unit unknown'",
     "documents/144": "label: 'signer box' (a phrase of the prose), not the CPU named beside it",
     "logs/004": "two services' lines interleave: their prefixes are left on (loud), not followed by tag",
     "logs/013": "label: PowerShell's 'Transcript started, output file is ...' line (_context), not HOSTB",

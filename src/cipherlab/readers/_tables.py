@@ -145,6 +145,10 @@ _FACT_HINT = _by_first_letter(_FACT_WORDS)
 # The words a CPU name starts with (see prose_cpu), for a quick "none here".
 _CPU_HINT = _by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
                               *_WEAK_FAMILIES.split("|")])
+# A sentence stating the unit of every table below it, not only of the next one.
+_FOR_ALL_TABLES = re.compile(r"\ball\b[^.;]*\b(?:below|numbers|values|figures|results|tables|"
+                             r"throughputs?)\b|\bthroughout\b|\b(?:every|each) table\b",
+                             re.IGNORECASE)
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
 _UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a raw line (lower case) holds when, read as prose, it may state a fact, a block size
@@ -730,16 +734,22 @@ def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
     return blocks
 
 
+# A line of facts, not a row ("options:bn(64,64) rc4(8x,int)", "compiler: gcc -Wa,--noexecstack")
+_KEY_VALUE = re.compile(r"\s*[\w ./-]+:")
+
+
 def _csv_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
     least two consecutive lines with the same number (two or more) of fields, read as the
-    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose, whose commas
-    have a space after them, is no candidate (any other line is refused later, as every
-    candidate is: no header of sizes or algorithms, no grid)."""
+    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose (a blank after its
+    commas), pipe and HTML tables (their digit groups) and ``key: value`` lines are no
+    candidates; any other is refused later, as every candidate is (no header of sizes or
+    algorithms)."""
     tables: list[_Table] = []
     block: list[int] = []
-    for i in [*(i for i, line in enumerate(lines)
-                if "," in line and ", " not in line and i not in taken), -2]:
+    rows = (i for i, line in enumerate(lines) if "," in line and ", " not in line and "|" not in
+            line and "<" not in line and not _KEY_VALUE.match(line) and i not in taken)
+    for i in [*rows, -2]:
         if block and (i != block[-1] + 1 or i < 0):
             if len(block) >= 2:
                 tables += _csv_table(lines, block)
@@ -1049,6 +1059,7 @@ class _Context:
     _heading: str | None = None
     _block_bytes: int | None = None
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
+    _unit_all: float | None = None  # the unit the prose states for every table below it
     _sizes: bool = False  # the prose says the table's bare numbers are block sizes
     _named: dict[str, None] = field(default_factory=dict)
     _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
@@ -1113,7 +1124,10 @@ class _Context:
             self._facts.update(facts)
         self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
         if _UNIT_HINT.search(low):
-            self._unit = stated_unit(text) or self._unit
+            unit = stated_unit(text)
+            self._unit = unit or self._unit
+            if unit and _FOR_ALL_TABLES.search(text):
+                self._unit_all = unit  # ("All numbers below are MB/s": every table's below)
         if "size" in low:
             self._sizes = self._sizes or _SIZES_STATED.search(text) is not None
 
@@ -1132,7 +1146,7 @@ class _Context:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
-        self._heading = self._unit = None
+        self._heading, self._unit = None, self._unit_all
         self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
