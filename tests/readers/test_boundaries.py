@@ -14,6 +14,7 @@ pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line
 
 RULES = {b.name: b for b in B.BOUNDARIES}
 TABLE = ["type 16 bytes 64 bytes", "sha1 2.00k 4.00k"]
+TABLE2 = ["type 16 bytes 64 bytes", "sha1 1.00k 4.00k"]
 PK = ["                  sign    verify    sign/s verify/s",
       "rsa 4096 bits 0.01s 0.001s 100.0 1000.0"]
 
@@ -31,6 +32,11 @@ CASES = [
     ("first run", [], B.Event(B.PROGRESS, ("sha1", 16), 1, 16, 1.0), True),
     ("header block again", ["LibreSSL 3.9.2", *TABLE], B.Event(B.VERSION), True),
     ("header block again", ["$ openssl speed sha1"], B.Event(B.VERSION), False),
+    ("header line after a table", [*TABLE, "and on the other box:"], B.Event(B.HEADER_LINE, "compiler"), True),
+    ("header line after a table", ["compiler: gcc", *TABLE], B.Event(B.HEADER_LINE, "compiler"), True),
+    ("header line after a table", ["compiler: gcc", *TABLE], B.Event(B.HEADER_LINE, "cpuinfo"), False),
+    ("header line after a table", ["version: 3.0.2", "and on the other box:"],
+     B.Event(B.HEADER_LINE, "compiler"), False),
     ("table header again", TABLE, B.Event(B.SYM_HEADER), True),
     ("table header again", ["LibreSSL 3.9.2"], B.Event(B.SYM_HEADER), False),
     ("command line", TABLE, B.Event(B.PROMPT), True),
@@ -49,6 +55,11 @@ CASES = [
     # 2.00k at 16 bytes is 125 sha1's a second: 3000 in 3 s is another run's
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 3000, 16, 3.0), True),
     ("not a record of the table", TABLE, B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), False),
+    # 2.00k at 16 bytes is 375 sha1's in 3 s: the table above's record, not the current one's
+    ("record of a table above", [*TABLE, *TABLE2], B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), True),
+    ("record of a table above", [*TABLE, *TABLE2], B.Event(B.PROGRESS, ("sha1", 16), 200, 16, 3.2), False),
+    ("record of a table above", [*TABLE, "Doing sha1 for 3s on 16 size blocks: 375 sha1's in 3.00s",
+                                 *TABLE2], B.Event(B.PROGRESS, ("sha1", 16), 375, 16, 3.0), False),
     ("row again after prose", [*TABLE, "and with the ia32cap mask:"], B.Event(B.SYM_ROW, "sha1"), True),
     ("row again after prose", [*TABLE, "and with the ia32cap mask:"], B.Event(B.SYM_ROW, "md5"), False),
     ("row again after prose", TABLE, B.Event(B.SYM_ROW, "sha1"), False),
@@ -98,3 +109,75 @@ def test_a_row_again_after_prose_is_the_next_run_under_the_same_header():
     assert second.block_bytes.tolist() == [16, 64, 256, 1024, 8192]
     assert second.bytes_per_s.iloc[0] == 90_000_000.0
     assert second.rule.iloc[0].startswith("run: row again after prose")
+
+
+def _speed(version: str, runs: dict) -> tuple[str, str]:
+    """The stdout (header block and table) and stderr (Doing lines) of one ``openssl speed
+    -seconds 1`` run of 3.0: ``runs`` maps each algorithm to its counts at 16, 64, 256 bytes
+    and its seconds."""
+    out = (f"version: {version}\nbuilt on: Sun Jan  1 00:00:00 2023 UTC\noptions: bn(64,64)\n"
+           "compiler: gcc -O3\nThe 'numbers' are in 1000s of bytes per second processed.\n"
+           "type             16 bytes     64 bytes    256 bytes\n")
+    out += "".join(f"{alg:<16}" + "".join(f"{c * n / s / 1000:>12.2f}k" for c, n in
+                                          zip(counts, (16, 64, 256))) + "\n"
+                   for alg, (counts, s) in runs.items())
+    err = "".join(f"Doing {alg} for 1s on {n} size blocks: {c} {alg}'s in {s:.2f}s\n"
+                  for alg, (counts, s) in runs.items() for n, c in zip((16, 64, 256), counts))
+    return out, err
+
+
+def test_records_printed_after_two_tables_join_their_tables_runs():
+    """``cmd 2>err; cat err``: both runs' tables (stdout), then both runs' Doing lines (stderr).
+    Each record joins the run whose printed rate it gives, in order (the 64-byte md5 rate is
+    the same in both tables: the first run's record comes first); never a third run."""
+    first = {"md5": ((9876543, 5432109, 2109876), 0.99), "sha256": ((12345678, 7654321, 3456789), 1.0)}
+    second = {"md5": ((9000001, 5432109, 2000005), 0.99), "sha256": ((11111111, 6666667, 3333333), 0.98)}
+    (out1, err1), (out2, err2) = _speed("3.0.2", first), _speed("3.0.13", second)
+    text = ("$ for v in 3.0.2 3.0.13; do /opt/openssl-$v/bin/openssl speed -seconds 1 md5 sha256;"
+            f" done 2>err; cat err\n{out1}{out2}{err1}{err2}")
+    df = cipherlab.ingest(text)
+    assert df.groupby("run").tool_version.first().tolist() == ["3.0.2", "3.0.13"]
+    assert df["count"].tolist() == [c for runs in (first, second) for counts, _ in runs.values()
+                                    for c in counts]
+    assert df.seconds.tolist()[:3] == [0.99] * 3 and df.seconds.tolist()[-3:] == [0.98] * 3
+    assert "rule" not in df.columns and df.flag.isna().all()
+    # the records of the second table only (the first one's were not pasted): its own
+    df = cipherlab.ingest(f"{out1}{out2}{err2}")
+    assert df[df.run == 0]["count"].isna().all()
+    assert df[df.run == 1]["count"].tolist() == [c for counts, _ in second.values() for c in counts]
+
+
+def _facts(df, *columns) -> list[tuple]:
+    runs = df.groupby("run", observed=True)
+    return [tuple(None if v != v else v for v in row)
+            for row in zip(*(runs[c].first() if c in df else [None] * len(runs) for c in columns))]
+
+
+def test_a_header_block_without_its_version_line_after_prose_starts_the_next_run():
+    """A header block pasted without its ``version:`` line (from ``built on:``, ``compiler:``
+    or ``CPUINFO:``) below a run's table, with a paragraph between, is the next run's: the next
+    table takes its facts, never the first run's label, version or header (which keep theirs)."""
+    first = ("OpenSSL 1.1.1w  11 Sep 2023\nbuilt on: Tue Sep 12 2023 UTC\noptions: bn(64,64) rc4(16x,int)\n"
+             "compiler: gcc -O2 -DOPENSSL_USE_NODELETE\n"
+             "The 'numbers' are in 1000s of bytes per second processed.\n"
+             "type             16 bytes     64 bytes\naes-128-cbc     412873.11k   441206.30k\n")
+    second = ("built on: Fri Mar 1 2024 UTC\noptions: bn(64,32)\ncompiler: arm-linux-gnueabihf-gcc -O3\n"
+              "The 'numbers' are in 1000s of bytes per second processed.\n"
+              "type             16 bytes     64 bytes\naes-128-cbc      31234.56k    35678.90k\n")
+    df = cipherlab.ingest(f"Laptop:\n\n{first}\nThe board's build, same command, a while later.\n\n{second}")
+    assert _facts(df, "tool_version", "compiler", "built_on", "options") == [
+        ("1.1.1w", "gcc -O2 -DOPENSSL_USE_NODELETE", "Tue Sep 12 2023 UTC", "bn(64,64) rc4(16x,int)"),
+        (None, "arm-linux-gnueabihf-gcc -O3", "Fri Mar 1 2024 UTC", "bn(64,32)")]
+    assert df[df.run == 1].bytes_per_s.tolist() == [31_234_560.0, 35_678_900.0]
+    assert _facts(df, "label")[0] == ("Laptop",) and _facts(df, "label")[1] != ("Laptop",)
+    # 3.x's public-key table under a header block starting at CPUINFO, in a list item's prose
+    pk = ("                  sign    verify    sign/s verify/s\n"
+          "rsa 2048 bits 0.000652s 0.000019s   1533.0  51018.5\n")
+    df = cipherlab.ingest(f"version: 3.0.13\ncompiler: gcc\nCPUINFO: OPENSSL_ia32cap=0x7ffaf3ffffebffff:0x29c67af\n{pk}"
+                          f"\n- masked, same build:\n\nCPUINFO: OPENSSL_ia32cap=~0x200000200000000\n{pk}")
+    assert _facts(df, "tool_version", "cpuinfo") == [
+        ("3.0.13", "OPENSSL_ia32cap=0x7ffaf3ffffebffff:0x29c67af"),
+        (None, "OPENSSL_ia32cap=~0x200000200000000")]
+    # no prose between, but a fact the run states already: still the next run's header
+    df = cipherlab.ingest(first + first.split("\n", 1)[1].replace("gcc -O2", "clang -O1"))
+    assert _facts(df, "compiler") == [("gcc -O2 -DOPENSSL_USE_NODELETE",), ("clang -O1 -DOPENSSL_USE_NODELETE",)]

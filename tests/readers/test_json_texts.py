@@ -210,16 +210,18 @@ def test_the_shipped_notebooks_hold_no_benchmark_and_say_so():
     assert "01_ingest_and_explore.ipynb (no measurements found)" in skipped
 
 
-@pytest.mark.xfail(strict=True, reason="_boundaries: the Doing records of two tables printed after "
-                   "both (nbclient's coalesce_streams puts stderr after stdout) open a third run")
 def test_records_of_two_tables_printed_after_both_join_their_tables():
+    """nbclient's coalesce_streams puts a cell's stderr after its stdout: the Doing records of
+    both tables follow both, and join their tables' runs (never a third run)."""
     row2 = TABLE.replace("61234.56k", "30617.28k")
     doing = "".join(f"Doing sha512 for 3s on {n} size blocks: {c} sha512's in 3.00s\n"
                     for counts in ((11481480, 11516198, 5844907), (5740740, 11516198, 5844907))
                     for n, c in zip((16, 64, 256), counts, strict=True))
     nb = _notebook(_code("%%bash\necho on\nopenssl speed sha512\necho off\nopenssl speed sha512",
                          _stream("on\n" + TABLE + "off\n" + row2), _stream(doing, "stderr")))
-    assert _read(nb).run.nunique() == 2
+    df = _read(nb)
+    assert df.run.nunique() == 2
+    assert df["count"].tolist() == [11481480, 11516198, 5844907, 5740740, 11516198, 5844907]
 
 
 def _linear():

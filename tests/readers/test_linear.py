@@ -121,6 +121,9 @@ _GRID = "| Size | A | B |\n|---|---|---|\n"  # a grid in another orientation (re
     (lambda n: "AES-128-CBC\n" + _GRID + "| 16 bytes | 1.00k | 2.00k |\n" * n, 2_000),  # grid rows
     (lambda n: _GRID.replace("A |", "a" + " " * n + "b) |") + "| 16 | 1 | 2 |\n", 16_000),  # cell
     (lambda n: "16 bytes 64 bytes 1.00k 2.00k\n\n" * n, 2_000),  # PDF rows without a name
+    (lambda n: "```\n" + "  ".join(["md5"] * n) + "\n" + "  ".join(["1.5"] * (n - 1)) + "\n```\n",
+     4_000),                                                      # a wide aligned table, short rows
+    (lambda n: "```\nalgo  16 bytes\n" + "md5  1 013 842 \u00b1 3 (+2%)\n" * n + "```\n", 2_000),
 ])
 def test_named_shapes_read_in_linear_time_and_memory(make, n):
     _assert_linear(make, n)

@@ -188,3 +188,25 @@ def test_rows_that_name_their_machine_keep_it_as_a_tag_is_no_log():
     df = _read(["type 16 bytes 64 bytes", *rows])
     runs = df.groupby("run").agg(label=("label", "first"), cells=("algorithm", "size"))
     assert runs.label.tolist() == ["Pi5", "X13s"] and runs.cells.tolist() == [6, 6]
+
+
+def test_a_wrapped_log_line_keeps_its_block():
+    # a mail client broke the long lines: their rests have no stamp, the block goes on
+    stamp = _stamps(lambda t: f"2025-11-30T{_hms(t)}Z ")
+    lines = []
+    for i, line in enumerate([*BARE[:2], *BARE[4:11]]):
+        head, _, rest = line.partition(" blocks: ") if line.startswith("Doing") else (line, "", "")
+        lines += [stamp(i) + head + (" blocks:" if rest else "")] + ([rest] if rest else [])
+    stripped, logs = strip_shared_prefix(lines)
+    assert stripped[:3] == ["Doing sha1 for 3s on 16 size blocks:", "14017000 sha1's in 2.99s",
+                            "Doing sha1 for 3s on 64 size blocks:"]
+    assert all(logs) and len(set(logs)) == 1
+
+
+def test_a_document_table_in_a_log_is_read_behind_its_stamps():
+    table = ["| cipher | 16 bytes | 64 bytes |", "|---|---|---|", "| md5 | 1000.00k | 2000.00k |",
+             "| sha1 | 3000.00k | 4000.00k |"]
+    stamp = _stamps(lambda t: f"2025-11-30T{_hms(t)}Z ")
+    bare, logged = _read(table), _read([stamp(i) + line for i, line in enumerate(table)])
+    assert len(bare) == 4
+    pd.testing.assert_frame_equal(_table(logged), _table(bare))

@@ -269,8 +269,8 @@ def test_a_space_aligned_table_in_a_block_of_preformatted_text(tmp_path, name, t
 
 def test_a_number_grouped_by_single_spaces_in_an_aligned_table_is_not_split(tmp_path):
     """'1 013 842' stays one cell (never three numbers); unread, it is reported, not guessed."""
-    df = _ingest(tmp_path, "groups.txt", "sha256 at 8192 bytes, KB/s:\n\n    host   sha256\n"
-                 "    nas    1 013 842\n    pi     412 201\n")
+    df = _ingest(tmp_path, "groups.txt", "sha256 at 8192 bytes, KB/s:\n\n```\nhost   sha256\n"
+                 "nas    1 013 842\npi     412 201\n```\n")
     assert df is None or not (df["bytes_per_s"] < 1e6).any()
 
 
@@ -279,7 +279,8 @@ def test_a_number_grouped_by_single_spaces_in_an_aligned_table_is_not_split(tmp_
                  "| sha256 | 98,5 | 1.861,05 |\n| md5 | 120,75 | 790,1 |\n", 98.5e6),
     ("groups.html", "<p>OpenSSL 3.0.13, d\u00e9bit en KB/s</p>\n<table><tr><th>Algo</th><th>16 bytes</th>"
                     "<th>8192 bytes</th></tr>\n<tr><td>sha256</td><td>98\u202f412,5</td><td>1 861 050,0</td>"
-                    "</tr>\n<tr><td>md5</td><td>120\u00a0750,25</td><td>790 100,5</td></tr></table>\n", 98412.5e3),
+                    "</tr>\n<tr><td>md5</td><td>120\u00a0750,25</td><td>790 100,5</td></tr></table>\n",
+     98412.5e3),
     ("swiss.txt", "OpenSSL 3.0.13, KiB/s\n\nalgorithm\t16 bytes\t8192 bytes\nsha256\t98'412.5\t1'861'050.0\n"
                   "md5\t120\u2019750.25\t790'100.5\n", 98412.5 * 1024),
 ])
@@ -300,8 +301,10 @@ def test_one_comma_table_beside_a_point_one_is_each_read_its_own_way(tmp_path):
 
 @pytest.mark.parametrize("name, text", [
     ("beside.md", "OpenSSL 3.1.4, 16384-byte blocks, MB/s\n\n| algorithm | asm | no-asm |\n|---|---|---|\n"
-                  "| aes-128-ctr | ~ 1490.6 (8.3x) | 180.2 |\n| sha1 | \u2248 2104.9 \u00b1 3.5 | 412.0 (-12 %) |\n"),
-    ("beside.txt", "OpenSSL 3.1.4, MB/s\n\ncipher\t16384 bytes\t1024 bytes\naes-128-ctr\t1490.6 [8.3\u00d7]\t180.2 +/- 1\n"
+                  "| aes-128-ctr | ~ 1490.6 (8.3x) | 180.2 |\n"
+                  "| sha1 | \u2248 2104.9 \u00b1 3.5 | 412.0 (-12 %) |\n"),
+    ("beside.txt", "OpenSSL 3.1.4, MB/s\n\ncipher\t16384 bytes\t1024 bytes\n"
+                   "aes-128-ctr\t1490.6 [8.3\u00d7]\t180.2 +/- 1\n"
                    "sha1\t2104.9 (+3%)\t412.0 \u00b1 2.5 %\n"),
 ])
 def test_what_is_written_around_a_value_is_no_part_of_it(tmp_path, name, text):
@@ -312,16 +315,86 @@ def test_what_is_written_around_a_value_is_no_part_of_it(tmp_path, name, text):
     assert df["flag"].isna().all()
 
 
-def test_a_range_is_no_value_and_its_row_is_reported(tmp_path):
+def _ingest_warned(tmp_path, name: str, text: str):
+    """``(frame or None, the messages of its warnings or error)`` of a text read from a file."""
     import warnings
 
     import cipherlab
+    from cipherlab.errors import IngestError
 
-    path = tmp_path / "range.md"
-    path.write_text("OpenSSL 3.0.8, MB/s\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
-                    "| aes-128-gcm | 612.4 | 4201.3\u20134350.8 |\n| sha256 | 120 - 130 | 402.5 |\n", encoding="utf-8")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        df = cipherlab.ingest(path)
+        try:
+            return cipherlab.ingest(path), [str(w.message) for w in caught]
+        except IngestError as err:
+            return None, [str(err)]
+
+
+def test_a_range_is_no_value_and_its_row_is_reported(tmp_path):
+    df, said = _ingest_warned(tmp_path, "range.md", "OpenSSL 3.0.8, MB/s\n\n"
+                              "| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                              "| aes-128-gcm | 612.4 | 4201.3\u20134350.8 |\n"
+                              "| sha256 | 120 - 130 | 402.5 |\n")
     assert sorted(df["bytes_per_s"]) == pytest.approx([402.5e6, 612.4e6])
-    assert any("line(s) 5, 6" in str(w.message) for w in caught)
+    assert any("line(s) 5, 6" in m for m in said)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("dots.md", "Werte in MB/s, OpenSSL 3.0.13:\n\n| Algorithmus | 16 Bytes | 1024 Bytes |\n|---|---|---|\n"
+                "| aes-128-gcm | 1.402 | 1.689 |\n| sha256 | 312 | 1.170 |\n"),
+    ("dots.txt", "GB/s, OpenSSL 3.0.13\n\nalgorithm\t16 bytes\t1024 bytes\naes-128-gcm\t2.381\t12.410\n"
+                 "sha256\t1.602\t7.125\n"),
+])
+def test_a_number_that_may_be_decimals_or_a_thousands_group_is_not_guessed(tmp_path, name, text):
+    """'1.402' in a table no cell of which shows how it writes decimals is 1.402 in English and
+    1402 in German: it was read as 1.402 without a word (10^3 off for a German table). Now its
+    row is reported; a cell that is plain ('312') is read."""
+    df, said = _ingest_warned(tmp_path, name, text)
+    assert df is None or not df["bytes_per_s"].between(1e5, 1e10).any() or \
+        set(df["bytes_per_s"]) == {312e6}
+    assert any("aes-128-gcm" in m for m in said)  # (its row, reported)
+
+
+def test_three_decimals_beside_other_decimals_are_decimals(tmp_path):
+    df = _ingest(tmp_path, "gbs.md", "GB/s, OpenSSL 3.3.1\n\n| algorithm | 16384 bytes |\n|---|---|\n"
+                 "| aes-128-gcm | 12.41 |\n| sha256 | 2.381 |\n")
+    assert sorted(df["bytes_per_s"]) == pytest.approx([2.381e9, 12.41e9])
+
+
+def test_a_paragraph_right_above_the_next_table_is_that_ones_not_the_table_aboves(tmp_path):
+    df = _ingest(tmp_path, "intro.md", "| cipher | 16 bytes |\n|---|---|\n| md5 | 95.5 |\n"
+                 "Table 2: the laptop, in MB/s\n\n| cipher | 16 bytes |\n|---|---|\n| md5 | 195.5 |\n")
+    assert list(df["flag"].astype(object).fillna("")) == ["unit unknown", ""]
+    assert df["bytes_per_s"].iloc[1] == pytest.approx(195.5e6)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("clash.md", "OpenSSL 3.0.13, all figures in MB/s:\n\n| cipher | 16 bytes | 16384 bytes |\n"
+                 "|---|---|---|\n| aes-128-gcm | 950 | 1.5K |\n| sha256 | 412.3 | 2.1K |\n"),
+    ("clash.txt", "OpenSSL 3.0.13\n\ncipher\t16 bytes (GB/s)\t16384 bytes (GB/s)\naes-128-gcm\t0.95\t1.52k\n"
+                  "sha256\t0.41\t2.10k\n"),
+])
+def test_openssls_k_under_another_stated_unit_is_not_guessed(tmp_path, name, text):
+    """'1.5K' in a table 'all figures in MB/s': openssl's k (1500 bytes/s) or 1.5 thousand MB/s?
+    It was read as 1500 bytes/s and '950' as 950 bytes/s, 10^6 off, without a word."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["flag"]) == {"unit unknown"}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("names.md", "OpenSSL 3.0.13, MB/s\n\n| cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                 "| aes-128-gcm\u00b9 | 612.4 | 4381.0 |\n| sha256 | 120.5 | 402.5 |\n\n"
+                 "\u00b9 with AES-NI\n"),
+    ("names.txt", "OpenSSL 3.0.13, MB/s\n\ncipher\t16 bytes\t1024 bytes\naes-128-gcm [1]\t612.4\t4381.0\n"
+                  "sha256\t120.5\t402.5\n[1]: with AES-NI\n"),
+])
+def test_a_footnote_mark_glued_to_a_name_is_the_rows_note_not_part_of_the_name(tmp_path, name, text):
+    """'aes-128-gcm\u00b9' came out as an algorithm 'aes-128-gcm\u00b9', unflagged; a mark glued
+    to a name is the row's note, what the footnote says ('[1]'; a superscript on a name is
+    dropped by _clean, note and all)."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["algorithm"]) == {"aes-128-gcm", "sha256"} and df["flag"].isna().all()
+    notes = set(df[df["algorithm"] == "aes-128-gcm"]["note"]) if "note" in df else set()
+    assert notes == {"with AES-NI"} or name == "names.md" and notes <= {"with AES-NI"}

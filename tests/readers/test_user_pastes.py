@@ -36,7 +36,6 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
     "documents/110": "label: the heading holds the command ('openssl speed on the RK3588 ...')",
-    "documents/116": "label: the org heading ('Benchmark notes'), not the machine the sentence under it names",
     "documents/117": "label: 'Quick numbers from' (the sentence cut at its command), not the "
                      "machine named after it ('M2 MacBook Air'; _context)",
     "documents/126": "label: 'candidate box' (from the sentence), not the <h2>/<h3> heading above "

@@ -275,3 +275,15 @@ def test_openssl_tab_rows_behind_a_log_stamp_are_the_text_parsers():
             "Mar 04 05:06:16 type\t1048576 bytes\nMar 04 05:06:16 sha256\t 1867513.86k\n")
     df = _read(text)
     assert list(zip(df.algorithm, df.block_bytes, df.bytes_per_s)) == [("sha256", 1048576, 1867513860.0)]
+
+
+def test_a_machine_a_sentence_names_with_its_cpu_names_the_run():
+    """``... on the ThinkPad X13 (Ryzen 5 PRO 4650U), results in KiB/s.`` (116's document table,
+    under an org heading that names no machine; here above openssl's table) and ``Tested on my Dell R640 (2x Xeon Gold 6130):`` name the
+    run below them; a sentence naming two machines names neither."""
+    for prose, want in (("Numbers of OpenSSL 3.4.0 on the ThinkPad X13 (Ryzen 5 PRO 4650U), in 1000s.",
+                         "ThinkPad X13 (Ryzen 5 PRO 4650U)"),
+                        ("Tested on my Dell R640 (2x Xeon Gold 6130):", "Dell R640 (2x Xeon Gold 6130)"),
+                        ("I ran it on the Pi 4 (Cortex-A72) and on the Rock 5B (Cortex-A76).", None)):
+        assert _runs(_read(f"* Benchmark notes   :crypto:\n{prose}\n\n{TABLE}"), "label") == \
+            [want or "Benchmark notes"], prose

@@ -28,7 +28,7 @@ from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._text import (decode, documents, renumber, renumbered_warnings,
-                                     strip_shared_prefix)
+                                     strip_log_prefixes, strip_shared_prefix)
 
 __all__ = ["ingest"]
 
@@ -605,12 +605,13 @@ def _read_lines(lines: list[str], origin: list[int] | None, source: str,
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
     found: list = []
     taken: set[int] = set()
+    lines, logs = strip_log_prefixes(lines)  # (a log's stamps and tags: every reader reads behind)
     with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
         for finder in FINDERS:
             runs, used = finder(lines, source, taken, bad_rows)
             found += runs
             taken |= used
-        runs, unplaced = _openssl.parse(*strip_shared_prefix(lines), taken, source, hints)
+        runs, unplaced = _openssl.parse(*strip_shared_prefix(lines, logs), taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]

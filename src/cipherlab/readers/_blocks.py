@@ -304,16 +304,22 @@ class _BlockReaders:
                     self.boundary(Event(kind, keys[0], None, blocks[0])) is None:
                 self.extend_progress(run, cols, span, dialect)
                 return  # (no record repeats, and the text did not move on: the usual case)
-            seen, rule = set(), None
+            seen, rule, start, to = set(), None, 0, run
             for key, count, secs in zip(keys, counts, seconds):
                 rule = self.boundary(Event(kind, key, int(count), key[1], float(secs))) or (
                     REPEATS if key in seen else None)
-                if rule is not None:
+                if rule is not None and not rule.joins:
                     break
-                seen.add(key)
+                joins = self.runs[self.above[1]] if rule is not None else run
+                if joins is not to:  # (records of a table above join its run: see joins)
+                    self._extend_some(to, cols, start, k, span, dialect)
+                    start, to = k, joins
+                if joins is run:
+                    seen.add(key)
                 k += 1
-            if k:
-                self.extend_progress(run, [c[:k] for c in cols], span, dialect)
+            self._extend_some(to, cols, start, k, span, dialect)
+            if to is not run:
+                run.last = lines[k - 1] + span - 1
             if k == n:
                 return
             run, opened = self.open_at(lines[k], rule, kind), True
@@ -322,6 +328,13 @@ class _BlockReaders:
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
             self.pending_doing = None  # as complete_doing() says
         self.extend_progress(run, cols, span, dialect)
+
+    def _extend_some(self, run: _Run, cols: tuple, start: int, stop: int, span: int,
+                     dialect: str) -> None:
+        """Append records ``start:stop`` of ``cols`` (if any) to ``run``."""
+        if stop > start:
+            self.extend_progress(run, cols if start == 0 and stop == len(cols[0]) else
+                                 [c[start:stop] for c in cols], span, dialect)
 
     @staticmethod
     def extend_progress(run: _Run, cols: tuple, span: int, dialect: str) -> None:

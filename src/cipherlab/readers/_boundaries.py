@@ -27,6 +27,7 @@ MR_PROMPT = "mr prompt"          # a -mr +DT/+DN prompt (or a block of +DT/+R pa
 MR_PK_PROMPT = "mr pk prompt"    # a -mr +DTP/+DNP public-key prompt
 MR_TABLE = "mr table"            # a -mr +H/+F... table line
 VERSION = "version"              # the first line of a header block
+HEADER_LINE = "header line"      # another line of one (built on:, compiler:...; key: its field)
 SYM_HEADER = "sym header"        # a `type 16 bytes ...` header
 PK_HEADER = "pk header"          # a `sign verify sign/s verify/s` header
 PK_ROW = "pk row"                # a public-key table row
@@ -60,6 +61,7 @@ class Boundary(NamedTuple):
     test: Callable
     next: frozenset = frozenset()
     inferred: bool = True
+    joins: bool = False  # the event joins the earlier run the test found, not a new one
 
 
 def _no_run(p, run: _Run | None, ev: Event) -> bool:
@@ -72,6 +74,14 @@ def _header_block_again(p, run: _Run, ev: Event) -> bool:
     block or cells is the next run's (a ``-multi`` parent's header follows its children's
     ``Got:`` lines: same run)."""
     return run.has_version or bool(run.rows) or bool(run.pk) or "harness" in run.dialects
+
+
+def _header_line_after_a_table(p, run: _Run, ev: Event) -> bool:
+    """A line of a header block (``compiler: ...``, ``CPUINFO: ...``: one whose ``version:``
+    line was not pasted) after the run's table, with text between or stating a fact the run
+    has already: openssl prints the header block above its table, so it is the next run's
+    (never new facts of the run above)."""
+    return bool(run.rows or run.pk) and (ev.key in run.meta or p.prose_after(run))
 
 
 def _table_header_again(p, run: _Run, ev: Event) -> bool:
@@ -106,6 +116,13 @@ def _after_a_printed_table(p, run: _Run, ev: Event) -> bool:
         and not run.multi
 
 
+def _record_of_a_table_above(p, run: _Run, ev: Event) -> bool:
+    """A record, after the run's table, of a cell of a table above it that has no record yet:
+    that run's (``cmd 2>err`` twice then ``cat err``, a notebook's stdout before its stderr:
+    the records of both tables follow both); see :meth:`_RunBoundaries.table_above`."""
+    return ev.child is None and run.has_cells() and p.table_above(ev) is not None
+
+
 def _record_repeats(p, run: _Run, ev: Event) -> bool:
     """A record (or a public-key row) of a cell the run measured already: one run measures
     each cell once, so it is the next run's (``openssl speed md5`` twice)."""
@@ -134,16 +151,20 @@ _RECORDS = frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT})
 #: Every rule of where a run ends, in the order they are asked (the first that holds wins).
 BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("first run", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
-                                     SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}), _no_run,
-             inferred=False),
+                                     HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}),
+             _no_run, inferred=False),
     Boundary("header block again", frozenset({VERSION}), _header_block_again,
              next=frozenset({VERSION}), inferred=False),
+    Boundary("header line after a table", frozenset({HEADER_LINE}), _header_line_after_a_table,
+             next=frozenset({HEADER_LINE}), inferred=False),
     Boundary("table header again", frozenset({SYM_HEADER}), _table_header_again, inferred=False),
     Boundary("command line", frozenset({PROMPT}), _command_line, inferred=False),
     Boundary("forked after cells", frozenset({FORKED}), _forked_after_cells, inferred=False),
     Boundary("text moved on", _RECORDS | {PK_HEADER}, _text_moved_on),
     Boundary("after a printed table", frozenset({MR_PROMPT, MR_PK_PROMPT, MR_TABLE}),
              _after_a_printed_table),
+    Boundary("record of a table above", frozenset({PROGRESS}), _record_of_a_table_above,
+             inferred=False, joins=True),
     Boundary("record repeats", frozenset({PROGRESS, MR_PROMPT, PK_ROW}), _record_repeats,
              next=frozenset({PROGRESS, PK_ROW})),
     Boundary("not a record of the table", _RECORDS, _not_a_record_of_the_table,
@@ -161,6 +182,10 @@ class _RunBoundaries:
     """Which run a line joins, and when the text shows that the next one has begun: the run
     rules of :class:`~cipherlab.readers._openssl._Parser` (a mixin of it)."""
 
+    # The runs above the current one that may still take records (see table_above):
+    # [current run, index of the first, its printed rates, keys it took], or None.
+    above: list | None = None
+
     def boundary(self, ev: Event) -> Boundary | None:
         """The first rule of :data:`BOUNDARIES` by which ``ev`` opens a new run, else None."""
         run = self.cur
@@ -173,7 +198,45 @@ class _RunBoundaries:
         """The run that line ``i``'s event ``ev`` joins: a new run when a rule says so (the
         only place where runs are opened), else the current run. Its last line is not moved."""
         b = self.boundary(ev)
-        return self.cur if b is None else self.open_at(i, b, ev.kind)
+        if b is None:
+            return self.cur
+        if b.joins:  # (the current run's text goes on: records are no prose)
+            self.cur.last = i
+            return self.runs[self.above[1]]
+        return self.open_at(i, b, ev.kind)
+
+    def table_above(self, ev: Event) -> _Run | None:
+        """The run above the current one whose record ``ev`` is, or None.
+
+        Tables printed before all their records (a notebook writes a cell's stdout before its
+        stderr; ``cmd 2>err; ...; cat err`` too): the records follow the tables in the runs'
+        order, so a record after the current run's table may be a record of a run above it
+        that has no record yet (none since the last run that has records). It is that run's
+        when the run has the cell, no record of it yet, and its count and seconds give the
+        cell's printed rate (as :func:`foreign` judges records after a table); a record of
+        none of them ends the search for the current run (the records are in order). The
+        state advances with the records: it is asked once per record.
+        """
+        runs, cur = self.runs, self.cur
+        if self.above is None or self.above[0] is not cur:
+            j = len(runs) - 1  # (the current run is the last; one with records takes none)
+            while j and not cur.has_progress() and runs[j - 1].has_cells() and \
+                    not runs[j - 1].has_progress():
+                j -= 1
+            self.above = [cur, j, None, None]
+        state = self.above
+        _, j, rates, taken = state
+        if ev.count is not None:  # (a record without its result cannot be checked)
+            for m in range(j, len(runs) - 1):
+                if m != j or rates is None:
+                    rates, taken = _printed_rates(runs[m]), set()
+                if ev.key in rates and ev.key not in taken and not runs[m].multi and \
+                        not foreign(runs[m], rates, ev.key, ev.count, ev.block, ev.seconds):
+                    taken.add(ev.key)  # (runs above m took no record: theirs were not pasted)
+                    state[1:] = m, rates, taken
+                    return runs[m]
+        state[1:] = len(runs) - 1, None, None  # (a record of none: the search is over)
+        return None
 
     def open_at(self, i: int, b: Boundary, kind: str) -> _Run:
         """The run that rule ``b`` opens at line ``i`` for an event of ``kind``."""
@@ -354,5 +417,5 @@ def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
     return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
 
 
-__all__ = ["BOUNDARIES", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
+__all__ = ["BOUNDARIES", "HEADER_LINE", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
            "trailing_progress"]

@@ -108,6 +108,10 @@ _MACHINE = re.compile(
 # v2 (AES-NI on):" (a capital or a digit in a word marks a model name: "on 4 cores:" names none).
 _MODEL_AT_END = re.compile(r"\bon\s+(?:(?:my|our|a|an|the|this|that)\s+)?"
                            r"(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,2})\s*(?:\([^()]{0,60}\))?\s*:\s*$")
+# A machine named with its CPU in parentheses: "on the ThinkPad X13 (Ryzen 5 PRO 4650U)".
+_MACHINE_CPU = re.compile(r"\bon\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
+                          r"([A-Z][\w.+-]*(?:[ \t]+[\w.+-]+){0,2}?)\s*\(([^()]{3,60})\)")
+_CPU_MARK = re.compile(r"[A-Za-z]\d|\d[A-Za-z]|\d\s*[GM]Hz", re.IGNORECASE)  # "4650U", "A76", "2.4 GHz"
 _NOT_A_MODEL = re.compile(r"^(?:openssl|libressl|boringssl|version|master|main|branch|commit)\b",
                           re.IGNORECASE)
 _MODEL_MARK = re.compile(r"[A-Z]|[A-Za-z]\d|\d[A-Za-z]")  # ("2620 v2", "Pi 4"; not "4 cores")
@@ -238,6 +242,19 @@ def _machine(line: str, raw: str):
     return Label(m[1] or m[2], "machine phrase") if m and _sentence(line, raw) == STOP else None
 
 
+def _machine_and_cpu(line: str, raw: str):
+    """A machine a sentence names with its CPU in parentheses names the run below it: ``OpenSSL
+    3.4.0 on the ThinkPad X13 (Ryzen 5 PRO 4650U), results in KiB/s.`` -> ``ThinkPad X13 (Ryzen
+    5 PRO 4650U)`` (one such machine in the line; two are a comparison, which names neither)."""
+    found = _MACHINE_CPU.findall(line) if " on " in line and "(" in line else []
+    if len(found) != 1:
+        return None
+    name, cpu = found[0]
+    if _NOT_A_MODEL.match(name) or not _MODEL_MARK.search(name) or not _CPU_MARK.search(cpu):
+        return None
+    return Label(f"{name} ({cpu})", "machine phrase")
+
+
 def _model(line: str, raw: str):
     """A model that ends a sentence introducing what follows names the run below it: ``That
     matches what I see on a 2620 v2 (AES-NI on):`` -> ``2620 v2`` (``on the left:`` names none)."""
@@ -333,6 +350,7 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("caption around a command", _around_command),
     ("heading", _heading),
     ("machine phrase", _machine),
+    ("machine and its CPU", _machine_and_cpu),
     ("subject of a sentence", _subject),
     ("model ending a sentence", _model),
     ("tool banner", _tool_banner),

@@ -31,9 +31,10 @@ from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._names import canonical, glued_condition, is_known
-from cipherlab.readers._boundaries import (FORKED, MR_PK_PROMPT, MR_PROMPT, MR_TABLE, PK_HEADER,
-                                           PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW, VERSION, Event,
-                                           _RunBoundaries, bind_context, merged_fact, prose_version)
+from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR_PROMPT, MR_TABLE,
+                                           PK_HEADER, PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW,
+                                           VERSION, Event, _RunBoundaries, bind_context,
+                                           merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
                                         prose_mask, setext_level, wrapped_tail)
@@ -652,8 +653,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return True
         meta = _meta_line(line) if line.startswith(T.META_PREFIXES) else None
         if meta is not None:
-            run = self.run(i)
             field, value = meta
+            self.open(i, Event(HEADER_LINE, field))
+            run = self.run(i)
             if field in ("timing_options", "timing_function"):
                 run.meta.setdefault("tool", "openssl")
                 if field == "timing_function":

@@ -54,8 +54,9 @@ from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, algorithm_wor
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
-from cipherlab.readers._units import (AROUND_VALUE, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK, INTEGER, block_size,
-                                      block_size_in_prose, decimal_comma, footnote_mark, is_range,
+from cipherlab.readers._units import (DOT_GROUP, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK,
+                                      INTEGER, block_size, block_size_in_prose, decimal_comma,
+                                      dot_grouped, footnote_mark, around_value, is_range,
                                       mark_key, plain_number, stated_unit, value_with_unit)
 
 __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
@@ -68,7 +69,7 @@ _SIZES_STATED = re.compile(r"(?<!key )\b(?:(?:block|buffer|chunk|payload|message
                            r"sizes?\b|sizes?\s+(?:are\s+)?(?:in\s+)?\(?bytes?\b)", re.IGNORECASE)
 # A throughput cell: openssl's "%11.2fk" / "%11.2f", possibly with thousands separators ("," or
 # a Swiss "'" or typeset "’", one kind in a number).
-_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:'\d{3})+|\d{1,3}(?:\u2019\d{3})+|\d+)"
+_VALUE = re.compile(r"^([+-]?(?:\d{1,3}(?:[,'\u2019]\d{3})+|\d+)"
                     r"(?:\.\d+)?(?:e[+-]?\d+)?|[+-]?inf|-?nan)\s*(k)?$", re.IGNORECASE)
 _GROUPS = str.maketrans("", "", ",'\u2019")
 # Cells that say "nothing here" rather than a number.
@@ -332,14 +333,14 @@ def find_tables(lines: list[str], source: str, *,
         found, used, bad = [], set(), []
         if _may_hold_measurements(table):
             table = _unfolded(table)
-            table.below = _text_below(lines, table)
+            table.lines = lines
             _plain_numbers(table)
             found, used, bad = _read_table(table, context)
             if not found:  # not openssl's orientation: perhaps another one (_grids)
                 found, used, grid_bad = _read_grid(table, context)
                 bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
-            unplaced.extend((j + 1, lines[j]) for j in bad)
+            unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear)]))
         if found:
             runs.extend(found)
             consumed |= used
@@ -353,6 +354,12 @@ def find_tables(lines: list[str], source: str, *,
             f"table or the text above it says what the numbers are (1000s of bytes per second, "
             f"MB/s, ...); they are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the "
             f"unit above the table or in its header to read them.", context.unknown), stacklevel=2)
+    if context.clash:
+        warnings.warn(LineWarning(
+            f"{source}: table cells at line(s) {{lines}} mix openssl's 'k' with a unit the text "
+            f"states for them (MB/s, GB/s, ...): whether '1.5k' is 1500 bytes/s or 1.5 thousand "
+            f"of that unit cannot be known; they are flagged '{FLAG_UNIT_UNKNOWN}'.",
+            context.clash), stacklevel=2)
     if context.plain_large:
         warnings.warn(LineWarning(
             f"{source}: table cells without 'k' above 10000 at line(s) {{lines}} were read as "
@@ -362,6 +369,7 @@ def find_tables(lines: list[str], source: str, *,
     return runs, consumed
 
 
+_MARK_CHARS = re.compile("[*\\]\u2020\u2021\u00a7\u00b6\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")  # (one charset: fast)
 _MARK_END = re.compile(rf"(?:{FOOTNOTE_MARK})(?=\t|$)")  # (a cell that ends in a footnote mark)
 _NUMBER_FIRST = re.compile(r"[~\u2248\u223c+-]?\s*\d|(?:ca\.|approx\.|about)\s*\d", re.IGNORECASE)
 
@@ -369,20 +377,28 @@ _NUMBER_FIRST = re.compile(r"[~\u2248\u223c+-]?\s*\d|(?:ca\.|approx\.|about)\s*\
 def _plain_numbers(table: _Table) -> None:
     """Each cell that holds a number as openssl would print it (see :func:`_units.plain_number`):
     in the table's way of writing decimals, without what is written around the value. A cell
-    of an aligned table keeps its blanks (they split its cells: "1 013 842" is not read)."""
+    of an aligned table keeps its blanks (they split its cells: "1 013 842" is not read); one
+    that may be decimals or a thousands group (``1.402`` where no cell says which) is emptied
+    and its row reported (``table.unclear``)."""
     rows = [r for r in table.rows if any(r.cells)]
     cells = "\t".join(["\t".join(r.clean_cells) for r in rows])
-    comma, marked = decimal_comma(cells), _MARK_END.search(cells) is not None
-    if not comma and not marked and not AROUND_VALUE.search(cells):
+    comma = decimal_comma(cells)
+    marked = _MARK_CHARS.search(cells) is not None and _MARK_END.search(cells) is not None
+    unclear = not comma and dot_grouped(cells)
+    if not comma and not marked and not unclear and not around_value(cells):
         return  # (one look at the whole table: most write their numbers as openssl does)
     blanks = table.dialect != "aligned"
     for r in rows:
         plain, marks = [], []
         for c in r.clean_cells:
-            if _NUMBER_FIRST.match(c):
+            if unclear and DOT_GROUP.fullmatch(c):
+                c = ""  # ("1.402": 1.402 or 1402? never guessed: the row is reported)
+                table.unclear.add(r.line)
+            else:  # (a mark glued to a value or a name: "221.7*", "aes-128-gcm¹")
                 c, mark = footnote_mark(c) if marked else (c, None)
                 marks += [mark] if mark else []
-                c = plain_number(c, comma=comma, blanks=blanks)
+                if _NUMBER_FIRST.match(c):
+                    c = plain_number(c, comma=comma, blanks=blanks)
             plain.append(c)
         r._clean_cells = plain
         if marks:  # (what the table's footnotes say each mark stands for, else the mark)
@@ -392,24 +408,30 @@ def _plain_numbers(table: _Table) -> None:
 def _text_below(lines: list[str], table: _Table) -> list[str]:
     """The prose right below a table, as read: an HTML table's ``<figcaption>`` or text after
     ``</table>`` on its last line, then the lines after it up to the paragraph's end (one blank
-    line may come first). A heading or another table ends it."""
-    out = []
+    line may come first). A heading or another table ends it; a paragraph right above another
+    table or block ("Next, in MB/s" over it) is that one's, not this one's."""
+    tail, out = [], []
     html_ = table.dialect == "html"
     if html_:
-        tail = re.split("</table>", lines[table.end], flags=re.IGNORECASE)[-1]
-        out = [_prose_text(_SUP.sub(r"[\1]", tail))] if len(tail) < len(lines[table.end]) else []
-    for line in itertools.islice(lines, table.end + 1, table.end + 2 + _BELOW_REACH):
+        rest = re.split("</table>", lines[table.end], flags=re.IGNORECASE)[-1]
+        tail = [_prose_text(_SUP.sub(r"[\1]", rest))] if len(rest) < len(lines[table.end]) else []
+    i = table.end + 1
+    for i in range(table.end + 1, min(len(lines), table.end + 3 + _BELOW_REACH)):
+        line = lines[i]
         text = _prose_text(_SUP.sub(r"[\1]", line) if html_ and "<" in line else line)
         if not text:
-            if any(out):
+            if out:
                 break
             continue
-        if _HEADING.match(text) or "|" in line or "\t" in line or _HTML_TABLE.search(line):
+        if _HEADING.match(text) or _STARTS_TABLE.search(line):
             break
         out.append(text)
         if len(out) > _BELOW_REACH:
             break
-    return [t for t in out if t]
+    below = next((line for line in itertools.islice(lines, i, i + 3) if line.strip()), "")
+    if out and _STARTS_TABLE.search(below):
+        out = []  # (it introduces what follows)
+    return [t for t in tail + out if t]
 
 
 def _may_hold_measurements(table: _Table) -> bool:
@@ -468,7 +490,14 @@ class _Table:
     rows: list[_Row]
     markup: set[int] = field(default_factory=set)  # separator rows, <table> tags: no data
     caption: str | None = None
-    below: list[str] = field(default_factory=list)  # the prose right below it (see _text_below)
+    lines: list[str] = field(default_factory=list, repr=False)  # the document's (for below)
+
+    @functools.cached_property
+    def below(self) -> list[str]:
+        """The prose right below the table (see _text_below), read when a unit or a footnote
+        is looked for there."""
+        return _text_below(self.lines, self) if self.lines else []
+    unclear: set[int] = field(default_factory=set)  # rows with a number read neither way
 
     @functools.cached_property
     def footnotes(self) -> dict[str, str]:
@@ -487,16 +516,16 @@ def _clean(cell: str) -> str:
     if "&" in cell:
         cell = html.unescape(cell)
     cell = cell.replace("\u00a0", " ").strip()
-    if not _NUMBER_FIRST.match(cell):  # (a value's mark is its row's note: _plain_numbers)
-        cell = _FOOTNOTE_MARK.sub("", cell).rstrip()
     if cell[:1] == "[":
         cell = _LINK.sub(r"\1", cell).strip()
-    while cell[:1] in ("*", "_", "`"):
-        m = _EMPHASIS.match(cell)
+    mark = _FOOTNOTE_MARK.search(cell) if cell[:1] in ("*", "_", "`") else None
+    head, tail = (cell[:mark.start()], mark[0]) if mark else (cell, "")  # ("_sha1_†": a note)
+    while head[:1] in ("*", "_", "`"):
+        m = _EMPHASIS.match(head)
         if m is None:
             break
-        cell = m[2].strip()
-    return cell
+        head = m[2].strip()
+    return head + tail
 
 
 def _unquote(line: str) -> str:
@@ -578,25 +607,16 @@ def _tab_tables(lines: list[str], taken: set[int]) -> list[_Table]:
         prev = i
     if rows:
         tables.append(_Table("tabs", rows[0].line, rows[-1].line, rows))
-    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...", in a log behind
-    # its time stamp: "Mar 04 05:06:16 type\t1048576 bytes") belongs to the text parser, which
-    # knows its wrapped rows, its header block and the log's prefixes.
-    return [t for t in tables if not any(_openssl_header(r.cells) for r in t.rows)]
+    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
+    # text parser, which knows its wrapped rows and header block.
+    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
 
 
-def _openssl_header(cells: list[str]) -> bool:
-    """Whether a TAB row is openssl's own ``type`` header (maybe behind a log's prefix)."""
-    return bool(cells) and (cells[0].lower() == "type" or cells[0].lower().endswith(" type") and
-                            all(c.endswith(" bytes") for c in cells[1:] if c))
-
-
-# A block of preformatted text: fenced, BBCode, HTML or indented by 4 spaces (or a TAB) after
-# a blank line. (Patterns led by a literal or a newline: re skips other characters fast.)
-_CODE_OPEN = re.compile(r"```|~~~|\[code\]|\[CODE\]|<pre\b|<PRE\b|\n[ \t]*\n(?= {4}|\t)")  # (no groups)
+# A block of preformatted text: fenced, BBCode or HTML. (Led by a literal: re skips fast.)
+_CODE_OPEN = re.compile(r"```|~~~|\[code\]|\[CODE\]|<pre\b|<PRE\b")  # (no groups: faster)
 _CODE_LINE = re.compile(r"[ \t>]*$")  # (what may come before the marker on its line)
 _CODE_CLOSE = {"```": re.compile("```"), "~~~": re.compile("~~~"),
                "[": re.compile(r"\[/code\]", re.I), "<": re.compile("</pre>", re.I)}
-_INDENTED = re.compile(r"(?:(?: {4}|\t)[^\n]*\S[^\n]*(?:\n|$))+")
 # Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
 # Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
 # (Each pattern led by a literal or a digit: re skips to the places where it may match.)
@@ -610,16 +630,16 @@ _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a T
 
 def _aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[_Table]:
     """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
-    ``<pre>``, an indented block): cells are separated by two spaces or more, one row per line;
+    ``<pre>``): cells are separated by two spaces or more, one row per line;
     consecutive lines of two cells or more, none more than the first, are a table; a row of
     fewer cells than the first has them under the columns they overlap (a unit under each
-    name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is left to the text parser, and a
-    cell with single spaces stays one cell (``1 013 842``: a number grouped by spaces, never
-    read as three)."""
+    name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is
+    left to the text parser, and a cell with single spaces stays one cell (``1 013 842``: a
+    number grouped by spaces, never read as three)."""
     tables: list[_Table] = []
     for first, stop, start, end in _code_blocks(blob):
         if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
-            continue  # (no number after a gap, or openssl's own output: no aligned table)
+            continue  # (openssl's own output, or no number after a gap: no aligned table)
         rows: list[_Row] = []
         spans: list[tuple[int, int]] = []  # (the first row's columns)
         for i in range(first, stop + 1):
@@ -663,41 +683,44 @@ def _openssl_output(blob: str, start: int, end: int) -> bool:
 
 def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[str]:
     """A row's cells, each under the column of ``spans`` it overlaps most (the nearest, where
-    it overlaps none), when it has fewer cells than there are columns."""
+    it overlaps none), when it has fewer cells than there are columns. (Cells and columns are
+    both in order: one walk along the columns, linear in the row.)"""
     if len(found) >= len(spans):
         return [m[0] for m in found]
     cells = [""] * len(spans)
+    k = 0
     for m in found:
         s, e = m.span()
-        j = max(range(len(spans)), key=lambda k: (min(e, spans[k][1]) - max(s, spans[k][0]),
-                                                  -abs(s - spans[k][0])))
-        cells[j] = f"{cells[j]} {m[0]}".strip()
+        while k + 1 < len(spans) and spans[k][1] <= s:
+            k += 1  # (the first column that ends after the cell starts)
+        j, best = k, min(e, spans[k][1]) - max(s, spans[k][0])
+        while j + 1 < len(spans) and spans[j + 1][0] < e:  # (the others it overlaps)
+            j += 1
+            overlap = min(e, spans[j][1]) - max(s, spans[j][0])
+            k, best = (j, overlap) if overlap > best else (k, best)
+        if best <= 0 and k and s - spans[k - 1][1] < spans[k][0] - e:
+            k -= 1  # (it overlaps none: the nearer of the columns either side)
+        cells[k] = f"{cells[k]} {m[0]}".strip()
     return cells
 
 
 def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
     """``(first, stop)`` line indices and ``(start, end)`` offsets of each block of
     preformatted text in ``blob`` (its lines joined by newlines), markers left out."""
-    blocks = []
+    blocks: list[tuple[int, int, int, int]] = []
+    if "`" not in blob and "~" not in blob and "[" not in blob and "<" not in blob:
+        return blocks  # (a memchr each: most texts of openssl output hold no marker)
     row = pos = end = 0  # (the line ``pos`` is on: lines are counted once, going forward)
-    first = [_INDENTED.match(blob)] if blob[:1] == "\t" or blob[:4] == "    " else []
-    for m in itertools.chain(first, _CODE_OPEN.finditer(blob)):
-        if m is None or m.start() < end:
+    for m in _CODE_OPEN.finditer(blob):
+        if m.start() < end:
             continue  # (a marker inside the block just read: the fence closing it)
-        if m[0][0] in "\n\t ":  # (after a blank line) an indented block
-            start = m.end() if m[0][0] == "\n" else 0
-            body = _INDENTED.match(blob, start)
-            if body is None:
-                continue
-            end = stop = body.end()
-        else:
-            line_start = blob.rfind("\n", 0, m.start()) + 1
-            if not _CODE_LINE.match(blob, line_start, m.start()):
-                continue  # (a marker inside a line of prose)
-            start = blob.find("\n", m.end()) + 1 or len(blob)
-            close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(blob, start)
-            end = close.end() if close else len(blob)
-            stop = max(start, blob.rfind("\n", start, close.start()) + 1 if close else len(blob))
+        line_start = blob.rfind("\n", 0, m.start()) + 1
+        if not _CODE_LINE.match(blob, line_start, m.start()):
+            continue  # (a marker inside a line of prose)
+        start = blob.find("\n", m.end()) + 1 or len(blob)
+        close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(blob, start)
+        end = close.end() if close else len(blob)
+        stop = max(start, blob.rfind("\n", start, close.start()) + 1 if close else len(blob))
         row += blob.count("\n", pos, start)
         pos = start
         lines = blob.count("\n", start, stop) + (stop > start and blob[stop - 1] != "\n")
@@ -705,16 +728,22 @@ def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
     return blocks
 
 
+# A line of facts, not a row ("options:bn(64,64) rc4(8x,int)", "compiler: gcc -Wa,--noexecstack")
+_KEY_VALUE = re.compile(r"\s*[\w ./-]+:")
+
+
 def _csv_tables(lines: list[str], taken: set[int]) -> list[_Table]:
     """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
     least two consecutive lines with the same number (two or more) of fields, read as the
-    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose, whose commas
-    have a space after them, is no candidate (any other line is refused later, as every
-    candidate is: no header of sizes or algorithms, no grid)."""
+    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose (a blank after its
+    commas), pipe and HTML tables (their digit groups) and ``key: value`` lines are no
+    candidates; any other is refused later, as every candidate is (no header of sizes or
+    algorithms)."""
     tables: list[_Table] = []
     block: list[int] = []
-    for i in [*(i for i, line in enumerate(lines)
-                if "," in line and ", " not in line and i not in taken), -2]:
+    rows = (i for i, line in enumerate(lines) if "," in line and ", " not in line and "|" not in
+            line and "<" not in line and not _KEY_VALUE.match(line) and i not in taken)
+    for i in [*rows, -2]:
         if block and (i != block[-1] + 1 or i < 0):
             if len(block) >= 2:
                 tables += _csv_table(lines, block)
@@ -990,6 +1019,7 @@ def _html_tables(lines: list[str]) -> list[_Table]:
 
 _LABEL_REACH = 40  # lines of prose above a table that may hold its label
 _BELOW_REACH = 3  # lines of prose below a table that may state its unit or footnotes
+_STARTS_TABLE = re.compile(r"\||\t|<table|```|~~~|\[code\]|<pre", re.IGNORECASE)  # (a line that may)
 _SUP = re.compile(r"<sup>\s*([^<\s]{1,3})\s*</sup>", re.IGNORECASE)  # (a footnote mark: "[1]")
 # A footnote: its mark, then its text ("* thermal throttling", "[1]: turbo off", "† est.").
 _FOOTNOTE_LINE = re.compile(rf"^({FOOTNOTE_MARK}):?\s*(\S.*)$")
@@ -1014,6 +1044,7 @@ class _Context:
     lines: list[str]  # the document's
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
+    clash: list[int] = field(default_factory=list)  # ... of cells with k under another stated unit
     # Prose taken but not read yet: for its facts, its label, the algorithms it names.
     _unread: list[tuple[int, int]] = field(default_factory=list)
     _unlabelled: list[tuple[int, int]] = field(default_factory=list)
@@ -1285,6 +1316,7 @@ class _Header:
     ranged: set[int] = field(default_factory=set)  # rows with a range in a value cell
     plain: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)
     # (cells without k: cell, text, row index, column)
+    k_cells: list[tuple[dict[str, Any], str, int, int]] = field(default_factory=list)  # (with k)
 
     @functools.cached_property
     def named_columns(self) -> dict[int, tuple[str, str, str | None, list[str]]]:
@@ -1552,10 +1584,11 @@ def _read_units(header: _Header, cells: list[str], table: _Table, context: _Cont
             else:
                 header.unit = unit  # "Throughput (MB/s)" over the name column: every column's
     caption = table.caption
-    below = " ".join(table.below)  # (the paragraph: a mail client may have wrapped it)
-    below = None if below.endswith(":") else below
-    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit or \
-        (stated_unit(below) if below and _UNIT_HINT.search(below.lower()) else None)
+    header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit
+    if header.unit is None:
+        below = " ".join(table.below)  # (the paragraph: a mail client may have wrapped it)
+        if below and not below.endswith(":") and _UNIT_HINT.search(below.lower()):
+            header.unit = stated_unit(below)
 
 
 def _finish(header: _Header | None, context: _Context) -> None:
@@ -1567,6 +1600,15 @@ def _finish(header: _Header | None, context: _Context) -> None:
     kept as printed and flagged (and warned about), not guessed.
     """
     if header is None:
+        return
+    if header.has_k and {header.unit, *header.units.values()} - {None, 1.0, 1e3} and any(
+            header.units.get(col, header.unit) not in (None, 1.0, 1e3)
+            for _, _, _, col in header.plain + header.k_cells):
+        # ("1.5K" under "all figures in MB/s": openssl's k, or thousands of MB/s? never guessed)
+        for cell, _, index, _ in header.plain + header.k_cells:
+            cell["flag"] = FLAG_UNIT_UNKNOWN
+            context.clash.append(index)
+        header.plain, header.k_cells = [], []
         return
     for cell, text, index, col in header.plain:
         if header.has_k:
@@ -1589,6 +1631,7 @@ def _note_unit(header: _Header, cell: dict[str, Any], text: str, index: int,
                col: int) -> dict[str, Any]:
     if text[-1:] in ("k", "K"):
         header.has_k = True
+        header.k_cells.append((cell, text, index, col))
     elif value_with_unit(text) is None:
         header.plain.append((cell, text, index, col))
     return cell

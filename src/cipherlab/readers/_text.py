@@ -29,7 +29,7 @@ from cipherlab.readers import _json
 from cipherlab.readers._names import canonical, is_known
 
 __all__ = ["LineWarning", "clean", "decode", "documents", "normalise", "parse_prompt", "renumber",
-           "renumbered_warnings", "split_lines", "stands_in_a_log",
+           "renumbered_warnings", "split_lines", "stands_in_a_log", "strip_log_prefixes",
            "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC,
@@ -64,13 +64,15 @@ _PS = r"(?:\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)\s?[$#%>\u276
 _WRAPPER = r"(?:sudo|time|nice|taskset|env|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
            r"\S+\.(?:sh|pl|py))(?:\s+(?:-\S+|\d\S*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
-# (arguments are `[\w./=+:,-]+`, with a parenthesised tail for names such as `hmac(md5)`, or a
-# `$(nproc)`: the class holds `-`, and a separate `-?` made failing matches backtrack twice as
-# long; the binary may be versioned or relative: `./openssl-1.0.1h`, `apps/openssl`)
+# (the command ends at the shell's first `|`, `>`, `2>`, `&>`, `;` or `&&`: `2>&1 | tail`,
+# `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
+# names such as `hmac(md5)`, or a `$(nproc)`: the class holds `-`, and a separate `-?` made
+# failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`, `apps/openssl`)
 _PROMPT = re.compile(
     rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
     r"(?:\S*/)?openssl(?:-[\w.]+)?(?:\.exe)?\s+speed"
-    r"(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)))*+)\s*(?:\(.*\))?\s*$")
+    r"(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)))*+)\s*"
+    r"(?:\(.*\)|(?P<shell>[|;&<>].*))?\s*$")
 _ENV = re.compile(_ASSIGNMENT.replace(r"\s+", r"(?=\s)"))
 # `openssl speed` options and what they do to a run; every other option (`-primes 3`, and any
 # option openssl may gain) becomes a condition of the run.
@@ -353,6 +355,7 @@ _CHAT_KEY = "<chat>"
 _LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
 _FIRST_CHAR = itemgetter(slice(None, 1))
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
+_WRAPPED = 2  # lines without a stamp a log's block may hold between two (a mail client's wrap)
 # Three lines in a row that may start with a mark, a gutter or a chat's stamp (see _lead): the
 # mark pass has a block to find only where one scan of the text in C finds these
 _MARKED = r"\n[ \t]*+[>/#;%!*|\d\[-][^\n]*+"
@@ -393,7 +396,8 @@ _LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
                        rf"(?P<nick>[ \t]++<[@+%~&]?[^<>\s]{{1,32}}>)?{_SGR}"
                        rf"(?:(?<=\x07)|(?=[ \t]|$))[ \t]?{_SGR}", re.M)
 _LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
-# (a tag is the same on each line of its block: one match is a whole block)
+# (a tag is on every line of its block, one match a whole block; the rest of a wrapped line
+# ends it: `blocks:` starting the rest of every wrapped `Doing` line is no tag)
 _TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
               rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
 _LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
@@ -401,7 +405,8 @@ _LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
 # do not: one scan in C says so; the layers then scan again, for each line's prefix)
 _HEADED = (r"(?=[\d\[<#\x1bJFMASONDTW])" + _SGR + "(?:" + re.sub(r"\(\?P<\w+>", "(?:", _HEAD) + ")"
            + _SGR + r"(?:(?<=\x07)|(?=[ \t]|$))[^\n]*+")
-_LOG_BLOCK = re.compile(rf"\n(?:{_HEADED}(?:\n{_HEADED}){{{_SHARED_BLOCK - 1},}}+|{_TAG_BLOCK})", re.M)
+_LOG_BLOCK = re.compile(rf"\n(?:{_HEADED}(?:(?:\n[^\n]*+){{0,{_WRAPPED}}}?\n{_HEADED})"
+                        rf"{{{_SHARED_BLOCK - 1}}}|{_TAG_BLOCK})", re.M)
 # openssl's own lines that start with words and a colon (`Got: +F:...` repeats in -multi)
 _NOT_TAGS = frozenset({"Got:", "version:", "built on:", "options:", "compiler:", "CPUINFO:",
                        "platform:", "seconds:"})
@@ -419,7 +424,9 @@ def _strip_log_heads(lines: list[str], logs: list[int]) -> list[str]:
         count += text.count("\n", pos, start + 1)
         pos = start + 1
         shape = m["step"] or m["stamp"].translate(_NO_DIGITS) + ("" if m["nick"] is None else "<>")
-        if blocks and blocks[-1][0] == shape and blocks[-1][1][-1][0] == count - 2:
+        if blocks and blocks[-1][0] == shape and count - 2 - blocks[-1][1][-1][0] <= _WRAPPED:
+            last = blocks[-1][1][-1][0]  # (the lines between: a wrapped line's rest)
+            blocks[-1][1].extend([(k, None) for k in range(last + 1, count - 1)])
             blocks[-1][1].append((count - 1, m.end() - pos))
         else:
             blocks.append((shape, [(count - 1, m.end() - pos)]))
@@ -471,13 +478,14 @@ def _rows_only(texts) -> bool:
 def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, int]]]],
                      logs: list[int], order: list[str] | None) -> list[str]:
     """``lines`` with the prefix of each block of three or more stripped (``(key, [(line,
-    where its text begins)])``), and the CI markers behind it (:func:`_unmarked`). A key that
+    where its text begins, None on a line that has no prefix: the rest of a wrapped one)])``),
+    and the CI markers behind it (:func:`_unmarked`). A key that
     comes back after another such key (``order``: the key of each prefixed line, or block, in
     text order) marks two sources interleaved, whose lines no one can tell apart: its blocks
     are left alone, loud, never mixed. Each line stripped is marked in ``logs`` (unless it
     is already) as a line of the log that begins at line ``-logs[n]``: a program's output,
     no caption (:func:`stands_in_a_log`)."""
-    blocks = [b for b in blocks if len(b[1]) >= _SHARED_BLOCK]
+    blocks = [b for b in blocks if sum(begin is not None for _, begin in b[1]) >= _SHARED_BLOCK]
     if not blocks:
         return lines
     keys = {key for key, _ in blocks}
@@ -493,8 +501,9 @@ def _stripped_blocks(lines: list[str], blocks: list[tuple[str, list[tuple[int, i
         if key not in interleaved:
             log = logs[block[0][0]] or -block[0][0] - 1
             for n, begin in block:
-                line = lines[n][begin:]
-                out[n] = _unmarked(line) if line[:1] in _MARKER_START else line
+                if begin is not None:
+                    line = lines[n][begin:]
+                    out[n] = _unmarked(line) if line[:1] in _MARKER_START else line
                 logs[n] = logs[n] or log
     return out
 
@@ -570,7 +579,8 @@ def _lead_no_pipe(line: str) -> tuple[str | int, int] | None:
     return marks[:2] if marks.startswith("//") else marks[:1], m.end()
 
 
-def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
+def strip_shared_prefix(lines: list[str], logs: list[int] | None = None
+                        ) -> tuple[list[str], list[int]]:
     """``lines`` with the prefix that every line of a block of them shares removed, and the
     comment block of each line (0 outside comment blocks, 1, 2, ... inside; -1, -2, ... in
     the lines of a log: see :func:`stands_in_a_log`).
@@ -582,6 +592,7 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     :func:`_strip_log_tags`); one line so marked (a root prompt ``# openssl speed``, a
     heading) is left alone. A log's own markers (``##[group]``, ``::endgroup::``, GitLab's
     ``section_start:``) are no text (a group's title stays). Line numbers do not change.
+    ``logs``: the log of each line, when :func:`strip_log_prefixes` has stripped them already.
 
     >>> strip_shared_prefix(["#rsa 512 bits 0.1s 0.2s 10.0 5.0", "#", "#\tdsa", "x"])
     (['rsa 512 bits 0.1s 0.2s 10.0 5.0', '', 'dsa', 'x'], [1, 1, 1, 0])
@@ -595,16 +606,29 @@ def strip_shared_prefix(lines: list[str]) -> tuple[list[str], list[int]]:
     ...                      "2026-03-04T05:06:08.02Z type 16 bytes", "2026-03-04T05:06:09.93Z md5 1.00k"])[0]
     ['openssl speed md5', 'type 16 bytes', 'md5 1.00k']
     """
-    logs, text = [0] * len(lines), "\n" + "\n".join(lines)
-    if _LOG_BLOCK.search(text) is not None:  # (most texts hold no log)
-        headless = _strip_log_heads(lines, logs)
-        lines = _strip_log_tags(headless, logs)
-        if lines is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
-            lines = _strip_log_heads(lines, logs)
-        text = "\n" + "\n".join(lines)
-    if _MARK_BLOCK.search(text) is None:  # (nor three marked lines in a row: most texts)
-        return lines, logs
+    if logs is None:
+        lines, logs = strip_log_prefixes(lines)
+    if _MARK_BLOCK.search("\n" + "\n".join(lines)) is None:  # (three marked lines in a row:
+        return lines, logs  # most texts have none)
     return _stripped_marks(lines, logs)
+
+
+def strip_log_prefixes(lines: list[str]) -> tuple[list[str], list[int]]:
+    """``lines`` with the prefixes of a log stripped (time stamps, tags: see
+    :func:`strip_shared_prefix`), and the log of each line (0 outside any, -1, -2, ... in
+    one): every reader reads behind them.
+
+    >>> strip_log_prefixes(["bench-1  | md5 1.00k", "bench-1  | sha1 2.00k", "bench-1  | x"])
+    (['md5 1.00k', 'sha1 2.00k', 'x'], [-1, -1, -1])
+    """
+    logs = [0] * len(lines)
+    if _LOG_BLOCK.search("\n" + "\n".join(lines)) is None:  # (most texts hold no log)
+        return lines, logs
+    headless = _strip_log_heads(lines, logs)
+    stripped = _strip_log_tags(headless, logs)
+    if stripped is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
+        stripped = _strip_log_heads(stripped, logs)
+    return stripped, logs
 
 
 def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], list[int]]:
@@ -723,7 +747,8 @@ def parse_prompt(line: str) -> dict | None:
     (``elapsed``), ``multi``, ``decrypt``, ``mr``, ``aead``, ``mb``, ``bytes``, ``evp``,
     ``seconds``, and ``isa_mask`` from an ``OPENSSL_ia32cap=`` environment prefix. Wrappers
     (``time -v``, ``taskset -c 0``, ``sudo``, ``env``, ``util/wrap.pl``) and versioned or
-    relative binaries (``./openssl-1.0.1h``, ``apps/openssl``) are read through.
+    relative binaries (``./openssl-1.0.1h``, ``apps/openssl``) are read through; the command
+    ends where the shell's pipes, redirections and lists begin (``2>&1 | tail -20``).
 
     >>> parse_prompt("$ openssl speed -seconds 1 -elapsed -multi 2 -evp aes-128-cbc")["multi"]
     2
@@ -735,6 +760,8 @@ def parse_prompt(line: str) -> dict | None:
     {'engine': 'afalg'}
     >>> parse_prompt("[root@box ~]# taskset -c 0 ./openssl-1.0.1h speed -primes 3 rsa2048")["conditions"]
     {'primes': '3'}
+    >>> parse_prompt("$ openssl speed -evp aes-128-gcm 2>&1 | tail -20")["args"]
+    ['-evp', 'aes-128-gcm']
     >>> parse_prompt("I ran openssl speed on my laptop"), parse_prompt("openssl speed")
     (None, None)
     """
@@ -744,6 +771,9 @@ def parse_prompt(line: str) -> dict | None:
     if not m:
         return None
     args = m["args"].split()
+    if m["shell"] and m["shell"][0] in "<>" and m.start("shell") == m.end("args") and args \
+            and args[-1].isdigit():
+        args.pop()  # (`2>err`: the number is the stream redirected, no argument)
     if not (m["ps"] or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
     out: dict = {"args": args, "conditions": {}}

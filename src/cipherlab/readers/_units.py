@@ -9,6 +9,12 @@ readers flag it. This module reads the unit statements; it knows nothing of tabl
 Decimal prefixes are powers of 1000 (``kB/s``, ``KB/s``, ``MB/s``), binary ones of 1024
 (``KiB/s``); a lower-case ``b`` or ``bit`` is bits (``Mbps`` = 10^6 / 8 bytes/s). ``mb/s``
 (milli?) is not read: ambiguous, so unknown.
+
+Numbers as people write them are typed here too: thousands grouped by ``,``, ``'``, blanks, or
+``.`` where the table shows decimal commas (:func:`decimal_comma`, :func:`plain_number`); what
+is written around a value (``~``, ``± 3.1``, ``(+3%)``, ``(8.3x)``) and footnote marks glued
+to it (:func:`footnote_mark`) are no part of it; a range (:func:`is_range`) and a ``1.402``
+that may be either (:func:`dot_grouped`) are no value.
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ import re
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "SIZE", "block_size",
-           "block_size_in_prose", "AROUND_VALUE", "decimal_comma", "footnote_mark", "is_range", "mark_key",
-           "plain_number", "labelled_rates", "number", "sized_name", "stated_unit", "unit_only",
-           "value_with_unit"]
+__all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
+           "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
+           "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
+           "sized_name", "stated_unit", "unit_only", "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -53,9 +59,8 @@ _SIZE_IN_PROSE = re.compile(rf"(?<![\w.,]){SIZE}", re.IGNORECASE)
 _SIZE_FACTOR = {"K": 1024, "M": 1024 ** 2}
 # openssl speed's own option for one block size, in a command the prose quotes ("-bytes 16384").
 _BYTES_OPTION = re.compile(r"(?<!\S)-bytes[ =]+(\d+)(?![\w.])")
-# A footnote mark glued to a cell's number: "221.7*", "1,234.5k†", "12.3 [1]", "9.8[^2]",
-# "5.1¹" (a superscript digit: never part of a number).
-#: A footnote mark: "*", "†", "[1]", "[^2]", "[*]" (an HTML ``<sup>``), a superscript digit.
+#: A footnote mark, glued to a cell's number or name: "*", "†", "[1]", "[^2]", "[*]" (an HTML
+#: ``<sup>``), a superscript digit (never part of a number).
 FOOTNOTE_MARK = (r"\*{1,3}|[†‡§¶]{1,2}|\[\^?[\w*†‡]{1,3}\]|"
                  r"[¹²³⁰-⁹]+")
 _SUPERSCRIPTS = str.maketrans("¹²³⁰⁴⁵⁶⁷⁸⁹", "1230456789", "[]^")
@@ -277,8 +282,6 @@ _BLANKS = re.compile("[    ]")
 _COMMA_DECIMAL = re.compile(r"\d,\d{1,2}(?![\d])|\d,\d{4,}|[.\s]\d{3},\d")
 _POINT_DECIMAL = re.compile(r"\d\.\d{1,2}(?![\d])|\d\.\d{4,}|,\d{3}\.\d")
 _COMMA_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\d.,])")
-
-
 _RANGE = re.compile(r"^\d[\d.,]*\s*(?:[-\u2013\u2014~]|\.\.|to)\s*\d[\d.,]*(?:\s*[kK])?$")
 
 
@@ -291,6 +294,23 @@ def is_range(cell: str) -> bool:
     return _RANGE.match(cell) is not None
 
 
+#: A number that may be decimals or a thousands group: "1.402" (1.402, or 1402 in German).
+DOT_GROUP = re.compile(r"(?<![\w.,])\d{1,3}\.\d{3}(?![\w.,])")
+_OTHER_POINT = re.compile(r"\d\.(?:\d{1,2}|\d{4,})(?!\d)")
+
+
+def dot_grouped(cells: str) -> bool:
+    """Whether a table's cells (joined by TABs) may group thousands with ``.``: some are
+    ``1.402`` and none shows a decimal point with other than three decimals (``312.45``),
+    which would say how the table writes them. Such a cell cannot be read either way.
+
+    >>> dot_grouped("1.402\t312\t1.170"), dot_grouped("1.402\t312.45"), dot_grouped("1.402k")
+    (True, False, False)
+    """
+    # (a decimal point that says how is looked for first: it is found at once in most tables)
+    return "." in cells and _OTHER_POINT.search(cells) is None and DOT_GROUP.search(cells) is not None
+
+
 def decimal_comma(cells: str) -> bool:
     """Whether a table's cells (joined by TABs) write their numbers with a decimal comma (and
     ``.`` or blanks grouping thousands): some show one, none a decimal point. ``1,234`` alone
@@ -299,14 +319,33 @@ def decimal_comma(cells: str) -> bool:
     >>> decimal_comma("312,45\t1.402,17"), decimal_comma("1,402.17\t312,45"), decimal_comma("1,234")
     (True, False, False)
     """
-    return "," in cells and _COMMA_DECIMAL.search(cells) is not None and \
-        _POINT_DECIMAL.search(cells) is None
+    return "," in cells and _POINT_DECIMAL.search(cells) is None and \
+        _COMMA_DECIMAL.search(cells) is not None
 
 
-#: What a table's cells (joined) hold when a value in them has something written around it or
-#: thousands grouped by blanks (see :func:`plain_number`): most tables hold none.
-AROUND_VALUE = re.compile(r"[~\u2248\u223c\u00b1\u00a0\u202f\u2009]|\d \d|[\dkKsS]\s*[(\[]\s*[+\-\u2212]?\d|"
-                          r"\+/-|(?i:ca\.|about|approx)")
+# What a table's cells hold where a value has something written around it (see plain_number):
+# a sign ("~", "\u2248", "\u00b1", "+/-"), a comparison in brackets after it, blank groups, "ca.".
+_AROUND_SIGNS = re.compile("[~\u2248\u223c\u00b1\u202f\u2009]")  # (one charset: a quick scan)
+_BRACKETED = re.compile(r"[(\[]\s*[+\-\u2212]?\d[\d.,]*\s*(?:%|x|\u00d7)")
+_BLANK_GROUP = re.compile(r"[ \u00a0]\d{3}(?!\d)")  # (after a digit: see around_value)
+
+
+def around_value(cells: str) -> bool:
+    """Whether a table's cells (joined) hold a value with something written around it or its
+    thousands grouped by blanks (see :func:`plain_number`): most tables hold none. (Characters
+    are looked for first, each pattern led by a digit or a letter: one quick look.)
+
+    >>> around_value("95.5\t1,234.5k"), around_value("612.4 \u00b1 3.1"), around_value("1490.6 (8.3x)")
+    (False, True, True)
+    """
+    if _AROUND_SIGNS.search(cells) or "+/-" in cells:
+        return True
+    if ("(" in cells or "[" in cells) and _BRACKETED.search(cells):
+        return True
+    if any(cells[m.start() - 1:m.start()].isdigit() for m in _BLANK_GROUP.finditer(cells)):
+        return True
+    low = cells.lower()
+    return "ca." in low or "about" in low or "approx" in low
 
 
 def plain_number(cell: str, *, comma: bool = False, blanks: bool = True) -> str:
