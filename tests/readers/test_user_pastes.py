@@ -44,7 +44,6 @@ XFAIL: dict[str, str] = {
     "logs/004": "two services' lines interleave: their prefixes are left on (loud), not followed by tag",
     "logs/013": "label: PowerShell's 'Transcript started, output file is ...' line (_context), not HOSTB",
     "notebooks/205": "label: the bold lead-in ('**EPYC VM, 2 vCPU**: both cores ...') names no run",
-    "notebooks/206": "label: the issue's section heading ('### What I see'), not the machine in the prose",
 }
 
 

@@ -287,3 +287,11 @@ def test_a_machine_a_sentence_names_with_its_cpu_names_the_run():
                         ("I ran it on the Pi 4 (Cortex-A72) and on the Rock 5B (Cortex-A76).", None)):
         assert _runs(_read(f"* Benchmark notes   :crypto:\n{prose}\n\n{TABLE}"), "label") == \
             [want or "Benchmark notes"], prose
+
+
+def test_a_bug_reports_section_heading_names_no_run():
+    """An issue's section heading that says what the reporter sees (notebooks/206's ``### What
+    I see``, ``## What we got``) names what the part of the report is, never a run."""
+    for heading in ("### What I see", "## What we got", "### Actual behaviour"):
+        assert _runs(_read(f"{heading}\n\n```\n{TABLE}```\n"), "label") == [None], heading
+    assert _runs(_read(f"### Pi 5\n\n```\n{TABLE}```\n"), "label") == ["Pi 5"]

@@ -218,6 +218,7 @@ TEMPLATE_SECTION = re.compile(
     r"\W*(?:describe the (?:bug|issue|problem)|bug (?:description|report)|(?:issue )?description|"
     r"(?:steps )?to reproduce|steps to reproduce|reproduction(?: steps)?|how to reproduce|"
     r"(?:expected|actual|current|observed) (?:behaviou?r|results?|outcome)|what happened|"
+    r"what (?:i|we) (?:see|saw|get|got|observe|observed|expect|expected)|"
     r"what did you expect(?: to happen)?|additional (?:context|information|notes)|environment|"
     r"system information|(?:relevant )?log(?:s| output)?|screenshots?|checklist|"
     r"possible (?:solution|fix)|proposed (?:solution|change)|alternatives(?: considered)?)\W*$",
