@@ -67,7 +67,7 @@ _SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]
 # A row or column summing up the others: never a measurement of its own.
 _SUMMARY = re.compile(r"^(?:total|sum|overall|geo-?mean|geometric mean|all)$", re.IGNORECASE)
 # A value no title or name is: openssl's "%.2fk", or a number too long for a version ("41120.7")
-_K_VALUE = re.compile(r"\d[\d,]*\.\d+k|\d{3,}[\d,]*\.\d+")
+_VALUE_TEXT = re.compile(r"\d[\d,]*\.\d+k|\d{3,}[\d,]*\.\d+")
 #: Flag of a cell that is a statistic of runs the text does not show (a min, max, mean or
 #: median column): no run's measurement, so no replicate either.
 FLAG_SUMMARY = "summary of runs"
@@ -393,7 +393,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     # (each column's lowest title: a unit line under the titles leaves the corner's above it)
     header = [next((cells[j] for _, cells in reversed(rows[:n_head]) if j < len(cells) and cells[j]),
                    "") for j in range(len(rows[n_head - 1][1]))]
-    if any(_K_VALUE.fullmatch(c) for c in header):
+    if any(_VALUE_TEXT.fullmatch(c) for c in header):
         return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]
     keys = _key_columns(header, [cells for _, cells in body], number)
@@ -419,7 +419,7 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
                 section, above = _section(filled[0]), [""] * keys
             continue
         cells = cells + [""] * (len(header) - len(cells))
-        if any(_K_VALUE.fullmatch(c) for c in cells[:keys]):
+        if any(_VALUE_TEXT.fullmatch(c) for c in cells[:keys]):
             short.append((line, 1))  # values where its name should be: the row was cut
             continue
         names = [c or above[k] for k, c in enumerate(cells[:keys])]  # grouped rows continue

@@ -37,8 +37,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["FLAG_NAME_UNCLEAR", "OPERATIONS", "canonical", "canonical_operation", "curve_name",
-           "is_curve", "is_digest", "is_known", "made_up", "pkey_algorithm"]
+__all__ = ["FLAG_NAME_UNCLEAR", "NO", "OPERATIONS", "YES", "canonical", "canonical_operation",
+           "curve_name", "glued_condition", "is_curve", "is_digest", "is_known", "made_up",
+           "pkey_algorithm"]
 
 #: The flag of a cell whose name is a whole algorithm with a bare number glued on (``md5 1024``,
 #: ``chacha20 256``) or a curve family with a size only (``ecdsa 256``: which curve?).
@@ -152,8 +153,11 @@ def is_known(algorithm: str) -> bool:
 
 
 _GLUED = re.compile(r"^(.+)-(\d+)$")
-_CONDITION_WORDS = {"yes", "no", "on", "off", "enabled", "disabled", "true", "false", "with",
-                    "without"}
+#: How a table says a condition held or not ("AES-NI Enabled: Yes", "✓", "without").
+YES = {"yes", "y", "true", "on", "enabled", "enable", "1", "\u2713", "\u2714", "with"}
+NO = {"no", "n", "false", "off", "disabled", "disable", "0", "\u2717", "\u2718", "without"}
+# (those of them a name can end in, glued on: words, not a letter or a digit)
+_CONDITION_WORDS = {w for w in YES | NO if len(w) > 1 and w.isalpha()}
 _WHOLE = {*_ALIASES.values(), "chacha20"}
 # Families a size alone does not complete: a curve (ecdsa 256), a mode (aes 128: CBC? GCM?).
 _NEEDS_MORE = {"ecdsa", "ecdh", "aes", "aria", "camellia"}

@@ -51,7 +51,7 @@ from cipherlab.model import Run
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above
 from cipherlab.readers._grids import (ALGORITHM_CLASS, RUN_HEADER, algorithm_words, is_derived,
                                       measured_columns_only, named_algorithms, read_grid, run_meta)
-from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
+from cipherlab.readers._names import FLAG_NAME_UNCLEAR, NO, YES, canonical, made_up
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._terminal import times_1000
 from cipherlab.readers._units import (DOT_GROUP, FLAG_UNIT_UNKNOWN, FOOTNOTE_MARK,
@@ -192,8 +192,6 @@ _PIPE = re.compile(r"(?<!\\)\|")  # a cell border (an escaped "\|" is text)
 _TAG = re.compile(r"<[^>]+>")
 _OPENSSL = re.compile(r"\bopenssl\b", re.IGNORECASE)
 _ELAPSED = re.compile(r"(?:^|\s)-elapsed\b")
-_YES = {"yes", "y", "true", "on", "enabled", "enable", "1", "\u2713", "\u2714", "with"}
-_NO = {"no", "n", "false", "off", "disabled", "disable", "0", "\u2717", "\u2718", "without"}
 
 
 def parse_value(cell: str) -> float | None:
@@ -1340,9 +1338,9 @@ def _condition_value(key: str, cell: str) -> str | None:
         return None
     if key == "aesni":
         low = cell.lower()
-        if low in _YES:
+        if low in YES:
             return "on"
-        if low in _NO:
+        if low in NO:
             return "off"
     return cell
 
