@@ -463,10 +463,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         result.
         """
         text = line
-        for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
-            nxt = clean(self.lines[j])
-            if j in self.skip or not nxt or nxt.startswith(("Doing ", "+")) or (
-                    j == idx + 1 and line.endswith(":") and _progress.looks_like_result(nxt)):
+        for j, nxt in self.pieces(idx, ("Doing ", "+")):
+            if j == idx + 1 and line.endswith(":") and _progress.looks_like_result(nxt):
                 break  # (a bare prompt's whole result line: read as the prompt's, as it was)
             text = f"{text} {nxt}"
             if _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None:
@@ -478,14 +476,21 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         after ``Got:``, inside the record, before ``from``) joined with the lines that complete
         it, as :meth:`rejoined` does. The record holds no blank: its pieces join without one."""
         text = line
-        for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
-            nxt = clean(self.lines[j])
-            if j in self.skip or not nxt or nxt.startswith(("Got:", "Doing ")):
-                break
+        for j, nxt in self.pieces(idx, ("Got:", "Doing ")):
             text = f"{text} {nxt}" if text == "Got:" or nxt.startswith("from ") else text + nxt
             if _GOT.match(text):
                 return text, j - idx
         return line, 0
+
+    def pieces(self, idx: int, stops: tuple[str, ...]):
+        """The lines after line index ``idx`` that may continue a record a mail client broke,
+        cleaned, with their indices: a few, up to a blank line, a line another reader took or
+        one that starts a record of its own (``stops``)."""
+        for j in range(idx + 1, min(idx + 1 + _DOING_PIECES, len(self.lines))):
+            nxt = clean(self.lines[j])
+            if j in self.skip or not nxt or nxt.startswith(stops):
+                return
+            yield j, nxt
 
     def note_prose(self, i: int, line: str) -> None:
         mask = prose_mask(line) if "ia32cap" in line else None
