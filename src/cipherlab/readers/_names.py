@@ -166,8 +166,8 @@ _NEEDS_MORE = {"ecdsa", "ecdh", "aes", "aria", "camellia"}
 def made_up(algorithm: str) -> bool:
     """Whether :func:`canonical` glued a bare number to a name that is whole without it
     (``md5 1024`` -> ``md5-1024``: a block size? ``chacha20 256``: its key bits?) or to a family
-    it does not complete (``ecdsa 256``: P-256 or brainpoolP256r1? ``aes 128``: which mode?). No such algorithm exists: a reader
-    flags or reports the name rather than invent one.
+    it does not complete (``ecdsa 256``: P-256 or brainpoolP256r1? ``aes 128``: which mode?).
+    No such algorithm exists: a reader flags or reports the name rather than invent one.
 
     >>> made_up("md5-1024"), made_up("chacha20-256"), made_up("aes-128-cbc-16"), made_up("ecdh-384")
     (True, True, True, True)
