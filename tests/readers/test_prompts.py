@@ -147,3 +147,20 @@ def test_openssl_versions_line_and_the_speed_header_after_it_are_one_run():
     df = cipherlab.ingest(text)
     assert df.run.nunique() == 1 and df.timing.tolist() == ["elapsed"]
     assert df.tool_version.tolist() == ["3.2.1"]
+
+
+def test_an_exported_mask_is_no_other_shells():
+    """``alice@a`` exports the mask; ``bob@b``'s prompt, and any prompt after another author's
+    byline, ran in another shell: neither gets it."""
+    table = "type             16 bytes\nAES-128-GCM     {}k\n"
+    text = ("alice@a:~$ export OPENSSL_ia32cap=~0x200000000000000\n"
+            "alice@a:~$ openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("31287.11") +
+            "bob@b:~$ openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("612873.11") +
+            "\n$ export OPENSSL_ia32cap=~0x200000000000000\n$ openssl speed -bytes 16 -evp aes-128-gcm\n" +
+            table.format("32287.11") + "\ncarol commented:\n\n"
+            "$ openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("622873.11"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    masks = [m if m == m else None for m in df.groupby("run", observed=True).isa_mask.first()]
+    assert masks == ["~0x200000000000000", None, "~0x200000000000000", None]

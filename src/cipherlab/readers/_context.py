@@ -25,7 +25,7 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "MASK_RULE", "label_above", "label_verdict", "mask_value", "shell_assignment",
+           "MASK_RULE", "label_above", "label_verdict", "mask_value", "shell_assignment", "shell_host",
            "prose_label", "prose_mask", "setext_level"]
 
 
@@ -514,6 +514,20 @@ def shell_assignment(line: str) -> tuple[str | None] | None:
     if m["cap"] is None or not m["value"]:  # (cmd's `set X=` and `$env:X = ""` clear it too)
         return None if m["cap"] is not None and (m["verb"] or "").lower() == "export" else (None,)
     return (mask_value(m["cap"], m["value"]),)
+
+
+_SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
+
+
+def shell_host(line: str) -> str | None:
+    """The ``user@host`` a prompt line shows (None: it shows none): a variable one shell
+    exported is no other shell's (``user@a`` exports, ``user@b`` runs without it).
+
+    >>> shell_host("pi@pi5:~ $ export OPENSSL_armcap=0x1"), shell_host("[root@gw01 ~]# ls"), shell_host("$ ls")
+    ('pi@pi5', 'root@gw01', None)
+    """
+    m = _SHELL_HOST.match(line)
+    return m[1] if m else None
 
 
 def mask_value(cap: str, value: str) -> str:

@@ -38,7 +38,8 @@ from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR
                                            check_cpuinfo, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
-                                        prose_mask, setext_level, shell_assignment, wrapped_tail)
+                                        prose_mask, setext_level, shell_assignment, shell_host,
+                                        wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
                                      stands_in_a_log)
 
@@ -167,7 +168,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.fences: list[int] = []  # code fences (```, ~~~): each odd one closes a block
         self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
         self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
-        self.shell_mask: str | None = None  # a capability mask the shell exported, for every prompt
+        # (a capability mask a shell exported, for its later prompts: (mask, the shell's user@host))
+        self.shell_mask: tuple[str, str | None] | None = None
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -499,7 +501,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
-            self.shell_mask = stated[0]
+            self.shell_mask = None if stated[0] is None else (stated[0], shell_host(line))
             if stated[0] is None:
                 self.pending_context.pop("isa_mask", None)
         if mask is not None:  # for the output below it: this run's while it has none
@@ -544,6 +546,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
                 self.headings.append((i - 1, h))
         if byline:
+            self.shell_mask = None  # (another author's post: another shell)
             self.bylines.append(i)
         if line[0] in "`~" and line.startswith(("```", "~~~")):
             self.fences.append(i)
@@ -823,7 +826,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.elapsed = True
         if prompt.get("multi"):
             run.multi = max(run.multi, prompt["multi"])
-        mask = prompt.get("isa_mask", self.shell_mask)
+        mask = prompt.get("isa_mask")
+        if mask is None and self.shell_mask is not None and \
+                self.shell_mask[1] in (None, shell_host(self.lines[i - 1])):
+            mask = self.shell_mask[0]  # (the same shell: its prompts name the same user@host)
         if mask is not None:
             run.meta["isa_mask"] = mask
 
