@@ -76,6 +76,10 @@ OTHER_SYSTEMS = [
      {"isa_mask": "armcap=0x3d", "timing": "elapsed"}),
     ("cd ~/src/openssl || exit 1; LD_LIBRARY_PATH=. ./apps/openssl speed -seconds 1 sha3-256",
      {"seconds": 1}),
+    ("\u279c  openssl git:(master) \u2717 ./apps/openssl speed -elapsed rsa2048", {"timing": "elapsed"}),
+    ("(base) jo@mbp ~ % openssl speed -seconds 2 sha256", {"seconds": 2}),
+    ("\u03bb openssl speed -multi 2 md5", {"multi": 2}),
+    ("dev@box:~/openssl (3.4-branch)$ ./apps/openssl speed -bytes 64 md5", {"bytes": 64}),
 ]
 
 

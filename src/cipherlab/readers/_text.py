@@ -58,9 +58,12 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\
 # pipes quadratic, 16 s for 32 KB)
 _QUOTE_STEP = re.compile(r"\s*(?:>|(\|)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?")
 # A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, PowerShell's
-# `PS C:\Users\me> `, `>>> `, `❯ `.
-_PS = r"(?:(?:PS\s)?[A-Za-z]:\\[^>]{0,120}|\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)" \
-      r"\s?[$#%>\u276f\u279c\u00bb]\s*|>>>\s*"
+# `PS C:\Users\me> `, `>>> `, `❯ `, cmder's `λ `, oh-my-zsh's `➜  dir git:(main) ✗ `, after a
+# virtualenv's or conda's `(base) ` and before a git branch's `(master)`.
+_PS = r"(?:\([\w.-]{1,40}\)\s+)?(?:(?:(?:PS\s)?[A-Za-z]:\\[^>]{0,120}|\[[^\]]{0,80}\]|" \
+      r"[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?(?:\s\([\w./-]{1,60}\))?)" \
+      r"\s?[$#%>\u276f\u279c\u00bb\u03bb]\s*|" \
+      r"\u279c\s+\S{1,80}(?:\s+git:\([^)]{0,60}\))?(?:\s+\u2717)?\s+)|>>>\s*"
 # What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
 # `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
 # environment assignments (`OPENSSL_ia32cap=...`), in any order.
@@ -75,7 +78,9 @@ _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 _OPENSSL = r"(?:openssl|tongsuo)"
 _PROMPT = re.compile(
     rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
-    rf"(?:&\s*)?(?:(?P<q>['\"])[^'\"]*?{_OPENSSL}[\w.-]*(?P=q)"
+    # (a quoted path read whole, then its end looked at: a lazy scan for the name was quadratic)
+    r"(?:&\s*)?(?:(?P<q>['\"])[^'\"]*+"
+    r"(?:(?<=openssl)|(?<=tongsuo)|(?<=openssl\.exe)|(?<=tongsuo\.exe))(?P=q)"
     rf"|(?:[\w.~:${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
     r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?))*+)\s*"
     r"(?:\(.*\)|(?P<shell>[|;&<>].*))?\s*$")
