@@ -168,3 +168,15 @@ def test_an_exported_mask_is_no_other_shells():
         df = cipherlab.ingest(text)
     masks = [m if m == m else None for m in df.groupby("run", observed=True).isa_mask.first()]
     assert masks == ["~0x200000000000000", None, "~0x200000000000000", None]
+
+
+def test_a_mask_exported_in_a_command_list_is_the_commands_and_the_shells():
+    table = "type             16 bytes\nAES-128-GCM     {}k\n"
+    text = ("$ export OPENSSL_ia32cap=~0x200000000000000 && openssl speed -bytes 16 -evp aes-128-gcm\n" +
+            table.format("31287.11") + "$ openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("32287.11") +
+            "$ unset OPENSSL_ia32cap; openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("612873.11"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    masks = [m if m == m else None for m in df.groupby("run", observed=True).isa_mask.first()]
+    assert masks == ["~0x200000000000000", "~0x200000000000000", None]

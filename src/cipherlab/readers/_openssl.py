@@ -501,9 +501,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
-            self.shell_mask = None if stated[0] is None else (stated[0], shell_host(line))
-            if stated[0] is None:
-                self.pending_context.pop("isa_mask", None)
+            self.set_shell_mask(stated[0], line)
         if mask is not None:  # for the output below it: this run's while it has none
             if self.cur is not None and not self.cur.has_cells():
                 bind_context(self.cur, {"isa_mask": mask})
@@ -813,13 +811,22 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
         return False
 
+    def set_shell_mask(self, mask: str | None, line: str) -> None:
+        """A shell statement on ``line`` set (or, None, cleared) a capability variable: every
+        later command of that shell runs with it (:meth:`apply_prompt`)."""
+        self.shell_mask = None if mask is None else (mask, shell_host(line))
+        if mask is None:
+            self.pending_context.pop("isa_mask", None)
+
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
+        if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)
+            self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
         if "unbound" in prompt:  # (a loop's or a list's several runs: whose options are whose?)
             warnings.warn(LineWarning(
                 f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
                 f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=2)
             return
-        run.opts.update({k: v for k, v in prompt.items() if k != "conditions"})
+        run.opts.update({k: v for k, v in prompt.items() if k not in ("conditions", "exported")})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
         if prompt.get("timing") == "elapsed":

@@ -26,7 +26,7 @@ from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _json
-from cipherlab.readers._context import mask_value
+from cipherlab.readers._context import mask_value, shell_assignment
 from cipherlab.readers._names import canonical, is_known
 
 __all__ = ["LineWarning", "clean", "decode", "documents", "normalise", "parse_prompt", "renumber",
@@ -805,20 +805,37 @@ def _listed(line: str) -> dict | None:
     'elapsed'
     >>> _listed("$ for c in aes-128-gcm sm4-cbc; do openssl speed -evp $c; done")["unbound"]
     'a loop runs openssl speed'
+
+    A variable the list exports before the command is the command's, and the shell's after it
+    (``exported``: ``(value,)``, ``(None,)`` when it clears it), as on a line of its own:
+
+    >>> _listed("$ export OPENSSL_armcap=0 && openssl speed sha256")["isa_mask"]
+    'armcap=0'
     """
     start = _LEADING_PS.match(line).end()
     if not (start or _SHELL_WORD.match(line)):
         return None  # ("I tried it; openssl speed was fast" is a sentence)
-    found = [m for part in _LIST.split(line[start:]) if "speed" in part
-             and (m := _PROMPT.match(_LIST_WORD.sub("", part))) is not None]
+    found, exported = [], None
+    for part in _LIST.split(line[start:]):
+        m = _PROMPT.match(_LIST_WORD.sub("", part)) if "speed" in part else None
+        if m is not None:
+            found.append(m)
+        elif not found and "cap" in part:
+            exported = shell_assignment(part) or exported
     if not found:
         return None
     if _LOOP.match(line, start):
-        return {"args": [], "conditions": {}, "unbound": "a loop runs openssl speed"}
-    if len(found) > 1:
-        return {"args": [], "conditions": {},
-                "unbound": f"one command line runs openssl speed {len(found)} times"}
-    return _command(found[0], start > 0 or found[0].start("pre") != found[0].end("pre"))
+        out = {"args": [], "conditions": {}, "unbound": "a loop runs openssl speed"}
+    elif len(found) > 1:
+        out = {"args": [], "conditions": {},
+               "unbound": f"one command line runs openssl speed {len(found)} times"}
+    else:
+        out = _command(found[0], start > 0 or found[0].start("pre") != found[0].end("pre"))
+        if out is not None and exported and exported[0] is not None:
+            out.setdefault("isa_mask", exported[0])
+    if out is not None and exported:
+        out["exported"] = exported
+    return out
 
 
 def _command(m: re.Match, prompted: bool) -> dict | None:
