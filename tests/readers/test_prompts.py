@@ -79,6 +79,7 @@ OTHER_SYSTEMS = [
     ("\u279c  openssl git:(master) \u2717 ./apps/openssl speed -elapsed rsa2048", {"timing": "elapsed"}),
     ("(base) jo@mbp ~ % openssl speed -seconds 2 sha256", {"seconds": 2}),
     ("\u03bb openssl speed -multi 2 md5", {"multi": 2}),
+    ("power9$ OPENSSL_ppccap=0 openssl speed -evp aes-128-gcm", {"isa_mask": "ppccap=0"}),
     ("dev@box:~/openssl (3.4-branch)$ ./apps/openssl speed -bytes 64 md5", {"bytes": 64}),
 ]
 

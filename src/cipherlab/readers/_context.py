@@ -448,10 +448,13 @@ def label_above(lines) -> str | None:
     return None
 
 
-# An OPENSSL_ia32cap (or OPENSSL_armcap) assignment in prose, its value in quotes of any kind or
+# The capability variables of OpenSSL's CPUs (x86, ARM, POWER, RISC-V, s390x, SPARC): a value of
+# any is a run's isa_mask (ia32cap's and armcap's are decoded, runners._isa).
+_CAPS = "ia32cap|armcap|ppccap|riscvcap|s390xcap|sparcv9cap"
+# An OPENSSL_ia32cap (or OPENSSL_armcap ...) assignment in prose, its value in quotes of any kind or
 # none ("and with OPENSSL_ia32cap=~0x200000200000000:", "env OPENSSL_ia32cap='~0x200000000:~0' ...");
 # a ":" after the value ends the sentence's clause, it empties no word of the mask.
-_MASK = re.compile(r"\bOPENSSL_(?P<cap>ia32cap|armcap)\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
+_MASK = re.compile(rf"\bOPENSSL_(?P<cap>{_CAPS})\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
                    r"(?P<value>~?(?:0x[0-9a-fA-F]+|\d+)?(?::~?(?:0x[0-9a-fA-F]+|\d+))*)", re.IGNORECASE)
 # ... unless the prose says it was not set ("without OPENSSL_ia32cap=...", "unset ...").
 # (A parenthesis says how "without" was done: "Without (OPENSSL_ia32cap=~0x2000...):".)
@@ -490,9 +493,9 @@ def prose_mask(line: str) -> str | None:
 # PowerShell's `$env:X = "v"`; `unset`, `unsetenv`, `set -e`, `Remove-Item Env:X`, cmd's `set X=`.
 _SET_VARIABLE = re.compile(
     r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
-    r"OPENSSL_(?P<cap>ia32cap|armcap)(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
+    rf"OPENSSL_(?P<cap>{_CAPS})(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
     r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*OPENSSL_"
-    r"(?:ia32cap|armcap)\s*$", re.IGNORECASE)
+    rf"(?:{_CAPS})\s*$", re.IGNORECASE)
 
 
 def shell_assignment(line: str) -> tuple[str | None] | None:

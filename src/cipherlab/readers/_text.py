@@ -852,7 +852,7 @@ def _command(m: re.Match, prompted: bool) -> dict | None:
             key, _, value = shlex.split(assignment[0])[0].partition("=")
         except ValueError:
             continue
-        if key.upper() in ("OPENSSL_IA32CAP", "OPENSSL_ARMCAP"):
+        if key.upper().startswith("OPENSSL_") and key.upper().endswith("CAP"):  # (any CPU's)
             out["isa_mask"] = mask_value(key[8:], value)
     it = iter(range(len(args)))
     for i in it:
