@@ -80,6 +80,11 @@ OTHER_SYSTEMS = [
     ("(base) jo@mbp ~ % openssl speed -seconds 2 sha256", {"seconds": 2}),
     ("\u03bb openssl speed -multi 2 md5", {"multi": 2}),
     ("power9$ OPENSSL_ppccap=0 openssl speed -evp aes-128-gcm", {"isa_mask": "ppccap=0"}),
+    ("$ docker run --rm -it debian:trixie openssl speed -elapsed -evp aes-128-gcm",
+     {"timing": "elapsed", "evp": "aes-128-gcm"}),
+    ("$ kubectl exec -it bench-0 -c main -- openssl speed -multi 4 rsa2048", {"multi": 4}),
+    ("$ ssh -p 2222 root@10.0.0.5 /usr/bin/openssl speed -seconds 2 md5", {"seconds": 2}),
+    ("me@T14 MINGW64 ~\n$ winpty openssl speed -bytes 1024 sha1".split("\n")[1], {"bytes": 1024}),
     ("dev@box:~/openssl (3.4-branch)$ ./apps/openssl speed -bytes 64 md5", {"bytes": 64}),
 ]
 

@@ -789,10 +789,30 @@ def parse_prompt(line: str) -> dict | None:
     """
     if "speed" not in line:
         return None
-    m = _PROMPT.match(line)
+    m, elsewhere = _speed_command(line)
     if m is not None and not (m["shell"] and "speed" in m["shell"]):  # (`a && openssl speed b`)
-        return _command(m, bool(m["ps"]))
+        return _command(m, bool(m["ps"]) or elsewhere)
     return _listed(line) if _LIST_HINT.search(line) else None
+
+
+# A command that runs openssl elsewhere: in a container, on another host, in WSL, in a pty
+# (`docker run --rm -it ubuntu:24.04 openssl speed ...`, `ssh pi@pi5 openssl speed ...`,
+# `kubectl exec -it pod -- openssl speed ...`, `winpty openssl speed ...`); its command is read
+# from the binary on. (`[^|;&]*?` stops at the first binary name: one anchored scan.)
+_RUNNERS = r"docker|podman|nerdctl|kubectl|oc|ssh|adb|wsl|winpty|lxc|multipass|vagrant"
+_RUNNER = re.compile(rf"^\s*(?:{_PS})?(?:sudo\s+)?(?:{_RUNNERS})\s(?:[^|;&]*?\s)?"
+                     rf"(?=[\w./~-]*{_OPENSSL}\s+speed\b)")
+_RUNNER_HINT = re.compile(rf"\b(?:{_RUNNERS})\s")
+
+
+def _speed_command(text: str) -> tuple[re.Match | None, bool]:
+    """The ``openssl speed`` command of a line (a match of ``_PROMPT``), and whether a runner
+    (:data:`_RUNNER`) runs it elsewhere (the match is then of the text from its binary on)."""
+    m = _PROMPT.match(text)
+    if m is not None or _RUNNER_HINT.search(text) is None:
+        return m, False
+    runner = _RUNNER.match(text)
+    return (None, False) if runner is None else (_PROMPT.match(text[runner.end():]), True)
 
 
 def _listed(line: str) -> dict | None:
@@ -817,7 +837,7 @@ def _listed(line: str) -> dict | None:
         return None  # ("I tried it; openssl speed was fast" is a sentence)
     found, exported = [], None
     for part in _LIST.split(line[start:]):
-        m = _PROMPT.match(_LIST_WORD.sub("", part)) if "speed" in part else None
+        m = _speed_command(_LIST_WORD.sub("", part))[0] if "speed" in part else None
         if m is not None:
             found.append(m)
         elif not found and "cap" in part:
