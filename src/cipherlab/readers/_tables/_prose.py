@@ -19,6 +19,7 @@ from typing import Any
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts
+from cipherlab.readers._tables._tex import tex_text
 from cipherlab.readers._units import block_size_in_prose, stated_unit
 
 # Prose saying the bare numbers of the table below are block sizes ("Sizes in bytes", "block
@@ -55,6 +56,7 @@ DIGIT = re.compile(r"\d")
 _TAG = re.compile(r"<[^>]+>")
 
 
+_LABEL_WIDTH = 80  # characters of the longest line or caption that may be a label
 _LABEL_REACH = 40  # lines of prose above a table that may hold its label
 _BELOW_REACH = 3  # lines of prose below a table that may state its unit or footnotes
 _STARTS_TABLE = re.compile(r"\||\t|<table|```|~~~|\[code\]|<pre", re.IGNORECASE)  # (a line that may)
@@ -216,10 +218,16 @@ class Context:
 
     def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
         meta: dict[str, Any] = {"dialect": dialect}
+        # (what the table's caption states is the table's, wherever it stands: a paper's
+        # \caption below its tabular "OpenSSL 3.0.11 on ...")
+        facts = {**self.facts, **line_facts(caption)} if caption and \
+            FACT_HINT.search(caption.lower()) else self.facts
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
-            if self.facts.get(key) is not None:
-                meta[key] = self.facts[key]
-        meta["label"] = caption or self.heading or self.facts.get("machine") or self.label
+            if facts.get(key) is not None:
+                meta[key] = facts[key]
+        # (a caption of a sentence or more, a paper's, describes the table: it names no run)
+        short = caption if caption and len(caption) <= _LABEL_WIDTH else None
+        meta["label"] = short or self.heading or facts.get("machine") or self.label
         return meta
 
 
@@ -251,14 +259,18 @@ def lines_with(what: str | re.Pattern, text: str, first: int = 0) -> list[int]:
 def _label(line: str) -> str | None:
     """The label a line of prose gives the table below it, if it can be one (short, no command)."""
     text = prose_text(line)
-    if text and len(text) <= 80 and "speed" not in text.lower() and not text.startswith(("$", "#")):
+    if text and len(text) <= _LABEL_WIDTH and "speed" not in text.lower() and not text.startswith(("$", "#")):
         return text.lstrip("-*\u2022 ").rstrip(":").strip() or None
     return None
 
 
 def prose_text(line: str) -> str:
-    """A line of prose as its facts are read: unquoted, without tags, one space between words."""
+    """A line of prose as its facts are read: unquoted, without tags or LaTeX markup (a line
+    that starts with a command: ``\\caption{...}`` is its text, ``\\centering`` none), one
+    space between words."""
     text = unquote(line)
+    if text.lstrip()[:1] == "\\":
+        return tex_text(text)
     if "<" in text:
         text = _TAG.sub(" ", text)
     if "&" in text:

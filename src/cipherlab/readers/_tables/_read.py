@@ -104,6 +104,8 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
             continue
         if header is None:
             above = [] if DIGIT.search("".join(cells)) else cells
+            # ("Cipher | Block size (bytes)" spanning a row of bare sizes: they are sizes)
+            hint_above = any(SIZE_HINT.search(c) and not VERSION.search(c) for c in above)
             continue
         if is_derived(cells[header.name_col]):  # ("Speed-up", "Total": of the rows above)
             used |= row.lines
