@@ -21,16 +21,17 @@ import shlex
 import warnings
 import zlib
 from contextlib import contextmanager
-from itertools import compress, islice
+from collections import defaultdict
+from itertools import compress, groupby, islice
 from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _json
 from cipherlab.readers._names import canonical, is_known
 
-__all__ = ["LineWarning", "clean", "decode", "documents", "normalise", "parse_prompt", "renumber",
-           "renumbered_warnings", "split_lines", "stands_in_a_log", "strip_log_prefixes",
-           "strip_shared_prefix"]
+__all__ = ["LineWarning", "SOURCE_RULE", "clean", "decode", "documents", "name_by_source",
+           "normalise", "parse_prompt", "renumber", "renumbered_warnings", "sources", "split_lines",
+           "stands_in_a_log", "strip_log_prefixes", "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC,
 # and BEL, which ends a terminal's title and Buildkite's time stamps in a log).
@@ -195,18 +196,20 @@ def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] |
     return _unentitied(text, lines), origin
 
 
-def documents(text: str, source: str = "<text>") -> list[tuple[list[str], list[int] | None]]:
-    """The texts to read apart in ``text``, each as :func:`normalise` gives it: ``text`` itself,
-    or the posts, steps and fields of a JSON reply (a notebook is one text; see
-    :func:`~cipherlab.readers._json.held_documents`).
+def documents(text: str, source: str = "<text>"
+              ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """The texts to read apart in ``text``, each as :func:`normalise` gives it, with the name
+    of its source where it has one: ``text`` itself, or the posts, steps and fields of a JSON
+    reply (a notebook is one text; see :func:`~cipherlab.readers._json.held_documents`), and
+    in each the sources of a log whose lines interleave (:func:`sources`).
 
     >>> documents('[{"body": "a\\\\nb"}, {"body": "c\\\\nd"}]')
-    [(['a', 'b'], [0, 1, 1]), (['c', 'd'], [0, 1, 1])]
+    [(['a', 'b'], [0, 1, 1], None), (['c', 'd'], [0, 1, 1], None)]
     """
     held = _json.held_documents(text, source)
-    if held is None:
-        return [normalise(text, source)]
-    return [(_unentitied(text, lines), origin) for lines, origin in held]
+    parts = [normalise(text, source)] if held is None else [
+        (_unentitied(text, lines), origin) for lines, origin in held]
+    return [got for lines, origin in parts for got in sources(lines, origin)]
 
 
 def _unentitied(text: str, lines: list[str]) -> list[str]:
@@ -444,10 +447,8 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
         count += text.count("\n", pos, start + 1)
         pos = start + 1
         tag, size, n = m["tag"], len(m["p"]), m[0].count("\n")
-        if tag in _NOT_TAGS or tag[-1] == "|" and m[0].count("|") > n:  # (a table: cells)
+        if not _is_tag(tag) or tag[-1] == "|" and m[0].count("|") > n:  # (a table: cells)
             continue
-        if tag[0] != "[" and is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]):
-            continue  # an algorithm's rows: `aes-128-cbc: 16 bytes ...`
         first = count - 1
         block = [(k, len(lines[k]) if tag in _MARKER_TAGS else
                   size + (lines[k][size:size + 1] in (" ", "\t"))) for k in range(first, first + n)]
@@ -457,6 +458,82 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
     if len({key for key, _ in blocks}) > 1:
         order = [m["tag"] for m in _LOG_TAG.finditer(text)]
     return _stripped_blocks(lines, blocks, logs, order)
+
+
+def _is_tag(tag: str) -> bool:
+    """Whether ``tag`` (see ``_TAG``) may be a log's: not openssl's own ``version:`` lines, nor
+    an algorithm's name (``aes-128-cbc: 16 bytes ...`` rows)."""
+    return tag not in _NOT_TAGS and (
+        tag[0] == "[" or not is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]))
+
+
+def sources(lines: list[str], origin: list[int] | None
+            ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """The sources of a log whose lines interleave (``docker compose`` services, ``pdsh``'s or
+    ``clush``'s hosts, ``kubectl logs --prefix``'s containers), each as a text of its own:
+    ``(lines, origin, name)``, its lines in order with the map back to the original line
+    numbers (see :func:`normalise`) and the name its tag gives; the lines behind no source's
+    tag are one more text, without a name. Lines without a tag between two lines of sources (at
+    most two: the rest of a wrapped line) stay with the source above them. ``[(lines, origin, None)]`` when no
+    two sources of three lines or more interleave.
+
+    >>> [(t, o, n) for t, o, n in sources(["$ up", "a: x 1", "b: y 2", "a: x 3", "b: y 4",
+    ...                                    "a: x 5", "b: y 6"], None)]  # doctest: +NORMALIZE_WHITESPACE
+    [(['$ up'], [0, 1], None), (['a: x 1', 'a: x 3', 'a: x 5'], [0, 2, 4, 6], 'a'),
+     (['b: y 2', 'b: y 4', 'b: y 6'], [0, 3, 5, 7], 'b')]
+    """
+    text = "\n" + "\n".join(lines)
+    tags: dict[int, str] = {}  # line index -> its tag
+    texts: dict[str, list[str]] = defaultdict(list)  # tag -> the texts behind it
+    count = pos = 0
+    for m in _LOG_TAG.finditer(text):
+        count += text.count("\n", pos, m.start() + 1)
+        pos = m.start() + 1
+        tags[count - 1] = m["tag"]
+        texts[m["tag"]].append(lines[count - 1][m.end() - pos:])
+    names = {t for t, behind in texts.items()  # (rows behind machines' names: see _rows_only)
+             if len(behind) >= _SHARED_BLOCK and _is_tag(t) and not _rows_only(behind)}
+    order = [t for _, t in sorted(tags.items()) if t in names]
+    if len(names) < 2 or len({t for t, _ in groupby(order)}) == len(list(groupby(order))):
+        return [(lines, origin, None)]  # (no source resumes after another's lines)
+    streams: dict[str | None, list[int]] = {None: [], **{t: [] for t in dict.fromkeys(order)}}
+    last, between = None, []  # (the untagged lines since the source's last line)
+    for k in range(len(lines)):
+        tag = tags.get(k)
+        if tag not in names:
+            between.append(k)
+            continue
+        if last is not None and len(between) <= _WRAPPED:
+            streams[last] += between
+        else:
+            streams[None] += between
+        streams[tag].append(k)
+        last, between = tag, []
+    streams[None] += between
+    back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
+    return [([lines[k] for k in ks], [0, *map(back, ks)], tag and _source_name(tag))
+            for tag, ks in streams.items() if tag or any(lines[k].strip() for k in ks)]
+
+
+#: The rule that names a run by the tag of its source in an interleaved log (see :func:`sources`).
+SOURCE_RULE = "tag of its source in the log"
+
+
+def name_by_source(runs: list, name: str | None) -> None:
+    """Name ``runs``, read from the text of one source of a log (:func:`sources`), by its
+    source (before their own label, where a line of theirs gave one)."""
+    if name is None:
+        return
+    for run in runs:
+        label, rule = run.meta.get("label"), run.meta.get("rule")
+        run.meta["label"] = f"{name}: {label}" if label else name
+        run.meta["rule"] = f"{rule}; label: {SOURCE_RULE}" if rule else f"label: {SOURCE_RULE}"
+
+
+def _source_name(tag: str) -> str:
+    """A log's tag as the name of its source: ``[pod/x/c]`` -> ``pod/x/c``, ``web-1  |`` ->
+    ``web-1``, ``host-a:`` -> ``host-a``."""
+    return tag.strip("[]").rstrip(" :|")
 
 
 # (a table's row: a name, then values; not openssl's progress lines or records)
