@@ -234,3 +234,28 @@ def test_a_document_table_in_a_log_is_read_behind_its_stamps():
     bare, logged = _read(table), _read([stamp(i) + line for i, line in enumerate(table)])
     assert len(bare) == 4
     pd.testing.assert_frame_equal(_table(logged), _table(bare))
+
+
+@pytest.mark.parametrize("head", [
+    lambda host, i: f"{host} | CHANGED | rc=0 >>",  # ansible ad-hoc, shell module
+    lambda host, i: f"{host}.lab.example | SUCCESS | rc=0 >>",  # command module, older ansible
+])
+def test_the_head_line_of_each_hosts_block_names_its_runs(head):
+    lines = ["$ fleet run 'openssl speed sha1'"]
+    for i, (host, value) in enumerate((("edge-7", "75007.36k"), ("edge-8", "65007.36k")), 1):
+        lines += [head(host, i), *BARE[4:10], f"sha1             {value}   212056.00k"]
+    lines += [head("edge-9", 3).replace("CHANGED", "FAILED").replace("SUCCESS", "FAILED"),
+              "bash: openssl: command not found"]
+    runs = _read(lines).groupby("run")
+    assert [label.split(".")[0] for label in runs.label.first()] == ["edge-7", "edge-8"]
+    assert runs.bytes_per_s.first().tolist() == [75007360.0, 65007360.0]
+    assert runs.line.first().tolist() == [9, 17]
+
+
+@pytest.mark.parametrize("prefix", ["    qemu.bench-arm64: ", "    default: ",  # Packer, Vagrant
+                                    "null_resource.speed (remote-exec): "])  # Terraform
+def test_provisioners_prefixes_are_stripped(prefix):
+    bare = _read(BARE)
+    logged = _read(["==> qemu.bench-arm64: Provisioning with shell script: /tmp/p.sh",
+                    *(prefix + line for line in BARE)])
+    pd.testing.assert_frame_equal(_table(logged).drop(columns="line"), _table(bare).drop(columns="line"))

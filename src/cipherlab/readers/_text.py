@@ -21,7 +21,7 @@ import shlex
 import warnings
 import zlib
 from contextlib import contextmanager
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import compress, groupby, islice
 from operator import itemgetter
 
@@ -209,7 +209,17 @@ def documents(text: str, source: str = "<text>"
     held = _json.held_documents(text, source)
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
+    if held is None and len(parts[0][0]) > 1:  # (ansible's results: JSON in a text)
+        results = _json.held_results(parts[0][0])
+        if results is not None:
+            return [(lines, _through(origin, parts[0][1]), name) for lines, origin, name in results]
     return [got for lines, origin in parts for got in sources(lines, origin)]
+
+
+def _through(inner: list[int], outer: list[int] | None) -> list[int]:
+    """The map ``inner`` (to the lines of a text) followed through ``outer`` (to those of the
+    text it came from)."""
+    return inner if outer is None else [0, *(outer[n] for n in inner[1:])]
 
 
 def _unentitied(text: str, lines: list[str]) -> list[str]:
@@ -390,8 +400,10 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
          rf"(?:[ ]+(?:stdout|stderr)[ ][FP]|[ ]+[0-9a-f]{{2}}[OE]\+?)?"  # the stream: no shape
          rf"(?:[ ]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|Information|Warning)\]?:?)?")
 # (a word, or a host and a program: `hostb bench.sh[4242]:`; possessive: no backtracking)
+# (Packer's and Vagrant's `    amazon-ebs.x86: `, indented; Terraform's `aws_instance.x (remote-exec): `)
 _TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
-        r"|[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+)?(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)")
+        r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
+        r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)")
 # (each searched for in the whole text at once, in C: "\n" first, as a literal is found much
 # faster than "^", then the characters a head can start with; a chat's nick after a stamp is
 # not part of the shape: one prefix whoever speaks)
@@ -469,20 +481,63 @@ def _is_tag(tag: str) -> bool:
 
 def sources(lines: list[str], origin: list[int] | None
             ) -> list[tuple[list[str], list[int] | None, str | None]]:
-    """The sources of a log whose lines interleave (``docker compose`` services, ``pdsh``'s or
-    ``clush``'s hosts, ``kubectl logs --prefix``'s containers), each as a text of its own:
-    ``(lines, origin, name)``, its lines in order with the map back to the original line
-    numbers (see :func:`normalise`) and the name its tag gives; the lines behind no source's
-    tag are one more text, without a name. Lines without a tag between two lines of sources (at
-    most two: the rest of a wrapped line) stay with the source above them. ``[(lines, origin, None)]`` when no
-    two sources of three lines or more interleave.
+    """The sources of a log that holds several, each as a text of its own: ``(lines, origin,
+    name)``, its lines in order with the map back to the original line numbers (see
+    :func:`normalise`) and the name the log gives it; the lines of no source are one more text,
+    without a name. ``[(lines, origin, None)]`` when the log names no sources.
+
+    A source is named by a tag before each of its lines, where two sources or more of three
+    lines or more interleave (``docker compose`` services, ``pdsh``'s or ``clush``'s hosts,
+    ``kubectl logs --prefix``'s containers; lines without a tag between two tagged ones, at
+    most two, the rest of a wrapped line, stay with the source above them), or by a head line
+    before its block (ansible's ``host | CHANGED | rc=0 >>``).
 
     >>> [(t, o, n) for t, o, n in sources(["$ up", "a: x 1", "b: y 2", "a: x 3", "b: y 4",
     ...                                    "a: x 5", "b: y 6"], None)]  # doctest: +NORMALIZE_WHITESPACE
     [(['$ up'], [0, 1], None), (['a: x 1', 'a: x 3', 'a: x 5'], [0, 2, 4, 6], 'a'),
      (['b: y 2', 'b: y 4', 'b: y 6'], [0, 3, 5, 7], 'b')]
+    >>> [n for _, _, n in sources(["h1 | CHANGED | rc=0 >>", "x", "h2 | FAILED | rc=2 >>", "y"], None)]
+    [None, 'h1', 'h2']
     """
     text = "\n" + "\n".join(lines)
+    tags = Counter(_LOG_TAG.findall(text))  # (in C: most texts have no two tags to follow)
+    owner = (any(t[-1] == "|" for t in tags) and _headed_sources(text, lines)) or \
+        _tagged_sources(text, lines, tags)
+    if owner is None:
+        return [(lines, origin, None)]
+    streams: dict[str | None, list[int]] = {None: []}
+    for k, name in enumerate(owner):
+        streams.setdefault(name, []).append(k)
+    back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
+    return [([lines[k] for k in ks], [0, *map(back, ks)], name)
+            for name, ks in streams.items() if name or any(lines[k].strip() for k in ks)]
+
+
+# The head line of a host's block in ansible's ad-hoc output: ``host | CHANGED | rc=0 >>``
+# (its stdout, then its stderr below).
+_SOURCE_HEAD = re.compile(r"^(?P<host>[\w.@:-]{1,80}) \| [A-Z]+!? \| rc=-?\d+ >>$", re.M)
+
+
+def _headed_sources(text: str, lines: list[str]) -> list[str | None] | None:
+    """The source of each of ``lines`` (None: of none; ``text``: the lines joined, after a
+    line break) where their blocks have head lines (see ``_SOURCE_HEAD``), else None."""
+    if "| rc=" not in text or _SOURCE_HEAD.search(text) is None:
+        return None
+    owner, name = [], None
+    for line in lines:
+        m = _SOURCE_HEAD.match(line) if line[-3:] == " >>" else None
+        if m is not None:
+            name = m["host"]
+        owner.append(None if m is not None else name)
+    return owner
+
+
+def _tagged_sources(text: str, lines: list[str], counts: Counter) -> list[str | None] | None:
+    """The source of each of ``lines`` (None: of none; ``text``: the lines joined, after a
+    line break; ``counts``: the lines of each tag) where their sources' tags interleave, else
+    None (see :func:`sources`)."""
+    if sum(n >= _SHARED_BLOCK and _is_tag(t) for t, n in counts.items()) < 2:
+        return None
     tags: dict[int, str] = {}  # line index -> its tag
     texts: dict[str, list[str]] = defaultdict(list)  # tag -> the texts behind it
     count = pos = 0
@@ -495,24 +550,20 @@ def sources(lines: list[str], origin: list[int] | None
              if len(behind) >= _SHARED_BLOCK and _is_tag(t) and not _rows_only(behind)}
     order = [t for _, t in sorted(tags.items()) if t in names]
     if len(names) < 2 or len({t for t, _ in groupby(order)}) == len(list(groupby(order))):
-        return [(lines, origin, None)]  # (no source resumes after another's lines)
-    streams: dict[str | None, list[int]] = {None: [], **{t: [] for t in dict.fromkeys(order)}}
-    last, between = None, []  # (the untagged lines since the source's last line)
+        return None  # (no source resumes after another's lines)
+    owner: list[str | None] = [None] * len(lines)
+    last, between = None, []  # (the untagged lines since the last tagged one)
     for k in range(len(lines)):
         tag = tags.get(k)
         if tag not in names:
             between.append(k)
             continue
         if last is not None and len(between) <= _WRAPPED:
-            streams[last] += between
-        else:
-            streams[None] += between
-        streams[tag].append(k)
+            for j in between:
+                owner[j] = owner[j - 1]
+        owner[k] = _source_name(tag)
         last, between = tag, []
-    streams[None] += between
-    back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
-    return [([lines[k] for k in ks], [0, *map(back, ks)], tag and _source_name(tag))
-            for tag, ks in streams.items() if tag or any(lines[k].strip() for k in ks)]
+    return owner
 
 
 #: The rule that names a run by the tag of its source in an interleaved log (see :func:`sources`).
@@ -532,8 +583,8 @@ def name_by_source(runs: list, name: str | None) -> None:
 
 def _source_name(tag: str) -> str:
     """A log's tag as the name of its source: ``[pod/x/c]`` -> ``pod/x/c``, ``web-1  |`` ->
-    ``web-1``, ``host-a:`` -> ``host-a``."""
-    return tag.strip("[]").rstrip(" :|")
+    ``web-1``, ``    amazon-ebs.x86:`` -> ``amazon-ebs.x86``."""
+    return tag.strip().strip("[]").rstrip(" :|")
 
 
 # (a table's row: a name, then values; not openssl's progress lines or records)
