@@ -196,6 +196,13 @@ def _blocks(text: str, source: str) -> tuple[list[Block], bool] | None:
         return None  # (no string holds a line break: a JSON string must escape it)
     # (a notebook's values that hold no cell text, widget state, plots, images, are skipped
     # by the C scanner: cheap, however many tokens they hold)
+    if _CAST.match(text):  # (an asciinema recording: one terminal's output)
+        try:
+            values = _document(text, _EVERY_KEY)
+        except _NOT_JSON:
+            return None
+        block = _cast(values)
+        return ([block], True) if block else None
     maybe_notebook = '"nbformat"' in text
     try:
         values = _document(text, _NOTEBOOK_KEYS if maybe_notebook else None)
@@ -206,6 +213,31 @@ def _blocks(text: str, source: str) -> tuple[list[Block], bool] | None:
         return None
     blocks = _notebook(values[0], source) if notebook else _string_blocks(values)
     return (blocks, notebook) if blocks else None
+
+
+# An asciinema recording (asciicast v2 or v3): a header object on the first line, then one
+# event a line, ``[time, "o", "text"]``, whose texts joined are what the terminal printed.
+_CAST = re.compile(r'[ \t\ufeff]*+\{[^\n]*"version":[ ]?[23]\b[^\n]*\n[ \t]*+\[')
+
+
+def _cast(values: list) -> Block:
+    """The lines an asciinema recording printed (its ``"o"`` events' texts joined), each a
+    piece of the JSON line where it began."""
+    events = [v for v in values[1:] if isinstance(v, list) and len(v) >= 3 and v[1] == "o"
+              and isinstance(v[2], _Str)]
+    text = "".join(e[2] for e in events)
+    starts, pos = [], 0  # (the offset where each event's text begins, and its JSON line)
+    for e in events:
+        starts.append((pos, e[2].line))
+        pos += len(e[2])
+    out: Block = []
+    k, begin = 0, 0
+    for line in text.split("\n") if text else []:  # (only LF ends a line: a CR redraws it)
+        while k + 1 < len(starts) and starts[k + 1][0] <= begin:
+            k += 1
+        out.append(_at(line + "\n", starts[k][1]))
+        begin += len(line) + 1
+    return out
 
 
 def is_document(text: str) -> bool:

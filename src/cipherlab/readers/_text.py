@@ -34,8 +34,9 @@ __all__ = ["LineWarning", "SOURCE_RULE", "clean", "decode", "documents", "name_b
            "stands_in_a_log", "strip_log_prefixes", "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC,
-# and BEL, which ends a terminal's title and Buildkite's time stamps in a log).
-_BINARY = re.compile(rb"[\x00-\x06\x08\x0e-\x1a\x1c-\x1f]")
+# BEL, which ends a terminal's title and Buildkite's time stamps in a log, and BS, which a
+# terminal session's typescript holds where keys erased what was typed).
+_BINARY = re.compile(rb"[\x00-\x06\x0e-\x1a\x1c-\x1f]")
 _MOJIBAKE = (
     ("\u00c2\u00a0", " "),   # NBSP encoded in UTF-8, read as Latin-1
     ("\u00c2 ", " "),        # the same after a mail client turned the NBSP into a space
@@ -155,15 +156,56 @@ def split_lines(text: str) -> list[str]:
     >>> split_lines("a\\r\\nb\\u00c2\\u00a0c\\r\\n")
     ['a', 'b c', '']
     """
+    overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
         if "section_" in text:  # (GitLab's section markers end in a CR that ends no line)
             text = _GITLAB_SECTION.sub("", text)
-        text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r\n" not in text else \
-            text.replace("\r\n", "\n").replace("\r", " ")
+        if "\r\n" not in text:
+            text = text.replace("\r", "\n")  # (old Mac line ends)
+        else:
+            text = text.replace("\r\n", "\n")
+            overwritten = overwritten or "\r" in text  # (a terminal's progress, overwritten)
     if any(c in text for c in _MOJIBAKE_HINT):
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
-    return text.split("\n")
+    lines = text.split("\n")
+    if overwritten:
+        lines = [_screen(line) if "\r" in line or "\x08" in line else line for line in lines]
+    return lines
+
+
+# What moves a terminal's cursor on its line or erases it, and the text between (other
+# escapes show nothing: colours, titles, bracketed paste).
+_TERMINAL = re.compile(r"\x1b\[(?P<n>\d*)(?P<move>[KDC])|\x1b\[[0-?]*[ -/]*[@-~]"
+                       r"|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\r\x08]|[^\r\x08\x1b]+")
+
+
+def _screen(line: str) -> str:
+    """A line as a terminal shows it: a CR returns to its start, a BS goes back one, ``ESC[K``
+    erases to its end, ``ESC[nD``/``ESC[nC`` move back/on; text overwrites what is under it
+    (a progress line redrawn, a typo erased and retyped). Other escapes are dropped.
+
+    >>> _screen("openssl speed -evp aes-256-gmc\\x08\\x08\\x08\\x1b[Kgcm"), _screen("[###...] 3/6\\r[######] 6/6")
+    ('openssl speed -evp aes-256-gcm', '[######] 6/6')
+    """
+    screen: list[str] = []
+    col = 0
+    for m in _TERMINAL.finditer(line):
+        piece = m[0]
+        if piece == "\r":
+            col = 0
+        elif piece == "\x08":
+            col = max(col - 1, 0)
+        elif m["move"] == "K":
+            n = m["n"]  # (to the line's end; 1: from its start; 2: all of it)
+            screen = [] if n == "2" else [" "] * col + screen[col:] if n == "1" else screen[:col]
+        elif m["move"]:
+            col = max(col + int(m["n"] or 1) * (1 if m["move"] == "C" else -1), 0)
+        elif piece[0] != "\x1b":
+            screen += [" "] * (col - len(screen))
+            screen[col:col + len(piece)] = piece
+            col += len(piece)
+    return "".join(screen)
 
 
 def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] | None]:
@@ -209,7 +251,7 @@ def documents(text: str, source: str = "<text>"
     held = _json.held_documents(text, source)
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
-    if held is None and len(parts[0][0]) > 1:  # (ansible's results: JSON in a text)
+    if held is None and " => {" in text:  # (ansible's results: JSON in a text)
         results = _json.held_results(parts[0][0])
         if results is not None:
             return [(lines, _through(origin, parts[0][1]), name) for lines, origin, name in results]
