@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple
 
 from cipherlab.readers._context import MASK_RULE
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
-from cipherlab.readers._tables import _VERSION, prose_cpu  # (the one reader of CPUs, versions in prose)
+from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
 # The kinds of event that may open a run.
 PROGRESS = "progress"            # a Doing line (or a block of them)
