@@ -312,3 +312,22 @@ def test_a_grid_of_public_key_operations_whose_algorithm_is_unclear_is_reported(
         with pytest.raises(IngestError) as err:
             cipherlab.ingest(text)
     assert [n for n, _ in err.value.unplaced] == [7]
+
+
+def test_an_elapsed_notice_above_the_records_of_the_table_before_it_is_that_runs():
+    """stdout then stderr (``cmd >out 2>err; cat out err``, ansible): the notice comes after
+    the table, the records of that table after it: the notice is that run's (logs/021's shape,
+    here with a second run below that stays CPU-timed)."""
+    text = ("out and err of the first run, cat one after the other:\n\n"
+            "type             64 bytes\nsha1     256000.00k\n"
+            "You have chosen to measure elapsed time instead of user CPU time.\n"
+            "Doing sha1 for 1s on 64 size blocks: 4000000 sha1's in 1.00s\n\n"
+            "and with CPU time:\n\ntype             64 bytes\nsha1     251000.00k\n")
+    df = _read(text)
+    assert df.run.nunique() == 2 and _runs(df, "timing") == ["elapsed", None]
+
+
+def test_a_command_quoted_for_ssh_is_read():
+    import cipherlab.readers._text as T
+    got = T.parse_prompt('ops@jump:~$ ssh -J bastion pi@pi5.lan "openssl speed -elapsed -multi 4 rsa2048"')
+    assert got["timing"] == "elapsed" and got["multi"] == 4 and got["args"][-1] == "rsa2048"

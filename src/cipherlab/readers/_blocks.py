@@ -318,6 +318,8 @@ class _BlockReaders:
                     seen.add(key)
                 k += 1
             self._extend_some(to, cols, start, k, span, dialect)
+            if seen and kind == PROGRESS:
+                self.records_joined(run)
             if to is not run:
                 run.last = lines[k - 1] + span - 1
             if k == n:

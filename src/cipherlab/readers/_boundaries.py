@@ -207,11 +207,20 @@ class _RunBoundaries:
         only place where runs are opened), else the current run. Its last line is not moved."""
         b = self.boundary(ev)
         if b is None:
+            if ev.kind == PROGRESS:
+                self.records_joined(self.cur)
             return self.cur
         if b.joins:  # (the current run's text goes on: records are no prose)
             self.cur.last = i
             return self.runs[self.above[1]]
         return self.open_at(i, b, ev.kind)
+
+    def records_joined(self, run: _Run) -> None:
+        """Progress records of ``run``'s table joined it after an elapsed notice that waits
+        for the next run (:meth:`bind`): its stderr pasted below its stdout, the notice first
+        (ansible, ``cmd 2>&1 >out``), so the notice is this run's."""
+        if "elapsed" in self.pending_context and run.has_cells():
+            bind_context(run, {"elapsed": self.pending_context.pop("elapsed")})
 
     def table_above(self, ev: Event) -> _Run | None:
         """The run above the current one whose record ``ev`` is, or None.

@@ -971,7 +971,7 @@ def parse_prompt(line: str) -> dict | None:
 # from the binary on. (`[^|;&]*?` stops at the first binary name: one anchored scan.)
 _RUNNERS = r"docker|podman|nerdctl|kubectl|oc|ssh|adb|wsl|winpty|lxc|multipass|vagrant"
 _RUNNER = re.compile(rf"^\s*(?:{_PS})?(?:sudo\s+)?(?:{_RUNNERS})\s(?:[^|;&]*?\s)?"
-                     rf"(?=[\w./~-]*{_OPENSSL}\s+speed\b)")
+                     rf"(?P<q>['\"]?)(?=[\w./~-]*{_OPENSSL}\s+speed\b)")
 _RUNNER_HINT = re.compile(rf"\b(?:{_RUNNERS})\s")
 
 
@@ -982,7 +982,12 @@ def _speed_command(text: str) -> tuple[re.Match | None, bool]:
     if m is not None or _RUNNER_HINT.search(text) is None:
         return m, False
     runner = _RUNNER.match(text)
-    return (None, False) if runner is None else (_PROMPT.match(text[runner.end():]), True)
+    if runner is None:
+        return None, False
+    command = text[runner.end():]
+    if runner["q"]:  # (`ssh host 'openssl speed ...'`: the quoted command, whole)
+        command = command.partition(runner["q"])[0]
+    return _PROMPT.match(command), True
 
 
 def _listed(line: str) -> dict | None:
