@@ -80,6 +80,7 @@ OTHER_SYSTEMS = [
     ("(base) jo@mbp ~ % openssl speed -seconds 2 sha256", {"seconds": 2}),
     ("\u03bb openssl speed -multi 2 md5", {"multi": 2}),
     ("power9$ OPENSSL_ppccap=0 openssl speed -evp aes-128-gcm", {"isa_mask": "ppccap=0"}),
+    ("[14:02:11] kim@nas:~$ openssl speed -seconds 2 -evp chacha20", {"seconds": 2, "evp": "chacha20"}),
     ("$ docker run --rm -it debian:trixie openssl speed -elapsed -evp aes-128-gcm",
      {"timing": "elapsed", "evp": "aes-128-gcm"}),
     ("$ kubectl exec -it bench-0 -c main -- openssl speed -multi 4 rsa2048", {"multi": 4}),
@@ -101,6 +102,7 @@ def test_other_systems_prompts_and_lists_bind_their_speed_commands_options(line,
     "$ while read c; do openssl speed -elapsed -evp \"$c\"; done < ciphers.txt",
     "PS C:\\> foreach ($c in 'aes-128-gcm','sm4-cbc') { openssl speed -elapsed -evp $c }",
     "$ openssl speed -elapsed rsa2048; openssl speed ecdsap256",
+    "C:\\bench>for %%c in (aes-128-gcm sm4-cbc) do openssl speed -elapsed -evp %%c",
 ])
 def test_a_loop_or_a_list_of_several_speed_commands_binds_none(line):
     prompt = parse_prompt(line)
