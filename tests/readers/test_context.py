@@ -55,6 +55,9 @@ RULES = [
     ("not a name", "[kim@fedora ~]$ tongsuo version", None, C.SKIP),
     ("not a name", "Tongsuo 8.3.2", None, C.SKIP),
     ("sentence", "Now the same box with turbo off:", None, C.STOP),
+    ("bold lead-in", "Graviton 4 (r8g.large): eight vCPUs, one used", "__Graviton 4 (r8g.large)__: eight vCPUs, one used",
+     C.Label("Graviton 4 (r8g.large)", "bold lead-in")),
+    ("bold lead-in", "Edit: re-ran it with -elapsed.", "**Edit**: re-ran it with -elapsed.", C.STOP),
     ("caption", "Graviton 3 (c7g.large):", None, C.Label("Graviton 3 (c7g.large)", "caption")),
     ("caption", "Stock firmware.", None, C.Label("Stock firmware", "caption")),
 ]

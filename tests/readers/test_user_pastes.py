@@ -41,7 +41,6 @@ XFAIL: dict[str, str] = {
     "documents/126": "label: 'candidate box' (from the sentence), not the <h2>/<h3> heading above "
                      "each table (_context)",
     "documents/144": "label: 'signer box' (a phrase of the prose), not the CPU named beside it",
-    "notebooks/205": "label: the bold lead-in ('**EPYC VM, 2 vCPU**: both cores ...') names no run",
 }
 
 

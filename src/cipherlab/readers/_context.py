@@ -243,6 +243,29 @@ def _heading(line: str, raw: str):
     return Label(_clean_label(text) if ok else None, "heading", level)
 
 
+# A bold lead-in before a description: "**EPYC VM, 2 vCPU**: both cores at once, wall-clock
+# time" (the bold words name the machine; "**Note**: ...", "**Update:** ..." name none).
+_LEAD_IN = re.compile(r"^\s*(\*\*|__)(?=\S)([^*_]{2,60}?)(?<=\S)\1\s*:\s+\S")
+_NOT_A_LEAD_IN = re.compile(r"^(?:note|notes|edit|update|tl;?dr|fyi|ps|warning|result|results|"
+                            r"output|summary|conclusion|context|environment|command|setup)$", re.I)
+
+
+def _lead_in(line: str, raw: str):
+    """A bold lead-in that names a machine (a digit or a capitalised model word in it) names the
+    run below it, whatever the sentence after it says: ``**Pi 5, stock clocks**: ...``."""
+    raw = raw.lstrip("> \t")  # (the cleaned line lost the emphasis)
+    m = _LEAD_IN.match(raw) if raw[:1] in "*_" else None
+    if m is None:
+        return None
+    if _NOT_A_LEAD_IN.match(m[2]) or not (_CPU_MARK.search(m[2]) or _ACRONYM.search(m[2])):
+        return STOP  # ("**Note**: this is slow" tells a story)
+    text = _clean_label(m[2])
+    return STOP if text is None else Label(text, "bold lead-in")
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b|\d")
+
+
 def _machine(line: str, raw: str):
     """A machine a sentence names: ``FWIW, on my small NUC-like server, ML-KEM is fast.`` ->
     ``small NUC-like server`` (a short line that names one is a caption, whole)."""
@@ -357,6 +380,7 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("byline", _byline),
     ("caption around a command", _around_command),
     ("heading", _heading),
+    ("bold lead-in", _lead_in),
     ("machine phrase", _machine),
     ("machine and its CPU", _machine_and_cpu),
     ("subject of a sentence", _subject),
