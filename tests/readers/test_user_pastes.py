@@ -36,8 +36,6 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
     "documents/110": "label: the heading holds the command ('openssl speed on the RK3588 ...')",
-    "documents/117": "label: 'Quick numbers from' (the sentence cut at its command), not the "
-                     "machine named after it ('M2 MacBook Air'; _context)",
     "documents/126": "label: 'candidate box' (from the sentence), not the <h2>/<h3> heading above "
                      "each table (_context)",
     "documents/144": "label: 'signer box' (a phrase of the prose), not the CPU named beside it",

@@ -197,6 +197,22 @@ def _byline(line: str, raw: str):
     return STOP if is_byline(line) else None
 
 
+# Words before a command that end in a preposition or an article are a sentence cut at it
+# ("Quick numbers from `openssl speed ...` on my M2"), no caption.
+_CUT_AT_COMMAND = re.compile(r"\b(?:from|of|with|using|by|via|in|on|for|and|or|to|the|a|an|my|our)$",
+                             re.IGNORECASE)
+
+
+_AFTER_COMMAND = re.compile(r"^(?:on|for|from|in)\s+(?:(?:my|our|the|a|an|this)\s+)?", re.IGNORECASE)
+
+
+def _after_command(text: str) -> str:
+    """The words after a command as a name: ``on our build box`` -> ``build box``, ``(Graviton
+    3)`` -> ``Graviton 3``."""
+    text = _AFTER_COMMAND.sub("", text.strip(" \t:;,"))
+    return text[1:-1] if text[:1] == "(" and text[-1:] == ")" and text.count("(") == 1 else text
+
+
 def _around_command(line: str, raw: str):
     """A caption around a quoted or prompted command names the run with the words around it:
     ``Before patch: $ apps/openssl speed ecdh`` -> ``Before patch``; ``'apps/openssl speed rsa'
@@ -209,10 +225,11 @@ def _around_command(line: str, raw: str):
     before = line[:m.start()]
     if m[0][:1] not in "`'\"" and not before.rstrip().endswith(":"):
         return None  # ("pi@pi5:~ $ openssl speed" is a prompt, not a caption)
-    for side in (before, line[m.end():]):
+    for side in (before, _after_command(line[m.end():])):
         side = _ENUMERATOR.sub("", side.strip(" \t:;,"))
         if side and not _SENTENCE.search(side) and not _NOT_LABEL_LINE.search(side) and \
-                not _SENTENCE_END.search(side):  # ("(OpenSSL 3.3.0, Xeon). MB/s": two sentences)
+                not _SENTENCE_END.search(side) and not _CUT_AT_COMMAND.search(side):
+            # ("(OpenSSL 3.3.0, Xeon). MB/s": two sentences; "Quick numbers from": cut)
             text = _clean_label(side)
             if text is not None:
                 return Label(text, "caption around a command")
