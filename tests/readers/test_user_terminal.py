@@ -331,3 +331,15 @@ def test_a_command_quoted_for_ssh_is_read():
     import cipherlab.readers._text as T
     got = T.parse_prompt('ops@jump:~$ ssh -J bastion pi@pi5.lan "openssl speed -elapsed -multi 4 rsa2048"')
     assert got["timing"] == "elapsed" and got["multi"] == 4 and got["args"][-1] == "rsa2048"
+
+
+def test_an_elapsed_notice_before_records_of_a_table_above_is_that_tables_run():
+    """``cat out1 out2 err1 err2``: both tables, then the first run's stderr (the notice and its
+    records), then the second's records: the notice is the first run's, not the second's."""
+    text = ("type             64 bytes\nsha1     256000.00k\n"
+            "type             64 bytes\nmd5      512000.00k\n"
+            "You have chosen to measure elapsed time instead of user CPU time.\n"
+            "Doing sha1 for 1s on 64 size blocks: 4000000 sha1's in 1.00s\n"
+            "Doing md5 for 1s on 64 size blocks: 8000000 md5's in 1.00s\n")
+    df = _read(text)
+    assert df.run.nunique() == 2 and _runs(df, "timing") == ["elapsed", "cpu"]

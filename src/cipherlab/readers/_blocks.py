@@ -305,12 +305,16 @@ class _BlockReaders:
                 self.extend_progress(run, cols, span, dialect)
                 return  # (no record repeats, and the text did not move on: the usual case)
             seen, rule, start, to = set(), None, 0, run
+            pending = "elapsed" in self.pending_context
             for key, count, secs in zip(keys, counts, seconds):
                 rule = self.boundary(Event(kind, key, int(count), key[1], float(secs))) or (
                     REPEATS if key in seen else None)
                 if rule is not None and not rule.joins:
                     break
                 joins = self.runs[self.above[1]] if rule is not None else run
+                if pending and kind == PROGRESS:
+                    self.records_joined(joins)  # (an elapsed notice is the run of the records after it)
+                    pending = "elapsed" in self.pending_context
                 if joins is not to:  # (records of a table above join its run: see joins)
                     self._extend_some(to, cols, start, k, span, dialect)
                     start, to = k, joins
@@ -318,8 +322,6 @@ class _BlockReaders:
                     seen.add(key)
                 k += 1
             self._extend_some(to, cols, start, k, span, dialect)
-            if seen and kind == PROGRESS:
-                self.records_joined(run)
             if to is not run:
                 run.last = lines[k - 1] + span - 1
             if k == n:

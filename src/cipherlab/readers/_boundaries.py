@@ -212,6 +212,8 @@ class _RunBoundaries:
             return self.cur
         if b.joins:  # (the current run's text goes on: records are no prose)
             self.cur.last = i
+            if ev.kind == PROGRESS:
+                self.records_joined(self.runs[self.above[1]])
             return self.runs[self.above[1]]
         return self.open_at(i, b, ev.kind)
 
