@@ -232,9 +232,9 @@ def columns(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] |
             for f in CELL_FIELDS:
                 cells[f].extend([c.get(f) for c in run.cells])
             skip = {*CELL_FIELDS, *conditions, "source"}
-            per_cell = [key for key in dict.fromkeys(chain.from_iterable(run.cells))
-                        if key not in skip]
-            if per_cell:
+            if set().union(*run.cells) - skip:  # (then in the order the cells give them)
+                per_cell = [key for key in dict.fromkeys(chain.from_iterable(run.cells))
+                            if key not in skip]
                 varying[ordinal] = (per_cell, run.cells)
         else:
             for f, values in zip(CELL_FIELDS, zip(*run.cells)):
