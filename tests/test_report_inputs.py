@@ -128,7 +128,7 @@ def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machi
     # one run per machine: each block size's ratio is described, not tested
     assert f"alice against bob : from {slow.ratio:.3g}× (aes-128-cbc at " \
            f"{int(slow.block_bytes)} bytes)" in text
-    assert "one run per machine: described, not tested" in text
+    assert "one run on a side: described, not tested" in text
     assert f"alice against bob (encrypt): {res.ratio.min():.3g}× to {res.ratio.max():.3g}× " \
            f"over {len(res)} cells" in text  # the pairwise view
     # bob.txt names each run ("evp aes-128-gcm aesni=on"): those are runs, not machines
@@ -193,3 +193,70 @@ def test_the_two_machine_report_in_chromium(two_machines_report, page):
     assert "alice against bob" in text and "Pairwise" in text
     facts = page.locator("section#data table").nth(1).inner_text()
     assert "alice" in facts and "bob" in facts and "mask in effect" in facts
+
+
+def _bundled_folder(name: str):
+    return cipherlab.datasets.path(f"captures/{name}/README.md").parent
+
+
+def _copy_folder(name: str, dest):
+    import shutil
+    return shutil.copytree(_bundled_folder(name), dest)
+
+
+def test_folders_and_files_named_alike_stay_apart_as_machines(tmp_path):
+    from cipherlab.reporting._inputs import load
+
+    # a folder's dots are part of its name (Path.stem took "openssl-3.0" for both)
+    a = _copy_folder("host-a-openssl-3.0.19", tmp_path / "openssl-3.0.19-host-a")
+    b = _copy_folder("host-b-openssl-3.0.22", tmp_path / "openssl-3.0.22-host-b")
+    got = _quiet(load, [a, b])
+    assert set(got.df["machine"].astype(str)) == {"openssl-3.0.19-host-a", "openssl-3.0.22-host-b"}
+    # two speed.txt of two folders: told apart by their folders, never one machine
+    for host, source in (("alpha", a / "evp-aes.txt"), ("beta", b / "evp.txt")):
+        (tmp_path / host).mkdir()
+        (tmp_path / host / "speed.txt").write_bytes(source.read_bytes())
+    got = _quiet(load, [tmp_path / "alpha" / "speed.txt", tmp_path / "beta" / "speed.txt"])
+    assert set(got.df["machine"].astype(str)) == {"alpha/speed", "beta/speed"}
+    assert got.names == ["alpha/speed", "beta/speed"]
+
+
+def test_a_folder_of_two_cpus_dumps_is_two_machines_and_one_cpus_is_pooled_loudly(tmp_path):
+    from cipherlab.errors import ComparabilityWarning
+    from cipherlab.reporting._inputs import load
+
+    a, b = _bundled_folder("host-a-openssl-3.0.19"), _bundled_folder("host-b-openssl-3.0.22")
+    mixed = tmp_path / "dumps"
+    mixed.mkdir()
+    (mixed / "alice.txt").write_bytes((a / "evp-aes.txt").read_bytes())
+    (mixed / "bob.txt").write_bytes((b / "evp.txt").read_bytes())
+    with pytest.warns(ComparabilityWarning, match=r"dumps: its files come from 2 machines"):
+        got = load(mixed)
+    assert set(got.df["machine"].astype(str)) == {"dumps/alice", "dumps/bob"}
+    # one CPU (the same capability words) measuring the same cells in two files: one machine,
+    # its files pooled as runs, and said
+    one = tmp_path / "mine"
+    one.mkdir()
+    (one / "gcm.txt").write_bytes((a / "evp-aes.txt").read_bytes())
+    (one / "legacy.txt").write_bytes((a / "legacy-unavailable.txt").read_bytes())
+    with pytest.warns(ComparabilityWarning, match=r"mine: 2 of its 2 files measure the same "
+                                                  r"cells and name no host"):
+        got = load(one)
+    assert set(got.df["machine"].astype(str)) == {"mine"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ComparabilityWarning)  # a label names the machine: quiet
+        assert set(load(one, label="laptop").df["machine"].astype(str)) == {"laptop"}
+
+
+@pytest.mark.openssl
+def test_a_capture_beside_a_dump_keeps_its_isa_pairs(captured):
+    from cipherlab.reporting._aesni import _comparisons
+    from cipherlab.reporting._inputs import load
+
+    # the dump's rows have no `isa` preset: they must not split the capture's native/no-aesni
+    dump = cipherlab.datasets.path("captures/host-b-openssl-3.0.22/evp.txt")
+    df = _quiet(load, [captured, dump]).df
+    paired, unpaired = _comparisons(df[df["bytes_per_s"].notna()])
+    host = str(cipherlab.ingest(captured)["host"].iloc[0])
+    assert {str(key["machine"]) for key, *_ in paired} == {host, "evp"}
+    assert not unpaired

@@ -135,7 +135,7 @@ def pastes(folder: Path = PASTES) -> list[Path]:
                   if p.suffix in SUFFIXES and expectation_path(p).exists())
 
 
-SUFFIXES = (".txt", ".md", ".html", ".ipynb", ".json", ".jsonl")
+SUFFIXES = (".txt", ".md", ".html", ".ipynb", ".json", ".jsonl", ".cast")
 
 
 def numbered_lines(paste: Path) -> list[tuple[int, str]]:
@@ -145,7 +145,7 @@ def numbered_lines(paste: Path) -> list[tuple[int, str]]:
     from cipherlab.readers._json import held_text
 
     text = paste.read_text(encoding="utf-8-sig", errors="replace")
-    held = held_text(text) if paste.suffix in (".ipynb", ".json", ".jsonl") else None
+    held = held_text(text) if paste.suffix in (".ipynb", ".json", ".jsonl", ".cast") else None
     if held is None:
         return list(enumerate(text.splitlines(), 1))
     lines, origin = held

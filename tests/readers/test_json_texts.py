@@ -257,3 +257,36 @@ def test_the_posts_of_a_reply_are_read_apart_and_no_label_crosses_them():
         [_json_line(comments, "30617.28k")] * 3
     with pytest.raises(IngestError, match="no measurements"):  # (each post alone is no error)
         cipherlab.ingest(json.dumps([{"body": "thanks!\nno numbers here"}, {"body": "+1\n"}]))
+
+
+# A 3.x run split as ansible keeps it: stderr (the Doing lines), stdout (the rest); made up.
+_ERR = ["Doing sha1 for 3s on 16 size blocks: 14017000 sha1's in 2.99s",
+        "Doing sha1 for 3s on 64 size blocks: 9940123 sha1's in 3.00s"]
+_OUT = ["version: 3.0.13", "The 'numbers' are in 1000s of bytes per second processed.",
+        "type             16 bytes     64 bytes", "sha1             75007.36k   212056.00k"]
+
+
+def test_ansible_results_on_one_line_are_read_by_host_with_their_command():
+    result = {"changed": True, "cmd": ["env", "OPENSSL_ia32cap=~0x200000200000000", "openssl",
+                                       "speed", "-seconds", "3", "sha1"],
+              "rc": 0, "stderr": "\n".join(_ERR), "stderr_lines": _ERR,
+              "stdout": "\n".join(_OUT), "stdout_lines": _OUT}
+    text = "\n".join(["TASK [bench] ***", f"changed: [db-3] => {json.dumps(result)}",
+                      f"changed: [db-4] => (item=sha1) => {json.dumps({**result, 'cmd': 'openssl speed sha1'})}",
+                      "", "PLAY RECAP ***", "db-3 : ok=1 changed=1 unreachable=0 failed=0"]) + "\n"
+    df = _read(text, n_jobs=1)
+    runs = df.groupby("run")
+    assert runs.label.first().tolist() == ["db-3", "db-4"]
+    assert runs.line.first().tolist() == [2, 3]  # (each cell names its JSON line)
+    assert df.isa_mask.tolist()[:2] == ["~0x200000200000000"] * 2 and df.isa_mask.isna().tolist()[2:] == [True] * 2
+    assert sorted(df.bytes_per_s) == [75007360.0] * 2 + [212056000.0] * 2  # (not twice: *_lines)
+
+
+def test_ansible_debug_results_give_their_lists_of_lines():
+    lines = ["ok: [edge-1] => {", '    "msg": [']
+    lines += [f"        {json.dumps(x)}," for x in _OUT[:-1]] + [f"        {json.dumps(_OUT[-1])}", "    ]", "}"]
+    lines += ["fatal: [edge-2]: FAILED! => {\"changed\": false, \"msg\": \"openssl: not found\"}"]
+    df = _read("\n".join(lines) + "\n", n_jobs=1)
+    assert df.label.unique().tolist() == ["edge-1"]
+    assert df.line.unique().tolist() == [6]
+    assert df.bytes_per_s.tolist() == [75007360.0, 212056000.0]

@@ -4,8 +4,8 @@ Each log form puts a prefix before every line: a time stamp whose digits change 
 line, a tag the same on every line, or both (``readers/_text.py``, ``strip_shared_prefix``). A
 text behind such a prefix must give the very table the bare text gives (cells, runs, labels,
 line numbers); openssl's own lines that look like a prefix (``Got:``, ``+DT:``, ``version:``,
-rows of one algorithm family) are never cut; two sources whose lines interleave are left alone
-(loud), never mixed. The texts here are small variants written for these tests; the whole log
+rows of one algorithm family) are never cut; two sources whose lines interleave are read apart,
+each named by its tag, never mixed. The texts here are small variants written for these tests; the whole log
 texts are ``tests/data/user/logs``.
 """
 
@@ -18,7 +18,7 @@ import pytest
 
 import cipherlab
 from cipherlab.errors import IngestError
-from cipherlab.readers._text import strip_shared_prefix
+from cipherlab.readers._text import sources, strip_shared_prefix
 
 pytestmark = pytest.mark.usefixtures("engine")  # block readers and line by line (conftest)
 
@@ -124,18 +124,42 @@ def test_markdown_tables_and_mail_quotes_keep_their_marks():
     assert strip_shared_prefix(table)[0] == table
 
 
-def test_two_sources_interleaved_are_left_loud_not_mixed():
-    a = ["You have chosen to measure elapsed time instead of user CPU time.",
-         "Doing md5 for 3s on 16 size blocks: 3000 md5's in 3.00s"]
-    b = ["Doing sha1 for 3s on 16 size blocks: 6000 sha1's in 3.00s",
-         "Doing sha1 for 3s on 64 size blocks: 5000 sha1's in 3.00s"]
-    tail = ["The 'numbers' are in 1000s of bytes per second processed.", "type 16 bytes 64 bytes",
-            "md5 1100.00k 2200.00k"]
-    lines = [f"web-{k}    | {x}" for pair in zip(a, b, strict=True) for k, x in enumerate(pair, 1)]
-    lines += [f"web-1    | {x}" for x in tail] + [f"web-2    | {x}" for x in tail]
-    assert strip_shared_prefix(lines)[0] == lines
-    with pytest.raises(IngestError, match="no measurements could be placed"):
-        cipherlab.ingest("\n".join(lines) + "\n", n_jobs=1)
+_A = ["You have chosen to measure elapsed time instead of user CPU time.",
+      "Doing md5 for 3s on 16 size blocks: 3000 md5's in 3.00s"]
+_B = ["Doing sha1 for 3s on 16 size blocks: 6000 sha1's in 3.00s",
+      "Doing sha1 for 3s on 64 size blocks: 5000 sha1's in 3.00s"]
+_TAIL = ["The 'numbers' are in 1000s of bytes per second processed.", "type 16 bytes 64 bytes"]
+
+
+@pytest.mark.parametrize(("tag", "name"), [
+    (lambda k: f"web-{k}    | ", "web-{}"),  # docker compose
+    (lambda k: f"\x1b[3{k}mweb-{k}    | \x1b[0m", "web-{}"),  # coloured
+    (lambda k: f"node0{k}: ", "node0{}"),  # pdsh, clush
+    (lambda k: f"[pod/speed-4k2x{k}/bench] ", "pod/speed-4k2x{}/bench"),  # kubectl logs --prefix
+    (lambda k: f"[pod/speed-4k2x{k}/bench] 2025-11-30T11:0{k}:07.{k}1Z ",  # and --timestamps
+     "pod/speed-4k2x{}/bench"),
+])
+def test_two_sources_interleaved_are_read_apart_and_named_by_their_tags(tag, name):
+    lines = ["$ docker compose up"] + [tag(k) + x for pair in zip(_A, _B, strict=True)
+                                      for k, x in enumerate(pair, 1)]
+    lines += [tag(1) + x for x in [*_TAIL, "md5 1.00k 2.00k"]]
+    lines += [tag(2) + x for x in [*_TAIL, "sha1 32.00k 106.67k"]]
+    runs = _read(lines).groupby("run")
+    assert runs.algorithm.first().tolist() == ["md5", "sha1"]
+    assert runs.label.first().tolist() == [name.format(1), name.format(2)]
+    assert runs.timing.first().tolist() == ["elapsed", "cpu"]
+    assert _read(lines).set_index(["algorithm", "block_bytes"]).line.to_dict() == {
+        ("md5", 16): 8, ("md5", 64): 8, ("sha1", 16): 11, ("sha1", 64): 11}  # (the text's lines)
+    assert runs.rule.first().str.contains("label: tag of its source").all()
+
+
+def test_sources_keep_a_wrapped_lines_rest_and_leave_the_lines_outside_them():
+    lines = ["Attaching to db-1, db-2", "db-1  | Doing md5 for 3s on 16 size blocks: 3000 md5's",
+             "in 3.00s", "db-2  | x", "db-1  | y", "db-2  | z", "db-1  | w", "db-2  | v",
+             "db-1 exited with code 0"]
+    got = {name: (text, origin) for text, origin, name in sources(lines, None)}
+    assert got[None] == (["Attaching to db-1, db-2", "db-1 exited with code 0"], [0, 1, 9])
+    assert got["db-1"][1] == [0, 2, 3, 5, 7] and got["db-2"][1] == [0, 4, 6, 8]
 
 
 def test_github_markers_are_no_text_and_a_run_step_is_its_prompt():
@@ -210,3 +234,28 @@ def test_a_document_table_in_a_log_is_read_behind_its_stamps():
     bare, logged = _read(table), _read([stamp(i) + line for i, line in enumerate(table)])
     assert len(bare) == 4
     pd.testing.assert_frame_equal(_table(logged), _table(bare))
+
+
+@pytest.mark.parametrize("head", [
+    lambda host, i: f"{host} | CHANGED | rc=0 >>",  # ansible ad-hoc, shell module
+    lambda host, i: f"{host}.lab.example | SUCCESS | rc=0 >>",  # command module, older ansible
+])
+def test_the_head_line_of_each_hosts_block_names_its_runs(head):
+    lines = ["$ fleet run 'openssl speed sha1'"]
+    for i, (host, value) in enumerate((("edge-7", "75007.36k"), ("edge-8", "65007.36k")), 1):
+        lines += [head(host, i), *BARE[4:10], f"sha1             {value}   212056.00k"]
+    lines += [head("edge-9", 3).replace("CHANGED", "FAILED").replace("SUCCESS", "FAILED"),
+              "bash: openssl: command not found"]
+    runs = _read(lines).groupby("run")
+    assert [label.split(".")[0] for label in runs.label.first()] == ["edge-7", "edge-8"]
+    assert runs.bytes_per_s.first().tolist() == [75007360.0, 65007360.0]
+    assert runs.line.first().tolist() == [9, 17]
+
+
+@pytest.mark.parametrize("prefix", ["    qemu.bench-arm64: ", "    default: ",  # Packer, Vagrant
+                                    "null_resource.speed (remote-exec): "])  # Terraform
+def test_provisioners_prefixes_are_stripped(prefix):
+    bare = _read(BARE)
+    logged = _read(["==> qemu.bench-arm64: Provisioning with shell script: /tmp/p.sh",
+                    *(prefix + line for line in BARE)])
+    pd.testing.assert_frame_equal(_table(logged).drop(columns="line"), _table(bare).drop(columns="line"))

@@ -210,3 +210,42 @@ def test_nul_bytes_that_are_no_utf16_are_refused_with_a_clear_error(tmp_path):
     path.write_bytes(b"type 16 bytes\x00\x00\x01md5 1.00k\n")
     with pytest.raises(cipherlab.errors.IngestError, match="binary data, not benchmark text"):
         cipherlab.ingest(path)
+
+
+# --- a terminal's screen: typescripts and recordings ----------------------------------------
+# (a 1.1.1 run, other names and values than tests/data/user/logs 027 and 028)
+_SESSION = ["Doing sha1 for 3s on 16 size blocks: 14017000 sha1's in 2.99s",
+            "Doing sha1 for 3s on 64 size blocks: 9940123 sha1's in 3.00s",
+            "OpenSSL 1.1.1w  11 Sep 2023",
+            "The 'numbers' are in 1000s of bytes per second processed.",
+            "type             16 bytes     64 bytes",
+            "sha1             75007.36k   212056.00k"]
+
+
+def test_a_typescript_reads_as_its_screen_showed_it(tmp_path):
+    typed = "\x1b[1;33mroot@rk3588\x1b[0m:~# openssl speed -elapsde\x08 \x08\x08 \x08ed sha1"
+    redrawn = "".join(f"\r{i * 10:3d}% [{'=' * i}{' ' * (10 - i)}]" for i in range(11))
+    lines = ["Script started on 2025-11-30 11:00:07+01:00", typed, redrawn + "\r\x1b[2K",
+             *_SESSION, "\x1b[1;33mroot@rk3588\x1b[0m:~# exit"]
+    path = tmp_path / "typescript"
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode())  # (BS: no binary, a key)
+    df = cipherlab.ingest(path, n_jobs=1)
+    assert cells(df) == [("sha1", 16, 75007360.0), ("sha1", 64, 212056000.0)]
+    assert df.timing.unique().tolist() == ["elapsed"]  # (the options typed, as shown)
+    assert df.line.unique().tolist() == [9]
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_an_asciinema_recording_reads_as_the_text_its_events_printed(version):
+    import json
+    head = {"version": version, "width": 100, "height": 30} if version == 2 else \
+        {"version": 3, "term": {"cols": 100, "rows": 30}}
+    events = [[0.1, "o", "$ "], *([0.05, "o", c] for c in "openssl speed -seconds 3 sha1"),
+              [0.2, "o", "\r\n"], [0.3, "i", "ignored keys"]]
+    for line in _SESSION:
+        head_, sep, tail = line.partition(": ") if line.startswith("Doing") else (line, "", "")
+        events += [[1.0, "o", head_ + sep], [2.0, "o", tail + "\r\n"]] if sep else [[0.1, "o", line + "\r\n"]]
+    text = json.dumps(head) + "\n" + "".join(json.dumps(e) + "\n" for e in events)
+    df = cipherlab.ingest(text, n_jobs=1)
+    assert cells(df) == [("sha1", 16, 75007360.0), ("sha1", 64, 212056000.0)]
+    assert df.line.unique().tolist() == [2 + 29 + 1 + 1 + 2 + 2 + 4]  # (the event's JSON line)

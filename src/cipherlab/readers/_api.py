@@ -27,8 +27,8 @@ from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
 from cipherlab.readers._tables import find_tables
-from cipherlab.readers._text import (decode, documents, renumber, renumbered_warnings,
-                                     strip_log_prefixes, strip_shared_prefix)
+from cipherlab.readers._text import (decode, documents, name_by_source, renumber,
+                                     renumbered_warnings, strip_log_prefixes, strip_shared_prefix)
 
 __all__ = ["ingest"]
 
@@ -570,8 +570,9 @@ def read_runs(text: str, source: str, *, strict: bool = False,
     runs: list[model.Run] = []
     unplaced: list[tuple[int, str]] = []
     parts = documents(text, source)  # (a JSON reply's posts: read apart, no context crosses them)
-    for lines, origin in parts:  # origin: the map back to the text's lines, if they moved
+    for lines, origin, name in parts:  # origin: the map back to the text's lines, if they moved
         got, missed = _read_lines(lines, origin, source, hints)
+        name_by_source(got, name)  # (an interleaved log's source: its tag names its runs)
         runs += got
         unplaced += missed
     if len(parts) > 1:

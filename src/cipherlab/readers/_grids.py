@@ -47,6 +47,7 @@ __all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "algorithm_words", "is_deriv
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
     "switch", "blank")
+_MEASURED = (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)  # (a column's title says so)
 
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
@@ -54,7 +55,8 @@ _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|diff|delta\b|"
                       r"relative\b|factor\b|scaling\b|vs\.?(?!\w)|versus\b|increase|decrease|"
                       r"faster\b|slower\b|percent|std|stdev\b|deviation\b|cv\b|errors?\b|"
-                      r"latency\b|time\b|ms\b|us\b|seconds?\b)|%|\u00b5s", re.IGNORECASE)
+                      r"latency\b|time\b|ms\b|us\b|ns\b|seconds?\b|limits?\b|bounds?\b|asymptotic|"
+                      r"predicted\b|theoretical\b|shares?\b|fraction\b|overhead\b)|%|\u00b5s", re.IGNORECASE)
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
@@ -87,6 +89,11 @@ _NOT_BLOCK_SIZE = re.compile(r"\b(?:key|digest|hash|output|bits?\b|security|tag\
 _PROPERTY = re.compile(r"\b(?:keys?\b|bits?\b|length|size\b|level\b|years?\b|date\b|price|"
                        r"count\b|notes?\b|security|cycles|cpb\b|digest\b|output\b|rounds?\b)",
                        re.IGNORECASE)
+# Counts, positions and test statistics (a results table's "n", "p (Holm)", "Line", "R²"):
+# never a measurement, however numeric.
+_COUNT = re.compile(r"n(?:\u00bd|\s+\w+|_\w+)?|p(?:[\s_-]?(?:values?|adj(?:usted|\.)?))?|lines?|"
+                    r"files?|sources?|runs|cells|samples|repeats|r\u00b2|r\^?2|r_squared|sizes|"
+                    r"signif\.?|significant|min_p|r", re.IGNORECASE)  # ("R²": its "²" read as a mark)
 _PK_OP_WORD = re.compile(r"\b(?:sign|signing|signs|verify|verification|key generation|keygen|"
                          r"generate|parse|encaps?|decaps?|encrypt|decrypt|derive)\b", re.IGNORECASE)
 #: A header cell saying its column names runs (builds, versions, machines), not algorithms.
@@ -210,6 +217,10 @@ def is_derived(text: str) -> bool:
         and block_size(text) is None and algorithm_of(text) is None
 
 
+# The rate columns of cipherlab's tidy frame (a table of it exported: ``stats.to_markdown``).
+_TIDY_RATES = {"bytes_per_s": Role(VALUE, "", unit=1.0), "ops_per_s": Role(VALUE, "", ops=True)}
+
+
 @functools.lru_cache(maxsize=4096)  # (a Role is frozen; tables repeat their names and titles)
 def role(text: str, *, sizes: bool = False) -> Role:
     """Classify a header cell or row name (``sizes``: bare integers are block sizes)."""
@@ -224,6 +235,8 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if size is not None:
         return Role(SIZE, text, block=size)
     low = text.lower()
+    if low in _TIDY_RATES:  # (cipherlab's own columns, in a table it wrote: the unit is the name)
+        return replace(_TIDY_RATES[low], text=text)
     switch = _SWITCH.match(text)
     if switch and (switch["pre"] or switch["post"]):
         return Role(SWITCH, text, conditions=(_switched(switch),))
@@ -250,7 +263,7 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if algorithm is not None:
         return Role(ALGORITHM, text, algorithm, canonical(name)[1], block=size, unit=unit,
                      tag=None if size is not None or unit is not None or ops else tag)
-    if _PROPERTY.search(text):
+    if _PROPERTY.search(text) or _COUNT.fullmatch(base):
         return Role(PROPERTY, text)
     if unit is not None or ops:
         inner = role(base)
@@ -363,29 +376,21 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     return n
 
 
-def measured_columns_only(rows: list[tuple[int, list[str]]], number) -> bool:
-    """Whether every column after a grid's row names is titled as a measurement (a size, a
-    unit, an operation, a statistic, a derived figure), none by a name of its own: how the
-    fields of a data file (``t0_ns``, ``r_squared``, ``source``) are told from a document's
-    columns of builds or machines, which such a file cannot be told apart from."""
-    if len(rows) < 2:
-        return False
-    header = rows[_header_rows(rows, number) - 1][1]
-    keys = _key_columns(header, [cells for _, cells in rows[1:]], number)
-    return all(role(c).kind in (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)
-               for c in header[keys:])
-
-
-def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str | None):
+def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str | None, *,
+              measured_only: bool = False):
     """Cells of a grid whose rows and columns the roles of their names explain.
 
     ``rows`` are (0-based line, cleaned cells) from the header row on; ``context`` the prose
     facts (``named`` algorithms, ``last_line``, ``block_bytes``); ``number(text)`` the value
-    of a cell or None. Returns ``(groups, bad, header)``: ``groups`` maps a run key (section, run
-    roles) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
-    a throughput), ``bad`` the lines holding numbers that could not be placed, ``header`` the
-    title of each column (its header cells joined); ``None`` when this is not a benchmark grid
-    (no cell names an algorithm).
+    of a cell or None. ``measured_only``: read the grid only when every column after its row
+    names is titled as a measurement (a size, a unit, an operation, a statistic, a derived
+    figure), none by a name of its own: how the fields of a data file (``t0_ns``,
+    ``r_squared``, ``source``) are told from a document's columns of builds or machines, which
+    such a file cannot be told apart from. Returns ``(groups, bad, header)``: ``groups`` maps
+    a run key (section, run roles) to ``[(cell, ops, value text, column)]`` (``ops``: the
+    value is operations/s, not a throughput), ``bad`` the lines holding numbers that could not
+    be placed, ``header`` the title of each column (its header cells joined); ``None`` when
+    this is not a benchmark grid (no cell names an algorithm).
     """
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
@@ -397,6 +402,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]
     keys = _key_columns(header, [cells for _, cells in body], number)
+    if measured_only and not all(role(c).kind in _MEASURED for c in header[keys:]):
+        return None
     corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
     # (the grid's own algorithm and operation, looked for when a cell first needs them)
     defaults = functools.cache(lambda: _table_defaults(corner, caption, context))
@@ -443,8 +450,11 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
             placed += 1
         if holding and placed < holding:
             short.append((line, unplaced))
-    # (judged once the whole grid is read: a row above the first placed one is reported too)
-    bad = [line for line, unplaced in short if groups or unplaced]
+    # (judged once the whole grid is read: a row above the first placed one is reported too;
+    # so is every row under columns of public-key operations, sign/verify... of an algorithm
+    # the text does not settle, "ecdsa 256": no other program's table has such columns)
+    measured = any(r.kind == OPERATION for _, col_roles in columns for r in col_roles)
+    bad = [line for line, unplaced in short if groups or unplaced or measured]
     return (groups, bad, [" ".join(t for t in texts if t) for texts in titles]) \
         if groups or bad else None
 
@@ -485,8 +495,11 @@ def _value_columns(titles: list[list[str]], keys: int,
     named = {" ".join(t).lower() for t in titles[keys:]}
     for j, roles in enumerate(every, keys):
         values = [cells[j] if j < len(cells) else "" for cells in body]
-        if roles and not _summary(roles, stats, len(every)) and not _is_derived_column(values) \
-                and not _of_columns(" ".join(titles[j]).lower(), named):
+        title = " ".join(titles[j])  # (sizes or a machine's facts, "Clock (GHz)": no values)
+        facts = _names_sizes(title) and all(r.kind != SIZE for r in roles) or \
+            _CONDITION_HEADER.match(title)
+        if roles and not facts and not _summary(roles, stats, len(every)) and \
+                not _is_derived_column(values) and not _of_columns(" ".join(titles[j]).lower(), named):
             columns.append((j, roles))
     return columns
 

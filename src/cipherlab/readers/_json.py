@@ -25,7 +25,7 @@ from json.decoder import scanstring  # (the C scanner of the stdlib's json)
 from cipherlab.errors import IngestWarning
 from cipherlab.readers import _text  # (which calls held_text: its functions are used at call time)
 
-__all__ = ["held_documents", "held_text", "is_document"]
+__all__ = ["held_documents", "held_results", "held_text", "is_document"]
 
 _START = re.compile(r"[ \t\r\n\ufeff]*+[\[{\"]")
 _BLANKS = re.compile(r"[ \t\r\n]*+")
@@ -111,6 +111,84 @@ def held_documents(text: str, source: str = "<text>") -> list[tuple[list[str], l
     return [_joined(blocks)] if notebook else [_joined([block]) for block in blocks]
 
 
+# A task's result in ansible's output: ``ok: [host] => {`` (its JSON below, up to a ``}`` of
+# its own; ``debug`` and ``-v``), or ``changed: [host] => {...}`` on one line (``-v``).
+_RESULT = re.compile(r"^(?:ok|changed|failed|fatal): \[(?P<host>[^\]\n]{1,80})\](?: => \(item=[^\n]*\))?"
+                     r"(?::? [A-Z]+!)? => (?P<json>\{[^\n]*)$", re.M)
+# (the text of a result: the output of its command, a string or a list of lines: a
+# ``*_lines`` list where the string itself is not given, as ``debug: var=out.stdout_lines``
+# shows it, or ``debug: msg="{{ out.stdout_lines }}"``)
+_RESULT_TEXT = ("stdout", "stderr", "msg")
+
+
+def held_results(lines: list[str]) -> list[tuple[list[str], list[int], str | None]] | None:
+    """The outputs of the task results an ansible log shows (``changed: [host] => {...}``),
+    each as a text of its own named by its host, with its lines' map back to the lines of
+    ``lines`` (origin, see :func:`held_text`); the lines outside them are one more text,
+    without a name. None when ``lines`` show no result that holds text.
+
+    >>> held_results(['changed: [pi] => {"rc": 0, "stdout": "type 16 bytes\\\\nmd5 1.00k"}', "x"])
+    [(['x'], [0, 2], None), (['type 16 bytes', 'md5 1.00k'], [0, 1, 1], 'pi')]
+    """
+    text = "\n".join(lines)
+    if " => {" not in text or _RESULT.search(text) is None:
+        return None
+    rest, got = list(range(len(lines))), []
+    for k, line in enumerate(lines):
+        m = _RESULT.match(line) if line[:1] in "ocf" and " => {" in line else None
+        if m is None:
+            continue
+        end = k if line.endswith("}") else next(
+            (j for j in range(k + 1, len(lines)) if lines[j] == "}"), None)
+        if end is None:
+            continue
+        body = "\n".join([m["json"], *lines[k + 1:end + 1]])
+        try:
+            values = _document(body, _EVERY_KEY)  # (lists of one-line strings read too)
+        except _NOT_JSON:
+            continue
+        pieces = [p for v in values for p in _result_text(v)]
+        if pieces:
+            text_lines, origin = _joined([pieces])
+            got.append((text_lines, [0, *(k + n for n in origin[1:])], m["host"]))
+            rest = [j for j in rest if not k <= j <= end]
+    if not got:
+        return None
+    return [([lines[j] for j in rest], [0, *(j + 1 for j in rest)], None), *got]
+
+
+class _Every(frozenset):
+    """Every key (a ``keep`` for :func:`_document` that reads all of them, line by line)."""
+
+    def __contains__(self, key) -> bool:
+        return True
+
+
+_EVERY_KEY = _Every()
+
+
+def _result_text(value) -> Block:
+    """The pieces of text a task's result holds (see ``_RESULT_TEXT``), in its order."""
+    if isinstance(value, list):
+        return [p for v in value for p in _result_text(v)]
+    if not isinstance(value, dict):
+        return []
+    command = value.get("cmd")  # (the command the result ran: its options bind its run)
+    if isinstance(command, list):
+        command = " ".join(c for c in command if isinstance(c, str))
+    out: Block = [_at(f"$ {command}\n", getattr(value["cmd"], "line", 1))] if command else []
+    for key, v in value.items():
+        base = key[:-6] if key.endswith("_lines") else key
+        if base.split(".")[-1] not in _RESULT_TEXT or base != key and base in value:
+            if isinstance(v, (dict, list)):
+                out += _result_text(v)  # (a loop's results, a nested result)
+        elif isinstance(v, _Str) and v:
+            out.append(_at(v if v.endswith("\n") else v + "\n", v.line))
+        elif isinstance(v, list):
+            out += [_at(p + "\n", p.line) for p in v if isinstance(p, _Str)]
+    return out
+
+
 def _blocks(text: str, source: str) -> tuple[list[Block], bool] | None:
     """The blocks of text a JSON document holds, and whether it is a notebook; None when it
     is no JSON or holds no lines."""
@@ -118,6 +196,13 @@ def _blocks(text: str, source: str) -> tuple[list[Block], bool] | None:
         return None  # (no string holds a line break: a JSON string must escape it)
     # (a notebook's values that hold no cell text, widget state, plots, images, are skipped
     # by the C scanner: cheap, however many tokens they hold)
+    if _CAST.match(text):  # (an asciinema recording: one terminal's output)
+        try:
+            values = _document(text, _EVERY_KEY)
+        except _NOT_JSON:
+            return None
+        block = _cast(values)
+        return ([block], True) if block else None
     maybe_notebook = '"nbformat"' in text
     try:
         values = _document(text, _NOTEBOOK_KEYS if maybe_notebook else None)
@@ -128,6 +213,31 @@ def _blocks(text: str, source: str) -> tuple[list[Block], bool] | None:
         return None
     blocks = _notebook(values[0], source) if notebook else _string_blocks(values)
     return (blocks, notebook) if blocks else None
+
+
+# An asciinema recording (asciicast v2 or v3): a header object on the first line, then one
+# event a line, ``[time, "o", "text"]``, whose texts joined are what the terminal printed.
+_CAST = re.compile(r'[ \t\ufeff]*+\{[^\n]*"version":[ ]?[23]\b[^\n]*\n[ \t]*+\[')
+
+
+def _cast(values: list) -> Block:
+    """The lines an asciinema recording printed (its ``"o"`` events' texts joined), each a
+    piece of the JSON line where it began."""
+    events = [v for v in values[1:] if isinstance(v, list) and len(v) >= 3 and v[1] == "o"
+              and isinstance(v[2], _Str)]
+    text = "".join(e[2] for e in events)
+    starts, pos = [], 0  # (the offset where each event's text begins, and its JSON line)
+    for e in events:
+        starts.append((pos, e[2].line))
+        pos += len(e[2])
+    out: Block = []
+    k, begin = 0, 0
+    for line in text.split("\n") if text else []:  # (only LF ends a line: a CR redraws it)
+        while k + 1 < len(starts) and starts[k + 1][0] <= begin:
+            k += 1
+        out.append(_at(line + "\n", starts[k][1]))
+        begin += len(line) + 1
+    return out
 
 
 def is_document(text: str) -> bool:

@@ -21,20 +21,23 @@ import shlex
 import warnings
 import zlib
 from contextlib import contextmanager
-from itertools import compress, islice
+from collections import Counter, defaultdict
+from itertools import compress, groupby, islice
 from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _json
+from cipherlab.readers._context import mask_value
 from cipherlab.readers._names import canonical, is_known
 
-__all__ = ["LineWarning", "clean", "decode", "documents", "normalise", "parse_prompt", "renumber",
-           "renumbered_warnings", "split_lines", "stands_in_a_log", "strip_log_prefixes",
-           "strip_shared_prefix"]
+__all__ = ["LineWarning", "SOURCE_RULE", "clean", "decode", "documents", "name_by_source",
+           "normalise", "parse_prompt", "renumber", "renumbered_warnings", "sources", "split_lines",
+           "stands_in_a_log", "strip_log_prefixes", "strip_shared_prefix"]
 
 # Control characters that never occur in text (NUL, and C0 codes other than TAB/LF/CR/FF/ESC,
-# and BEL, which ends a terminal's title and Buildkite's time stamps in a log).
-_BINARY = re.compile(rb"[\x00-\x06\x08\x0e-\x1a\x1c-\x1f]")
+# BEL, which ends a terminal's title and Buildkite's time stamps in a log, and BS, which a
+# terminal session's typescript holds where keys erased what was typed).
+_BINARY = re.compile(rb"[\x00-\x06\x0e-\x1a\x1c-\x1f]")
 _MOJIBAKE = (
     ("\u00c2\u00a0", " "),   # NBSP encoded in UTF-8, read as Latin-1
     ("\u00c2 ", " "),        # the same after a mail client turned the NBSP into a space
@@ -56,23 +59,39 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\
 # (one step at a time, in a loop: a lookahead to the line's end per `|` made a line of
 # pipes quadratic, 16 s for 32 KB)
 _QUOTE_STEP = re.compile(r"\s*(?:>|(\|)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?")
-# A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, `>>> `, `❯ `.
-_PS = r"(?:\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)\s?[$#%>\u276f\u279c\u00bb]\s*|>>>\s*"
+# A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, PowerShell's
+# `PS C:\Users\me> `, `>>> `, `❯ `.
+_PS = r"(?:(?:PS\s)?[A-Za-z]:\\[^>]{0,120}|\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)" \
+      r"\s?[$#%>\u276f\u279c\u00bb]\s*|>>>\s*"
 # What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
 # `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
 # environment assignments (`OPENSSL_ia32cap=...`), in any order.
-_WRAPPER = r"(?:sudo|time|nice|taskset|env|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
-           r"\S+\.(?:sh|pl|py))(?:\s+(?:-\S+|\d\S*))*+\s+"
+_WRAPPER = r"(?:sudo|doas|time|nice|taskset|env|arch|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
+           r"\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # (the command ends at the shell's first `|`, `>`, `2>`, `&>`, `;` or `&&`: `2>&1 | tail`,
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
-# names such as `hmac(md5)`, or a `$(nproc)`: the class holds `-`, and a separate `-?` made
-# failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`, `apps/openssl`)
+# names such as `hmac(md5)`, or a `$(nproc)` or `$c`: the class holds `-`, and a separate `-?` made
+# failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`,
+# `apps/openssl`, `.\openssl.exe`, a fork's (`tongsuo`), or a quoted path PowerShell calls with `&`)
+_OPENSSL = r"(?:openssl|tongsuo)"
 _PROMPT = re.compile(
     rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
-    r"(?:\S*/)?openssl(?:-[\w.]+)?(?:\.exe)?\s+speed"
-    r"(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)))*+)\s*"
+    rf"(?:&\s*)?(?:(?P<q>['\"])[^'\"]*?{_OPENSSL}[\w.-]*(?P=q)"
+    rf"|(?:[\w.~:${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
+    r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?))*+)\s*"
     r"(?:\(.*\)|(?P<shell>[|;&<>].*))?\s*$")
+# A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl
+# version; openssl speed ...`, `for c in a b; do openssl speed -evp $c; done`, PowerShell's
+# `... | % { openssl speed -evp $_ }`): cut at the shell's list operators and braces.
+_LIST = re.compile(r"\s*(?:&&|\|\||;|\|\s*(?:%|ForEach-Object)\s*(?=\{)|[{}])\s*")
+_LIST_HINT = re.compile(r"&&|\|\||;|\{")
+_LEADING_PS = re.compile(rf"\s*(?:{_PS})?")
+_LOOP = re.compile(r"\s*(?:for|while|until|foreach)\b|.*\|\s*(?:%|ForEach-Object)\s*\{|.*\bxargs\s", re.I)
+_LIST_WORD = re.compile(r"^(?:do|then|else)\s+")
+# (without a prompt, the list is a command when its first word is one: `cd build && ...`)
+_SHELL_WORD = re.compile(r"\s*(?:cd|make|ninja|cmake|export|set|source|for|while|until|foreach|"
+                         r"openssl|tongsuo|\S*[/\\](?:openssl|tongsuo|Configure|config))\s")
 _ENV = re.compile(_ASSIGNMENT.replace(r"\s+", r"(?=\s)"))
 # `openssl speed` options and what they do to a run; every other option (`-primes 3`, and any
 # option openssl may gain) becomes a condition of the run.
@@ -154,15 +173,56 @@ def split_lines(text: str) -> list[str]:
     >>> split_lines("a\\r\\nb\\u00c2\\u00a0c\\r\\n")
     ['a', 'b c', '']
     """
+    overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
         if "section_" in text:  # (GitLab's section markers end in a CR that ends no line)
             text = _GITLAB_SECTION.sub("", text)
-        text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r\n" not in text else \
-            text.replace("\r\n", "\n").replace("\r", " ")
+        if "\r\n" not in text:
+            text = text.replace("\r", "\n")  # (old Mac line ends)
+        else:
+            text = text.replace("\r\n", "\n")
+            overwritten = overwritten or "\r" in text  # (a terminal's progress, overwritten)
     if any(c in text for c in _MOJIBAKE_HINT):
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
-    return text.split("\n")
+    lines = text.split("\n")
+    if overwritten:
+        lines = [_screen(line) if "\r" in line or "\x08" in line else line for line in lines]
+    return lines
+
+
+# What moves a terminal's cursor on its line or erases it, and the text between (other
+# escapes show nothing: colours, titles, bracketed paste).
+_TERMINAL = re.compile(r"\x1b\[(?P<n>\d*)(?P<move>[KDC])|\x1b\[[0-?]*[ -/]*[@-~]"
+                       r"|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\r\x08]|[^\r\x08\x1b]+")
+
+
+def _screen(line: str) -> str:
+    """A line as a terminal shows it: a CR returns to its start, a BS goes back one, ``ESC[K``
+    erases to its end, ``ESC[nD``/``ESC[nC`` move back/on; text overwrites what is under it
+    (a progress line redrawn, a typo erased and retyped). Other escapes are dropped.
+
+    >>> _screen("openssl speed -evp aes-256-gmc\\x08\\x08\\x08\\x1b[Kgcm"), _screen("[###...] 3/6\\r[######] 6/6")
+    ('openssl speed -evp aes-256-gcm', '[######] 6/6')
+    """
+    screen: list[str] = []
+    col = 0
+    for m in _TERMINAL.finditer(line):
+        piece = m[0]
+        if piece == "\r":
+            col = 0
+        elif piece == "\x08":
+            col = max(col - 1, 0)
+        elif m["move"] == "K":
+            n = m["n"]  # (to the line's end; 1: from its start; 2: all of it)
+            screen = [] if n == "2" else [" "] * col + screen[col:] if n == "1" else screen[:col]
+        elif m["move"]:
+            col = max(col + int(m["n"] or 1) * (1 if m["move"] == "C" else -1), 0)
+        elif piece[0] != "\x1b":
+            screen += [" "] * (col - len(screen))
+            screen[col:col + len(piece)] = piece
+            col += len(piece)
+    return "".join(screen)
 
 
 def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] | None]:
@@ -195,18 +255,30 @@ def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] |
     return _unentitied(text, lines), origin
 
 
-def documents(text: str, source: str = "<text>") -> list[tuple[list[str], list[int] | None]]:
-    """The texts to read apart in ``text``, each as :func:`normalise` gives it: ``text`` itself,
-    or the posts, steps and fields of a JSON reply (a notebook is one text; see
-    :func:`~cipherlab.readers._json.held_documents`).
+def documents(text: str, source: str = "<text>"
+              ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """The texts to read apart in ``text``, each as :func:`normalise` gives it, with the name
+    of its source where it has one: ``text`` itself, or the posts, steps and fields of a JSON
+    reply (a notebook is one text; see :func:`~cipherlab.readers._json.held_documents`), and
+    in each the sources of a log whose lines interleave (:func:`sources`).
 
     >>> documents('[{"body": "a\\\\nb"}, {"body": "c\\\\nd"}]')
-    [(['a', 'b'], [0, 1, 1]), (['c', 'd'], [0, 1, 1])]
+    [(['a', 'b'], [0, 1, 1], None), (['c', 'd'], [0, 1, 1], None)]
     """
     held = _json.held_documents(text, source)
-    if held is None:
-        return [normalise(text, source)]
-    return [(_unentitied(text, lines), origin) for lines, origin in held]
+    parts = [normalise(text, source)] if held is None else [
+        (_unentitied(text, lines), origin) for lines, origin in held]
+    if held is None and " => {" in text:  # (ansible's results: JSON in a text)
+        results = _json.held_results(parts[0][0])
+        if results is not None:
+            return [(lines, _through(origin, parts[0][1]), name) for lines, origin, name in results]
+    return [got for lines, origin in parts for got in sources(lines, origin)]
+
+
+def _through(inner: list[int], outer: list[int] | None) -> list[int]:
+    """The map ``inner`` (to the lines of a text) followed through ``outer`` (to those of the
+    text it came from)."""
+    return inner if outer is None else [0, *(outer[n] for n in inner[1:])]
 
 
 def _unentitied(text: str, lines: list[str]) -> list[str]:
@@ -387,8 +459,10 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
          rf"(?:[ ]+(?:stdout|stderr)[ ][FP]|[ ]+[0-9a-f]{{2}}[OE]\+?)?"  # the stream: no shape
          rf"(?:[ ]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|Information|Warning)\]?:?)?")
 # (a word, or a host and a program: `hostb bench.sh[4242]:`; possessive: no backtracking)
+# (Packer's and Vagrant's `    amazon-ebs.x86: `, indented; Terraform's `aws_instance.x (remote-exec): `)
 _TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
-        r"|[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+)?(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)")
+        r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
+        r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)")
 # (each searched for in the whole text at once, in C: "\n" first, as a literal is found much
 # faster than "^", then the characters a head can start with; a chat's nick after a stamp is
 # not part of the shape: one prefix whoever speaks)
@@ -444,10 +518,8 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
         count += text.count("\n", pos, start + 1)
         pos = start + 1
         tag, size, n = m["tag"], len(m["p"]), m[0].count("\n")
-        if tag in _NOT_TAGS or tag[-1] == "|" and m[0].count("|") > n:  # (a table: cells)
+        if not _is_tag(tag) or tag[-1] == "|" and m[0].count("|") > n:  # (a table: cells)
             continue
-        if tag[0] != "[" and is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]):
-            continue  # an algorithm's rows: `aes-128-cbc: 16 bytes ...`
         first = count - 1
         block = [(k, len(lines[k]) if tag in _MARKER_TAGS else
                   size + (lines[k][size:size + 1] in (" ", "\t"))) for k in range(first, first + n)]
@@ -457,6 +529,121 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
     if len({key for key, _ in blocks}) > 1:
         order = [m["tag"] for m in _LOG_TAG.finditer(text)]
     return _stripped_blocks(lines, blocks, logs, order)
+
+
+def _is_tag(tag: str) -> bool:
+    """Whether ``tag`` (see ``_TAG``) may be a log's: not openssl's own ``version:`` lines, nor
+    an algorithm's name (``aes-128-cbc: 16 bytes ...`` rows)."""
+    return tag not in _NOT_TAGS and (
+        tag[0] == "[" or not is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]))
+
+
+def sources(lines: list[str], origin: list[int] | None
+            ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """The sources of a log that holds several, each as a text of its own: ``(lines, origin,
+    name)``, its lines in order with the map back to the original line numbers (see
+    :func:`normalise`) and the name the log gives it; the lines of no source are one more text,
+    without a name. ``[(lines, origin, None)]`` when the log names no sources.
+
+    A source is named by a tag before each of its lines, where two sources or more of three
+    lines or more interleave (``docker compose`` services, ``pdsh``'s or ``clush``'s hosts,
+    ``kubectl logs --prefix``'s containers; lines without a tag between two tagged ones, at
+    most two, the rest of a wrapped line, stay with the source above them), or by a head line
+    before its block (ansible's ``host | CHANGED | rc=0 >>``).
+
+    >>> [(t, o, n) for t, o, n in sources(["$ up", "a: x 1", "b: y 2", "a: x 3", "b: y 4",
+    ...                                    "a: x 5", "b: y 6"], None)]  # doctest: +NORMALIZE_WHITESPACE
+    [(['$ up'], [0, 1], None), (['a: x 1', 'a: x 3', 'a: x 5'], [0, 2, 4, 6], 'a'),
+     (['b: y 2', 'b: y 4', 'b: y 6'], [0, 3, 5, 7], 'b')]
+    >>> [n for _, _, n in sources(["h1 | CHANGED | rc=0 >>", "x", "h2 | FAILED | rc=2 >>", "y"], None)]
+    [None, 'h1', 'h2']
+    """
+    text = "\n" + "\n".join(lines)
+    tags = Counter(_LOG_TAG.findall(text))  # (in C: most texts have no two tags to follow)
+    owner = (any(t[-1] == "|" for t in tags) and _headed_sources(text, lines)) or \
+        _tagged_sources(text, lines, tags)
+    if owner is None:
+        return [(lines, origin, None)]
+    streams: dict[str | None, list[int]] = {None: []}
+    for k, name in enumerate(owner):
+        streams.setdefault(name, []).append(k)
+    back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
+    return [([lines[k] for k in ks], [0, *map(back, ks)], name)
+            for name, ks in streams.items() if name or any(lines[k].strip() for k in ks)]
+
+
+# The head line of a host's block in ansible's ad-hoc output: ``host | CHANGED | rc=0 >>``
+# (its stdout, then its stderr below).
+_SOURCE_HEAD = re.compile(r"^(?P<host>[\w.@:-]{1,80}) \| [A-Z]+!? \| rc=-?\d+ >>$", re.M)
+
+
+def _headed_sources(text: str, lines: list[str]) -> list[str | None] | None:
+    """The source of each of ``lines`` (None: of none; ``text``: the lines joined, after a
+    line break) where their blocks have head lines (see ``_SOURCE_HEAD``), else None."""
+    if "| rc=" not in text or _SOURCE_HEAD.search(text) is None:
+        return None
+    owner, name = [], None
+    for line in lines:
+        m = _SOURCE_HEAD.match(line) if line[-3:] == " >>" else None
+        if m is not None:
+            name = m["host"]
+        owner.append(None if m is not None else name)
+    return owner
+
+
+def _tagged_sources(text: str, lines: list[str], counts: Counter) -> list[str | None] | None:
+    """The source of each of ``lines`` (None: of none; ``text``: the lines joined, after a
+    line break; ``counts``: the lines of each tag) where their sources' tags interleave, else
+    None (see :func:`sources`)."""
+    if sum(n >= _SHARED_BLOCK and _is_tag(t) for t, n in counts.items()) < 2:
+        return None
+    tags: dict[int, str] = {}  # line index -> its tag
+    texts: dict[str, list[str]] = defaultdict(list)  # tag -> the texts behind it
+    count = pos = 0
+    for m in _LOG_TAG.finditer(text):
+        count += text.count("\n", pos, m.start() + 1)
+        pos = m.start() + 1
+        tags[count - 1] = m["tag"]
+        texts[m["tag"]].append(lines[count - 1][m.end() - pos:])
+    names = {t for t, behind in texts.items()  # (rows behind machines' names: see _rows_only)
+             if len(behind) >= _SHARED_BLOCK and _is_tag(t) and not _rows_only(behind)}
+    order = [t for _, t in sorted(tags.items()) if t in names]
+    if len(names) < 2 or len({t for t, _ in groupby(order)}) == len(list(groupby(order))):
+        return None  # (no source resumes after another's lines)
+    owner: list[str | None] = [None] * len(lines)
+    last, between = None, []  # (the untagged lines since the last tagged one)
+    for k in range(len(lines)):
+        tag = tags.get(k)
+        if tag not in names:
+            between.append(k)
+            continue
+        if last is not None and len(between) <= _WRAPPED:
+            for j in between:
+                owner[j] = owner[j - 1]
+        owner[k] = _source_name(tag)
+        last, between = tag, []
+    return owner
+
+
+#: The rule that names a run by the tag of its source in an interleaved log (see :func:`sources`).
+SOURCE_RULE = "tag of its source in the log"
+
+
+def name_by_source(runs: list, name: str | None) -> None:
+    """Name ``runs``, read from the text of one source of a log (:func:`sources`), by its
+    source (before their own label, where a line of theirs gave one)."""
+    if name is None:
+        return
+    for run in runs:
+        label, rule = run.meta.get("label"), run.meta.get("rule")
+        run.meta["label"] = f"{name}: {label}" if label else name
+        run.meta["rule"] = f"{rule}; label: {SOURCE_RULE}" if rule else f"label: {SOURCE_RULE}"
+
+
+def _source_name(tag: str) -> str:
+    """A log's tag as the name of its source: ``[pod/x/c]`` -> ``pod/x/c``, ``web-1  |`` ->
+    ``web-1``, ``    amazon-ebs.x86:`` -> ``amazon-ebs.x86``."""
+    return tag.strip().strip("[]").rstrip(" :|")
 
 
 # (a table's row: a name, then values; not openssl's progress lines or records)
@@ -768,13 +955,44 @@ def parse_prompt(line: str) -> dict | None:
     if "speed" not in line:
         return None
     m = _PROMPT.match(line)
-    if not m:
+    if m is not None and not (m["shell"] and "speed" in m["shell"]):  # (`a && openssl speed b`)
+        return _command(m, bool(m["ps"]))
+    return _listed(line) if _LIST_HINT.search(line) else None
+
+
+def _listed(line: str) -> dict | None:
+    """A prompt whose command list or loop runs ``openssl speed`` (:func:`parse_prompt`): the
+    one ``openssl speed`` command of a list (``cd build && apps/openssl speed -evp x``), read as
+    if alone; a loop, or a list of several such commands, prints several runs whose options
+    none can pair with them: its ``unbound`` says why, and it binds none (right or loud).
+
+    >>> _listed("$ cd openssl-3.4 && make && LD_LIBRARY_PATH=. apps/openssl speed -elapsed rsa2048")["timing"]
+    'elapsed'
+    >>> _listed("$ for c in aes-128-gcm sm4-cbc; do openssl speed -evp $c; done")["unbound"]
+    'a loop runs openssl speed'
+    """
+    start = _LEADING_PS.match(line).end()
+    if not (start or _SHELL_WORD.match(line)):
+        return None  # ("I tried it; openssl speed was fast" is a sentence)
+    found = [m for part in _LIST.split(line[start:]) if "speed" in part
+             and (m := _PROMPT.match(_LIST_WORD.sub("", part))) is not None]
+    if not found:
         return None
+    if _LOOP.match(line, start):
+        return {"args": [], "conditions": {}, "unbound": "a loop runs openssl speed"}
+    if len(found) > 1:
+        return {"args": [], "conditions": {},
+                "unbound": f"one command line runs openssl speed {len(found)} times"}
+    return _command(found[0], start > 0 or found[0].start("pre") != found[0].end("pre"))
+
+
+def _command(m: re.Match, prompted: bool) -> dict | None:
+    """What one ``openssl speed`` command (a match of ``_PROMPT``) says of its run."""
     args = m["args"].split()
     if m["shell"] and m["shell"][0] in "<>" and m.start("shell") == m.end("args") and args \
             and args[-1].isdigit():
         args.pop()  # (`2>err`: the number is the stream redirected, no argument)
-    if not (m["ps"] or args or m["pre"]):
+    if not (prompted or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
     out: dict = {"args": args, "conditions": {}}
     for assignment in _ENV.finditer(m["pre"]):
@@ -782,8 +1000,8 @@ def parse_prompt(line: str) -> dict | None:
             key, _, value = shlex.split(assignment[0])[0].partition("=")
         except ValueError:
             continue
-        if key.upper() == "OPENSSL_IA32CAP":
-            out["isa_mask"] = value
+        if key.upper() in ("OPENSSL_IA32CAP", "OPENSSL_ARMCAP"):
+            out["isa_mask"] = mask_value(key[8:], value)
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None

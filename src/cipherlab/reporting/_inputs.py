@@ -8,7 +8,9 @@ machines, builds and conditions, so every row gets a ``machine``:
 2. else the ``host`` condition (captures record it), else the ``cpu`` the text names;
 3. else the run label, when the runs of one input measure the same cells under the same
    conditions (one benchmark pasted for several systems, as mailing-list dumps do);
-4. else the input itself: its file name (``alice.txt`` -> ``alice``), or ``input 2``.
+4. else the input itself: a folder's name (``openssl-3.0.19-host-a``), a file's name without
+   its type (``alice.txt`` -> ``alice``), its parent's too where two inputs share a name
+   (``a/speed``, ``b/speed``), or ``input 2``.
 
 Run labels that only tell the runs of one machine apart (``evp aes-128-gcm aesni=on``) are thus
 never taken for machines. Host facts that are not in the table (OS, cores, ``openssl version
@@ -18,6 +20,7 @@ never taken for machines. Host facts that are not in the table (OS, cores, ``ope
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,26 +47,72 @@ def _as_list(sources) -> list:
     return list(sources)
 
 
+# A file's suffix that is a type (``.txt``, ``.md``, ``.gz``), not a version's tail (``.19-host-a``).
+_TYPE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}")
+
+
 def _input_name(source, i: int) -> str:
+    """The name of an input: a folder's name, or a file's without its type suffixes.
+
+    >>> _input_name("dumps/openssl-3.0.19-host-a", 0), _input_name("alice.speed.txt.gz", 1)
+    ('openssl-3.0.19-host-a', 'alice.speed')
+    """
     if isinstance(source, (str, Path)) and "\n" not in str(source):
         path = Path(str(source))
         if path.name in ("results.csv", "results.parquet"):
             path = path.parent
-        return path.stem or path.name or f"input {i + 1}"
+        return _without_type(path) or f"input {i + 1}"
     name = getattr(source, "name", None)
     if isinstance(name, str) and name not in ("<stdin>", ""):
-        return Path(name).stem
+        return _without_type(Path(name))
     return f"input {i + 1}"
+
+
+def _without_type(path: Path) -> str:
+    name = path.name
+    if path.is_dir():
+        return name
+    for _ in range(2):  # speed.txt.gz
+        stem, dot, suffix = name.rpartition(".")
+        if not (stem and _TYPE_SUFFIX.fullmatch(dot + suffix)):
+            break
+        name = stem
+    return name
+
+
+def _distinct(names: list[str], sources: list) -> list[str]:
+    """Names that tell the inputs apart: two ``speed.txt`` of two folders become ``a/speed`` and
+    ``b/speed`` (their parents), never one machine."""
+    out = list(names)
+    for name in set(names):
+        same = [i for i, n in enumerate(names) if n == name]
+        if len(same) < 2:
+            continue
+        for i in same:
+            source = sources[i]
+            parent = (Path(str(source)).resolve().parent.name
+                      if isinstance(source, (str, Path)) and "\n" not in str(source) else "")
+            out[i] = f"{parent}/{name}" if parent else f"{name} ({i + 1})"
+        if len({out[i] for i in same}) < len(same):  # the parents are named alike too
+            for i in same:
+                out[i] = f"{name} ({i + 1})"
+    return out
+
+
+def _cell_keys(df: pd.DataFrame) -> list[str]:
+    """The columns of a cell measured under one build and setting: what replicates share."""
+    from cipherlab.model import condition_columns
+
+    conds = [c for c in condition_columns(df) if c not in ("repeat", "note", "child", "label")]
+    return [k for k in dict.fromkeys([*_CELL, "tool", "tool_version", "timing", *conds])
+            if k in df.columns]
 
 
 def _labels_name_machines(df: pd.DataFrame) -> bool:
     """True when two run labels of one input hold the same cell under the same conditions."""
-    from cipherlab.model import condition_columns
-
     if "label" not in df.columns or df["label"].nunique() < 2:
         return df["label"].notna().any() if "label" in df.columns else False
-    conds = [c for c in condition_columns(df) if c not in ("repeat", "note", "child")]
-    keys = [k for k in [*_CELL, *conds] if k in df.columns]
+    keys = _cell_keys(df)
     per_cell = df.groupby([df[k].astype("object") for k in keys], dropna=False)["label"].nunique()
     return bool((per_cell >= 2).any())
 
@@ -80,7 +129,49 @@ def machine_names(df: pd.DataFrame, name: str, label: str | None) -> pd.Series:
         several = auto.nunique() > 1
         return auto.map(lambda m: f"{label}: {m}") if several else pd.Series(
             label, index=df.index, dtype="object")
-    return auto.fillna(name)
+    return auto.fillna(_by_file(df[auto.isna()], name))
+
+
+def _cpu_words(df: pd.DataFrame) -> pd.Series:
+    """Per row, the capability words openssl printed for the CPU itself (``CPUINFO:
+    OPENSSL_ia32cap=0x...:0x...`` with no ``env:`` mask of the run's own), else None."""
+    if "cpuinfo" not in df.columns:
+        return pd.Series(None, index=df.index, dtype="object")
+    info = df["cpuinfo"].astype("object")
+    own = info.where(info.notna() & ~info.fillna("").str.contains("env:", regex=False))
+    return own.str.extract(r"(\w+cap=0x[0-9a-fA-F:x]+)", expand=False).astype("object")
+
+
+def _by_file(rows: pd.DataFrame, name: str) -> pd.Series:
+    """The machine of an input's rows that name none: the input, or each of its files where the
+    files' CPUs differ (a folder of several people's dumps is several machines). Where the files
+    cannot be told apart but measure the same cells, a warning says they are pooled as runs of
+    one machine."""
+    from cipherlab.errors import ComparabilityWarning, warn_caller
+
+    machine = pd.Series(name, index=rows.index, dtype="object")
+    if rows.empty or "source" not in rows.columns or rows["source"].nunique() < 2:
+        return machine
+    source = rows["source"].astype("object")
+    words = _cpu_words(rows).groupby(source).first()
+    if words.nunique() > 1:
+        stems = {s: _without_type(Path(str(s))) for s in source.unique()}
+        warn_caller(f"{name}: its files come from {words.nunique()} machines (the CPUs' "
+                    f"capability words openssl printed differ: {', '.join(words.dropna().unique())}"
+                    f"), so each file is taken as its own machine ({name}/<file>); give each "
+                    "machine's files as a source of its own (or a label) to name them",
+                    ComparabilityWarning)
+        return source.map(lambda s: f"{name}/{stems[s]}")
+    keys = _cell_keys(rows)
+    cell = rows.groupby([rows[k].astype("object") for k in keys], dropna=False)["source"]
+    shared = source[cell.transform("nunique") > 1].nunique()
+    if shared:
+        warn_caller(f"{name}: {shared} of its {source.nunique()} files measure the same cells "
+                    "and name no host: "
+                    "they are taken as runs of one machine; if they come from different "
+                    "machines, give each as a source of its own (or a label)",
+                    ComparabilityWarning)
+    return machine
 
 
 def _host_facts(source) -> list[dict[str, Any]]:
@@ -119,8 +210,8 @@ def load(sources, label=None) -> Inputs:
         raise ValueError(f"`label` must give one name per source: {len(items)} source(s), "
                          f"{len(labels)} label(s)")
     frames, facts, names = [], {}, []
-    for i, (source, lab) in enumerate(zip(items, labels)):
-        name = _input_name(source, i)
+    input_names = _distinct([_input_name(s, i) for i, s in enumerate(items)], items)
+    for source, lab, name in zip(items, labels, input_names):
         frame = (source.copy() if isinstance(source, pd.DataFrame)
                  else cipherlab.ingest(source))
         frame[MACHINE] = machine_names(frame, name, lab)

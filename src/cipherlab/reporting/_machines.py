@@ -121,7 +121,7 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
             f"({esc(slow['algorithm'])}{at_size(slow)}) to {ratio_text(fast)} "
             f"({esc(fast['algorithm'])}{at_size(fast)}); "
             + (f"{n_sig} of {int(tested.sum())} tested ratios significantly different from 1×"
-               if tested.any() else "one run per machine: described, not tested"))
+               if tested.any() else "one run on a side: described, not tested"))
     sec.items(lines)
     per = stats.per_ghz(sub)
     clocked = unique_values(per.loc[per["bytes_per_s_per_ghz"].notna(), MACHINE])
@@ -219,7 +219,7 @@ def _pairwise(sec: Section, sub: pd.DataFrame, title: str) -> list[pd.DataFrame]
                     f"{format_ratio(row['ratio_min'])} to {format_ratio(row['ratio_max'])} over "
                     f"{row['cells']} cells"
                     + (f", {row['significant']} significantly different from 1×" if tested
-                       else " (one run per machine: described, not tested)")
+                       else " (one run on a side: described, not tested)")
                     + (f"; per GHz {format_ratio(row['per_ghz_min'])} to "
                        f"{format_ratio(row['per_ghz_max'])}" if g is not None else ""))
     if lines:

@@ -13,6 +13,7 @@ _OPEN_TABLE_ROWS = 12  # longer tables are folded (<details>) on the page
 _CSS = """
 body{font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
   color:#1d1d1f;max-width:1000px;margin:2em auto;padding:0 1.2em;background:#fff}
+p,li,h3{overflow-wrap:anywhere} /* a long feature list (aesni+pclmulqdq+...) wraps, not spills */
 h1{font-size:1.8em;margin-bottom:.1em} h2{margin-top:2.2em;border-bottom:1px solid #ddd;
   padding-bottom:.2em} h3{font-size:1.05em;margin-top:1.6em}
 .sub{color:#555;margin-top:0} .src{color:#777;font-weight:normal;font-size:.85em}

@@ -32,8 +32,9 @@ _BUILD = ("tool", "tool_version", "timing", "multi")
 def experiment_keys(df: pd.DataFrame, by: str | None = None) -> list[str]:
     """The columns that define an experiment in ``df``, leaving out ``by`` and what follows it.
 
-    A condition that is a function of ``by`` (``isa=no-aesni`` whenever ``isa_off`` names its mask) names the
-    same contrast and would split every pair, so it is left out with ``by``. Columns without a
+    A condition that is a function of ``by`` on each machine and build (``isa=no-aesni``
+    whenever ``isa_off`` names its mask) names the same contrast and would split every pair, so
+    it is left out with ``by``. Columns without a
     value in ``df`` are left out too.
     """
     conds = [c for c in condition_columns(df) if c not in _POOLED and c != by]
@@ -41,9 +42,12 @@ def experiment_keys(df: pd.DataFrame, by: str | None = None) -> list[str]:
     keys = [k for k in keys if k in df.columns and df[k].notna().any()]
     keys = [k for k in keys if _NAMED_BY.get(k) not in keys]
     if by is not None and by in df.columns:
-        levels = df[by].astype("object")
-        keys = [k for k in keys if k == MACHINE or k in _BUILD
-                or df[k].astype("object").groupby(levels).nunique(dropna=False).max() > 1]
+        # on each machine and build apart: another input's rows (a dump without ``isa`` beside
+        # a capture's presets) must not make a capture's presets split its own pairs
+        scope = [k for k in keys if k == MACHINE or k in _BUILD]
+        levels = [df[k].astype("object") for k in [*scope, by]]
+        keys = [k for k in keys if k in scope or df[k].astype("object").groupby(
+            levels, dropna=False).nunique(dropna=False).max() > 1]
     return keys
 
 
