@@ -584,3 +584,19 @@ def test_a_block_size_stated_for_every_table_below_holds_for_each(tmp_path):
             "| digest | OpenSSL 1.1.1 | OpenSSL 3.0 |\n|---|---|---|\n| sha256 | 1500 | 1510 |\n")
     df = _ingest(tmp_path, "all.md", text)
     assert len(df) == 4 and set(df["block_bytes"]) == {8192}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("machines.md", "Throughput at 16 KiB blocks, GB/s:\n\n| | Graviton3 | EPYC 9R14 |\n|---|---|---|\n"
+                    "| AES-128-GCM | 6.91 | 11.02 |\n| SHA-256 | 1.98 | 1.71 |\n"),
+    ("machines.tex", "\\begin{table}\n\\caption{16 KiB blocks, GB/s}\n\\begin{tabular}{lrr}\n"
+                     " & Ampere Altra & Xeon 8375C \\\\\nAES-128-GCM & 6.91 & 11.02 \\\\\n"
+                     "SHA-256 & 1.98 & 1.71 \\\\\n\\end{tabular}\\end{table}\n"),
+])
+def test_machines_as_columns_under_a_blank_corner_are_runs_not_algorithms(tmp_path, name, text):
+    """A blank corner over machine columns, the block size in the prose, was read as openssl's
+    transposed tier table: 'graviton3' and 'epyc-9r14' as algorithms, the ciphers as tiers,
+    unflagged. A transposed header's columns must name algorithms."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["algorithm"]) == {"aes-128-gcm", "sha256"} and df["label"].nunique() == 2
+    assert set(df["block_bytes"]) == {16384}
