@@ -559,3 +559,44 @@ def test_a_wrapped_row_whose_pieces_do_not_fit_is_reported_not_guessed(tmp_path)
     # (sha256's 112.0 at 16 bytes is what the text shows; the rest of its row is no guess)
     assert not set(df["bytes_per_s"]) & {64.5e6, 99.1e6}
     assert any("not placed" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("grid.rst", "OpenSSL 3.0.2, MB/s\n\n+-------------+--------+\n| Digest      | 64 B   |\n"
+                 "+=============+========+\n| sha256      | 412.3  |\n| (SHA-NI)    |        |\n"
+                 "+-------------+--------+\n| sha512      | 301.0  |\n+-------------+--------+\n"),
+    ("tags.md", "OpenSSL 3.0.2, MB/s\n\n| Digest | 64 B |\n|---|---|\n| sha256 (SHA-NI) | 412.3 |\n"
+                "| sha512 | 301.0 |\n"),
+])
+def test_a_tag_after_a_row_name_is_a_note_and_a_grid_row_spans_its_lines(tmp_path, name, text):
+    """'| (SHA-NI) |' on the second line of a reST grid row was a section row: the rows below it
+    a run labelled '(SHA-NI)'; 'sha256 (SHA-NI)' was an algorithm 'sha256-(sha-ni)', unflagged."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["algorithm"]) == {"sha256", "sha512"} and df["run"].nunique() == 1
+    assert set(df[df["algorithm"] == "sha256"]["note"]) == {"SHA-NI"}
+
+
+def test_a_block_size_stated_for_every_table_below_holds_for_each(tmp_path):
+    """A block size the prose states holds for the next table only, unless it says all of
+    them ('All results below are for 8,192-byte blocks'), as a unit does."""
+    text = ("All results below are for 8,192-byte blocks, in MB/s.\n\n| cipher | OpenSSL 1.1.1 | "
+            "OpenSSL 3.0 |\n|---|---|---|\n| aes-128-gcm | 4800 | 4900 |\n\nAnd the hashes:\n\n"
+            "| digest | OpenSSL 1.1.1 | OpenSSL 3.0 |\n|---|---|---|\n| sha256 | 1500 | 1510 |\n")
+    df = _ingest(tmp_path, "all.md", text)
+    assert len(df) == 4 and set(df["block_bytes"]) == {8192}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("machines.md", "Throughput at 16 KiB blocks, GB/s:\n\n| | Graviton3 | EPYC 9R14 |\n|---|---|---|\n"
+                    "| AES-128-GCM | 6.91 | 11.02 |\n| SHA-256 | 1.98 | 1.71 |\n"),
+    ("machines.tex", "\\begin{table}\n\\caption{16 KiB blocks, GB/s}\n\\begin{tabular}{lrr}\n"
+                     " & Ampere Altra & Xeon 8375C \\\\\nAES-128-GCM & 6.91 & 11.02 \\\\\n"
+                     "SHA-256 & 1.98 & 1.71 \\\\\n\\end{tabular}\\end{table}\n"),
+])
+def test_machines_as_columns_under_a_blank_corner_are_runs_not_algorithms(tmp_path, name, text):
+    """A blank corner over machine columns, the block size in the prose, was read as openssl's
+    transposed tier table: 'graviton3' and 'epyc-9r14' as algorithms, the ciphers as tiers,
+    unflagged. A transposed header's columns must name algorithms."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["algorithm"]) == {"aes-128-gcm", "sha256"} and df["label"].nunique() == 2
+    assert set(df["block_bytes"]) == {16384}

@@ -40,8 +40,8 @@ from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation,
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
-__all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "algorithm_words", "is_derived",
-           "named_algorithms", "read_grid", "role", "run_meta"]
+__all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "algorithm_of", "algorithm_words", "is_derived",
+           "named_algorithms", "read_grid", "role", "run_meta", "split_tag"]
 
 # Kinds of role.
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
@@ -254,7 +254,7 @@ def role(text: str, *, sizes: bool = False) -> Role:
         if operation in _MEASURE_OPS and is_known(algorithm):
             return Role(MEASURE, text, algorithm, operation,
                          conditions=tuple(sorted(conditions.items())))
-    base, tag = _split_tag(text)
+    base, tag = split_tag(text)
     unit = _tag_unit(tag)
     ops = bool(tag and _OPS_UNIT.search(tag))
     sized = sized_name(base)  # "md5 1024", "AES-128-GCM 8K": the name at that block size
@@ -284,11 +284,11 @@ def _switched(m: re.Match) -> tuple[str, str]:
     return feature, "off" if off else "on"
 
 
-def _split_tag(text: str) -> tuple[str, str | None]:
+def split_tag(text: str) -> tuple[str, str | None]:
     """``AES-256-GCM (8K)`` -> (``AES-256-GCM``, ``8K``); a curve in parentheses is part of the
     name (``256 bits ecdsa (nistp256)``), and so is a MAC's digest (``hmac(sha512)``).
 
-    >>> _split_tag("AES-256-GCM (8K)"), _split_tag("hmac(sha512)")
+    >>> split_tag("AES-256-GCM (8K)"), split_tag("hmac(sha512)")
     (('AES-256-GCM', '8K'), ('hmac(sha512)', None))
     """
     k = text.rfind("(")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cipherlab.readers._grids import RUN_HEADER, is_derived
+from cipherlab.readers._grids import RUN_HEADER, algorithm_of, is_derived
 from cipherlab.readers._names import NO, YES, canonical
 from cipherlab.readers._tables._cells import clean_cell, clean_value
 from cipherlab.readers._tables._prose import Context
@@ -155,8 +155,10 @@ def read_header(cells: list[str], context: Context, dialect: str,
     # A blank corner cell is normal in a marked-up table; in a TAB paste it is what openssl's
     # own public-key header ("\t\tsign\tverify\tsign/s") looks like, so it is not taken there.
     corner_ok = cleaned[0].lower() in _TIER_HEADERS and (cleaned[0] or dialect != "tabs")
+    # (its columns name algorithms: "| | Graviton3 | EPYC 9R14 |" names machines, a grid's)
     if (len(cleaned) >= 3 and corner_ok and context.block_bytes
-            and all(c and clean_value(c) is None and not is_derived(c) for c in cleaned[1:])):
+            and all(c and clean_value(c) is None and not is_derived(c) for c in cleaned[1:])
+            and all(algorithm_of(_split_footnote(c)[0]) is not None for c in cleaned[1:])):
         key = "tier" if cleaned[0].lower() not in ("engine", "provider", "build") else \
             _condition_key(cleaned[0])
         return Header("transposed", 0, {}, {0: key},

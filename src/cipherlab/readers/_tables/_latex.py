@@ -19,6 +19,7 @@ from cipherlab.readers._tables._tex import tex_text
 
 _BEGIN = re.compile(r"\\begin\{(tabular\*?|tabularx|tabulary|tabu|longtable\*?|xltabular|tblr)\}")
 _FLOAT = re.compile(r"\\(begin|end)\{(?:table|figure)\*?\}")
+_REACH = 4000  # characters between a tabular and the start or end of its float, at most
 _COMMENT = re.compile(r"(?<!\\)%.*")
 # What ends a row (``\\``, ``\\[2pt]``, ``\\*``, ``\tabularnewline``) and separates cells.
 _ROW_END = re.compile(r"\\\\\*?(?:\s*\[[^\]]*\])?|\\tabularnewline\b")
@@ -46,7 +47,7 @@ def latex_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
         body = _after_arguments(text, m.end(), 2 if m[1] in ("tabular*", "tabularx", "xltabular") else 1)
         end = text.find(f"\\end{{{m[1]}}}", body)
         if end < 0:
-            continue
+            break  # (unclosed: no tabular after it is closed either, and its rows are reported)
         pos = end
         line_of = lambda offset: bisect.bisect_right(starts, offset) - 1  # noqa: E731
         rows = _rows(text, body, end, line_of)
@@ -164,10 +165,11 @@ def _unbraced(text: str) -> str:
 
 def _caption(text: str, start: int, end: int) -> str | None:
     """The ``\\caption`` of the float (``table``, ``figure``) the tabular at ``start..end`` is in."""
-    opened = [m for m in _FLOAT.finditer(text, 0, start)]
+    # (looked for within _REACH characters either side: a text of many tabulars stays linear)
+    opened = list(_FLOAT.finditer(text, max(0, start - _REACH), start))
     if not opened or opened[-1][1] != "begin":
         return None
-    close = _FLOAT.search(text, end)
+    close = _FLOAT.search(text, end, end + _REACH)
     stop = close.start() if close and close[1] == "end" else end
     for span in ((opened[-1].end(), start), (end, stop)):
         at = text.find("\\caption", *span)

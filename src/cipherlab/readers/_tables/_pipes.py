@@ -41,7 +41,8 @@ def _pipe_cells(text: str) -> list[str] | None:
 def markdown_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     """Pipe tables; a row a mail client wrapped (``| aes | 1.0 | 2.0 |`` / ``3.0 | 4.0 |``: the
     rest starts without a pipe) is joined again where the pieces make a row as wide as the
-    separator row, else the table ends there (its rows are reported, not guessed)."""
+    separator row, else the table ends there (its rows are reported, not guessed). In a
+    reStructuredText grid table (``+---+`` rules) the lines between two rules are one row."""
     if "|" not in blob:
         return []
     tables: list[Table] = []
@@ -51,8 +52,14 @@ def markdown_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]
         rows: list[Row] = []
         markup: set[int] = set()
         width = next((len(_pipe_cells(text) or ()) for _, c, text in block if c and _separator(c)), 0)
+        grid = any(text[:2] == "+-" or text[:2] == "+=" for _, _, text in block)
         for i, cells, text in block:
             last = rows[-1] if rows else None
+            if grid and last and cells and text[:1] == "|" and max(last.lines) == i - 1 and \
+                    len(cells) == len(last.cells):  # (a reST grid row goes on to the next rule)
+                last.cells[:] = [f"{a} {b}".strip() for a, b in zip(last.cells, cells, strict=True)]
+                last.lines.add(i)
+                continue
             if width and last and max(last.lines) == i - 1 and len(last.cells) < width and \
                     text[:1] != "|" and lines[last.line].lstrip()[:1] in "|>":
                 joined = _pipe_cells(f"{unquote(lines[last.line]).strip()} {text}")

@@ -125,6 +125,7 @@ class Context:
     _facts: dict[str, Any] = field(default_factory=dict)
     _heading: str | None = None
     _block_bytes: int | None = None
+    _block_all: int | None = None  # the block size the prose states for every table below it
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     _unit_all: float | None = None  # the unit the prose states for every table below it
     _sizes: bool = False  # the prose says the table's bare numbers are block sizes
@@ -181,7 +182,7 @@ class Context:
                     # "<h1>OpenSSL Cipher Speed</h1>")
                     title = m.re is _HTML_HEADING and "speed" in text.lower()
                     self._heading = None if TEMPLATE_SECTION.match(text) or title else text or None
-                    heading_at, self._block_bytes = i, None
+                    heading_at, self._block_bytes, self._block_all = i, None, None
                     break
             for i in lines_with(_PROSE_HINT, low, start):
                 # (a block size stated above a heading is its section's, not the next one's)
@@ -201,7 +202,10 @@ class Context:
                 self._facts.pop("clock_hz", None)
             self._facts.update(facts)
         if sizes:
-            self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
+            size = block_size_in_prose(text)  # ("16 KiB blocks")
+            self._block_bytes = size or self._block_bytes
+            if size and _FOR_ALL_TABLES.search(text):
+                self._block_all = size  # ("All results below at 8,192-byte blocks")
         if UNIT_HINT.search(low):
             wrapped = above and above[-1:] not in ".:!?;" and UNIT_HINT.search(above.lower())
             unit = stated_unit(f"{above} {text}" if wrapped else text)
@@ -226,7 +230,7 @@ class Context:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
-        self._heading, self._unit, self._block_bytes = None, self._unit_all, None
+        self._heading, self._unit, self._block_bytes = None, self._unit_all, self._block_all
         self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers._grids import (ALGORITHM_CLASS, algorithm_words, is_derived,
-                                      read_grid, role, run_meta)
+from cipherlab.readers._grids import (ALGORITHM_CLASS, algorithm_of, algorithm_words, is_derived,
+                                      read_grid, role, run_meta, split_tag)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._tables._cells import BLANK_CELLS, Table, clean_value
 from cipherlab.readers._tables._facts import VERSION, prose_cpu
@@ -277,7 +277,10 @@ def _row_cells(index: int, cells: list[str], header: Header) -> list[dict[str, A
         if not name or clean_value(name) is not None:
             return None
         conditions = {key: condition_value(key, cells[j]) for j, key in header.conditions.items()}
-        algorithm, operation = canonical(name)
+        base, tag = split_tag(name)  # ("aes-256-cbc (AES-NI)": the algorithm, and a note)
+        if tag is not None and algorithm_of(base) is not None:
+            conditions["note"] = tag
+        algorithm, operation = canonical(base if "note" in conditions else name)
         if made_up(algorithm):  # ("md5 1024", "ecdsa 256": no such algorithm; never guessed)
             conditions["flag"] = FLAG_NAME_UNCLEAR
         values = _values(header, cells, header.sizes, index)
