@@ -41,12 +41,8 @@ XFAIL: dict[str, str] = {
     "documents/126": "label: 'candidate box' (from the sentence), not the <h2>/<h3> heading above "
                      "each table (_context)",
     "documents/144": "label: 'signer box' (a phrase of the prose), not the CPU named beside it",
-    "logs/021": "timing: the -elapsed notice printed after its table (ansible gives stdout, then "
-                "stderr) binds to no run (_openssl's bind: the notice waits for a next run)",
     "logs/026": "label: a line of Ubuntu's motd above the output ('Memory usage: 9% Users logged in: "
                 "0') read as its caption (_context), not the host the ssh command names",
-    "logs/013": "label: PowerShell's 'Transcript started, output file is ...' line (_context), not HOSTB",
-    "notebooks/205": "label: the bold lead-in ('**EPYC VM, 2 vCPU**: both cores ...') names no run",
 }
 
 

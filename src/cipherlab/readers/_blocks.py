@@ -311,6 +311,8 @@ class _BlockReaders:
                 if rule is not None and not rule.joins:
                     break
                 joins = self.runs[self.above[1]] if rule is not None else run
+                if k == 0 and joins is run and dialect == "progress":
+                    self.notices_after_table(run)
                 if joins is not to:  # (records of a table above join its run: see joins)
                     self._extend_some(to, cols, start, k, span, dialect)
                     start, to = k, joins

@@ -243,6 +243,22 @@ def _machine(line: str, raw: str):
     return Label(m[1] or m[2], "machine phrase") if m and _sentence(line, raw) == STOP else None
 
 
+# A bold lead-in before a sentence: "**EPYC VM, 2 vCPU**: both cores at once".
+_LEAD_IN = re.compile(r"^\s*(\*\*|__)(?=\S)(?P<name>[^*_\n]{2,60}?)(?<=\S)\1\s*:\s+\S")
+_NAMES_A_MACHINE = re.compile(rf"\b{_MACHINE_NOUN}s?\b|{_CPU_MARK.pattern}", re.I)
+
+
+def _bold_lead_in(line: str, raw: str):
+    """A bold lead-in that names a machine names the run below it: ``**EPYC VM, 2 vCPU**:
+    both cores at once`` -> ``EPYC VM, 2 vCPU``; any other tells a story (``**Update**: the
+    same numbers again``), no caption."""
+    m = _LEAD_IN.match(raw) if raw.lstrip()[:2] in ("**", "__") else None
+    if m is None:
+        return None
+    return Label(m["name"], "bold lead-in naming a machine") if _NAMES_A_MACHINE.search(m["name"]) \
+        else STOP
+
+
 def _machine_and_cpu(line: str, raw: str):
     """A machine a sentence names with its CPU in parentheses names the run below it: ``OpenSSL
     3.4.0 on the ThinkPad X13 (Ryzen 5 PRO 4650U), results in KiB/s.`` -> ``ThinkPad X13 (Ryzen
@@ -350,6 +366,7 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("byline", _byline),
     ("caption around a command", _around_command),
     ("heading", _heading),
+    ("bold lead-in naming a machine", _bold_lead_in),
     ("machine phrase", _machine),
     ("machine and its CPU", _machine_and_cpu),
     ("subject of a sentence", _subject),

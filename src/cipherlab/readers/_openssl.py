@@ -841,7 +841,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if got is None:
             return False
         rec, rest = got
+        above = self.cur
         run = self.open(i, Event(PROGRESS, rec.key(), rec.count, rec.block, rec.seconds))
+        if run is above:
+            self.notices_after_table(run)
         run.last = i
         run.stderr_seen = True
         if run.opts.get("decrypt") and rec.operation == "encrypt":
@@ -853,6 +856,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_doing = rec if not rest.strip() else None
         run.dialects.add("progress")
         return True
+
+    def notices_after_table(self, run: _Run) -> None:
+        """Progress records joining ``run`` after its table: a notice just above them (``You
+        have chosen to measure elapsed time``) is this run's, not the next one's (its stderr
+        printed after its stdout: ansible, a Python capture printing ``stdout`` first)."""
+        if self.pending_context and run.has_cells():
+            bind_context(run, self.pending_context)
+            self.pending_context = {}
 
     def complete_doing(self, raw: str) -> None:
         """A complete ``Doing`` line before any table ends the wait for a bare result line."""

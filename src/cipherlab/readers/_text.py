@@ -532,7 +532,8 @@ def sources(lines: list[str], origin: list[int] | None
     lines or more interleave (``docker compose`` services, ``pdsh``'s or ``clush``'s hosts,
     ``kubectl logs --prefix``'s containers; lines without a tag between two tagged ones, at
     most two, the rest of a wrapped line, stay with the source above them), or by a head line
-    before its block (ansible's ``host | CHANGED | rc=0 >>``).
+    before its block (ansible's ``host | CHANGED | rc=0 >>``); a PowerShell transcript is one
+    source, named by the machine of its header (:func:`_transcript`).
 
     >>> [(t, o, n) for t, o, n in sources(["$ up", "a: x 1", "b: y 2", "a: x 3", "b: y 4",
     ...                                    "a: x 5", "b: y 6"], None)]  # doctest: +NORMALIZE_WHITESPACE
@@ -542,6 +543,8 @@ def sources(lines: list[str], origin: list[int] | None
     [None, 'h1', 'h2']
     """
     text = "\n" + "\n".join(lines)
+    if "PowerShell transcript start" in text:
+        return _transcript(lines, origin)
     tags = Counter(_LOG_TAG.findall(text))  # (in C: most texts have no two tags to follow)
     owner = (any(t[-1] == "|" for t in tags) and _headed_sources(text, lines)) or \
         _tagged_sources(text, lines, tags)
@@ -553,6 +556,35 @@ def sources(lines: list[str], origin: list[int] | None
     back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
     return [([lines[k] for k in ks], [0, *map(back, ks)], name)
             for name, ks in streams.items() if name or any(lines[k].strip() for k in ks)]
+
+
+# A PowerShell transcript's own lines (Start-Transcript): its header and footer between lines
+# of asterisks (facts: start time, user, the machine), and its notices.
+_TRANSCRIPT_FRAME = "**********************"
+_TRANSCRIPT_NOTICE = re.compile(r"Transcript (?:started|stopped), output file is ")
+_TRANSCRIPT_MACHINE = re.compile(r"Machine: (?P<name>[^\s(]+)")
+
+
+def _transcript(lines: list[str], origin: list[int] | None
+                ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """A PowerShell transcript as one source, named by the machine its header names, its own
+    lines blank (no text: their facts and notices name no run but by that machine).
+
+    >>> _transcript(["*" * 22, "Windows PowerShell transcript start", "Machine: BOX7 (Microsoft Windows NT)",
+    ...              "*" * 22, "Transcript started, output file is D:/speed.txt", "md5 1.00k"], None)
+    [(['', '', '', '', '', 'md5 1.00k'], None, 'BOX7')]
+    """
+    out, name, framed = list(lines), None, False
+    for k, line in enumerate(lines):
+        if line.startswith(_TRANSCRIPT_FRAME) and not line.strip("*"):
+            framed = not framed
+        elif framed:
+            m = _TRANSCRIPT_MACHINE.match(line)
+            name = name or (m and m["name"])
+        elif not _TRANSCRIPT_NOTICE.match(line):
+            continue
+        out[k] = ""
+    return [(out, origin, name)]
 
 
 # The head line of a host's block in ansible's ad-hoc output: ``host | CHANGED | rc=0 >>``
