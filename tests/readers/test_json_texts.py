@@ -319,3 +319,15 @@ def test_a_bold_lead_in_that_names_a_machine_labels_the_cell_below(lead_in, labe
 
 def pd_isna(values) -> bool:
     return len(values) == 1 and values[0] != values[0]  # (NaN: no label)
+
+
+def test_ansible_one_line_ad_hoc_results_are_read_by_host():
+    out, err = "\\n".join(_OUT), "\\n".join(_ERR)
+    module = json.dumps({"changed": True, "rc": 0, "stdout": "\n".join(_OUT)})
+    text = "\n".join([f"gw-1.lab | CHANGED | rc=0 | (stdout) {out} (stderr) {err}",
+                      f"gw-2.lab | CHANGED => {module}",
+                      "gw-3.lab | UNREACHABLE! => {\"changed\": false, \"unreachable\": true}"]) + "\n"
+    runs = _read(text, n_jobs=1).groupby("run")
+    assert runs.label.first().tolist() == ["gw-1.lab", "gw-2.lab"]
+    assert runs.line.first().tolist() == [1, 2]
+    assert runs.bytes_per_s.first().tolist() == [75007360.0, 75007360.0]

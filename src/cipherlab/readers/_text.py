@@ -251,7 +251,7 @@ def documents(text: str, source: str = "<text>"
     held = _json.held_documents(text, source)
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
-    if held is None and " => {" in text:  # (ansible's results: JSON in a text)
+    if held is None and (" => {" in text or "| (stdout) " in text):  # (ansible's results)
         results = _json.held_results(parts[0][0])
         if results is not None:
             return [(lines, _through(origin, parts[0][1]), name) for lines, origin, name in results]
