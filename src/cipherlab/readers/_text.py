@@ -235,7 +235,38 @@ def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] |
         lines, origin = split_lines(text), None
         if "=" in text and _is_quoted_printable(text):
             lines, origin = _unquoted_printable(lines)
+        if text[:1024].lstrip()[:14].lower().startswith(("<!doctype html", "<html")):
+            lines = _page_text(lines)  # (a whole page: nbconvert's, a saved web page)
     return _unentitied(text, lines), origin
+
+
+# In a whole HTML page (a notebook exported by nbconvert, a saved web page): the elements that
+# hold no text (style sheets, scripts), and the tags of preformatted and inline text, which
+# readers want as plain lines (`<pre>version: 3.0.22`); tables' tags stay for their reader.
+_NO_TEXT = re.compile(r"<(style|script)\b", re.I)
+_INLINE_TAGS = re.compile(r"</?(?:pre|span|code|samp|kbd|tt)\b[^>\n]{0,512}>", re.I)
+
+
+def _page_text(lines: list[str]) -> list[str]:
+    """The lines of an HTML page without its style sheets and scripts (their lines blank) and
+    without the tags of preformatted and inline text (see ``_INLINE_TAGS``).
+
+    >>> _page_text(["<style>", "h1 { color: red }", "</style>", "<pre>md5 <span>1.00k</span>", "</pre>"])
+    ['', '', '', 'md5 1.00k', '']
+    """
+    out, closing = [], None
+    for line in lines:
+        if closing is None:
+            m = _NO_TEXT.search(line)
+            if m is not None and f"</{m[1].lower()}" not in line.lower():
+                closing = f"</{m[1].lower()}"
+                line = line[:m.start()]
+        elif closing in line.lower():
+            line, closing = line[line.lower().index(closing):].partition(">")[2], None
+        else:
+            line = ""
+        out.append(_INLINE_TAGS.sub("", line) if "<" in line else line)
+    return out
 
 
 def documents(text: str, source: str = "<text>"
