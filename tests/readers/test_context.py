@@ -48,6 +48,13 @@ RULES = [
     ("sentence", "I ran it twice:", None, C.STOP),
     ("sentence", "and then with the governor set to performance:", None, C.STOP),
     ("sentence", "\u4e0b\u9762\u662f\u7ed3\u679c\u3002", None, C.STOP),
+    ("not a name", "PS C:\\Users\\kim\\bench> $env:OPENSSL_armcap='0x1'", None, C.SKIP),
+    ("not a name", "kim@WIN-DEV UCRT64 /c/src/openssl", None, C.SKIP),
+    ("not a name", "PowerShell 7.4.6", None, C.SKIP),
+    ("not a name", "Cc: openssl-users@openssl.org", None, C.SKIP),
+    ("not a name", "[kim@fedora ~]$ tongsuo version", None, C.SKIP),
+    ("not a name", "Tongsuo 8.3.2", None, C.SKIP),
+    ("sentence", "Now the same box with turbo off:", None, C.STOP),
     ("caption", "Graviton 3 (c7g.large):", None, C.Label("Graviton 3 (c7g.large)", "caption")),
     ("caption", "Stock firmware.", None, C.Label("Stock firmware", "caption")),
 ]
@@ -286,3 +293,16 @@ def test_a_mask_the_prose_says_was_not_set_or_only_shows_gives_nothing():
             "type 16 bytes 64 bytes\nghash 1100.00k 2100.00k\n")
     got, _, said = _isa(text)
     assert got == [{}, {}] and not any("asks to switch off" in m for m in said)
+
+
+def test_an_armcap_in_the_prose_or_a_command_is_decoded_like_ia32cap():
+    """An ``OPENSSL_armcap`` value stated above a run or on its command line is its ``isa_mask``
+    as ``armcap=VALUE`` and decoded into ``isa``/``isa_off`` (ARM's bits: the value replaces the
+    word, so ``0x3d`` keeps NEON, AES, SHA1, SHA256 and PMULL: SHA512, TICK and CPUID go)."""
+    text = ("Ampere Altra, stock:\n\ntype 16 bytes 64 bytes\nsha512 300.00k 600.00k\n\n"
+            "and with OPENSSL_armcap=0x3d:\n\ntype 16 bytes 64 bytes\nsha512 100.00k 200.00k\n\n"
+            "$ OPENSSL_armcap=0x3d openssl speed sha512\ntype 16 bytes 64 bytes\nsha512 101.00k 201.00k\n")
+    got, rules, said = _isa(text)
+    decoded = {"isa_mask": "armcap=0x3d", "isa": "armcap=0x3d", "isa_off": "sha512+tick+cpuid"}
+    assert got == [{}, decoded, decoded]
+    assert any("OPENSSL_armcap=0x3d asks to switch off" in m for m in said)

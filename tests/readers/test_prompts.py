@@ -61,3 +61,106 @@ def test_a_piped_prompts_options_reach_its_run():
     assert runs.isa_mask.first().tolist()[0] == "~0x200000200000000"
     assert runs.multi.first().tolist()[1] == 2
     assert df.block_bytes.tolist() == [16384, 16, 64]
+
+
+# (prompt line, the options it binds): Windows shells, forks' binaries, wrappers of other systems
+OTHER_SYSTEMS = [
+    ("PS C:\\Users\\kim> openssl speed -elapsed -evp aes-128-ctr", {"timing": "elapsed", "evp": "aes-128-ctr"}),
+    ("PS D:\\tools> & \"D:\\tools\\OpenSSL 3\\bin\\openssl.exe\" speed -seconds 2 md5", {"seconds": 2}),
+    ("PS C:\\> .\\openssl.exe speed -bytes 8192 -evp sm4-ctr", {"bytes": 8192, "evp": "sm4-ctr"}),
+    ("C:\\Program Files\\OpenSSL\\bin>openssl speed -multi 8 rsa4096", {"multi": 8}),
+    ("$ ./bin/tongsuo speed -evp sm4-gcm", {"evp": "sm4-gcm"}),
+    ("obsd# doas -u _bench openssl speed -elapsed sha512", {"timing": "elapsed"}),
+    ("m1 % arch -x86_64 openssl speed -seconds 1 -evp aes-256-gcm", {"seconds": 1, "evp": "aes-256-gcm"}),
+    ("$ ninja -C build && OPENSSL_armcap=0x3d build/apps/openssl speed -elapsed -evp aes-256-gcm",
+     {"isa_mask": "armcap=0x3d", "timing": "elapsed"}),
+    ("cd ~/src/openssl || exit 1; LD_LIBRARY_PATH=. ./apps/openssl speed -seconds 1 sha3-256",
+     {"seconds": 1}),
+]
+
+
+@pytest.mark.parametrize("line, bound", OTHER_SYSTEMS, ids=[s[0][:24] for s in OTHER_SYSTEMS])
+def test_other_systems_prompts_and_lists_bind_their_speed_commands_options(line, bound):
+    prompt = parse_prompt(line)
+    assert prompt is not None and "unbound" not in prompt
+    assert {k: prompt[k] for k in bound} == bound
+    assert prompt["conditions"] == {}  # (`-u _bench` is doas's; `-x86_64` arch's)
+
+
+@pytest.mark.parametrize("line", [
+    "$ while read c; do openssl speed -elapsed -evp \"$c\"; done < ciphers.txt",
+    "PS C:\\> foreach ($c in 'aes-128-gcm','sm4-cbc') { openssl speed -elapsed -evp $c }",
+    "$ openssl speed -elapsed rsa2048; openssl speed ecdsap256",
+])
+def test_a_loop_or_a_list_of_several_speed_commands_binds_none(line):
+    prompt = parse_prompt(line)
+    assert prompt is not None and prompt["unbound"] and "timing" not in prompt
+
+
+def test_a_loops_runs_are_read_with_a_warning_and_none_of_its_options():
+    text = ("$ for s in 1 2; do openssl speed -elapsed -seconds $s -evp aes-128-gcm 2>/dev/null; done\n"
+            "type             16 bytes     64 bytes\nAES-128-GCM     612873.11k  1641206.30k\n"
+            "type             16 bytes     64 bytes\nAES-128-GCM     622873.11k  1651206.30k\n")
+    with pytest.warns(UserWarning, match=r"line 1: a loop runs openssl speed: none of its options"):
+        df = cipherlab.ingest(text)
+    assert df.run.nunique() == 2 and df.timing.isna().all()
+
+
+def test_an_exported_mask_holds_for_every_command_until_it_is_cleared():
+    """csh's ``setenv`` then two commands, ``unsetenv``, a third (the variable was only bound to
+    the next run: the second ran masked without a word); cmd's ``set X=`` clears it too."""
+    table = "type             16 bytes\nAES-128-CBC     312873.11k\n"
+    for on, off in (("% setenv OPENSSL_ia32cap ~0x200000000000000", "% unsetenv OPENSSL_ia32cap"),
+                    ("C:\\bench>set OPENSSL_ia32cap=~0x200000000000000", "C:\\bench>set OPENSSL_ia32cap=")):
+        shell = on.split("OPENSSL")[0].rsplit(" ", 2)[0] if on[0] == "%" else "C:\\bench>"
+        command = ("% " if on[0] == "%" else shell) + "openssl speed -bytes 16 -evp aes-128-cbc\n"
+        text = f"{on}\n{command}{table}{command}{table}{off}\n{command}{table}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            df = cipherlab.ingest(text)
+        masks = df.groupby("run", observed=True).isa_mask.first().tolist() if "isa_mask" in df else []
+        assert [m if m == m else None for m in masks] == ["~0x200000000000000"] * 2 + [None], on
+
+
+def test_a_mask_in_the_prose_is_not_a_runs_whose_cpuinfo_shows_none_set():
+    """The prose above the native run names the mask of the run after it; the native run's own
+    CPUINFO line has no ``env:``: it ran without the variable (it was given the mask)."""
+    header = "version: 3.0.13\nCPUINFO: OPENSSL_ia32cap=0x7ffaf3ffffebffff:0x29c67af{}\n"
+    table = "type             16 bytes\nAES-256-GCM     {}k\n"
+    text = ("AES is 10x slower with OPENSSL_ia32cap=~0x200000000000000 here:\n\n"
+            "$ openssl speed -bytes 16 -evp aes-256-gcm\n" + header.format("") + table.format("612873.11") +
+            "$ OPENSSL_ia32cap=~0x200000000000000 openssl speed -bytes 16 -evp aes-256-gcm\n" +
+            header.format(" env:~0x200000000000000").replace("0x7ff", "0x7df") + table.format("61287.11"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    masks = df.groupby("run", observed=True).isa_mask.first().tolist()
+    assert masks[0] != masks[0] and masks[1] == "~0x200000000000000"
+    assert df.groupby("run", observed=True).isa_off.first().tolist() == ["none", "aesni"]
+
+
+def test_openssl_versions_line_and_the_speed_header_after_it_are_one_run():
+    text = ("$ openssl version && openssl speed -elapsed -bytes 16 sha256 2>/dev/null\n"
+            "OpenSSL 3.2.1 30 Jan 2024 (Library: OpenSSL 3.2.1 30 Jan 2024)\n"
+            "version: 3.2.1\nbuilt on: Tue Jan 30 10:00:00 2024 UTC\n"
+            "type             16 bytes\nsha256     212873.11k\n")
+    df = cipherlab.ingest(text)
+    assert df.run.nunique() == 1 and df.timing.tolist() == ["elapsed"]
+    assert df.tool_version.tolist() == ["3.2.1"]
+
+
+def test_an_exported_mask_is_no_other_shells():
+    """``alice@a`` exports the mask; ``bob@b``'s prompt, and any prompt after another author's
+    byline, ran in another shell: neither gets it."""
+    table = "type             16 bytes\nAES-128-GCM     {}k\n"
+    text = ("alice@a:~$ export OPENSSL_ia32cap=~0x200000000000000\n"
+            "alice@a:~$ openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("31287.11") +
+            "bob@b:~$ openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("612873.11") +
+            "\n$ export OPENSSL_ia32cap=~0x200000000000000\n$ openssl speed -bytes 16 -evp aes-128-gcm\n" +
+            table.format("32287.11") + "\ncarol commented:\n\n"
+            "$ openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("622873.11"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    masks = [m if m == m else None for m in df.groupby("run", observed=True).isa_mask.first()]
+    assert masks == ["~0x200000000000000", None, "~0x200000000000000", None]

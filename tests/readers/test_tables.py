@@ -454,7 +454,7 @@ _NOT_PLAIN = [
     "aws-wiki-aesni-on-off-html.html", "implementation-tiers-wiki-html.html")])
 def test_plain_markup_route_reads_as_html_parser(markup):
     """The quick route for plain <table> markup finds what html.parser finds, lines included."""
-    from cipherlab.readers._tables import _HTMLTableParser
+    from cipherlab.readers._tables._html import _HTMLTableParser
     slow, quick = _HTMLTableParser(), _HTMLTableParser()
     slow.feed(markup)
     slow.close()
@@ -464,7 +464,7 @@ def test_plain_markup_route_reads_as_html_parser(markup):
 
 @pytest.mark.parametrize("markup", _NOT_PLAIN)
 def test_other_markup_is_left_to_html_parser(markup):
-    from cipherlab.readers._tables import _HTMLTableParser
+    from cipherlab.readers._tables._html import _HTMLTableParser
     parser = _HTMLTableParser()
     assert not parser.feed_plain(markup)
     assert parser.tables == []  # (nothing handed before the refusal)
@@ -501,7 +501,8 @@ def test_the_prose_search_finds_every_line_a_fact_hint_finds():
     """The one search over a span of prose (grouped by first letter, for speed) misses no line
     that the per-line hints would read: facts, a unit, markup, a block size (the words
     block_size_in_prose looks for)."""
-    from cipherlab.readers._tables import _FACT_HINT, _PROSE_HINT, _UNIT_HINT
+    from cipherlab.readers._tables._facts import FACT_HINT as _FACT_HINT
+    from cipherlab.readers._tables._prose import _PROSE_HINT, UNIT_HINT as _UNIT_HINT
     lines = [line.lower() for path in Path(__file__).resolve().parents[1].joinpath("data").rglob("*")
              if path.suffix in (".txt", ".md", ".html") for line in path.read_text(errors="replace")
              .splitlines()] + ["per  s", "an i7-4770 box", "core i5-1240p", "cortex-a76 @ 2.4ghz",

@@ -398,3 +398,28 @@ def test_a_footnote_mark_glued_to_a_name_is_the_rows_note_not_part_of_the_name(t
     assert set(df["algorithm"]) == {"aes-128-gcm", "sha256"} and df["flag"].isna().all()
     notes = set(df[df["algorithm"] == "aes-128-gcm"]["note"]) if "note" in df else set()
     assert notes == {"with AES-NI"} or name == "names.md" and notes <= {"with AES-NI"}
+
+
+@pytest.mark.parametrize("name, text, unit", [
+    ("paper.tex", "\\begin{table}\n\\caption{Hashes, OpenSSL 1.1.1w, in MiB/s}\n"
+                  "\\begin{tabular}{lSS}\n\\toprule\n"
+                  "Digest & \\multicolumn{2}{c}{Block size (bytes)} \\\\\n\\cmidrule{2-3}\n"
+                  " & {64} & {8192} \\\\\n\\midrule\n"
+                  "sha256 & 412.3 & \\textbf{1\\,902.4} \\\\\nsha512 & 301.0 & 1\\,210.7 \\\\ % 3.0: 1\\,290\n"
+                  "\\bottomrule\n\\end{tabular}\n\\end{table}\n", 2 ** 20),
+    ("paper.txt", "> \\begin{tabular}{|l|r|r|}\\hline\n"
+                  "> Digest & 64 bytes & 8192 bytes \\\\ \\hline\n"
+                  "> \\multirow{1}{*}{sha256} & \\SI{412.3}{\\mebi\\byte\\per\\second} & "
+                  "\\SI{1902.4}{\\mebi\\byte\\per\\second} \\\\\n"
+                  "> sha512 & \\SI{301.0}{MiB/s} & \\SI{1210.7}{MiB/s} \\\\ \\hline\n> \\end{tabular}\n",
+     2 ** 20),
+])
+def test_a_latex_tabular_is_a_table_its_unit_in_the_caption_or_its_cells(tmp_path, name, text, unit):
+    """LaTeX tables were no table at all: every row was reported as unplaced data. A tabular's
+    rows split at \\\\ and & (rules, \\multicolumn, \\multirow, siunitx \\SI, emphasis and
+    thin-space digit groups read as they print), its unit in its float's caption or cells."""
+    df = _ingest(tmp_path, name, text)
+    got = {(r.algorithm, r.block_bytes): round(r.bytes_per_s / unit, 6) for r in df.itertuples()}
+    assert got == {("sha256", 64): 412.3, ("sha256", 8192): 1902.4, ("sha512", 64): 301.0,
+                   ("sha512", 8192): 1210.7}
+    assert set(df["dialect"]) == {"latex"} and ("flag" not in df or df["flag"].isna().all())

@@ -295,3 +295,20 @@ def test_a_bug_reports_section_heading_names_no_run():
     for heading in ("### What I see", "## What we got", "### Actual behaviour"):
         assert _runs(_read(f"{heading}\n\n```\n{TABLE}```\n"), "label") == [None], heading
     assert _runs(_read(f"### Pi 5\n\n```\n{TABLE}```\n"), "label") == ["Pi 5"]
+
+
+def test_a_grid_of_public_key_operations_whose_algorithm_is_unclear_is_reported():
+    """Columns of sign/verify (or keygen/encaps/decaps) under a title naming a curve family by
+    its size only ("ecdsa 384": P-384 or brainpoolP384r1?): no cell, and the row is reported
+    (it was dropped without a word; documents/119's "ecdsa 256")."""
+    import warnings
+
+    import cipherlab
+    from cipherlab.errors import IngestError
+    text = ("Benchmarks on the Altra (OpenSSL 3.2.2).\n\n### ecdsa 384\n\n"
+            "| sign/s | verify/s |\n|---|---|\n| 4512.3 | 1320.7 |\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(IngestError) as err:
+            cipherlab.ingest(text)
+    assert [n for n, _ in err.value.unplaced] == [7]

@@ -210,3 +210,48 @@ def test_a_marker_label_that_hides_more_than_aesni_is_warned_about():
         out = label_masks(df)
     assert out["aesni"].astype(str).tolist() == ["on", "off"]  # the text's label is kept
     assert out["isa_off"].astype(str).str.contains("avx2").tolist() == [False, True]
+
+
+# --- ARM: OPENSSL_armcap (docs/openssl-armcap.md) ----------------------------------------------
+def test_arm_feature_bits_are_the_ones_openssls_arm_arch_h_defines():
+    import re
+    from pathlib import Path
+
+    from cipherlab.runners._isa import ARM_FEATURES
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "openssl-armcap.md").read_text()
+    defined = {m[1].lower(): int(m[2]) for m in re.finditer(r"#define ARMV\d_(\w+) \(1 << (\d+)\)", doc)}
+    assert defined == {"neon": 0, "tick": 1, "aes": 2, "sha1": 3, "sha256": 4, "pmull": 5,
+                       "sha512": 6, "cpuid": 7}
+    assert ARM_FEATURES == defined
+
+
+def test_an_arm_value_replaces_the_word_as_strtoul_reads_it():
+    from cipherlab.runners._isa import arm_value, asked_masks
+    assert arm_value("0xbd") == (0xbd, True) and arm_value("010") == (8, True)  # (octal)
+    assert arm_value("~0x24") == (0, False)  # no '~' in strtoul: every feature off
+    ref, mask = asked_masks("armcap=0x1")
+    assert isa_off(ref, mask) == "aes+pmull+sha1+sha256+sha512+tick+cpuid"
+
+
+def test_arm_cpuinfo_masks_are_decoded_against_the_native_run():
+    """A Graviton's native run (0xbd) and one under OPENSSL_armcap=0x99 (AES and PMULL cleared):
+    ``isa_off`` names them and ``aesni`` is off, as on x86; 0x0 switches off NEON too."""
+    import pandas as pd
+    df = pd.DataFrame({"source": "g2.txt", "cpuinfo": [
+        "OPENSSL_armcap=0xbd", "OPENSSL_armcap=0x99 env:0x99", "OPENSSL_armcap=0x0 env:0"]})
+    out = label_masks(df)
+    assert out["isa_off"].astype(str).tolist() == ["none", "aes+pmull", "aes+pmull+sha1+sha256+neon+cpuid"]
+    assert out["aesni"].astype(object).where(out["aesni"].notna(), None).tolist() == ["on", "off", None]
+
+
+def test_a_stated_armcap_without_cpuinfo_is_decoded_and_a_tilde_is_loud():
+    import pandas as pd
+
+    from cipherlab.errors import IngestWarning
+    from cipherlab.runners._isa import label_asked
+    df = pd.DataFrame({"source": "pi.txt", "isa_mask": [None, "armcap=0x1", "armcap=~0x4"]})
+    with pytest.warns(IngestWarning) as caught:
+        out = label_asked(df)
+    assert out["isa"].astype(object).tolist()[1:] == ["armcap=0x1", "armcap=~0x4"]
+    assert out["isa_off"].astype(str).tolist()[2] == "aes+pmull+sha1+sha256+sha512+neon+tick+cpuid"
+    assert any("is no number: OpenSSL reads it as 0x0" in str(w.message) for w in caught)

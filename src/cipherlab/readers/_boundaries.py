@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple
 
 from cipherlab.readers._context import MASK_RULE
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
-from cipherlab.readers._tables import _VERSION, prose_cpu  # (the one reader of CPUs, versions in prose)
+from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
 # The kinds of event that may open a run.
 PROGRESS = "progress"            # a Doing line (or a block of them)
@@ -72,8 +72,16 @@ def _no_run(p, run: _Run | None, ev: Event) -> bool:
 def _header_block_again(p, run: _Run, ev: Event) -> bool:
     """A header block (``OpenSSL 1.1.1w ...``, ``version: 3.0.2``) after the run's own header
     block or cells is the next run's (a ``-multi`` parent's header follows its children's
-    ``Got:`` lines: same run)."""
-    return run.has_version or bool(run.rows) or bool(run.pk) or "harness" in run.dialects
+    ``Got:`` lines: same run); not after a lone version line of the same version, which
+    ``openssl version`` printed (``openssl version; openssl speed ...``)."""
+    if run.rows or run.pk or "harness" in run.dialects:
+        return True
+    return run.has_version and not (ev.key is not None and not run.has_cells() and
+                                    ev.key == (run.meta.get("tool"), run.meta.get("tool_version"))
+                                    and not _HEADER_FIELDS & run.meta.keys())
+
+
+_HEADER_FIELDS = frozenset({"built_on", "options", "compiler", "cpuinfo", "platform"})
 
 
 def _header_line_after_a_table(p, run: _Run, ev: Event) -> bool:
@@ -348,6 +356,16 @@ def bind_context(run: _Run, context: dict) -> None:
         run.meta["isa_mask"], run.context_rule = context["isa_mask"], MASK_RULE
     if "prose_version" in context:  # (its own header's version, where it prints one, wins)
         run.prose_version = merged_fact(run.prose_version, context["prose_version"])
+
+
+def check_cpuinfo(run: _Run, cpuinfo: str) -> None:
+    """A run's own ``CPUINFO:`` line shows the mask in effect and, since 3.0, ` env:` and the
+    variable's value whenever it was set: a line without ` env:` says the run ran without one,
+    so an ``isa_mask`` the prose above gave it (``with OPENSSL_armcap=0 it is much slower``
+    over the native run) was about another run, and goes."""
+    if run.context_rule == MASK_RULE and " env:" not in cpuinfo and "OPENSSL_" in cpuinfo:
+        run.meta.pop("isa_mask", None)
+        run.context_rule = None
 
 
 def foreign(run: _Run, rates: dict, key: tuple, count: int | None, block: int | None,

@@ -25,7 +25,8 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "MASK_RULE", "label_above", "label_verdict", "prose_label", "prose_mask", "setext_level"]
+           "MASK_RULE", "label_above", "label_verdict", "mask_value", "shell_assignment", "shell_host",
+           "prose_label", "prose_mask", "setext_level"]
 
 
 class Label(NamedTuple):
@@ -56,14 +57,19 @@ _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:[kKMGT]i?B|bytes?|ops?|b
 # source code, markup, links and arithmetic. A run label is never one of them.
 _NOT_LABEL_LINE = re.compile(
     r"^\s*(?:`{3,}|~{3,}|<[/a-z!]|https?://|#?!?\s*/[\w.-]+/|[\w.-]*@[\w.-]+:\S*\s*[$#%]|[A-Za-z]:\\\S*>|"
+    # (Windows: PowerShell's prompt, Git Bash's title line, the consoles' banners; mail headers)
+    r"PS\s[A-Za-z]:\\[^>]*>|\[[\w.-]+@[^\]]{1,80}\][$#%]|[\w.-]+@[\w.-]+\s+(?:MINGW(?:32|64)|MSYS|UCRT64|CLANG(?:32|64|ARM64))\b|"
+    r"(?:Windows\s+PowerShell|PowerShell\s+\d|Microsoft\s+Windows\s+\[Version|\(c\)\s+Microsoft|"
+    r"Copyright\s+\(C\)\s+Microsoft|Install\s+the\s+latest\s+PowerShell|Transcript\s+(?:started|stopped),)|"
+    r"(?:From|To|Cc|Date|Subject|Reply-To|Message-ID|In-Reply-To|References|Sent):\s|"
     r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
     r"//|/\*|\*/|#\[|"
-    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
+    r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S|(?:Tongsuo|LibreSSL)\s+\d[\w.+-]*\s*$)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
     r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
     r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
-    r"|(?-i:\bopenssl(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
+    r"|(?-i:\b(?:openssl|tongsuo)(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
     r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
     r"|^\s*\[/?(?:code|quote|pre|php|spoiler|size|color|font|b|i|u)\b[^\]]{0,40}\]\s*$",  # BBCode
@@ -80,7 +86,8 @@ _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)
 # (A full stop ends a sentence of three words or more: "Original code." names a run.)
 _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[.,]\s*$|"
                        r"^(?:\S+\s+){9,}\S|"
-                       r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s")
+                       r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s|"
+                       r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S")  # (a story goes on)
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d")
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
@@ -458,10 +465,10 @@ def label_above(lines) -> str | None:
     return None
 
 
-# An OPENSSL_ia32cap assignment in prose, its value in quotes of any kind or none
-# ("and with OPENSSL_ia32cap=~0x200000200000000:", "env OPENSSL_ia32cap='~0x200000000:~0' ...");
+# An OPENSSL_ia32cap (or OPENSSL_armcap) assignment in prose, its value in quotes of any kind or
+# none ("and with OPENSSL_ia32cap=~0x200000200000000:", "env OPENSSL_ia32cap='~0x200000000:~0' ...");
 # a ":" after the value ends the sentence's clause, it empties no word of the mask.
-_MASK = re.compile(r"\bOPENSSL_ia32cap\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
+_MASK = re.compile(r"\bOPENSSL_(?P<cap>ia32cap|armcap)\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
                    r"(?P<value>~?(?:0x[0-9a-fA-F]+|\d+)?(?::~?(?:0x[0-9a-fA-F]+|\d+))*)", re.IGNORECASE)
 # ... unless the prose says it was not set ("without OPENSSL_ia32cap=...", "unset ...").
 # (A parenthesis says how "without" was done: "Without (OPENSSL_ia32cap=~0x2000...):".)
@@ -472,7 +479,8 @@ MASK_RULE = "OPENSSL_ia32cap in the prose above"
 
 def prose_mask(line: str) -> str | None:
     """The ``OPENSSL_ia32cap`` value a line of prose says the output below it ran with, or
-    None (no assignment, an empty one, or one the line says was not in force).
+    None (no assignment, an empty one, or one the line says was not in force); an
+    ``OPENSSL_armcap`` value is given as ``armcap=VALUE``, as a capture names ARM's masks.
 
     >>> prose_mask("and with OPENSSL_ia32cap=~0x200000200000000:")
     '~0x200000200000000'
@@ -484,9 +492,68 @@ def prose_mask(line: str) -> str | None:
     '~0x200000000000000'
     >>> prose_mask("on my NUC (CPUINFO: OPENSSL_ia32cap=0x7ef8320b078bffff:0x40069c219c97a9)") is None
     True
+    >>> prose_mask("Then with only NEON left (OPENSSL_armcap=0x1):")
+    'armcap=0x1'
     """
     m = _MASK.search(line)
     if m is None or not m["value"].strip(":~") or _NEGATED.search(line, 0, m.start()) or \
             "CPUINFO" in line[:m.start()]:
         return None  # (a CPUINFO line quoted in prose shows the CPU's mask: nothing was asked)
-    return m["value"]
+    return mask_value(m["cap"], m["value"])
+
+
+# A shell statement that sets or clears a capability variable for every command after it, the
+# whole rest of a (prompt) line: sh's `export`, csh's `setenv`, fish's `set -gx`, cmd's `set`,
+# PowerShell's `$env:X = "v"`; `unset`, `unsetenv`, `set -e`, `Remove-Item Env:X`, cmd's `set X=`.
+_SET_VARIABLE = re.compile(
+    r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
+    r"OPENSSL_(?P<cap>ia32cap|armcap)(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
+    r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*OPENSSL_"
+    r"(?:ia32cap|armcap)\s*$", re.IGNORECASE)
+
+
+def shell_assignment(line: str) -> tuple[str | None] | None:
+    """``(isa_mask,)`` a shell statement on ``line`` sets for the commands after it (``(None,)``:
+    it clears the variable), or None when the line sets none (a sentence that mentions one).
+
+    >>> shell_assignment("pi@pi5:~ $ export OPENSSL_armcap=0x1")
+    ('armcap=0x1',)
+    >>> shell_assignment(r'PS C:\\Users\\me> $env:OPENSSL_ia32cap = "~0x200000200000000"')
+    ('~0x200000200000000',)
+    >>> shell_assignment(r"C:\\> set OPENSSL_ia32cap="), shell_assignment("$ unset OPENSSL_ia32cap")
+    ((None,), (None,))
+    >>> shell_assignment("you can export OPENSSL_ia32cap=~0x200000200000000 first") is None
+    True
+    """
+    m = _SET_VARIABLE.search(line)
+    if m is None:
+        return None
+    if m["cap"] is None or not m["value"]:  # (cmd's `set X=` and `$env:X = ""` clear it too)
+        return None if m["cap"] is not None and (m["verb"] or "").lower() == "export" else (None,)
+    return (mask_value(m["cap"], m["value"]),)
+
+
+_SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
+
+
+def shell_host(line: str) -> str | None:
+    """The ``user@host`` a prompt line shows (None: it shows none): a variable one shell
+    exported is no other shell's (``user@a`` exports, ``user@b`` runs without it).
+
+    >>> shell_host("pi@pi5:~ $ export OPENSSL_armcap=0x1"), shell_host("[root@gw01 ~]# ls"), shell_host("$ ls")
+    ('pi@pi5', 'root@gw01', None)
+    """
+    m = _SHELL_HOST.match(line)
+    return m[1] if m else None
+
+
+def mask_value(cap: str, value: str) -> str:
+    """The ``isa_mask`` of ``OPENSSL_<cap>=value``: the value of ``OPENSSL_ia32cap``, else the
+    variable's name before it (``armcap=0x1``), as :func:`~cipherlab.runners._isa.effective_mask`
+    names the masks of other CPUs.
+
+    >>> mask_value("ia32cap", "~0x200000000"), mask_value("ARMCAP", "0")
+    ('~0x200000000', 'armcap=0')
+    """
+    cap = cap.lower()
+    return value if cap == "ia32cap" else f"{cap}={value}"

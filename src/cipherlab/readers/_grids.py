@@ -47,6 +47,7 @@ __all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "algorithm_words", "is_deriv
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
     "switch", "blank")
+_MEASURED = (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)  # (a column's title says so)
 
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 # Quantities computed from the measurements, or times: never a measurement of their own.
@@ -363,29 +364,21 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
     return n
 
 
-def measured_columns_only(rows: list[tuple[int, list[str]]], number) -> bool:
-    """Whether every column after a grid's row names is titled as a measurement (a size, a
-    unit, an operation, a statistic, a derived figure), none by a name of its own: how the
-    fields of a data file (``t0_ns``, ``r_squared``, ``source``) are told from a document's
-    columns of builds or machines, which such a file cannot be told apart from."""
-    if len(rows) < 2:
-        return False
-    header = rows[_header_rows(rows, number) - 1][1]
-    keys = _key_columns(header, [cells for _, cells in rows[1:]], number)
-    return all(role(c).kind in (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)
-               for c in header[keys:])
-
-
-def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str | None):
+def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str | None, *,
+              measured_only: bool = False):
     """Cells of a grid whose rows and columns the roles of their names explain.
 
     ``rows`` are (0-based line, cleaned cells) from the header row on; ``context`` the prose
     facts (``named`` algorithms, ``last_line``, ``block_bytes``); ``number(text)`` the value
-    of a cell or None. Returns ``(groups, bad, header)``: ``groups`` maps a run key (section, run
-    roles) to ``[(cell, ops, value text, column)]`` (``ops``: the value is operations/s, not
-    a throughput), ``bad`` the lines holding numbers that could not be placed, ``header`` the
-    title of each column (its header cells joined); ``None`` when this is not a benchmark grid
-    (no cell names an algorithm).
+    of a cell or None. ``measured_only``: read the grid only when every column after its row
+    names is titled as a measurement (a size, a unit, an operation, a statistic, a derived
+    figure), none by a name of its own: how the fields of a data file (``t0_ns``,
+    ``r_squared``, ``source``) are told from a document's columns of builds or machines, which
+    such a file cannot be told apart from. Returns ``(groups, bad, header)``: ``groups`` maps
+    a run key (section, run roles) to ``[(cell, ops, value text, column)]`` (``ops``: the
+    value is operations/s, not a throughput), ``bad`` the lines holding numbers that could not
+    be placed, ``header`` the title of each column (its header cells joined); ``None`` when
+    this is not a benchmark grid (no cell names an algorithm).
     """
     if _OTHER_PROGRAM.search(context.last_line or "") or len(rows) < 2:
         return None
@@ -397,6 +390,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]
     keys = _key_columns(header, [cells for _, cells in body], number)
+    if measured_only and not all(role(c).kind in _MEASURED for c in header[keys:]):
+        return None
     corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
     # (the grid's own algorithm and operation, looked for when a cell first needs them)
     defaults = functools.cache(lambda: _table_defaults(corner, caption, context))
@@ -443,8 +438,11 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
             placed += 1
         if holding and placed < holding:
             short.append((line, unplaced))
-    # (judged once the whole grid is read: a row above the first placed one is reported too)
-    bad = [line for line, unplaced in short if groups or unplaced]
+    # (judged once the whole grid is read: a row above the first placed one is reported too;
+    # so is every row under columns of public-key operations, sign/verify... of an algorithm
+    # the text does not settle, "ecdsa 256": no other program's table has such columns)
+    measured = any(r.kind == OPERATION for _, col_roles in columns for r in col_roles)
+    bad = [line for line, unplaced in short if groups or unplaced or measured]
     return (groups, bad, [" ".join(t for t in texts if t) for texts in titles]) \
         if groups or bad else None
 

@@ -23,6 +23,7 @@ and consulted only for lines that can be theirs (by prefix, or last character).
 from __future__ import annotations
 
 import re
+import warnings
 from itertools import accumulate, islice
 from typing import Any
 
@@ -34,11 +35,13 @@ from cipherlab.readers._names import canonical, glued_condition, is_known
 from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR_PROMPT, MR_TABLE,
                                            PK_HEADER, PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW,
                                            VERSION, Event, _RunBoundaries, bind_context,
-                                           merged_fact, prose_version)
+                                           check_cpuinfo, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
-                                        prose_mask, setext_level, wrapped_tail)
-from cipherlab.readers._text import INNER_MARKS, QUOTE_FIRST, clean, parse_prompt, stands_in_a_log
+                                        prose_mask, setext_level, shell_assignment, shell_host,
+                                        wrapped_tail)
+from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
+                                     stands_in_a_log)
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -165,6 +168,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.fences: list[int] = []  # code fences (```, ~~~): each odd one closes a block
         self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
         self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
+        # (a capability mask a shell exported, for its later prompts: (mask, the shell's user@host))
+        self.shell_mask: tuple[str, str | None] | None = None
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -493,7 +498,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             yield j, nxt
 
     def note_prose(self, i: int, line: str) -> None:
-        mask = prose_mask(line) if "ia32cap" in line else None
+        mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
+        stated = shell_assignment(line) if "cap" in line else None
+        if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
+            self.shell_mask = None if stated[0] is None else (stated[0], shell_host(line))
+            if stated[0] is None:
+                self.pending_context.pop("isa_mask", None)
         if mask is not None:  # for the output below it: this run's while it has none
             if self.cur is not None and not self.cur.has_cells():
                 bind_context(self.cur, {"isa_mask": mask})
@@ -536,6 +546,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 self.verdicts[i - 1] = h = Label(above.text, "title of a paragraph", _TITLE_LEVEL)
                 self.headings.append((i - 1, h))
         if byline:
+            self.shell_mask = None  # (another author's post: another shell)
             self.bylines.append(i)
         if line[0] in "`~" and line.startswith(("```", "~~~")):
             self.fences.append(i)
@@ -650,7 +661,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
         ver = _version_line(line) if line.startswith(T.VERSION_PREFIXES) else None
         if ver is not None:
-            run = self.open(i, Event(VERSION))
+            run = self.open(i, Event(VERSION, tuple(ver)))
             run.last = i
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
@@ -667,6 +678,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     run.timing = T.timing_of(value)
                 return True
             run.meta[field] = value
+            if field == "cpuinfo":
+                check_cpuinfo(run, value)
             if field in ("options", "compiler"):
                 self.cont_field = field
             return True
@@ -689,7 +702,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if prompt is not None:
                 run = self.open(i, Event(PROMPT))
                 run.last = i
-                self.apply_prompt(run, prompt)
+                self.apply_prompt(run, i, prompt)
                 return True
         if c.isdigit() or c in "rd":
             parsed = T.pkey_row(line)
@@ -740,11 +753,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         return True
 
     def bad_name(self, name: str) -> bool:
-        """Whether a row's name is prose (``...:``), holds values or has another column's
-        cell glued to it (``aes-128-cbc Yes``): then it is no row."""
+        """Whether a row's name is prose (``...:``, ``3) WSL 2, Ubuntu`` before ``24.04``: no
+        name openssl prints holds ``, ``), holds values or has another column's cell glued to
+        it (``aes-128-cbc Yes``): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
-            bad = self.not_names[name] = name.endswith(":") or any(
+            bad = self.not_names[name] = name.endswith(":") or ", " in name or any(
                 T.VALUE.fullmatch(w) for w in name.split()) or \
                 glued_condition(self.algorithm_of[name])
         return bad
@@ -799,7 +813,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
         return False
 
-    def apply_prompt(self, run: _Run, prompt: dict) -> None:
+    def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
+        if "unbound" in prompt:  # (a loop's or a list's several runs: whose options are whose?)
+            warnings.warn(LineWarning(
+                f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
+                f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=2)
+            return
         run.opts.update({k: v for k, v in prompt.items() if k != "conditions"})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
@@ -807,8 +826,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.elapsed = True
         if prompt.get("multi"):
             run.multi = max(run.multi, prompt["multi"])
-        if "isa_mask" in prompt:
-            run.meta["isa_mask"] = prompt["isa_mask"]
+        mask = prompt.get("isa_mask")
+        if mask is None and self.shell_mask is not None and \
+                self.shell_mask[1] in (None, shell_host(self.lines[i - 1])):
+            mask = self.shell_mask[0]  # (the same shell: its prompts name the same user@host)
+        if mask is not None:
+            run.meta["isa_mask"] = mask
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)

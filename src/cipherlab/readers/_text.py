@@ -27,6 +27,7 @@ from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _json
+from cipherlab.readers._context import mask_value
 from cipherlab.readers._names import canonical, is_known
 
 __all__ = ["LineWarning", "SOURCE_RULE", "clean", "decode", "documents", "name_by_source",
@@ -58,23 +59,39 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\
 # (one step at a time, in a loop: a lookahead to the line's end per `|` made a line of
 # pipes quadratic, 16 s for 32 KB)
 _QUOTE_STEP = re.compile(r"\s*(?:>|(\|)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?")
-# A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, `>>> `, `❯ `.
-_PS = r"(?:\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)\s?[$#%>\u276f\u279c\u00bb]\s*|>>>\s*"
+# A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, PowerShell's
+# `PS C:\Users\me> `, `>>> `, `❯ `.
+_PS = r"(?:(?:PS\s)?[A-Za-z]:\\[^>]{0,120}|\[[^\]]{0,80}\]|[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?)" \
+      r"\s?[$#%>\u276f\u279c\u00bb]\s*|>>>\s*"
 # What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
 # `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
 # environment assignments (`OPENSSL_ia32cap=...`), in any order.
-_WRAPPER = r"(?:sudo|time|nice|taskset|env|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
-           r"\S+\.(?:sh|pl|py))(?:\s+(?:-\S+|\d\S*))*+\s+"
+_WRAPPER = r"(?:sudo|doas|time|nice|taskset|env|arch|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
+           r"\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # (the command ends at the shell's first `|`, `>`, `2>`, `&>`, `;` or `&&`: `2>&1 | tail`,
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
-# names such as `hmac(md5)`, or a `$(nproc)`: the class holds `-`, and a separate `-?` made
-# failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`, `apps/openssl`)
+# names such as `hmac(md5)`, or a `$(nproc)` or `$c`: the class holds `-`, and a separate `-?` made
+# failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`,
+# `apps/openssl`, `.\openssl.exe`, a fork's (`tongsuo`), or a quoted path PowerShell calls with `&`)
+_OPENSSL = r"(?:openssl|tongsuo)"
 _PROMPT = re.compile(
     rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
-    r"(?:\S*/)?openssl(?:-[\w.]+)?(?:\.exe)?\s+speed"
-    r"(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)))*+)\s*"
+    rf"(?:&\s*)?(?:(?P<q>['\"])[^'\"]*?{_OPENSSL}[\w.-]*(?P=q)"
+    rf"|(?:[\w.~:${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
+    r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?))*+)\s*"
     r"(?:\(.*\)|(?P<shell>[|;&<>].*))?\s*$")
+# A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl
+# version; openssl speed ...`, `for c in a b; do openssl speed -evp $c; done`, PowerShell's
+# `... | % { openssl speed -evp $_ }`): cut at the shell's list operators and braces.
+_LIST = re.compile(r"\s*(?:&&|\|\||;|\|\s*(?:%|ForEach-Object)\s*(?=\{)|[{}])\s*")
+_LIST_HINT = re.compile(r"&&|\|\||;|\{")
+_LEADING_PS = re.compile(rf"\s*(?:{_PS})?")
+_LOOP = re.compile(r"\s*(?:for|while|until|foreach)\b|.*\|\s*(?:%|ForEach-Object)\s*\{|.*\bxargs\s", re.I)
+_LIST_WORD = re.compile(r"^(?:do|then|else)\s+")
+# (without a prompt, the list is a command when its first word is one: `cd build && ...`)
+_SHELL_WORD = re.compile(r"\s*(?:cd|make|ninja|cmake|export|set|source|for|while|until|foreach|"
+                         r"openssl|tongsuo|\S*[/\\](?:openssl|tongsuo|Configure|config))\s")
 _ENV = re.compile(_ASSIGNMENT.replace(r"\s+", r"(?=\s)"))
 # `openssl speed` options and what they do to a run; every other option (`-primes 3`, and any
 # option openssl may gain) becomes a condition of the run.
@@ -1001,13 +1018,44 @@ def parse_prompt(line: str) -> dict | None:
     if "speed" not in line:
         return None
     m = _PROMPT.match(line)
-    if not m:
+    if m is not None and not (m["shell"] and "speed" in m["shell"]):  # (`a && openssl speed b`)
+        return _command(m, bool(m["ps"]))
+    return _listed(line) if _LIST_HINT.search(line) else None
+
+
+def _listed(line: str) -> dict | None:
+    """A prompt whose command list or loop runs ``openssl speed`` (:func:`parse_prompt`): the
+    one ``openssl speed`` command of a list (``cd build && apps/openssl speed -evp x``), read as
+    if alone; a loop, or a list of several such commands, prints several runs whose options
+    none can pair with them: its ``unbound`` says why, and it binds none (right or loud).
+
+    >>> _listed("$ cd openssl-3.4 && make && LD_LIBRARY_PATH=. apps/openssl speed -elapsed rsa2048")["timing"]
+    'elapsed'
+    >>> _listed("$ for c in aes-128-gcm sm4-cbc; do openssl speed -evp $c; done")["unbound"]
+    'a loop runs openssl speed'
+    """
+    start = _LEADING_PS.match(line).end()
+    if not (start or _SHELL_WORD.match(line)):
+        return None  # ("I tried it; openssl speed was fast" is a sentence)
+    found = [m for part in _LIST.split(line[start:]) if "speed" in part
+             and (m := _PROMPT.match(_LIST_WORD.sub("", part))) is not None]
+    if not found:
         return None
+    if _LOOP.match(line, start):
+        return {"args": [], "conditions": {}, "unbound": "a loop runs openssl speed"}
+    if len(found) > 1:
+        return {"args": [], "conditions": {},
+                "unbound": f"one command line runs openssl speed {len(found)} times"}
+    return _command(found[0], start > 0 or found[0].start("pre") != found[0].end("pre"))
+
+
+def _command(m: re.Match, prompted: bool) -> dict | None:
+    """What one ``openssl speed`` command (a match of ``_PROMPT``) says of its run."""
     args = m["args"].split()
     if m["shell"] and m["shell"][0] in "<>" and m.start("shell") == m.end("args") and args \
             and args[-1].isdigit():
         args.pop()  # (`2>err`: the number is the stream redirected, no argument)
-    if not (m["ps"] or args or m["pre"]):
+    if not (prompted or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
     out: dict = {"args": args, "conditions": {}}
     for assignment in _ENV.finditer(m["pre"]):
@@ -1015,8 +1063,8 @@ def parse_prompt(line: str) -> dict | None:
             key, _, value = shlex.split(assignment[0])[0].partition("=")
         except ValueError:
             continue
-        if key.upper() == "OPENSSL_IA32CAP":
-            out["isa_mask"] = value
+        if key.upper() in ("OPENSSL_IA32CAP", "OPENSSL_ARMCAP"):
+            out["isa_mask"] = mask_value(key[8:], value)
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None

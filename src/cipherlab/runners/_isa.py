@@ -55,8 +55,9 @@ from cipherlab.runners._system import LOCAL, current, warn
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AES_FEATURES", "ALL_ON", "FEATURES", "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition",
-           "IsaContrast", "aesni_state", "all_on", "apply_value", "effect_label",
+__all__ = ["AES_FEATURES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES", "FEATURES", "ISA_COLUMNS",
+           "ISA_PRESETS", "IsaCondition", "IsaContrast", "aesni_state", "all_on", "apply_value",
+           "arm_value", "asked_masks", "effect_label",
            "effective_mask", "features", "find_openssl", "isa_column", "isa_contrast", "isa_env",
            "isa_off", "isa_sides", "label_asked", "label_masks", "labels", "resolve_isa",
            "side_name", "switched_off", "uses_aes"]
@@ -98,6 +99,17 @@ _BIT_NAMES = {64 * w + b: name for name, (w, b) in FEATURES.items()}
 #: The AES instructions: a condition whose ``isa_off`` holds only these (AES-NI among them) is
 #: ``aesni='off'``; the carry-less multiplies count because GHASH pairs them with AES in GCM.
 AES_FEATURES = frozenset({"aesni", "pclmulqdq", "vaes", "vpclmulqdq"})
+
+#: The bits of ARM's capability word (``OPENSSL_armcap``; ``crypto/arm_arch.h`` of OpenSSL 3.0,
+#: copied in ``docs/openssl-armcap.md``): ``name -> bit``, in the order names are joined (the AES
+#: instructions first). A mask in effect is written ``armcap=0x..``, as :func:`effective_mask`
+#: returns it; its value *replaces* the word (no ``~``), so ``0`` switches NEON off too.
+ARM_FEATURES: dict[str, int] = {"aes": 2, "pmull": 5, "sha1": 3, "sha256": 4, "sha512": 6,
+                                "neon": 0, "tick": 1, "cpuid": 7}
+#: ARM's AES instructions: the ``aesni`` condition's ``off`` on ARM (AES and the polynomial
+#: multiply GHASH pairs with it), as :data:`AES_FEATURES` on x86.
+ARM_AES_FEATURES = frozenset({"aes", "pmull"})
+ARM_PREFIX = "armcap="
 
 _RAW_MASK = re.compile(r"^~?(?:0[xX][0-9a-fA-F]+|\d+)?(?::~?(?:0[xX][0-9a-fA-F]+|\d+)?)*$")
 _CPUINFO = re.compile(r"^CPUINFO:\s*(?:N/A|OPENSSL_(?P<cap>\w+?)=(?P<value>\S*))(?:\s+env:.*)?\s*$",
@@ -202,43 +214,68 @@ def _bits(words: Sequence[int]) -> set[int]:
     return {64 * w + b for w, word in enumerate(words) for b in range(64) if word >> b & 1}
 
 
-def _names(bits: Iterable[int]) -> list[str]:
-    """Documented feature names of ``bits`` in :data:`FEATURES` order; ``'other'`` last stands
-    for the bits the manual does not list (3.0 ignores them; the raw mask keeps them)."""
+def _arch_bits(mask: object) -> tuple[str, set[int]] | None:
+    """``('x86', bits)`` of an ``OPENSSL_ia32cap`` mask in effect, ``('arm', bits)`` of an
+    ``armcap=0x..`` one; None for anything else."""
+    if isinstance(mask, str) and mask.startswith(ARM_PREFIX + "0x"):
+        try:
+            return "arm", _bits([int(mask[len(ARM_PREFIX):], 16)])
+        except ValueError:
+            return None
+    words = _words(mask)
+    return None if words is None else ("x86", _bits(words))
+
+
+def _names(bits: Iterable[int], arch: str = "x86") -> list[str]:
+    """Documented feature names of ``bits`` in :data:`FEATURES` (:data:`ARM_FEATURES`) order;
+    ``'other'`` last stands for the bits the manual (the source) does not list (OpenSSL ignores
+    them; the raw mask keeps them)."""
     bits = set(bits)
-    named = [n for n, (w, b) in FEATURES.items() if 64 * w + b in bits]
-    return named + (["other"] if bits - _BIT_NAMES.keys() else [])
+    table = _BIT_NAMES if arch == "x86" else {b: n for n, b in ARM_FEATURES.items()}
+    named = [n for n in (FEATURES if arch == "x86" else ARM_FEATURES) if _bit(n, arch) in bits]
+    return named + (["other"] if bits - table.keys() else [])
+
+
+def _bit(name: str, arch: str) -> int:
+    if arch == "x86":
+        w, b = FEATURES[name]
+        return 64 * w + b
+    return ARM_FEATURES[name]
 
 
 def features(mask: str) -> list[str] | None:
-    """The documented features a capability mask in effect has on, in :data:`FEATURES` order.
+    """The documented features a capability mask in effect has on, in :data:`FEATURES` order
+    (:data:`ARM_FEATURES` for an ``armcap=`` mask).
 
     >>> features("0x200000200000000:0x20")
     ['aesni', 'pclmulqdq', 'avx2']
-    >>> features("armcap=0xbd") is None
-    True
+    >>> features("armcap=0xbd")
+    ['aes', 'pmull', 'sha1', 'sha256', 'neon', 'cpuid']
     """
-    words = _words(mask)
-    return None if words is None else [n for n in _names(_bits(words)) if n != "other"]
+    found = _arch_bits(mask)
+    return None if found is None else [n for n in _names(found[1], found[0]) if n != "other"]
 
 
 def switched_off(native: str, mask: str) -> list[str] | None:
-    """Features on in ``native`` and off in ``mask`` (both masks in effect); None if not x86.
+    """Features on in ``native`` and off in ``mask`` (both masks in effect, of one CPU
+    architecture); None if either is no capability mask or they are of two architectures.
 
     >>> switched_off("0xfffa3203078bffff:0x405fc6f1bf07ab", "0xfdfa3201078bffff:0x405fc6f1bf07ab")
     ['aesni', 'pclmulqdq']
+    >>> switched_off("armcap=0xbd", "armcap=0x1")
+    ['aes', 'pmull', 'sha1', 'sha256', 'cpuid']
     """
-    a, b = _words(native), _words(mask)
-    if a is None or b is None:
+    a, b = _arch_bits(native), _arch_bits(mask)
+    if a is None or b is None or a[0] != b[0]:
         return None
-    b = b + [0] * (len(a) - len(b))
-    return _names(_bits(a) - _bits(b))
+    return _names(a[1] - b[1], a[0])
 
 
 def isa_off(native: str, mask: str) -> str | None:
     """The ``isa_off`` condition: what ``mask`` switched off against ``native``, joined by ``+``.
 
-    ``'none'`` when nothing is off; None when either mask is not an x86 capability mask.
+    ``'none'`` when nothing is off; None when either mask is no capability mask of OpenSSL's
+    (x86's ``0xW0:0xW1``, ARM's ``armcap=0x..``) or they are of two architectures.
 
     >>> isa_off("0xfffa3203078bffff:0x405fc6f1bf07ab", "0xfdfa3201078bffff:0x0")
     'aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+avx512f+avx512bw+avx512vl+avx512dq+avx512ifma+bmi1+bmi2+adx+rdseed+other'
@@ -258,13 +295,23 @@ def aesni_state(native: str, mask: str) -> str | None:
     ('on', 'off')
     >>> aesni_state(n, "0xfdfa3201078bffff:0x0") is None   # AVX2, SHA-NI ... went too
     True
+
+    On ARM the AES instructions are ARMv8's ``aes`` and ``pmull`` (:data:`ARM_AES_FEATURES`):
+
+    >>> aesni_state("armcap=0xbd", "armcap=0x99"), aesni_state("armcap=0xbd", "armcap=0x1") is None
+    ('off', True)
     """
     off = switched_off(native, mask)
     if off is None:
         return None
     if not off:
         return "on"
-    return "off" if "aesni" in off and set(off) <= AES_FEATURES else None
+    return "off" if _aes_only(set(off)) else None
+
+
+def _aes_only(off: set[str]) -> bool:
+    """Whether features ``off`` are the AES instructions of x86 or of ARM, AES itself among them."""
+    return ("aesni" in off and off <= AES_FEATURES) or ("aes" in off and off <= ARM_AES_FEATURES)
 
 
 def labels(cond: IsaCondition, mask: str, native: str) -> dict[str, str | None]:
@@ -305,11 +352,14 @@ def effect_label(algorithm: object, isa_off: object) -> str:
     'ISA off (aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+other)'
     >>> effect_label("chacha20-poly1305", "aesni+pclmulqdq")
     'no AES-NI effect expected (chacha20-poly1305 does not use AES)'
+    >>> effect_label("aes-128-gcm", "aes+pmull")
+    'ARMv8 AES'
     """
     off = set(str(isa_off).split("+")) if isinstance(isa_off, str) and isa_off != "none" else set()
-    if off and "aesni" in off and off <= AES_FEATURES:
-        return ("AES-NI" if uses_aes(algorithm)
-                else f"no AES-NI effect expected ({algorithm} does not use AES)")
+    if off and _aes_only(off):
+        name = "AES-NI" if "aesni" in off else "ARMv8 AES"
+        return (name if uses_aes(algorithm)
+                else f"no {name} effect expected ({algorithm} does not use AES)")
     return f"ISA off ({isa_off})" if off else "none"
 
 
@@ -494,6 +544,39 @@ def apply_value(words: Sequence[int], value: str) -> list[int]:
     return out
 
 
+_STRTOUL = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)?")
+
+
+def arm_value(value: str) -> tuple[int, bool]:
+    """The ARM capability word OpenSSL makes of ``OPENSSL_armcap=value``, and whether the value
+    is a plain number: it is read as C's ``strtoul(value, NULL, 0)`` (a prefix of digits in base
+    0; none gives 0) and *replaces* the word (``docs/openssl-armcap.md``).
+
+    >>> arm_value("0x1"), arm_value("0"), arm_value("189")
+    ((1, True), (0, True), (189, True))
+    >>> arm_value("~0x4")   # no digits to strtoul: every feature off
+    (0, False)
+    """
+    m = _STRTOUL.match(value)
+    digits = m[2] or "0"
+    number = int(digits, 16 if digits[1:2] in ("x", "X") else 8 if digits[0] == "0" else 10)
+    return (-number if m[1] == "-" else number) % (1 << 32), m.end() == len(value) and m[2] is not None
+
+
+def asked_masks(value: str) -> tuple[str, str]:
+    """``(reference, mask)`` in effect for a stated value when the CPU's own mask is unknown:
+    every documented bit on, and what ``value`` makes of it: ``OPENSSL_ia32cap`` syntax
+    (:func:`apply_value`), or an ``armcap=`` value (:func:`arm_value`, which replaces the word).
+    Raises ValueError for a value that is neither.
+
+    >>> asked_masks("armcap=0x1")
+    ('armcap=0xff', 'armcap=0x1')
+    """
+    if value.startswith(ARM_PREFIX):
+        return _ARM_DOCUMENTED, f"{ARM_PREFIX}0x{arm_value(value[len(ARM_PREFIX):])[0]:x}"
+    return _format(_DOCUMENTED), _format(apply_value(_DOCUMENTED, value))
+
+
 def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None = None,
                 env: tuple[tuple[str, str], ...] = ()) -> list[IsaCondition]:
     """Turn preset names and raw masks into the ISA conditions that make sense on this machine.
@@ -575,16 +658,24 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
     return kept
 
 
-# Both words with every documented bit set.
+# Both words with every documented bit set (and ARM's one word).
 _DOCUMENTED = [sum(1 << b for w, b in FEATURES.values() if w == word) for word in (0, 1)]
+_ARM_DOCUMENTED = f"{ARM_PREFIX}0x{sum(1 << b for b in ARM_FEATURES.values()):x}"
 
 
 def _format(words: Sequence[int]) -> str:
     return ":".join(f"0x{w:x}" for w in words)
 
 
-_CPUINFO_MASK = re.compile(r"OPENSSL_ia32cap=(?P<mask>0x[0-9a-fA-F]+(?::0x[0-9a-fA-F]+)*)"
+_CPUINFO_MASK = re.compile(r"OPENSSL_(?P<cap>ia32cap|armcap)=(?P<mask>0x[0-9a-fA-F]+(?::0x[0-9a-fA-F]+)*)"
                            r"(?:\s+env:(?P<env>\S*))?")
+
+
+def _cpuinfo_mask(m: re.Match) -> tuple[str, str | None]:
+    """A ``CPUINFO`` line's mask in effect as :func:`effective_mask` writes it (``armcap=`` before
+    ARM's) and its ``env:`` value likewise, or None."""
+    prefix = "" if m["cap"] == "ia32cap" else m["cap"] + "="
+    return prefix + m["mask"].lower(), None if m["env"] is None else prefix + m["env"]
 
 
 def label_masks(frame, *, stacklevel: int = 3):
@@ -649,21 +740,20 @@ def _label_cpuinfo(frame):
         source = sources[s]
         if all(m["env"] is None for _, m in found):
             continue  # no run of this source set a mask: nothing was switched off to name
-        natives = {m["mask"].lower() for _, m in found if m["env"] is None}
+        natives = {_cpuinfo_mask(m)[0] for _, m in found if m["env"] is None}
         native = natives.pop() if len(natives) == 1 else None
         for p, m in found:
-            ref = native
-            if ref is None and m["env"] is not None:
+            ref, (mask, env) = native, _cpuinfo_mask(m)
+            if ref is None and env is not None:
                 try:  # every documented bit on: what the value asks to clear
-                    ref, mask = _format(_DOCUMENTED), _format(apply_value(_DOCUMENTED, m["env"]))
+                    ref, mask = asked_masks(env)
                 except ValueError:
                     continue
-                warnings.warn(f"{source}: no run without OPENSSL_ia32cap to compare with, so "
-                              f"isa_off lists what OPENSSL_ia32cap={m['env']} asks to switch off, "
-                              f"whether or not this CPU had it", IngestWarning)
+                warnings.warn(f"{source}: no run without OPENSSL_{m['cap']} to compare with, so "
+                              f"isa_off lists what OPENSSL_{m['cap']}={m['env']} asks to switch "
+                              f"off, whether or not this CPU had it", IngestWarning)
+            if ref is not None:
                 labels[p] = (isa_off(ref, mask), aesni_state(ref, mask))
-            elif ref is not None:
-                labels[p] = (isa_off(ref, m["mask"].lower()), aesni_state(ref, m["mask"].lower()))
     if not labels:
         return frame
 
@@ -718,20 +808,27 @@ def label_asked(frame, *, stacklevel: int = 3):
         todo &= frame["isa_off"].isna()
     if not todo.any():
         return frame
-    everything = _format(_DOCUMENTED)
     decoded: dict[str, tuple] = {}
     pairs = frame.loc[todo, ["source", "isa_mask"]].astype(str).drop_duplicates()  # (a few)
     for source, value in pairs.itertuples(index=False):
+        arm = value.startswith(ARM_PREFIX)
         if value not in decoded:
             try:
-                mask = _format(apply_value(_DOCUMENTED, value))
+                everything, mask = asked_masks(value)
             except ValueError:
                 continue  # (not a mask: kept as written, nothing decoded)
             name = next((n for n, v in ISA_PRESETS.items() if v == value), value)
             decoded[value] = (name, isa_off(everything, mask), aesni_state(everything, mask))
+        variable = f"OPENSSL_armcap={value[len(ARM_PREFIX):]}" if arm else f"OPENSSL_ia32cap={value}"
         warnings.warn(f"{source}: the mask in effect is not in the text (no CPUINFO line), so "
-                      f"isa_off lists what OPENSSL_ia32cap={value} asks to switch off, whether "
+                      f"isa_off lists what {variable} asks to switch off, whether "
                       f"or not this CPU had it", IngestWarning, stacklevel=stacklevel)
+        if arm and not arm_value(value[len(ARM_PREFIX):])[1]:
+            warnings.warn(f"{source}: OPENSSL_armcap={value[len(ARM_PREFIX):]} is no number: "
+                          f"OpenSSL reads it as {arm_value(value[len(ARM_PREFIX):])[0]:#x} (the "
+                          f"value replaces the capability word; there is no '~'), so every "
+                          f"feature not in that number was off", IngestWarning,
+                          stacklevel=stacklevel)
     if not decoded:
         return frame
     asked = frame["isa_mask"].astype("category").where(todo)

@@ -1,0 +1,177 @@
+"""What one line of prose around a document table states: the tool and its version, the
+machine (a CPU and its clock, an AWS instance), the compiler, ``-elapsed`` timing.
+
+:func:`line_facts` reads one line; :func:`prose_cpu` names the CPU of a phrase (also used for
+section rows inside a table, and by :mod:`cipherlab.readers._boundaries`). :data:`FACT_HINT`
+is the quick test a line must pass to state any of these (most lines state none).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+# Prose facts. Versions as openssl prints them, or as people write them ("OpenSSL version 1.0.1f").
+VERSION = re.compile(r"\b(OpenSSL|LibreSSL|SSLeay)\s+(?:version\s+)?v?"
+                      r"(\d+\.\d+\.\d+[a-z]{0,2}(?:-(?!on\b)[\w.]+)?)", re.IGNORECASE)
+_SPEED_COMMAND = re.compile(r"\bopenssl\s+speed\b", re.IGNORECASE)
+_AWS = re.compile(r"\bAWS\b.*?\b([a-z]\d[a-z0-9-]*\."
+                  r"(?:\d*x?large|medium|small|micro|nano|metal))\b")
+_CLOCK = re.compile(r"@\s*(\d+(?:\.\d+)?)\s*([GM])Hz\b", re.IGNORECASE)
+# A CPU named in prose starts at a vendor or family word; "Core", "Atom", "Nano" ... are words
+# too, so they name a CPU only after a vendor or before a model number (see prose_cpu).
+_VENDORS = ("Intel|AMD|VIA|Apple|ARM|Arm|Qualcomm|Ampere|IBM|Cyrix|Transmeta|Marvell|Cavium|"
+            "HiSilicon|Broadcom|Allwinner|Rockchip|Amlogic|NVIDIA|Samsung|MediaTek|NXP|"
+            "Freescale|Motorola|Fujitsu|SiFive|StarFive|Loongson|Hygon|Zhaoxin|Centaur")
+_FAMILIES = ("Xeon|Pentium|Celeron|EPYC|Ryzen|Threadripper|Opteron|Athlon|Phenom|Turion|"
+             "Sempron|Cortex-[AMRX]\\d+\\w*|Neoverse[-\\w]*|Graviton\\d*|Altra|Snapdragon|Kryo|"
+             "Exynos|POWER\\d+\\w*|PowerPC|UltraSPARC[-\\w]*|SPARC[-\\w]*|Itanium|ThunderX\\d*|"
+             "Kunpeng|Tegra|(?:Core\\s+)?[iI][3579]-\\d{4,5}\\w*")
+_WEAK_FAMILIES = "Core|Atom|Nano|Eden|Luke|Esther|Nehemiah|C3|C7|G[345]|M[1-5]"
+_CPU_START = re.compile(rf"\b(?:(?P<vendor>{_VENDORS})|(?P<family>{_FAMILIES})|"
+                        rf"(?P<weak>{_WEAK_FAMILIES}))(?![\w-])")
+_IS_FAMILY = re.compile(rf"(?:{_FAMILIES}|{_WEAK_FAMILIES})$")
+_TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
+_CLOCK_WORD = re.compile(r"\(?(\d+(?:\.\d+)?)\s*([GM])Hz\)?$", re.IGNORECASE)
+_CLOCK_NEXT = re.compile(r"\s*" + _CLOCK.pattern, re.IGNORECASE)  # (right after a name)
+_WORD = re.compile(r"\S+")
+_NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
+_GCC = re.compile(r"\bgcc\s*[-\u2013]?\s*(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
+_LEADING_OPTIONAL = re.compile(r"^\(\?:[^()|]*\)\?")
+_ONE_LETTER_CLASS = re.compile(r"^\[(\w)\1*\]")
+
+
+def by_first_letter(alternatives: list[str]) -> re.Pattern:
+    """The alternation of ``alternatives`` (patterns), grouped by their first letter:
+    re tries every alternative at every position of a text, this only those that start with
+    the letter there (70 words made the search of a page of prose cost milliseconds). Used to
+    tell whether a text holds a match, for which a leading optional group does not matter: it
+    is left out, and a class of one letter is that letter (``[ii]``, what lower() makes of
+    ``[iI]``), so that alternatives start with a literal (re then skips other characters fast).
+
+    >>> by_first_letter(["aws", "amd", "(?:core )?[ii][3579]-", "<"]).pattern
+    'a(?:ws|md)|i(?:[3579]-)|<'
+    """
+    groups: dict[str, list[str]] = {}
+    for alt in alternatives:
+        alt = _ONE_LETTER_CLASS.sub(r"\1", _LEADING_OPTIONAL.sub("", alt))
+        plain = alt[0].isalnum() and alt[1:2] not in ("?", "*", "+", "{")
+        groups.setdefault(alt[0] if plain else alt, []).append(alt[1:])
+    return re.compile("|".join(f"{first}(?:{'|'.join(rests)})" if len(first) == 1 and
+                               first.isalnum() else first for first, rests in groups.items()))
+
+
+# Lower-case words one of which a line must contain to state a fact _facts() looks for (the
+# weak family words name a CPU only beside a vendor or a model number, which this finds).
+FACT_WORDS = ["ssl", "aws", "hz", "gcc", "core", *_VENDORS.lower().split("|"),
+               *_FAMILIES.lower().split("|")]
+FACT_HINT = by_first_letter(FACT_WORDS)
+# The words a CPU name starts with (see prose_cpu), for a quick "none here".
+_CPU_HINT = by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
+                              *_WEAK_FAMILIES.split("|")])
+
+
+_OPENSSL = re.compile(r"\bopenssl\b", re.IGNORECASE)
+_ELAPSED = re.compile(r"(?:^|\s)-elapsed\b")
+
+
+def line_facts(text: str) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    # (a word each pattern needs is looked for first: most lines hold few. Beyond ASCII,
+    # ignoring case is more than lower(): there every pattern is tried)
+    low, every = text.lower(), not text.isascii()
+    # (of two versions in a sentence, the last is nearest the table: "LibreSSL 3.3.6 is what
+    # macOS ships, so I used OpenSSL 3.3.1")
+    versions = VERSION.findall(text) if every or "ssl" in low else None
+    if versions:
+        facts["tool"] = versions[-1][0].lower()
+        facts["tool_version"] = versions[-1][1]
+    elif (every or "openssl" in low) and _OPENSSL.search(text):
+        facts["tool"] = "openssl"
+    if (every or "speed" in low) and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
+        facts["timing"] = "elapsed"
+    m = _AWS.search(text) if "AWS" in text else None
+    if m:
+        facts["machine"] = f"AWS {m[1]}"
+    cpu = prose_cpu(text)
+    if cpu:
+        facts.update(cpu)
+    m = _GCC.search(text) if every or "gcc" in low else None
+    if m:
+        facts["compiler"] = f"gcc {m[1]}"
+    return facts
+
+
+def prose_cpu(text: str) -> dict[str, Any]:
+    """``cpu`` and ``clock_hz`` from prose that names one CPU (``i7-4770 CPU @ 3.40GHz``).
+
+    The name is a family word (``Xeon``, ``EPYC``, ``Cortex-A76``), or a vendor followed by a
+    family or a model number, with the words after it while they look like a model's (a capital
+    or a digit first: ``Xeon Gold 6230``, ``Ryzen 5 3600``); a lower-case word, punctuation or a
+    clock ends it. The clock is the one written right after the name (``@ 2.4GHz``, ``1.8GHz``,
+    ``(2.4 GHz)``); without a CPU name, a short capitalised phrase right before ``@ <clock>``
+    names the machine (``Raspberry Pi 4 @ 1.5GHz``). Prose naming two CPUs (two machines
+    compared in one sentence) gives neither: which row ran on which cannot be known here.
+
+    >>> prose_cpu("On an Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz box")
+    {'cpu': 'Intel Xeon CPU E5-2680 v2', 'clock_hz': 2800000000.0}
+    >>> prose_cpu("Running on the new EPYC 9654 box"), prose_cpu("Intel Advanced Encryption Standard")
+    ({'cpu': 'EPYC 9654'}, {})
+    >>> prose_cpu("a Pi 5 (Cortex-A76 @ 2.4GHz) and a Pi 4 (Cortex-A72 @ 1.8GHz)")
+    {}
+    """
+    text = _TRADEMARK.sub("", text)
+    if "@" not in text and not _CPU_HINT.search(text):
+        return {}  # (no CPU word and no clock, the common case: one quick search says so)
+    found: list[tuple[str, float | None, int]] = []  # (name, clock, where it ends)
+    for m in _CPU_START.finditer(text):
+        if found and m.start() < found[-1][2]:
+            continue  # (a word inside the name just read)
+        got = _cpu_at(text, m)
+        if got is not None:
+            found.append(got)
+    if len({name for name, _, _ in found}) > 1:
+        return {}
+    if found:
+        name, clock, _ = found[0]
+        return {"cpu": name} if clock is None else {"cpu": name, "clock_hz": clock}
+    c = _CLOCK.search(text)
+    if c is None or _CLOCK.search(text, c.end()):
+        return {}
+    phrase = _NAME_END.split(text[: c.start()])[-1].strip(" -*")
+    if not phrase or not (phrase[0].isupper() or phrase[0].isdigit()) or len(phrase.split()) > 4:
+        return {}
+    return {"cpu": phrase, "clock_hz": _hz(c[1], c[2])}
+
+
+def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
+    """The CPU name starting at ``m`` (a :data:`_CPU_START` match), its clock and where it
+    ends, or None when the words there name no CPU (a vendor's technology, a common word)."""
+    head = _NAME_END.search(text, m.start())
+    stop = head.start() if head else len(text)
+    words, clock, end = [], None, m.start()
+    for w in itertools.islice(_WORD.finditer(text, m.start(), stop), 7):
+        word = w[0]
+        c = _CLOCK_WORD.match(word)
+        if words and c is not None and (word[0].isdigit() or word[0] == "("):
+            clock = _hz(c[1], c[2])
+            break
+        if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
+            break  # (a model number may start in lower case: "i7-4770", "v2")
+        words.append(word)
+        end = w.end()
+    tail = words[1:]
+    named = (m["family"] is not None
+             or any(ch.isdigit() for w in tail for ch in w)
+             or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail)))
+    if not named:
+        return None
+    if clock is None:
+        c = _CLOCK_NEXT.match(text, end)
+        clock = _hz(c[1], c[2]) if c else None
+    return " ".join(words), clock, end
+
+
+def _hz(value: str, prefix: str) -> float:
+    return float(value) * (1e9 if prefix.upper() == "G" else 1e6)

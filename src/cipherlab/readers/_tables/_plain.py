@@ -1,0 +1,201 @@
+"""Finders of tables drawn without markup: cells separated by TABs (a rendered page or a
+spreadsheet copied), comma-separated values (an export), and cells aligned with spaces in a
+block of preformatted text (a fence, ``[code]``, ``<pre>``; :func:`code_blocks` finds those).
+openssl's own output in such a block or TAB paste is left to the text parser.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import re
+
+from cipherlab.readers._tables._cells import Row, Table
+from cipherlab.readers._tables._prose import unquote
+
+def tab_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
+    """Tables copied from a rendered page: cells separated by TABs, one row per line.
+
+    A line without TABs between two TAB rows is a section row (a cell spanning the table).
+    """
+    if "\t" not in blob:
+        return []
+    cells_at: dict[int, list[str]] = {}
+    for i in [i for i, line in enumerate(lines) if "\t" in line and i not in taken]:
+        text = unquote(lines[i]).strip(" ")
+        if "\t" in text.strip("\t"):
+            cells_at[i] = [c.strip() for c in text.rstrip("\t").split("\t")]
+
+    tables: list[Table] = []
+    rows: list[Row] = []
+    prev = -2
+    for i, cells in cells_at.items():
+        if rows and i != prev + 1:
+            middle = prev + 1
+            text = unquote(lines[middle]).strip() if i == prev + 2 else ""
+            if text and middle not in taken:
+                rows.append(Row(middle, [text], {middle}))
+            else:
+                tables.append(Table("tabs", rows[0].line, rows[-1].line, rows))
+                rows = []
+        rows.append(Row(i, cells, {i}))
+        prev = i
+    if rows:
+        tables.append(Table("tabs", rows[0].line, rows[-1].line, rows))
+    # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
+    # text parser, which knows its wrapped rows and header block.
+    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
+
+
+# A block of preformatted text: fenced, BBCode or HTML. (Led by a literal: re skips fast.)
+_CODE_OPEN = re.compile(r"```|~~~|\[code\]|\[CODE\]|<pre\b|<PRE\b")  # (no groups: faster)
+_CODE_LINE = re.compile(r"[ \t>]*$")  # (what may come before the marker on its line)
+_CODE_CLOSE = {"```": re.compile("```"), "~~~": re.compile("~~~"),
+               "[": re.compile(r"\[/code\]", re.I), "<": re.compile("</pre>", re.I)}
+
+
+# Output of openssl itself (its table's "k" values, headers, records, times): the text parser's.
+# (Each pattern led by a literal or a digit: re skips to the places where it may match.)
+_OPENSSL_OUTPUT = [re.compile("Doing "), re.compile(r"\d\.\d\dk\b"),
+                   re.compile(r"\n[ \t]*(?:type\s|\+[A-Z]{1,3}:|(?:version|built on|options|compiler):)"),
+                   re.compile(r"\d\.\d{4,}s\b"), re.compile("'numbers'"), re.compile(r"/s\b")]
+_PK_TITLE = re.compile(r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s\b")
+_GAP_NUMBER = re.compile(r"  +[~\u2248+-]?\d")  # (what a row of aligned values holds)
+_ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
+
+
+def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
+    """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
+    ``<pre>``): cells are separated by two spaces or more, one row per line;
+    consecutive lines of two cells or more, none more than the first, are a table; a row of
+    fewer cells than the first has them under the columns they overlap (a unit under each
+    name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is
+    left to the text parser, and a cell with single spaces stays one cell (``1 013 842``: a
+    number grouped by spaces, never read as three)."""
+    if "  " not in blob:
+        return []
+    tables: list[Table] = []
+    for first, stop, start, end in _code_blocks(blob):
+        if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
+            continue  # (openssl's own output, or no number after a gap: no aligned table)
+        rows: list[Row] = []
+        spans: list[tuple[int, int]] = []  # (the first row's columns)
+        for i in range(first, stop + 1):
+            line = lines[i] if i < stop and i not in taken else ""
+            found = list(_ALIGNED_CELL.finditer(unquote(line))) if "  " in line or \
+                "\t" in line else []
+            if len(found) >= 2 and (not rows or len(found) <= len(spans)):
+                if not rows:
+                    spans = [m.span() for m in found]
+                rows.append(Row(i, _under_columns(found, spans), {i}))
+                continue
+            if len(rows) >= 2:
+                tables.append(Table("aligned", rows[0].line, rows[-1].line, _noted_header(rows)))
+            rows = []
+    return tables
+
+
+_NOTE_CELL = re.compile(r"^[(\[][^()\[\]]*[)\]]$")  # "(MiB/s)", "(bytes)", "[ops/s]"
+
+
+def _noted_header(rows: list[Row]) -> list[Row]:
+    """A header's second line of notes in parentheses under its names (``(bytes)``,
+    ``(MiB/s)``), joined to the names above them: one header row, ``aes-128-cbc (MiB/s)``."""
+    notes = rows[1].cells
+    if len(rows) < 3 or not any(notes) or not all(_NOTE_CELL.match(c) for c in notes if c):
+        return rows
+    head = rows[0]
+    notes = [f"({n[1:-1]})" if n else n for n in notes]  # ("[KiB/s]": a unit in parentheses)
+    cells = [f"{c} {n}".strip() for c, n in itertools.zip_longest(head.cells, notes, fillvalue="")]
+    return [Row(head.line, cells, head.lines | rows[1].lines), *rows[2:]]
+
+
+def _openssl_output(blob: str, start: int, end: int) -> bool:
+    """Whether ``blob[start:end]`` holds output of openssl itself (see _OPENSSL_OUTPUT)."""
+    start = max(0, start - 1)  # (from the newline before the first line)
+    if any(pattern.search(blob, start, end) for pattern in _OPENSSL_OUTPUT[:-1]):
+        return True
+    return any(_PK_TITLE.search(blob, max(start, m.start() - 9), m.end())  # ("sign/s", not "MB/s")
+               for m in _OPENSSL_OUTPUT[-1].finditer(blob, start, end))
+
+
+def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[str]:
+    """A row's cells, each under the column of ``spans`` it overlaps most (the nearest, where
+    it overlaps none), when it has fewer cells than there are columns. (Cells and columns are
+    both in order: one walk along the columns, linear in the row.)"""
+    if len(found) >= len(spans):
+        return [m[0] for m in found]
+    cells = [""] * len(spans)
+    k = 0
+    for m in found:
+        s, e = m.span()
+        while k + 1 < len(spans) and spans[k][1] <= s:
+            k += 1  # (the first column that ends after the cell starts)
+        j, best = k, min(e, spans[k][1]) - max(s, spans[k][0])
+        while j + 1 < len(spans) and spans[j + 1][0] < e:  # (the others it overlaps)
+            j += 1
+            overlap = min(e, spans[j][1]) - max(s, spans[j][0])
+            k, best = (j, overlap) if overlap > best else (k, best)
+        if best <= 0 and k and s - spans[k - 1][1] < spans[k][0] - e:
+            k -= 1  # (it overlaps none: the nearer of the columns either side)
+        cells[k] = f"{cells[k]} {m[0]}".strip()
+    return cells
+
+
+def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
+    """``(first, stop)`` line indices and ``(start, end)`` offsets of each block of
+    preformatted text in ``blob`` (its lines joined by newlines), markers left out."""
+    blocks: list[tuple[int, int, int, int]] = []
+    if "`" not in blob and "~" not in blob and "[" not in blob and "<" not in blob:
+        return blocks  # (a memchr each: most texts of openssl output hold no marker)
+    row = pos = end = 0  # (the line ``pos`` is on: lines are counted once, going forward)
+    for m in _CODE_OPEN.finditer(blob):
+        if m.start() < end:
+            continue  # (a marker inside the block just read: the fence closing it)
+        line_start = blob.rfind("\n", 0, m.start()) + 1
+        if not _CODE_LINE.match(blob, line_start, m.start()):
+            continue  # (a marker inside a line of prose)
+        start = blob.find("\n", m.end()) + 1 or len(blob)
+        close = _CODE_CLOSE[m[0] if m[0][0] in "`~" else m[0][0]].search(blob, start)
+        end = close.end() if close else len(blob)
+        stop = max(start, blob.rfind("\n", start, close.start()) + 1 if close else len(blob))
+        row += blob.count("\n", pos, start)
+        pos = start
+        lines = blob.count("\n", start, stop) + (stop > start and blob[stop - 1] != "\n")
+        blocks.append((row, row + lines, start, stop))
+    return blocks
+
+
+# A line of facts, not a row ("options:bn(64,64) rc4(8x,int)", "compiler: gcc -Wa,--noexecstack")
+_KEY_VALUE = re.compile(r"\s*[\w ./-]+:")
+
+
+def csv_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
+    """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
+    least two consecutive lines with the same number (two or more) of fields, read as the
+    ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose (a blank after its
+    commas), pipe and HTML tables (their digit groups) and ``key: value`` lines are no
+    candidates; any other is refused later, as every candidate is (no header of sizes or
+    algorithms)."""
+    if "," not in blob:
+        return []
+    tables: list[Table] = []
+    block: list[int] = []
+    rows = (i for i, line in enumerate(lines) if "," in line and ", " not in line and "|" not in
+            line and "<" not in line and not _KEY_VALUE.match(line) and i not in taken)
+    for i in [*rows, -2]:
+        if block and (i != block[-1] + 1 or i < 0):
+            if len(block) >= 2:
+                tables += _csv_table(lines, block)
+            block = []
+        block.append(i)
+    return tables
+
+
+def _csv_table(lines: list[str], block: list[int]) -> list[Table]:
+    """The tables among consecutive lines holding commas: runs of rows of one width."""
+    rows = [Row(i, [c.strip() for c in cells], {i})
+            for i, cells in zip(block, csv.reader([lines[i].rstrip(", \t") for i in block]))]
+    return [Table("csv", group[0].line, group[-1].line, group)
+            for _, run in itertools.groupby(rows, key=lambda r: len(r.cells))
+            if len(group := list(run)) >= 2 and len(group[0].cells) >= 2]

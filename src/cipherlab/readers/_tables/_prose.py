@@ -1,0 +1,278 @@
+"""The prose around a document table: what it states for the table (:class:`Context`).
+
+:class:`Context` collects, lazily, the facts of the prose above each table (its tool version,
+machine, heading, label, block size, unit, the algorithms it names); the nearest statement
+wins, and a label or unit belongs to the next table only. :func:`text_below` is the paragraph
+right below a table (where a unit or footnotes may be stated). :func:`prose_text` and
+:func:`unquote` are how a line of a document reads as prose; :func:`lines_with` finds the lines
+of a text that hold a word in one search.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from cipherlab.readers._context import TEMPLATE_SECTION, label_above
+from cipherlab.readers._grids import named_algorithms
+from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts
+from cipherlab.readers._tables._tex import tex_text
+from cipherlab.readers._units import block_size_in_prose, stated_unit
+
+# Prose saying the bare numbers of the table below are block sizes ("Sizes in bytes", "block
+# sizes are columns"; not "key sizes in bits").
+_SIZES_STATED = re.compile(r"(?<!key )\b(?:(?:block|buffer|chunk|payload|message|input)[\s-]+"
+                           r"sizes?\b|sizes?\s+(?:are\s+)?(?:in\s+)?\(?bytes?\b)", re.IGNORECASE)
+
+
+_QUOTE = re.compile(r"^\s*(?:>\s?)+")
+
+
+_HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+# A sentence stating the unit of every table below it, not only of the next one (the words
+# within 80 characters of "all": bounded, so a long line of "all"s stays linear).
+_FOR_ALL_TABLES = re.compile(r"\ball\b[^.;]{0,80}?\b(?:below|numbers|values|figures|results|tables|"
+                             r"throughputs?)\b|\bthroughout\b|\b(?:every|each) table\b",
+                             re.IGNORECASE)
+# Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
+UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
+# What a raw line (lower case) holds when, read as prose, it may state a fact, a block size
+# (the words block_size_in_prose looks for; its " at " may have any blanks around it here), a
+# unit or a heading: the hints above, with any space in them, or markup that may hide them.
+_PROSE_HINT = by_first_letter([*FACT_WORDS, "block", "byte", "@", r"at\s",
+                                *UNIT_HINT.pattern.replace(" ", r"\s+").split("|"), "<", "&"])
+_HEADING_HINT = re.compile(r"#|<|&")
+_DIGIT_HINT = re.compile(r"[\d&]")  # (an entity may be a digit)
+
+
+DIGIT = re.compile(r"\d")
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+_LABEL_WIDTH = 80  # characters of the longest line or caption that may be a label
+_LABEL_REACH = 40  # lines of prose above a table that may hold its label
+_BELOW_REACH = 3  # lines of prose below a table that may state its unit or footnotes
+_STARTS_TABLE = re.compile(r"\||\t|<table|```|~~~|\[code\]|<pre", re.IGNORECASE)  # (a line that may)
+_SUP = re.compile(r"<sup>\s*([^<\s]{1,3})\s*</sup>", re.IGNORECASE)  # (a footnote mark: "[1]")
+
+
+def text_below(lines: list[str], end: int, dialect: str) -> list[str]:
+    """The prose right below a table, as read: an HTML table's ``<figcaption>`` or text after
+    ``</table>`` on its last line, then the lines after it up to the paragraph's end (one blank
+    line may come first). A heading or another table ends it; a paragraph right above another
+    table or block ("Next, in MB/s" over it) is that one's, not this one's."""
+    tail, out = [], []
+    html_ = dialect == "html"
+    if html_:
+        rest = re.split("</table>", lines[end], flags=re.IGNORECASE)[-1]
+        tail = [prose_text(_SUP.sub(r"[\1]", rest))] if len(rest) < len(lines[end]) else []
+    i = end + 1
+    for i in range(end + 1, min(len(lines), end + 3 + _BELOW_REACH)):
+        line = lines[i]
+        text = prose_text(_SUP.sub(r"[\1]", line) if html_ and "<" in line else line)
+        if not text:
+            if out:
+                break
+            continue
+        if _HEADING.match(text) or _STARTS_TABLE.search(line):
+            break
+        out.append(text)
+        if len(out) > _BELOW_REACH:
+            break
+    below = next((line for line in itertools.islice(lines, i, i + 3) if line.strip()), "")
+    if out and _STARTS_TABLE.search(below):
+        out = []  # (it introduces what follows)
+    return [t for t in tail + out if t]
+
+
+def unquote(line: str) -> str:
+    m = _QUOTE.match(line) if ">" in line else None
+    return line[m.end():] if m else line
+
+
+def _read_first(name: str) -> property:
+    """A fact of the prose, once the prose not read yet is read (see ``Context._read``)."""
+    def get(context: Context) -> Any:
+        context._read()
+        return getattr(context, name)
+    return property(get)
+
+
+@dataclass
+class Context:
+    """Facts collected from the prose above a table; the nearest statement wins.
+
+    The prose is read when a table first asks what it states: most prose lies above tables
+    that are not benchmark tables (a shell session, a /proc/cpuinfo dump), and costs nothing.
+    """
+
+    lines: list[str]  # the document's
+    plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
+    unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
+    clash: list[int] = field(default_factory=list)  # ... of cells with k under another stated unit
+    # Prose taken but not read yet: for its facts, its label, the algorithms it names.
+    _unread: list[tuple[int, int]] = field(default_factory=list)
+    _unlabelled: list[tuple[int, int]] = field(default_factory=list)
+    _unnamed: list[tuple[int, int]] = field(default_factory=list)
+    _facts: dict[str, Any] = field(default_factory=dict)
+    _heading: str | None = None
+    _block_bytes: int | None = None
+    _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
+    _unit_all: float | None = None  # the unit the prose states for every table below it
+    _sizes: bool = False  # the prose says the table's bare numbers are block sizes
+    _named: dict[str, None] = field(default_factory=dict)
+    _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
+
+    def read_prose(self, start: int, stop: int) -> None:
+        """Take ``lines[start:stop]`` as prose (read, line by line in effect, when asked)."""
+        if start < stop:
+            self._unread.append((start, stop))
+            self._unlabelled.append((start, stop))
+            self._unnamed.append((start, stop))
+            self._label = None
+
+    facts = _read_first("_facts")
+    heading = _read_first("_heading")
+    block_bytes = _read_first("_block_bytes")
+    unit = _read_first("_unit")
+    sizes_stated = _read_first("_sizes")
+
+    @property
+    def label(self) -> str | None:
+        """The label the prose since the last table gives the next one: that of its nearest
+        line that names a run (:func:`~cipherlab.readers._context.label_above`), looked for
+        from the end among the last ``_LABEL_REACH`` lines of prose (once: each run of a
+        table with sections asks)."""
+        if self._label is None:
+            nearest = (prose_text(self.lines[i]) for start, stop in reversed(self._unlabelled)
+                       for i in range(stop - 1, start - 1, -1))
+            above = list(itertools.islice(filter(None, nearest), _LABEL_REACH))
+            self._label = (label_above(above[::-1]),)
+        return self._label[0]
+
+    @property
+    def last_line(self) -> str | None:
+        """The last short line of the prose since the last table (looked for from the end)."""
+        for start, stop in reversed(self._unlabelled):
+            label = next(filter(None, map(_label, reversed(self.lines[start:stop]))), None)
+            if label:
+                return label
+        return None
+
+    def _read(self) -> None:
+        """The facts of the prose not read yet. Most lines state none: one search over a span
+        finds those that may; the heading is the last one, looked for from the end."""
+        for start, stop in self._unread:
+            low = "\n".join(self.lines[start:stop]).lower()
+            for i in lines_with(_PROSE_HINT, low, start):
+                self._read_facts(prose_text(self.lines[i]))
+            for i in reversed(lines_with(_HEADING_HINT, low, start)):
+                m = _HEADING.match(prose_text(self.lines[i]))
+                if m:  # (an issue template's section names no run, but ends the one above)
+                    self._heading = None if TEMPLATE_SECTION.match(m[1]) else m[1]
+                    break
+        self._unread = []
+
+    def _read_facts(self, text: str) -> None:
+        low = text.lower()
+        if FACT_HINT.search(low):
+            facts = line_facts(text)
+            if "machine" in facts:
+                self._facts.pop("cpu", None)
+                self._facts.pop("clock_hz", None)
+            self._facts.update(facts)
+        self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
+        if UNIT_HINT.search(low):
+            unit = stated_unit(text)
+            self._unit = unit or self._unit
+            if unit and _FOR_ALL_TABLES.search(text):
+                self._unit_all = unit  # ("All numbers below are MB/s": every table's below)
+        if "size" in low:
+            self._sizes = self._sizes or _SIZES_STATED.search(text) is not None
+
+    @property
+    def named(self) -> dict[str, None]:
+        """The algorithms the prose since the last table names, in order (read when asked)."""
+        for start, stop in self._unnamed:
+            for line in self.lines[start:stop]:
+                text = prose_text(line) if _DIGIT_HINT.search(line) else ""
+                if DIGIT.search(text):
+                    self._named.update(dict.fromkeys(named_algorithms(text)))
+        self._unnamed = []
+        return self._named
+
+    def after_table(self) -> None:
+        # A label belongs to the table right below it; the facts (version, machine) stay in
+        # force until the prose says otherwise.
+        self._read()  # (the facts stay: they are read before the label, heading, unit go)
+        self._heading, self._unit = None, self._unit_all
+        self._sizes = False
+        self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
+
+    def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
+        meta: dict[str, Any] = {"dialect": dialect}
+        # (what the table's caption states is the table's, wherever it stands: a paper's
+        # \caption below its tabular "OpenSSL 3.0.11 on ...")
+        facts = {**self.facts, **line_facts(caption)} if caption and \
+            FACT_HINT.search(caption.lower()) else self.facts
+        for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
+            if facts.get(key) is not None:
+                meta[key] = facts[key]
+        # (a caption of a sentence or more, a paper's, describes the table: it names no run)
+        short = caption if caption and len(caption) <= _LABEL_WIDTH else None
+        meta["label"] = short or self.heading or facts.get("machine") or self.label
+        return meta
+
+
+def lines_with(what: str | re.Pattern, text: str, first: int = 0) -> list[int]:
+    """The indices of the lines of ``text`` (lines joined by newlines, numbered from ``first``)
+    that hold ``what`` (a word, or a pattern's match): one search per such line, no Python step
+    for the others.
+
+    >>> lines_with("bytes", "type 16 bytes\\nmd5 1.00k\\n64 bytes"), lines_with(DIGIT, "a\\nb1", 5)
+    ([0, 2], [6])
+    """
+    found, i, pos = [], first, 0
+    while True:
+        if isinstance(what, str):
+            at = text.find(what, pos)
+        else:
+            m = what.search(text, pos)
+            at = -1 if m is None else m.start()
+        if at < 0:
+            return found
+        i += text.count("\n", pos, at)
+        found.append(i)
+        pos = text.find("\n", at) + 1
+        if not pos:
+            return found
+        i += 1
+
+
+def _label(line: str) -> str | None:
+    """The label a line of prose gives the table below it, if it can be one (short, no command)."""
+    text = prose_text(line)
+    if text and len(text) <= _LABEL_WIDTH and "speed" not in text.lower() and not text.startswith(("$", "#")):
+        return text.lstrip("-*\u2022 ").rstrip(":").strip() or None
+    return None
+
+
+def prose_text(line: str) -> str:
+    """A line of prose as its facts are read: unquoted, without tags or LaTeX markup (a line
+    that starts with a command: ``\\caption{...}`` is its text, ``\\centering`` none), one
+    space between words."""
+    text = unquote(line)
+    if text.lstrip()[:1] == "\\":
+        return tex_text(text)
+    if "<" in text:
+        text = _TAG.sub(" ", text)
+    if "&" in text:
+        text = html.unescape(text)
+    return " ".join(text.split())
