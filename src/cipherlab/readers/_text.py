@@ -299,11 +299,11 @@ def documents(text: str, source: str = "<text>"
     held = _json.held_documents(text, source)
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
-    if held is None and (" => {" in text or "| (stdout) " in text):  # (ansible's results)
-        results = _json.held_results(parts[0][0])
-        if results is not None:
-            return [(lines, _through(origin, parts[0][1]), name) for lines, origin, name in results]
     return [got for lines, origin in parts for got in sources(lines, origin)]
+
+
+# The words that start ansible-playbook's task results (``changed: [host] => {...}``).
+_RESULT_TAGS = frozenset({"ok:", "changed:", "failed:", "fatal:"})
 
 
 def _through(inner: list[int], outer: list[int] | None) -> list[int]:
@@ -580,8 +580,9 @@ def sources(lines: list[str], origin: list[int] | None
     lines or more interleave (``docker compose`` services, ``pdsh``'s or ``clush``'s hosts,
     ``kubectl logs --prefix``'s containers; lines without a tag between two tagged ones, at
     most two, the rest of a wrapped line, stay with the source above them), or by a head line
-    before its block (ansible's ``host | CHANGED | rc=0 >>``); a PowerShell transcript is one
-    source, named by the machine of its header (:func:`_transcript`).
+    before its block (ansible's ``host | CHANGED | rc=0 >>``); ansible's task results, each
+    named by its host (:func:`~cipherlab.readers._json.held_results`); a PowerShell transcript
+    is one source, named by the machine of its header (:func:`_transcript`).
 
     >>> [(t, o, n) for t, o, n in sources(["$ up", "a: x 1", "b: y 2", "a: x 3", "b: y 4",
     ...                                    "a: x 5", "b: y 6"], None)]  # doctest: +NORMALIZE_WHITESPACE
@@ -591,11 +592,15 @@ def sources(lines: list[str], origin: list[int] | None
     [None, 'h1', 'h2']
     """
     text = "\n" + "\n".join(lines)
-    if "PowerShell transcript start" in text:
-        return _transcript(lines, origin)
     tags = Counter(_LOG_TAG.findall(text))  # (in C: most texts have no two tags to follow)
-    owner = (any(t[-1] == "|" for t in tags) and _headed_sources(text, lines)) or \
-        _tagged_sources(text, lines, tags)
+    if "PSVersion:" in tags and "PowerShell transcript start" in text:
+        return _transcript(lines, origin)
+    piped = any(t[-1] == "|" for t in tags)  # (`host | CHANGED ...`: ansible's ad-hoc output)
+    if piped or not _RESULT_TAGS.isdisjoint(tags):
+        results = _json.held_results(lines)  # (ansible's results, JSON in the text)
+        if results is not None:
+            return [(got, _through(at, origin), name) for got, at, name in results]
+    owner = (piped and _headed_sources(text, lines)) or _tagged_sources(text, lines, tags)
     if owner is None:
         return [(lines, origin, None)]
     streams: dict[str | None, list[int]] = {None: []}
