@@ -259,8 +259,8 @@ def floor(folder: Path, df, cpus: int) -> dict[str, float]:
     regex engine's matching (the time inside ``re`` pattern methods during a one-process parse,
     timed by cProfile), decoding the bytes and splitting the lines, building the frame from
     ready arrays (categorical codes, numbers) and, with the files shared among ``cpus``
-    workers, receiving and joining their frames (pickled halves of ``df``, joined and flagged as
-    ingest does). Read with the targets: a floor at or above 2x read_csv means the target needs
+    workers, receiving and joining their columns (each half's, pickled, joined into one frame
+    and flagged as ingest does). Read with the targets: a floor at or above 2x read_csv means the target needs
     the parser compiled (matching and run logic in C), not a faster Python parser.
     """
     import cProfile
@@ -281,11 +281,15 @@ def floor(folder: Path, df, cpus: int) -> dict[str, float]:
                              if isinstance(s.dtype, pd.CategoricalDtype) else s.to_numpy()
                              for c, s in df.items()})
 
-    half = len(df) // 2
-    sent = [pickle.dumps(part) for part in (df.iloc[:half], df.iloc[half:])]
+    from cipherlab.readers._api import _read_chunk
+    items = [(p, str(p), True) for p in sorted(folder.glob("*.txt"))]
+    half = len(items) // 2  # what two workers send: each half's columns, pickled
+    sent = [pickle.dumps(_read_chunk(part, False, {}, {}, None).columns)
+            for part in (items[:half], items[half:]) if part]
 
     def join():
-        return model.flag_cells(model.concat([pickle.loads(b) for b in sent]), str(folder))
+        parts = [pickle.loads(b) for b in sent]
+        return model.flag_cells(model.Columns.join(parts).frame(), str(folder))
 
     def cpu(fn):  # best of 3, in this process (os.times ticks are too coarse for these)
         times = []

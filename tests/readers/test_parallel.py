@@ -116,3 +116,29 @@ def test_the_file_bar_stays_out_of_a_pipe(folder, capsys):
         warnings.simplefilter("ignore")
         cipherlab.ingest(folder, n_jobs=1)
     assert capsys.readouterr().err == ""
+
+
+def test_columns_of_parts_join_into_the_frame_of_one_pass():
+    """What workers send (each chunk's plain columns) joins into the frame ``to_frame`` makes of
+    every run at once: categories unioned and sorted, a column some part lacks NA there, a
+    condition of numbers in one part and text in another left to ``coerce`` as one column."""
+    from cipherlab.model import Columns, Run, columns, to_frame
+
+    def run(source, algorithms, **meta):
+        return Run({"source": source, "label": source.upper(), **meta},
+                   [[i, alg, alg, "hash", 16, 1e6 * (i + 1), 1e6 * (i + 1) / 16, i, 1.0, None]
+                    for i, alg in enumerate(algorithms)])
+
+    parts = [[run("a.txt", ["sha1", "md5"], isa="avx2"), run("a.txt", ["md5"], repeat=2)],
+             [run("b.txt", ["sha256"], tool="bssl", repeat=3)],  # no isa; categories not a prefix
+             [run("c.txt", ["md5", "zz"], isa=7, multi=2)]]  # isa a number: coerce makes it text
+    mappings = [Run({"source": "d.txt"}, [{"algorithm": "md5", "block_bytes": 64,
+                                           "bytes_per_s": 5.0, "tier": "gold"}])]
+    parts.append(mappings)
+    whole = to_frame([r for part in parts for r in part], source="x", flag=False)
+    joined = Columns.join([columns(part, source="x") for part in parts]).frame()
+    pd.testing.assert_frame_equal(joined, whole, check_exact=True)
+    assert [None if pd.isna(v) else v for v in joined["isa"]] == ["avx2", "avx2", None, None,
+                                                                   "7", "7", None]
+    assert list(joined["algorithm"].cat.categories) == ["md5", "sha1", "sha256", "zz"]
+    assert joined["repeat"].dtype.name == "Int64" and joined["multi"].dtype.name == "Int64"

@@ -405,7 +405,8 @@ def test_a_footnote_mark_glued_to_a_name_is_the_rows_note_not_part_of_the_name(t
                   "\\begin{tabular}{lSS}\n\\toprule\n"
                   "Digest & \\multicolumn{2}{c}{Block size (bytes)} \\\\\n\\cmidrule{2-3}\n"
                   " & {64} & {8192} \\\\\n\\midrule\n"
-                  "sha256 & 412.3 & \\textbf{1\\,902.4} \\\\\nsha512 & 301.0 & 1\\,210.7 \\\\ % 3.0: 1\\,290\n"
+                  "sha256 & 412.3 & \\textbf{1\\,902.4} \\\\\n"
+                  "sha512 & 301.0 & 1\\,210.7 \\\\ % 3.0: 1\\,290\n"
                   "\\bottomrule\n\\end{tabular}\n\\end{table}\n", 2 ** 20),
     ("paper.txt", "> \\begin{tabular}{|l|r|r|}\\hline\n"
                   "> Digest & 64 bytes & 8192 bytes \\\\ \\hline\n"
@@ -423,3 +424,138 @@ def test_a_latex_tabular_is_a_table_its_unit_in_the_caption_or_its_cells(tmp_pat
     assert got == {("sha256", 64): 412.3, ("sha256", 8192): 1902.4, ("sha512", 64): 301.0,
                    ("sha512", 8192): 1210.7}
     assert set(df["dialect"]) == {"latex"} and ("flag" not in df or df["flag"].isna().all())
+
+
+@pytest.mark.parametrize("name, text", [
+    ("ratios.md", "Speed-up of AES-NI per cell.\n\n| Machine | Algorithm | Block (B) | Ratio [95% CI] | "
+                  "p (Holm) | n | n base |\n|:--|:--|--:|--:|--:|--:|--:|\n"
+                  "| box-a | aes-128-gcm | 16 | 2.10 [1.9, 2.3] | 0.004 | 5 | 5 |\n"
+                  "| box-a | aes-128-gcm | 8192 | 6.20 [5.8, 6.6] | 0.001 | 5 | 5 |\n"),
+    ("fits.txt", "Cost model (fitted, openssl speed at block sizes 16 to 16384)\n\n"
+                 "Algorithm\tHost\tt0 (ns)\tc (ns/B)\tasymptotic (GB/s)\tlimit (GB/s)\tR²\tRuns\n"
+                 "aes-256-gcm\tepyc\t20.1\t0.106\t9.43\t12.0\t0.999\t6\n"
+                 "sha512\tepyc\t186\t0.624\t1.60\t2.1\t0.998\t6\n"),
+])
+def test_a_results_tables_counts_tests_and_model_figures_are_no_measurements(tmp_path, name, text):
+    """cipherlab's own report tables came back as data: 'n' (runs) read as 1.0-5.0 bytes/s
+    under a 'unit unknown' flag, a fit's 'asymptotic (MB/s)' and 'R²' as ops/s without one.
+    Counts, positions and test statistics (n, p, Line, File, R², Runs) and fitted or assumed
+    rates (asymptotic, limit, predicted, a share, an overhead, times in ns) are no measurement."""
+    df = _ingest(tmp_path, name, text)
+    assert df is None or df.empty
+
+
+@pytest.mark.parametrize("name, text", [
+    ("tidy.md", "| algorithm | block_bytes | bytes_per_s |\n|:--|--:|--:|\n"
+                "| aes-128-gcm | 16 | 710,000,000 |\n| aes-128-gcm | 8192 | 9,940,000,000 |\n"
+                "| sha256 | 16 | 120,500,000 |\n"),
+    ("report.md", "Throughput by block size (runs' geometric means).\n\n"
+                  "| Machine | Algorithm | Block (B) | Throughput (GB/s) |\n|:--|:--|--:|--:|\n"
+                  "| box-a | aes-128-gcm | 16 | 0.710 |\n| box-a | aes-128-gcm | 8192 | 9.94 |\n"
+                  "| box-a | sha256 | 16 | 0.1205 |\n"),
+])
+def test_cipherlabs_own_tables_read_back_with_their_unit(tmp_path, name, text):
+    """stats.to_markdown of the tidy frame ('bytes_per_s') came back flagged 'unit unknown' and
+    labelled 'bytes_per_s'; a row of data ('| box-a | aes-128-gcm | 16 | 710,000,000 |' under
+    prose saying 'block size') was taken for a header of bare sizes, its cells misplaced."""
+    df = _ingest(tmp_path, name, text)
+    got = {(r.algorithm, r.block_bytes): r.bytes_per_s for r in df.itertuples()}
+    assert got == pytest.approx({("aes-128-gcm", 16): 0.71e9, ("aes-128-gcm", 8192): 9.94e9,
+                                 ("sha256", 16): 0.1205e9})
+    assert "flag" not in df or df["flag"].isna().all()
+
+
+@pytest.mark.parametrize("name, text", [
+    ("sections.html", "<p>Throughput at 8192-byte blocks:</p>\n<table><tr><th>cipher</th><th>MB/s</th></tr>"
+                      "<tr><td>aes-128-gcm</td><td>4800</td></tr></table>\n<h2>Over TLS</h2>\n"
+                      "<table><tr><th>Cipher</th><th>Throughput (MB/s)</th></tr>"
+                      "<tr><td>aes-128-gcm</td><td>5.45</td></tr></table>\n"),
+    ("sections.md", "Throughput at 16 KiB blocks:\n\n| cipher | MB/s |\n|---|---|\n| sha256 | 2100 |\n\n"
+                    "## Over TLS\n\n| Cipher | Throughput (MB/s) |\n|---|---|\n| sha256 | 5.45 |\n"),
+])
+def test_a_block_size_the_prose_states_stays_in_its_section(tmp_path, name, text):
+    """A TLS table under its own heading was read at the block size a figure's caption stated
+    two sections above (cipherlab's report.html: 5.45 MB/s 'at 8192 bytes', unflagged): a
+    block size stated above a heading (Markdown or HTML <h2>) is that section's."""
+    df, messages = _ingest_warned(tmp_path, name, text)
+    assert len(df) == 1 and df["bytes_per_s"].iloc[0] > 1e9  # (the first table's; not 5.45 MB/s)
+    assert any("not placed" in m for m in messages)  # (the TLS row: loud)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("units.tsv", "OpenSSL 3.0.13\n\nCipher\t16 bytes\t1024 bytes\n\tMiB/s\tMiB/s\n"
+                  "aes-128-gcm\t712.4\t5120.8\nsha256\t120.5\t1204.3\n"),
+    ("units.md", "OpenSSL 3.0.13\n\n| Cipher | 16 bytes | 1024 bytes |\n|---|---|---|\n"
+                 "| | (MiB/s) | (MiB/s) |\n| aes-128-gcm | 712.4 | 5120.8 |\n| sha256 | 120.5 | 1204.3 |\n"),
+])
+def test_a_row_of_units_under_the_size_titles_is_their_unit(tmp_path, name, text):
+    """A spreadsheet's unit row under the sizes ('\\tMB/s\\tMB/s') crashed the reader with an
+    AttributeError deep in _read_units (the caption passed where the table was)."""
+    df = _ingest(tmp_path, name, text)
+    got = {(r.algorithm, r.block_bytes): round(r.bytes_per_s / 2 ** 20, 6) for r in df.itertuples()}
+    assert got == {("aes-128-gcm", 16): 712.4, ("aes-128-gcm", 1024): 5120.8,
+                   ("sha256", 16): 120.5, ("sha256", 1024): 1204.3}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("links.md", "OpenSSL 3.0.13, MB/s\n\n| Cipher | 16 bytes |\n|---|--:|\n"
+                 "| **[aes-128-gcm](https://example.org/a)** | 712.4 |\n"
+                 "| __[sha256](https://x.y/)__ | 120.5 |\n"),
+    ("links.txt", "OpenSSL 3.0.13, MB/s\n\nCipher\t16 bytes\n*[aes-128-gcm](https://example.org/a)*\t712.4\n"
+                  "`sha256`\t120.5\n"),
+])
+def test_a_link_inside_emphasis_is_its_text(tmp_path, name, text):
+    """'**[aes-128-gcm](https://...)**' came out as an algorithm '[aes-128-gcm](https://...',
+    unflagged: a link inside emphasis is its text, as a bare link is."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["algorithm"]) == {"aes-128-gcm", "sha256"}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("cells.adoc", ".Hashes, OpenSSL 1.1.1w, MB/s\n|===\n|Digest |64 bytes |8192 bytes\n\n|sha256\n|412.3\n"
+                   "|1,902.4\n\n|sha512\n|301.0\n|1,210.7\n|===\n"),
+    ("rows.txt", "Hashes, OpenSSL 1.1.1w, MB/s\n\n[options=\"header\",cols=\"1,1,1\"]\n|===\n"
+                 "| Digest | 64 bytes | 8192 bytes\n| sha256 | 412.3 | 1902.4\n"
+                 "| sha512 | 301.0 | 1210.7\n|===\n"),
+])
+def test_an_asciidoc_table_is_read_a_cell_or_a_row_a_line(tmp_path, name, text):
+    """AsciiDoc tables written a cell a line were no table ('no measurements found'); written a
+    row a line they were labelled by their attribute line ('[options="header"]')."""
+    df = _ingest(tmp_path, name, text)
+    got = {(r.algorithm, r.block_bytes): round(r.bytes_per_s / 1e6, 6) for r in df.itertuples()}
+    assert got == {("sha256", 64): 412.3, ("sha256", 8192): 1902.4, ("sha512", 64): 301.0,
+                   ("sha512", 8192): 1210.7}
+    assert not df["label"].fillna("").str.contains("options").any()
+
+
+@pytest.mark.parametrize("name, text", [
+    ("wrapped.txt", "> On node3 (OpenSSL 3.0.13), in 1000s of\n> bytes per second:\n>\n"
+                    "> | algorithm | 16 bytes | 64 bytes | 256 bytes | 1024 bytes |\n> 8192 bytes |\n"
+                    "> |---|---|---|---|---|---|\n"
+                    "> | sha256 | 112034.21 | 340221.87 | 812003.44 | 1204332.80 |\n> 1521003.44 |\n"
+                    "> | sha512 | 81022.10 | 320114.20 | 601223.75 | 1002334.12 |\n> 1301223.50 |\n"),
+    ("wrapped.md", "Numbers in 1000s of bytes per second.\n\n"
+                   "| algorithm | 16 bytes | 64 bytes | 256 bytes | 1024 bytes | 8192 bytes |"
+                   "\n|--|--|--|--|--|--|\n"
+                   "| sha256 | 112034.21 | 340221.87 | 812003.44 |\n1204332.80 | 1521003.44 |\n"
+                   "| sha512 | 81022.10 | 320114.20 | 601223.75 | 1002334.12 |\n1301223.50 |\n"),
+])
+def test_a_markdown_row_a_mail_client_wrapped_is_joined_where_its_pieces_fit(tmp_path, name, text):
+    """Rows a mail client broke at 72 columns (the rest on the next line without a leading
+    pipe) were no rows: the table was reported unplaced. The pieces of a row are joined where
+    together they are as wide as the separator row; a sentence stating the unit wrapped the same
+    way ('in 1000s of' / 'bytes per second') states it (it was read as bytes/s)."""
+    df = _ingest(tmp_path, name, text)
+    got = {(r.algorithm, r.block_bytes): r.bytes_per_s for r in df.itertuples()}
+    assert got[("sha256", 16)] == 112034210.0 and got[("sha512", 8192)] == 1301223500.0
+    assert len(got) == 10 and df["line"].min() in (7, 5)
+
+
+def test_a_wrapped_row_whose_pieces_do_not_fit_is_reported_not_guessed(tmp_path):
+    """Pieces that make no row of the table's width are not joined: the rest is reported."""
+    text = ("OpenSSL 3.0.13, MB/s\n\n| algorithm | 16 bytes | 64 bytes |\n|--|--|--|\n"
+            "| sha256 | 112.0 |\n64.5 | 99.1 |\n| sha512 | 81.0 | 320.1 |\n")
+    df, messages = _ingest_warned(tmp_path, "bad.md", text)
+    # (sha256's 112.0 at 16 bytes is what the text shows; the rest of its row is no guess)
+    assert not set(df["bytes_per_s"]) & {64.5e6, 99.1e6}
+    assert any("not placed" in m for m in messages)

@@ -7,7 +7,7 @@ import warnings
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
 from operator import is_not, itemgetter
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -128,6 +128,82 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
     :class:`~cipherlab.errors.IngestWarning`. With ``flag=False`` that step is left to
     :func:`flag_cells` (frames built in parts are flagged once, after they are joined).
     """
+    df = columns(runs, source=source, conditions=conditions, first_run=first_run).frame()
+    return flag_cells(df, source, stacklevel) if flag else df
+
+
+class _Text(NamedTuple):
+    """A text column before it is a Categorical: codes over its values in first-seen order."""
+
+    codes: np.ndarray  # (int8 for up to 127 values: what pandas keeps)
+    categories: list[str]
+
+
+class Columns:
+    """A tidy table's columns before they are a DataFrame: no pandas object in them.
+
+    Numbers are float arrays (NaN where NA; ``run`` an int64 array), text a :class:`_Text`,
+    values of mixed types an object array (left to :func:`coerce`). :func:`columns` builds them
+    from runs, :meth:`join` joins several in C and :meth:`frame` makes the frame, its
+    categoricals built once: ``ingest`` reads chunks of files apart (in worker processes too),
+    joins their columns and builds one frame, not one per chunk and a concatenation.
+
+    >>> run = Run({"label": "demo"}, [{"algorithm": "md5", "block_bytes": 16, "bytes_per_s": 1.0}])
+    >>> parts = [columns([run], source=name) for name in ("b.txt", "a.txt")]
+    >>> Columns.join(parts).frame()[["source", "run", "algorithm", "block_bytes"]]
+       source  run algorithm  block_bytes
+    0   b.txt    0       md5           16
+    1   a.txt    0       md5           16
+    """
+
+    def __init__(self, length: int, data: dict[str, Any]):
+        self.length = length  # rows
+        self.data = data  # column name -> its plain column, in the order the frame takes them
+
+    def __repr__(self) -> str:
+        return f"Columns({self.length} rows: {', '.join(self.data)})"
+
+    @classmethod
+    def join(cls, parts: list[Columns], *, release: bool = False) -> Columns:
+        """The columns of ``parts`` one after the other (a column a part lacks is NA there).
+
+        With ``release=True`` (``parts`` a list nothing else holds) the list is emptied and each
+        part's column is dropped once it is joined, the memory handed back as it goes.
+        """
+        given, parts = parts, [p for p in parts if p.length]
+        if release:
+            given.clear()
+        if len(parts) <= 1:
+            return parts[0] if parts else cls(0, {})
+        lengths = [p.length for p in parts]
+        joined, released = {}, 0
+        for name in dict.fromkeys(chain.from_iterable(p.data for p in parts)):
+            cols = [p.data.pop(name, None) if release else p.data.get(name) for p in parts]
+            joined[name] = _joined(cols, lengths)
+            if release:
+                released += sum(_nbytes(c) for c in cols)
+                cols = None
+                if released >= _TRIM_BYTES:  # (the parts' small arrays stay in glibc's heap else)
+                    return_freed()
+                    released = 0
+        return cls(sum(lengths), joined)
+
+    def frame(self) -> pd.DataFrame:
+        """The tidy table of these columns (their dtypes, the table's order), not yet flagged
+        (:func:`flag_cells`). The columns are handed over to it (this object is emptied)."""
+        if not self.data:
+            return coerce(pd.DataFrame(columns=_HEAD))
+        data: dict[str, Any] = dict.fromkeys(_HEAD)  # the fixed order first
+        while self.data:  # (each plain column dropped once typed)
+            name = next(iter(self.data))
+            data[name] = _typed(name, self.data.pop(name))
+        self.length = 0
+        return coerce(pd.DataFrame(data, copy=False))
+
+
+def columns(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] | None = None,
+            first_run: int = 0) -> Columns:
+    """The columns :func:`to_frame` makes a frame of (see :class:`Columns`)."""
     conditions = dict(conditions or {})
     # Cell fields are lists; everything constant within a run is kept as one value per run and
     # expanded in C at the end (np.repeat), so a million cells cost a million list items for
@@ -156,9 +232,9 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
             for f in CELL_FIELDS:
                 cells[f].extend([c.get(f) for c in run.cells])
             skip = {*CELL_FIELDS, *conditions, "source"}
-            per_cell = [key for key in dict.fromkeys(chain.from_iterable(run.cells))
-                        if key not in skip]
-            if per_cell:
+            if set().union(*run.cells) - skip:  # (then in the order the cells give them)
+                per_cell = [key for key in dict.fromkeys(chain.from_iterable(run.cells))
+                            if key not in skip]
                 varying[ordinal] = (per_cell, run.cells)
         else:
             for f, values in zip(CELL_FIELDS, zip(*run.cells)):
@@ -172,14 +248,13 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
         cell_runs.extend(repeat(ordinal, len(run.cells)))
         metas.append(meta)
     if not metas:
-        df = coerce(pd.DataFrame(columns=_HEAD))
-        return flag_cells(df, source, stacklevel) if flag else df
-    data: dict[str, Any] = {c: None for c in _HEAD}  # the fixed order first
+        return Columns(0, {})
+    data: dict[str, Any] = {}
     if rows:
         cells, cell_runs = _with_rows(cells, rows, row_runs, cell_runs, cell_keys)
     sizes = np.bincount(cell_runs, minlength=len(metas))  # each run's number of cells
     for f, values in cells.items():
-        data[f] = _typed(f, values)
+        data[f] = _plain(f, values)
     # Run-level columns in the order they first appear (conditions keep it in the table).
     keys = dict.fromkeys(chain.from_iterable(
         chain(meta, varying[i][0]) if i in varying else meta for i, meta in enumerate(metas)))
@@ -199,8 +274,7 @@ def to_frame(runs: Iterable[Run], *, source: str, conditions: Mapping[str, Any] 
                 values.append(meta.get(key))
                 lengths.append(k)
         data[key] = _expand(key, values, np.array(lengths, dtype=np.int64))
-    df = coerce(pd.DataFrame(data, copy=False))
-    return flag_cells(df, source, stacklevel) if flag else df
+    return Columns(int(sizes.sum()), data)
 
 
 def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_runs: list[int],
@@ -270,7 +344,7 @@ def _with_rows(cells: dict[str, list], rows: list, row_runs: list[int], cell_run
             continue
         try:
             tail = np.array(rest, dtype=float)
-        except (TypeError, ValueError):  # values of another type: left to _typed()
+        except (TypeError, ValueError):  # values of another type: left to coerce()
             head, tail = head.astype(object), _objects(rest)
         out[f] = np.concatenate([head, tail])[order]
     return out, runs
@@ -287,25 +361,31 @@ def _positions(starts: np.ndarray, widths: np.ndarray) -> np.ndarray:
 
 def _text_column(values: np.ndarray, where: np.ndarray) -> Any:
     """A text cell field from one value per row record and per other cell -> the column
-    ``values[where]``, a sorted Categorical when all are text (its codes expanded, not the text)."""
-    text = _text_categorical(values)
-    return values[where] if text is None else text[where]  # (not text: for _typed())
+    ``values[where]``, a :class:`_Text` when all are text (its codes expanded, not the text)."""
+    text = _text(values)
+    return text[where] if type(text) is not _Text else _Text(text.codes[where], text.categories)
 
 
-def _text_categorical(values: np.ndarray) -> pd.Categorical | None:
-    """An object array of str and None -> a Categorical with sorted categories; None when a
-    value is anything else (left to coerce()).
-
-    Factorised in C (pd.Categorical on a list of str detours through an inferred string array
-    first).
-    """
+def _text(values: np.ndarray) -> _Text | np.ndarray:
+    """An object array of str and None -> a :class:`_Text`; the array itself when a value is
+    anything else (left to coerce()). Factorised in C."""
     try:
         codes, uniques = pd.factorize(values)
     except TypeError:  # unhashable values
-        return None
+        return values
     if not all(type(u) is str for u in uniques):
-        return None
-    return _sorted_categorical(codes, list(uniques))
+        return values
+    return _Text(_small(codes, len(uniques)), list(uniques))
+
+
+def _small(codes: np.ndarray, n: int) -> np.ndarray:
+    """Codes over ``n`` categories in the smallest integer type that holds them (as pandas keeps
+    a Categorical's: int8 up to 127)."""
+    return codes.astype(_code_type(n), copy=False)
+
+
+def _code_type(n: int) -> type:
+    return np.int8 if n < 2 ** 7 else np.int16 if n < 2 ** 15 else np.int32
 
 
 def _objects(values) -> np.ndarray:
@@ -315,26 +395,91 @@ def _objects(values) -> np.ndarray:
     return arr
 
 
+def _dtype(col: str) -> str:
+    """The schema dtype of a column (a condition's: Int64 for whole numbers, else category)."""
+    return COLUMNS.get(col) or ("Int64" if col in _INTEGER_CONDITIONS else "category")
+
+
 def _expand(col: str, values: list, counts: np.ndarray) -> Any:
-    """A column given as values repeated ``counts`` times -> a typed array of its schema dtype."""
-    dtype = COLUMNS.get(col) or ("Int64" if col in _INTEGER_CONDITIONS else "category")
+    """A column given as values repeated ``counts`` times -> its plain column (see Columns)."""
+    dtype = _dtype(col)
     if dtype in ("float64", "int64", "Int64"):
         try:
             arr = np.repeat(np.array([np.nan if v is None else v for v in values], dtype=float), counts)
         except (TypeError, ValueError):
             return np.repeat(np.array(values, dtype=object), counts)  # coerce() sorts it out
-        if dtype == "float64":
-            return arr
-        if dtype == "int64":
-            return arr.astype(np.int64)
-        return pd.array(arr, dtype="Int64") if np.all(np.isnan(arr) | (arr == np.round(arr))) \
-            else arr
+        return arr.astype(np.int64) if dtype == "int64" else arr
     index: dict = {}
     codes = [-1 if v is None else index.setdefault(v if type(v) is str else str(v), len(index))
              for v in values]
-    few = _sorted_categorical(np.array(codes, dtype=np.int32), list(index))
     # the small codes repeated (int8 for a few hundred categories), not the values
-    return pd.Categorical.from_codes(np.repeat(few.codes, counts), dtype=few.dtype)
+    return _Text(np.repeat(_small(np.array(codes, dtype=np.int32), len(index)), counts), list(index))
+
+
+def _plain(col: str, values: Any) -> Any:
+    """A cell field's values (a list or an array; a :class:`_Text`) -> its plain column."""
+    if type(values) is _Text:
+        return values
+    dtype = _dtype(col)
+    if dtype in ("float64", "Int64"):
+        try:  # (None is NaN; line numbers and counts < 2**53)
+            return np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            if dtype == "Int64":
+                return _objects(values)  # mixed input: coerce() converts it
+            return pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    if dtype == "int64":
+        return np.asarray(values, dtype=np.int64)
+    return _text(_objects(values))
+
+
+def _typed(col: str, plain: Any) -> Any:
+    """A plain column -> the typed array of its schema dtype (or objects, for coerce())."""
+    if type(plain) is _Text:
+        return _sorted_categorical(plain.codes, plain.categories)
+    if plain.dtype == float and _dtype(col) == "Int64":
+        # whole numbers -> Int64 built from its parts (pd.array checks each value again)
+        missing = np.isnan(plain)
+        with np.errstate(invalid="ignore"):  # (NaN and infinities do not convert)
+            whole = plain.astype(np.int64)
+        whole[missing] = 0
+        if (missing | (whole == plain)).all():
+            return pd.arrays.IntegerArray(whole, missing)
+    return plain  # (fractions: coerce() rounds them)
+
+
+def _joined(cols: list, lengths: list[int]) -> Any:
+    """Plain columns (None for a part without the column) joined into one."""
+    given = [c for c in cols if c is not None]
+    if all(type(c) is _Text for c in given):
+        categories = list(dict.fromkeys(chain.from_iterable(c.categories for c in given)))
+        index = {v: i for i, v in enumerate(categories)}
+        codes = []
+        for c, n in zip(cols, lengths):
+            if c is None:
+                codes.append(np.full(n, -1, dtype=np.int8))
+            elif c.categories == categories[:len(c.categories)]:  # (the usual case)
+                codes.append(c.codes)
+            else:
+                codes.append(_recoded(c.codes, np.array([index[v] for v in c.categories],
+                                                        dtype=np.int32)))
+        return _Text(_small(np.concatenate(codes), len(categories)), categories)
+    if all(type(c) is not _Text and c.dtype != object for c in given):  # numbers
+        return np.concatenate([np.full(n, np.nan) if c is None else c for c, n in zip(cols, lengths)])
+    return np.concatenate([_as_objects(c, n) for c, n in zip(cols, lengths)])  # for coerce()
+
+
+def _as_objects(plain: Any, n: int) -> np.ndarray:
+    """A plain column (None: ``n`` missing values) as an object array."""
+    if plain is None:
+        return np.full(n, None, dtype=object)
+    if type(plain) is _Text:
+        return _objects([*plain.categories, None])[plain.codes]  # (code -1 picks the None)
+    return plain.astype(object)
+
+
+def _nbytes(plain: Any) -> int:
+    return 0 if plain is None else plain.codes.nbytes if type(plain) is _Text else plain.nbytes
 
 
 def _sorted_categorical(codes: np.ndarray, categories: list[str], dtype=None) -> pd.Categorical:
@@ -345,11 +490,28 @@ def _sorted_categorical(codes: np.ndarray, categories: list[str], dtype=None) ->
     (inferred from the values when None).
     """
     order = sorted(range(len(categories)), key=categories.__getitem__)
-    remap = np.empty(len(categories) + 1, dtype=np.int32)
-    remap[order] = np.arange(len(categories), dtype=np.int32)
-    remap[-1] = -1  # code -1 (missing) stays missing
+    new = np.empty(len(categories), dtype=np.int32)
+    new[order] = np.arange(len(categories), dtype=np.int32)
     return pd.Categorical.from_codes(
-        remap[codes], categories=pd.Index([categories[i] for i in order], dtype=dtype))
+        _recoded(codes, new), categories=pd.Index([categories[i] for i in order], dtype=dtype))
+
+
+def _recoded(codes: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """``new[codes]`` where codes are not -1 (missing, which stays -1), in the smallest integer
+    type that holds the new codes.
+
+    Small codes (int8, int16) look the new ones up in a table indexed by their unsigned view (-1
+    is its last entry): numpy's ``take`` with such indices is about 4x faster than indexing
+    with signed ones.
+    """
+    kind = _code_type(int(new.max()) + 1 if len(new) else 0)
+    if (new == np.arange(len(new))).all():  # (already in order: one value, or sorted)
+        return codes.astype(kind, copy=False)
+    if codes.dtype.itemsize > 2 or not len(codes):
+        return np.append(new, -1).astype(kind)[codes]
+    table = np.full(1 << (8 * codes.dtype.itemsize), -1, dtype=kind)
+    table[:len(new)] = new
+    return np.take(table, codes.view(f"u{codes.dtype.itemsize}"))
 
 
 def flag_cells(df: pd.DataFrame, source: str, stacklevel: int = 2) -> pd.DataFrame:
@@ -451,26 +613,6 @@ def _missing(index: pd.Index, dtype: str) -> pd.Series:
     return pd.Series(index=index, dtype=dtype)
 
 
-def _typed(col: str, values: list) -> Any:
-    dtype = COLUMNS.get(col) or ("Int64" if col in _INTEGER_CONDITIONS else "category")
-    if isinstance(values, pd.Categorical):
-        return values
-    if dtype == "float64":
-        try:
-            return np.array(values, dtype=float)
-        except (TypeError, ValueError):
-            return pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
-    if dtype == "int64":
-        return np.array(values, dtype=np.int64)
-    if dtype == "Int64":
-        try:  # via a float array: NaN for None, built in C (line numbers, counts < 2**53)
-            return pd.array(np.array(values, dtype=float), dtype="Int64")
-        except (TypeError, ValueError):
-            return values  # mixed input: coerce() converts it
-    text = _text_categorical(_objects(values))
-    return values if text is None else text
-
-
 def _as(s: pd.Series, dtype: str) -> pd.Series:
     if dtype == "category":
         if isinstance(s.dtype, pd.CategoricalDtype):
@@ -540,7 +682,9 @@ def concat(frames: Iterable[pd.DataFrame], *, release: bool = False) -> pd.DataF
     return coerce(pd.DataFrame(joined, copy=False))
 
 
-_TRIM_BYTES = 4_000_000
+# (a trim walks the heap: one per 16 MB freed costs the join less than half what one per 4 MB
+# did, and leaves the archive's peak within 2 MB of it)
+_TRIM_BYTES = 16_000_000
 
 
 def _joined_categorical(parts: list) -> pd.Categorical:

@@ -128,14 +128,13 @@ class _Assembly:
 
         Returns the cells of the records that measured no cell of the run.
         """
+        if not run.progress:
+            return []
         # Progress records find their cell by key: the n-th record of a key fills the n-th cell.
         # A row's cell is its (row, index) pair; rows come before public-key cells.
-        if run.progress:
-            rows = run.rows
-            keys = [*((r[ALG], size) for r in rows for size in r[SIZES]), *(k for _, k in run.pk)]
-            targets = [*((r, j) for r in rows for j in range(len(r[SIZES]))), *cells]
-        else:
-            keys = targets = []
+        rows = run.rows
+        keys = [*((r[ALG], size) for r in rows for size in r[SIZES]), *(k for _, k in run.pk)]
+        targets = [*((r, j) for r in rows for j in range(len(r[SIZES]))), *cells]
         index: dict = dict(zip(reversed(keys), reversed(targets)))  # the first cell of each key
         if len(index) == len(keys):  # one cell per key, the rule: built in C, taken by pop()
             take = index.pop
@@ -153,7 +152,7 @@ class _Assembly:
         alone = [p for p in run.progress if p.count is not None and p.block is None
                  and p.key() not in index and not run.multi]
         unknown = {id(p) for p, u in zip(alone, _progress.name_curves(alone, run.opts.get("args")))
-                   if u}
+                   if u} if alone else set()
         for p in run.progress:
             if p.count is None:
                 continue

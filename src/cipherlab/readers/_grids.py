@@ -55,7 +55,8 @@ _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|diff|delta\b|"
                       r"relative\b|factor\b|scaling\b|vs\.?(?!\w)|versus\b|increase|decrease|"
                       r"faster\b|slower\b|percent|std|stdev\b|deviation\b|cv\b|errors?\b|"
-                      r"latency\b|time\b|ms\b|us\b|seconds?\b)|%|\u00b5s", re.IGNORECASE)
+                      r"latency\b|time\b|ms\b|us\b|ns\b|seconds?\b|limits?\b|bounds?\b|asymptotic|"
+                      r"predicted\b|theoretical\b|shares?\b|fraction\b|overhead\b)|%|\u00b5s", re.IGNORECASE)
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
@@ -88,6 +89,11 @@ _NOT_BLOCK_SIZE = re.compile(r"\b(?:key|digest|hash|output|bits?\b|security|tag\
 _PROPERTY = re.compile(r"\b(?:keys?\b|bits?\b|length|size\b|level\b|years?\b|date\b|price|"
                        r"count\b|notes?\b|security|cycles|cpb\b|digest\b|output\b|rounds?\b)",
                        re.IGNORECASE)
+# Counts, positions and test statistics (a results table's "n", "p (Holm)", "Line", "R²"):
+# never a measurement, however numeric.
+_COUNT = re.compile(r"n(?:\u00bd|\s+\w+|_\w+)?|p(?:[\s_-]?(?:values?|adj(?:usted|\.)?))?|lines?|"
+                    r"files?|sources?|runs|cells|samples|repeats|r\u00b2|r\^?2|r_squared|sizes|"
+                    r"signif\.?|significant|min_p|r", re.IGNORECASE)  # ("R²": its "²" read as a mark)
 _PK_OP_WORD = re.compile(r"\b(?:sign|signing|signs|verify|verification|key generation|keygen|"
                          r"generate|parse|encaps?|decaps?|encrypt|decrypt|derive)\b", re.IGNORECASE)
 #: A header cell saying its column names runs (builds, versions, machines), not algorithms.
@@ -211,6 +217,10 @@ def is_derived(text: str) -> bool:
         and block_size(text) is None and algorithm_of(text) is None
 
 
+# The rate columns of cipherlab's tidy frame (a table of it exported: ``stats.to_markdown``).
+_TIDY_RATES = {"bytes_per_s": Role(VALUE, "", unit=1.0), "ops_per_s": Role(VALUE, "", ops=True)}
+
+
 @functools.lru_cache(maxsize=4096)  # (a Role is frozen; tables repeat their names and titles)
 def role(text: str, *, sizes: bool = False) -> Role:
     """Classify a header cell or row name (``sizes``: bare integers are block sizes)."""
@@ -225,6 +235,8 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if size is not None:
         return Role(SIZE, text, block=size)
     low = text.lower()
+    if low in _TIDY_RATES:  # (cipherlab's own columns, in a table it wrote: the unit is the name)
+        return replace(_TIDY_RATES[low], text=text)
     switch = _SWITCH.match(text)
     if switch and (switch["pre"] or switch["post"]):
         return Role(SWITCH, text, conditions=(_switched(switch),))
@@ -251,7 +263,7 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if algorithm is not None:
         return Role(ALGORITHM, text, algorithm, canonical(name)[1], block=size, unit=unit,
                      tag=None if size is not None or unit is not None or ops else tag)
-    if _PROPERTY.search(text):
+    if _PROPERTY.search(text) or _COUNT.fullmatch(base):
         return Role(PROPERTY, text)
     if unit is not None or ops:
         inner = role(base)
@@ -483,8 +495,11 @@ def _value_columns(titles: list[list[str]], keys: int,
     named = {" ".join(t).lower() for t in titles[keys:]}
     for j, roles in enumerate(every, keys):
         values = [cells[j] if j < len(cells) else "" for cells in body]
-        if roles and not _summary(roles, stats, len(every)) and not _is_derived_column(values) \
-                and not _of_columns(" ".join(titles[j]).lower(), named):
+        title = " ".join(titles[j])  # (sizes or a machine's facts, "Clock (GHz)": no values)
+        facts = _names_sizes(title) and all(r.kind != SIZE for r in roles) or \
+            _CONDITION_HEADER.match(title)
+        if roles and not facts and not _summary(roles, stats, len(every)) and \
+                not _is_derived_column(values) and not _of_columns(" ".join(titles[j]).lower(), named):
             columns.append((j, roles))
     return columns
 

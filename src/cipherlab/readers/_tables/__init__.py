@@ -54,7 +54,7 @@ from cipherlab.readers._tables._facts import prose_cpu
 from cipherlab.readers._tables._header import tier_name
 from cipherlab.readers._tables._html import html_tables
 from cipherlab.readers._tables._latex import latex_tables
-from cipherlab.readers._tables._pipes import markdown_tables, mediawiki_tables
+from cipherlab.readers._tables._pipes import asciidoc_tables, markdown_tables, mediawiki_tables
 from cipherlab.readers._tables._plain import aligned_tables, csv_tables, tab_tables
 from cipherlab.readers._tables._prose import Context, lines_with
 from cipherlab.readers._tables._read import read_grid_table, read_table
@@ -64,8 +64,8 @@ from cipherlab.readers._units import FLAG_UNIT_UNKNOWN
 __all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # The finders in order: ``(lines, blob, taken)`` -> the tables among the lines not taken.
-_FINDERS = (html_tables, latex_tables, mediawiki_tables, markdown_tables, tab_tables, csv_tables,
-            aligned_tables)
+_FINDERS = (html_tables, latex_tables, mediawiki_tables, asciidoc_tables, markdown_tables, tab_tables,
+            csv_tables, aligned_tables)
 
 
 def find_tables(lines: list[str], source: str, *,

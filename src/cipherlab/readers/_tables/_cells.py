@@ -199,4 +199,6 @@ def clean_cell(cell: str) -> str:
         if m is None:
             break
         head = m[2].strip()
+    if head[:1] == "[":  # (a link inside the emphasis: "**[aes](url)**")
+        head = _LINK.sub(r"\1", head).strip()
     return head + tail

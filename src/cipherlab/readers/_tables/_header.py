@@ -117,11 +117,12 @@ def condition_value(key: str, cell: str) -> str | None:
 
 
 def read_header(cells: list[str], context: Context, dialect: str,
-            hint_above: bool = False) -> Header | None:
+            hint_above: bool = False, bare: bool = True) -> Header | None:
     """The header a row starts, or None.
 
     ``hint_above``: the row above was a section row about block sizes ("Block size (bytes)"),
-    so bare numbers here are sizes, as in a two-level HTML header.
+    so bare numbers here are sizes, as in a two-level HTML header. ``bare``: bare numbers may
+    be sizes at all (not below a row of data: "| Pi 5 | aes-128-cbc | 64 | 1,012 |" is one).
     """
     cleaned = cells
     sizes = {}
@@ -134,9 +135,13 @@ def read_header(cells: list[str], context: Context, dialect: str,
         ints = {j: c for j, c in enumerate(cleaned)
                 if c.isdecimal() or "," in c and INTEGER.match(c)}  # (isdecimal: a regex less)
         words = [c for j, c in enumerate(cleaned) if j not in ints]
-        if len(ints) >= 2 and words and (hint_above or any(SIZE_HINT.search(c) for c in words)
-                                         or context.sizes_stated):  # ("Sizes in bytes" above)
+        # (bare sizes among names: "Sizes in bytes" above; growing, as sizes are printed: a row
+        # that holds decimals too, "16 | 0.290 | 159", or counts, "1 | 129 | 30", is data)
+        if bare and len(ints) >= 2 and words and (hint_above or any(SIZE_HINT.search(c) for c in words)
+                                         or context.sizes_stated) and \
+                all(clean_value(c) is None for c in words):
             sizes = {j: int(c.replace(",", "")) for j, c in ints.items()}
+            sizes = sizes if list(sizes.values()) == sorted(set(sizes.values())) else {}
     if sizes:
         others = [j for j in range(len(cleaned)) if j not in sizes]
         if not others or len(set(sizes.values())) < len(sizes):

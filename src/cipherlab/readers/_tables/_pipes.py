@@ -1,6 +1,7 @@
 """Finders of tables drawn with pipes: Markdown (GitHub, Notion, Obsidian), Jira/Confluence
-``||`` headers, org-mode and reStructuredText grid rules (``|----+----|``, ``+====+``), and
-MediaWiki markup pasted from a wiki's editor (``{|`` ... ``|-`` ... ``|}``).
+``||`` headers, org-mode and reStructuredText grid rules (``|----+----|``, ``+====+``),
+MediaWiki markup pasted from a wiki's editor (``{|`` ... ``|-`` ... ``|}``) and AsciiDoc
+(``|===`` ... ``|===``, a cell a line or a row a line, its ``.Title`` the caption).
 
 Each finder returns the :class:`~._cells.Table` s of raw cells among the lines not ``taken``
 by a finder before it; reading them is :mod:`._read`'s job.
@@ -38,35 +39,61 @@ def _pipe_cells(text: str) -> list[str] | None:
 
 
 def markdown_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
+    """Pipe tables; a row a mail client wrapped (``| aes | 1.0 | 2.0 |`` / ``3.0 | 4.0 |``: the
+    rest starts without a pipe) is joined again where the pieces make a row as wide as the
+    separator row, else the table ends there (its rows are reported, not guessed)."""
     if "|" not in blob:
         return []
     tables: list[Table] = []
-    block: list[tuple[int, list[str]]] = []
+    block: list[tuple[int, list[str] | None, str]] = []
 
     def close() -> None:
-        if block:
-            rows, markup = [], set()
-            for i, cells in block:
-                if all(_SEPARATOR_CELL.match(c) for c in cells if c) and any(cells):
-                    markup.add(i)
-                else:
-                    rows.append(Row(i, cells, {i}))
-            tables.append(Table("markdown", block[0][0], block[-1][0], rows, markup))
-            block.clear()
+        rows: list[Row] = []
+        markup: set[int] = set()
+        width = next((len(_pipe_cells(text) or ()) for _, c, text in block if c and _separator(c)), 0)
+        for i, cells, text in block:
+            last = rows[-1] if rows else None
+            if width and last and max(last.lines) == i - 1 and len(last.cells) < width and \
+                    text[:1] != "|" and lines[last.line].lstrip()[:1] in "|>":
+                joined = _pipe_cells(f"{unquote(lines[last.line]).strip()} {text}")
+                if joined and len(joined) == width:  # (every piece fits: one row again)
+                    last.cells[:] = joined
+                    last.lines.add(i)
+                    continue
+            if cells is None:  # (a piece that fits no row: the table ends above it)
+                _add(tables, rows, markup)
+                rows, markup = [], set()
+            elif _separator(cells):
+                markup.add(i)
+            else:
+                rows.append(Row(i, cells, {i}))
+        _add(tables, rows, markup)
+        block.clear()
 
     prev = -2
     for i in [i for i, line in enumerate(lines)
               if ("|" in line or line.lstrip()[:1] == "+") and i not in taken]:
-        text = unquote(lines[i])
+        text = unquote(lines[i]).strip()
         # (a rule of an org-mode "|----+----|" or reStructuredText "+====+====+" grid table)
         cells = ["-"] if _RULE_LINE.match(text) else _pipe_cells(text)
-        if cells is None or i != prev + 1:
+        piece = cells is None and block and text[-1:] == "|"  # (the rest of a wrapped row?)
+        if (cells is None and not piece) or i != prev + 1:
             close()
-        if cells is not None:
-            block.append((i, cells))
+        if cells is not None or piece and block:
+            block.append((i, cells, text))
             prev = i
     close()
     return tables
+
+
+def _separator(cells: list[str]) -> bool:
+    return all(_SEPARATOR_CELL.match(c) for c in cells if c) and any(cells)
+
+
+def _add(tables: list[Table], rows: list[Row], markup: set[int]) -> None:
+    lines = [*markup, *(i for r in rows for i in r.lines)]
+    if lines:
+        tables.append(Table("markdown", min(lines), max(lines), rows, markup))
 
 
 _WIKI_ATTRS = re.compile(r"^\s*[\w-]+\s*=")
@@ -131,4 +158,56 @@ def mediawiki_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table
             row.lines.add(i)
         else:
             table.markup.add(i)
+    return tables
+
+
+_ASCIIDOC_FENCE = re.compile(r"^\s*\|={3,}\s*$", re.MULTILINE)
+_ASCIIDOC_SPEC = re.compile(r"(?:\d+(?:\.\d+)?[+*])?[<^>]?(?:\.[<^>])?[adehlmsv]?$")  # ("2+", "a", ">")
+_ASCIIDOC_COLS = re.compile(r"""\bcols\s*=\s*["']?([^"'\]]*)""")
+
+
+def asciidoc_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
+    """AsciiDoc tables: cells start at ``|`` (a cell spec such as ``2+`` or ``a`` before it
+    is dropped, the cells it spans left blank); rows are as wide as the ``cols`` attribute or
+    the first row, whether written a row a line or a cell a line."""
+    if "|===" not in blob:
+        return []
+    fences = [i for i, line in enumerate(lines) if "|==" in line and _ASCIIDOC_FENCE.match(line)
+              and i not in taken]
+    tables = []
+    for open_, close in zip(fences[::2], fences[1::2], strict=False):  # (an odd one: unclosed)
+        start, width, caption = open_, 0, None
+        for k in (open_ - 1, open_ - 2):  # ("[cols=...]" and ".Title" above the fence)
+            above = lines[k].strip() if k >= 0 else ""
+            if above.startswith("[") and above.endswith("]"):
+                m = _ASCIIDOC_COLS.search(above)
+                width = len(m[1].split(",")) if m and m[1].split(",")[0].strip() else 0
+                start = k
+            elif above.startswith(".") and above[1:2].isalnum():
+                caption, start = above[1:].strip(), k
+        cells: list[tuple[int, str, int]] = []  # (line, text, columns it spans)
+        first_row = 0
+        for i in range(open_ + 1, close):
+            parts = _PIPE.split(unquote(lines[i]))
+            if len(parts) < 2:
+                if parts[0].strip() and cells:  # (a cell's text continued)
+                    j, text, span = cells[-1]
+                    cells[-1] = (j, f"{text} {parts[0].strip()}", span)
+                continue
+            first_row = first_row or len(parts) - 1
+            for spec, text in zip(parts[:-1], parts[1:], strict=True):
+                m = re.match(r"(\d+)\+", spec.strip())
+                cells.append((i, text.replace("\\|", "|").strip(), int(m[1]) if m else 1))
+        width = width or first_row
+        rows: list[Row] = []
+        row: Row | None = None
+        for i, text, span in cells:
+            if row is None or len(row.cells) >= width:
+                row = Row(i, [], set())
+                rows.append(row)
+            row.cells.extend([text] + [""] * (span - 1))
+            row.lines.add(i)
+        in_rows = set().union(*(r.lines for r in rows)) if rows else set()
+        tables.append(Table("asciidoc", start, close, rows, set(range(start, close + 1)) - in_rows,
+                            caption))
     return tables

@@ -32,6 +32,7 @@ _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 
 
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
+_HTML_HEADING = re.compile(r"<h([1-6])\b[^>]{0,200}>(.{0,200}?)</h\1\s*>", re.IGNORECASE)  # (bounded)
 
 
 # A sentence stating the unit of every table below it, not only of the next one (the words
@@ -171,16 +172,27 @@ class Context:
         finds those that may; the heading is the last one, looked for from the end."""
         for start, stop in self._unread:
             low = "\n".join(self.lines[start:stop]).lower()
-            for i in lines_with(_PROSE_HINT, low, start):
-                self._read_facts(prose_text(self.lines[i]))
+            heading_at = -1
             for i in reversed(lines_with(_HEADING_HINT, low, start)):
-                m = _HEADING.match(prose_text(self.lines[i]))
+                m = _HEADING.match(prose_text(self.lines[i])) or _HTML_HEADING.search(self.lines[i])
                 if m:  # (an issue template's section names no run, but ends the one above)
-                    self._heading = None if TEMPLATE_SECTION.match(m[1]) else m[1]
+                    text = prose_text(m[m.lastindex])
+                    # (an HTML page's heading naming the command is its title, no run's:
+                    # "<h1>OpenSSL Cipher Speed</h1>")
+                    title = m.re is _HTML_HEADING and "speed" in text.lower()
+                    self._heading = None if TEMPLATE_SECTION.match(text) or title else text or None
+                    heading_at, self._block_bytes = i, None
                     break
+            for i in lines_with(_PROSE_HINT, low, start):
+                # (a block size stated above a heading is its section's, not the next one's)
+                text = prose_text(self.lines[i])
+                above = prose_text(self.lines[i - 1]) if i > start and text[:1].islower() else ""
+                self._read_facts(text, sizes=i >= heading_at, above=above)
         self._unread = []
 
-    def _read_facts(self, text: str) -> None:
+    def _read_facts(self, text: str, sizes: bool = True, above: str = "") -> None:
+        """The facts a line of prose states; ``above``: the line it may continue (a sentence a
+        mail client wrapped: "... in 1000s of" / "bytes per second"), for the unit."""
         low = text.lower()
         if FACT_HINT.search(low):
             facts = line_facts(text)
@@ -188,9 +200,11 @@ class Context:
                 self._facts.pop("cpu", None)
                 self._facts.pop("clock_hz", None)
             self._facts.update(facts)
-        self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
+        if sizes:
+            self._block_bytes = block_size_in_prose(text) or self._block_bytes  # ("16 KiB blocks")
         if UNIT_HINT.search(low):
-            unit = stated_unit(text)
+            wrapped = above and above[-1:] not in ".:!?;" and UNIT_HINT.search(above.lower())
+            unit = stated_unit(f"{above} {text}" if wrapped else text)
             self._unit = unit or self._unit
             if unit and _FOR_ALL_TABLES.search(text):
                 self._unit_all = unit  # ("All numbers below are MB/s": every table's below)
@@ -212,7 +226,7 @@ class Context:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
-        self._heading, self._unit = None, self._unit_all
+        self._heading, self._unit, self._block_bytes = None, self._unit_all, None
         self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._grids import (ALGORITHM_CLASS, algorithm_words, is_derived,
-                                      read_grid, run_meta)
+                                      read_grid, role, run_meta)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
 from cipherlab.readers._tables._cells import BLANK_CELLS, Table, clean_value
 from cipherlab.readers._tables._facts import VERSION, prose_cpu
@@ -71,12 +71,13 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
     run: Run | None = None
     hint_above = False
     above: list[str] = []  # a row of titles spanning the header below it ("Throughput (MB/s)")
+    data_above = False  # a row of numbers before any header: bare integers below are data too
     for row in table.rows:
         cells = row.clean_cells
         if not any(cells):
             used |= row.lines
             continue
-        new_header = read_header(cells, context, table.dialect, hint_above)
+        new_header = read_header(cells, context, table.dialect, hint_above, bare=not data_above)
         hint_above = False
         if new_header is not None:
             if above:  # (a spanning title's unit is that of the columns under it)
@@ -88,7 +89,7 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
             used |= row.lines
             continue
         if run is None and header is not None and _units_row(cells):
-            _read_units(header, cells, table.caption, context)  # ("(MiB/s)" under each title)
+            _read_units(header, cells, table, context)  # ("(MiB/s)" under each title)
             used |= row.lines
             continue
         title = _title(cells)
@@ -103,9 +104,11 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
             used |= row.lines
             continue
         if header is None:
-            above = [] if DIGIT.search("".join(cells)) else cells
-            # ("Cipher | Block size (bytes)" spanning a row of bare sizes: they are sizes)
-            hint_above = any(SIZE_HINT.search(c) and not VERSION.search(c) for c in above)
+            numbers = DIGIT.search("".join(cells)) is not None
+            above, data_above = ([] if numbers else cells), data_above or numbers
+            # ("Cipher | Block size (bytes) | |": a title spanning a row of bare sizes)
+            hint_above = any(SIZE_HINT.search(c) and not VERSION.search(c) and k + 1 < len(above)
+                             and not above[k + 1] for k, c in enumerate(above))
             continue
         if is_derived(cells[header.name_col]):  # ("Speed-up", "Total": of the rows above)
             used |= row.lines
@@ -170,6 +173,9 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     columns = {j: c for j, c in enumerate(titles) if j}  # a unit in one is that column's
     header = Header("grid", 0, {}, {}, columns)
     _read_units(header, titles, table, context)
+    for j, title in columns.items():  # (a unit the title's role names: "bytes_per_s", B/s)
+        if header.units.get(j) is None and (unit := role(title).unit) is not None:
+            header.units[j] = unit
     notes = {r.line + 1: r.note for r in table.rows if r.note}
     runs = []
     for key, cells in groups.items():
