@@ -290,3 +290,44 @@ def test_ansible_debug_results_give_their_lists_of_lines():
     assert df.label.unique().tolist() == ["edge-1"]
     assert df.line.unique().tolist() == [6]
     assert df.bytes_per_s.tolist() == [75007360.0, 212056000.0]
+
+
+def test_a_notice_printed_after_its_table_with_the_doing_lines_is_that_runs():
+    """A capture that prints stdout, then stderr (a cell printing ``r.stdout``, then
+    ``r.stderr``): the elapsed notice and the Doing lines come after the table they made."""
+    out = "".join(x + "\n" for x in _OUT)
+    err = "You have chosen to measure elapsed time instead of user CPU time.\n" + \
+        "".join(x + "\n" for x in _ERR)
+    nb = _notebook(_code(["print(r.stdout)\n", "print(r.stderr)"], _stream(out), _stream(err)),
+                   _code("!openssl speed -seconds 3 md5", _stream("".join(
+                       x.replace("sha1", "md5") + "\n" for x in [*_ERR, *_OUT]))))
+    df = _read(nb, n_jobs=1)
+    assert df.groupby("run").timing.first().tolist() == ["elapsed", "cpu"]
+
+
+@pytest.mark.parametrize("lead_in, label", [
+    ("**Ryzen 7 7840U laptop**: on battery, fans quiet", "Ryzen 7 7840U laptop"),
+    ("__c7g.large instance__: two Graviton3 cores", "c7g.large instance"),
+    ("**Update**: the same numbers again below", None),  # (names no machine)
+])
+def test_a_bold_lead_in_that_names_a_machine_labels_the_cell_below(lead_in, label):
+    nb = _notebook({"cell_type": "markdown", "metadata": {}, "source": [lead_in]},
+                   _code("!openssl speed -seconds 3 sha512", _stream(TABLE)))
+    got = _read(nb, n_jobs=1).label.unique().tolist()
+    assert got == [label] if label else pd_isna(got)
+
+
+def pd_isna(values) -> bool:
+    return len(values) == 1 and values[0] != values[0]  # (NaN: no label)
+
+
+def test_ansible_one_line_ad_hoc_results_are_read_by_host():
+    out, err = "\\n".join(_OUT), "\\n".join(_ERR)
+    module = json.dumps({"changed": True, "rc": 0, "stdout": "\n".join(_OUT)})
+    text = "\n".join([f"gw-1.lab | CHANGED | rc=0 | (stdout) {out} (stderr) {err}",
+                      f"gw-2.lab | CHANGED => {module}",
+                      "gw-3.lab | UNREACHABLE! => {\"changed\": false, \"unreachable\": true}"]) + "\n"
+    runs = _read(text, n_jobs=1).groupby("run")
+    assert runs.label.first().tolist() == ["gw-1.lab", "gw-2.lab"]
+    assert runs.line.first().tolist() == [1, 2]
+    assert runs.bytes_per_s.first().tolist() == [75007360.0, 75007360.0]

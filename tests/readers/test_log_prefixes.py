@@ -259,3 +259,15 @@ def test_provisioners_prefixes_are_stripped(prefix):
     logged = _read(["==> qemu.bench-arm64: Provisioning with shell script: /tmp/p.sh",
                     *(prefix + line for line in BARE)])
     pd.testing.assert_frame_equal(_table(logged).drop(columns="line"), _table(bare).drop(columns="line"))
+
+
+def test_a_powershell_transcript_names_its_runs_by_its_machine_and_is_no_text_itself():
+    frame = "**********************"
+    lines = [frame, "PowerShell transcript start", "Start time: 20251130110007", "Username: LAB\\ci",
+             "Machine: WIN-BENCH07 (Microsoft Windows NT 10.0.26100.0)", "PSVersion: 7.4.6", frame,
+             "Transcript started, output file is D:\\logs\\speed.txt", "PS D:\\> openssl speed sha1",
+             *BARE[:2], *BARE[4:11], "PS D:\\> Stop-Transcript", frame, "PowerShell transcript end",
+             "End time: 20251130110019", frame]
+    df = _read(lines)
+    assert df.label.unique().tolist() == ["WIN-BENCH07"]
+    assert df.bytes_per_s.tolist() == [75007360.0, 212056000.0]

@@ -249,3 +249,16 @@ def test_an_asciinema_recording_reads_as_the_text_its_events_printed(version):
     df = cipherlab.ingest(text, n_jobs=1)
     assert cells(df) == [("sha1", 16, 75007360.0), ("sha1", 64, 212056000.0)]
     assert df.line.unique().tolist() == [2 + 29 + 1 + 1 + 2 + 2 + 4]  # (the event's JSON line)
+
+
+def test_a_whole_html_page_reads_without_its_style_sheets_scripts_and_pre_tags():
+    page = ["<!DOCTYPE html>", "<html><head><style>", "/* Make the output area match the screen */",
+            ".out { font: 12px monospace }", "</style>",
+            "<script>window.note = 'Results on my laptop'; </script></head><body>",
+            "<h1>sha1 on the router</h1>", "<pre><code>" + _SESSION[0], *_SESSION[1:-1],
+            "<span class=\"n\">" + _SESSION[-1] + "</span></code></pre>", "</body></html>"]
+    df = cipherlab.ingest("\n".join(page) + "\n", n_jobs=1)
+    assert cells(df) == [("sha1", 16, 75007360.0), ("sha1", 64, 212056000.0)]
+    assert df.tool_version.unique().tolist() == ["1.1.1w"]  # (its line behind <pre><code>)
+    assert not df.label.astype(str).str.contains("laptop|screen").any()  # (no script or CSS)
+    assert df.line.unique().tolist() == [13]

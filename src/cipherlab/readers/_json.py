@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import json
+from bisect import bisect_right
 import re
 import warnings
 from json.decoder import scanstring  # (the C scanner of the stdlib's json)
@@ -112,9 +113,13 @@ def held_documents(text: str, source: str = "<text>") -> list[tuple[list[str], l
 
 
 # A task's result in ansible's output: ``ok: [host] => {`` (its JSON below, up to a ``}`` of
-# its own; ``debug`` and ``-v``), or ``changed: [host] => {...}`` on one line (``-v``).
-_RESULT = re.compile(r"^(?:ok|changed|failed|fatal): \[(?P<host>[^\]\n]{1,80})\](?: => \(item=[^\n]*\))?"
-                     r"(?::? [A-Z]+!)? => (?P<json>\{[^\n]*)$", re.M)
+# its own; ``debug`` and ``-v``), ``changed: [host] => {...}`` on one line (``-v``), or an
+# ad-hoc result on one line (``-o``: ``host | SUCCESS => {...}``).
+_RESULT = re.compile(r"^(?:(?:ok|changed|failed|fatal): \[(?P<host>[^\]\n]{1,80})\](?: => \(item=[^\n]*\))?"
+                     r"(?::? [A-Z]+!)?|(?P<adhoc>[\w.@:-]{1,80}) \| [A-Z]+!?) => (?P<json>\{[^\n]*)$", re.M)
+# A command's ad-hoc result on one line (``-o``): its output's line breaks escaped.
+_ONE_LINE = re.compile(r"(?P<host>[\w.@:-]{1,80}) \| [A-Z]+!? \| rc=-?\d+ \| \(stdout\) (?P<out>.*?)"
+                       r"(?: \(stderr\) (?P<err>.*))?")
 # (the text of a result: the output of its command, a string or a list of lines: a
 # ``*_lines`` list where the string itself is not given, as ``debug: var=out.stdout_lines``
 # shows it, or ``debug: msg="{{ out.stdout_lines }}"``)
@@ -122,39 +127,59 @@ _RESULT_TEXT = ("stdout", "stderr", "msg")
 
 
 def held_results(lines: list[str]) -> list[tuple[list[str], list[int], str | None]] | None:
-    """The outputs of the task results an ansible log shows (``changed: [host] => {...}``),
-    each as a text of its own named by its host, with its lines' map back to the lines of
-    ``lines`` (origin, see :func:`held_text`); the lines outside them are one more text,
-    without a name. None when ``lines`` show no result that holds text.
+    """The outputs of the task results an ansible log shows (``changed: [host] => {...}``,
+    ``host | CHANGED | rc=0 | (stdout) ...``), each as a text of its own named by its host,
+    with its lines' map back to the lines of ``lines`` (origin, see :func:`held_text`); the
+    lines outside them are one more text, without a name. None when ``lines`` show no result
+    that holds text.
 
     >>> held_results(['changed: [pi] => {"rc": 0, "stdout": "type 16 bytes\\\\nmd5 1.00k"}', "x"])
     [(['x'], [0, 2], None), (['type 16 bytes', 'md5 1.00k'], [0, 1, 1], 'pi')]
+    >>> held_results([r"pi | CHANGED | rc=0 | (stdout) type 16 bytes\\nmd5 1.00k (stderr) "])[1][:2]
+    (['type 16 bytes', 'md5 1.00k'], [0, 1, 1])
     """
-    text = "\n".join(lines)
-    if " => {" not in text or _RESULT.search(text) is None:
-        return None
-    rest, got = list(range(len(lines))), []
+    taken, got, closes = set(), [], None
     for k, line in enumerate(lines):
-        m = _RESULT.match(line) if line[:1] in "ocf" and " => {" in line else None
-        if m is None:
-            continue
-        end = k if line.endswith("}") else next(
-            (j for j in range(k + 1, len(lines)) if lines[j] == "}"), None)
-        if end is None:
-            continue
-        body = "\n".join([m["json"], *lines[k + 1:end + 1]])
-        try:
-            values = _document(body, _EVERY_KEY)  # (lists of one-line strings read too)
-        except _NOT_JSON:
-            continue
-        pieces = [p for v in values for p in _result_text(v)]
-        if pieces:
-            text_lines, origin = _joined([pieces])
-            got.append((text_lines, [0, *(k + n for n in origin[1:])], m["host"]))
-            rest = [j for j in rest if not k <= j <= end]
+        if line.endswith(" => {") and closes is None:  # (a pretty result ends at a "}" line)
+            closes = [j for j, close in enumerate(lines) if close == "}"]
+        found = _result(lines, k, closes) if " => {" in line or "| (stdout) " in line else None
+        if found is not None:
+            (text_lines, origin), host, end = found
+            got.append((text_lines, [0, *(k + n for n in origin[1:])], host))
+            taken.update(range(k, end + 1))
     if not got:
         return None
+    rest = [j for j in range(len(lines)) if j not in taken]
     return [([lines[j] for j in rest], [0, *(j + 1 for j in rest)], None), *got]
+
+
+def _result(lines: list[str], k: int, closes: list[int] | None
+            ) -> tuple[tuple[list[str], list[int]], str, int] | None:
+    """The text a result starting on line ``k`` holds (its lines, each mapped to its line of
+    the result, 1 the first), its host and its last line, or None (``closes``: the indices of
+    the lines that are a ``}``)."""
+    line = lines[k]
+    m = _ONE_LINE.fullmatch(line)
+    if m is not None:
+        text = "\n".join(_ESCAPED.sub(lambda e: _UNESCAPED.get(e[0], e[0]), part)
+                         for part in (m["out"], m["err"]) if part is not None)
+        return _joined([[_at(text, 1)]]), m["host"], k
+    m = _RESULT.match(line)
+    if m is None:
+        return None
+    if line.endswith("}"):
+        end = k
+    else:
+        at = bisect_right(closes or [], k)
+        if at == len(closes or []):
+            return None
+        end = closes[at]
+    try:
+        values = _document("\n".join([m["json"], *lines[k + 1:end + 1]]), _EVERY_KEY)
+    except _NOT_JSON:  # (lists of one-line strings read too)
+        return None
+    pieces = [p for v in values for p in _result_text(v)]
+    return (_joined([pieces]), m["host"] or m["adhoc"], end) if pieces else None
 
 
 class _Every(frozenset):

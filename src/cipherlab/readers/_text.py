@@ -257,7 +257,38 @@ def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] |
         lines, origin = split_lines(text), None
         if "=" in text and _is_quoted_printable(text):
             lines, origin = _unquoted_printable(lines)
+        if text[:1024].lstrip()[:14].lower().startswith(("<!doctype html", "<html")):
+            lines = _page_text(lines)  # (a whole page: nbconvert's, a saved web page)
     return _unentitied(text, lines), origin
+
+
+# In a whole HTML page (a notebook exported by nbconvert, a saved web page): the elements that
+# hold no text (style sheets, scripts), and the tags of preformatted and inline text, which
+# readers want as plain lines (`<pre>version: 3.0.22`); tables' tags stay for their reader.
+_NO_TEXT = re.compile(r"<(style|script)\b", re.I)
+_INLINE_TAGS = re.compile(r"</?(?:pre|span|code|samp|kbd|tt)\b[^>\n]{0,512}>", re.I)
+
+
+def _page_text(lines: list[str]) -> list[str]:
+    """The lines of an HTML page without its style sheets and scripts (their lines blank) and
+    without the tags of preformatted and inline text (see ``_INLINE_TAGS``).
+
+    >>> _page_text(["<style>", "h1 { color: red }", "</style>", "<pre>md5 <span>1.00k</span>", "</pre>"])
+    ['', '', '', 'md5 1.00k', '']
+    """
+    out, closing = [], None
+    for line in lines:
+        if closing is None:
+            m = _NO_TEXT.search(line)
+            if m is not None and f"</{m[1].lower()}" not in line.lower():
+                closing = f"</{m[1].lower()}"
+                line = line[:m.start()]
+        elif closing in line.lower():
+            line, closing = line[line.lower().index(closing):].partition(">")[2], None
+        else:
+            line = ""
+        out.append(_INLINE_TAGS.sub("", line) if "<" in line else line)
+    return out
 
 
 def documents(text: str, source: str = "<text>"
@@ -273,11 +304,11 @@ def documents(text: str, source: str = "<text>"
     held = _json.held_documents(text, source)
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
-    if held is None and " => {" in text:  # (ansible's results: JSON in a text)
-        results = _json.held_results(parts[0][0])
-        if results is not None:
-            return [(lines, _through(origin, parts[0][1]), name) for lines, origin, name in results]
     return [got for lines, origin in parts for got in sources(lines, origin)]
+
+
+# The words that start ansible-playbook's task results (``changed: [host] => {...}``).
+_RESULT_TAGS = frozenset({"ok:", "changed:", "failed:", "fatal:"})
 
 
 def _through(inner: list[int], outer: list[int] | None) -> list[int]:
@@ -554,7 +585,9 @@ def sources(lines: list[str], origin: list[int] | None
     lines or more interleave (``docker compose`` services, ``pdsh``'s or ``clush``'s hosts,
     ``kubectl logs --prefix``'s containers; lines without a tag between two tagged ones, at
     most two, the rest of a wrapped line, stay with the source above them), or by a head line
-    before its block (ansible's ``host | CHANGED | rc=0 >>``).
+    before its block (ansible's ``host | CHANGED | rc=0 >>``); ansible's task results, each
+    named by its host (:func:`~cipherlab.readers._json.held_results`); a PowerShell transcript
+    is one source, named by the machine of its header (:func:`_transcript`).
 
     >>> [(t, o, n) for t, o, n in sources(["$ up", "a: x 1", "b: y 2", "a: x 3", "b: y 4",
     ...                                    "a: x 5", "b: y 6"], None)]  # doctest: +NORMALIZE_WHITESPACE
@@ -565,8 +598,14 @@ def sources(lines: list[str], origin: list[int] | None
     """
     text = "\n" + "\n".join(lines)
     tags = Counter(_LOG_TAG.findall(text))  # (in C: most texts have no two tags to follow)
-    owner = (any(t[-1] == "|" for t in tags) and _headed_sources(text, lines)) or \
-        _tagged_sources(text, lines, tags)
+    if "PSVersion:" in tags and "PowerShell transcript start" in text:
+        return _transcript(lines, origin)
+    piped = any(t[-1] == "|" for t in tags)  # (`host | CHANGED ...`: ansible's ad-hoc output)
+    if piped or not _RESULT_TAGS.isdisjoint(tags):
+        results = _json.held_results(lines)  # (ansible's results, JSON in the text)
+        if results is not None:
+            return [(got, _through(at, origin), name) for got, at, name in results]
+    owner = (piped and _headed_sources(text, lines)) or _tagged_sources(text, lines, tags)
     if owner is None:
         return [(lines, origin, None)]
     streams: dict[str | None, list[int]] = {None: []}
@@ -575,6 +614,35 @@ def sources(lines: list[str], origin: list[int] | None
     back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
     return [([lines[k] for k in ks], [0, *map(back, ks)], name)
             for name, ks in streams.items() if name or any(lines[k].strip() for k in ks)]
+
+
+# A PowerShell transcript's own lines (Start-Transcript): its header and footer between lines
+# of asterisks (facts: start time, user, the machine), and its notices.
+_TRANSCRIPT_FRAME = "**********************"
+_TRANSCRIPT_NOTICE = re.compile(r"Transcript (?:started|stopped), output file is ")
+_TRANSCRIPT_MACHINE = re.compile(r"Machine: (?P<name>[^\s(]+)")
+
+
+def _transcript(lines: list[str], origin: list[int] | None
+                ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """A PowerShell transcript as one source, named by the machine its header names, its own
+    lines blank (no text: their facts and notices name no run but by that machine).
+
+    >>> _transcript(["*" * 22, "Windows PowerShell transcript start", "Machine: BOX7 (Microsoft Windows NT)",
+    ...              "*" * 22, "Transcript started, output file is D:/speed.txt", "md5 1.00k"], None)
+    [(['', '', '', '', '', 'md5 1.00k'], None, 'BOX7')]
+    """
+    out, name, framed = list(lines), None, False
+    for k, line in enumerate(lines):
+        if line.startswith(_TRANSCRIPT_FRAME) and not line.strip("*"):
+            framed = not framed
+        elif framed:
+            m = _TRANSCRIPT_MACHINE.match(line)
+            name = name or (m and m["name"])
+        elif not _TRANSCRIPT_NOTICE.match(line):
+            continue
+        out[k] = ""
+    return [(out, origin, name)]
 
 
 # The head line of a host's block in ansible's ad-hoc output: ``host | CHANGED | rc=0 >>``
