@@ -47,7 +47,6 @@ XFAIL: dict[str, str] = {
                 "stderr) binds to no run (_openssl's bind: the notice waits for a next run)",
     "logs/026": "label: a line of Ubuntu's motd above the output ('Memory usage: 9% Users logged in: "
                 "0') read as its caption (_context), not the host the ssh command names",
-    "logs/013": "label: PowerShell's 'Transcript started, output file is ...' line (_context), not HOSTB",
     "notebooks/205": "label: the bold lead-in ('**EPYC VM, 2 vCPU**: both cores ...') names no run",
 }
 
