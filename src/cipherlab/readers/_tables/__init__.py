@@ -68,6 +68,23 @@ _FINDERS = (html_tables, latex_tables, mediawiki_tables, asciidoc_tables, markdo
             csv_tables, aligned_tables)
 
 
+# What the unit checks of :class:`Context` say about the cells they collected ({lines}: theirs).
+_NO_UNIT = (
+    "{source}: table cells at line(s) {lines} have no unit: no 'k' and nothing in the table or "
+    "the text above it says what the numbers are (1000s of bytes per second, MB/s, ...); they "
+    f"are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the unit above the table or "
+    "in its header to read them.")
+_K_AND_UNIT = (
+    "{source}: table cells at line(s) {lines} mix openssl's 'k' with a unit the text states for "
+    "them (MB/s, GB/s, ...): whether '1.5k' is 1500 bytes/s or 1.5 thousand of that unit cannot "
+    f"be known; they are flagged '{FLAG_UNIT_UNKNOWN}'.")
+_PLAIN_LARGE = (
+    "{source}: table cells without 'k' above 10000 at line(s) {lines} were read as bytes/s. "
+    "openssl prints such values with 'k' (1000s of bytes/s), so this table was retyped; if its "
+    "numbers are 1000s of bytes per second, add the 'k' or say so above the table (e.g. 'in "
+    "1000s of bytes per second').")
+
+
 def find_tables(lines: list[str], source: str, *,
                 unplaced: list[tuple[int, str]] | None = None) -> tuple[list[Run], set[int]]:
     """Find every openssl-shaped table in a document and read it into runs.
@@ -156,22 +173,9 @@ def find_tables(lines: list[str], source: str, *,
         else:
             # Not an openssl-shaped table: its text is prose (it may still name a machine).
             context.read_prose(table.start, done)
-    if context.unknown:
-        warnings.warn(LineWarning(
-            f"{source}: table cells at line(s) {{lines}} have no unit: no 'k' and nothing in the "
-            f"table or the text above it says what the numbers are (1000s of bytes per second, "
-            f"MB/s, ...); they are kept as printed and flagged '{FLAG_UNIT_UNKNOWN}'. State the "
-            f"unit above the table or in its header to read them.", context.unknown), stacklevel=2)
-    if context.clash:
-        warnings.warn(LineWarning(
-            f"{source}: table cells at line(s) {{lines}} mix openssl's 'k' with a unit the text "
-            f"states for them (MB/s, GB/s, ...): whether '1.5k' is 1500 bytes/s or 1.5 thousand "
-            f"of that unit cannot be known; they are flagged '{FLAG_UNIT_UNKNOWN}'.",
-            context.clash), stacklevel=2)
-    if context.plain_large:
-        warnings.warn(LineWarning(
-            f"{source}: table cells without 'k' above 10000 at line(s) {{lines}} were read as "
-            f"bytes/s. openssl prints such values with 'k' (1000s of bytes/s), so this table was "
-            f"retyped; if its numbers are 1000s of bytes per second, add the 'k' or say so above "
-            f"the table (e.g. 'in 1000s of bytes per second').", context.plain_large), stacklevel=2)
+    for cells, message in ((context.unknown, _NO_UNIT), (context.clash, _K_AND_UNIT),
+                           (context.plain_large, _PLAIN_LARGE)):
+        if cells:
+            warnings.warn(LineWarning(message.format(source=source, lines="{lines}"), cells),
+                          stacklevel=2)
     return runs, consumed
