@@ -51,14 +51,21 @@ def _as_list(sources) -> list:
 _TYPE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}")
 
 
+def _as_path(source) -> Path | None:
+    """The path a source names (a ``str`` holding a line break is text, not a path), else None."""
+    if isinstance(source, (str, Path)) and "\n" not in str(source):
+        return Path(str(source))
+    return None
+
+
 def _input_name(source, i: int) -> str:
     """The name of an input: a folder's name, or a file's without its type suffixes.
 
     >>> _input_name("dumps/openssl-3.0.19-host-a", 0), _input_name("alice.speed.txt.gz", 1)
     ('openssl-3.0.19-host-a', 'alice.speed')
     """
-    if isinstance(source, (str, Path)) and "\n" not in str(source):
-        path = Path(str(source))
+    path = _as_path(source)
+    if path is not None:
         if path.name in ("results.csv", "results.parquet"):
             path = path.parent
         return _without_type(path) or f"input {i + 1}"
@@ -89,9 +96,8 @@ def _distinct(names: list[str], sources: list) -> list[str]:
         if len(same) < 2:
             continue
         for i in same:
-            source = sources[i]
-            parent = (Path(str(source)).resolve().parent.name
-                      if isinstance(source, (str, Path)) and "\n" not in str(source) else "")
+            path = _as_path(sources[i])
+            parent = path.resolve().parent.name if path is not None else ""
             out[i] = f"{parent}/{name}" if parent else f"{name} ({i + 1})"
         if len({out[i] for i in same}) < len(same):  # the parents are named alike too
             for i in same:
@@ -175,9 +181,9 @@ def _by_file(rows: pd.DataFrame, name: str) -> pd.Series:
 
 
 def _host_facts(source) -> list[dict[str, Any]]:
-    if not isinstance(source, (str, Path)) or "\n" in str(source):
+    path = _as_path(source)
+    if path is None:
         return []
-    path = Path(str(source))
     if path.is_file():
         path = path.parent if path.name.startswith("results.") else None
     if path is None or not path.is_dir():
