@@ -6,6 +6,8 @@ replaced.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import pickle
 import shutil
 import sqlite3
@@ -150,6 +152,24 @@ def test_two_processes_share_one_cache(folder, tmp_path):
     assert len(entries) == len(list(folder.iterdir()))
     for value in entries.values():
         pickle.loads(value)  # (whole)
+
+
+def _open_and_store(folder: str) -> bool:
+    """One worker's first use of a cache: open (or create) it, store an entry; True if usable."""
+    store = _cache.Cache(Path(folder))
+    store.put(f"key-{os.getpid()}", "value")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        store.flush()
+    return not store._broken
+
+
+def test_processes_that_create_one_cache_at_once_all_use_it(tmp_path):
+    # (switching a new database to WAL skips SQLite's busy handler: about one in a hundred
+    # such races once lost the cache to "database is locked")
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        for n in range(150):
+            assert pool.map(_open_and_store, [str(tmp_path / str(n))] * 4) == [True] * 4, n
 
 
 def test_workers_read_through_the_cache(folder, tmp_path):

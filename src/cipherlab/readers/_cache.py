@@ -190,7 +190,7 @@ class Cache:
             # transaction)
             db = sqlite3.connect(self.folder / DATABASE, timeout=60)
             db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # (takes effect on a new database)
-            db.execute("PRAGMA journal_mode = WAL")  # readers and one writer at once
+            _into_wal(db)  # readers and one writer at once
             db.execute("PRAGMA synchronous = NORMAL")  # (a crash may lose the last entries only)
             db.execute(_SCHEMA)
         except (OSError, sqlite3.Error) as err:
@@ -206,6 +206,24 @@ class Cache:
                           f"({type(err).__name__}: {err}); reading without it.", RuntimeWarning,
                           stacklevel=3)
         return None
+
+
+def _into_wal(db: sqlite3.Connection, wait: float = 60.0) -> None:
+    """Switch the database to WAL mode, waiting out another process doing the same.
+
+    Why a loop: the switch takes an exclusive lock without calling SQLite's busy handler, so
+    the ``timeout`` of ``connect`` does not cover it: workers opening a new database at once
+    got "database is locked" about once in a hundred times.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) and "busy" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 @lru_cache(maxsize=1)
