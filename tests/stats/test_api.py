@@ -196,6 +196,22 @@ def test_candidates_default_to_every_other_level_and_accept_lists(tiers):
     assert len(st.compare(df, by="level", baseline=1, candidate=np.int64(2))) == 4
 
 
+def test_a_cell_column_can_be_the_compared_one():
+    # "is GCM faster than CBC, with and without AES-NI?": `by` a column of the default cell
+    # (algorithm, block_bytes) compares its levels within the cells of the others
+    df = repeats()
+    r = st.compare(df, by="algorithm", baseline="aes-128-cbc")
+    assert "algorithm" not in r.columns and set(r["candidate"]) == {"aes-128-gcm"}
+    assert sorted(zip(r["aesni"], r["block_bytes"])) == [("off", 16), ("off", 1024),
+                                                         ("on", 16), ("on", 1024)]
+    on = r[r["aesni"] == "on"].set_index("block_bytes")["ratio"]
+    assert on.round(1).to_dict() == {16: 4.0, 1024: 4.0}  # 8x over 2x, within the noise
+    sizes = st.compare(df, by="block_bytes", baseline=16)
+    assert set(sizes["candidate"]) == {1024} and len(sizes) == 4  # two algorithms x aesni
+    with pytest.raises(AnalysisError, match="must not contain the compared column"):
+        st.compare(df, by="algorithm", baseline="aes-128-cbc", groupby=["algorithm"])
+
+
 def test_multi_children_are_left_out_silently():
     from cipherlab.model import FLAG_CHILD
 

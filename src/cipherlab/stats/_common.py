@@ -129,7 +129,8 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
     is returned second, for :func:`comparable` to name it as a difference besides ``by``.
     Without ``by`` (a fit per group) the same rule applies within the ``base`` groups.
     """
-    keys, nested = [k for k in base if k in rows.columns], []
+    # (a cell column compared by itself, ``by='algorithm'``, is the comparison, not a key)
+    keys, nested = [k for k in base if k in rows.columns and k != by], []
     # conditions first: on a tie (aesni on/off and a label naming it) the condition is the key
     extra = [c for c in (*condition_keys(rows), *MACHINE_KEYS) if c in rows.columns]
     extra = [c for c in dict.fromkeys(extra) if c != by and c not in keys
