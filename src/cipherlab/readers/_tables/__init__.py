@@ -166,7 +166,7 @@ def find_tables(lines: list[str], source: str, *,
                 bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
             unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear)]))
-        if found:
+        if found or used:  # (no run, but lines used: a table of derived figures, recognised)
             runs.extend(found)
             consumed |= used
             context.after_table()

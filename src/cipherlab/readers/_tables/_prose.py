@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cipherlab.readers._context import TEMPLATE_SECTION, label_above
+from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict
 from cipherlab.readers._grids import named_algorithms
-from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts
+from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts, prose_cpu
 from cipherlab.readers._tables._tex import tex_text
 from cipherlab.readers._units import block_size_in_prose, stated_unit
 
@@ -156,7 +156,7 @@ class Context:
             nearest = (prose_text(self.lines[i]) for start, stop in reversed(self._unlabelled)
                        for i in range(stop - 1, start - 1, -1))
             above = list(itertools.islice(filter(None, nearest), _LABEL_REACH))
-            self._label = (label_above(above[::-1]),)
+            self._label = (_with_cpu(label_above(above[::-1]), above),)
         return self._label[0]
 
     @property
@@ -181,7 +181,11 @@ class Context:
                     # (an HTML page's heading naming the command is its title, no run's:
                     # "<h1>OpenSSL Cipher Speed</h1>")
                     title = m.re is _HTML_HEADING and "speed" in text.lower()
-                    self._heading = None if TEMPLATE_SECTION.match(text) or title else text or None
+                    # (nor does one holding the command, as the label rules judge a heading:
+                    # "# openssl speed on the RK3588, OpenSSL 3.0.11")
+                    names = text and label_verdict(f"# {text}").text is not None
+                    self._heading = text if names and not TEMPLATE_SECTION.match(text) and not title \
+                        else None
                     heading_at, self._block_bytes, self._block_all = i, None, None
                     break
             for i in lines_with(_PROSE_HINT, low, start):
@@ -247,6 +251,15 @@ class Context:
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label
         return meta
+
+
+def _with_cpu(label: str | None, above: list[str]) -> str | None:
+    """A label a phrase of a sentence gives, with the CPU the same sentence names beside it:
+    "ECDSA on the signer box (OpenSSL 3.0.9, Xeon E-2388G), ops/s:" -> ``signer box (Xeon
+    E-2388G)`` (``above``: the lines of prose, nearest first)."""
+    line = next((t for t in above if label and label in t), None)
+    cpu = prose_cpu(line).get("cpu") if line else None
+    return f"{label} ({cpu})" if cpu and cpu not in label else label
 
 
 def lines_with(what: str | re.Pattern, text: str, first: int = 0) -> list[int]:
