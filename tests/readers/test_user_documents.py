@@ -649,3 +649,20 @@ def test_a_table_of_derived_figures_is_recognised_not_reported(tmp_path, name, t
     df, messages = _ingest_warned(tmp_path, name, text)
     assert len(df) == text.count("\t4912.3") * 2 + text.count("| 4912.3") * 4
     assert not [m for m in messages if "not placed" in m]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("clock.txt", "OpenSSL 3.0.13 on a Xeon E5-2680 v2 @ 2.80GHz, MB/s:\n\n"
+                  "cipher\t16 bytes\t8192 bytes\naes-128-cbc\t601.2\t1290.4\n"),
+    ("clock.tex", "OpenSSL 3.0.13 on a Xeon E5-2680 v2 @ 2.80GHz, MB/s:\n\n\\begin{tabular}{lrr}\n"
+                  "cipher & 16 bytes & 8192 bytes \\\\\naes-128-cbc & 601.2 & 1290.4 \\\\\n\\end{tabular}\n"),
+])
+def test_a_clock_a_document_table_names_is_nominal_whatever_its_markup(tmp_path, name, text):
+    """stats kept its own list of table dialects, without tabs, csv, aligned, latex or
+    asciidoc: a TAB table's clock, copied from the CPU's name, was called 'reported'."""
+    from cipherlab.readers._tables import DIALECTS
+    from cipherlab.stats import clock_source
+
+    df = _ingest(tmp_path, name, text)
+    assert set(df["dialect"].astype(str)) <= DIALECTS and set(df["clock_hz"]) == {2.8e9}
+    assert set(clock_source(df)) == {"nominal"}
