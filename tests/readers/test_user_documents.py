@@ -666,3 +666,26 @@ def test_a_clock_a_document_table_names_is_nominal_whatever_its_markup(tmp_path,
     df = _ingest(tmp_path, name, text)
     assert set(df["dialect"].astype(str)) <= DIALECTS and set(df["clock_hz"]) == {2.8e9}
     assert set(clock_source(df)) == {"nominal"}
+
+
+@pytest.mark.parametrize("name, text, bad", [
+    ("quote.csv", 'OpenSSL 3.0.13, in 1000s of bytes per second\n\ntype,16 bytes,64 bytes\n'
+                  'aes-128-cbc,"601234.12k,701234.55k\nsha256,"201234.12k","401234.55k"\n'
+                  'md5,"101234.12k","301234.55k"\n', [4]),
+    ("short.csv", "OpenSSL 3.0.13, in 1000s of bytes per second\n\ntype,16 bytes,64 bytes,256 bytes\n"
+                  "aes-128-cbc,601234.12k,701234.55k,801234.12k\nsha256,201234.12k,401234.55k\n"
+                  "md5,101234.12k,301234.55k,401234.12k\nsha1,101234.12k,301234.55k,401234.12k\n"
+                  "sha512,101234.12k,301234.55k,401234.12k,501234.12k\n", [5, 8]),
+])
+def test_a_csv_row_cut_short_or_run_long_is_reported_and_the_rows_keep_their_lines(
+        tmp_path, name, text, bad):
+    """A quote a CSV line left open joined the next line to it: that row was lost unreported
+    and every row below it was given the line above its own. A row of another width split the
+    table (the rows below it had no header): read a line at a time, the table goes on across
+    such a row, which is reported."""
+    df, messages = _ingest_warned(tmp_path, name, text)
+    lines = text.splitlines()
+    assert all(lines[n - 1].startswith(a) for n, a in zip(df["line"], df["algorithm"].astype(str)))
+    assert len(df) == sum(len(l.split(",")) - 1 for n, l in enumerate(lines, 1)
+                          if n > 3 and n not in bad and l.count('"') % 2 == 0)
+    assert any(f"line(s) {', '.join(map(str, bad))}" in m for m in messages)

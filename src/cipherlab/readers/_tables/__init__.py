@@ -165,7 +165,8 @@ def find_tables(lines: list[str], source: str, *,
                 found, used, grid_bad = read_grid_table(table, context)
                 bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
-            unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear)]))
+            ragged = sorted(table.ragged) if found else []  # (only a table read has rows cut short)
+            unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear), *ragged]))
         if found or used:  # (no run, but lines used: a table of derived figures, recognised)
             runs.extend(found)
             consumed |= used

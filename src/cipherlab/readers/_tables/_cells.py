@@ -182,6 +182,7 @@ class Table:
         is looked for there."""
         return text_below(self.lines, self.end, self.dialect) if self.lines else []
     unclear: set[int] = field(default_factory=set)  # rows with a number read neither way
+    ragged: set[int] = field(default_factory=set)  # rows of another width (reported if it is read)
 
     @functools.cached_property
     def footnotes(self) -> dict[str, str]:
