@@ -689,3 +689,27 @@ def test_a_csv_row_cut_short_or_run_long_is_reported_and_the_rows_keep_their_lin
     assert len(df) == sum(len(l.split(",")) - 1 for n, l in enumerate(lines, 1)
                           if n > 3 and n not in bad and l.count('"') % 2 == 0)
     assert any(f"line(s) {', '.join(map(str, bad))}" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text, versions", [
+    ("once.html", "<h2>Build box (EPYC 7302P)</h2>\n<p>Debian's OpenSSL 3.0.11, figures in MB/s:</p>\n"
+                  "<table><tr><th>cipher</th><th>16 bytes</th></tr>\n<tr><td>aes-128-cbc</td><td>601.2"
+                  "</td></tr></table>\n<h2>Laptop</h2>\n<p>Figures in MB/s:</p>\n<table><tr><th>cipher"
+                  "</th><th>16 bytes</th></tr>\n<tr><td>aes-128-cbc</td><td>701.2</td></tr></table>\n",
+     ["3.0.11", None]),
+    ("every.md", "# Two boxes\n\nEvery table below: LibreSSL 3.8.2 from ports (no assembly),\nall in MB/s.\n\n"
+                 "## Build box (EPYC 7302P)\n\n| cipher | 16 bytes |\n|---|---|\n| aes-128-cbc | 601.2 |\n\n"
+                 "## Laptop\n\n| cipher | 16 bytes |\n|---|---|\n| aes-128-cbc | 701.2 |\n",
+     ["3.8.2", "3.8.2"]),
+])
+def test_facts_stated_in_a_section_hold_in_it_and_for_every_table_where_said(
+        tmp_path, name, text, versions):
+    """A version or CPU stated under one heading held for every table below it: the laptop's
+    section got the build box's version and CPU (texts 159, 160). Facts stated under a heading
+    hold until the next heading of its level; stated before any heading, or for every table
+    below (a sentence wrapped over lines), they hold for all."""
+    df = _ingest(tmp_path, name, text)
+    got = df.drop_duplicates("run")
+    assert [v if isinstance(v, str) else None for v in got["tool_version"]] == versions
+    assert [c if isinstance(c, str) else None for c in got["cpu"]] == ["EPYC 7302P", None]
+    assert set(df["bytes_per_s"]) == {601.2e6, 701.2e6}
