@@ -746,3 +746,19 @@ def test_a_footnote_mark_on_a_value_notes_that_cell_only(tmp_path, name, text):
     noted = df[df["note"].notna()]
     assert len(df) == 4 and len(noted) == 1 and noted["note"].iloc[0] == "one run only"
     assert noted["bytes_per_s"].iloc[0] in (1078e6, 567e6)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("sheet.md", "OpenSSL 3.0.11, MB/s at 16 KB blocks:\n\n```\nCipher               node-a     node-b      Total\n"
+                 "aes-128-gcm         5,102.3    5,087.9   10,190.2\nsha256              2,220.1    2,219.8"
+                 "    4,439.9\nTotal               7,322.4    7,307.7   14,630.1\n```\n"),
+    ("sheet.txt", "OpenSSL 3.0.11, MB/s at 16 KB blocks:\n\n[code]\nCipher         box 1      box 2\n"
+                  "aes-128-gcm    5,102.3    5,087.9\nsha256         2,220.1    2,219.8\n[/code]\n"),
+])
+def test_thousands_separators_in_space_aligned_cells_make_no_csv(tmp_path, name, text):
+    """A spreadsheet pasted as aligned text ('aes-128-gcm    5,102.3    4,998.1') was taken for
+    CSV rows (its commas) and read as nothing: lines with cells aligned by spaces are no CSV.
+    Its Total row and column are sums, no measurement."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == [2219.8e6, 2220.1e6, 5087.9e6, 5102.3e6]
+    assert df["label"].nunique() == 2 and set(df["block_bytes"]) == {16384}
