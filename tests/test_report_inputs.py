@@ -131,6 +131,9 @@ def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machi
     assert "one run on a side: described, not tested" in text
     assert f"alice against bob (encrypt): {res.ratio.min():.3g}× to {res.ratio.max():.3g}× " \
            f"over {len(res)} cells" in text  # the pairwise view
+    big = res[(res.algorithm == "aes-128-cbc") & (res.block_bytes == res.block_bytes.max())]
+    assert (f"aes-128-cbc at {int(big.block_bytes.iloc[0])} bytes: {big.ratio.iloc[0]:.3g}× on "
+            f"alice, relative to bob.") in _text(html)  # the key finding
     # bob.txt names each run ("evp aes-128-gcm aesni=on"): those are runs, not machines
     assert "2 machine(s) (alice, bob)" in _text(_section(html, "data"))
     aesni = _text(_section(html, "aesni"))
