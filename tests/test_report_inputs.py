@@ -263,3 +263,16 @@ def test_a_capture_beside_a_dump_keeps_its_isa_pairs(captured):
     host = str(cipherlab.ingest(captured)["host"].iloc[0])
     assert {str(key["machine"]) for key, *_ in paired} == {host, "evp"}
     assert not unpaired
+
+
+def test_the_machines_heatmap_shows_a_size_every_machine_measured(two_machines, tmp_path):
+    # alice measured only 64 and 16384 bytes: the one-size heatmap must not be at 8 KiB, where
+    # she would vanish from it
+    alice, bob = (_quiet(cipherlab.ingest, p) for p in two_machines)
+    alice = alice[alice.block_bytes.isin([64, 16384])]
+    page = cipherlab.report([alice, bob], label=["alice", "bob"], out=tmp_path / "r")
+    html = page.read_text()
+    assert "Throughput by machine and algorithm at 16384-byte blocks" in html
+    from cipherlab.reporting._select import common_size
+    both = cipherlab.concat([alice.assign(m="alice"), bob.assign(m="bob")])
+    assert common_size(both) == 8192 and common_size(both, by="m") == 16384

@@ -147,7 +147,7 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
         f"<b>Machines, {esc(title)}</b>: {esc(_focus_text(res, focus))}, relative to "
         f"{esc(baseline)}.")
     slug = slugify(title)
-    size = common_size(sub)
+    size = common_size(sub, by=MACHINE)
     shown = _heatmap_algorithms(sub, size)
     sec.blocks.append(w.figure(
         f"machines-heatmap-{slug}", lambda ax, sub=sub[sub["algorithm"].isin(shown)], size=size:
