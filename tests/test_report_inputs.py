@@ -131,6 +131,9 @@ def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machi
     assert "one run on a side: described, not tested" in text
     assert f"alice against bob (encrypt): {res.ratio.min():.3g}× to {res.ratio.max():.3g}× " \
            f"over {len(res)} cells" in text  # the pairwise view
+    big = res[(res.algorithm == "aes-128-cbc") & (res.block_bytes == res.block_bytes.max())]
+    assert (f"aes-128-cbc at {int(big.block_bytes.iloc[0])} bytes: {big.ratio.iloc[0]:.3g}× on "
+            f"alice, relative to bob.") in _text(html)  # the key finding
     # bob.txt names each run ("evp aes-128-gcm aesni=on"): those are runs, not machines
     assert "2 machine(s) (alice, bob)" in _text(_section(html, "data"))
     aesni = _text(_section(html, "aesni"))
@@ -260,3 +263,16 @@ def test_a_capture_beside_a_dump_keeps_its_isa_pairs(captured):
     host = str(cipherlab.ingest(captured)["host"].iloc[0])
     assert {str(key["machine"]) for key, *_ in paired} == {host, "evp"}
     assert not unpaired
+
+
+def test_the_machines_heatmap_shows_a_size_every_machine_measured(two_machines, tmp_path):
+    # alice measured only 64 and 16384 bytes: the one-size heatmap must not be at 8 KiB, where
+    # she would vanish from it
+    alice, bob = (_quiet(cipherlab.ingest, p) for p in two_machines)
+    alice = alice[alice.block_bytes.isin([64, 16384])]
+    page = cipherlab.report([alice, bob], label=["alice", "bob"], out=tmp_path / "r")
+    html = page.read_text()
+    assert "Throughput by machine and algorithm at 16384-byte blocks" in html
+    from cipherlab.reporting._select import common_size
+    both = cipherlab.concat([alice.assign(m="alice"), bob.assign(m="bob")])
+    assert common_size(both) == 8192 and common_size(both, by="m") == 16384

@@ -141,6 +141,10 @@ def test_to_latex_and_markdown(aws):
     (lambda df: st.compare(df, by="aesni", baseline="of"), r"`baseline` must be a value of "
                                                            r"column 'aesni' \('off', 'on'\)"),
     (lambda df: st.compare(df, by="nope", baseline="off"), r"no column\(s\) \['nope'\]"),
+    (lambda df: st.compare(df.assign(multi=pd.array([2, None] * 16, dtype="Int64")), by="multi",
+                           baseline=None),  # (one process: no -multi, NA)
+     r"not None\. Rows where 'multi' is blank \(NA: not stated, or not used\) are no level; "
+     r"to compare them, give them one: df.assign\(multi=df\['multi'\].fillna"),
     (lambda df: st.compare(df, by="aesni", baseline="off", test="t-test"),
      r"`test` must be one of 'welch', 'permutation', 'mannwhitney', 'brunnermunzel', "
      r"'bootstrap'; not 't-test'"),

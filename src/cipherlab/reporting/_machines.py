@@ -144,10 +144,10 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
     algos = unique_values(res["algorithm"])
     focus = "aes-128-cbc" if "aes-128-cbc" in algos else algos[0]
     sec.findings.append(
-        f"<b>Machines, {esc(title)}</b>: {esc(focus)} runs at {esc(_focus_text(res, focus))}"
-        f" of {esc(baseline)}'s throughput.")
+        f"<b>Machines, {esc(title)}</b>: {esc(_focus_text(res, focus))}, relative to "
+        f"{esc(baseline)}.")
     slug = slugify(title)
-    size = common_size(sub)
+    size = common_size(sub, by=MACHINE)
     shown = _heatmap_algorithms(sub, size)
     sec.blocks.append(w.figure(
         f"machines-heatmap-{slug}", lambda ax, sub=sub[sub["algorithm"].isin(shown)], size=size:
@@ -229,7 +229,11 @@ def _pairwise(sec: Section, sub: pd.DataFrame, title: str) -> list[pd.DataFrame]
 
 
 def _focus_text(res: pd.DataFrame, algorithm: str) -> str:
+    """``aes-128-cbc at 16384 bytes: 0.85× on vm, 1.2× on box`` (the largest block measured)."""
     rows = res[res["algorithm"].astype("object") == algorithm]
+    where = algorithm
     if "block_bytes" in rows.columns:
         rows = rows[rows["block_bytes"] == rows["block_bytes"].max()]
-    return ", ".join(f"{ratio_text(r)} for {r['candidate']}" for _, r in rows.iterrows())
+        where += f" at {int(rows['block_bytes'].iloc[0])} bytes" if len(rows) else ""
+    return where + ": " + ", ".join(f"{ratio_text(r)} on {r['candidate']}"
+                                    for _, r in rows.iterrows())

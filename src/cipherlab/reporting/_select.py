@@ -105,10 +105,19 @@ def has_pair(sub: pd.DataFrame, by: str, levels: Sequence[str]) -> bool:
     return bool((both >= len(levels)).any())
 
 
-def common_size(sub: pd.DataFrame, preferred: int = 8192):
-    sizes = sorted(int(x) for x in sub["block_bytes"].dropna().unique())
-    if not sizes:
+def common_size(sub: pd.DataFrame, by: str | None = None, preferred: int = 8192):
+    """The block size a one-size figure shows: of those the most levels of ``by`` (machines,
+    tiers) measured, ``preferred`` if there, else the largest; None without sizes.
+
+    (A machine that measured only 64 and 16384 bytes once vanished from an 8 KiB heatmap.)
+    """
+    sizes = sub["block_bytes"].dropna()
+    if sizes.empty:
         return None
+    if by is not None and by in sub.columns:
+        reach = sub.loc[sizes.index, by].astype("object").groupby(sizes.astype(int)).nunique()
+        sizes = reach.index[reach == reach.max()]
+    sizes = sorted(int(x) for x in pd.unique(sizes))
     return preferred if preferred in sizes else sizes[-1]
 
 

@@ -177,8 +177,9 @@ def _crossing(row) -> str:
     regime = str(row["regime"])
     a, b = row["a"], row["b"]
     if regime == "a overtakes b":
-        hi = row["ci_high"]
-        ci = (f" (95 % interval {format_bytes(row['ci_low'])} to "
+        low, hi = row["ci_low"], row["ci_high"]
+        ci = ("" if not pd.notna(low) else  # (one run per side: no interval, not "nan")
+              f" (95 % interval {format_bytes(low)} to "
               f"{'unbounded' if not pd.notna(hi) or hi == float('inf') else format_bytes(hi)})")
         return f"{esc(a)} overtakes {esc(b)} above {format_bytes(row['crossover_bytes'])}{ci}"
     if regime == "a always faster":

@@ -75,7 +75,7 @@ def tiers(df: pd.DataFrame, w: Writer) -> Section:
             [MACHINE, "candidate", "baseline", "algorithm", "block_bytes", "ratio", "test"]))
     d["machine · tier"] = (d[MACHINE].astype("object") + " " + d["tool_version"].astype("object")
                            .fillna("") + " · " + d["tier"].astype("object"))
-    size = common_size(d)
+    size = common_size(d, by="machine · tier")
     sec.blocks.append(w.figure(
         "tiers-heatmap", lambda ax: plots.heatmap(d, rows="machine · tier", columns="algorithm",
                                                   block_bytes=size, ax=ax),

@@ -77,8 +77,12 @@ def _sides(df, by, baseline, candidate, metric, what):
     levels = df[by].astype("object")
     present = pd.unique(levels.dropna())
     if baseline not in set(present):
+        blank = ("" if not levels.isna().any() else
+                 f" Rows where {by!r} is blank (NA: not stated, or not used) are no level; to "
+                 f"compare them, give them one: df.assign({by}=df[{by!r}].fillna(...)).")
         raise AnalysisError(f"{what}: `baseline` must be a value of column {by!r} "
-                            f"({', '.join(map(repr, sorted(present, key=str)))}); not {baseline!r}.")
+                            f"({', '.join(map(repr, sorted(present, key=str)))}); not "
+                            f"{baseline!r}.{blank}")
     if candidate is None:
         candidates = [v for v in sorted(present, key=str) if v != baseline]
     else:
