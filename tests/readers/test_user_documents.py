@@ -762,3 +762,31 @@ def test_thousands_separators_in_space_aligned_cells_make_no_csv(tmp_path, name,
     df = _ingest(tmp_path, name, text)
     assert sorted(df["bytes_per_s"]) == [2219.8e6, 2220.1e6, 5087.9e6, 5102.3e6]
     assert df["label"].nunique() == 2 and set(df["block_bytes"]) == {16384}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("mail.txt", "Hi,\n\nnumbers from the sheet (OpenSSL 3.0.11, MB/s, 16 KB blocks):\n\n"
+                 "Cipher            host-1      host-2\naes-256-gcm      4,310.6     4,295.2\n"
+                 "sha512             901.3       899.7\n\nCheers\n"),
+    ("quoted.txt", "> OpenSSL 3.0.11, MB/s, 16 KB blocks:\n>\n> Cipher            host-1      host-2\n"
+                   "> aes-256-gcm      4,310.6     4,295.2\n> sha512             901.3       899.7\n"),
+])
+def test_a_table_aligned_by_spaces_outside_a_code_block_is_read(tmp_path, name, text):
+    """A spreadsheet pasted into a mail as aligned text (text 167), no fence around it: its
+    rows were reported as unplaced. A paragraph of cells aligned by spaces is a table when it
+    names what it measures (an algorithm or a block size)."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == [899.7e6, 901.3e6, 4295.2e6, 4310.6e6]
+    assert set(df["label"].astype(str)) == {"host-1", "host-2"}
+
+
+def test_another_programs_aligned_output_outside_a_code_block_stays_unread(tmp_path):
+    """iostat's table under its command, outside a code block, names no algorithm nor block
+    size: no table, nothing reported (beside openssl's output, which is read)."""
+    text = ("$ iostat -m sda\nDevice             tps    MB_read/s    MB_wrtn/s\n"
+            "sda              12.40         0.81         4.07\n\n$ openssl speed -evp aes-128-gcm\n"
+            "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes\n"
+            "aes-128-gcm     512000.00k  1400000.00k  3000000.00k  4800000.00k  5300000.00k\n")
+    df, messages = _ingest_warned(tmp_path, "mixed.txt", text)
+    assert len(df) == 5 and set(df["algorithm"].astype(str)) == {"aes-128-gcm"}
+    assert not [m for m in messages if "not placed" in m]

@@ -1,7 +1,8 @@
 """Finders of tables drawn without markup: cells separated by TABs (a rendered page or a
 spreadsheet copied), comma-separated values (an export), and cells aligned with spaces in a
-block of preformatted text (a fence, ``[code]``, ``<pre>``; :func:`code_blocks` finds those).
-openssl's own output in such a block or TAB paste is left to the text parser.
+block of preformatted text (a fence, ``[code]``, ``<pre>``; :func:`_code_blocks` finds those)
+or in a paragraph of plain text that names what it measures (:func:`_paragraphs`). openssl's
+own output in such a block, paragraph or TAB paste is left to the text parser.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import csv
 import itertools
 import re
 
+from cipherlab.readers._grids import ALGORITHM, MEASURE, SIZE, algorithm_of, role
 from cipherlab.readers._tables._cells import Row, Table
 from cipherlab.readers._tables._prose import DIGIT, unquote
 
@@ -66,7 +68,9 @@ _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a T
 
 def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
-    ``<pre>``): cells are separated by two spaces or more, one row per line;
+    ``<pre>``) or in a paragraph of plain text (a spreadsheet pasted into a mail; there its
+    header or first column must name an algorithm or a block size): cells are separated by
+    two spaces or more, one row per line;
     consecutive lines of two cells or more, none more than the first, are a table; a row of
     fewer cells than the first has them under the columns they overlap (a unit under each
     name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is
@@ -75,7 +79,9 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     if "  " not in blob:
         return []
     tables: list[Table] = []
-    for first, stop, start, end in _code_blocks(blob):
+    blocks = _code_blocks(blob)
+    every = sorted([(*b, False) for b in blocks] + [(*p, True) for p in _paragraphs(blob, blocks)])
+    for first, stop, start, end, plain in every:
         if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
             continue  # (openssl's own output, or no number after a gap: no aligned table)
         rows: list[Row] = []
@@ -89,10 +95,19 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
                     spans = [m.span() for m in found]
                 rows.append(Row(i, _under_columns(found, spans), {i}))
                 continue
-            if len(rows) >= 2:
+            # (outside a code block, a table must name what it measures: iostat's "Device
+            # tps ..." under a "$ iostat" line is another program's)
+            if len(rows) >= 2 and (not plain or _names_benchmark(rows)):
                 tables.append(Table("aligned", rows[0].line, rows[-1].line, _noted_header(rows)))
             rows = []
     return tables
+
+
+def _names_benchmark(rows: list[Row]) -> bool:
+    """Whether a table's header names an algorithm or a block size, or its first column an
+    algorithm."""
+    return any(role(c).kind in (ALGORITHM, SIZE, MEASURE) for c in rows[0].cells) or \
+        any(algorithm_of(r.cells[0]) for r in rows[1:] if r.cells)
 
 
 _NOTE_CELL = re.compile(r"^[(\[][^()\[\]]*[)\]]$")  # "(MiB/s)", "(bytes)", "[ops/s]"
@@ -140,6 +155,37 @@ def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[
             k -= 1  # (it overlaps none: the nearer of the columns either side)
         cells[k] = f"{cells[k]} {m[0]}".strip()
     return cells
+
+
+def _paragraphs(blob: str, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """``(first, stop, start, end)`` of each paragraph of plain text (lines between blank
+    lines, outside ``blocks``) that holds a number after a gap of blanks: a table aligned by
+    spaces, pasted into a mail or flattened from a PDF, may be one. (One search for such a
+    number, then a paragraph each: the text is walked forward once.)"""
+    found: list[tuple[int, int, int, int]] = []
+    row = pos = 0
+    k = 0  # (the next code block)
+    m = _GAP_NUMBER.search(blob)
+    while m is not None:
+        at = m.start()
+        while k < len(blocks) and blocks[k][3] < at:
+            k += 1
+        if k < len(blocks) and blocks[k][2] <= at:
+            m = _GAP_NUMBER.search(blob, blocks[k][3])  # (inside a code block: read as one)
+            continue
+        gap = blob.rfind("\n\n", pos, at)
+        start = gap + 2 if gap >= 0 else pos
+        stop_at = blob.find("\n\n", at)
+        end = len(blob) if stop_at < 0 else stop_at + 1
+        if k < len(blocks):
+            end = min(end, blocks[k][2])
+        row += blob.count("\n", pos, start)
+        lines = blob.count("\n", start, end) + (end > start and blob[end - 1] != "\n")
+        found.append((row, row + lines, start, end))
+        row += blob.count("\n", start, end)
+        pos = end
+        m = _GAP_NUMBER.search(blob, end)
+    return found
 
 
 def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:
