@@ -167,16 +167,23 @@ def _bomless_utf16(data: bytes) -> str | None:
     return None
 
 
+# A pager's status line, left in a copy of the screen it paged (more's `--More--(81%)`, less's
+# `(END)`, `nohup.out (END)`, `-M`'s `speed.log lines 1-24/64 37%`): no text, a line blank.
+_PAGER = re.compile(r"^[ \t]*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
+                    r"(?:lines \d+-\d+/\d+(?: \d{1,3}%| \(END\))?|\(END\)))[ \t]*$", re.M)
 _GITLAB_SECTION = re.compile(r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?\r(?:\x1b\[0K)?")
 
 
 def split_lines(text: str) -> list[str]:
-    """Text -> lines with CRLF/CR ends removed and mojibake repaired; nothing else changed.
+    """Text -> lines with CRLF/CR ends removed, mojibake repaired and a pager's status lines
+    blank; nothing else changed.
 
     Only ``\\n`` ends a line, so line numbers match what editors show.
 
     >>> split_lines("a\\r\\nb\\u00c2\\u00a0c\\r\\n")
     ['a', 'b c', '']
+    >>> split_lines("md5 1.00k\\n--More--(81%)\\nsha1 2.00k\\nspeed.log lines 1-24/64 37%")
+    ['md5 1.00k', '', 'sha1 2.00k', '']
     """
     overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
@@ -190,6 +197,8 @@ def split_lines(text: str) -> list[str]:
     if any(c in text for c in _MOJIBAKE_HINT):
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
+    if "--More--" in text or "(END)" in text or "lines " in text and "%" in text:
+        text = _PAGER.sub("", text)
     lines = text.split("\n")
     if overwritten:
         lines = [_screen(line) if "\r" in line or "\x08" in line else line for line in lines]
