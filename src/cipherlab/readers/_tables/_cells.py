@@ -156,9 +156,15 @@ class Row:
         return self._clean_cells
 
 
+#: The markups document tables are read from, one per finder (a run's ``dialect``; Jira, org
+#: and reST pipe tables are ``markdown``'s): what stats calls a retyped table, whose clock was
+#: copied from a CPU's name.
+DIALECTS = frozenset({"html", "latex", "mediawiki", "asciidoc", "markdown", "tabs", "csv", "aligned"})
+
+
 @dataclass
 class Table:
-    dialect: str
+    dialect: str  # one of DIALECTS
     start: int
     end: int
     rows: list[Row]
@@ -166,12 +172,17 @@ class Table:
     caption: str | None = None
     lines: list[str] = field(default_factory=list, repr=False)  # the document's (for below)
 
+    def __post_init__(self) -> None:
+        if self.dialect not in DIALECTS:
+            raise ValueError(f"unknown table dialect {self.dialect!r}: add it to DIALECTS")
+
     @functools.cached_property
     def below(self) -> list[str]:
         """The prose right below the table (see text_below), read when a unit or a footnote
         is looked for there."""
         return text_below(self.lines, self.end, self.dialect) if self.lines else []
     unclear: set[int] = field(default_factory=set)  # rows with a number read neither way
+    ragged: set[int] = field(default_factory=set)  # rows of another width (reported if it is read)
 
     @functools.cached_property
     def footnotes(self) -> dict[str, str]:

@@ -199,7 +199,9 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
             run.cells.append(cell)
         runs.append(run)
     _finish(header, context)
-    used = {r.line for r in table.rows} | table.markup
+    if not runs and bad:
+        return [], set(), bad  # (rows to report, none read: the text parser sees the table too)
+    used = {r.line for r in table.rows} | table.markup  # (no run, no row bad: derived figures)
     return runs, used - set(bad), bad
 
 
