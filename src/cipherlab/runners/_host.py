@@ -32,7 +32,7 @@ import pandas as pd
 from cipherlab.runners._system import LOCAL, changes, current, warn
 
 __all__ = ["FLAGS", "ClockSampler", "check_host", "cpu_times", "host_frame", "host_id",
-           "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
+           "emulated", "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
 
 #: CPU flags worth recording for cipher benchmarks (x86 names; ARM names follow). A machine
 #: records its own family's (``aes`` is both's).
@@ -302,15 +302,15 @@ def emulated(facts: dict[str, Any]) -> str | None:
     when they agree or either is unknown.
 
     >>> emulated({"machine": "x86_64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
-    'CPUINFO: OPENSSL_armcap=0xfd on a x86_64 machine'
+    'ARM openssl on x86_64'
     >>> emulated({"machine": "aarch64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
     """
-    m = re.search(r"^CPUINFO:\s*OPENSSL_(ia32cap|armcap)=\S*", facts.get("openssl_version_a") or "",
+    m = re.search(r"^CPUINFO:\s*OPENSSL_(ia32cap|armcap)=", facts.get("openssl_version_a") or "",
                   re.M)
     family = _family(facts.get("machine") or "")
     if m is None or family is None or {"ia32cap": "x86", "armcap": "arm"}[m[1]] == family:
         return None
-    return f"{m[0]} on a {facts['machine']} machine"
+    return f"{'ARM' if m[1] == 'armcap' else 'x86'} openssl on {facts['machine']}"
 
 
 def check_host(facts: dict[str, Any]) -> str | None:
@@ -322,8 +322,9 @@ def check_host(facts: dict[str, Any]) -> str | None:
     """
     other = emulated(facts)
     if other:
+        cpuinfo = re.search(r"^CPUINFO:.*$", facts["openssl_version_a"], re.M)[0]
         warn(f"{facts.get('openssl')} is built for another CPU family than this machine's "
-             f"({other}): it runs under emulation (qemu user mode?), so its rates are the "
+             f"({other}; {cpuinfo}): it runs under emulation (qemu user mode?), so its rates are the "
              f"emulator's, and host.json's cpu, flags and clock describe this machine, not the "
              f"CPU openssl reports.")
 

@@ -60,9 +60,9 @@ from cipherlab.runners._system import LOCAL, current, warn
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AES_FEATURES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES", "ARM_PRESETS", "FEATURES",
+__all__ = ["AES_FEATURES", "AES_NAMES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES", "ARM_PRESETS", "FEATURES",
            "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition", "IsaContrast", "aesni_state", "all_on", "apply_value",
-           "arm_value", "asked_masks", "effect_label",
+           "aes_name", "arm_value", "asked_masks", "cpu_families", "effect_label",
            "effective_mask", "features", "find_openssl", "isa_column", "isa_contrast", "isa_env",
            "isa_off", "isa_sides", "isa_variable", "label_asked", "label_masks", "labels",
            "resolve_isa", "run_env", "side_name", "switched_off", "uses_aes"]
@@ -384,6 +384,50 @@ def uses_aes(algorithm: object) -> bool:
         return False
 
 
+#: What the AES instructions are called on each CPU family: effects, claims, captions.
+AES_NAMES = {"x86": "AES-NI", "arm": "ARMv8 AES"}
+_ARM_ONLY = frozenset(ARM_FEATURES) - frozenset(FEATURES)
+
+
+def cpu_families(frame) -> list[str]:
+    """The CPU families (``'x86'``, ``'arm'``) whose ISA conditions the rows of ``frame`` record:
+    read from the mask in effect (``isa_mask``, ``cpuinfo``) or the features ``isa_off`` names,
+    of the rows that have an ISA condition (a dump of an ARM CPU measured one way is none).
+
+    >>> import pandas as pd
+    >>> cpu_families(pd.DataFrame({"isa_mask": ["armcap=0xfd", None], "isa_off": ["none", "aesni"]}))
+    ['arm', 'x86']
+    """
+    frame = frame[isa_column(frame).notna().to_numpy()]
+    found = set()
+    for column in ("isa_mask", "cpuinfo", "isa_off"):
+        if column not in frame.columns:
+            continue
+        for value in frame[column].dropna().astype(str).unique().tolist():
+            if column == "isa_off":
+                names = set(value.split("+"))
+                found |= {"arm"} if names & _ARM_ONLY else set()
+                found |= {"x86"} if names & FEATURES.keys() else set()
+            elif "armcap" in value:
+                found.add("arm")
+            elif "ia32cap" in value or (column == "isa_mask" and _RAW_MASK.match(value)):
+                found.add("x86")
+    return sorted(found)
+
+
+def aes_name(frame) -> str:
+    """What to call the AES instructions of ``frame``'s ISA conditions (:data:`AES_NAMES`, by
+    :func:`cpu_families`): ``'AES-NI'`` on x86 and where nothing says (a document's AES-NI
+    on/off column), ``'ARMv8 AES'`` on ARM, both when the frame holds both.
+
+    >>> import pandas as pd
+    >>> aes_name(pd.DataFrame({"isa_off": ["none", "aes+pmull"]})), aes_name(pd.DataFrame())
+    ('ARMv8 AES', 'AES-NI')
+    """
+    found = cpu_families(frame)
+    return " / ".join(AES_NAMES[f] for f in AES_NAMES if f in found) or AES_NAMES["x86"]
+
+
 def effect_label(algorithm: object, isa_off: object) -> str:
     """What to call the effect of an ISA condition on ``algorithm`` in a table or figure.
 
@@ -402,7 +446,7 @@ def effect_label(algorithm: object, isa_off: object) -> str:
     """
     off = set(str(isa_off).split("+")) if isinstance(isa_off, str) and isa_off != "none" else set()
     if off and _aes_only(off):
-        name = "AES-NI" if "aesni" in off else "ARMv8 AES"
+        name = AES_NAMES["x86" if "aesni" in off else "arm"]
         return (name if uses_aes(algorithm)
                 else f"no {name} effect expected ({algorithm} does not use AES)")
     return f"ISA off ({isa_off})" if off else "none"
