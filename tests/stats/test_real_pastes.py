@@ -49,3 +49,23 @@ def test_public_key_rates_compare_in_ops_and_say_so(rsa_two_versions):
     assert "gmean_candidate: operations/s." in md and "bytes/s" not in md.split("\n")[-1]
     with pytest.raises(AnalysisError, match="pass metric='ops_per_s'"):
         quiet(st.ratio_test, rsa_two_versions, by="tool_version", baseline="1.0.1f")
+
+
+def test_a_run_that_names_no_machine_is_not_pooled_with_one_that_does():
+    # MSYS2 #983: one 1.0.2k MSYS2 build (version block, no label) and a mingw run ("while in
+    # mingw", no version block). Pooled, one line was fitted through both builds (r² 0.26,
+    # misfit 293 % at 1 KiB); blank is not "the same machine".
+    df = paste("031")
+    r = quiet(st.cost_model, df)
+    assert len(r) == 2 and "label" in r.columns and "rule" not in r.columns
+    assert (r["n_units"] == 1).all() and (r["max_misfit"] < 0.1).all()
+    mingw = r[r["label"] == "while in mingw"].iloc[0]
+    msys = r[r["label"].isna()].iloc[0]
+    assert mingw["asymptotic_bytes_per_s"] > 10 * msys["asymptotic_bytes_per_s"]
+    # compare describes each build apart instead of pooling them into one side
+    c = quiet(st.compare, df.assign(build=df["label"].isna().map({True: "msys2",
+                                                                  False: "mingw"})),
+              by="build", baseline="msys2")
+    assert set(c["n_candidate"]) == {1} and set(c["n_baseline"]) == {1}
+    assert c.loc[c.block_bytes == 16, "ratio"].iloc[0] == pytest.approx(518.51 / 190.59, rel=1e-3)
+

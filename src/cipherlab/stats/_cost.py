@@ -184,7 +184,8 @@ def _warn_misfit(fit, alpha, what):
     loose = fit["lack_of_fit_p"].isna() & (fit["max_misfit"] > 0.1)
     if loose.any():
         _warn(f"{what}: {int(loose.sum())} fit(s) miss a block size by more than 10 % "
-              f"(see `residuals`); with one run the lack of fit cannot be tested.",
+              f"(see `residuals`); the lack of fit cannot be tested there (one run, or runs that "
+              f"measured different block sizes).",
               CipherlabWarning)
 
 
