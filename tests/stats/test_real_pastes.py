@@ -69,3 +69,20 @@ def test_a_run_that_names_no_machine_is_not_pooled_with_one_that_does():
     assert set(c["n_candidate"]) == {1} and set(c["n_baseline"]) == {1}
     assert c.loc[c.block_bytes == 16, "ratio"].iloc[0] == pytest.approx(518.51 / 190.59, rel=1e-3)
 
+
+def test_a_crossing_the_other_way_round_says_where():
+    # zh blog, 3.x AEAD sizes: ChaCha20-Poly1305 pays 17 ns per call and 0.21 ns/B, AES-128-GCM
+    # 123 ns and 0.062 ns/B: GCM overtakes ChaCha20 where the lines cross, about 721 B. Asked
+    # as "where does ChaCha20 overtake GCM", the answer was an infinite crossover.
+    df = paste("034")
+    fits = quiet(st.cost_model, df).set_index("algorithm")
+    cha, gcm = fits.loc["chacha20-poly1305"], fits.loc["aes-128-gcm"]
+    expected = (gcm["t0_ns"] - cha["t0_ns"]) / (cha["c_ns_per_byte"] - gcm["c_ns_per_byte"])
+    r = quiet(st.crossover, df, "chacha20-poly1305", "aes-128-gcm").iloc[0]
+    assert r["regime"] == "b overtakes a"
+    assert r["crossover_bytes"] == pytest.approx(expected) and 600 < expected < 850
+    flipped = quiet(st.crossover, df, "aes-128-gcm", "chacha20-poly1305").iloc[0]
+    assert flipped["regime"] == "a overtakes b"
+    assert flipped["crossover_bytes"] == pytest.approx(expected)
+    assert pd.isna(r["ci_low"]) and r["note"].startswith("one run")  # a dump: no interval
+

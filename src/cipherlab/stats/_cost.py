@@ -361,11 +361,11 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
     -------
     DataFrame
         Keys (those of :func:`cost_model` without ``algorithm``) + ``a``, ``b``,
-        ``crossover_bytes``, ``ci_low``, ``ci_high``, ``regime``: ``"a overtakes b"`` (finite
-        crossover), ``"a always faster"`` (0), ``"never"`` (inf: ``a`` is never faster),
-        ``"b overtakes a"`` (inf: ``a`` is faster only below the crossing) or ``"no fit"``
-        (NaN); ``n_units`` (runs of the pair) and ``note``. Intervals are NaN unless the regime
-        is ``"a overtakes b"``.
+        ``crossover_bytes``, ``ci_low``, ``ci_high``, ``regime``: ``"a overtakes b"`` (``a`` is
+        faster above ``crossover_bytes``), ``"b overtakes a"`` (``a`` is faster only below it,
+        ``b`` above), ``"a always faster"`` (0), ``"never"`` (inf: ``a`` is never faster) or
+        ``"no fit"`` (NaN); ``n_units`` (runs of the pair) and ``note``. Intervals are given
+        where the lines cross (the first two regimes) and there are runs to give one.
 
     Examples
     --------
@@ -391,11 +391,13 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
     regime = np.select(
         [~fitted, (dc > 0) & (dt0 > 0), (dc > 0) & (dt0 <= 0), (dc <= 0) & (dt0 < 0)],
         ["no fit", "a overtakes b", "a always faster", "b overtakes a"], default="never")
-    value = np.select([regime == "a overtakes b", regime == "a always faster", regime == "no fit"],
+    # the lines cross (either way round): the size where they do, with its interval
+    crossing = np.isin(regime, ["a overtakes b", "b overtakes a"]) & (dc != 0)
+    value = np.select([crossing, regime == "a always faster", regime == "no fit"],
                       [n_star, 0.0, np.nan], default=np.inf)
     v11, v22, v12, dof = _joint(both, influence)
     lo, hi = fieller(dt0, dc, v11, v22, v12, _st.t.ppf(1 - alpha / 2, dof))
-    finite = (regime == "a overtakes b") & (dof >= 1)
+    finite = crossing & (dof >= 1)
     out = both[keys].copy()
     out["a"], out["b"] = a, b
     out["crossover_bytes"] = value
