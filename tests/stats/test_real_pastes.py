@@ -86,3 +86,14 @@ def test_a_crossing_the_other_way_round_says_where():
     assert flipped["crossover_bytes"] == pytest.approx(expected)
     assert pd.isna(r["ci_low"]) and r["note"].startswith("one run")  # a dump: no interval
 
+
+def test_exports_say_what_each_column_of_a_fit_means():
+    df = paste("034")
+    md = st.to_markdown(quiet(st.small_block_overhead, df, "aes-128-gcm", "chacha20-poly1305"),
+                        ["block_bytes", "ratio", "overhead_share_a"])
+    note = md.split("\n")[-1]
+    # the ratio of a small-block table is a over b: it has no candidate and no baseline
+    assert "ratio: throughput a/b." in note and "candidate" not in note
+    assert "overhead_share_a: fraction" in note
+    fit = st.to_latex(quiet(st.cost_model, df), ["algorithm", "t0_ns", "max_misfit"])
+    assert "max\\_misfit: largest misfit of the line at a size, a fraction" in fit
