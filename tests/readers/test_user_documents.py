@@ -713,3 +713,52 @@ def test_facts_stated_in_a_section_hold_in_it_and_for_every_table_where_said(
     assert [v if isinstance(v, str) else None for v in got["tool_version"]] == versions
     assert [c if isinstance(c, str) else None for c in got["cpu"]] == ["EPYC 7302P", None]
     assert set(df["bytes_per_s"]) == {601.2e6, 701.2e6}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("status.md", "OpenSSL 3.3.1, 8 KiB blocks, MB/s\n\n| cipher | EPYC 7763 | Graviton3 |\n|---|---|---|\n"
+                  "| aes-128-gcm | :white_check_mark: 6,842 | :warning: 4,108 |\n"
+                  "| sha256 | :white_check_mark: 2,011 | :white_check_mark: 1,980 |\n"),
+    ("status.txt", "OpenSSL 3.3.1, 8 KiB blocks, MB/s\n\ncipher\tEPYC 7763\tGraviton3\n"
+                   "aes-128-gcm\t\U0001f7e2 6842\t\U0001f534 4108\nsha256\t\u2714 2011\t\u2714\ufe0f 1980\n"),
+])
+def test_a_status_mark_before_a_value_is_its_note_not_part_of_it(tmp_path, name, text):
+    """'\u2705 6,842 MB/s' in a GitHub comment's table was no number: the table gave nothing (text
+    161). A check mark, an emoji or a shortcode before a value is that cell's note."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == [1980e6, 2011e6, 4108e6, 6842e6]
+    notes = dict(zip(df["bytes_per_s"], df["note"]))
+    assert notes[4108e6] != notes[6842e6] and all(isinstance(n, str) and n for n in notes.values())
+
+
+@pytest.mark.parametrize("name, text", [
+    ("marks.txt", "OpenSSL 3.0.13, 16 KiB blocks, MB/s\n\ncipher\tbefore\tafter\naes-256-cbc\t1078\u2021\t567\n"
+                  "sha256\t1234\t1229\n\n\u2021 one run only\n"),
+    ("marks.html", "<p>OpenSSL 3.0.13, 16 KiB blocks, MB/s</p>\n<table><tr><th>cipher</th><th>before</th>"
+                   "<th>after</th></tr>\n<tr><td>aes-256-cbc</td><td>1078</td><td>567<sup>1</sup></td>"
+                   "</tr>\n<tr><td>sha256</td><td>1234</td><td>1229</td></tr></table>\n"
+                   "<p><sup>1</sup> one run only</p>\n"),
+])
+def test_a_footnote_mark_on_a_value_notes_that_cell_only(tmp_path, name, text):
+    """'567\u2020' gave its footnote to every cell of its row: the other build's 1,078 too (text
+    162). A mark glued to a value is that cell's; one glued to a name is the row's."""
+    df = _ingest(tmp_path, name, text)
+    noted = df[df["note"].notna()]
+    assert len(df) == 4 and len(noted) == 1 and noted["note"].iloc[0] == "one run only"
+    assert noted["bytes_per_s"].iloc[0] in (1078e6, 567e6)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("sheet.md", "OpenSSL 3.0.11, MB/s at 16 KB blocks:\n\n```\nCipher               node-a     node-b      Total\n"
+                 "aes-128-gcm         5,102.3    5,087.9   10,190.2\nsha256              2,220.1    2,219.8"
+                 "    4,439.9\nTotal               7,322.4    7,307.7   14,630.1\n```\n"),
+    ("sheet.txt", "OpenSSL 3.0.11, MB/s at 16 KB blocks:\n\n[code]\nCipher         box 1      box 2\n"
+                  "aes-128-gcm    5,102.3    5,087.9\nsha256         2,220.1    2,219.8\n[/code]\n"),
+])
+def test_thousands_separators_in_space_aligned_cells_make_no_csv(tmp_path, name, text):
+    """A spreadsheet pasted as aligned text ('aes-128-gcm    5,102.3    4,998.1') was taken for
+    CSV rows (its commas) and read as nothing: lines with cells aligned by spaces are no CSV.
+    Its Total row and column are sums, no measurement."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == [2219.8e6, 2220.1e6, 5087.9e6, 5102.3e6]
+    assert df["label"].nunique() == 2 and set(df["block_bytes"]) == {16384}

@@ -35,6 +35,10 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
+    "documents/167": "a table aligned by spaces outside a code block (a spreadsheet pasted into a "
+                     "mail) is no table: its rows are reported as unplaced (loud)",
+    "documents/168": "pdftotext -layout: a table aligned by spaces outside a code block, under "
+                     "CPUs spanning two columns each, is no table: its rows are reported (loud)",
 }
 
 

@@ -174,15 +174,16 @@ def csv_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
     least two consecutive lines with the same number (two or more) of fields, read as the
     ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose (a blank after its
-    commas), pipe and HTML tables (their digit groups) and ``key: value`` lines are no
-    candidates; any other is refused later, as every candidate is (no header of sizes or
-    algorithms)."""
+    commas), cells aligned by spaces, pipe and HTML tables (their digit groups) and ``key:
+    value`` lines are no candidates; any other is refused later, as every candidate is (no
+    header of sizes or algorithms)."""
     if "," not in blob:
         return []
     tables: list[Table] = []
     block: list[int] = []
     rows = (i for i, line in enumerate(lines) if "," in line and ", " not in line and "|" not in
-            line and "<" not in line and not _KEY_VALUE.match(line) and i not in taken)
+            line and "<" not in line and "  " not in line.strip() and not _KEY_VALUE.match(line)
+            and i not in taken)  # (two blanks: cells aligned by spaces, "5,102.3  4,998.1")
     for i in [*rows, -2]:
         if block and (i != block[-1] + 1 or i < 0):
             if len(block) >= 2:
