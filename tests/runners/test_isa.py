@@ -285,7 +285,8 @@ def test_arm_presets_clear_exactly_their_bits_of_the_native_word(arm_openssl):
 @pytest.mark.openssl
 def test_each_family_skips_the_others_conditions_with_a_message(arm_openssl, native):
     for openssl, spec, kept, foreign in [
-            (arm_openssl, "native,no-aesni,no-vaes,~0x200000000:~0,armcap=0x1", 3, ("no-vaes", "~0x200000000:~0")),
+            (arm_openssl, "native,no-aesni,no-vaes,~0x200000000:~0,armcap=0x1", 3,
+             ("no-vaes", "~0x200000000:~0")),
             (None, "native,no-aesni,no-pmull,armcap=0x1", 2, ("no-pmull", "armcap=0x1"))]:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

@@ -60,12 +60,13 @@ from cipherlab.runners._system import LOCAL, current, warn
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AES_FEATURES", "AES_NAMES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES", "ARM_PRESETS", "FEATURES",
-           "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition", "IsaContrast", "aesni_state", "all_on", "apply_value",
-           "aes_name", "arm_value", "asked_masks", "cpu_families", "effect_label",
-           "effective_mask", "features", "find_openssl", "isa_column", "isa_contrast", "isa_env",
-           "isa_off", "isa_sides", "isa_variable", "label_asked", "label_masks", "labels",
-           "resolve_isa", "run_env", "side_name", "switched_off", "uses_aes"]
+__all__ = ["AES_FEATURES", "AES_NAMES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES",
+           "ARM_PRESETS", "FEATURES", "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition", "IsaContrast",
+           "aesni_state", "all_on", "apply_value", "aes_name", "arm_value", "asked_masks",
+           "cpu_families", "effect_label", "effective_mask", "features", "find_openssl",
+           "isa_column", "isa_contrast", "isa_env", "isa_off", "isa_sides", "isa_variable",
+           "label_asked", "label_masks", "labels", "resolve_isa", "run_env", "side_name",
+           "switched_off", "uses_aes"]
 
 ENV_VAR = "OPENSSL_ia32cap"
 ARM_ENV_VAR = "OPENSSL_armcap"
