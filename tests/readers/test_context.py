@@ -58,6 +58,9 @@ RULES = [
     ("not a name", "Cc: openssl-users@openssl.org", None, C.SKIP),
     ("not a name", "[kim@fedora ~]$ tongsuo version", None, C.SKIP),
     ("not a name", "Tongsuo 8.3.2", None, C.SKIP),
+    ("not a name", "2,118.47 msec task-clock   #  0.998 CPUs utilized", None, C.SKIP),  # perf stat
+    ("not a name", "1,402,233,918      branches", None, C.SKIP),
+    ("not a name", "12.004113 seconds time elapsed", None, C.SKIP),
     ("sentence", "Now the same box with turbo off:", None, C.STOP),
     ("bold lead-in", "Graviton 4 (r8g.large): eight vCPUs, one used", "__Graviton 4 (r8g.large)__: eight vCPUs, one used",
      C.Label("Graviton 4 (r8g.large)", "bold lead-in")),
@@ -313,3 +316,12 @@ def test_an_armcap_in_the_prose_or_a_command_is_decoded_like_ia32cap():
     decoded = {"isa_mask": "armcap=0x3d", "isa": "armcap=0x3d", "isa_off": "sha512+tick+cpuid"}
     assert got == [{}, decoded, decoded]
     assert any("OPENSSL_armcap=0x3d asks to switch off" in m for m in said)
+
+
+def test_a_counter_report_after_a_run_names_nothing_below_it():
+    # `perf stat -r 3` after the first run: its counters and times are program output
+    report = ("\n Performance counter stats for 'openssl speed rsa2048' (3 runs):\n\n"
+              "          2,118.47 msec task-clock   #  0.998 CPUs utilized  ( +-  0.21% )\n"
+              "     8,402,233,918      cycles                              ( +-  0.05% )\n\n"
+              "           2.12290 +- 0.00441 seconds time elapsed  ( +-  0.21% )\n\n")
+    assert labels(f"$ perf stat -r 3 openssl speed rsa2048\n{PK}{report}$ openssl speed md5\n{TABLE}") == [None, None]

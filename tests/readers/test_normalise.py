@@ -262,3 +262,17 @@ def test_a_whole_html_page_reads_without_its_style_sheets_scripts_and_pre_tags()
     assert df.tool_version.unique().tolist() == ["1.1.1w"]  # (its line behind <pre><code>)
     assert not df.label.astype(str).str.contains("laptop|screen").any()  # (no script or CSS)
     assert df.line.unique().tolist() == [13]
+
+
+@pytest.mark.parametrize("status", ["--More--(47%)", "--More--", "speed.log lines 1-3/9 33%",
+                                    "(END)", "bench.out (END)"])
+def test_a_pagers_status_line_is_no_text(status):
+    # a screen of `more speed.log` / `less -M speed.log` copied: the status line sits inside the
+    # run, between its two tables; it names no run and ends none
+    head = "version: 3.0.13\n                  sign    verify    sign/s verify/s\n"
+    text = (f"{head}rsa 3072 bits 0.0031s 0.00006s 322.6 16666.7\n{status}\n"
+            "                  sign    verify    sign/s verify/s\n"
+            "rsa 4096 bits 0.0072s 0.0001s 138.9 10000.0\n")
+    df = cipherlab.ingest(text)
+    assert df.run.nunique() == 1 and df.label.isna().all()
+    assert sorted(df.algorithm.unique()) == ["rsa3072", "rsa4096"]

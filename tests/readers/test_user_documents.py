@@ -600,3 +600,165 @@ def test_machines_as_columns_under_a_blank_corner_are_runs_not_algorithms(tmp_pa
     df = _ingest(tmp_path, name, text)
     assert set(df["algorithm"]) == {"aes-128-gcm", "sha256"} and df["label"].nunique() == 2
     assert set(df["block_bytes"]) == {16384}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("cmd.md", "## `openssl speed -evp aes-128-gcm` on the Graviton3 box, OpenSSL 3.2.1\n\n"
+               "Values in MB/s.\n\n| cipher | 16 bytes | 8192 bytes |\n|---|---|---|\n"
+               "| aes-128-gcm | 801.2 | 6212.9 |\n"),
+    ("cmd.html", "<h2>Results of openssl speed sha256</h2>\n<p>Values in MB/s.</p>\n<table>\n"
+                 "<tr><th>digest</th><th>64 bytes</th><th>8192 bytes</th></tr>\n"
+                 "<tr><td>sha256</td><td>412.3</td><td>1601.0</td></tr>\n</table>\n"),
+])
+def test_a_heading_holding_the_command_names_no_run(tmp_path, name, text):
+    """A heading that holds the command ('openssl speed on the RK3588 ..., OpenSSL 3.0.11',
+    text 110) was the run's label whole: the label rules of prose headings say it names none."""
+    df = _ingest(tmp_path, name, text)
+    assert len(df) == 2 and not df["label"].astype(str).str.contains("speed").any()
+
+
+@pytest.mark.parametrize("name, text, label", [
+    ("hash.txt", "The hashes were measured on our build server (OpenSSL 3.3.1, Ryzen 9 7950X) in MB/s:\n\n"
+                 "digest\t64 bytes\t8192 bytes\nsha256\t1412.3\t2601.0\n", "build server (Ryzen 9 7950X)"),
+    ("sign.md", "I ran RSA on the old file server (EPYC 7302P, OpenSSL 3.0.2), figures in ops/s:\n\n| op | rsa2048 |\n|---|---|\n"
+                "| sign/s | 1612.3 |\n| verify/s | 54101.0 |\n", "file server (EPYC 7302P)"),
+])
+def test_a_machine_phrase_keeps_the_cpu_its_sentence_names(tmp_path, name, text, label):
+    """'on the signer box (OpenSSL 3.0.9, Xeon E-2388G)' labelled the run 'signer box' and lost
+    the CPU the same sentence names (text 144): the label holds both."""
+    df = _ingest(tmp_path, name, text)
+    assert len(df) == 2 and df["label"].nunique() == 1
+    assert all(part in df["label"].iloc[0] for part in label.split(" ("))
+
+
+@pytest.mark.parametrize("name, text", [
+    ("ratio.md", "OpenSSL 3.0.13, MB/s at 8192-byte blocks:\n\n| cipher | AES-NI on | AES-NI off |\n"
+                 "|---|---|---|\n| aes-128-gcm | 4912.3 | 601.2 |\n| aes-256-cbc | 1290.4 | 310.7 |\n\n"
+                 "Speed-ups:\n\n| cipher | block | speed-up [95% CI] | p-value | n |\n|---|---|---|---|---|\n"
+                 "| aes-128-gcm | 8192 | 8.17 [7.9, 8.4] | 0.001 | 5 |\n"
+                 "| aes-256-cbc | 8192 | 4.15 [4.0, 4.3] | 0.002 | 5 |\n"),
+    ("fit.txt", "OpenSSL 3.0.13, MB/s at 8192-byte blocks:\n\ncipher\tEPYC 7763\naes-128-gcm\t4912.3\n"
+                "aes-256-cbc\t1290.4\n\nPer-call cost:\n\ncipher\tt0 (ns)\tc (ns/B)\tR^2\n"
+                "aes-128-gcm\t20.1\t0.106\t0.999\naes-256-cbc\t31.0\t0.61\t0.998\n"),
+])
+def test_a_table_of_derived_figures_is_recognised_not_reported(tmp_path, name, text):
+    """A ratio table under a throughput table (cipherlab's own report, texts 151, 152): its
+    rows, no measurement, were reported as unplaced data by the line pass. A grid whose rows
+    name algorithms and whose columns are all derived figures is recognised: no cells, no
+    warning."""
+    df, messages = _ingest_warned(tmp_path, name, text)
+    assert len(df) == text.count("\t4912.3") * 2 + text.count("| 4912.3") * 4
+    assert not [m for m in messages if "not placed" in m]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("clock.txt", "OpenSSL 3.0.13 on a Xeon E5-2680 v2 @ 2.80GHz, MB/s:\n\n"
+                  "cipher\t16 bytes\t8192 bytes\naes-128-cbc\t601.2\t1290.4\n"),
+    ("clock.tex", "OpenSSL 3.0.13 on a Xeon E5-2680 v2 @ 2.80GHz, MB/s:\n\n\\begin{tabular}{lrr}\n"
+                  "cipher & 16 bytes & 8192 bytes \\\\\naes-128-cbc & 601.2 & 1290.4 \\\\\n\\end{tabular}\n"),
+])
+def test_a_clock_a_document_table_names_is_nominal_whatever_its_markup(tmp_path, name, text):
+    """stats kept its own list of table dialects, without tabs, csv, aligned, latex or
+    asciidoc: a TAB table's clock, copied from the CPU's name, was called 'reported'."""
+    from cipherlab.readers._tables import DIALECTS
+    from cipherlab.stats import clock_source
+
+    df = _ingest(tmp_path, name, text)
+    assert set(df["dialect"].astype(str)) <= DIALECTS and set(df["clock_hz"]) == {2.8e9}
+    assert set(clock_source(df)) == {"nominal"}
+
+
+@pytest.mark.parametrize("name, text, bad", [
+    ("quote.csv", 'OpenSSL 3.0.13, in 1000s of bytes per second\n\ntype,16 bytes,64 bytes\n'
+                  'aes-128-cbc,"601234.12k,701234.55k\nsha256,"201234.12k","401234.55k"\n'
+                  'md5,"101234.12k","301234.55k"\n', [4]),
+    ("short.csv", "OpenSSL 3.0.13, in 1000s of bytes per second\n\ntype,16 bytes,64 bytes,256 bytes\n"
+                  "aes-128-cbc,601234.12k,701234.55k,801234.12k\nsha256,201234.12k,401234.55k\n"
+                  "md5,101234.12k,301234.55k,401234.12k\nsha1,101234.12k,301234.55k,401234.12k\n"
+                  "sha512,101234.12k,301234.55k,401234.12k,501234.12k\n", [5, 8]),
+])
+def test_a_csv_row_cut_short_or_run_long_is_reported_and_the_rows_keep_their_lines(
+        tmp_path, name, text, bad):
+    """A quote a CSV line left open joined the next line to it: that row was lost unreported
+    and every row below it was given the line above its own. A row of another width split the
+    table (the rows below it had no header): read a line at a time, the table goes on across
+    such a row, which is reported."""
+    df, messages = _ingest_warned(tmp_path, name, text)
+    lines = text.splitlines()
+    assert all(lines[n - 1].startswith(a) for n, a in zip(df["line"], df["algorithm"].astype(str)))
+    assert len(df) == sum(len(l.split(",")) - 1 for n, l in enumerate(lines, 1)
+                          if n > 3 and n not in bad and l.count('"') % 2 == 0)
+    assert any(f"line(s) {', '.join(map(str, bad))}" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text, versions", [
+    ("once.html", "<h2>Build box (EPYC 7302P)</h2>\n<p>Debian's OpenSSL 3.0.11, figures in MB/s:</p>\n"
+                  "<table><tr><th>cipher</th><th>16 bytes</th></tr>\n<tr><td>aes-128-cbc</td><td>601.2"
+                  "</td></tr></table>\n<h2>Laptop</h2>\n<p>Figures in MB/s:</p>\n<table><tr><th>cipher"
+                  "</th><th>16 bytes</th></tr>\n<tr><td>aes-128-cbc</td><td>701.2</td></tr></table>\n",
+     ["3.0.11", None]),
+    ("every.md", "# Two boxes\n\nEvery table below: LibreSSL 3.8.2 from ports (no assembly),\nall in MB/s.\n\n"
+                 "## Build box (EPYC 7302P)\n\n| cipher | 16 bytes |\n|---|---|\n| aes-128-cbc | 601.2 |\n\n"
+                 "## Laptop\n\n| cipher | 16 bytes |\n|---|---|\n| aes-128-cbc | 701.2 |\n",
+     ["3.8.2", "3.8.2"]),
+])
+def test_facts_stated_in_a_section_hold_in_it_and_for_every_table_where_said(
+        tmp_path, name, text, versions):
+    """A version or CPU stated under one heading held for every table below it: the laptop's
+    section got the build box's version and CPU (texts 159, 160). Facts stated under a heading
+    hold until the next heading of its level; stated before any heading, or for every table
+    below (a sentence wrapped over lines), they hold for all."""
+    df = _ingest(tmp_path, name, text)
+    got = df.drop_duplicates("run")
+    assert [v if isinstance(v, str) else None for v in got["tool_version"]] == versions
+    assert [c if isinstance(c, str) else None for c in got["cpu"]] == ["EPYC 7302P", None]
+    assert set(df["bytes_per_s"]) == {601.2e6, 701.2e6}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("status.md", "OpenSSL 3.3.1, 8 KiB blocks, MB/s\n\n| cipher | EPYC 7763 | Graviton3 |\n|---|---|---|\n"
+                  "| aes-128-gcm | :white_check_mark: 6,842 | :warning: 4,108 |\n"
+                  "| sha256 | :white_check_mark: 2,011 | :white_check_mark: 1,980 |\n"),
+    ("status.txt", "OpenSSL 3.3.1, 8 KiB blocks, MB/s\n\ncipher\tEPYC 7763\tGraviton3\n"
+                   "aes-128-gcm\t\U0001f7e2 6842\t\U0001f534 4108\nsha256\t\u2714 2011\t\u2714\ufe0f 1980\n"),
+])
+def test_a_status_mark_before_a_value_is_its_note_not_part_of_it(tmp_path, name, text):
+    """'\u2705 6,842 MB/s' in a GitHub comment's table was no number: the table gave nothing (text
+    161). A check mark, an emoji or a shortcode before a value is that cell's note."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == [1980e6, 2011e6, 4108e6, 6842e6]
+    notes = dict(zip(df["bytes_per_s"], df["note"]))
+    assert notes[4108e6] != notes[6842e6] and all(isinstance(n, str) and n for n in notes.values())
+
+
+@pytest.mark.parametrize("name, text", [
+    ("marks.txt", "OpenSSL 3.0.13, 16 KiB blocks, MB/s\n\ncipher\tbefore\tafter\naes-256-cbc\t1078\u2021\t567\n"
+                  "sha256\t1234\t1229\n\n\u2021 one run only\n"),
+    ("marks.html", "<p>OpenSSL 3.0.13, 16 KiB blocks, MB/s</p>\n<table><tr><th>cipher</th><th>before</th>"
+                   "<th>after</th></tr>\n<tr><td>aes-256-cbc</td><td>1078</td><td>567<sup>1</sup></td>"
+                   "</tr>\n<tr><td>sha256</td><td>1234</td><td>1229</td></tr></table>\n"
+                   "<p><sup>1</sup> one run only</p>\n"),
+])
+def test_a_footnote_mark_on_a_value_notes_that_cell_only(tmp_path, name, text):
+    """'567\u2020' gave its footnote to every cell of its row: the other build's 1,078 too (text
+    162). A mark glued to a value is that cell's; one glued to a name is the row's."""
+    df = _ingest(tmp_path, name, text)
+    noted = df[df["note"].notna()]
+    assert len(df) == 4 and len(noted) == 1 and noted["note"].iloc[0] == "one run only"
+    assert noted["bytes_per_s"].iloc[0] in (1078e6, 567e6)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("sheet.md", "OpenSSL 3.0.11, MB/s at 16 KB blocks:\n\n```\nCipher               node-a     node-b      Total\n"
+                 "aes-128-gcm         5,102.3    5,087.9   10,190.2\nsha256              2,220.1    2,219.8"
+                 "    4,439.9\nTotal               7,322.4    7,307.7   14,630.1\n```\n"),
+    ("sheet.txt", "OpenSSL 3.0.11, MB/s at 16 KB blocks:\n\n[code]\nCipher         box 1      box 2\n"
+                  "aes-128-gcm    5,102.3    5,087.9\nsha256         2,220.1    2,219.8\n[/code]\n"),
+])
+def test_thousands_separators_in_space_aligned_cells_make_no_csv(tmp_path, name, text):
+    """A spreadsheet pasted as aligned text ('aes-128-gcm    5,102.3    4,998.1') was taken for
+    CSV rows (its commas) and read as nothing: lines with cells aligned by spaces are no CSV.
+    Its Total row and column are sums, no measurement."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == [2219.8e6, 2220.1e6, 5087.9e6, 5102.3e6]
+    assert df["label"].nunique() == 2 and set(df["block_bytes"]) == {16384}

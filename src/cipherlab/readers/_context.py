@@ -68,7 +68,12 @@ _NOT_LABEL_LINE = re.compile(
     r"//|/\*|\*/|#\[|"
     r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S|(?:Tongsuo|LibreSSL)\s+\d[\w.+-]*\s*$)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
     r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
-    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
+    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b|"
+    # (a time measured, as `perf stat` and `time -p` print it, `0.003992000 seconds sys`, and
+    # perf's counters, `70,315,220,473   instructions   #  2.81  insn per cycle`; a count of
+    # repeats, `(3 runs)`, names no run)
+    r"\d[\d,]*\.\d+(?:\s+\+-\s+[\d.]+)?\s+(?:seconds?|msec|ms)\b|\d{1,3}(?:,\d{3})+\s+[a-z][\w:/-]*(?:\s+#|\s+\(|\s*$)|"
+    r"Performance\s+counter\s+stats\s+for\s|\(?\d+\s+(?:runs?|repeats?|iterations?|trials?|times)\)?:?\s*$)"
     r"|(?-i:\b(?:openssl|tongsuo)(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
     r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"

@@ -50,6 +50,7 @@ SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH
 _MEASURED = (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)  # (a column's title says so)
 
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 # Quantities computed from the measurements, or times: never a measurement of their own.
 # (a word boundary before the alternatives, not in each: the same matches, ten times faster)
 _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|diff|delta\b|"
@@ -409,8 +410,11 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     defaults = functools.cache(lambda: _table_defaults(corner, caption, context))
     titles = _titles(rows[:n_head], keys)
     columns = _value_columns(titles, keys, [cells for _, cells in body])
-    if not columns:
-        return None
+    joined = [" ".join(t for t in texts if t) for texts in titles]
+    if not any(j < len(cells) and number(cells[j]) is not None for j, _ in columns for _, cells in body):
+        # (no measurement column holds a number: a grid of figures derived from measurements,
+        # ratios, fits, p-values, is recognised, its rows no unplaced data; any other, none)
+        return ({}, [], joined) if _derived_figures(body, keys) else None
     stat_rows = sum(bool(keys) and cells[0].lower() in _STATS for _, cells in body)  # (role STAT)
     row_names = {cells[0].lower() for _, cells in body if keys and cells}
     groups: dict[tuple, list] = {}
@@ -455,8 +459,15 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     # the text does not settle, "ecdsa 256": no other program's table has such columns)
     measured = any(r.kind == OPERATION for _, col_roles in columns for r in col_roles)
     bad = [line for line, unplaced in short if groups or unplaced or measured]
-    return (groups, bad, [" ".join(t for t in texts if t) for texts in titles]) \
-        if groups or bad else None
+    return (groups, bad, joined) if groups or bad else None
+
+
+def _derived_figures(body: list[tuple[int, list[str]]], keys: int) -> bool:
+    """Whether the rows of a grid none of whose columns is a measurement name algorithms
+    and hold numbers: figures derived from a benchmark (``| aes-128-cbc | 64 | 14.80 [14.21,
+    15.41] | 0.0012 |`` under ``Ratio [95% CI]``, ``p (Holm)``), not another program's table."""
+    return any(any(algorithm_of(c) for c in cells[:keys]) and _DIGIT.search(" ".join(cells[keys:]))
+               for _, cells in body)
 
 
 _UNPLACED = object()  # (what _combine returns for a cell it cannot place)

@@ -55,6 +55,13 @@ ENGINE = "blocks"
 _NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
+# A value in one of openssl's own rates, spelled out (a benchmark harness's summary of its
+# trials: the Phoronix Test Suite's `Average: 7610554920 byte/s`, `1834.5 sign/s`); a disk's or a
+# network's `GB/s`, `MB/s` are no openssl rate
+# A value alone on its line, and the heading of a list of them that names an algorithm (the
+# Phoronix Test Suite's trials under `Algorithm: RSA4096:`)
+_BARE_VALUE = re.compile(r"-?\d[\d,]*(?:\.\d+)?k?")
+_RATE = re.compile(r"\d\s?(?:bytes?|signs?|verify|verifies|ops?|keygens?|encaps|decaps|derives?)/s\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
@@ -119,9 +126,13 @@ def is_prose(line: str) -> bool:
 def looks_like_data(line: str, in_table: bool = False) -> bool:
     """Whether an unplaced line looks like a measurement (and so must be reported).
 
-    Numbers are openssl's when they carry its ``k``, stand beside a cipher's name, or sit
-    inside a table openssl printed (``in_table``); other tools' tables (iostat, sar,
-    sysbench) are not unplaced openssl data.
+    Numbers are openssl's when they carry its ``k``, stand beside a cipher's name, sit
+    inside a table openssl printed (``in_table``) or are one of its rates spelled out (a
+    harness's ``Average: 1834.5 sign/s``); other tools' tables (iostat, sar, sysbench) are not
+    unplaced openssl data.
+
+    >>> looks_like_data("Average: 7610554920 byte/s"), looks_like_data("copied, 0.5 s, 2.1 GB/s")
+    (True, False)
     """
     if line[:1] == "+" and len(line) > 2 and line[1].isalpha() and ":" in line:
         return True
@@ -129,6 +140,8 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
         return True
     if "u" in line and _TIME_SUMMARY.search(line):
         return False  # (the time a command took, with its name: "openssl speed md5  9.1s user ...")
+    if "/s" in line and _RATE.search(line):
+        return True
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
             next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
@@ -173,6 +186,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
+        self.listed = 0  # line of the last value of a list under an algorithm (listed_value)
         self.quoted: dict[tuple, str] = {}
         # continuation state
         self.pending_row: tuple | None = None  # (run, lineno, name, tokens)
@@ -419,11 +433,25 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if not placed:
                 run = self.cur
                 if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind or run.pk)
-                                   and run.last >= i - 2):  # (values right under a table's rows)
+                                   and run.last >= i - 2) or \
+                        self.listed_value(i, line):  # (values right under a table's rows)
                     self.unplaced.append((i, raw))
                 else:
                     self.note_prose(i, line)
         self.flush_pending()
+
+    def listed_value(self, i: int, line: str) -> bool:
+        """Whether line ``i`` (cleaned: ``line``) is a value alone in a list of them right under
+        a heading that names an algorithm (a harness's trials: ``Algorithm: SHA256:``, then a
+        value a line): data no table places, to be reported."""
+        if _BARE_VALUE.fullmatch(line) is None:
+            return False
+        above = self.lines[i - 2].strip() if i > 1 else ""
+        if self.listed != i - 1 and not (above[-1:] == ":" and any(
+                is_known(canonical(w)[0]) for w in _WORD.findall(above))):
+            return False
+        self.listed = i
+        return True
 
     def untagged(self, i: int, line: str) -> str:
         """A table row without the words in parentheses after its values. Where other rows

@@ -15,14 +15,15 @@ import numpy as np
 import pandas as pd
 
 from cipherlab.errors import AnalysisError
+from cipherlab.readers._tables import DIALECTS as _TABLE_DIALECTS
 from cipherlab.stats._common import map_unique, require_columns
 
 __all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "resolve_clock"]
 
 _CLOCK_RE = re.compile(r"(\d+(?:[.,]\d+)?)\s*([GM])\s*hz\b", re.IGNORECASE)
 _TEXT_COLUMNS = ("label", "cpu")
-# Dialects of retyped tables: a clock_hz they carry was copied from a CPU name (nominal).
-_TABLE_DIALECTS = {"markdown", "html", "mediawiki", "tsv", "wiki", "prose"}
+# (a run of a document table, of one of _TABLE_DIALECTS, has a clock_hz copied from a CPU's name
+# in its prose or cells: nominal, never a reported frequency)
 
 
 def clock_from_text(text) -> float:

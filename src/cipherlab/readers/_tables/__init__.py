@@ -48,7 +48,7 @@ from __future__ import annotations
 import warnings
 
 from cipherlab.model import Run
-from cipherlab.readers._tables._cells import (Table, may_hold_measurements, parse_value, plain_numbers,
+from cipherlab.readers._tables._cells import (DIALECTS, Table, may_hold_measurements, parse_value, plain_numbers,
                                               unfolded)
 from cipherlab.readers._tables._facts import prose_cpu
 from cipherlab.readers._tables._header import tier_name
@@ -61,7 +61,7 @@ from cipherlab.readers._tables._read import read_grid_table, read_table
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._units import FLAG_UNIT_UNKNOWN
 
-__all__ = ["find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
+__all__ = ["DIALECTS", "find_tables", "lines_with", "parse_value", "prose_cpu", "tier_name"]
 
 # The finders in order: ``(lines, blob, taken)`` -> the tables among the lines not taken.
 _FINDERS = (html_tables, latex_tables, mediawiki_tables, asciidoc_tables, markdown_tables, tab_tables,
@@ -165,8 +165,9 @@ def find_tables(lines: list[str], source: str, *,
                 found, used, grid_bad = read_grid_table(table, context)
                 bad = grid_bad if found or grid_bad else bad
         if unplaced is not None:
-            unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear)]))
-        if found:
+            ragged = sorted(table.ragged) if found else []  # (only a table read has rows cut short)
+            unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear), *ragged]))
+        if found or used:  # (no run, but lines used: a table of derived figures, recognised)
             runs.extend(found)
             consumed |= used
             context.after_table()

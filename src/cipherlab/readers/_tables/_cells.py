@@ -74,6 +74,11 @@ def clean_value(cell: str) -> float | None:
 # (one charset: fast)
 _MARK_CHARS = re.compile("[*\\]\u2020\u2021\u00a7\u00b6\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
 _MARK_END = re.compile(rf"(?:{FOOTNOTE_MARK})(?=\t|$)")  # (a cell that ends in a footnote mark)
+# A status before a value: a check mark, a cross, an emoji ("✅", "❌", "⚠️", "🟢"), a
+# GitHub shortcode (":white_check_mark:"); _STATUS finds one in a table's cells (joined).
+_SYMBOLS = "[☀-➿⬀-⯿🀀-🫿][️‍]?"
+_STATUS_PREFIX = re.compile(rf"((?:{_SYMBOLS})+|:[a-z0-9_+-]{{1,40}}:)\s*(?=[~≈+-]?\d)")
+_STATUS = re.compile(rf"(?:^|\t){_STATUS_PREFIX.pattern}")
 _NUMBER_FIRST = re.compile(r"[~\u2248\u223c+-]?\s*\d|(?:ca\.|approx\.|about)\s*\d", re.IGNORECASE)
 
 
@@ -88,24 +93,33 @@ def plain_numbers(table: Table) -> None:
     comma = decimal_comma(cells)
     marked = _MARK_CHARS.search(cells) is not None and _MARK_END.search(cells) is not None
     unclear = not comma and dot_grouped(cells)
-    if not comma and not marked and not unclear and not around_value(cells):
+    status = (":" in cells or not cells.isascii()) and _STATUS.search(cells) is not None
+    if not comma and not marked and not unclear and not status and not around_value(cells):
         return  # (one look at the whole table: most write their numbers as openssl does)
     blanks = table.dialect != "aligned"
+    footnote = lambda m: table.footnotes.get(mark_key(m), m)  # noqa: E731 (else the mark)
     for r in rows:
         plain, marks = [], []
-        for c in r.clean_cells:
+        for j, c in enumerate(r.clean_cells):
             if unclear and DOT_GROUP.fullmatch(c):
                 c = ""  # ("1.402": 1.402 or 1402? never guessed: the row is reported)
                 table.unclear.add(r.line)
-            else:  # (a mark glued to a value or a name: "221.7*", "aes-128-gcm¹")
-                c, mark = footnote_mark(c) if marked else (c, None)
-                marks += [mark] if mark else []
-                if _NUMBER_FIRST.match(c):
-                    c = plain_number(c, comma=comma, blanks=blanks)
+                plain.append(c)
+                continue
+            m = _STATUS_PREFIX.match(c) if status else None
+            if m:  # ("✅ 6,842 MB/s", ":warning: 1,402": the value's status, no part of it)
+                c, r.notes[j] = c[m.end():], m[1]
+            c, mark = footnote_mark(c) if marked else (c, None)
+            if _NUMBER_FIRST.match(c):  # (a mark glued to a value is that cell's: "567†")
+                c = plain_number(c, comma=comma, blanks=blanks)
+                if mark:
+                    r.notes[j] = "; ".join(filter(None, (r.notes.get(j), footnote(mark))))
+            elif mark:
+                marks.append(mark)  # (... to a name, the row's: "aes-128-gcm¹")
             plain.append(c)
         r._clean_cells = plain
-        if marks:  # (what the table's footnotes say each mark stands for, else the mark)
-            r.note = "; ".join(table.footnotes.get(mark_key(m), m) for m in dict.fromkeys(marks))
+        if marks:
+            r.note = "; ".join(footnote(m) for m in dict.fromkeys(marks))
 
 
 def may_hold_measurements(table: Table) -> bool:
@@ -144,7 +158,8 @@ class Row:
     line: int            # 0-based index of the row's (first) line
     cells: list[str]
     lines: set[int]      # 0-based indices the row occupies
-    note: str | None = None  # what the footnote marks glued to its values say (plain_numbers)
+    note: str | None = None  # what the footnote marks glued to its name say (plain_numbers)
+    notes: dict[int, str] = field(default_factory=dict)  # ... to a value, by column; its status
     _clean_cells: list[str] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -156,9 +171,15 @@ class Row:
         return self._clean_cells
 
 
+#: The markups document tables are read from, one per finder (a run's ``dialect``; Jira, org
+#: and reST pipe tables are ``markdown``'s): what stats calls a retyped table, whose clock was
+#: copied from a CPU's name.
+DIALECTS = frozenset({"html", "latex", "mediawiki", "asciidoc", "markdown", "tabs", "csv", "aligned"})
+
+
 @dataclass
 class Table:
-    dialect: str
+    dialect: str  # one of DIALECTS
     start: int
     end: int
     rows: list[Row]
@@ -166,19 +187,25 @@ class Table:
     caption: str | None = None
     lines: list[str] = field(default_factory=list, repr=False)  # the document's (for below)
 
+    def __post_init__(self) -> None:
+        if self.dialect not in DIALECTS:
+            raise ValueError(f"unknown table dialect {self.dialect!r}: add it to DIALECTS")
+
     @functools.cached_property
     def below(self) -> list[str]:
         """The prose right below the table (see text_below), read when a unit or a footnote
         is looked for there."""
         return text_below(self.lines, self.end, self.dialect) if self.lines else []
     unclear: set[int] = field(default_factory=set)  # rows with a number read neither way
+    ragged: set[int] = field(default_factory=set)  # rows of another width (reported if it is read)
 
     @functools.cached_property
     def footnotes(self) -> dict[str, str]:
         """What each footnote mark stands for, from its rows ("* throttled" in a ``<tfoot>``)
         and the lines right below it."""
         rows = (" ".join(c for c in r.clean_cells if c) for r in self.rows)
-        found = (FOOTNOTE_LINE.match(t) for t in itertools.chain(rows, self.below))
+        # (a Markdown text escapes a mark that starts a line: "\\* throttled")
+        found = (FOOTNOTE_LINE.match(t.removeprefix("\\")) for t in itertools.chain(rows, self.below))
         return {mark_key(m[1]): m[2] for m in found if m}
 
     @property

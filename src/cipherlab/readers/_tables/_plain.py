@@ -11,7 +11,7 @@ import itertools
 import re
 
 from cipherlab.readers._tables._cells import Row, Table
-from cipherlab.readers._tables._prose import unquote
+from cipherlab.readers._tables._prose import DIGIT, unquote
 
 def tab_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     """Tables copied from a rendered page: cells separated by TABs, one row per line.
@@ -174,15 +174,16 @@ def csv_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     """Tables written as comma-separated values (a spreadsheet's export, a retyped table): at
     least two consecutive lines with the same number (two or more) of fields, read as the
     ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose (a blank after its
-    commas), pipe and HTML tables (their digit groups) and ``key: value`` lines are no
-    candidates; any other is refused later, as every candidate is (no header of sizes or
-    algorithms)."""
+    commas), cells aligned by spaces, pipe and HTML tables (their digit groups) and ``key:
+    value`` lines are no candidates; any other is refused later, as every candidate is (no
+    header of sizes or algorithms)."""
     if "," not in blob:
         return []
     tables: list[Table] = []
     block: list[int] = []
     rows = (i for i, line in enumerate(lines) if "," in line and ", " not in line and "|" not in
-            line and "<" not in line and not _KEY_VALUE.match(line) and i not in taken)
+            line and "<" not in line and "  " not in line.strip() and not _KEY_VALUE.match(line)
+            and i not in taken)  # (two blanks: cells aligned by spaces, "5,102.3  4,998.1")
     for i in [*rows, -2]:
         if block and (i != block[-1] + 1 or i < 0):
             if len(block) >= 2:
@@ -193,9 +194,29 @@ def csv_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
 
 
 def _csv_table(lines: list[str], block: list[int]) -> list[Table]:
-    """The tables among consecutive lines holding commas: runs of rows of one width."""
-    rows = [Row(i, [c.strip() for c in cells], {i})
-            for i, cells in zip(block, csv.reader([lines[i].rstrip(", \t") for i in block]))]
-    return [Table("csv", group[0].line, group[-1].line, group)
-            for _, run in itertools.groupby(rows, key=lambda r: len(r.cells))
-            if len(group := list(run)) >= 2 and len(group[0].cells) >= 2]
+    """The tables among consecutive lines holding commas: runs of two or more rows of one width.
+    A row of another width that holds a number, between or right after the rows of a table,
+    is one of its rows cut short or run long (a value lost or added): the table goes on across
+    it and it is reported (``ragged``), never read into other columns."""
+    # (a line at a time: a quote a line leaves open would join the next lines to it, and each
+    # row after it would be given the line of the one before)
+    rows = [Row(i, [c.strip() for c in next(csv.reader([lines[i].rstrip(", \t")]))], {i})
+            for i in block]
+    groups = [list(run) for _, run in itertools.groupby(rows, key=lambda r: len(r.cells))]
+    tables: list[Table] = []
+    k = 0
+    while k < len(groups):
+        width = len(groups[k][0].cells)
+        table_rows, odd = list(groups[k]), []
+        j = k + 1
+        while j + 1 < len(groups) and len(groups[j]) == 1 and len(groups[j + 1][0].cells) == width:
+            odd += groups[j]  # (one row of another width, then this width again)
+            table_rows += groups[j + 1]
+            j += 2
+        if len(table_rows) >= 2 and width >= 2:
+            if j == len(groups) - 1 and len(groups[j]) == 1:
+                odd += groups[j]  # (the last row, cut short or run long)
+            tables.append(Table("csv", table_rows[0].line, table_rows[-1].line, table_rows,
+                                ragged={r.line for r in odd if DIGIT.search(lines[r.line])}))
+        k = j
+    return tables

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cipherlab.readers._context import TEMPLATE_SECTION, label_above
+from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict
 from cipherlab.readers._grids import named_algorithms
-from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts
+from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts, prose_cpu
 from cipherlab.readers._tables._tex import tex_text
 from cipherlab.readers._units import block_size_in_prose, stated_unit
 
@@ -31,7 +31,7 @@ _SIZES_STATED = re.compile(r"(?<!key )\b(?:(?:block|buffer|chunk|payload|message
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 
 
-_HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^\s*(#{1,6})\s+(.*?)\s*#*\s*$")
 _HTML_HEADING = re.compile(r"<h([1-6])\b[^>]{0,200}>(.{0,200}?)</h\1\s*>", re.IGNORECASE)  # (bounded)
 
 
@@ -59,6 +59,7 @@ _TAG = re.compile(r"<[^>]+>")
 
 _LABEL_WIDTH = 80  # characters of the longest line or caption that may be a label
 _LABEL_REACH = 40  # lines of prose above a table that may hold its label
+_SENTENCE_LINES = 3  # lines above a line of prose that may begin its sentence (wrapped)
 _BELOW_REACH = 3  # lines of prose below a table that may state its unit or footnotes
 _STARTS_TABLE = re.compile(r"\||\t|<table|```|~~~|\[code\]|<pre", re.IGNORECASE)  # (a line that may)
 _SUP = re.compile(r"<sup>\s*([^<\s]{1,3})\s*</sup>", re.IGNORECASE)  # (a footnote mark: "[1]")
@@ -122,7 +123,11 @@ class Context:
     _unread: list[tuple[int, int]] = field(default_factory=list)
     _unlabelled: list[tuple[int, int]] = field(default_factory=list)
     _unnamed: list[tuple[int, int]] = field(default_factory=list)
-    _facts: dict[str, Any] = field(default_factory=dict)
+    _facts: dict[str, Any] = field(default_factory=dict)  # (those in force: all and sections')
+    _facts_all: dict[str, Any] = field(default_factory=dict)  # stated for every table below
+    _level: int | None = None  # the level of the heading the prose is under (None: no section's)
+    _scoped: dict[int, dict[str, Any]] = field(default_factory=dict)  # stated under a heading
+    _tools: list[str] = field(default_factory=list)  # the programs the prose names (one: its)
     _heading: str | None = None
     _block_bytes: int | None = None
     _block_all: int | None = None  # the block size the prose states for every table below it
@@ -156,7 +161,7 @@ class Context:
             nearest = (prose_text(self.lines[i]) for start, stop in reversed(self._unlabelled)
                        for i in range(stop - 1, start - 1, -1))
             above = list(itertools.islice(filter(None, nearest), _LABEL_REACH))
-            self._label = (label_above(above[::-1]),)
+            self._label = (_with_cpu(label_above(above[::-1]), above),)
         return self._label[0]
 
     @property
@@ -170,47 +175,82 @@ class Context:
 
     def _read(self) -> None:
         """The facts of the prose not read yet. Most lines state none: one search over a span
-        finds those that may; the heading is the last one, looked for from the end."""
+        finds those that may, and the headings among them, read in text order."""
         for start, stop in self._unread:
             low = "\n".join(self.lines[start:stop]).lower()
-            heading_at = -1
-            for i in reversed(lines_with(_HEADING_HINT, low, start)):
-                m = _HEADING.match(prose_text(self.lines[i])) or _HTML_HEADING.search(self.lines[i])
-                if m:  # (an issue template's section names no run, but ends the one above)
-                    text = prose_text(m[m.lastindex])
-                    # (an HTML page's heading naming the command is its title, no run's:
-                    # "<h1>OpenSSL Cipher Speed</h1>")
-                    title = m.re is _HTML_HEADING and "speed" in text.lower()
-                    self._heading = None if TEMPLATE_SECTION.match(text) or title else text or None
-                    heading_at, self._block_bytes, self._block_all = i, None, None
-                    break
-            for i in lines_with(_PROSE_HINT, low, start):
-                # (a block size stated above a heading is its section's, not the next one's)
-                text = prose_text(self.lines[i])
-                above = prose_text(self.lines[i - 1]) if i > start and text[:1].islower() else ""
-                self._read_facts(text, sizes=i >= heading_at, above=above)
+            facts = lines_with(_PROSE_HINT, low, start)
+            for i in sorted({*lines_with(_HEADING_HINT, low, start), *facts}):
+                line = self.lines[i]
+                m = _HEADING.match(prose_text(line)) or _HTML_HEADING.search(line) \
+                    if _HEADING_HINT.search(line) else None
+                if m:
+                    self._enter_section(m)
+                if i in facts:
+                    self._read_facts(prose_text(line), above=self._sentence_above(i, start))
         self._unread = []
+        self._facts = dict(self._facts_all)
+        for level in sorted(self._scoped):  # (the deepest section's nearest)
+            _add_facts(self._facts, self._scoped[level])
+        if "tool" not in self._facts and len(self._tools) == 1:
+            self._facts["tool"] = self._tools[0]  # (the one program the prose names is its)
 
-    def _read_facts(self, text: str, sizes: bool = True, above: str = "") -> None:
-        """The facts a line of prose states; ``above``: the line it may continue (a sentence a
-        mail client wrapped: "... in 1000s of" / "bytes per second"), for the unit."""
+    def _sentence_above(self, i: int, start: int) -> list[str]:
+        """The lines above line ``i`` whose sentence it goes on (a few: wrapped by a mail
+        client), up to a line that ends a sentence, a heading or a blank line."""
+        above: list[str] = []
+        for k in range(i - 1, max(start, i - 1 - _SENTENCE_LINES) - 1, -1):
+            text = prose_text(self.lines[k])
+            if not text or text[-1:] in ".:!?;" or _HEADING.match(text):
+                break
+            above.append(text)
+        return above[::-1]
+
+    def _enter_section(self, m: re.Match) -> None:
+        """A heading: the run it names (an issue template's section names none, nor does one
+        holding the command: "# openssl speed on the RK3588, OpenSSL 3.0.11", as the label
+        rules judge a heading; nor an HTML page's title naming it, "<h1>OpenSSL Cipher
+        Speed</h1>"). A block size stated above it was its section's; so were the facts stated
+        under a heading of its level or deeper (the version under "### Laptop" is not the
+        desktop's below "### Desktop"), unless they were stated for every table below."""
+        html_ = m.re is _HTML_HEADING
+        level, text = (int(m[1]) if html_ else len(m[1])), prose_text(m[2])
+        template = TEMPLATE_SECTION.match(text) is not None
+        names = text and not template and not (html_ and "speed" in text.lower()) and \
+            label_verdict(f"# {text}").text is not None
+        self._heading = text if names else None
+        self._block_bytes, self._block_all = None, None
+        for deeper in [k for k in self._scoped if k >= level]:
+            del self._scoped[deeper]
+        self._level = None if template else level  # (an issue's "Environment" is every run's)
+
+    def _read_facts(self, text: str, above: list[str] = ()) -> None:
+        """The facts a line of prose states; ``above``: the lines above whose sentence it goes on
+        (wrapped: "... in 1000s of" / "bytes per second"), for its unit and its scope ("All
+        runs below on ..., gcc 12.2," / "numbers in MB/s.")."""
         low = text.lower()
+        for_all = _FOR_ALL_TABLES.search(" ".join([*above, text])) is not None
         if FACT_HINT.search(low):
             facts = line_facts(text)
-            if "machine" in facts:
-                self._facts.pop("cpu", None)
-                self._facts.pop("clock_hz", None)
-            self._facts.update(facts)
-        if sizes:
-            size = block_size_in_prose(text)  # ("16 KiB blocks")
-            self._block_bytes = size or self._block_bytes
-            if size and _FOR_ALL_TABLES.search(text):
-                self._block_all = size  # ("All results below at 8,192-byte blocks")
+            if "tool" in facts and facts["tool"] not in self._tools:
+                self._tools.append(facts["tool"])
+            if self._level is None or for_all:
+                scope = self._facts_all
+                for other in self._scoped.values():  # (the later statement wins)
+                    for key in facts:
+                        other.pop(key, None)
+            else:
+                scope = self._scoped.setdefault(self._level, {})
+            _add_facts(scope, facts)
+        size = block_size_in_prose(text)  # ("16 KiB blocks")
+        self._block_bytes = size or self._block_bytes
+        if size and for_all:
+            self._block_all = size  # ("All results below at 8,192-byte blocks")
         if UNIT_HINT.search(low):
-            wrapped = above and above[-1:] not in ".:!?;" and UNIT_HINT.search(above.lower())
-            unit = stated_unit(f"{above} {text}" if wrapped else text)
+            last = above[-1] if above else ""
+            wrapped = text[:1].islower() and UNIT_HINT.search(last.lower())
+            unit = stated_unit(f"{last} {text}" if wrapped else text)
             self._unit = unit or self._unit
-            if unit and _FOR_ALL_TABLES.search(text):
+            if unit and for_all:
                 self._unit_all = unit  # ("All numbers below are MB/s": every table's below)
         if "size" in low:
             self._sizes = self._sizes or _SIZES_STATED.search(text) is not None
@@ -247,6 +287,23 @@ class Context:
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label
         return meta
+
+
+def _add_facts(facts: dict[str, Any], new: dict[str, Any]) -> None:
+    """Add facts stated later: a machine named replaces the CPU and clock stated before."""
+    if "machine" in new:
+        facts.pop("cpu", None)
+        facts.pop("clock_hz", None)
+    facts.update(new)
+
+
+def _with_cpu(label: str | None, above: list[str]) -> str | None:
+    """A label a phrase of a sentence gives, with the CPU the same sentence names beside it:
+    "ECDSA on the signer box (OpenSSL 3.0.9, Xeon E-2388G), ops/s:" -> ``signer box (Xeon
+    E-2388G)`` (``above``: the lines of prose, nearest first)."""
+    line = next((t for t in above if label and label in t), None)
+    cpu = prose_cpu(line).get("cpu") if line else None
+    return f"{label} ({cpu})" if cpu and cpu not in label else label
 
 
 def lines_with(what: str | re.Pattern, text: str, first: int = 0) -> list[int]:

@@ -113,7 +113,7 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
         if is_derived(cells[header.name_col]):  # ("Speed-up", "Total": of the rows above)
             used |= row.lines
             continue
-        found = _row_cells(row.line, cells, header)
+        found = _row_cells(row.line, cells, header, row.notes)
         if found is None:
             # A row with a number in a value column held a measurement we could not read
             # ("522 MB/s", "1.2.3k"); a row of words (a note, a footnote) held none.
@@ -177,6 +177,7 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
         if header.units.get(j) is None and (unit := role(title).unit) is not None:
             header.units[j] = unit
     notes = {r.line + 1: r.note for r in table.rows if r.note}
+    cell_notes = {(r.line + 1, j): note for r in table.rows for j, note in r.notes.items()}
     runs = []
     for key, cells in groups.items():
         meta = context.meta(table.dialect, table.caption)
@@ -191,6 +192,7 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
         run = Run(meta={k: v for k, v in meta.items() if v is not None})
         for cell, ops, text, col in cells:
             _add_note([cell], notes.get(cell["line"]))
+            _add_note([cell], cell_notes.get((cell["line"], col)))
             if ops:
                 cell["ops_per_s"] = clean_value(text)
             else:
@@ -199,7 +201,9 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
             run.cells.append(cell)
         runs.append(run)
     _finish(header, context)
-    used = {r.line for r in table.rows} | table.markup
+    if not runs and bad:
+        return [], set(), bad  # (rows to report, none read: the text parser sees the table too)
+    used = {r.line for r in table.rows} | table.markup  # (no run, no row bad: derived figures)
     return runs, used - set(bad), bad
 
 
@@ -268,7 +272,8 @@ def _note_unit(header: Header, cell: dict[str, Any], text: str, index: int,
     return cell
 
 
-def _row_cells(index: int, cells: list[str], header: Header) -> list[dict[str, Any]] | None:
+def _row_cells(index: int, cells: list[str], header: Header,
+               cell_notes: dict[int, str]) -> list[dict[str, Any]] | None:
     """The cells of one data row (cleaned text), or None when it cannot be read as measurements."""
     if len(cells) < header.width:
         cells = cells + [""] * (header.width - len(cells))
@@ -284,7 +289,7 @@ def _row_cells(index: int, cells: list[str], header: Header) -> list[dict[str, A
         if made_up(algorithm):  # ("md5 1024", "ecdsa 256": no such algorithm; never guessed)
             conditions["flag"] = FLAG_NAME_UNCLEAR
         values = _values(header, cells, header.sizes, index)
-        return _noted(header, cells, index, [
+        return _noted(header, cells, index, cell_notes, [
             (j, {"line": index + 1, "algorithm": algorithm, "operation": operation, "name": name,
                  "block_bytes": header.sizes[j], "bytes_per_s": value, **conditions})
             for j, value in values or ()])
@@ -305,7 +310,7 @@ def _row_cells(index: int, cells: list[str], header: Header) -> list[dict[str, A
         out.append((j, {"line": index + 1, "algorithm": algorithm, "operation": operation,
                         "name": printed, "block_bytes": header.block_bytes, "bytes_per_s": value,
                         key: tier, "note": ",".join(notes) if notes else None}))
-    return _noted(header, cells, index, out)
+    return _noted(header, cells, index, cell_notes, out)
 
 
 def _values(header: Header, cells: list[str], columns, index: int) -> list[tuple[int, float]] | None:
@@ -344,10 +349,11 @@ def _add_note(cells: list[dict[str, Any]], note: str | None) -> None:
         cell["note"] = f"{cell['note']}; {note}" if cell.get("note") else note
 
 
-def _noted(header: Header, cells: list[str], index: int,
+def _noted(header: Header, cells: list[str], index: int, notes: dict[int, str],
            out: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]] | None:
-    """The cells read from a row (each with its column), their units registered: only rows
-    that are read register them (an unreadable row adds nothing)."""
+    """The cells read from a row (each with its column), their units registered (only rows
+    that are read register them: an unreadable row adds nothing) and their own notes added."""
     for j, cell in out:
         _note_unit(header, cell, cells[j], index, j)
+        _add_note([cell], notes.get(j))
     return [cell for _, cell in out] or None
