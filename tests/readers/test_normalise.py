@@ -276,3 +276,24 @@ def test_a_pagers_status_line_is_no_text(status):
     df = cipherlab.ingest(text)
     assert df.run.nunique() == 1 and df.label.isna().all()
     assert sorted(df.algorithm.unique()) == ["rsa3072", "rsa4096"]
+
+
+def test_a_split_terminals_panes_are_read_apart():
+    # screen's vertical split copied with the mouse: a run in each pane, side by side, the
+    # border at one column; each pane is a text of its own, numbered as the copy
+    left = ["$ openssl speed md5", "version: 3.1.4", "type 16 bytes 64 bytes", "md5 1.00k 2.00k", "$"]
+    right = ["$ openssl speed sha1", "version: 3.1.4", "type 16 bytes 64 bytes", "sha1 3.00k 4.00k", ""]
+    text = "".join(f"{a:<34}\u2502{b}\n" for a, b in zip(left, right)) + "\u2500" * 34 + "\u2534\n"
+    df = cipherlab.ingest(text)
+    assert df.groupby("run").algorithm.first().tolist() == ["md5", "sha1"]
+    assert df.line.unique().tolist() == [4]
+    assert df.bytes_per_s.tolist() == [1000.0, 2000.0, 3000.0, 4000.0]
+
+
+@pytest.mark.parametrize("rows", [
+    [" md5      \u2502 1.00k \u2502 2.00k", " sha1     \u2502 3.00k \u2502 4.00k", " sha256   \u2502 5.00k \u2502 6.00k"],
+    [" md5      \u2502 1.00k 2.00k", " sha1     \u2502 3.00k 4.00k", " sha256   \u2502 5.00k 6.00k"],
+])
+def test_a_box_drawn_tables_rules_are_no_pane_border(rows):
+    from cipherlab.readers._text import panes
+    assert panes(rows, None) == [(rows, None)]

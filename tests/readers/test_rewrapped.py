@@ -36,8 +36,6 @@ XFAIL = {
     ("user/logs/033_gnu-parallel-tag-tab-md5-sha256.txt", "blanks collapsed"):
         "GNU parallel's TAB after its tag, made a space, leaves `md5 md5 66533.43k ...`: a row "
         "named `md5 md5`, no tag",
-    ("user/logs/033_gnu-parallel-tag-tab-md5-sha256.txt", "quoted twice"):
-        "a log's tags are stripped before the quote marks in front of them: `> > md5\\t` is no tag",
 }
 
 

@@ -285,7 +285,8 @@ def test_arm_presets_clear_exactly_their_bits_of_the_native_word(arm_openssl):
 @pytest.mark.openssl
 def test_each_family_skips_the_others_conditions_with_a_message(arm_openssl, native):
     for openssl, spec, kept, foreign in [
-            (arm_openssl, "native,no-aesni,no-vaes,~0x200000000:~0,armcap=0x1", 3, ("no-vaes", "~0x200000000:~0")),
+            (arm_openssl, "native,no-aesni,no-vaes,~0x200000000:~0,armcap=0x1", 3,
+             ("no-vaes", "~0x200000000:~0")),
             (None, "native,no-aesni,no-pmull,armcap=0x1", 2, ("no-pmull", "armcap=0x1"))]:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -310,3 +311,21 @@ def test_an_arm_cpu_without_the_aes_instructions_skips_no_aesni(arm_openssl, tmp
     assert [c.name for c in conds] == ["native", "no-simd"]
     assert any("skipping ISA preset 'no-aesni'" in str(w.message) and "no aes/pmull" in
                str(w.message) for w in caught), [str(w.message) for w in caught]
+
+
+def test_an_aesni_column_of_an_arm_machine_is_named_armv8_aes():
+    """A user's own on/off label (``ingest(..., aesni="off")``) beside a CPUINFO line without
+    ``env:`` (nothing decodes it): the sides, the effect and legends name ARM's instructions."""
+    import pandas as pd
+
+    from cipherlab.plots._axes import label_from_keys
+    from cipherlab.runners import isa_contrast, isa_sides
+    arm = pd.DataFrame({"source": "pi.txt", "algorithm": "aes-128-gcm", "aesni": ["on", "off"],
+                        "cpuinfo": "OPENSSL_armcap=0xbd"})
+    c = isa_contrast(arm)
+    assert (c.column, c.side("off"), c.effect("aes-128-gcm", "off")) == (
+        "aesni", "ARMv8 AES off", "ARMv8 AES")
+    assert isa_sides(arm).tolist() == ["ARMv8 AES on", "ARMv8 AES off"]
+    assert label_from_keys(arm, ["algorithm", "aesni"]) == ["ARMv8 AES on", "ARMv8 AES off"]
+    x86 = arm.assign(cpuinfo="OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab")
+    assert isa_contrast(x86).side("off") == "AES-NI off" == isa_sides(x86.drop(columns="cpuinfo"))[1]

@@ -74,9 +74,11 @@ _SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 # What time(1) prints of a command, on one line: zsh's "<command>  18.00s user 0.09s system 99%
-# cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%".
+# cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%";
+# hyperfine's "Time (mean ± σ):  6.021 s ±  0.006 s", "Range (min … max):  6.016 s …  6.027 s".
 _TIME_SUMMARY = re.compile(r"\d[\d.]*s user \d[\d.]*s system|\d[\d.]* real\s+\d[\d.]* user\s|"
-                           r"\d[\d.]*u \d[\d.]*s \d+:\d")
+                           r"\d[\d.]*u \d[\d.]*s \d+:\d|"
+                           r"^(?:Time \(mean|Range \(min)[^)]{0,12}\):\s+\d")  # (hyperfine's)
 _ROW_END = frozenset("0123456789k")
 _DIGITS = frozenset("0123456789")
 # How a whole progress line ends: with its result's time.
@@ -138,7 +140,7 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
         return True
     if line.startswith(("Doing ", "Got: ")):
         return True
-    if "u" in line and _TIME_SUMMARY.search(line):
+    if ("u" in line or "(m" in line) and _TIME_SUMMARY.search(line):
         return False  # (the time a command took, with its name: "openssl speed md5  9.1s user ...")
     if "/s" in line and _RATE.search(line):
         return True

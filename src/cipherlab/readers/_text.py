@@ -313,7 +313,48 @@ def documents(text: str, source: str = "<text>"
     held = _json.held_documents(text, source)
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
+    if _PANE_BORDER in text:
+        parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
     return [got for lines, origin in parts for got in sources(lines, origin)]
+
+
+# A terminal split in panes (tmux, screen, a tiling terminal) copied with the mouse: each line
+# holds the left pane's text, the border at one column, then the right pane's; the lines
+# that only draw borders (`───┴───`).
+_PANE_BORDER = "\u2502"
+_DIGIT = re.compile(r"\d")
+_PANE_WIDTH = 30  # (a pane is this wide at least: a table's first column, `md5 │`, is narrower)
+_BORDER_ONLY = re.compile(r"[\u2500-\u257f \t]+")
+
+
+def panes(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], list[int] | None]]:
+    """The panes of a split terminal's copy, each a text of the same lines (numbered as the
+    copy), where a border stands at one column on three lines or more, and on every line as
+    long between the first and the last of them (a status bar below may span the screen);
+    else ``[(lines, origin)]``.
+
+    >>> pane = "{:<30}\u2502{}".format
+    >>> panes([pane("md5 1.00k", "top"), pane("sha1 2.00k", ""), pane("x", "up 3 days"), "\u2500" * 40], None)
+    [(['md5 1.00k', 'sha1 2.00k', 'x', ''], None), (['top', '', 'up 3 days', ''], None)]
+    """
+    at = [line.find(_PANE_BORDER) for line in lines]
+    column = Counter(c for c in at if c >= _PANE_WIDTH).most_common(1)
+    if not column or column[0][1] < _SHARED_BLOCK:
+        return [(lines, origin)]
+    c = column[0][0]
+    first, last = at.index(c), len(at) - at[::-1].index(c)
+    if any(a != c and len(line) > c and not _BORDER_ONLY.fullmatch(line) or
+           a == c and _PANE_BORDER in line[c + 1:] for a, line in zip(at[first:last], lines[first:last])):
+        return [(lines, origin)]  # (a border that moves, lines across it, more borders: a table)
+    left, right = [], []
+    for a, line in zip(at, lines):
+        if a == c:
+            left.append(line[:c].rstrip())
+            right.append(line[c + 1:])
+        else:
+            left.append("" if _BORDER_ONLY.fullmatch(line) else line)
+            right.append("")
+    return [(left, origin)] + ([(right, origin)] if any(_DIGIT.search(r) for r in right) else [])
 
 
 # The words that start ansible-playbook's task results (``changed: [host] => {...}``).

@@ -50,7 +50,7 @@ import functools
 import os
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from cipherlab.errors import CaptureError
@@ -60,12 +60,13 @@ from cipherlab.runners._system import LOCAL, current, warn
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AES_FEATURES", "AES_NAMES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES", "ARM_PRESETS", "FEATURES",
-           "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition", "IsaContrast", "aesni_state", "all_on", "apply_value",
-           "aes_name", "arm_value", "asked_masks", "cpu_families", "effect_label",
-           "effective_mask", "features", "find_openssl", "isa_column", "isa_contrast", "isa_env",
-           "isa_off", "isa_sides", "isa_variable", "label_asked", "label_masks", "labels",
-           "resolve_isa", "run_env", "side_name", "switched_off", "uses_aes"]
+__all__ = ["AES_FEATURES", "AES_NAMES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES",
+           "ARM_PRESETS", "FEATURES", "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition", "IsaContrast",
+           "aesni_state", "all_on", "apply_value", "aes_name", "arm_value", "asked_masks",
+           "cpu_families", "effect_label", "effective_mask", "features", "find_openssl",
+           "isa_column", "isa_contrast", "isa_env", "isa_off", "isa_sides", "isa_variable",
+           "label_asked", "label_masks", "labels", "resolve_isa", "run_env", "side_name",
+           "switched_off", "uses_aes"]
 
 ENV_VAR = "OPENSSL_ia32cap"
 ARM_ENV_VAR = "OPENSSL_armcap"
@@ -480,7 +481,7 @@ def isa_column(frame) -> pd.Series:
     return pd.Series(column, index=frame.index, dtype=object)
 
 
-def side_name(column: str, level: object, width: int | None = None) -> str:
+def side_name(column: str, level: object, width: int | None = None, aes: str = "AES-NI") -> str:
     """How one side of an ISA comparison is named in text, legends and tables.
 
     ``width`` (legends): a longer list of features is cut after whole names, with the count of
@@ -492,6 +493,11 @@ def side_name(column: str, level: object, width: int | None = None) -> str:
     ('AES-NI off', 'isa=no-aesni-classic (mask not recorded)')
     >>> side_name("isa_off", "aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+avx512f", width=36)
     'off: aesni+pclmulqdq+vaes +4 more'
+
+    ``aes``: what the ``aesni`` column's instructions are called (:func:`aes_name` of the rows):
+
+    >>> side_name("aesni", "off", aes="ARMv8 AES")
+    'ARMv8 AES off'
     """
     if column == "isa_off":
         if level == ALL_ON[column]:
@@ -504,7 +510,7 @@ def side_name(column: str, level: object, width: int | None = None) -> str:
         rest = len(names) - len(kept)
         return "off: " + "+".join(kept) + (f" +{rest} more" if rest else "")
     if column == "aesni":
-        return f"AES-NI {level}"
+        return f"{aes} {level}"
     return f"isa={level}" if level == ALL_ON.get(column) else f"isa={level} (mask not recorded)"
 
 
@@ -523,9 +529,10 @@ class IsaContrast:
     column: str
     on: str
     offs: tuple[str, ...]
+    aes: str = field(default=AES_NAMES["x86"], repr=False)  # (:func:`aes_name` of its rows)
 
     def side(self, level: object) -> str:
-        return side_name(self.column, level)
+        return side_name(self.column, level, aes=self.aes)
 
     def effect(self, algorithm: object, level: object) -> str:
         """What the difference between ``on`` and ``level`` is called for ``algorithm``:
@@ -534,7 +541,7 @@ class IsaContrast:
         if self.column == "isa_off":
             return effect_label(algorithm, level)
         if self.column == "aesni":
-            return effect_label(algorithm, "aesni")
+            return effect_label(algorithm, "aes" if self.aes == AES_NAMES["arm"] else "aesni")
         return f"isa={level} (what it switched off was not recorded)"
 
     def claim_applies(self, algorithm: object) -> bool:
@@ -563,11 +570,12 @@ def isa_contrast(frame) -> IsaContrast | None:
     for column in ISA_COLUMNS:
         if column not in frame.columns:
             continue
-        levels = [str(v) for v in frame.loc[reads.eq(column), column].astype("object").unique()]
+        rows = frame.loc[reads.eq(column).to_numpy()]
+        levels = [str(v) for v in rows[column].astype("object").unique()]
         on = ALL_ON[column]
         offs = tuple(v for v in levels if v != on)
         if on in levels and offs:
-            return IsaContrast(column, on, offs)
+            return IsaContrast(column, on, offs, aes_name(rows))
     return None
 
 
@@ -587,7 +595,9 @@ def isa_sides(frame) -> pd.Series:
         here = reads.eq(column).to_numpy()
         if here.any():
             levels = frame.loc[here, column].astype("object")
-            out[here] = levels.map({v: side_name(column, v) for v in levels.unique()}).to_numpy()
+            aes = aes_name(frame.loc[here])
+            out[here] = levels.map({v: side_name(column, v, aes=aes)
+                                    for v in levels.unique()}).to_numpy()
     return out
 
 
