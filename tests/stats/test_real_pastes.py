@@ -97,3 +97,18 @@ def test_exports_say_what_each_column_of_a_fit_means():
     assert "overhead_share_a: fraction" in note
     fit = st.to_latex(quiet(st.cost_model, df), ["algorithm", "t0_ns", "max_misfit"])
     assert "max\\_misfit: largest misfit of the line at a size, a fraction" in fit
+
+
+def test_runs_of_two_settings_that_pass_the_lack_of_fit_test_are_flagged():
+    # afalg engine README: the engine with its software fallback and without it, same version
+    # and label (only the prose tells them apart). As two runs of one fit they miss the line by
+    # 311 % at 16 B, yet the lack-of-fit test, whose error term is their disagreement, passes.
+    df = paste("021")
+    with pytest.warns(Warning, match=r"although the lack of fit test does not reject the "
+                                     r"line: their runs disagree"):
+        fit = st.cost_model(df)
+    afalg = fit[fit["engine"] == "afalg"].iloc[0]
+    assert afalg["n_units"] == 2 and afalg["lack_of_fit_p"] > 0.05 and afalg["max_misfit"] > 3
+    apart = quiet(st.cost_model, df, groupby=["algorithm", "operation", "engine", "run"])
+    assert len(apart) == 3 and (apart["n_units"] == 1).all()
+    assert apart["max_misfit"].max() < afalg["max_misfit"] / 5
