@@ -325,3 +325,13 @@ def test_a_counter_report_after_a_run_names_nothing_below_it():
               "     8,402,233,918      cycles                              ( +-  0.05% )\n\n"
               "           2.12290 +- 0.00441 seconds time elapsed  ( +-  0.21% )\n\n")
     assert labels(f"$ perf stat -r 3 openssl speed rsa2048\n{PK}{report}$ openssl speed md5\n{TABLE}") == [None, None]
+
+
+def test_a_heading_naming_a_cpus_clocks_labels_its_run():
+    # two clocks are no "measurements typed into a line": each machine keeps its name
+    # (the second heading, a blank line under the first table, is no row of that table either)
+    text = ("### Laptop (Core i5-8250U, 1.60GHz-3.40GHz)\n\n" + TABLE
+            + "\n### Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz boost\n\n" + TABLE)
+    assert labels(text) == ["Laptop (Core i5-8250U, 1.60GHz-3.40GHz)",
+                            "Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz boost"]
+    assert labels("### sign/s: 1533.00; verify/s 51018.50\n\n" + TABLE) == [None]

@@ -112,3 +112,29 @@ def test_runs_of_two_settings_that_pass_the_lack_of_fit_test_are_flagged():
     apart = quiet(st.cost_model, df, groupby=["algorithm", "operation", "engine", "run"])
     assert len(apart) == 3 and (apart["n_units"] == 1).all()
     assert apart["max_misfit"].max() < afalg["max_misfit"] / 5
+
+
+SPEED = """$ openssl speed -evp aes-128-gcm
+type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes
+AES-128-GCM     566733.55k  1530433.33k  3215218.09k  4286318.46k  4839017.13k  4901044.22k
+"""
+
+
+@pytest.mark.parametrize("heading, clock, source", [
+    # a CPU's rated clock after '@', a turbo clock beside it: the rated one, copied from the text
+    ("Xeon E5-2686 v4 @ 2.30GHz (turbo 3.0 GHz)", 2.3e9, "nominal"),
+    ("Raspberry Pi 4 @ 1.5GHz", 1.5e9, "nominal"),
+    # two clocks and no '@': which one the run had cannot be known, so none, loudly
+    ("Core i5-8250U 1.60GHz-3.40GHz", None, None),
+])
+def test_a_clock_named_in_the_text_is_nominal_and_a_range_is_no_clock(heading, clock, source):
+    df = quiet(cipherlab.ingest, f"## {heading}\n\n{SPEED}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        per = st.per_ghz(df)
+    if clock is None:
+        assert per["clock_hz"].isna().all() and per["clock_source"].isna().all()
+        assert any("name(s) several, none after '@'" in str(w.message) for w in caught)
+    else:
+        assert (per["clock_hz"] == clock).all() and (per["clock_source"] == source).all()
+        assert per["bytes_per_s_per_ghz"].notna().all()

@@ -94,7 +94,7 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s|"
                        r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S")  # (a story goes on)
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
-_MEASURE = re.compile(r"\d\.\d\d")
+_MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
 # Markdown headings: "## Title" (level = number of #), a whole line in bold (level 7: below
 # every # heading), and Setext underlines (=== level 1, --- level 2), see heading().
@@ -153,7 +153,8 @@ def _clean_label(text: str) -> str | None:
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
     if len(_MEASURE.findall(s)) >= 2:
-        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50")
+        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50";
+        # not a CPU's clocks, "Core i5-8250U 1.60GHz-3.40GHz")
     # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
     if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
         return None

@@ -55,6 +55,7 @@ ENGINE = "blocks"
 _NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
+_HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz")
 # A value in one of openssl's own rates, spelled out (a benchmark harness's summary of its
 # trials: the Phoronix Test Suite's `Average: 7610554920 byte/s`, `1834.5 sign/s`); a disk's or a
 # network's `GB/s`, `MB/s` are no openssl rate
@@ -148,8 +149,8 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
     if not (("." in line or "inf" in line or "nan" in line) and
             next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
         return False  # (two number tokens, found without splitting a long line into tokens)
-    if in_table or _K_VALUE.search(line):
-        return True
+    if in_table and not _HEADING.match(line) or _K_VALUE.search(line):
+        return True  # (under a table, numbers are its rows; a Markdown heading's are no row)
     # a row's name comes first, its values after it (BYTEmark's "IDEA   :  6520.5 : ..." is
     # no openssl row)
     head = _FIRST_VALUE.split(line, 1)[0]
