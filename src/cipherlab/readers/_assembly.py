@@ -12,8 +12,8 @@ rule in captures): the records' key columns are compared with the rows' in C, no
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
 import warnings
+from collections import defaultdict, deque
 from itertools import chain, groupby, repeat
 from operator import itemgetter
 
@@ -61,8 +61,7 @@ class _Assembly:
             return
         seen, before = set(), None
         for rec in (r for r in run.progress if r.block is not None):
-            key = rec.algorithm
-            if key != before and key in seen:
+            if rec.algorithm != before and rec.algorithm in seen:
                 warnings.warn(LineWarning(
                     f"{self.source}: line {{lines}}: {rec.algorithm}'s progress lines resume "
                     f"after another algorithm's, which one openssl process never does: two "
@@ -70,8 +69,8 @@ class _Assembly:
                     f"two runs were pasted as one; which process measured which cell cannot be "
                     f"told, and they are read as one run", [rec.lineno - 1]), stacklevel=2)
                 return
-            seen.add(key)
-            before = key
+            seen.add(rec.algorithm)
+            before = rec.algorithm
 
     def assemble(self, run: _Run) -> Run | None:
         meta = run.meta

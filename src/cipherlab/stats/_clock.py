@@ -56,8 +56,9 @@ def _clocks_named(text) -> list[float]:
     """The distinct clocks (Hz) a text names; only the one after ``@`` when there is one."""
     if text is None or (isinstance(text, float) and np.isnan(text)):
         return []
-    hits = list(_CLOCK_RE.finditer(str(text)))
-    rated = [m for m in hits if str(text)[:m.start()].rstrip().endswith("@")]
+    text = str(text)
+    hits = list(_CLOCK_RE.finditer(text))
+    rated = [m for m in hits if text[:m.start()].rstrip().endswith("@")]
     return list(dict.fromkeys(float(m[1].replace(",", ".")) * (1e9 if m[2].lower() == "g" else 1e6)
                               for m in (rated[:1] or hits)))
 
