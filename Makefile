@@ -6,6 +6,8 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cipherlab-installed
 OUT    ?= report
+# Debian's arm64 openssl, unpacked, that the tests run under qemu-aarch64 (an ARM machine's binary)
+ARM_ROOT ?= .cache/arm64-openssl
 
 .PHONY: report test test-fast lab dashboard setup git-filters system-deps benchmarks clean
 
@@ -56,7 +58,9 @@ $(STAMP): pyproject.toml
 # System packages the tests need: the real openssl binary, Debian's Chromium (Playwright drives it;
 # it cannot download its own browser here), a JDK (java + javac: the JSSE and JCA captures),
 # gnutls-cli (the GnuTLS capture), pdflatex with booktabs (the report's tables are compiled in
-# a two-column article) and OpenSSH (the fleet tests start their own sshd on 127.0.0.1).
+# a two-column article), OpenSSH (the fleet tests start their own sshd on 127.0.0.1) and qemu-user
+# with Debian's arm64 openssl unpacked in $(ARM_ROOT) (the ARM capture tests run it emulated; the
+# arm64 architecture is added to dpkg only to download it, and removed again).
 # Installed only when missing; an openssh-server installed just for the tests gets Debian's
 # sshd_not_to_be_run flag, so no system sshd starts listening on port 22.
 system-deps:
@@ -67,6 +71,15 @@ system-deps:
 	@command -v pdflatex >/dev/null && kpsewhich booktabs.sty >/dev/null || { \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    --no-install-recommends texlive-latex-base texlive-latex-recommended >/dev/null; }
+	@command -v qemu-aarch64 >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null; }
+	@test -x $(ARM_ROOT)/usr/bin/openssl || { added=; dpkg --print-foreign-architectures | \
+	  grep -qx arm64 || { dpkg --add-architecture arm64 && added=1; }; \
+	  { apt-get update -qq && mkdir -p $(ARM_ROOT)/debs && cd $(ARM_ROOT)/debs && apt-get download \
+	    -qq openssl:arm64 libssl3:arm64 libc6:arm64 libgcc-s1:arm64 2>/dev/null && \
+	    for f in *.deb; do dpkg -x $$f ..; done; } || echo "system-deps: Debian's arm64 openssl" \
+	    "could not be fetched: the ARM capture tests will be skipped." >&2; \
+	  test -z "$$added" || { dpkg --remove-architecture arm64 && apt-get update -qq; }; }
 	@command -v ssh >/dev/null && test -x /usr/sbin/sshd || { \
 	  test -x /usr/sbin/sshd || { mkdir -p /etc/ssh && touch /etc/ssh/sshd_not_to_be_run; }; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \

@@ -93,3 +93,53 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if any(item.get_closest_marker(m) for m in ("openssl", "notebook", "browser")):
             item.add_marker(pytest.mark.slow)
+
+
+ARM_ROOT = os.environ.get("CIPHERLAB_ARM_ROOT",
+                          os.path.join(os.path.dirname(__file__), "..", ".cache", "arm64-openssl"))
+
+
+@pytest.fixture(scope="session")
+def arm_openssl(tmp_path_factory):
+    """An ARM machine's ``openssl``: Debian's arm64 build (``make system-deps`` unpacks it in
+    ``.cache/arm64-openssl``, or ``CIPHERLAB_ARM_ROOT``) run by ``qemu-aarch64`` user-mode
+    emulation, presented as an executable named ``openssl``. Its ``CPUINFO:`` line reads
+    ``OPENSSL_armcap=...`` and ``OPENSSL_armcap`` switches its ARMv8 code paths."""
+    import shlex
+    import shutil
+
+    qemu = shutil.which("qemu-aarch64")
+    binary = os.path.join(os.path.abspath(ARM_ROOT), "usr", "bin", "openssl")
+    if qemu is None:
+        pytest.skip("no qemu-aarch64 to run an arm64 openssl (Debian: apt install qemu-user; "
+                    "`make system-deps` installs it)")
+    if not os.access(binary, os.X_OK):
+        pytest.skip(f"no arm64 openssl in {ARM_ROOT} (`make system-deps` unpacks Debian's)")
+    wrapper = tmp_path_factory.mktemp("arm64") / "openssl"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(binary)))
+    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(qemu)} -L {shlex.quote(root)} "
+                       f"{shlex.quote(binary)} \"$@\"\n")
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+@pytest.fixture(scope="session")
+def arm_captured(arm_openssl, tmp_path_factory):
+    """A small real capture with the ARM openssl: AES-GCM, AES-CBC and ChaCha20 under native and
+    no-aesni (2 sizes, 1 s, 2 repeats: 24 runs, ~30 s under qemu)."""
+    import warnings
+
+    import cipherlab
+
+    out = tmp_path_factory.mktemp("arm-capture") / "armbox"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (emulated, busy: tested in tests/runners)
+        cipherlab.capture(["aes-128-gcm", "aes-128-cbc", "chacha20-poly1305"], sizes=[16, 16384],
+                          seconds=1, repeats=2, isa="native,no-aesni", out=out, openssl=arm_openssl,
+                          progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def arm_captured_report(arm_captured, tmp_path_factory):
+    return build_report(arm_captured, tmp_path_factory.mktemp("arm-captured-report"))

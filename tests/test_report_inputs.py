@@ -276,3 +276,55 @@ def test_the_machines_heatmap_shows_a_size_every_machine_measured(two_machines, 
     from cipherlab.reporting._select import common_size
     both = cipherlab.concat([alice.assign(m="alice"), bob.assign(m="bob")])
     assert common_size(both) == 8192 and common_size(both, by="m") == 16384
+
+
+@pytest.mark.openssl
+def test_an_arm_capture_names_armv8_aes_and_armcaps_bits_never_aes_ni(arm_captured,
+                                                                       arm_captured_report):
+    """Debian's arm64 openssl under qemu (tests/conftest.py): the default isa's condition is ARMv8
+    AES + PMULL off, and every sentence, caption and header of the ISA section says so."""
+    page, html, _ = arm_captured_report
+    text = _text(_section(html, "aesni"))
+    assert "how much faster, and is ARMv8 AES 2×?" in text
+    assert "Compared: nothing off against off: aes+pmull for 3 algorithm(s)" in text
+    assert "Speed-up, effect: ARMv8 AES" in text and "Not ARMv8 AES alone" not in text
+    assert "no ARMv8 AES effect expected (chacha20-poly1305 does not use AES)" in text
+    assert "Test of the 2× ARMv8 AES claim on the AES algorithms:" in text
+    assert "the claimed 2× of ARMv8 AES" in text
+    assert "bit 2 is ARMv8 AES, bit 5 PMULL" in text and "Bit 57" not in text
+    # AES-NI only where the section's introduction names both families' switches
+    assert "AES-NI claim" not in text and "AES-NI effect" not in text
+    folder = page.parent / "tables"
+    claim = pd.read_csv(folder / "aesni-2x-test.csv")
+    assert set(claim.algorithm) == {"aes-128-gcm", "aes-128-cbc"} and set(claim.effect) == {"ARMv8 AES"}
+    header = next(line for line in (folder / "cost-model.md").read_text().splitlines()
+                  if line.startswith("|"))  # (the aesni column: the AES instructions on/off)
+    assert "ARMv8 AES" in header and "AES-NI" not in header
+    facts = _text(_section(html, "data"))
+    if "x86_64" in cipherlab.host_info()["machine"]:  # (qemu on x86: the facts say whose CPU)
+        assert "emulated ARM openssl on x86_64" in facts and "OPENSSL_armcap=0x" in facts
+
+
+@pytest.mark.openssl
+def test_an_arm_dump_with_cpuinfo_env_lines_is_decoded_and_named_armv8_aes(arm_openssl, tmp_path):
+    """A user's paste of two real runs of the ARM openssl, native and OPENSSL_armcap=0xd9-style
+    (native's word without AES and PMULL): labelled by the CPUINFO lines openssl printed."""
+    import os
+    import subprocess
+
+    from cipherlab.runners import resolve_isa
+    value = _quiet(resolve_isa, "no-aesni", openssl=arm_openssl)[0].value.removeprefix("armcap=")
+    runs = [subprocess.run([arm_openssl, "speed", "-seconds", "1", "-bytes", "16384", "-evp",
+                            "aes-128-gcm"], capture_output=True, text=True, check=True,
+                           env={**os.environ, **extra})
+            for extra in ({}, {"OPENSSL_armcap": value})]
+    dump = tmp_path / "pi.txt"
+    dump.write_text("".join(r.stderr + r.stdout for r in runs))
+    df = _quiet(cipherlab.ingest, dump)
+    assert df[["isa_off", "aesni"]].astype(str).values.tolist() == [["none", "on"],
+                                                                    ["aes+pmull", "off"]]
+    html = _quiet(cipherlab.report, dump, out=tmp_path / "report").read_text(encoding="utf-8")
+    text = _text(_section(html, "aesni"))
+    assert "is ARMv8 AES 2×?" in text and "Speed-up, effect: ARMv8 AES" in text
+    assert "as openssl printed it" in text and "bit 2 is ARMv8 AES" in text
+    assert "AES-NI claim" not in text

@@ -403,8 +403,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--repeats", type=_positive(int), default=None,
                    help="separate processes per cell and condition (default 6)")
     s.add_argument("--isa", type=_csv, default=None,
-                   help="presets or raw OPENSSL_ia32cap masks (default native,no-aesni); presets: "
-                        "native, no-aesni, no-aesni-classic, no-vaes, no-simd")
+                   help="presets or raw masks (default native,no-aesni: the AES instructions "
+                        "off, on x86 and ARM); x86 presets (OPENSSL_ia32cap): native, no-aesni, "
+                        "no-aesni-classic, no-vaes, no-simd; ARM (OPENSSL_armcap): native, "
+                        "no-aesni, no-pmull, no-sha, no-simd; raw: ~0x200000000:~0, armcap=0x99")
     s.add_argument("--precision", default=None, metavar="P%",
                    help="keep adding interleaved repeat blocks until every ratio's 95%% interval "
                         "is within +-P (e.g. 2%%); --repeats is then the most (default 50)")

@@ -4,6 +4,8 @@ inferred ones, through both engines."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import cipherlab
@@ -181,3 +183,34 @@ def test_a_header_block_without_its_version_line_after_prose_starts_the_next_run
     # no prose between, but a fact the run states already: still the next run's header
     df = cipherlab.ingest(first + first.split("\n", 1)[1].replace("gcc -O2", "clang -O1"))
     assert _facts(df, "compiler") == [("gcc -O2 -DOPENSSL_USE_NODELETE",), ("clang -O1 -DOPENSSL_USE_NODELETE",)]
+
+
+# Two openssl processes started together (`printf 'md5\nsha256\n' | xargs -P 2 -n 1 openssl
+# speed -seconds 1`, OpenSSL 3.0.22 here): their progress lines interleave, with no tag to tell
+# them apart, and then each prints its table.
+INTERLEAVED = """\
+Doing md5 for 1s on 16 size blocks: 2120753 md5's in 0.51s
+Doing sha256 for 1s on 16 size blocks: 4523139 sha256's in 0.75s
+Doing md5 for 1s on 64 size blocks: 2372863 md5's in 0.70s
+Doing sha256 for 1s on 64 size blocks: 4239271 sha256's in 0.69s
+version: 3.0.22
+The 'numbers' are in 1000s of bytes per second processed.
+type             16 bytes     64 bytes
+version: 3.0.22
+md5              66533.43k   216947.47k
+The 'numbers' are in 1000s of bytes per second processed.
+type             16 bytes     64 bytes
+sha256           96493.63k   393207.74k
+"""
+
+
+def test_progress_lines_of_two_processes_interleaved_are_loud():
+    with pytest.warns(UserWarning, match=r"line 3: md5's progress lines resume after another "
+                                         r"algorithm's.*two processes' output is interleaved"):
+        df = cipherlab.ingest(INTERLEAVED)
+    # (every value is one the text holds; which run holds which is what cannot be told)
+    assert set((df["bytes_per_s"] / 1e4).round()) <= {6653.0, 21695.0, 9649.0, 39321.0}
+    one_after_the_other = "\n".join(sorted(INTERLEAVED.splitlines()[:4])) + "\n"  # md5, then sha256
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(cipherlab.ingest(one_after_the_other)) == 4

@@ -58,6 +58,9 @@ RULES = [
     ("not a name", "Cc: openssl-users@openssl.org", None, C.SKIP),
     ("not a name", "[kim@fedora ~]$ tongsuo version", None, C.SKIP),
     ("not a name", "Tongsuo 8.3.2", None, C.SKIP),
+    ("not a name", "2,118.47 msec task-clock   #  0.998 CPUs utilized", None, C.SKIP),  # perf stat
+    ("not a name", "1,402,233,918      branches", None, C.SKIP),
+    ("not a name", "12.004113 seconds time elapsed", None, C.SKIP),
     ("sentence", "Now the same box with turbo off:", None, C.STOP),
     ("bold lead-in", "Graviton 4 (r8g.large): eight vCPUs, one used", "__Graviton 4 (r8g.large)__: eight vCPUs, one used",
      C.Label("Graviton 4 (r8g.large)", "bold lead-in")),
@@ -313,3 +316,22 @@ def test_an_armcap_in_the_prose_or_a_command_is_decoded_like_ia32cap():
     decoded = {"isa_mask": "armcap=0x3d", "isa": "armcap=0x3d", "isa_off": "sha512+tick+cpuid"}
     assert got == [{}, decoded, decoded]
     assert any("OPENSSL_armcap=0x3d asks to switch off" in m for m in said)
+
+
+def test_a_counter_report_after_a_run_names_nothing_below_it():
+    # `perf stat -r 3` after the first run: its counters and times are program output
+    report = ("\n Performance counter stats for 'openssl speed rsa2048' (3 runs):\n\n"
+              "          2,118.47 msec task-clock   #  0.998 CPUs utilized  ( +-  0.21% )\n"
+              "     8,402,233,918      cycles                              ( +-  0.05% )\n\n"
+              "           2.12290 +- 0.00441 seconds time elapsed  ( +-  0.21% )\n\n")
+    assert labels(f"$ perf stat -r 3 openssl speed rsa2048\n{PK}{report}$ openssl speed md5\n{TABLE}") == [None, None]
+
+
+def test_a_heading_naming_a_cpus_clocks_labels_its_run():
+    # two clocks are no "measurements typed into a line": each machine keeps its name
+    # (the second heading, a blank line under the first table, is no row of that table either)
+    text = ("### Laptop (Core i5-8250U, 1.60GHz-3.40GHz)\n\n" + TABLE
+            + "\n### Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz boost\n\n" + TABLE)
+    assert labels(text) == ["Laptop (Core i5-8250U, 1.60GHz-3.40GHz)",
+                            "Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz boost"]
+    assert labels("### sign/s: 1533.00; verify/s 51018.50\n\n" + TABLE) == [None]

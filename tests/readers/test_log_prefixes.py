@@ -72,6 +72,8 @@ PREFIXES = {  # other names, hosts and clocks than the texts of tests/data/user/
     "python logging": _stamps(lambda t: f"2025-11-30 {_hms(t)[:8]},{int(t * 1000) % 1000:03d} INFO "),
     "make": lambda i: "make[2]: ",
     "pdsh": lambda i: "node07: ",
+    "parallel --tag": lambda i: "sha1\t",  # (a job per algorithm: its name is the tag)
+    "parallel --tag, options": lambda i: "-evp aes-128-gcm\t",
 }
 
 
@@ -103,6 +105,8 @@ def test_openssl_behind_a_log_prefix_reads_as_without_it(form):
     ["version: 3.0.13", "built on: Sat Feb 17 00:00:00 2024 UTC", "options: bn(64,64)"],
     ["rsa 2048 bits 0.000800s 0.000024s 1250.5 41143.3", "rsa 4096 bits 0.005s 0.0001s 200.0 10000.0",
      "rsa 8192 bits 0.05s 0.0003s 20.0 3000.0"],
+    ["type\t16 bytes 64 bytes", "md5\t 1.00k 2.00k", "sha1\t 3.00k 4.00k"],  # (TABs for spaces)
+    ["md5\t16\t1.00k", "md5\t64\t2.00k", "md5\t256\t3.00k"],  # (a TSV table, long format)
     ["host | cipher | 16 bytes", "host-a | aes-128-cbc | 1.00", "host-a | aes-256-cbc | 2.00",
      "host-a | chacha20 | 3.00"],
     ["16:42:07 is when I ran it", "type 16 bytes", "md5 1.00k"],
@@ -135,6 +139,7 @@ _TAIL = ["The 'numbers' are in 1000s of bytes per second processed.", "type 16 b
     (lambda k: f"web-{k}    | ", "web-{}"),  # docker compose
     (lambda k: f"\x1b[3{k}mweb-{k}    | \x1b[0m", "web-{}"),  # coloured
     (lambda k: f"node0{k}: ", "node0{}"),  # pdsh, clush
+    (lambda k: f"node0{k}\t", "node0{}"),  # GNU parallel --tag --line-buffer
     (lambda k: f"[pod/speed-4k2x{k}/bench] ", "pod/speed-4k2x{}/bench"),  # kubectl logs --prefix
     (lambda k: f"[pod/speed-4k2x{k}/bench] 2025-11-30T11:0{k}:07.{k}1Z ",  # and --timestamps
      "pod/speed-4k2x{}/bench"),
@@ -271,3 +276,20 @@ def test_a_powershell_transcript_names_its_runs_by_its_machine_and_is_no_text_it
     df = _read(lines)
     assert df.label.unique().tolist() == ["WIN-BENCH07"]
     assert df.bytes_per_s.tolist() == [75007360.0, 212056000.0]
+
+
+def test_a_reports_keys_among_its_values_are_no_sources_and_its_trials_are_reported():
+    # a benchmark harness's report (the Phoronix Test Suite's shape, other names): each test's
+    # trials under a heading that names the algorithm, then their average in an openssl rate;
+    # its indented keys repeat like a tag, but among untagged lines: no log's sources
+    lines = []
+    for name, values, unit in (("AES-256-GCM", ("4412.5", "4409.9", "4415.0"), "bytes/s"),
+                               ("ChaCha20-Poly1305", ("2210.4", "2208.7", "2209.1"), "bytes/s"),
+                               ("Ed25519", ("51234.0", "51190.2", "51301.7"), "sign/s")):
+        lines += ["", f"    Cipher: {name}:", *(f"        {v}" for v in values), "",
+                  f"    Average: {float(values[0]):.1f} {unit}", f"    Deviation: 0.06%"]
+    assert [name for *_, name in sources(lines, None)] == [None]
+    with pytest.raises(IngestError) as raised:
+        _read(lines)
+    values = [k for k, line in enumerate(lines, 1) if line.strip()[:1].isdigit() or "Average" in line]
+    assert [n for n, _ in raised.value.unplaced] == values

@@ -262,3 +262,38 @@ def test_a_whole_html_page_reads_without_its_style_sheets_scripts_and_pre_tags()
     assert df.tool_version.unique().tolist() == ["1.1.1w"]  # (its line behind <pre><code>)
     assert not df.label.astype(str).str.contains("laptop|screen").any()  # (no script or CSS)
     assert df.line.unique().tolist() == [13]
+
+
+@pytest.mark.parametrize("status", ["--More--(47%)", "--More--", "speed.log lines 1-3/9 33%",
+                                    "(END)", "bench.out (END)"])
+def test_a_pagers_status_line_is_no_text(status):
+    # a screen of `more speed.log` / `less -M speed.log` copied: the status line sits inside the
+    # run, between its two tables; it names no run and ends none
+    head = "version: 3.0.13\n                  sign    verify    sign/s verify/s\n"
+    text = (f"{head}rsa 3072 bits 0.0031s 0.00006s 322.6 16666.7\n{status}\n"
+            "                  sign    verify    sign/s verify/s\n"
+            "rsa 4096 bits 0.0072s 0.0001s 138.9 10000.0\n")
+    df = cipherlab.ingest(text)
+    assert df.run.nunique() == 1 and df.label.isna().all()
+    assert sorted(df.algorithm.unique()) == ["rsa3072", "rsa4096"]
+
+
+def test_a_split_terminals_panes_are_read_apart():
+    # screen's vertical split copied with the mouse: a run in each pane, side by side, the
+    # border at one column; each pane is a text of its own, numbered as the copy
+    left = ["$ openssl speed md5", "version: 3.1.4", "type 16 bytes 64 bytes", "md5 1.00k 2.00k", "$"]
+    right = ["$ openssl speed sha1", "version: 3.1.4", "type 16 bytes 64 bytes", "sha1 3.00k 4.00k", ""]
+    text = "".join(f"{a:<34}\u2502{b}\n" for a, b in zip(left, right)) + "\u2500" * 34 + "\u2534\n"
+    df = cipherlab.ingest(text)
+    assert df.groupby("run").algorithm.first().tolist() == ["md5", "sha1"]
+    assert df.line.unique().tolist() == [4]
+    assert df.bytes_per_s.tolist() == [1000.0, 2000.0, 3000.0, 4000.0]
+
+
+@pytest.mark.parametrize("rows", [
+    [" md5      \u2502 1.00k \u2502 2.00k", " sha1     \u2502 3.00k \u2502 4.00k", " sha256   \u2502 5.00k \u2502 6.00k"],
+    [" md5      \u2502 1.00k 2.00k", " sha1     \u2502 3.00k 4.00k", " sha256   \u2502 5.00k 6.00k"],
+])
+def test_a_box_drawn_tables_rules_are_no_pane_border(rows):
+    from cipherlab.readers._text import panes
+    assert panes(rows, None) == [(rows, None)]

@@ -343,3 +343,19 @@ def test_an_elapsed_notice_before_records_of_a_table_above_is_that_tables_run():
             "Doing md5 for 1s on 64 size blocks: 8000000 md5's in 1.00s\n")
     df = _read(text)
     assert df.run.nunique() == 2 and _runs(df, "timing") == ["elapsed", "cpu"]
+
+
+def test_hyperfines_summary_is_its_timing_no_data_and_each_shown_run_is_a_run():
+    import warnings
+
+    import cipherlab
+
+    text = ("$ hyperfine -N --runs 2 --show-output 'openssl speed -seconds 1 -evp aes-128-cbc'\n"
+            "Benchmark 1: openssl speed -seconds 1 -evp aes-128-cbc\n"
+            f"version: 3.3.1\n{TABLE}version: 3.3.1\n{TABLE.replace('412873.11k', '409921.70k')}"
+            "  Time (mean \u00b1 \u03c3):      2.004 s \u00b1  0.002 s    [User: 1.998 s, System: 0.003 s]\n"
+            "  Range (min \u2026 max):    2.003 s \u2026  2.006 s    2 runs\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (hyperfine's lines are no unplaced data)
+        df = cipherlab.ingest(text)
+    assert df.groupby("run").bytes_per_s.first().tolist() == [412873110.0, 409921700.0]

@@ -300,3 +300,31 @@ def test_two_builds_are_a_condition_interleaved_with_their_versions_on_record(tm
 def test_builds_that_would_share_a_name_are_refused(tmp_path):
     with pytest.raises(ValueError, match="distinct names; .* would name two of them"):
         capture("aes-128-cbc", openssl="openssl,openssl", out=tmp_path, **SHORT)
+
+
+def test_an_arm_capture_records_the_armcap_mask_it_ran_under(arm_captured, arm_openssl):
+    """Debian's arm64 openssl under qemu: the default isa means ARMv8 AES + PMULL off, each run
+    records OPENSSL_armcap as set and the word the binary reported, and reads back labelled."""
+    back = cipherlab.ingest(arm_captured)
+    native = effective_mask({}, openssl=arm_openssl)
+    for rec in _jsonl(arm_captured):
+        if rec["isa"] == "native":
+            assert rec["env"] == {"OPENSSL_ia32cap": None} and rec["isa_mask"] == native
+        else:
+            assert rec["env"] == {"OPENSSL_armcap": rec["isa_mask"].removeprefix("armcap=")}
+            assert effective_mask(rec["env"], openssl=arm_openssl) == rec["isa_mask"]
+    got = back[["isa", "isa_off", "aesni"]].astype(str).drop_duplicates().values.tolist()
+    assert sorted(got) == [["native", "none", "on"], ["no-aesni", "aes+pmull", "off"]]
+    assert set(back["tool_version"].astype(str)) == {"3.0.22"}
+
+
+def test_an_emulated_openssl_is_loud_about_whose_cpu_the_host_facts_describe(arm_openssl):
+    from cipherlab.errors import CaptureWarning
+    from cipherlab.runners._host import check_host
+    facts = cipherlab.host_info(arm_openssl)
+    if facts["machine"].lower() not in ("x86_64", "amd64"):
+        pytest.skip(f"the ARM openssl is emulated only on x86 (this is {facts['machine']})")
+    with pytest.warns(CaptureWarning, match=r"another CPU family .*ARM openssl on x86_64; "
+                                            r"CPUINFO: OPENSSL_armcap=0x[0-9a-f]+\).*emulat"):
+        check_host({**facts, "hypervisor": None, "load": None})
+    assert "pmull" not in facts["flags"] and "sha_ni" in facts["flags"]  # (this x86 machine's)

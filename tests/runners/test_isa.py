@@ -255,3 +255,77 @@ def test_a_stated_armcap_without_cpuinfo_is_decoded_and_a_tilde_is_loud():
     assert out["isa"].astype(object).tolist()[1:] == ["armcap=0x1", "armcap=~0x4"]
     assert out["isa_off"].astype(str).tolist()[2] == "aes+pmull+sha1+sha256+sha512+neon+tick+cpuid"
     assert any("is no number: OpenSSL reads it as 0x0" in str(w.message) for w in caught)
+
+
+# --- ARM: OPENSSL_armcap, on Debian's arm64 openssl under qemu-aarch64 (the arm_openssl fixture) --
+
+@pytest.mark.openssl
+def test_arm_presets_clear_exactly_their_bits_of_the_native_word(arm_openssl):
+    """OPENSSL_armcap replaces the word, so each preset's value is native's without its bits, and
+    the binary reports that word in effect; no-aesni is ARMv8 AES + PMULL off (aesni=off)."""
+    from cipherlab.runners import ARM_PRESETS
+    from cipherlab.runners._isa import ARM_FEATURES, labels
+    native = effective_mask({}, openssl=arm_openssl)
+    assert native.startswith("armcap=0x"), native
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CaptureWarning)  # every preset changes this CPU's word
+        conds = resolve_isa(["native", *ARM_PRESETS], openssl=arm_openssl)
+    assert [c.name for c in conds] == ["native", *ARM_PRESETS]
+    on = set(features(native))
+    for cond in conds[1:]:
+        cleared = ARM_PRESETS[cond.name] or set(ARM_FEATURES)
+        mask = effective_mask(isa_env(cond), openssl=arm_openssl)
+        assert mask == cond.value, (cond, mask)  # (the value is the word in effect, verbatim)
+        assert set(features(mask)) == on - cleared, cond
+        assert set(isa_off(native, mask).split("+")) == on & cleared, cond
+    got = labels(conds[1], conds[1].value, native)
+    assert (got["isa_off"], got["aesni"]) == ("aes+pmull", "off")
+
+
+@pytest.mark.openssl
+def test_each_family_skips_the_others_conditions_with_a_message(arm_openssl, native):
+    for openssl, spec, kept, foreign in [
+            (arm_openssl, "native,no-aesni,no-vaes,~0x200000000:~0,armcap=0x1", 3,
+             ("no-vaes", "~0x200000000:~0")),
+            (None, "native,no-aesni,no-pmull,armcap=0x1", 2, ("no-pmull", "armcap=0x1"))]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            conds = resolve_isa(spec, openssl=openssl)
+        assert len(conds) == kept, conds
+        said = [str(w.message) for w in caught]
+        for name in foreign:
+            assert any(f"skipping ISA condition {name!r}" in m and "only" in m for m in said), said
+
+
+@pytest.mark.openssl
+def test_an_arm_cpu_without_the_aes_instructions_skips_no_aesni(arm_openssl, tmp_path):
+    """A Cortex-A72 (Raspberry Pi 4) has NEON and no ARMv8 crypto: the wrapper starts the real
+    binary with that word whenever the caller sets none, as 'native' reports it there."""
+    wrapper = tmp_path / "openssl"
+    wrapper.write_text(f'#!/bin/sh\nexport OPENSSL_armcap="${{OPENSSL_armcap:-0x1}}"\n'
+                       f'exec {arm_openssl} "$@"\n')
+    wrapper.chmod(0o755)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        conds = resolve_isa("native,no-aesni,no-simd", openssl=str(wrapper))
+    assert [c.name for c in conds] == ["native", "no-simd"]
+    assert any("skipping ISA preset 'no-aesni'" in str(w.message) and "no aes/pmull" in
+               str(w.message) for w in caught), [str(w.message) for w in caught]
+
+
+def test_an_aesni_column_of_an_arm_machine_is_named_armv8_aes():
+    """A user's own on/off label (``ingest(..., aesni="off")``) beside a CPUINFO line without
+    ``env:`` (nothing decodes it): the sides, the effect and legends name ARM's instructions."""
+    import pandas as pd
+
+    from cipherlab.plots._axes import label_from_keys
+    from cipherlab.runners import isa_contrast, isa_sides
+    arm = pd.DataFrame({"source": "pi.txt", "algorithm": "aes-128-gcm", "aesni": ["on", "off"],
+                        "cpuinfo": "OPENSSL_armcap=0xbd"})
+    c = isa_contrast(arm)
+    assert (c.column, c.side("off"), c.effect("aes-128-gcm", "off")) == (
+        "aesni", "ARMv8 AES off", "ARMv8 AES")
+    assert isa_sides(arm).tolist() == ["ARMv8 AES on", "ARMv8 AES off"]
+    assert label_from_keys(arm, ["algorithm", "aesni"]) == ["ARMv8 AES on", "ARMv8 AES off"]
+    x86 = arm.assign(cpuinfo="OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab")
+    assert isa_contrast(x86).side("off") == "AES-NI off" == isa_sides(x86.drop(columns="cpuinfo"))[1]

@@ -206,7 +206,7 @@ def test_a_cell_column_can_be_the_compared_one():
     df = repeats()
     r = st.compare(df, by="algorithm", baseline="aes-128-cbc")
     assert "algorithm" not in r.columns and set(r["candidate"]) == {"aes-128-gcm"}
-    assert sorted(zip(r["aesni"], r["block_bytes"])) == [("off", 16), ("off", 1024),
+    assert sorted(zip(r["aesni"], r["block_bytes"], strict=True)) == [("off", 16), ("off", 1024),
                                                          ("on", 16), ("on", 1024)]
     on = r[r["aesni"] == "on"].set_index("block_bytes")["ratio"]
     assert on.round(1).to_dict() == {16: 4.0, 1024: 4.0}  # 8x over 2x, within the noise

@@ -185,6 +185,12 @@ def test_cost_model_crossover_and_overhead_intervals_cover(n_runs, shared):
     lof = (fit["lack_of_fit_p"] < 0.05).mean()
     x = quiet(st.crossover, df, "a", "b")
     cov_x = ((x["ci_low"] <= 45) & (45 <= x["ci_high"])).mean()
+    # asked the other way round, the same crossing and interval (b overtakes a there)
+    y = quiet(st.crossover, df, "b", "a")
+    crossing = x["regime"] == "a overtakes b"
+    assert (y.loc[crossing, "regime"] == "b overtakes a").all()
+    for col in ("crossover_bytes", "ci_low", "ci_high"):
+        np.testing.assert_allclose(y.loc[crossing, col], x.loc[crossing, col], rtol=1e-9)
     o = quiet(st.small_block_overhead, df, "a", "b")
     n = o["block_bytes"].to_numpy(float)
     share = 40 / (40 + n)

@@ -12,6 +12,7 @@ import base64
 import re
 import struct
 import warnings
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -434,3 +435,15 @@ def test_a_tall_legend_is_shown_whole(bundled):
     assert box.y0 >= 0 and box.x1 <= w.figure.bbox.x1  # inside the canvas the PNG is cut from
     height_px = struct.unpack(">I", w.png[20:24])[0]
     assert height_px >= box.height and height_px > w.figsize[1] * _DPI * 0.9
+
+
+def test_overhead_explorer_on_a_real_paste_says_which_way_the_lines_cross():
+    # zh blog (3.x AEAD table): ChaCha20 is faster for small messages, GCM above ~721 B; the
+    # caption read "chacha20-poly1305 overtakes aes-128-gcm: b overtakes a"
+    path = next((Path(__file__).resolve().parents[1] / "data" / "pastes").glob("034_*.txt"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(path)
+        w = widgets.overhead_explorer(df, a="chacha20-poly1305", b="aes-128-gcm")
+    assert w.crossover["regime"].tolist() == ["b overtakes a"]
+    assert "never (it is faster only below 721 B; aes-128-gcm above)" in w.status.value

@@ -201,7 +201,7 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
     >>> label_from_keys(f, ["isa_off", "isa"])
     ['nothing off', 'off: aesni+pclmulqdq', 'isa=no-aesni (mask not recorded)']
     """
-    from cipherlab.runners._isa import ISA_COLUMNS, isa_column, side_name
+    from cipherlab.runners._isa import ISA_COLUMNS, aes_name, isa_column, side_name
 
     keys = [k for k in keys if k in frame.columns]
     varying = [k for k in keys if frame[k].astype("object").nunique(dropna=False) > 1]
@@ -211,6 +211,7 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
     named = {"algorithm", "label", "source", "candidate", "host", "machine", "tool",
              "tool_version", "cipher"}
     reads = isa_column(frame[[k for k in varying if k in ISA_COLUMNS]]).to_numpy()
+    aes = aes_name(frame) if "aesni" in varying else None  # (AES-NI, ARMv8 AES on ARM)
     out = []
     for i, (_, row) in enumerate(frame.iterrows()):
         parts = []
@@ -220,7 +221,7 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
                 continue
             if k in ISA_COLUMNS:
                 if k == reads[i]:  # a long list of features switched off: cut, counted
-                    parts.append(side_name(k, v, width=_SIDE_CHARS))
+                    parts.append(side_name(k, v, width=_SIDE_CHARS, aes=aes))
                 continue
             if k == "source":  # a file's name, not the path it was read from
                 v = str(v).replace("\\", "/").rsplit("/", 1)[-1]

@@ -12,8 +12,9 @@ rule in captures): the records' key columns are compared with the rows' in C, no
 
 from __future__ import annotations
 
+import warnings
 from collections import defaultdict, deque
-from itertools import chain, repeat
+from itertools import chain, groupby, repeat
 from operator import itemgetter
 
 import numpy as np
@@ -24,6 +25,7 @@ from cipherlab.readers._boundaries import VERSION_RULE
 from cipherlab.readers._names import canonical
 from cipherlab.readers._runs import (ALG, BLOCK, COUNT, COUNTS, FLAG, LINE, OP, OPS, SECONDS,
                                      SECS, SIZES, VALUES, _Run)
+from cipherlab.readers._text import LineWarning
 
 _FIELDS = ("line", "algorithm", "name", "operation", "block_bytes", "bytes_per_s", "ops_per_s",
            "count", "seconds", "flag")
@@ -45,6 +47,31 @@ class _Assembly:
                 out.append(built)
         return out
 
+    def warn_interleaved(self, run: _Run) -> None:
+        """Warn when an algorithm's progress lines resume after another's: one openssl process
+        measures each algorithm's sizes in one go, so two processes' output was interleaved
+        (``xargs -P``, ``parallel``, jobs started with ``&``) or two runs were pasted as one.
+        Which process measured which cell cannot be told: the cells stay one run, loudly.
+        (Symmetric records only: a public-key line names bits, not the curve, and openssl
+        measures ``163 bits`` twice, for K-163 and B-163.)"""
+        keys = ([r.algorithm for r in run.progress if r.block is not None] if run.records
+                else run.record_columns()[0])
+        spans = [k for k, _ in groupby(keys)]
+        if len(spans) == len(set(spans)):
+            return
+        seen, before = set(), None
+        for rec in (r for r in run.progress if r.block is not None):
+            if rec.algorithm != before and rec.algorithm in seen:
+                warnings.warn(LineWarning(
+                    f"{self.source}: line {{lines}}: {rec.algorithm}'s progress lines resume "
+                    f"after another algorithm's, which one openssl process never does: two "
+                    f"processes' output is interleaved (xargs -P, parallel, jobs run with &) or "
+                    f"two runs were pasted as one; which process measured which cell cannot be "
+                    f"told, and they are read as one run", [rec.lineno - 1]), stacklevel=2)
+                return
+            seen.add(rec.algorithm)
+            before = rec.algorithm
+
     def assemble(self, run: _Run) -> Run | None:
         meta = run.meta
         # Records read whole by blocks (the rule in captures) name no public-key family to
@@ -65,6 +92,8 @@ class _Assembly:
                 for c in run.rows:
                     if c[ALG] == "evp":
                         c[ALG], c[OP] = real, op
+        if run.has_progress() and not run.multi:  # (-multi's children interleave by design)
+            self.warn_interleaved(run)
         cells = [c for c, _ in run.pk]
         loose = self.fill_rows(run) if complete and run.has_progress() and not run.multi else None
         if loose is None:

@@ -68,7 +68,12 @@ _NOT_LABEL_LINE = re.compile(
     r"//|/\*|\*/|#\[|"
     r"(?:version:|(?:OpenSSL|LibreSSL|BoringSSL|SSLeay)\s+\d\S*\s+\S|(?:Tongsuo|LibreSSL)\s+\d[\w.+-]*\s*$)|-*v?\d+\.\d+(?:\.\d+\w*)?\s*$|"
     r"(?:Linux|Darwin|FreeBSD)\s+\S+\s+\d+\.\d+\S*\s+#|Linux\s+\d+\.\d+\.\d+\S*\s+#|"
-    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b)"
+    r"(?:sign|keygen|op)\s+(?:verify|encaps|op/s)\b|"
+    # (a time measured, as `perf stat` and `time -p` print it, `0.003992000 seconds sys`, and
+    # perf's counters, `70,315,220,473   instructions   #  2.81  insn per cycle`; a count of
+    # repeats, `(3 runs)`, names no run)
+    r"\d[\d,]*\.\d+(?:\s+\+-\s+[\d.]+)?\s+(?:seconds?|msec|ms)\b|\d{1,3}(?:,\d{3})+\s+[a-z][\w:/-]*(?:\s+#|\s+\(|\s*$)|"
+    r"Performance\s+counter\s+stats\s+for\s|\(?\d+\s+(?:runs?|repeats?|iterations?|trials?|times)\)?:?\s*$)"
     r"|(?-i:\b(?:openssl|tongsuo)(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
     r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
@@ -89,7 +94,7 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s|"
                        r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S")  # (a story goes on)
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
-_MEASURE = re.compile(r"\d\.\d\d")
+_MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
 # Markdown headings: "## Title" (level = number of #), a whole line in bold (level 7: below
 # every # heading), and Setext underlines (=== level 1, --- level 2), see heading().
@@ -148,7 +153,8 @@ def _clean_label(text: str) -> str | None:
     if not s or len(s) > 100 or _NOT_LABEL.match(s):
         return None
     if len(_MEASURE.findall(s)) >= 2:
-        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50")
+        return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50";
+        # not a CPU's clocks, "Core i5-8250U 1.60GHz-3.40GHz")
     # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
     if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
         return None

@@ -55,6 +55,14 @@ ENGINE = "blocks"
 _NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
+_HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz")
+# A value in one of openssl's own rates, spelled out (a benchmark harness's summary of its
+# trials: the Phoronix Test Suite's `Average: 7610554920 byte/s`, `1834.5 sign/s`); a disk's or a
+# network's `GB/s`, `MB/s` are no openssl rate
+# A value alone on its line, and the heading of a list of them that names an algorithm (the
+# Phoronix Test Suite's trials under `Algorithm: RSA4096:`)
+_BARE_VALUE = re.compile(r"-?\d[\d,]*(?:\.\d+)?k?")
+_RATE = re.compile(r"\d\s?(?:bytes?|signs?|verify|verifies|ops?|keygens?|encaps|decaps|derives?)/s\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
@@ -67,9 +75,11 @@ _SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 # What time(1) prints of a command, on one line: zsh's "<command>  18.00s user 0.09s system 99%
-# cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%".
+# cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%";
+# hyperfine's "Time (mean ± σ):  6.021 s ±  0.006 s", "Range (min … max):  6.016 s …  6.027 s".
 _TIME_SUMMARY = re.compile(r"\d[\d.]*s user \d[\d.]*s system|\d[\d.]* real\s+\d[\d.]* user\s|"
-                           r"\d[\d.]*u \d[\d.]*s \d+:\d")
+                           r"\d[\d.]*u \d[\d.]*s \d+:\d|"
+                           r"^(?:Time \(mean|Range \(min)[^)]{0,12}\):\s+\d")  # (hyperfine's)
 _ROW_END = frozenset("0123456789k")
 _DIGITS = frozenset("0123456789")
 # How a whole progress line ends: with its result's time.
@@ -119,22 +129,28 @@ def is_prose(line: str) -> bool:
 def looks_like_data(line: str, in_table: bool = False) -> bool:
     """Whether an unplaced line looks like a measurement (and so must be reported).
 
-    Numbers are openssl's when they carry its ``k``, stand beside a cipher's name, or sit
-    inside a table openssl printed (``in_table``); other tools' tables (iostat, sar,
-    sysbench) are not unplaced openssl data.
+    Numbers are openssl's when they carry its ``k``, stand beside a cipher's name, sit
+    inside a table openssl printed (``in_table``) or are one of its rates spelled out (a
+    harness's ``Average: 1834.5 sign/s``); other tools' tables (iostat, sar, sysbench) are not
+    unplaced openssl data.
+
+    >>> looks_like_data("Average: 7610554920 byte/s"), looks_like_data("copied, 0.5 s, 2.1 GB/s")
+    (True, False)
     """
     if line[:1] == "+" and len(line) > 2 and line[1].isalpha() and ":" in line:
         return True
     if line.startswith(("Doing ", "Got: ")):
         return True
-    if "u" in line and _TIME_SUMMARY.search(line):
+    if ("u" in line or "(m" in line) and _TIME_SUMMARY.search(line):
         return False  # (the time a command took, with its name: "openssl speed md5  9.1s user ...")
+    if "/s" in line and _RATE.search(line):
+        return True
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
             next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
         return False  # (two number tokens, found without splitting a long line into tokens)
-    if in_table or _K_VALUE.search(line):
-        return True
+    if in_table and not _HEADING.match(line) or _K_VALUE.search(line):
+        return True  # (under a table, numbers are its rows; a Markdown heading's are no row)
     # a row's name comes first, its values after it (BYTEmark's "IDEA   :  6520.5 : ..." is
     # no openssl row)
     head = _FIRST_VALUE.split(line, 1)[0]
@@ -173,6 +189,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
+        self.listed = 0  # line of the last value of a list under an algorithm (listed_value)
         self.quoted: dict[tuple, str] = {}
         # continuation state
         self.pending_row: tuple | None = None  # (run, lineno, name, tokens)
@@ -419,11 +436,25 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if not placed:
                 run = self.cur
                 if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind or run.pk)
-                                   and run.last >= i - 2):  # (values right under a table's rows)
+                                   and run.last >= i - 2) or \
+                        self.listed_value(i, line):  # (values right under a table's rows)
                     self.unplaced.append((i, raw))
                 else:
                     self.note_prose(i, line)
         self.flush_pending()
+
+    def listed_value(self, i: int, line: str) -> bool:
+        """Whether line ``i`` (cleaned: ``line``) is a value alone in a list of them right under
+        a heading that names an algorithm (a harness's trials: ``Algorithm: SHA256:``, then a
+        value a line): data no table places, to be reported."""
+        if _BARE_VALUE.fullmatch(line) is None:
+            return False
+        above = self.lines[i - 2].strip() if i > 1 else ""
+        if self.listed != i - 1 and not (above[-1:] == ":" and any(
+                is_known(canonical(w)[0]) for w in _WORD.findall(above))):
+            return False
+        self.listed = i
+        return True
 
     def untagged(self, i: int, line: str) -> str:
         """A table row without the words in parentheses after its values. Where other rows

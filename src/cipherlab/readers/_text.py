@@ -167,16 +167,23 @@ def _bomless_utf16(data: bytes) -> str | None:
     return None
 
 
+# A pager's status line, left in a copy of the screen it paged (more's `--More--(81%)`, less's
+# `(END)`, `nohup.out (END)`, `-M`'s `speed.log lines 1-24/64 37%`): no text, a line blank.
+_PAGER = re.compile(r"^[ \t]*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
+                    r"(?:lines \d+-\d+/\d+(?: \d{1,3}%| \(END\))?|\(END\)))[ \t]*$", re.M)
 _GITLAB_SECTION = re.compile(r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?\r(?:\x1b\[0K)?")
 
 
 def split_lines(text: str) -> list[str]:
-    """Text -> lines with CRLF/CR ends removed and mojibake repaired; nothing else changed.
+    """Text -> lines with CRLF/CR ends removed, mojibake repaired and a pager's status lines
+    blank; nothing else changed.
 
     Only ``\\n`` ends a line, so line numbers match what editors show.
 
     >>> split_lines("a\\r\\nb\\u00c2\\u00a0c\\r\\n")
     ['a', 'b c', '']
+    >>> split_lines("md5 1.00k\\n--More--(81%)\\nsha1 2.00k\\nspeed.log lines 1-24/64 37%")
+    ['md5 1.00k', '', 'sha1 2.00k', '']
     """
     overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
@@ -190,6 +197,8 @@ def split_lines(text: str) -> list[str]:
     if any(c in text for c in _MOJIBAKE_HINT):
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
+    if "--More--" in text or "(END)" in text or "lines " in text and "%" in text:
+        text = _PAGER.sub("", text)
     lines = text.split("\n")
     if overwritten:
         lines = [_screen(line) if "\r" in line or "\x08" in line else line for line in lines]
@@ -304,7 +313,48 @@ def documents(text: str, source: str = "<text>"
     held = _json.held_documents(text, source)
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
+    if _PANE_BORDER in text:
+        parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
     return [got for lines, origin in parts for got in sources(lines, origin)]
+
+
+# A terminal split in panes (tmux, screen, a tiling terminal) copied with the mouse: each line
+# holds the left pane's text, the border at one column, then the right pane's; the lines
+# that only draw borders (`───┴───`).
+_PANE_BORDER = "\u2502"
+_DIGIT = re.compile(r"\d")
+_PANE_WIDTH = 30  # (a pane is this wide at least: a table's first column, `md5 │`, is narrower)
+_BORDER_ONLY = re.compile(r"[\u2500-\u257f \t]+")
+
+
+def panes(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], list[int] | None]]:
+    """The panes of a split terminal's copy, each a text of the same lines (numbered as the
+    copy), where a border stands at one column on three lines or more, and on every line as
+    long between the first and the last of them (a status bar below may span the screen);
+    else ``[(lines, origin)]``.
+
+    >>> pane = "{:<30}\u2502{}".format
+    >>> panes([pane("md5 1.00k", "top"), pane("sha1 2.00k", ""), pane("x", "up 3 days"), "\u2500" * 40], None)
+    [(['md5 1.00k', 'sha1 2.00k', 'x', ''], None), (['top', '', 'up 3 days', ''], None)]
+    """
+    at = [line.find(_PANE_BORDER) for line in lines]
+    column = Counter(c for c in at if c >= _PANE_WIDTH).most_common(1)
+    if not column or column[0][1] < _SHARED_BLOCK:
+        return [(lines, origin)]
+    c = column[0][0]
+    first, last = at.index(c), len(at) - at[::-1].index(c)
+    if any(a != c and len(line) > c and not _BORDER_ONLY.fullmatch(line) or
+           a == c and _PANE_BORDER in line[c + 1:] for a, line in zip(at[first:last], lines[first:last])):
+        return [(lines, origin)]  # (a border that moves, lines across it, more borders: a table)
+    left, right = [], []
+    for a, line in zip(at, lines):
+        if a == c:
+            left.append(line[:c].rstrip())
+            right.append(line[c + 1:])
+        else:
+            left.append("" if _BORDER_ONLY.fullmatch(line) else line)
+            right.append("")
+    return [(left, origin)] + ([(right, origin)] if any(_DIGIT.search(r) for r in right) else [])
 
 
 # The words that start ansible-playbook's task results (``changed: [host] => {...}``).
@@ -496,9 +546,13 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
          rf"(?:[ ]+\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|Information|Warning)\]?:?)?")
 # (a word, or a host and a program: `hostb bench.sh[4242]:`; possessive: no backtracking)
 # (Packer's and Vagrant's `    amazon-ebs.x86: `, indented; Terraform's `aws_instance.x (remote-exec): `)
+# (GNU parallel's `--tag`, `xargs`-driven scripts: the job's argument, then a TAB, `md5\t`,
+# `-evp aes-128-gcm\t`, a word first (`#\t` starts a comment); a TAB an editor put for spaces
+# is no tag: a tag repeats on every line of its block, a table's first column does not)
 _TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
         r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
-        r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)")
+        r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)"
+        r"|[ ]*+-?\w\S{0,63}+(?:[ ]\S{1,63}+){0,3}+\t")
 # (each searched for in the whole text at once, in C: "\n" first, as a literal is found much
 # faster than "^", then the characters a head can start with; a chat's nick after a stamp is
 # not part of the shape: one prefix whoever speaks)
@@ -508,8 +562,8 @@ _LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
 _LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
 # (a tag is on every line of its block, one match a whole block; the rest of a wrapped line
 # ends it: `blocks:` starting the rest of every wrapped `Doing` line is no tag)
-_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?=[ \t]|$)[^\n]*+"
-              rf"(?:\n(?P=p)(?=[ \t]|$)[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
+_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?:(?<=\t)|(?=[ \t]|$))[^\n]*+"
+              rf"(?:\n(?P=p)(?:(?<=\t)|(?=[ \t]|$))[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
 _LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
 # Three lines or more behind heads, or behind one tag: whether a text holds a log at all (most
 # do not: one scan in C says so; the layers then scan again, for each line's prefix)
@@ -569,9 +623,10 @@ def _strip_log_tags(lines: list[str], logs: list[int]) -> list[str]:
 
 def _is_tag(tag: str) -> bool:
     """Whether ``tag`` (see ``_TAG``) may be a log's: not openssl's own ``version:`` lines, nor
-    an algorithm's name (``aes-128-cbc: 16 bytes ...`` rows)."""
+    an algorithm's name (``aes-128-cbc: 16 bytes ...`` rows), unless a TAB ends it (GNU
+    parallel's ``--tag`` of a job per algorithm: ``md5\tversion: 3.0.22``)."""
     return tag not in _NOT_TAGS and (
-        tag[0] == "[" or not is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]))
+        tag[0] == "[" or tag[-1] == "\t" or not is_known(canonical(tag.split("[")[0].rstrip(" :|"))[0]))
 
 
 def sources(lines: list[str], origin: list[int] | None
@@ -680,9 +735,12 @@ def _tagged_sources(text: str, lines: list[str], counts: Counter) -> list[str | 
         texts[m["tag"]].append(lines[count - 1][m.end() - pos:])
     names = {t for t, behind in texts.items()  # (rows behind machines' names: see _rows_only)
              if len(behind) >= _SHARED_BLOCK and _is_tag(t) and not _rows_only(behind)}
-    order = [t for _, t in sorted(tags.items()) if t in names]
+    at = [k for k, t in sorted(tags.items()) if t in names]
+    order = [tags[k] for k in at]
     if len(names) < 2 or len({t for t, _ in groupby(order)}) == len(list(groupby(order))):
         return None  # (no source resumes after another's lines)
+    if 2 * len(at) < at[-1] - at[0] + 1:  # (a log tags most lines: keys of a report's records,
+        return None  # `    Average: 1834.5 sign/s` among its values, are no sources)
     owner: list[str | None] = [None] * len(lines)
     last, between = None, []  # (the untagged lines since the last tagged one)
     for k in range(len(lines)):

@@ -1,8 +1,9 @@
 """The ISA section: speed-ups with ISA features on and off, and the test of the "2x AES-NI" claim.
 
 Which column a comparison reads and how its sides and effects are named is decided in one place,
-:mod:`cipherlab.runners._isa` (``isa_contrast``, ``effect_label``): an effect is "AES-NI" only
-for an AES algorithm under a condition that switched off nothing but the AES instructions.
+:mod:`cipherlab.runners._isa` (``isa_contrast``, ``effect_label``, ``aes_name``): an effect is
+"AES-NI" ("ARMv8 AES" on ARM) only for an AES algorithm under a condition that switched off
+nothing but the AES instructions, and the claim is named by the CPU family the data are of.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from cipherlab.reporting._select import (MACHINE, describe, experiment_keys, exp
                                          levels_text, runs_per_cell)
 from cipherlab.reporting._words import (CLAIMED_SPEEDUP, EQUIVALENCE_MARGIN, esc, first_column,
                                         p_text, ratio_text, slugify, unique_values)
-from cipherlab.runners._isa import ISA_COLUMNS, IsaContrast, isa_column, isa_contrast
+from cipherlab.runners._isa import (AES_NAMES, ISA_COLUMNS, IsaContrast, aes_name, cpu_families,
+                                    isa_column, isa_contrast)
 
 
 def _comparisons(df: pd.DataFrame):
@@ -36,9 +38,10 @@ def _comparisons(df: pd.DataFrame):
 
 
 def aesni(df: pd.DataFrame, w: Writer) -> Section:
-    sec = Section("aesni", "ISA features on and off: how much faster, and is AES-NI "
-                  f"{CLAIMED_SPEEDUP:g}×?")
     d = df[df["bytes_per_s"].notna()]
+    aes = aes_name(d)
+    sec = Section("aesni", f"ISA features on and off: how much faster, and is {aes} "
+                  f"{CLAIMED_SPEEDUP:g}×?")
     if not isa_column(d).notna().any():
         sec.say("These data hold no ISA on/off pairs (no <code>isa_off</code>, <code>aesni</code> "
                 "or <code>isa</code> condition): capture with <code>isa=\"native,no-aesni\"</code> "
@@ -52,13 +55,15 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         sec.items(unpaired)
         return sec
     sec.say(
-        "A common claim is that AES-NI makes AES \"about twice as fast\". Each machine below "
-        "measured the same algorithms with every ISA feature on and with some switched off "
-        "(<code>OPENSSL_ia32cap</code> for OpenSSL), so the ratio can be read per mode and block "
+        f"A common claim is that the AES instructions ({esc(aes)}) make AES \"about twice as "
+        "fast\". Each machine below measured the same algorithms with every ISA feature on and "
+        "with some switched off (for OpenSSL <code>OPENSSL_ia32cap</code> on x86, "
+        "<code>OPENSSL_armcap</code> on ARM), so the ratio can be read per mode and block "
         "size. A condition is named by what it switched off, decoded from the mask in effect "
         "(<code>isa_off</code>) where the data record it, else by a document's own AES-NI "
-        "on/off column, else by the preset set. An effect is called <i>AES-NI</i> only for an AES "
-        "algorithm under a condition that switched off nothing but the AES instructions; "
+        "on/off column, else by the preset set. An effect is called <i>AES-NI</i> (x86) or "
+        "<i>ARMv8 AES</i> (ARM) only for an AES algorithm under a condition that switched off "
+        "nothing but the AES instructions (and the carry-less multiply GCM pairs them with); "
         "otherwise the features switched off are named (the AWS-wiki mask also zeroes AVX2, "
         "AVX-512 and SHA-NI on OpenSSL 3.x, which speeds ChaCha20 up too). The ratio is that of "
         "the throughputs (geometric means when there are repeats); "
@@ -86,7 +91,7 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         "aesni-speedup", first_column(sp_all, MACHINE),
         "Speed-up with nothing switched off over each ISA condition, per machine, algorithm and "
         "block size, with intervals and Holm-adjusted p-values (test of ratio = 1). "
-        "The Effect column names what differed: AES-NI only for AES algorithms under a "
+        f"The Effect column names what differed: {esc(aes)} only for AES algorithms under a "
         "condition that switched off nothing but the AES instructions.",
         [MACHINE, "algorithm", "effect", "operation", "block_bytes", "ratio",
          "ci_low", "ci_high", "p_adjusted", "test", "n_candidate", "n_baseline", "significant"]))
@@ -94,10 +99,10 @@ def aesni(df: pd.DataFrame, w: Writer) -> Section:
         rt_all = pd.concat(tests, ignore_index=True)
         sec.blocks.append(w.table(
             "aesni-2x-test", first_column(rt_all, MACHINE),
-            f"Test of the {CLAIMED_SPEEDUP:g}× AES-NI claim on AES algorithms: ratio with "
+            f"Test of the {CLAIMED_SPEEDUP:g}× {esc(aes)} claim on AES algorithms: ratio with "
             f"interval, t-test of ratio = {CLAIMED_SPEEDUP:g} (adjusted p, differs) and TOST "
             f"within ±{EQUIVALENCE_MARGIN:.0%} (p_equivalence, equivalent); the Effect column "
-            "says when more than AES-NI was switched off.",
+            f"says when more than {esc(aes)} was switched off.",
             [MACHINE, "algorithm", "effect", "operation", "block_bytes", "ratio",
              "ci_low", "ci_high", "p_adjusted", "differs", "p_equivalence_adjusted", "tost_low",
              "tost_high", "equivalent", "test", "n_candidate", "n_baseline"]))
@@ -117,6 +122,7 @@ def _compared(sec: Section, w: Writer, key: dict, sub: pd.DataFrame, c: IsaContr
 
     where = describe(key)
     on_side, off_side = c.side(c.on), c.side(off)
+    named = aes_name(sub)  # (the AES instructions: AES-NI, ARMv8 AES)
     slug = slugify(where if len(c.offs) == 1 else f"{where} {off}")
     # the tables' machine column names the condition too when a machine has several
     machine = where if len(c.offs) == 1 else f"{where}; {off_side}"
@@ -144,9 +150,10 @@ def _compared(sec: Section, w: Writer, key: dict, sub: pd.DataFrame, c: IsaContr
                 "sizes):")
         sec.items(lines)
     if rt is None:
-        sec.say(f"No AES algorithm here: the {CLAIMED_SPEEDUP:g}× AES-NI claim does not apply.")
+        sec.say(f"No AES algorithm here: the {CLAIMED_SPEEDUP:g}× {esc(named)} claim does not "
+                "apply.")
     else:
-        _claim(sec, rt, where)
+        _claim(sec, rt, where, named)
     others = sp[~sp["algorithm"].astype("object").map(c.claim_applies).astype(bool)]
     if not others.empty:
         sec.findings.append(f"<b>{esc(where)}, not AES</b>: " + "; ".join(
@@ -164,22 +171,23 @@ def _compared(sec: Section, w: Writer, key: dict, sub: pd.DataFrame, c: IsaContr
             sp, expected=claim, palette=w.colours, ax=ax),
         f"Speed-up ({on_side} over {off_side}) by block size with {100 - 5:g} % intervals, "
         f"{where}; effect: {'; '.join(effects)}"
-        + (f"; dashed: the claimed {CLAIMED_SPEEDUP:g}× of AES-NI (a claim about AES only)"
+        + (f"; dashed: the claimed {CLAIMED_SPEEDUP:g}× of {named} (a claim about AES only)"
            if claim else "") + ". Filled markers: significantly different from 1× after Holm "
         "adjustment; hollow: not, or untestable (one run per side)."))
     if rt is not None and "block_bytes" not in rt.columns:
         sec.blocks.append(w.figure(
             f"aesni-2x-test-{slug}", lambda ax, rt=rt: plots.speedup(
                 rt, expected=CLAIMED_SPEEDUP, palette=w.colours, ax=ax),
-            f"The {CLAIMED_SPEEDUP:g}× AES-NI claim per AES algorithm, block sizes pooled, "
+            f"The {CLAIMED_SPEEDUP:g}× {named} claim per AES algorithm, block sizes pooled, "
             f"{where}: ratio with its interval, the claim (dashed) and the "
             f"±{EQUIVALENCE_MARGIN:.0%} equivalence region (grey). Filled: differs from "
             f"{CLAIMED_SPEEDUP:g}×."))
     return sp, rt
 
 
-def _claim(sec: Section, rt: pd.DataFrame, where: str) -> None:
-    """The test of the claim on the AES algorithms of one comparison, and its finding."""
+def _claim(sec: Section, rt: pd.DataFrame, where: str, aes: str) -> None:
+    """The test of the claim on the AES algorithms of one comparison (``aes``: what its AES
+    instructions are called), and its finding."""
     effects = list(dict.fromkeys(rt["effect"]))
     verdicts = []
     for _, row in rt.iterrows():
@@ -200,10 +208,10 @@ def _claim(sec: Section, rt: pd.DataFrame, where: str) -> None:
         verdicts.append(f"<b>{esc(row['algorithm'])}</b>{at}: {ratio_text(row)}, {verdict}; "
                         f"{esc(row['test'])}, runs {int(row['n_candidate'])} vs "
                         f"{int(row['n_baseline'])}")
-    plain = [e for e in effects if e != "AES-NI"]
-    sec.say(f"Test of the {CLAIMED_SPEEDUP:g}× AES-NI claim on the AES algorithms"
-            + (f". <b>Not AES-NI alone</b>: the effect measured is {esc('; '.join(plain))}, so "
-               "a ratio here is not AES-NI's alone:" if plain else ":"))
+    plain = [e for e in effects if e not in AES_NAMES.values()]
+    sec.say(f"Test of the {CLAIMED_SPEEDUP:g}× {esc(aes)} claim on the AES algorithms"
+            + (f". <b>Not {esc(aes)} alone</b>: the effect measured is {esc('; '.join(plain))}, "
+               f"so a ratio here is not {esc(aes)}'s alone:" if plain else ":"))
     sec.items(verdicts[:12])
     if len(verdicts) > 12:
         sec.say(f"… and {len(verdicts) - 12} more cells in the table below.")
@@ -275,5 +283,12 @@ def _mask_text(sub: pd.DataFrame, c: IsaContrast, off: str) -> str:
             parts.append(f"{esc(c.side(level))}: <code>{esc('; '.join(masks[:2]))}</code>")
     how = "as openssl printed it" if col == "cpuinfo" else "as the capture set it"
     return (f"Capability mask in effect, {how}: " + ", ".join(parts) + ". "
-            "Bit 57 of the first word is AES-NI, bit 33 PCLMULQDQ, bit 41 SSSE3 (which selects "
-            "the vector-permute fallback when AES-NI is off).")
+            + " ".join(_BITS[f] for f in cpu_families(sub)))
+
+
+#: What the bits of each family's capability word that decide AES are (docs/openssl-*cap.md).
+_BITS = {"x86": "Bit 57 of the first word is AES-NI, bit 33 PCLMULQDQ, bit 41 SSSE3 (which "
+                "selects the vector-permute fallback when AES-NI is off).",
+         "arm": "<code>OPENSSL_armcap</code> replaces the capability word: bit 2 is ARMv8 AES, "
+                "bit 5 PMULL (GHASH), bits 3, 4 and 6 SHA-1, SHA-256 and SHA-512, bit 0 NEON "
+                "(which selects the vector-permute fallback when AES is off)."}

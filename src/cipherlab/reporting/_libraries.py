@@ -32,8 +32,10 @@ def library_rows(df: pd.DataFrame) -> pd.DataFrame:
         counts = d.groupby("host", observed=True)["tool"].nunique()
         d = d[d["host"].astype("object").eq(counts.idxmax())]
     backend = (d["backend"] if "backend" in d.columns else pd.Series(pd.NA, index=d.index))
-    backend = backend.astype("string").str.extract(r"(OpenSSL \S+)", expand=False)
-    name = d["tool"].astype("object").map(_NAMES) + " " + d["tool_version"].astype("object")
+    backend = backend.astype("string").str.extract(r"(OpenSSL \S+)", expand=False).astype("object")
+    # (as objects: a str column plus one of only NaN, a dump without a version, is a TypeError)
+    name = (d["tool"].astype("object").map(_NAMES).astype("object") + " "
+            + d["tool_version"].astype("object"))
     return d.assign(library=(name + (" (" + backend + ")").fillna("")).astype("category"))
 
 

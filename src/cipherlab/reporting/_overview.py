@@ -9,6 +9,7 @@ import pandas as pd
 from cipherlab.reporting._blocks import Section, Writer
 from cipherlab.reporting._select import MACHINE
 from cipherlab.reporting._words import esc, unique_values
+from cipherlab.runners._host import emulated
 
 # Lines of `openssl version -a` (a capture's host.json) that a dump prints in its header.
 _VERSION_A = {"built_on": r"^built on:\s*(.+)$", "options": r"^options:\s*(.+)$",
@@ -96,5 +97,8 @@ def facts_table(df: pd.DataFrame, host_facts: dict) -> pd.DataFrame:
             "compiler": seen("compiler") or _version_a(version_a, "compiler") or "",
             "mask in effect": mask,
         }
-    table = pd.DataFrame(out).map(lambda v: _cut(str(v)) if str(v).strip() else "–")
+        other = emulated(host)
+        if other:  # (the CPU row is this machine's; the rates are of an emulated binary)
+            out[str(machine)]["emulated"] = other
+    table = pd.DataFrame(out).fillna("").map(lambda v: _cut(str(v)) if str(v).strip() else "–")
     return table.rename_axis("fact").reset_index()

@@ -16,6 +16,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from cipherlab.runners._isa import aes_name
+
 #: Printed widths of a two-column article (10 pt), in points: one column, the whole text.
 COLUMN_PT, TEXT_PT = 241.0, 505.0
 _CHAR_PT = 4.6  # a \footnotesize character, on average, with room to spare
@@ -76,6 +78,8 @@ def presented(result: pd.DataFrame, columns: Sequence[str] | None) -> pd.DataFra
                    "c_ns_per_byte", "c_ci_low", "c_ci_high", "crossover_bytes", "p_adjusted",
                    "p_equivalence"):
             out[c] = s  # formatted and merged by stats' export
+        elif c == "aesni":  # (the AES instructions' on/off, named by the CPU family: ARMv8 AES)
+            out[aes_name(frame)] = s.astype("object").map(_short_text)
         elif s.dtype == object or isinstance(s.dtype, (pd.CategoricalDtype, pd.StringDtype)):
             out[_header(c)] = s.astype("object").map(_short_text)
         else:

@@ -32,11 +32,21 @@ import pandas as pd
 from cipherlab.runners._system import LOCAL, changes, current, warn
 
 __all__ = ["FLAGS", "ClockSampler", "check_host", "cpu_times", "host_frame", "host_id",
-           "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
+           "emulated", "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
 
-#: CPU flags worth recording for cipher benchmarks (x86 names; ARM names follow).
+#: CPU flags worth recording for cipher benchmarks (x86 names; ARM names follow). A machine
+#: records its own family's (``aes`` is both's).
 FLAGS = ("aes", "pclmulqdq", "vaes", "vpclmulqdq", "avx", "avx2", "avx512f", "sha_ni", "ssse3",
-         "pmull", "sha2")
+         "pmull", "sha1", "sha2", "sha512", "asimd")
+_ARM_FLAGS = frozenset({"aes", "pmull", "sha1", "sha2", "sha512", "asimd"})
+
+
+def _family(machine: str) -> str | None:
+    """``'x86'`` or ``'arm'`` for ``uname -m``'s machine (``aarch64``, ``armv7l``, ``x86_64``)."""
+    machine = machine.lower()
+    if machine in ("x86_64", "amd64", "i386", "i686"):
+        return "x86"
+    return "arm" if machine.startswith(("arm", "aarch64")) else None
 
 
 def _run(cmd: list[str], env: dict[str, str] | None = None) -> str:
@@ -65,11 +75,16 @@ def _cpuinfo() -> dict[str, Any]:
     if mhz:
         facts["clock_hz"] = sum(mhz) / len(mhz) * 1e6
         facts["clock_source"] = "/proc/cpuinfo cpu MHz (mean over cores, current clock)"
-    if facts["clock_hz"] is None:
-        m = re.search(r"^CPU max MHz:\s*([\d.]+)", _run(["lscpu"]), re.M)
-        if m:
+    if facts["clock_hz"] is None or not facts["cpu"]:  # (ARM's /proc/cpuinfo names no model)
+        lscpu = _run(["lscpu"])
+        m = re.search(r"^CPU max MHz:\s*([\d.]+)", lscpu, re.M)
+        if m and facts["clock_hz"] is None:
             facts["clock_hz"] = float(m[1]) * 1e6
             facts["clock_source"] = "lscpu CPU max MHz"
+        for key, name in (("cpu", "Model name"), ("vendor", "Vendor ID")):
+            m = re.search(rf"^{name}:\s*(.+?)\s*$", lscpu, re.M)
+            if m and not facts[key] and m[1] != "-":
+                facts[key] = m[1]
     if current().uname()[0] == "Darwin":
         facts["cpu"] = facts["cpu"] or _run(["sysctl", "-n", "machdep.cpu.brand_string"]).strip()
         feats = _run(["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"])
@@ -281,12 +296,37 @@ def noise_facts(flags: set[str] | None = None) -> dict[str, Any]:
     }
 
 
+def emulated(facts: dict[str, Any]) -> str | None:
+    """What says the ``openssl`` of ``facts`` runs on another CPU family than the machine (an
+    ARM build under ``qemu-aarch64`` on x86): its ``CPUINFO:`` line against ``machine``; None
+    when they agree or either is unknown.
+
+    >>> emulated({"machine": "x86_64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
+    'ARM openssl on x86_64'
+    >>> emulated({"machine": "aarch64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
+    """
+    m = re.search(r"^CPUINFO:\s*OPENSSL_(ia32cap|armcap)=", facts.get("openssl_version_a") or "",
+                  re.M)
+    family = _family(facts.get("machine") or "")
+    if m is None or family is None or {"ia32cap": "x86", "armcap": "arm"}[m[1]] == family:
+        return None
+    return f"{'ARM' if m[1] == 'armcap' else 'x86'} openssl on {facts['machine']}"
+
+
 def check_host(facts: dict[str, Any]) -> str | None:
-    """Warn (CaptureWarning) when the host is virtualised, steals time or is busy; return the text.
+    """Warn (CaptureWarning) when the host is virtualised, steals time or is busy, and when its
+    ``openssl`` is another CPU family's (:func:`emulated`); return the noise text.
 
     >>> check_host({"hypervisor": None, "load": [0.1, 0.1, 0.1], "cores": 8}) is None
     True
     """
+    other = emulated(facts)
+    if other:
+        cpuinfo = re.search(r"^CPUINFO:.*$", facts["openssl_version_a"], re.M)[0]
+        warn(f"{facts.get('openssl')} is built for another CPU family than this machine's "
+             f"({other}; {cpuinfo}): it runs under emulation (qemu user mode?), so its rates are the "
+             f"emulator's, and host.json's cpu, flags and clock describe this machine, not the "
+             f"CPU openssl reports.")
 
     why = []
     if facts.get("hypervisor"):
@@ -328,9 +368,9 @@ def host_info(openssl: str | None = None) -> dict[str, Any]:
     cpu = _cpuinfo()
     raw = cpu.pop("flags_raw")
     kernel_name, release, machine = system.uname()
-    flags = {f: f in raw for f in FLAGS} if raw else {}
-    if raw and machine.lower() in ("x86_64", "amd64", "i386", "i686"):
-        flags = {f: v for f, v in flags.items() if f not in ("pmull", "sha2")}
+    family = _family(machine)
+    own = {"x86": set(FLAGS) - _ARM_FLAGS | {"aes"}, "arm": _ARM_FLAGS}.get(family, FLAGS)
+    flags = {f: f in raw for f in FLAGS if f in own} if raw else {}
     return {
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "host": system.hostname(),

@@ -15,9 +15,14 @@ with AES-NI, VAES, AVX-512, SHA-NI) with ``openssl version -a``:
   x86-64 assembler (no SIMD, no AES-NI): the closest an environment variable gets to the
   ``asm`` tier of the implementation-tier seed (the ``no-asm`` tier needs a rebuild).
 
+On ARM the switch is ``OPENSSL_armcap``, whose value *replaces* the capability word
+(``docs/openssl-armcap.md``): :data:`ARM_PRESETS` name the features to clear and
+:func:`resolve_isa` writes the value from the native word (``no-aesni`` is ARMv8 AES and PMULL
+off there), chosen by the family the binary's ``CPUINFO:`` line shows.
+
 Every condition is checked, not assumed: :func:`effective_mask` reads the ``CPUINFO:`` line of
 ``openssl version -a`` under the same environment, and :func:`resolve_isa` skips presets that
-cannot mean anything on this machine (non-x86, a CPU without the feature) with a
+cannot mean anything on this machine (the other CPU family, a CPU without the feature) with a
 :class:`~cipherlab.errors.CaptureWarning` that says why.
 
 Conditions are named by what they switched off, not by what they were meant to: :func:`isa_off`
@@ -45,7 +50,7 @@ import functools
 import os
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from cipherlab.errors import CaptureError
@@ -55,14 +60,16 @@ from cipherlab.runners._system import LOCAL, current, warn
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AES_FEATURES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES", "FEATURES", "ISA_COLUMNS",
-           "ISA_PRESETS", "IsaCondition", "IsaContrast", "aesni_state", "all_on", "apply_value",
-           "arm_value", "asked_masks", "effect_label",
-           "effective_mask", "features", "find_openssl", "isa_column", "isa_contrast", "isa_env",
-           "isa_off", "isa_sides", "label_asked", "label_masks", "labels", "resolve_isa",
-           "side_name", "switched_off", "uses_aes"]
+__all__ = ["AES_FEATURES", "AES_NAMES", "ALL_ON", "ARM_AES_FEATURES", "ARM_FEATURES",
+           "ARM_PRESETS", "FEATURES", "ISA_COLUMNS", "ISA_PRESETS", "IsaCondition", "IsaContrast",
+           "aesni_state", "all_on", "apply_value", "aes_name", "arm_value", "asked_masks",
+           "cpu_families", "effect_label", "effective_mask", "features", "find_openssl",
+           "isa_column", "isa_contrast", "isa_env", "isa_off", "isa_sides", "isa_variable",
+           "label_asked", "label_masks", "labels", "resolve_isa", "run_env", "side_name",
+           "switched_off", "uses_aes"]
 
 ENV_VAR = "OPENSSL_ia32cap"
+ARM_ENV_VAR = "OPENSSL_armcap"
 
 #: Named ISA conditions -> ``OPENSSL_ia32cap`` value (``None``: the variable is unset).
 ISA_PRESETS: dict[str, str | None] = {
@@ -77,6 +84,17 @@ ISA_PRESETS: dict[str, str | None] = {
     "no-vaes": ":~0x60000000000",
     # Plain integers: no SIMD at all (SSSE3, AVX, AES-NI, SHA-NI off): stands in for the asm tier.
     "no-simd": "0x0:0x0",
+}
+
+#: Named ISA conditions on ARM -> the :data:`ARM_FEATURES` each switches off (``None``: all of
+#: them, NEON too). ``OPENSSL_armcap`` *replaces* the capability word, so :func:`resolve_isa`
+#: writes the value from the native word: ``armcap=0x..`` (native's bits without these).
+#: ``no-aesni`` is the AES instructions off on both families (ARMv8 AES and PMULL here).
+ARM_PRESETS: dict[str, frozenset[str] | None] = {
+    "no-aesni": frozenset({"aes", "pmull"}),
+    "no-pmull": frozenset({"pmull"}),
+    "no-sha": frozenset({"sha1", "sha256", "sha512"}),
+    "no-simd": None,
 }
 
 # What each preset needs from the CPU to differ from native.
@@ -108,8 +126,9 @@ ARM_FEATURES: dict[str, int] = {"aes": 2, "pmull": 5, "sha1": 3, "sha256": 4, "s
                                 "neon": 0, "tick": 1, "cpuid": 7}
 #: ARM's AES instructions: the ``aesni`` condition's ``off`` on ARM (AES and the polynomial
 #: multiply GHASH pairs with it), as :data:`AES_FEATURES` on x86.
-ARM_AES_FEATURES = frozenset({"aes", "pmull"})
+ARM_AES_FEATURES = ARM_PRESETS["no-aesni"]
 ARM_PREFIX = "armcap="
+_RAW_ARM = re.compile(r"^armcap=(?:0[xX][0-9a-fA-F]+|\d+)$")
 
 _RAW_MASK = re.compile(r"^~?(?:0[xX][0-9a-fA-F]+|\d+)?(?::~?(?:0[xX][0-9a-fA-F]+|\d+)?)*$")
 _CPUINFO = re.compile(r"^CPUINFO:\s*(?:N/A|OPENSSL_(?P<cap>\w+?)=(?P<value>\S*))(?:\s+env:.*)?\s*$",
@@ -122,10 +141,12 @@ _INSTALL_HINT = ("install OpenSSL (Debian/Ubuntu: `apt install openssl`; Fedora:
 
 @dataclass(frozen=True)
 class IsaCondition:
-    """One ISA condition of a capture: a name and the ``OPENSSL_ia32cap`` value it sets.
+    """One ISA condition of a capture: a name and the capability value it sets.
 
-    ``name`` is a key of :data:`ISA_PRESETS` or, for a raw mask, the mask itself; ``value`` is
-    ``None`` for ``native`` (the variable is removed from the child's environment).
+    ``name`` is a key of :data:`ISA_PRESETS` (:data:`ARM_PRESETS`) or, for a raw mask, the mask
+    itself; ``value`` is an ``OPENSSL_ia32cap`` value, ``armcap=0x..`` for ``OPENSSL_armcap``
+    (:func:`isa_variable`), or ``None`` for ``native`` (both variables are removed from the
+    child's environment).
     """
 
     name: str
@@ -155,17 +176,41 @@ def find_openssl(openssl: str | os.PathLike | None = None) -> str:
     return found
 
 
+def isa_variable(value: str) -> tuple[str, str]:
+    """The environment variable a condition's ``value`` sets, and what it is set to.
+
+    >>> isa_variable("~0x200000200000000:~0"), isa_variable("armcap=0x99")
+    (('OPENSSL_ia32cap', '~0x200000200000000:~0'), ('OPENSSL_armcap', '0x99'))
+    """
+    if value.startswith(ARM_PREFIX):
+        return ARM_ENV_VAR, value[len(ARM_PREFIX):]
+    return ENV_VAR, value
+
+
 def isa_env(cond: IsaCondition, base_env: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment of a child process that runs under ``cond``.
 
-    Starts from ``base_env`` (default: this process's environment) and sets or removes
-    ``OPENSSL_ia32cap``; removing matters because an *empty* value zeroes every capability.
+    Starts from ``base_env`` (default: this process's environment), removes ``OPENSSL_ia32cap``
+    and ``OPENSSL_armcap`` and sets the one ``cond`` names (:func:`isa_variable`); removing
+    matters because an *empty* value zeroes every capability.
+
+    >>> isa_env(IsaCondition("no-aesni", "armcap=0x99"), {"OPENSSL_ia32cap": "~0"})
+    {'OPENSSL_armcap': '0x99'}
     """
     env = dict(os.environ if base_env is None else base_env)
     env.pop(ENV_VAR, None)
+    env.pop(ARM_ENV_VAR, None)
     if cond.value is not None:
-        env[ENV_VAR] = cond.value
+        name, value = isa_variable(cond.value)
+        env[name] = value
     return env
+
+
+def run_env(cond: IsaCondition, build_env: Mapping[str, str] = ()) -> dict[str, str | None]:
+    """What a run record says its environment was: the capability variable ``cond`` sets (the
+    x86 one, None, for ``native``) and the build's variables."""
+    name, value = isa_variable(cond.value) if cond.value is not None else (ENV_VAR, None)
+    return {name: value, **dict(build_env)}
 
 
 def _mask_for(openssl: str, value: str | None, extra: tuple[tuple[str, str], ...] = ()) -> str:
@@ -191,12 +236,13 @@ def effective_mask(env: Mapping[str, str] | None = None, openssl: str | None = N
     Runs ``openssl version -a`` with ``env`` and returns the value of its ``CPUINFO:`` line:
     ``'0xfffa3203078bffff:0x405fc6f1bf07ab'`` on x86 (``OPENSSL_ia32cap``), ``'armcap=0x..'``
     etc. on other CPUs, ``'N/A'`` for builds without CPU detection (``no-asm``, OpenSSL < 3.0).
-    Results are cached per (binary, ``OPENSSL_ia32cap`` value).
+    Results are cached per (binary, ``OPENSSL_ia32cap`` / ``OPENSSL_armcap`` value).
 
     >>> effective_mask({}).startswith("0x")   # this x86-64 machine
     True
     """
-    value = (env or {}).get(ENV_VAR)
+    env = env or {}
+    value = (ARM_PREFIX + env[ARM_ENV_VAR]) if ARM_ENV_VAR in env else env.get(ENV_VAR)
     return _mask_for(find_openssl(openssl), value)
 
 
@@ -339,6 +385,50 @@ def uses_aes(algorithm: object) -> bool:
         return False
 
 
+#: What the AES instructions are called on each CPU family: effects, claims, captions.
+AES_NAMES = {"x86": "AES-NI", "arm": "ARMv8 AES"}
+_ARM_ONLY = frozenset(ARM_FEATURES) - frozenset(FEATURES)
+
+
+def cpu_families(frame) -> list[str]:
+    """The CPU families (``'x86'``, ``'arm'``) whose ISA conditions the rows of ``frame`` record:
+    read from the mask in effect (``isa_mask``, ``cpuinfo``) or the features ``isa_off`` names,
+    of the rows that have an ISA condition (a dump of an ARM CPU measured one way is none).
+
+    >>> import pandas as pd
+    >>> cpu_families(pd.DataFrame({"isa_mask": ["armcap=0xfd", None], "isa_off": ["none", "aesni"]}))
+    ['arm', 'x86']
+    """
+    frame = frame[isa_column(frame).notna().to_numpy()]
+    found = set()
+    for column in ("isa_mask", "cpuinfo", "isa_off"):
+        if column not in frame.columns:
+            continue
+        for value in frame[column].dropna().astype(str).unique().tolist():
+            if column == "isa_off":
+                names = set(value.split("+"))
+                found |= {"arm"} if names & _ARM_ONLY else set()
+                found |= {"x86"} if names & FEATURES.keys() else set()
+            elif "armcap" in value:
+                found.add("arm")
+            elif "ia32cap" in value or (column == "isa_mask" and _RAW_MASK.match(value)):
+                found.add("x86")
+    return sorted(found)
+
+
+def aes_name(frame) -> str:
+    """What to call the AES instructions of ``frame``'s ISA conditions (:data:`AES_NAMES`, by
+    :func:`cpu_families`): ``'AES-NI'`` on x86 and where nothing says (a document's AES-NI
+    on/off column), ``'ARMv8 AES'`` on ARM, both when the frame holds both.
+
+    >>> import pandas as pd
+    >>> aes_name(pd.DataFrame({"isa_off": ["none", "aes+pmull"]})), aes_name(pd.DataFrame())
+    ('ARMv8 AES', 'AES-NI')
+    """
+    found = cpu_families(frame)
+    return " / ".join(AES_NAMES[f] for f in AES_NAMES if f in found) or AES_NAMES["x86"]
+
+
 def effect_label(algorithm: object, isa_off: object) -> str:
     """What to call the effect of an ISA condition on ``algorithm`` in a table or figure.
 
@@ -357,7 +447,7 @@ def effect_label(algorithm: object, isa_off: object) -> str:
     """
     off = set(str(isa_off).split("+")) if isinstance(isa_off, str) and isa_off != "none" else set()
     if off and _aes_only(off):
-        name = "AES-NI" if "aesni" in off else "ARMv8 AES"
+        name = AES_NAMES["x86" if "aesni" in off else "arm"]
         return (name if uses_aes(algorithm)
                 else f"no {name} effect expected ({algorithm} does not use AES)")
     return f"ISA off ({isa_off})" if off else "none"
@@ -391,7 +481,7 @@ def isa_column(frame) -> pd.Series:
     return pd.Series(column, index=frame.index, dtype=object)
 
 
-def side_name(column: str, level: object, width: int | None = None) -> str:
+def side_name(column: str, level: object, width: int | None = None, aes: str = "AES-NI") -> str:
     """How one side of an ISA comparison is named in text, legends and tables.
 
     ``width`` (legends): a longer list of features is cut after whole names, with the count of
@@ -403,6 +493,11 @@ def side_name(column: str, level: object, width: int | None = None) -> str:
     ('AES-NI off', 'isa=no-aesni-classic (mask not recorded)')
     >>> side_name("isa_off", "aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+avx512f", width=36)
     'off: aesni+pclmulqdq+vaes +4 more'
+
+    ``aes``: what the ``aesni`` column's instructions are called (:func:`aes_name` of the rows):
+
+    >>> side_name("aesni", "off", aes="ARMv8 AES")
+    'ARMv8 AES off'
     """
     if column == "isa_off":
         if level == ALL_ON[column]:
@@ -415,7 +510,7 @@ def side_name(column: str, level: object, width: int | None = None) -> str:
         rest = len(names) - len(kept)
         return "off: " + "+".join(kept) + (f" +{rest} more" if rest else "")
     if column == "aesni":
-        return f"AES-NI {level}"
+        return f"{aes} {level}"
     return f"isa={level}" if level == ALL_ON.get(column) else f"isa={level} (mask not recorded)"
 
 
@@ -434,9 +529,10 @@ class IsaContrast:
     column: str
     on: str
     offs: tuple[str, ...]
+    aes: str = field(default=AES_NAMES["x86"], repr=False)  # (:func:`aes_name` of its rows)
 
     def side(self, level: object) -> str:
-        return side_name(self.column, level)
+        return side_name(self.column, level, aes=self.aes)
 
     def effect(self, algorithm: object, level: object) -> str:
         """What the difference between ``on`` and ``level`` is called for ``algorithm``:
@@ -445,7 +541,7 @@ class IsaContrast:
         if self.column == "isa_off":
             return effect_label(algorithm, level)
         if self.column == "aesni":
-            return effect_label(algorithm, "aesni")
+            return effect_label(algorithm, "aes" if self.aes == AES_NAMES["arm"] else "aesni")
         return f"isa={level} (what it switched off was not recorded)"
 
     def claim_applies(self, algorithm: object) -> bool:
@@ -474,11 +570,12 @@ def isa_contrast(frame) -> IsaContrast | None:
     for column in ISA_COLUMNS:
         if column not in frame.columns:
             continue
-        levels = [str(v) for v in frame.loc[reads.eq(column), column].astype("object").unique()]
+        rows = frame.loc[reads.eq(column).to_numpy()]
+        levels = [str(v) for v in rows[column].astype("object").unique()]
         on = ALL_ON[column]
         offs = tuple(v for v in levels if v != on)
         if on in levels and offs:
-            return IsaContrast(column, on, offs)
+            return IsaContrast(column, on, offs, aes_name(rows))
     return None
 
 
@@ -498,7 +595,9 @@ def isa_sides(frame) -> pd.Series:
         here = reads.eq(column).to_numpy()
         if here.any():
             levels = frame.loc[here, column].astype("object")
-            out[here] = levels.map({v: side_name(column, v) for v in levels.unique()}).to_numpy()
+            aes = aes_name(frame.loc[here])
+            out[here] = levels.map({v: side_name(column, v, aes=aes)
+                                    for v in levels.unique()}).to_numpy()
     return out
 
 
@@ -581,11 +680,17 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
                 env: tuple[tuple[str, str], ...] = ()) -> list[IsaCondition]:
     """Turn preset names and raw masks into the ISA conditions that make sense on this machine.
 
+    The CPU family is the one the binary reports (its ``CPUINFO:`` line): x86's presets set
+    ``OPENSSL_ia32cap`` (:data:`ISA_PRESETS`), ARM's ``OPENSSL_armcap`` (:data:`ARM_PRESETS`,
+    written from the native word, as the value replaces it). ``no-aesni``, the default, is the
+    AES instructions off on both.
+
     Parameters
     ----------
     spec : str or list of str, optional
-        Names of :data:`ISA_PRESETS` and/or raw ``OPENSSL_ia32cap`` values (``"~0x200000000"``,
-        ``"0x0:0x0"``); a comma-separated string is split. Default ``["native", "no-aesni"]``.
+        Names of presets and/or raw masks: ``OPENSSL_ia32cap`` values (``"~0x200000000"``,
+        ``"0x0:0x0"``) or ``armcap=`` values (``"armcap=0x99"``); a comma-separated string is
+        split. Default ``["native", "no-aesni"]``.
     openssl : str, optional
         The binary whose ``CPUINFO:`` line decides (default: ``openssl`` on PATH).
     env : tuple of (name, value), optional
@@ -594,10 +699,11 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
     Returns
     -------
     list of IsaCondition
-        In the order given, duplicates dropped. Presets that cannot change anything here (a
-        non-x86 CPU; a CPU without AES-NI for ``no-aesni``, without VAES for ``no-vaes``) are
-        left out with a :class:`~cipherlab.errors.CaptureWarning` naming the reason; a condition
-        whose mask equals native's is kept but warned about.
+        In the order given, duplicates dropped. Conditions that cannot change anything here (a
+        CPU without capability word, the other family's preset or mask, a CPU without AES-NI
+        for ``no-aesni``, without VAES for ``no-vaes``, without ARMv8 AES ...) are left out
+        with a :class:`~cipherlab.errors.CaptureWarning` naming the reason; a condition whose
+        mask equals native's is kept but warned about.
 
     Raises
     ------
@@ -611,6 +717,28 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
     >>> resolve_isa(["~0x200000200000000"])[0].value
     '~0x200000200000000'
     """
+    conds = _parse_isa(spec)
+    binary = find_openssl(openssl)
+    native = _mask_for(binary, None, env)
+    family = _arch_bits(native)
+    kept = []
+    for cond in conds:
+        if cond.name != "native":
+            cond = _on_family(cond, native, family, binary)
+            if cond is None:
+                continue
+            mask = _mask_for(binary, cond.value, env)
+            if mask == native:
+                name, value = isa_variable(cond.value)
+                warn(f"ISA condition {cond.name!r} ({name}={value}) left the mask that openssl "
+                     f"reports unchanged ({mask}); its runs measure the same code as 'native'.")
+        kept.append(cond)
+    return kept
+
+
+def _parse_isa(spec: str | Iterable[str] | None) -> list[IsaCondition]:
+    """The conditions ``spec`` names, in order, without duplicates; a preset's value is x86's
+    (:func:`_on_family` gives ARM's)."""
     if spec is None:
         spec = ["native", "no-aesni"]
     if isinstance(spec, str):
@@ -618,44 +746,57 @@ def resolve_isa(spec: str | Iterable[str] | None = None, *, openssl: str | None 
     conds: list[IsaCondition] = []
     for item in spec:
         item = str(item).strip()
-        if item in ISA_PRESETS:
-            cond = IsaCondition(item, ISA_PRESETS[item])
-        elif item and _RAW_MASK.match(item):
+        if item in ISA_PRESETS or item in ARM_PRESETS:
+            cond = IsaCondition(item, ISA_PRESETS.get(item))
+        elif item and (_RAW_MASK.match(item) or _RAW_ARM.match(item)):
             cond = IsaCondition(item, item)
         else:
-            raise ValueError(f"isa must name presets ({', '.join(ISA_PRESETS)}) or raw "
-                             f"OPENSSL_ia32cap masks such as '~0x200000200000000'; not {item!r}")
+            presets = ", ".join(dict.fromkeys([*ISA_PRESETS, *ARM_PRESETS]))
+            raise ValueError(f"isa must name presets ({presets}) or raw masks such as "
+                             f"'~0x200000200000000' (OPENSSL_ia32cap) or 'armcap=0x99' "
+                             f"(OPENSSL_armcap); not {item!r}")
         if cond not in conds:
             conds.append(cond)
     if not conds:
         raise ValueError("isa must name at least one condition; got an empty list")
+    return conds
 
-    binary = find_openssl(openssl)
-    native = _mask_for(binary, None, env)
-    kept = []
-    for cond in conds:
-        if cond.value is None:
-            kept.append(cond)
-            continue
-        if _words(native) is None:
-            warn(f"skipping ISA condition {cond.name!r}: OPENSSL_ia32cap only applies to "
-                 f"x86 builds of OpenSSL >= 3.0 with CPU detection, and {binary} reports "
-                 f"CPUINFO {native!r} (another CPU, a no-asm build, LibreSSL or an older "
-                 f"OpenSSL); only 'native' can be measured here.")
-            continue
+
+def _on_family(cond: IsaCondition, native: str, family: tuple[str, set[int]] | None,
+               binary: str) -> IsaCondition | None:
+    """``cond`` as the CPU family of ``native`` runs it, or None (warned) where it cannot
+    change anything there."""
+    if family is None:
+        warn(f"skipping ISA condition {cond.name!r}: OPENSSL_ia32cap and OPENSSL_armcap only "
+             f"apply to x86 and ARM builds of OpenSSL >= 3.0 with CPU detection, and {binary} "
+             f"reports CPUINFO {native!r} (another CPU, a no-asm build, LibreSSL or an older "
+             f"OpenSSL); only 'native' can be measured here.")
+        return None
+    arch, bits = family
+    own = ARM_PRESETS if arch == "arm" else ISA_PRESETS
+    raw = cond.name not in ISA_PRESETS and cond.name not in ARM_PRESETS
+    if not (cond.name in own or raw and cond.name.startswith(ARM_PREFIX) == (arch == "arm")):
+        other, here = ("x86", "ARM") if arch == "arm" else ("ARM", "x86")
+        warn(f"skipping ISA condition {cond.name!r}: it is {other}'s only, and {binary} runs on "
+             f"{here} (CPUINFO {native}); {here} presets: "
+             f"{', '.join(p for p in own if p != 'native')}.")
+        return None
+    if arch == "x86":
         need = _NEEDS.get(cond.name)
         if need is not None and need not in features(native):
             warn(f"skipping ISA preset {cond.name!r}: this CPU has no {need} (native "
-                 f"mask {native}), so the preset would measure the same code as "
-                 f"'native'.")
-            continue
-        mask = _mask_for(binary, cond.value, env)
-        if mask == native:
-            warn(f"ISA condition {cond.name!r} ({ENV_VAR}={cond.value}) left the mask "
-                 f"that openssl reports unchanged ({mask}); its runs measure the same "
-                 f"code as 'native'.")
-        kept.append(cond)
-    return kept
+                 f"mask {native}), so the preset would measure the same code as 'native'.")
+            return None
+        return cond
+    if cond.name not in ARM_PRESETS:
+        return cond  # (a raw armcap= value)
+    off = ARM_PRESETS[cond.name]
+    clear = set(range(64)) if off is None else {ARM_FEATURES[n] for n in off}
+    if not clear & bits:
+        warn(f"skipping ISA preset {cond.name!r}: this CPU has no {'/'.join(sorted(off or ()))} "
+             f"(native mask {native}), so the preset would measure the same code as 'native'.")
+        return None
+    return IsaCondition(cond.name, f"{ARM_PREFIX}0x{sum(1 << b for b in bits - clear):x}")
 
 
 # Both words with every documented bit set (and ARM's one word).

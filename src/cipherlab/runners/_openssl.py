@@ -27,7 +27,7 @@ from cipherlab.runners._builds import Build, resolve_builds
 from cipherlab.runners._exec import execute, kill_group, spawn
 from cipherlab.runners._folder import opened
 from cipherlab.runners._host import check_host, host_info
-from cipherlab.runners._isa import IsaCondition, _mask_for, labels, resolve_isa
+from cipherlab.runners._isa import IsaCondition, _mask_for, labels, resolve_isa, run_env
 from cipherlab.runners._plan import (
     RunProgress,
     check_busy,
@@ -409,7 +409,7 @@ def capture(algorithms: str | Iterable[str] | None = None, *, sizes: Iterable[in
                     frame["operation"] = op.where(op != "encrypt", "decrypt").astype("category")
                 folder.add_run(k, raw, frame, {
                     "tool": "openssl", "command": cmd,
-                    "env": {"OPENSSL_ia32cap": cond.value, **dict(build.env)},
+                    "env": run_env(cond, build.env),
                     "isa": cond.name, "isa_mask": mask, "repeat": rep, "started": started,
                     **({"build": build.name} if compare else {}), **observed,
                     "wall_s": round(wall, 4), "nominal_s": nominal(alg, size),

@@ -137,11 +137,10 @@ def _first(rows: pd.DataFrame, column: str):
 def _should_change(algorithm: str, isa_off: str | None) -> bool:
     """Whether masking ``isa_off`` should move ``algorithm``: AES instructions move AES only;
     anything else (SSSE3, AVX, AVX-512, SHA-NI ...) may move every algorithm."""
-    from cipherlab.runners._isa import AES_FEATURES, uses_aes
+    from cipherlab.runners._isa import _aes_only, uses_aes
     if not isa_off or isa_off == "none":
         return False
-    off = set(isa_off.split("+"))
-    return uses_aes(algorithm) or not off <= AES_FEATURES
+    return uses_aes(algorithm) or not _aes_only(set(isa_off.split("+")))
 
 
 def paired_ratios(table: pd.DataFrame, condition: str, *, baseline: str = "native",

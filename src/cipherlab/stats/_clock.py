@@ -39,14 +39,28 @@ def clock_from_text(text) -> float:
     1000000000.0
     >>> clock_from_text("AMD Ryzen 5 3600")
     nan
+
+    A text naming several clocks gives the one after ``@`` (a CPU's rated clock, as its name
+    writes it and as the readers take it), else none: which one the run had cannot be known.
+
+    >>> clock_from_text("Xeon E5-2686 v4 @ 2.30GHz (turbo 3.0 GHz)")
+    2300000000.0
+    >>> clock_from_text("Core i5 1.60GHz-3.40GHz")
+    nan
     """
+    clocks = _clocks_named(text)
+    return clocks[0] if len(clocks) == 1 else np.nan
+
+
+def _clocks_named(text) -> list[float]:
+    """The distinct clocks (Hz) a text names; only the one after ``@`` when there is one."""
     if text is None or (isinstance(text, float) and np.isnan(text)):
-        return np.nan
-    hits = _CLOCK_RE.findall(str(text))
-    if not hits:
-        return np.nan
-    number, unit = hits[-1]
-    return float(number.replace(",", ".")) * (1e9 if unit.lower() == "g" else 1e6)
+        return []
+    text = str(text)
+    hits = list(_CLOCK_RE.finditer(text))
+    rated = [m for m in hits if text[:m.start()].rstrip().endswith("@")]
+    return list(dict.fromkeys(float(m[1].replace(",", ".")) * (1e9 if m[2].lower() == "g" else 1e6)
+                              for m in (rated[:1] or hits)))
 
 
 def _parse_column(s: pd.Series) -> np.ndarray:
@@ -131,9 +145,13 @@ def _with_clock(df: pd.DataFrame, clock_hz, what: str) -> tuple[pd.DataFrame, np
         from cipherlab.errors import CipherlabWarning
         from cipherlab.stats._common import warn
 
+        several = sorted({str(t) for col in _TEXT_COLUMNS if col in df.columns
+                          for t in pd.unique(df.loc[np.isnan(clock), col].dropna())
+                          if len(_clocks_named(t)) > 1})
         warn(f"{what}: {lost} of {len(df)} row(s) have no known clock (no clock_hz, none named "
-             f"in label or cpu): their per-cycle values are NaN. Pass clock_hz=.",
-             CipherlabWarning)
+             f"in label or cpu" + (f"; {', '.join(map(repr, several))} name(s) several, none "
+                                   f"after '@'" if several else "")
+             + "): their per-cycle values are NaN. Pass clock_hz=.", CipherlabWarning)
     return out, clock
 
 

@@ -75,9 +75,9 @@ def as_list(value: str | Sequence[str] | None, default: Sequence[str] = ()) -> l
 
 def condition_keys(df: pd.DataFrame, exclude: Iterable[str] = ()) -> list[str]:
     """Condition columns (those outside the fixed schema) that define separate settings."""
-    from cipherlab.model import COLUMNS
+    from cipherlab.model import COLUMNS, PROVENANCE
 
-    skip = set(exclude) | set(_POOLED)
+    skip = set(exclude) | set(_POOLED) | set(PROVENANCE)  # how a cell was read: no condition
     return [c for c in df.columns if c not in COLUMNS and c not in skip]
 
 
@@ -119,6 +119,9 @@ def unit_name(unit) -> str:
     return unit if isinstance(unit, str) else ", ".join(unit)
 
 
+_BLANK = object()  # stands for NA when telling settings apart (never equal to a value)
+
+
 def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple[list[str], list[str]]:
     """Default cell keys: ``base`` plus every run/machine column that varies within a side.
 
@@ -138,7 +141,12 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
     # coarse columns first (tool before label): once `tool` splits the cells, a label naming
     # each tool's run no longer varies within a cell and is not a key
     for c in sorted(extra, key=lambda c: rows[c].nunique()):
-        values = rows[c].astype("object")  # NA is unknown, not one more value
+        # A fit per group (no `by`): a run that states no label, build or host beside one
+        # that does may be another machine, so blank is one more value (one line through two
+        # builds is no cost model). A comparison joins its sides on the keys, and a column
+        # stated on one side only would leave no cell to compare: there blank is unknown.
+        values = rows[c].astype("object")
+        values = values.fillna(_BLANK) if by is None else values
         if values.nunique() <= 1:
             continue
         cols = [*keys, *([by] if by is not None else [])]  # a cell and side of the comparison
@@ -151,7 +159,8 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
     # a key that the other keys determine (isa_off given isa) adds no split: leave it out
     for c in [k for k in reversed(keys) if k not in base]:
         others = [k for k in keys if k != c]
-        if others and (rows.groupby(others, observed=True, dropna=False)[c].nunique() <= 1).all():
+        if others and (rows.groupby(others, observed=True, dropna=False)[c].nunique(
+                dropna=by is not None) <= 1).all():
             keys.remove(c)
     return keys, nested
 

@@ -339,10 +339,35 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, unit
     if pair_keys:
         warn(_PAIRED_WARNING.format(what=what, pair=", ".join(pair_keys)), CipherlabWarning)
     frame = _frame(rows, [*keys, *[k for k in pair_keys if k not in keys]], by, metric, unit_cols)
-    if frame.empty:
-        raise AnalysisError(f"{what}: no usable `{metric}` values for {by!r} in "
-                            f"{[baseline, *candidates]}.")
+    if frame.empty or not _shared_cells(frame, keys, baseline):
+        raise AnalysisError(f"{what}: no cell has usable `{metric}` values on both sides of "
+                            f"{by!r} ({[baseline, *candidates]}); cells are {keys}."
+                            f"{_other_metric(df, by, [baseline, *candidates], metric)}")
     return frame, keys, candidates, test, pair_keys
+
+
+def _shared_cells(frame, keys, baseline) -> bool:
+    """Whether some cell has the baseline and at least one candidate."""
+    is_base = (frame["_side"] == baseline).to_numpy()
+    if not keys:
+        return bool(is_base.any() and (~is_base).any())
+    cells = frame[keys].assign(_base=is_base)
+    g = cells.groupby(keys, observed=True, dropna=False)["_base"]
+    return bool((g.any() & ~g.all()).any())
+
+
+def _other_metric(df, by, levels, metric) -> str:
+    """A hint naming the rate column the compared rows do have (public-key rows: ops/s)."""
+    rows = df.loc[df[by].astype("object").isin(levels).to_numpy()]
+    has = lambda c: (pd.to_numeric(rows[c], errors="coerce") > 0).to_numpy()  # noqa: E731
+    for other in ("ops_per_s", "bytes_per_s"):
+        if other != metric and other in rows.columns:
+            n = int((has(other) & ~has(metric)).sum())
+            if n:
+                return (f" {n} of their rows have `{other}` and no `{metric}` (public-key "
+                        f"operations are counted per second, ciphers in bytes per second): "
+                        f"pass metric={other!r}.")
+    return ""
 
 
 def _verdict(p_adjusted, testable, alpha):
@@ -352,11 +377,11 @@ def _verdict(p_adjusted, testable, alpha):
     return values
 
 
-def _attach(result, family: str, unit):
+def _attach(result, family: str, unit, metric: str):
     from cipherlab.stats._export import StatsResult
 
     out = StatsResult(result)
-    out.attrs.update({"family": family, "unit": unit_name(unit)})
+    out.attrs.update({"family": family, "unit": unit_name(unit), "metric": metric})
     return out
 
 
@@ -491,7 +516,7 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
     cols = [*keys, *COMPARE_COLUMNS] + [c for c in ("paired_over", "ratio_min", "ratio_max")
                                         if c in out.columns]
     m = int(out["p_value"].notna().sum())
-    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit)
+    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit, metric)
 
 
 def speedup(df: pd.DataFrame, by: str | None = None, on: Any = None, off: Any = None,
@@ -653,4 +678,5 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     m = int(np.isfinite(both).sum())
     extra = [c for c in ("paired_over", "ratio_min", "ratio_max") if c in out.columns]
     return _attach(out[[*keys, *RATIO_TEST_COLUMNS, *extra]].reset_index(drop=True),
-                   _family(adjust, m) + " (difference and equivalence tests together)", unit)
+                   _family(adjust, m) + " (difference and equivalence tests together)", unit,
+                   metric)

@@ -38,8 +38,15 @@ UNITS = {"ratio": "throughput candidate/baseline, runs' geometric means",
          "t0_ns": "ns per call", "c_ns_per_byte": "ns per byte", "crossover_bytes": "bytes",
          "n_half_bytes": "bytes", "asymptotic_bytes_per_s": "bytes/s", "clock_hz": "Hz",
          "block_bytes": "bytes", "spread_candidate": "% (robust CV)",
-         "spread_baseline": "% (robust CV)", "gmean_candidate": "bytes/s",
-         "gmean_baseline": "bytes/s", "t0_a_ns": "ns per call", "t0_b_ns": "ns per call"}
+         "spread_baseline": "% (robust CV)", "t0_a_ns": "ns per call", "t0_b_ns": "ns per call",
+         "max_misfit": "largest misfit of the line at a size, a fraction (0.1 = 10 %)",
+         "overhead_share_a": "fraction of a call's time that is fixed cost",
+         "overhead_share_b": "fraction of a call's time that is fixed cost"}
+#: Per-side level columns: in the unit of the metric compared (``result.attrs["metric"]``).
+_LEVELS = ("gmean_candidate", "gmean_baseline", "median_candidate", "median_baseline")
+#: Units of the metrics the tidy table and :func:`per_ghz` give.
+METRIC_UNITS = {"bytes_per_s": "bytes/s", "ops_per_s": "operations/s",
+                "bytes_per_s_per_ghz": "bytes/s per GHz", "ops_per_s_per_ghz": "operations/s per GHz"}
 
 
 def _format_floats(values, digits: int = 3, round_large: bool = False,
@@ -197,7 +204,14 @@ def footnote(result: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
         parts.append(f"Unit of replication: {result.attrs['unit']}.")
     if result.attrs.get("family") and any(c.startswith("p_") for c in cols):
         parts.append(f"p adjusted: {result.attrs['family']}.")
-    parts += [f"{c}: {UNITS[c]}." for c in cols if c in UNITS and c != "block_bytes"]
+    units = dict(UNITS)
+    if {"a", "b"} <= set(result.columns) and "candidate" not in result.columns:
+        units["ratio"] = "throughput a/b"  # small_block_overhead: no candidate or baseline
+    parts += [f"{c}: {units[c]}." for c in cols if c in units and c != "block_bytes"]
+    metric = result.attrs.get("metric", "bytes_per_s")
+    levels = [c for c in cols if c in _LEVELS]
+    if levels:
+        parts.append(f"{', '.join(levels)}: {METRIC_UNITS.get(metric, f'`{metric}`')}.")
     return " ".join(parts)
 
 

@@ -130,8 +130,10 @@ class OverheadExplorer(Explorer):
                 if cross[k].nunique(dropna=False) > 1]
         parts = []
         for _, row in cross.iterrows():
-            where = (f"at {format_bytes(row['crossover_bytes'])}"
-                     if row["regime"] == "a overtakes b" else f"{row['regime']}")
+            at = format_bytes(row["crossover_bytes"]) if pd.notna(row["crossover_bytes"]) else ""
+            where = {"a overtakes b": f"at {at}",
+                     "b overtakes a": f"never (it is faster only below {at}; {self.b.value} above)",
+                     "a always faster": "at every size"}.get(row["regime"], str(row["regime"]))
             who = ", ".join(f"{k}={row[k]}" for k in keys)
             parts.append(f"{who}: {where}" if who else where)
         return f"{self.a.value} overtakes {self.b.value}: " + "; ".join(parts)
