@@ -790,3 +790,28 @@ def test_another_programs_aligned_output_outside_a_code_block_stays_unread(tmp_p
     df, messages = _ingest_warned(tmp_path, "mixed.txt", text)
     assert len(df) == 5 and set(df["algorithm"].astype(str)) == {"aes-128-gcm"}
     assert not [m for m in messages if "not placed" in m]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("fenced.md", "Results in GiB/s (OpenSSL 3.2.1, 16384-byte blocks):\n\n```\n"
+                  "Algorithm         m7i.large    c7g.large    c7a.large\n"
+                  "chacha20-poly1305   2.41         1.98         2.66\n"
+                  "aes-256-gcm         6.90 4.12    7.35\n"
+                  "sha384              0.91         1.07         0.95\n```\n"),
+    ("mail.txt", "Sheet pasted below, MB/s, OpenSSL 3.0.13, 64-byte blocks.\n\n"
+                 "Cipher       Xeon      Xeon      Altra     Altra\n"
+                 "             1 core    8 cores   1 core    8 cores\n"
+                 "aes-256-gcm  815.20    6410.11 731.40    5710.3\n"
+                 "sha512       402.75    3190.40   388.12    3011.09\n"),
+])
+def test_a_row_with_numbers_one_blank_apart_is_reported_not_read_into_other_columns(
+        tmp_path, name, text):
+    """A TAB paste mail-wrapped (its TABs expanded to the next stop) leaves two cells one blank
+    apart (text 148 wrapped: ``6801.20 590.12  5540.87``); the row's cells, placed by the columns
+    they overlap, put 5540.87 under the column before its own. Such a row is reported whole;
+    the others are read."""
+    df, messages = _ingest_warned(tmp_path, name, text)
+    assert "aes-256-gcm" not in set(df["algorithm"].astype(str))
+    row = 6 if name == "fenced.md" else 5
+    assert len(df) == (6 if name == "fenced.md" else 4)
+    assert any("not placed" in m and f"line(s) {row};" in m for m in messages)

@@ -66,6 +66,9 @@ _PK_TITLE = re.compile(r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s\b")
 # run of blanks before no number is scanned once, not once per blank)
 _GAP_NUMBER = re.compile(r"(?<! )  +[~\u2248+-]?\d")
 _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
+# Numbers one blank apart ("6801.20 590.12", "1 013 842"): two cells run together, or one
+# grouped by blanks; which, and so under which columns the row's cells go, is not known.
+_RUN_TOGETHER = re.compile(r"[~\u2248+-]?\d[\d.,]*k? [~\u2248+-]?\d")
 
 
 def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
@@ -76,8 +79,10 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     consecutive lines of two cells or more, none more than the first, are a table; a row of
     fewer cells than the first has them under the columns they overlap (a unit under each
     name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is
-    left to the text parser, and a cell with single spaces stays one cell (``1 013 842``: a
-    number grouped by spaces, never read as three)."""
+    left to the text parser, and a cell with single spaces stays one cell. A row with numbers
+    one blank apart (``1 013 842``, or ``6801.20 590.12``: two cells whose gap a TAB stop
+    or a mail client made one blank) is reported whole (``ragged``): its cells may be under
+    other columns than they look."""
     if "  " not in blob:
         return []
     tables: list[Table] = []
@@ -87,6 +92,7 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
         if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
             continue  # (openssl's own output, or no number after a gap: no aligned table)
         rows: list[Row] = []
+        ragged: set[int] = set()
         spans: list[tuple[int, int]] = []  # (the first row's columns)
         for i in range(first, stop + 1):
             line = lines[i] if i < stop and i not in taken else ""
@@ -95,13 +101,17 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
             if len(found) >= 2 and (not rows or len(found) <= len(spans)):
                 if not rows:
                     spans = [m.span() for m in found]
+                elif any(" " in m[0] and _RUN_TOGETHER.search(m[0]) for m in found):
+                    ragged.add(i)
+                    continue
                 rows.append(Row(i, _under_columns(found, spans), {i}))
                 continue
             # (outside a code block, a table must name what it measures: iostat's "Device
             # tps ..." under a "$ iostat" line is another program's)
             if len(rows) >= 2 and (not plain or _names_benchmark(rows)):
-                tables.append(Table("aligned", rows[0].line, rows[-1].line, _noted_header(rows)))
-            rows = []
+                tables.append(Table("aligned", rows[0].line, max([rows[-1].line, *ragged]),
+                                    _noted_header(rows), ragged=ragged))
+            rows, ragged = [], set()
     return tables
 
 
