@@ -815,3 +815,32 @@ def test_a_row_with_numbers_one_blank_apart_is_reported_not_read_into_other_colu
     row = 6 if name == "fenced.md" else 5
     assert len(df) == (6 if name == "fenced.md" else 4)
     assert any("not placed" in m and f"line(s) {row};" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("left.md", "Same box (Xeon E-2388G), figures in KiB/s:\n\n```\n"
+                "               OpenSSL 1.1.1w            OpenSSL 3.0.13\n"
+                "cipher         16 bytes   16384 bytes    16 bytes   16384 bytes\n"
+                "aes-256-cbc    880912.3   1402113.8      871204.9   1398870.2\n"
+                "sha256         312004.1   2110453.6      298765.0   2101377.4\n```\n"),
+    ("right.txt", "> Figures in KiB/s, Xeon E-2388G.\n>\n"
+                  ">                        OpenSSL 1.1.1w               OpenSSL 3.0.13\n"
+                  "> cipher        16 bytes   16384 bytes     16 bytes   16384 bytes\n"
+                  "> aes-256-cbc   880912.3   1402113.8       871204.9   1398870.2\n"
+                  "> sha256        312004.1   2110453.6       298765.0   2101377.4\n"),
+])
+def test_titles_spanning_columns_of_an_aligned_table_are_over_their_columns(tmp_path, name, text):
+    """``pdftotext -layout`` of a paper (text 168): a CPU over its two size columns, the row
+    above the titles holding fewer cells than the rows below, was no table (its rows reported).
+    A first row of fewer titles, no number, spans the columns under it, each title over those
+    whose middles lie in its reach (left-aligned, centred or right-aligned titles alike)."""
+    df = _ingest(tmp_path, name, text)
+    got = {(str(r.tool_version), r.algorithm, r.block_bytes): r.bytes_per_s for r in df.itertuples()}
+    assert got == pytest.approx({("1.1.1w", "aes-256-cbc", 16): 880912.3 * 1024,
+                                 ("1.1.1w", "aes-256-cbc", 16384): 1402113.8 * 1024,
+                                 ("1.1.1w", "sha256", 16): 312004.1 * 1024,
+                                 ("1.1.1w", "sha256", 16384): 2110453.6 * 1024,
+                                 ("3.0.13", "aes-256-cbc", 16): 871204.9 * 1024,
+                                 ("3.0.13", "aes-256-cbc", 16384): 1398870.2 * 1024,
+                                 ("3.0.13", "sha256", 16): 298765.0 * 1024,
+                                 ("3.0.13", "sha256", 16384): 2101377.4 * 1024})

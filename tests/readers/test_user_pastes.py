@@ -35,9 +35,6 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
-    "documents/168": "pdftotext -layout: a table aligned by spaces under CPUs spanning two "
-                     "columns each is no table (its header row has fewer cells than the rows "
-                     "below): its rows are reported (loud)",
 }
 
 

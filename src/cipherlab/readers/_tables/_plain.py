@@ -106,6 +106,13 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
                     continue
                 rows.append(Row(i, _under_columns(found, spans), {i}))
                 continue
+            head = rows[0] if len(rows) == 1 else None
+            if head and len(found) > len(spans) and not _GAP_NUMBER.search(lines[head.line]):
+                # (a first row of fewer titles than this one, no number: each spans columns)
+                rows = [Row(head.line, _spread(head.cells, spans, found), head.lines)]
+                spans = [m.span() for m in found]
+                rows.append(Row(i, [m[0] for m in found], {i}))
+                continue
             # (outside a code block, a table must name what it measures: iostat's "Device
             # tps ..." under a "$ iostat" line is another program's)
             if len(rows) >= 2 and (not plain or _names_benchmark(rows)):
@@ -166,6 +173,24 @@ def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[
         if best <= 0 and k and s - spans[k - 1][1] < spans[k][0] - e:
             k -= 1  # (it overlaps none: the nearer of the columns either side)
         cells[k] = f"{cells[k]} {m[0]}".strip()
+    return cells
+
+
+def _spread(titles: list[str], spans: list[tuple[int, int]], found: list[re.Match]) -> list[str]:
+    """Titles spanning the columns of ``found`` (a CPU over its two sizes), each over the
+    columns whose middles lie in its reach: from the midpoint of the gap before it to that of
+    the gap after it (the last: to the columns' end), the first reaching as far left of its
+    middle as right (a title is centred over its columns; the row names' column under none)."""
+    middles = [(s + e) / 2 for s, e in spans]
+    ends = [(spans[k][1] + spans[k + 1][0]) / 2 for k in range(len(spans) - 1)]
+    ends.append(max(found[-1].end(), spans[-1][1]))
+    starts = [2 * middles[0] - ends[0], *ends[:-1]]
+    cells = [""] * len(found)
+    for j, m in enumerate(found):
+        middle = (m.start() + m.end()) / 2
+        k = next((k for k in range(len(spans)) if starts[k] <= middle <= ends[k]), None)
+        if k is not None:
+            cells[j] = titles[k]
     return cells
 
 
