@@ -62,9 +62,9 @@ _OPENSSL_OUTPUT = [re.compile("Doing "), re.compile(r"\d\.\d\dk\b"),
                    re.compile(r"\n[ \t]*(?:type\s|\+[A-Z]{1,3}:|(?:version|built on|options|compiler):)"),
                    re.compile(r"\d\.\d{4,}s\b"), re.compile("'numbers'"), re.compile(r"/s\b")]
 _PK_TITLE = re.compile(r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s\b")
-# (what a row of aligned values holds; a gap is matched from its first blank only, so a long
-# run of blanks before no number is scanned once, not once per blank)
-_GAP_NUMBER = re.compile(r"(?<! )  +[~\u2248+-]?\d")
+# (what a row of aligned values holds: a gap's last two blanks, then a number; led by a
+# literal, each place is tried once: a long run of blanks before no number is scanned once)
+_GAP_NUMBER = re.compile(r"  [~\u2248+-]?\d")
 _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
 # Numbers one blank apart ("6801.20 590.12", "1 013 842"): two cells run together, or one
 # grouped by blanks; which, and so under which columns the row's cells go, is not known.
