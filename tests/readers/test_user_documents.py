@@ -844,3 +844,85 @@ def test_titles_spanning_columns_of_an_aligned_table_are_over_their_columns(tmp_
                                  ("3.0.13", "aes-256-cbc", 16384): 1398870.2 * 1024,
                                  ("3.0.13", "sha256", 16): 298765.0 * 1024,
                                  ("3.0.13", "sha256", 16384): 2101377.4 * 1024})
+
+
+@pytest.mark.parametrize("name, text", [
+    ("README.rst", "Results (OpenSSL 3.0.11, MiB/s, on the build host):\n\n"
+                   "============  =========  =========\nDigest        64 bytes   16 KiB\n"
+                   "============  =========  =========\nsha256        310.5      1650.2\n"
+                   "sha3-256      190.1      405.7\n============  =========  =========\n"),
+    ("spans.rst", "Both hosts run OpenSSL 3.0.11; MiB/s.\n\n"
+                  "==========  =========  =========\n\\           host-a     host-b\n"
+                  "----------  ---------  ---------\nDigest      64 bytes   64 bytes\n"
+                  "==========  =========  =========\nsha256      310.5      1650.2\n"
+                  "sha3-256    190.1      405.7\n==========  =========  =========\n"),
+])
+def test_a_rest_simple_table_s_borders_are_markup_not_cells(tmp_path, name, text):
+    """A reST simple table (text 170): its ``=====  =====`` borders and ``---`` span lines were
+    read as header cells, the runs labelled '========== / Raspberry Pi 5 / ----- / ====='.
+    Rules drawn across an aligned table are markup (the first gives the columns); a lone
+    ``\\`` (reST's empty cell) is blank."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"] / 2**20) == pytest.approx([190.1, 310.5, 405.7, 1650.2])
+    labels = set(df["label"].dropna().astype(str))
+    assert not any("=" in x or "--" in x or "\\" in x for x in labels)
+    if name == "spans.rst":
+        assert labels == {"host-a", "host-b"} and set(df["block_bytes"]) == {64}
+
+
+def test_rest_directive_lines_give_no_label(tmp_path):
+    """A Sphinx page (text 169): the ``:widths: auto`` option of the ``.. table::`` directive
+    above a grid table was the run's label. Directive lines and their options are markup,
+    the label comes from the prose (or there is none)."""
+    text = ("Graviton3 (c7g.large), OpenSSL 3.0.8, MB/s:\n\n.. table:: Digests\n   :align: center\n"
+            "   :widths: 20 10\n\n   +---------+----------+\n   | Digest  | 16 bytes |\n"
+            "   +=========+==========+\n   | sha256  | 190.2    |\n   +---------+----------+\n")
+    df = _ingest(tmp_path, "perf.rst", text)
+    assert list(df["bytes_per_s"]) == [190.2e6]
+    assert str(df["label"].iloc[0]).startswith(("nan", "<NA>", "Graviton3"))
+
+
+@pytest.mark.parametrize("name, text, version", [
+    ("fig.html", "<h3>Rock 5B</h3>\n<figure><table><tr><th>cipher</th><th>16 B</th></tr>\n"
+                 "<tr><td>sha256</td><td>401.7</td></tr></table>\n"
+                 "<figcaption>Values in MiB/s with OpenSSL 3.0.11</figcaption></figure>\n", "3.0.11"),
+    ("below.md", "## Pi 4\n\n| cipher | 16 B |\n|---|---|\n| sha256 | 401.7 |\n\n"
+                 "*Table 1: LibreSSL 3.8.2, MiB/s.*\n", "3.8.2"),
+    ("later.md", "## Pi 4, figures in MiB/s\n\n| cipher | 16 B |\n|---|---|\n| sha256 | 401.7 |\n\n"
+                 "OpenSSL 3.2 should do better here.\n", None),
+])
+def test_a_caption_below_a_table_states_its_version(tmp_path, name, text, version):
+    """A blog's ``<figcaption>`` under each board's table (text 176) states its unit and its
+    version: the unit was read, the version was not. A caption below that states the unit
+    states the table's other facts too; a sentence below that states no unit is prose about
+    something else (no version from it)."""
+    df = _ingest(tmp_path, name, text)
+    assert list(df["bytes_per_s"]) == [pytest.approx(401.7 * 2**20)]
+    got = df["tool_version"].iloc[0] if "tool_version" in df else None
+    assert (None if got is None or str(got) in ("nan", "<NA>") else str(got)) == version
+
+
+@pytest.mark.parametrize("name, text", [
+    ("releases.md", "| Release | sha256 | sha512 |\n|---|---|---|\n| 1.1.1w | 1,990.2 | 801.7 |\n"
+                    "| 3.0.13 | 1,985.0 | 799.9 |\n\n*Table 4: 16 KiB blocks, MB/s.*\n"),
+    ("releases.txt", "OpenSSL\tsha256\tsha512\n1.1.1w\t1990.2\t801.7\n3.0.13\t1985.0\t799.9\n\n"
+                     "Figures at 16384-byte blocks, in MB/s.\n"),
+])
+def test_a_block_size_stated_in_the_caption_below_a_grid_places_its_cells(tmp_path, name, text):
+    """Versions as rows, algorithms as columns (text 178), the one block size only in the
+    caption below the table: every row was reported. A caption below (it states the unit)
+    gives the grid its block size where the prose above states none."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["block_bytes"]) == {16384} and len(df) == 4
+    assert set(df["tool_version"].astype(str)) == {"1.1.1w", "3.0.13"}
+    assert sorted(df["bytes_per_s"]) == pytest.approx([799.9e6, 801.7e6, 1985.0e6, 1990.2e6])
+
+
+def test_a_caption_below_one_grid_gives_no_block_size_to_the_next(tmp_path):
+    """The caption's block size is its table's: a grid after it, with none stated, is
+    reported, not read at that size."""
+    text = ("| Release | sha256 |\n|---|---|\n| 1.1.1w | 1,990.2 |\n\n*16 KiB blocks, MB/s.*\n\n"
+            "## Other box\n\n| Release | sha256 |\n|---|---|\n| 3.0.13 | 1,012.4 |\n")
+    df, messages = _ingest_warned(tmp_path, "two.md", text)
+    assert list(df["bytes_per_s"]) == [1990.2e6]
+    assert any("not placed" in m for m in messages)

@@ -68,6 +68,7 @@ _GAP_NUMBER = re.compile(r"  [~\u2248+-]?\d")
 _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
 # Numbers one blank apart ("6801.20 590.12", "1 013 842"): two cells run together, or one
 # grouped by blanks; which, and so under which columns the row's cells go, is not known.
+_RULE = re.compile(r"[=~_+-]{2,}")  # (a cell of a rule drawn across the table)
 _RUN_TOGETHER = re.compile(r"[~\u2248+-]?\d[\d.,]*k? [~\u2248+-]?\d")
 
 
@@ -93,18 +94,23 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
             continue  # (openssl's own output, or no number after a gap: no aligned table)
         rows: list[Row] = []
         ragged: set[int] = set()
+        rules: set[int] = set()  # (a reST table's borders, "=====  ====="; its "---" spans)
         spans: list[tuple[int, int]] = []  # (the first row's columns)
         for i in range(first, stop + 1):
             line = lines[i] if i < stop and i not in taken else ""
             found = list(_ALIGNED_CELL.finditer(unquote(line))) if "  " in line or \
                 "\t" in line else []
-            if len(found) >= 2 and (not rows or len(found) <= len(spans)):
-                if not rows:
+            if len(found) >= 2 and (not spans or len(found) <= len(spans)):
+                if not spans:
                     spans = [m.span() for m in found]
-                elif any(" " in m[0] and _RUN_TOGETHER.search(m[0]) for m in found):
+                if all(_RULE.fullmatch(m[0]) for m in found):
+                    rules.add(i)
+                    continue
+                if rows and any(" " in m[0] and _RUN_TOGETHER.search(m[0]) for m in found):
                     ragged.add(i)
                     continue
-                rows.append(Row(i, _under_columns(found, spans), {i}))
+                rows.append(Row(i, [c if c != "\\" else "" for c in _under_columns(found, spans)],
+                                {i}))  # (a reST empty cell escaped: "\\")
                 continue
             head = rows[0] if len(rows) == 1 else None
             if head and len(found) > len(spans) and not _GAP_NUMBER.search(lines[head.line]):
@@ -116,9 +122,10 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
             # (outside a code block, a table must name what it measures: iostat's "Device
             # tps ..." under a "$ iostat" line is another program's)
             if len(rows) >= 2 and (not plain or _names_benchmark(rows)):
-                tables.append(Table("aligned", rows[0].line, max([rows[-1].line, *ragged]),
-                                    _noted_header(rows), ragged=ragged))
-            rows, ragged = [], set()
+                tables.append(Table("aligned", min([rows[0].line, *rules]),
+                                    max([rows[-1].line, *ragged, *rules]), _noted_header(rows),
+                                    markup=rules, ragged=ragged))
+            rows, ragged, rules, spans = [], set(), set(), []
     return tables
 
 

@@ -10,9 +10,11 @@ of a text that hold a word in one search.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -274,12 +276,31 @@ class Context:
         self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
-    def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
+    @contextlib.contextmanager
+    def block_below(self, below: list[str]) -> Iterator[None]:
+        """The block size a caption right ``below`` a table states, where the prose above
+        states none, in force while the table is read (no other table's)."""
+        text = caption_below(below) if self.block_bytes is None else None
+        size = block_size_in_prose(text) if text else None
+        self._block_bytes = size or self._block_bytes
+        try:
+            yield
+        finally:
+            if size:
+                self._block_bytes = None
+
+    def meta(self, dialect: str, caption: str | None, below: list[str] = ()) -> dict[str, Any]:
+        """The facts of a table's runs: the prose's, those its caption states, and those the
+        text right ``below`` it states where nothing above does, if it states the unit too (a
+        caption: a ``<figcaption>`` "Throughput in MiB/s, OpenSSL 1.1.1n")."""
         meta: dict[str, Any] = {"dialect": dialect}
         # (what the table's caption states is the table's, wherever it stands: a paper's
         # \caption below its tabular "OpenSSL 3.0.11 on ...")
         facts = {**self.facts, **line_facts(caption)} if caption and \
             FACT_HINT.search(caption.lower()) else self.facts
+        text = caption_below(below)
+        if text and FACT_HINT.search(text.lower()):
+            facts = {**line_facts(text), **facts}
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
             if facts.get(key) is not None:
                 meta[key] = facts[key]
@@ -287,6 +308,13 @@ class Context:
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label
         return meta
+
+
+def caption_below(below: list[str]) -> str | None:
+    """The text right below a table (:func:`text_below`) if it is the table's caption: it
+    states a unit ("*Table 2: 8192-byte blocks, MB/s.*") and introduces nothing below it."""
+    text = " ".join(below)  # (the paragraph: a mail client may have wrapped it)
+    return text if text and not text.endswith(":") and UNIT_HINT.search(text.lower()) else None
 
 
 def _add_facts(facts: dict[str, Any], new: dict[str, Any]) -> None:
@@ -339,6 +367,12 @@ def _label(line: str) -> str | None:
     return None
 
 
+# reST markup: a directive, or one of the directives' options
+_REST_MARKUP = re.compile(r"\s*(?:\.\. [\w:-]+::|:(?:widths|width|header-rows|stub-columns|"
+                          r"align|class|name|caption|delim|file|encoding|linenos|language|"
+                          r"emphasize-lines):(?:\s|$))")
+
+
 def prose_text(line: str) -> str:
     """A line of prose as its facts are read: unquoted, without tags or LaTeX markup (a line
     that starts with a command: ``\\caption{...}`` is its text, ``\\centering`` none), one
@@ -346,6 +380,8 @@ def prose_text(line: str) -> str:
     text = unquote(line)
     if text.lstrip()[:1] == "\\":
         return tex_text(text)
+    if text.lstrip()[:1] in ":." and _REST_MARKUP.match(text):
+        return ""  # (markup: ".. table:: Caption" titles the table, it names no run)
     if "<" in text:
         text = _TAG.sub(" ", text)
     if "&" in text:
