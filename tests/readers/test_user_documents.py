@@ -926,3 +926,38 @@ def test_a_caption_below_one_grid_gives_no_block_size_to_the_next(tmp_path):
     df, messages = _ingest_warned(tmp_path, "two.md", text)
     assert list(df["bytes_per_s"]) == [1990.2e6]
     assert any("not placed" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("mixed.md", "Both on OpenSSL 3.0.2, 16 KiB blocks:\n\n    Cipher\t  box-1 (Xeon)    box-2 (EPYC)\n"
+                 "    aes-256-gcm\t1,402.7 MB/s\t5,921.3 MB/s\n"
+                 "    sha512  880.4 MB/s\t1,021.5 MB/s\n"),
+    ("mixed.txt", "OpenSSL 3.0.2, 16 KiB blocks, MB/s.\n\nCipher\t  box-1 (Xeon)    box-2 (EPYC)\n"
+                  "aes-256-gcm\t1402.7\t5921.3\nsha512  880.4\t1021.5\n"),
+])
+def test_cells_aligned_by_tabs_and_spaces_mixed_are_split_at_both(tmp_path, name, text):
+    """An editor's TABs for eight spaces in a table aligned by spaces (text 175 damaged): read
+    as a TAB table, 'box-1 (Xeon)    box-2 (EPYC)' was one machine and 'sha512  880.4 MB/s'
+    an algorithm named 'sha512-880.4-mb/s'. A TAB table with two blanks inside a cell is left
+    to the aligned reader (two blanks or a TAB between cells); a name holding a decimal
+    number names no algorithm."""
+    df = _ingest(tmp_path, name, text)
+    got = {(str(r.label), r.algorithm): r.bytes_per_s for r in df.itertuples()}
+    assert got == pytest.approx({("box-1 (Xeon)", "aes-256-gcm"): 1402.7e6,
+                                 ("box-2 (EPYC)", "aes-256-gcm"): 5921.3e6,
+                                 ("box-1 (Xeon)", "sha512"): 880.4e6,
+                                 ("box-2 (EPYC)", "sha512"): 1021.5e6})
+
+
+def test_a_figcaption_wrapped_under_its_table_still_gives_the_unit(tmp_path):
+    """A blog's <figcaption> broken by a mail client (text 176 wrapped at 72): the text below
+    the table ran on past the next <h3> into the next <figure>, was taken as introducing that
+    table, and the unit was lost (cells flagged). An HTML heading ends the text below."""
+    text = ("<h3>Pi 4</h3>\n<figure><table><tr><th>cipher</th><th>16 B</th></tr>\n"
+            "<tr><td>sha256</td><td>42.1</td></tr>\n</table><figcaption>Figures in\n"
+            "MiB/s</figcaption></figure>\n<h3>Pi 5</h3>\n<figure\nclass=\"t\"><table><tr><th>cipher</th>"
+            "<th>16 B</th></tr>\n<tr><td>sha256</td><td>401.7</td></tr>\n</table><figcaption>Figures in "
+            "MiB/s</figcaption></figure>\n")
+    df = _ingest(tmp_path, "blog.html", text)
+    assert sorted(df["bytes_per_s"] / 2**20) == pytest.approx([42.1, 401.7])
+    assert "flag" not in df or df["flag"].isna().all()

@@ -49,6 +49,7 @@ SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH
     "switch", "blank")
 _MEASURED = (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)  # (a column's title says so)
 
+_DECIMAL = re.compile(r"\d[.,]\d")  # (in a value or a version, never in an algorithm's name)
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 # Quantities computed from the measurements, or times: never a measurement of their own.
@@ -195,6 +196,8 @@ def algorithm_of(name: str) -> str | None:
     >>> algorithm_of("AES-128-CBC"), algorithm_of("SM2"), algorithm_of("AES"), algorithm_of("RV64GC")
     ('aes-128-cbc', 'sm2', None, None)
     """
+    if _DECIMAL.search(name):
+        return None  # ("chacha20-poly1305 1,012.4 MB/s": a name and a value, cells run together)
     algorithm = canonical(name)[0]
     if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
         m = _BITS.match(name)  # "2048 bits RSA", "256 bits SM2"

@@ -85,7 +85,7 @@ def text_below(lines: list[str], end: int, dialect: str) -> list[str]:
             if out:
                 break
             continue
-        if _HEADING.match(text) or _STARTS_TABLE.search(line):
+        if _HEADING.match(text) or _STARTS_TABLE.search(line) or html_ and _HTML_HEADING.search(line):
             break
         out.append(text)
         if len(out) > _BELOW_REACH:
