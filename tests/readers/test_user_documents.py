@@ -961,3 +961,22 @@ def test_a_figcaption_wrapped_under_its_table_still_gives_the_unit(tmp_path):
     df = _ingest(tmp_path, "blog.html", text)
     assert sorted(df["bytes_per_s"] / 2**20) == pytest.approx([42.1, 401.7])
     assert "flag" not in df or df["flag"].isna().all()
+
+
+def test_a_rest_grid_table_s_spanning_title_is_over_its_columns(tmp_path):
+    """A reST grid table whose title spans columns (text 179: "Buffer size" over the sizes,
+    a rule under it only, the corner spanning two header rows): the line holding that rule
+    ended the table, and it became the label of the rest ('| Algorithm +-----+-----+').
+    Each line is cut at the borders the table's rules draw; a rule under some cells ends
+    that row of the header."""
+    text = ("OpenSSL 3.2.1, 16 KiB blocks, MiB/s.\n\n"
+            "+----------+---------------------+\n|          | Host                |\n"
+            "| Digest   +----------+----------+\n|          | ci-x86   | ci-arm   |\n"
+            "+==========+==========+==========+\n| sha256   | 1650.2   | 2011.8   |\n"
+            "+----------+----------+----------+\n| sha512   | 1110.2   | 702.5    |\n"
+            "+----------+----------+----------+\n")
+    df = _ingest(tmp_path, "hosts.rst", text)
+    got = {(str(r.label), r.algorithm): r.bytes_per_s / 2**20 for r in df.itertuples()}
+    assert got == pytest.approx({("ci-x86", "sha256"): 1650.2, ("ci-arm", "sha256"): 2011.8,
+                                 ("ci-x86", "sha512"): 1110.2, ("ci-arm", "sha512"): 702.5})
+    assert set(df["block_bytes"]) == {16384}
