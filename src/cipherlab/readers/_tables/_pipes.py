@@ -72,11 +72,14 @@ def markdown_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]
         markup: set[int] = set()
         width = next((len(_pipe_cells(text) or ()) for _, c, text in block if c and _separator(c)), 0)
         grid = any(text[:2] == "+-" or text[:2] == "+=" for _, _, text in block)
-        bounds = sorted({m.start() for _, _, text in block for m in _GRID_JOINT.finditer(text)}) \
-            if grid else []
-        if bounds:  # (each line cut at the columns' borders: a title may span some)
-            block[:] = [(i, _grid_cells(text, bounds) if text[:1] == "|" and
-                         len(text) == bounds[-1] + 1 else cells, text) for i, cells, text in block]
+        # (each line as wide as the rules cut at the columns' borders, the "+" of every rule:
+        # a title may span some; a line of another width, TABs in it, is split at its pipes)
+        ruler = next((len(text) for _, _, text in block if text[:1] == "+"), 0) if grid else 0
+        bounds = sorted({m.start() for _, _, text in block if len(text) == ruler
+                         for m in _GRID_JOINT.finditer(text)})
+        if bounds:
+            block[:] = [(i, _grid_cells(text, bounds) if text[:1] == "|" and len(text) == ruler
+                         else cells, text) for i, cells, text in block]
         ruled: set[int] = set()  # (grid lines holding a rule under some cells: a row ends)
         for i, cells, text in block:
             last = rows[-1] if rows else None

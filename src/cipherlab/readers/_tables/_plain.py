@@ -45,10 +45,12 @@ def tab_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     if rows:
         tables.append(Table("tabs", rows[0].line, rows[-1].line, rows))
     # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
-    # text parser, which knows its wrapped rows and header block; one with two blanks inside
-    # a cell is aligned by TABs and spaces mixed (an editor's), cells aligned_tables splits.
-    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" or
-                                         any("  " in c for c in r.cells) for r in t.rows)]
+    # text parser, which knows its wrapped rows and header block; a retyped one with two
+    # blanks inside a cell is aligned by TABs and spaces mixed (an editor's): aligned_tables
+    # splits its cells at both.
+    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)
+            and not (any("  " in c for r in t.rows for c in r.cells) and not _openssl_output(
+                text := "\n".join(lines[r.line] for r in t.rows), 0, len(text)))]
 
 
 # A block of preformatted text: fenced, BBCode or HTML. (Led by a literal: re skips fast.)
