@@ -16,13 +16,16 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts, prose_cpu
 from cipherlab.readers._tables._tex import tex_text
 from cipherlab.readers._units import block_size_in_prose, stated_unit
+
+if TYPE_CHECKING:  # (a Table's module imports this one)
+    from cipherlab.readers._tables._cells import Table
 
 # Prose saying the bare numbers of the table below are block sizes ("Sizes in bytes", "block
 # sizes are columns"; not "key sizes in bits").
@@ -277,10 +280,10 @@ class Context:
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
     @contextlib.contextmanager
-    def block_below(self, below: list[str]) -> Iterator[None]:
-        """The block size a caption right ``below`` a table states, where the prose above
+    def block_below(self, table: Table) -> Iterator[None]:
+        """The block size a caption right below ``table`` states, where the prose above
         states none, in force while the table is read (no other table's)."""
-        text = caption_below(below) if self.block_bytes is None else None
+        text = caption_below(table.below) if self.block_bytes is None else None
         size = block_size_in_prose(text) if text else None
         self._block_bytes = size or self._block_bytes
         try:
@@ -289,16 +292,17 @@ class Context:
             if size:
                 self._block_bytes = None
 
-    def meta(self, dialect: str, caption: str | None, below: list[str] = ()) -> dict[str, Any]:
-        """The facts of a table's runs: the prose's, those its caption states, and those the
-        text right ``below`` it states where nothing above does, if it states the unit too (a
-        caption: a ``<figcaption>`` "Throughput in MiB/s, OpenSSL 1.1.1n")."""
-        meta: dict[str, Any] = {"dialect": dialect}
+    def meta(self, table: Table) -> dict[str, Any]:
+        """The facts of a table's runs: the prose's, those its caption states, and, where
+        they state no version, those of a caption right below it (it states the unit too:
+        a ``<figcaption>`` "Throughput in MiB/s, OpenSSL 1.1.1n")."""
+        caption = table.caption
+        meta: dict[str, Any] = {"dialect": table.dialect}
         # (what the table's caption states is the table's, wherever it stands: a paper's
         # \caption below its tabular "OpenSSL 3.0.11 on ...")
         facts = {**self.facts, **line_facts(caption)} if caption and \
             FACT_HINT.search(caption.lower()) else self.facts
-        text = caption_below(below)
+        text = caption_below(table.below) if facts.get("tool_version") is None else None
         if text and FACT_HINT.search(text.lower()):
             facts = {**line_facts(text), **facts}
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):

@@ -126,7 +126,7 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
             bad.append(row.line)  # (a range read as no value: the row is reported)
         _add_note(cells, row.note)
         if run is None:
-            meta = context.meta(table.dialect, table.caption, table.below)
+            meta = context.meta(table)
             meta.update({k: v for k, v in section.meta().items()})
             meta = {k: v for k, v in meta.items() if v is not None}
             run = Run(meta=meta)
@@ -166,7 +166,7 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     if table.dialect == "tabs" and rows and not rows[0][1][0]:
         return [], set(), []  # openssl's own public-key header, TAB-indented: the text parser's
     # (a CSV's columns of names are a data file's fields, or builds: it cannot tell; not read)
-    with context.block_below(table.below):  # (a size only the caption below states)
+    with context.block_below(table):  # (a size only the caption below states)
         got = read_grid(rows, context, cell_value, table.caption, measured_only=table.dialect == "csv")
     if got is None:
         return [], set(), []
@@ -181,7 +181,7 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     cell_notes = {(r.line + 1, j): note for r in table.rows for j, note in r.notes.items()}
     runs = []
     for key, cells in groups.items():
-        meta = context.meta(table.dialect, table.caption, table.below)
+        meta = context.meta(table)
         names = [k for k in key if k]
         for name in names:  # a version, a library, a CPU ("EPYC 7763", "i7-4770 @ 3.40GHz")
             meta.update(run_meta(name))
