@@ -168,7 +168,20 @@ class Context:
         text = self._heading
         return text if text is not None and label_verdict(f"# {text}").text is not None else None
 
-    block_bytes = _read_first("_block_bytes")
+    _below: Any = None  # (the table read, whose caption below may state its block size)
+    _from_below: bool = False  # (the block size is that caption's: no other table's)
+
+    @property
+    def block_bytes(self) -> int | None:
+        """The block size the prose states, else the one the caption right below the table
+        being read states (see :meth:`block_below`; looked at once, when asked)."""
+        self._read()
+        if self._block_bytes is None and self._below is not None:
+            text = caption_below(self._below.below)
+            self._below = None
+            self._block_bytes = block_size_in_prose(text) if text else None
+            self._from_below = self._block_bytes is not None
+        return self._block_bytes
     unit = _read_first("_unit")
     sizes_stated = _read_first("_sizes")
 
@@ -301,16 +314,15 @@ class Context:
 
     @contextlib.contextmanager
     def block_below(self, table: Table) -> Iterator[None]:
-        """The block size a caption right below ``table`` states, where the prose above
-        states none, in force while the table is read (no other table's)."""
-        text = caption_below(table.below) if self.block_bytes is None else None
-        size = block_size_in_prose(text) if text else None
-        self._block_bytes = size or self._block_bytes
+        """While ``table`` is read, the block size a caption right below it states, where the
+        prose above states none, is the block size (no other table's)."""
+        self._below = table
         try:
             yield
         finally:
-            if size:
-                self._block_bytes = None
+            if self._from_below:
+                self._block_bytes, self._from_below = None, False
+            self._below = None
 
     def meta(self, table: Table) -> dict[str, Any]:
         """The facts of a table's runs: the prose's, those its caption states, and, where
