@@ -127,6 +127,8 @@ _GRID = "| Size | A | B |\n|---|---|---|\n"  # a grid in another orientation (re
     (lambda n: "```\n" + "  ".join(["md5"] * n) + "\n" + "  ".join(["1.5"] * (n - 1)) + "\n```\n",
      4_000),                                                      # a wide aligned table, short rows
     (lambda n: "```\nalgo  16 bytes\n" + "md5  1 013 842 \u00b1 3 (+2%)\n" * n + "```\n", 2_000),
+    (lambda n: "```\nalgo  16 bytes  64 bytes\nmd5  1.0  2.0\nsha1  x " + "1" * n + "  3.0\n```\n",
+     16_000),                                                     # a long number in a cell
 ])
 def test_named_shapes_read_in_linear_time_and_memory(make, n):
     _assert_linear(make, n)

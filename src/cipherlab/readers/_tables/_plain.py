@@ -70,10 +70,11 @@ _PK_TITLE = re.compile(r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s\b")
 # literal, each place is tried once: a long run of blanks before no number is scanned once)
 _GAP_NUMBER = re.compile(r"  [~\u2248+-]?\d")
 _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
+_RULE = re.compile(r"[=~_+-]{2,}")  # (a cell of a rule drawn across the table)
 # Numbers one blank apart ("6801.20 590.12", "1 013 842"): two cells run together, or one
 # grouped by blanks; which, and so under which columns the row's cells go, is not known.
-_RULE = re.compile(r"[=~_+-]{2,}")  # (a cell of a rule drawn across the table)
-_RUN_TOGETHER = re.compile(r"[~\u2248+-]?\d[\d.,]*k? [~\u2248+-]?\d")
+# (From a number's first digit only: a long run of digits is scanned once, not once a digit.)
+_RUN_TOGETHER = re.compile(r"(?<![\d.,])[~\u2248+-]?\d[\d.,]*k? [~\u2248+-]?\d")
 
 
 def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
