@@ -34,18 +34,38 @@ _ALG_OF, _SIZES_OF, _VALUES_OF = itemgetter(ALG), itemgetter(SIZES), itemgetter(
 #: Flag of a progress record whose count and seconds do not give the rate its table prints.
 FLAG_DISAGREES = "disagrees with its table"
 _NAN = float("nan")  # count and seconds of a row's cell without a progress record
+#: The rule (``rule`` column) of a run that ran with nothing switched off: see native_runs.
+NATIVE_RULE = "no capability variable on its command line or in its shell"
 
 
 class _Assembly:
     """The assembly of :class:`~cipherlab.readers._openssl._Parser`'s runs (a mixin of it)."""
 
     def build(self) -> list[Run]:
+        self.native_runs()
         out = []
         for run in self.runs:
             built = self.assemble(run)
             if built is not None:
                 out.append(built)
         return out
+
+    def native_runs(self) -> None:
+        """A command that sets no capability variable, in a shell that exported none, with the
+        arguments of a command of the text that sets one (``openssl speed -evp aes-256-cbc``,
+        then ``OPENSSL_armcap=0x1 openssl speed -evp aes-256-cbc``), is its twin with nothing
+        switched off: ``isa_off`` ``none``, so the two pair (:func:`cipherlab.runners.isa_contrast`).
+        Another command (the legacy ``aes-128-cbc`` beside ``-evp``) is no twin: it pairs with
+        none. A run whose own ``CPUINFO`` line shows the mask in effect is decoded from it."""
+        masked = {tuple(sorted(run.opts.get("args", ()))) for run in self.runs
+                  if run.opts.get("shell_mask") is not None}
+        if not masked:
+            return
+        for run in self.runs:
+            if "shell_mask" in run.opts and run.opts["shell_mask"] is None and \
+                    tuple(sorted(run.opts.get("args", ()))) in masked and \
+                    "cpuinfo" not in run.meta and "isa_mask" not in run.meta:
+                run.meta["isa_off"], run.opts["native"] = "none", True
 
     def warn_interleaved(self, run: _Run) -> None:
         """Warn when an algorithm's progress lines resume after another's: one openssl process
@@ -145,7 +165,8 @@ class _Assembly:
         # the inferred rules that placed it (none: the exact format placed it)
         rules = [(what, name) for what, name in (
             ("run", run.boundary), ("label", label_rule), ("isa_mask", run.context_rule),
-            ("sizes", run.sizes_rule), ("tool_version", version_rule)) if name]
+            ("sizes", run.sizes_rule), ("tool_version", version_rule),
+            ("isa_off", NATIVE_RULE if run.opts.get("native") else None)) if name]
         if rules:
             meta["rule"] = "; ".join(f"{what}: {name}" for what, name in rules)
             if run.boundary == label_rule:  # (one rule did both)

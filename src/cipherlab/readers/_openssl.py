@@ -728,6 +728,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
         if "speed" in line:
             prompt = _parse_prompt(line)
+            if prompt is not None and "unbound" in prompt:
+                return self.unbound_prompt(i, prompt)
             if prompt is not None:
                 run = self.open(i, Event(PROMPT))
                 run.last = i
@@ -849,14 +851,21 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if mask is None:
             self.pending_context.pop("isa_mask", None)
 
+    def unbound_prompt(self, i: int, prompt: dict) -> bool:
+        """A loop's or a list's command line that prints several runs: whose options are whose?
+        None is bound (loud). The run above ends here; the runs it prints open at their own
+        output, each labelled by what the loop prints above it (``echo "== $h"``)."""
+        if "exported" in prompt:
+            self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
+        warnings.warn(LineWarning(
+            f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
+            f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
+        self.ended = i
+        return True
+
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
         if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
-        if "unbound" in prompt:  # (a loop's or a list's several runs: whose options are whose?)
-            warnings.warn(LineWarning(
-                f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
-                f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=2)
-            return
         run.opts.update({k: v for k, v in prompt.items() if k not in ("conditions", "exported")})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
@@ -870,6 +879,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             mask = self.shell_mask[0]  # (the same shell: its prompts name the same user@host)
         if mask is not None:
             run.meta["isa_mask"] = mask
+        run.opts["shell_mask"] = mask  # (None: its shell set none: see _Assembly.native_runs)
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)

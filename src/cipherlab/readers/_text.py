@@ -1085,10 +1085,10 @@ def parse_prompt(line: str) -> dict | None:
     """
     if "speed" not in line:
         return None
-    m, elsewhere = _speed_command(line)
+    m, outer = _speed_command(line)
     if m is not None and not (m["shell"] and "speed" in m["shell"]):  # (`a && openssl speed b`)
-        return _command(m, bool(m["ps"]) or elsewhere)
-    return _listed(line) if _LIST_HINT.search(line) else None
+        return _command(m, bool(m["ps"]) or outer is not None, outer or "")
+    return (_listed(line) if _LIST_HINT.search(line) else None) or _run_elsewhere(line)
 
 
 # A command that runs openssl elsewhere: in a container, on another host, in WSL, in a pty
@@ -1101,22 +1101,65 @@ _RUNNER = re.compile(rf"^\s*(?:{_PS})?(?:sudo\s+)?(?:{_RUNNERS})\s(?:[^|;&]*?\s)
 _RUNNER_HINT = re.compile(rf"\b(?:{_RUNNERS})\s")
 
 
-def _speed_command(text: str) -> tuple[re.Match | None, bool]:
-    """The ``openssl speed`` command of a line (a match of ``_PROMPT``), and whether a runner
-    (:data:`_RUNNER`) runs it elsewhere (the match is then of the text from its binary on)."""
+def _speed_command(text: str) -> tuple[re.Match | None, str | None]:
+    """The ``openssl speed`` command of a line (a match of ``_PROMPT``), and, when a runner
+    (:data:`_RUNNER`) runs it elsewhere, the runner's words before it (the match is then of the
+    text from its binary on); None when it runs here."""
     m = _PROMPT.match(text)
     if m is not None or _RUNNER_HINT.search(text) is None:
-        return m, False
+        return m, None
     runner = _RUNNER.match(text)
     if runner is None:
-        return None, False
+        return None, None
     command = text[runner.end():]
     if runner["q"]:  # (`ssh host 'openssl speed ...'`: the quoted command, whole)
         command = command.partition(runner["q"])[0]
-    return _PROMPT.match(command), True
+    return _PROMPT.match(command), text[:runner.end()]
 
 
-def _listed(line: str) -> dict | None:
+# A runner's quoted command that runs openssl speed, alone or in a list (`docker run img sh -c
+# 'apk add openssl && openssl speed ...'`, `ssh h "cd /opt && ./openssl speed ..."`); each start at a
+# quote scans to the next quote only: linear.
+_RUNNER_START = re.compile(rf"^\s*(?:{_PS})?(?:sudo\s+)?(?:{_RUNNERS})\s")
+_QUOTED_LIST = re.compile(r"(?P<q>['\"])(?P<command>[^'\"]*\bspeed\b[^'\"]*)(?P=q)")
+
+
+def _run_elsewhere(line: str) -> dict | None:
+    """A runner's quoted command list that runs ``openssl speed`` (``docker run --rm alpine sh -c
+    'apk add openssl && openssl speed -evp aes-128-gcm'``), read as a list on a prompt of its
+    own (:func:`_listed`), with the capability variable the runner's words set
+    (``docker run -e OPENSSL_ia32cap=...``, ``kubectl exec pod -- env OPENSSL_armcap=0 sh -c ...``).
+
+    >>> out = _run_elsewhere("$ docker run --rm -e OPENSSL_ia32cap=~0x200000000 alpine sh -c "
+    ...                      "'apk add openssl && openssl speed -seconds 1 -evp aes-128-gcm'")
+    >>> out["evp"], out["seconds"], out["isa_mask"]
+    ('aes-128-gcm', 1, '~0x200000000')
+    """
+    runner = _RUNNER_START.match(line) if _RUNNER_HINT.search(line) else None
+    quoted = _QUOTED_LIST.search(line, runner.end()) if runner is not None else None
+    out = _listed(quoted["command"], prompted=True) if quoted is not None else None
+    if out is not None and "isa_mask" not in out and "unbound" not in out:
+        mask = _environment_mask(line[:quoted.start()])
+        if mask is not None:
+            out["isa_mask"] = mask
+    return out
+
+
+def _environment_mask(words: str) -> str | None:
+    """The ``isa_mask`` a capability variable assigned in ``words`` sets (``OPENSSL_ia32cap=...``
+    before a command, or in a runner's ``-e``/``env``), None when none is."""
+    mask = None
+    for assignment in _ENV.finditer(words):
+        try:
+            key, _, value = shlex.split(assignment[0])[0].partition("=")
+        except ValueError:
+            continue
+        if key.upper().startswith("OPENSSL_") and key.upper().endswith("CAP"):  # (any CPU's)
+            mask = mask_value(key[8:], value)
+    return mask
+
+
+def _listed(line: str, prompted: bool = False) -> dict | None:
     """A prompt whose command list or loop runs ``openssl speed`` (:func:`parse_prompt`): the
     one ``openssl speed`` command of a list (``cd build && apps/openssl speed -evp x``), read as
     if alone; a loop, or a list of several such commands, prints several runs whose options
@@ -1134,13 +1177,13 @@ def _listed(line: str) -> dict | None:
     'armcap=0'
     """
     start = _LEADING_PS.match(line).end()
-    if not (start or _SHELL_WORD.match(line)):
+    if not (start or prompted or _SHELL_WORD.match(line)):
         return None  # ("I tried it; openssl speed was fast" is a sentence)
     found, exported = [], None
     for part in _LIST.split(line[start:]):
-        m = _speed_command(_LIST_WORD.sub("", part))[0] if "speed" in part else None
+        m, outer = _speed_command(_LIST_WORD.sub("", part)) if "speed" in part else (None, None)
         if m is not None:
-            found.append(m)
+            found.append((m, outer or ""))
         elif not found and "cap" in part:
             exported = shell_assignment(part) or exported
     if not found:
@@ -1151,7 +1194,8 @@ def _listed(line: str) -> dict | None:
         out = {"args": [], "conditions": {},
                "unbound": f"one command line runs openssl speed {len(found)} times"}
     else:
-        out = _command(found[0], start > 0 or found[0].start("pre") != found[0].end("pre"))
+        (m, outer), = found
+        out = _command(m, prompted or start > 0 or m.start("pre") != m.end("pre") or bool(outer), outer)
         if out is not None and exported and exported[0] is not None:
             out.setdefault("isa_mask", exported[0])
     if out is not None and exported:
@@ -1159,8 +1203,9 @@ def _listed(line: str) -> dict | None:
     return out
 
 
-def _command(m: re.Match, prompted: bool) -> dict | None:
-    """What one ``openssl speed`` command (a match of ``_PROMPT``) says of its run."""
+def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
+    """What one ``openssl speed`` command (a match of ``_PROMPT``) says of its run; ``outer``:
+    the words of a runner that runs it elsewhere (``kubectl exec pod -- env OPENSSL_...=``)."""
     args = m["args"].split()
     if m["shell"] and m["shell"][0] in "<>" and m.start("shell") == m.end("args") and args \
             and args[-1].isdigit():
@@ -1168,13 +1213,9 @@ def _command(m: re.Match, prompted: bool) -> dict | None:
     if not (prompted or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
     out: dict = {"args": args, "conditions": {}}
-    for assignment in _ENV.finditer(m["pre"]):
-        try:
-            key, _, value = shlex.split(assignment[0])[0].partition("=")
-        except ValueError:
-            continue
-        if key.upper().startswith("OPENSSL_") and key.upper().endswith("CAP"):  # (any CPU's)
-            out["isa_mask"] = mask_value(key[8:], value)
+    mask = _environment_mask(f"{outer} {m['pre']}") if "=" in m["pre"] or "=" in outer else None
+    if mask is not None:
+        out["isa_mask"] = mask
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None
