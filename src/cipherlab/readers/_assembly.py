@@ -34,6 +34,8 @@ _ALG_OF, _SIZES_OF, _VALUES_OF = itemgetter(ALG), itemgetter(SIZES), itemgetter(
 #: Flag of a progress record whose count and seconds do not give the rate its table prints.
 FLAG_DISAGREES = "disagrees with its table"
 _NAN = float("nan")  # count and seconds of a row's cell without a progress record
+#: Flag of a cell of an ``openssl speed -testmode`` run (each test run once: no measurement).
+FLAG_TESTMODE = "-testmode: no measurement"
 #: The rule (``rule`` column) of a run that ran with nothing switched off: see native_runs.
 NATIVE_RULE = "no capability variable on its command line or in its shell"
 
@@ -139,9 +141,12 @@ class _Assembly:
             return None
         notes = self.notes and {n: self.notes[n] for n in map(_line_of, chain(rows, cells))
                                 if n in self.notes}
-        if sub or notes:  # cells that vary in a condition or note: every cell a mapping
+        testmode = run.opts.get("testmode")
+        if sub or notes or testmode:  # cells that vary in a condition or note: every cell a mapping
             cells = [c for r in rows for c in _row_cells(r)] + cells
             rows = []
+        if testmode:
+            self.flag_testmode(run, cells, sub)
         cells.sort(key=_line_of)  # stable: cells of one line keep their order
         if sub or notes:
             cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
@@ -172,6 +177,18 @@ class _Assembly:
             if run.boundary == label_rule:  # (one rule did both)
                 meta["rule"] = meta["rule"].replace(f"run: {label_rule}; label:", "run, label:")
         return Run(meta=meta, cells=cells, rows=rows)
+
+    def flag_testmode(self, run: _Run, cells: list[list], sub: list[dict]) -> None:
+        """``openssl speed -testmode`` (3.4+) runs each test once, to check that it works: its
+        figures are no measurement. Every cell is flagged, and one warning names the run."""
+        for c in cells:
+            c[FLAG] = c[FLAG] or FLAG_TESTMODE
+        for c in sub:
+            c["flag"] = c["flag"] or FLAG_TESTMODE
+        warnings.warn(LineWarning(
+            f"{self.source}: line {{lines}}: openssl speed -testmode runs each test once, to check "
+            f"that it works: its {len(cells) + len(sub)} figure(s) are no measurement (flagged "
+            f"{FLAG_TESTMODE!r})", [run.start - 1]), stacklevel=3)
 
     def fill(self, run: _Run, cells: list[list]) -> list[list]:
         """Fill rows and ``cells`` with the counts and seconds of the run's progress records.

@@ -110,12 +110,13 @@ _ITEM = re.compile(r"^[\s>]*[-*+\u2022]\s+\S")
 _COMMAND_SPAN = re.compile(r"""(?:[`'"][^`'"]*\bopenssl\b[^`'"]*[`'"]|(?:^|\s)[$#%>]\s+\S*openssl\b.*$)""")
 _ENUMERATOR = re.compile(r"^(?:[A-Z]|\d{1,2})[.)]\s*")
 # A machine named in a sentence: "on my small NUC-like server", "on our old Xeon box".
-# (After "the", "a", "this"... the noun needs a word before it: "on the board" names none.)
+# (After "the", "a", "this"... the noun needs a word before it: "on the board" names none;
+# "on the same box" points back, it names none either.)
 _MACHINE_NOUN = r"(?:server|laptop|desktop|workstation|notebook|machine|box|computer|PC|board|VM|" \
                 r"instance|node|phone|tablet)"
 _MACHINE = re.compile(
     rf"\bon\s+(?:(?:my|our)\s+((?:[\w.+-]+\s+){{0,3}}?{_MACHINE_NOUN})|"
-    rf"(?:a|an|the|this|that)\s+((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
+    rf"(?:a|an|the|this|that)\s+(?!same\b)((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
 # A model that ends the sentence introducing what follows: "That matches what I see on a 2620
 # v2 (AES-NI on):" (a capital or a digit in a word marks a model name: "on 4 cores:" names none).
 _MODEL_AT_END = re.compile(r"\bon\s+(?:(?:my|our|a|an|the|this|that)\s+)?"
