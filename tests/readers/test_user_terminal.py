@@ -380,3 +380,14 @@ def test_a_testmode_runs_figures_are_flagged_and_another_run_is_not():
     flagged = df.groupby("run", observed=True).flag.agg(lambda f: f.notna().all()).tolist()
     assert flagged == [True, True, False] and len(df[df.run == 0]) == 4
     assert df.loc[df.run == 2, "bytes_per_s"].tolist() == [145975296.0]
+
+
+def test_the_output_of_a_command_that_runs_no_speed_names_no_run():
+    """terminal/043: Termux's ``pkg install`` output ('Setting up openssl-tool (3.3.2) ...')
+    named the runs below it. Here BusyBox's ``/ #`` prompt and apk's last line; a caption
+    after a blank line still names its run."""
+    text = ("/ # apk add openssl\n(1/1) Installing openssl (3.3.2-r1)\nOK: 9 MiB in 16 packages\n"
+            "/ # openssl speed -bytes 16 aes-128-cbc\n" + TABLE.replace("     64 bytes", "").replace(
+                "   441206.30k", "") + "\nRouter B:\n\n/ # openssl speed -bytes 16 aes-128-cbc\n" +
+            TABLE.replace("     64 bytes", "").replace("   441206.30k", ""))
+    assert _runs(_read(text), "label") == [None, "Router B"]

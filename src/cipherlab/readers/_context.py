@@ -25,8 +25,8 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "MASK_RULE", "label_above", "label_verdict", "mask_value", "shell_assignment", "shell_host",
-           "prose_label", "prose_mask", "setext_level"]
+           "MASK_RULE", "is_shell_command", "label_above", "label_verdict", "mask_value",
+           "shell_assignment", "shell_host", "prose_label", "prose_mask", "setext_level"]
 
 
 class Label(NamedTuple):
@@ -568,6 +568,23 @@ def shell_assignment(line: str) -> tuple[str | None] | None:
 
 
 _SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
+# A shell's prompt before a command: `user@host:~$`, `[root@box ~]#`, `~ $` (Termux), `/ #`
+# (BusyBox), a bare `$`, PowerShell's `PS C:\>`, cmd's `C:\>` (not Markdown's `# heading`).
+_SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+:\S*\s?[$#%]|\[[\w.-]+@[^\]]{1,80}\][$#%]|"
+                           r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|[$%\u276f\u279c])\s*\S")
+
+
+def is_shell_command(line: str) -> bool:
+    """Whether ``line`` is a command after a shell's prompt: its output follows it, and neither
+    names a run.
+
+    >>> is_shell_command("~ $ pkg install openssl-tool"), is_shell_command("/ # apk add openssl")
+    (True, True)
+    >>> is_shell_command("# Results"), is_shell_command("Cost: $5"), is_shell_command("$")
+    (False, False, False)
+    """
+    return ("$" in line or "#" in line or ">" in line or "%" in line or "\u276f" in line or
+            "\u279c" in line) and _SHELL_PROMPT.match(line) is not None
 
 
 def shell_host(line: str) -> str | None:

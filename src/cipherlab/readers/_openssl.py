@@ -37,7 +37,8 @@ from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR
                                            VERSION, Event, _RunBoundaries, bind_context,
                                            check_cpuinfo, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
-from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
+from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item,
+                                        is_shell_command, label_verdict,
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
@@ -189,6 +190,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
+        self.output_to = -1  # last line of a shell command's output in prose (see note_prose)
         self.listed = 0  # line of the last value of a list under an algorithm (listed_value)
         self.quoted: dict[tuple, str] = {}
         # continuation state
@@ -529,6 +531,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             yield j, nxt
 
     def note_prose(self, i: int, line: str) -> None:
+        if self.output_to == i - 1 or ("speed" not in line and is_shell_command(line)):
+            # a command that runs no openssl speed, and its output up to a blank line, name no
+            # run ("~ $ pkg install ...", "Setting up openssl-tool (3.3.2) ..."); a command that
+            # runs it elsewhere may print the hosts' names (clush's frames, a loop's echo)
+            self.output_to = i
+            self.verdicts[i] = SKIP
         mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
