@@ -243,3 +243,41 @@ def test_a_command_without_the_mask_of_its_twin_ran_with_nothing_switched_off():
     assert "isa_off: no capability variable" in df.loc[df.run == 0, "rule"].iloc[0]
     lone = cipherlab.ingest(text.split("root@c7i:~# OPENSSL")[0])  # (no masked twin: no condition)
     assert "isa_off" not in lone.columns
+
+
+def test_a_binary_under_a_homebrew_prefix_is_read():
+    """Homebrew's keg paths hold '@' (``/opt/homebrew/opt/openssl@3/bin/openssl``,
+    ``/usr/local/opt/openssl@1.1/bin/openssl``): such a command line was no prompt, so a
+    ``-decrypt`` run read as encrypt (terminal/044)."""
+    prompt = parse_prompt("me@mini ~ % /usr/local/opt/openssl@1.1/bin/openssl speed -decrypt -evp aes-256-cbc")
+    assert prompt["decrypt"] and prompt["evp"] == "aes-256-cbc"
+    assert prompt["binary"] == "/usr/local/opt/openssl@1.1/bin/openssl"
+
+
+def test_a_twin_runs_the_same_binary():
+    """The system LibreSSL's command beside Homebrew's masked one is no twin of it, though the
+    arguments are the same (terminal/027: it was 'isa_off none' for a moment in this branch)."""
+    table = "type             16 bytes\naes-128-gcm     {}k\n"
+    text = ("me@m2 ~ % /usr/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("372287.53") +
+            "me@m2 ~ % OPENSSL_armcap=0x1 /opt/homebrew/opt/openssl@3/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" +
+            table.format("112980.27") +
+            "me@m2 ~ % /opt/homebrew/opt/openssl@3/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" +
+            table.format("730733.74"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    offs = [v if v == v else None for v in df.groupby("run", observed=True).isa_off.first()]
+    assert offs[0] is None and offs[1] != "none" and offs[2] == "none"
+
+
+def test_a_long_command_a_mail_client_broke_before_an_option_is_joined():
+    """A command line cut at 72 columns before its options (terminal/044 wrapped: the -decrypt
+    run read as encrypt): its tail is the command's; a separator or a shell's error is not."""
+    table = "type             16 bytes\naes-256-cbc     {}k\n"
+    text = ("> root@build-host-7:/srv/bench# taskset -c 3 /usr/local/ssl/bin/openssl speed\n"
+            "> -elapsed -decrypt -evp aes-256-cbc\n> " + table.format("612873.11").replace("\n", "\n> ") +
+            "\n$ openssl speed -bytes 16 -evp aes-256-cbc   # the second try, encrypt this time\n"
+            "-----\n" + table.format("512873.11"))
+    df = cipherlab.ingest(text)
+    assert df.operation.tolist() == ["decrypt", "encrypt"]
+    assert df.timing.tolist() == ["elapsed", "cpu"]

@@ -54,19 +54,21 @@ class _Assembly:
 
     def native_runs(self) -> None:
         """A command that sets no capability variable, in a shell that exported none, with the
-        arguments of a command of the text that sets one (``openssl speed -evp aes-256-cbc``,
+        binary and arguments of a command of the text that sets one (``openssl speed -evp aes-256-cbc``,
         then ``OPENSSL_armcap=0x1 openssl speed -evp aes-256-cbc``), is its twin with nothing
         switched off: ``isa_off`` ``none``, so the two pair (:func:`cipherlab.runners.isa_contrast`).
         Another command (the legacy ``aes-128-cbc`` beside ``-evp``) is no twin: it pairs with
         none. A run whose own ``CPUINFO`` line shows the mask in effect is decoded from it."""
-        masked = {tuple(sorted(run.opts.get("args", ()))) for run in self.runs
-                  if run.opts.get("shell_mask") is not None}
+        def command(run: _Run) -> tuple:
+            return run.opts.get("binary"), *sorted(run.opts.get("args", ()))
+
+        masked = {command(run) for run in self.runs if run.opts.get("shell_mask") is not None}
         if not masked:
             return
         for run in self.runs:
             if "shell_mask" in run.opts and run.opts["shell_mask"] is None and \
-                    tuple(sorted(run.opts.get("args", ()))) in masked and \
-                    "cpuinfo" not in run.meta and "isa_mask" not in run.meta:
+                    command(run) in masked and "cpuinfo" not in run.meta and \
+                    "isa_mask" not in run.meta:
                 run.meta["isa_off"], run.opts["native"] = "none", True
 
     def warn_interleaved(self, run: _Run) -> None:

@@ -74,6 +74,7 @@ _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 # A `type` line that holds sizes but is no header the reader can read ("type 16 bytes 64 byts").
 _SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
+_WRAPPED_COMMAND = 50  # a command line this long, its next line an option: a mail client broke it
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 # What time(1) prints of a command, on one line: zsh's "<command>  18.00s user 0.09s system 99%
 # cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%";
@@ -424,6 +425,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             elif line.startswith("Got:") and _GOT.match(line) is None:
                 line, extra = self.rejoined_got(idx, line)  # (wrapped the same way)
                 resume = idx + 1 + extra
+            elif "speed" in line and len(line) >= _WRAPPED_COMMAND:
+                line, extra = self.rejoined_command(idx, line)
+                resume = idx + 1 + extra
             if self.harness is None and is_prose(line):
                 self.note_prose(i, line)
                 continue
@@ -508,6 +512,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if _DOING_RESULT.search(text) and _progress.doing(text, idx + 1) is not None:
                 return text, j - idx
         return line, 0
+
+    def rejoined_command(self, idx: int, line: str) -> tuple[str, int]:
+        """A long ``openssl speed`` command line a mail client broke before an option (``...
+        openssl speed`` / ``-elapsed -decrypt -evp aes-128-cbc``) joined with its tail: the
+        tail's options are the run's (read apart, a -decrypt run read as encrypt). ``(line, 0)``
+        when the next line is no such tail (a separator, ``-bash: openssl: not found``)."""
+        nxt = clean(self.lines[idx + 1]) if idx + 1 < len(self.lines) and idx + 1 not in self.skip \
+            else ""
+        if nxt[:1] != "-" or not nxt[1:2].isalpha() or ": " in nxt or _parse_prompt(line) is None:
+            return line, 0
+        joined = f"{line} {nxt}"
+        return (joined, 1) if _parse_prompt(joined) is not None else (line, 0)
 
     def rejoined_got(self, idx: int, line: str) -> tuple[str, int]:
         """A ``-multi`` child's ``Got: +F:... from N`` line cut short (a mail client breaks it

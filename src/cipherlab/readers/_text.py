@@ -76,16 +76,17 @@ _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
 # names such as `hmac(md5)`, or a `$(nproc)` or `$c`: the class holds `-`, and a separate `-?` made
 # failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`,
-# `apps/openssl`, `.\openssl.exe`, a fork's (`tongsuo`), or a quoted path PowerShell calls with `&`)
+# `apps/openssl`, `.\openssl.exe`, Homebrew's `/opt/homebrew/opt/openssl@3/bin/openssl`, a fork's
+# (`tongsuo`), or a quoted path PowerShell calls with `&`)
 _OPENSSL = r"(?:openssl|tongsuo)"
 _PROMPT = re.compile(
     rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
     # (a quoted path read whole, then its end looked at: a lazy scan for the name was quadratic)
     r"(?:&\s*)?(?:(?P<q>['\"])[^'\"]*+"
     r"(?:(?<=openssl)|(?<=tongsuo)|(?<=openssl\.exe)|(?<=tongsuo\.exe))(?P=q)"
-    rf"|(?:[\w.~:${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
+    rf"|(?:[\w.~:@+${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
     r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?|%%?\w+))*+)\s*"
-    r"(?:\(.*\)|(?P<shell>[|;&<>].*))?\s*$")
+    r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*)?\s*$")  # (a comment: `# the second try`)
 # A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl
 # version; openssl speed ...`, `for c in a b; do openssl speed -evp $c; done`, PowerShell's
 # `... | % { openssl speed -evp $_ }`): cut at the shell's list operators and braces.
@@ -1212,7 +1213,8 @@ def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
         args.pop()  # (`2>err`: the number is the stream redirected, no argument)
     if not (prompted or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
-    out: dict = {"args": args, "conditions": {}}
+    binary = m.string[m.end("pre"):m.start("args")].strip().lstrip("&").strip()
+    out: dict = {"args": args, "conditions": {}, "binary": binary[:-5].rstrip()}  # (less " speed")
     mask = _environment_mask(f"{outer} {m['pre']}") if "=" in m["pre"] or "=" in outer else None
     if mask is not None:
         out["isa_mask"] = mask
