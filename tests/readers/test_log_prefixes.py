@@ -302,7 +302,8 @@ def test_ansible_yaml_results_are_read_each_named_by_its_host():
     results were one text: the second host's run was named 'stdout_lines: <omitted>')."""
     def result(host: str, value: str) -> str:
         return (f"ok: [{host}] =>\n    changed: false\n    cmd: openssl speed -elapsed -bytes 64 md5\n"
-                f"    rc: 0\n    stderr: |-\n        You have chosen to measure elapsed time instead of user CPU time.\n"
+                f"    rc: 0\n    stderr: |-\n"
+                f"        You have chosen to measure elapsed time instead of user CPU time.\n"
                 f"    stdout_lines:\n    - 'type             64 bytes'\n    - md5              {value}k\n")
     text = ("TASK [speed] *****\n" + result("edge-a.lab", "412871.33") + result("edge-b.lab", "398201.41")
             + "\nPLAY RECAP *****\nedge-a.lab : ok=1\n")

@@ -227,7 +227,8 @@ def test_a_command_without_the_mask_of_its_twin_ran_with_nothing_switched_off():
     pair compares (the Pi's native runs had no ISA condition: ``speedup`` found no pair). A
     command with other arguments (the legacy name beside ``-evp``) is no twin."""
     table = "type             16 bytes\n{}     {}k\n"
-    text = ("root@c7i:~# openssl speed -bytes 16 -evp aes-128-ctr\n" + table.format("AES-128-CTR", "712873.11") +
+    text = ("root@c7i:~# openssl speed -bytes 16 -evp aes-128-ctr\n" +
+            table.format("AES-128-CTR", "712873.11") +
             "root@c7i:~# OPENSSL_ia32cap=~0x200000200000000 openssl speed -bytes 16 -evp aes-128-ctr\n" +
             table.format("AES-128-CTR", "151287.11") +
             "root@c7i:~# openssl speed -bytes 16 aes-128-cbc\n" + table.format("aes-128 cbc", "98287.11") +
@@ -249,7 +250,8 @@ def test_a_binary_under_a_homebrew_prefix_is_read():
     """Homebrew's keg paths hold '@' (``/opt/homebrew/opt/openssl@3/bin/openssl``,
     ``/usr/local/opt/openssl@1.1/bin/openssl``): such a command line was no prompt, so a
     ``-decrypt`` run read as encrypt (terminal/044)."""
-    prompt = parse_prompt("me@mini ~ % /usr/local/opt/openssl@1.1/bin/openssl speed -decrypt -evp aes-256-cbc")
+    prompt = parse_prompt("me@mini ~ % /usr/local/opt/openssl@1.1/bin/openssl speed -decrypt "
+                          "-evp aes-256-cbc")
     assert prompt["decrypt"] and prompt["evp"] == "aes-256-cbc"
     assert prompt["binary"] == "/usr/local/opt/openssl@1.1/bin/openssl"
 
@@ -259,7 +261,8 @@ def test_a_twin_runs_the_same_binary():
     arguments are the same (terminal/027: it was 'isa_off none' for a moment in this branch)."""
     table = "type             16 bytes\naes-128-gcm     {}k\n"
     text = ("me@m2 ~ % /usr/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("372287.53") +
-            "me@m2 ~ % OPENSSL_armcap=0x1 /opt/homebrew/opt/openssl@3/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" +
+            "me@m2 ~ % OPENSSL_armcap=0x1 /opt/homebrew/opt/openssl@3/bin/openssl speed -bytes 16 "
+            "-evp aes-128-gcm\n" +
             table.format("112980.27") +
             "me@m2 ~ % /opt/homebrew/opt/openssl@3/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" +
             table.format("730733.74"))

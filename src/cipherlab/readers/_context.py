@@ -571,7 +571,8 @@ _SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
 # A shell's prompt before a command: `user@host:~$`, `[root@box ~]#`, `~ $` (Termux), `/ #`
 # (BusyBox), a bare `$`, PowerShell's `PS C:\>`, cmd's `C:\>` (not Markdown's `# heading`).
 _SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+:\S*\s?[$#%]|\[[\w.-]+@[^\]]{1,80}\][$#%]|"
-                           r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|[$%\u276f\u279c])\s*\S")
+                           r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|"
+                           r"[$%\u276f\u279c])\s*\S")
 
 
 def is_shell_command(line: str) -> bool:

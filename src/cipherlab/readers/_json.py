@@ -237,7 +237,7 @@ def _yaml_pieces(node, first: int) -> Block:
     command = keys.get("cmd")
     out: Block = []
     if command is not None:
-        words = [w for w in text(command)]
+        words = text(command)
         if words:
             out.append(_at("$ " + " ".join(w.rstrip("\n") for w in words) + "\n", words[0].line))
     for name in _RESULT_TEXT:
