@@ -284,3 +284,17 @@ def test_a_long_command_a_mail_client_broke_before_an_option_is_joined():
     df = cipherlab.ingest(text)
     assert df.operation.tolist() == ["decrypt", "encrypt"]
     assert df.timing.tolist() == ["elapsed", "cpu"]
+
+
+def test_cmds_loop_with_an_ampersand_list_names_each_run_by_its_echo():
+    """cmd.exe's ``for %h in (...) do @echo == %h & ssh %h openssl speed ...``: its `&` joins
+    the commands of the loop's body (the line was no prompt: the first host had no label);
+    bash's ``a & b &`` is a list that runs speed twice (loud, as ``a; b``)."""
+    table = "type             16 bytes\naes-256-gcm     {}k\n"
+    text = ("C:\\>for %h in (hv1 hv2) do @echo == %h & ssh %h openssl speed -bytes 16 -evp aes-256-gcm\n"
+            "== hv1\n" + table.format("412873.11") + "== hv2\n" + table.format("392873.11"))
+    with pytest.warns(UserWarning, match="a loop runs openssl speed"):
+        df = cipherlab.ingest(text)
+    assert df.label.tolist() == ["hv1", "hv2"]
+    assert parse_prompt("$ openssl speed md5 & openssl speed sha1 &")["unbound"] == \
+        "one command line runs openssl speed 2 times"

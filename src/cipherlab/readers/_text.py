@@ -89,9 +89,10 @@ _PROMPT = re.compile(
     r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*)?\s*$")  # (a comment: `# the second try`)
 # A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl
 # version; openssl speed ...`, `for c in a b; do openssl speed -evp $c; done`, PowerShell's
-# `... | % { openssl speed -evp $_ }`): cut at the shell's list operators and braces.
-_LIST = re.compile(r"\s*(?:&&|\|\||;|\|\s*(?:%|ForEach-Object)\s*(?=\{)|[{}]|\s(?=do\s))\s*")
-_LIST_HINT = re.compile(r"&&|\|\||;|\{|\sdo\s")
+# `... | % { openssl speed -evp $_ }`, cmd's `for %h in (a b) do @echo %h & ssh %h openssl speed`):
+# cut at the shell's list operators and braces.
+_LIST = re.compile(r"\s*(?:&&|\|\||;|\|\s*(?:%|ForEach-Object)\s*(?=\{)|[{}]|\s(?=do\s)|\s&(?=\s))\s*")
+_LIST_HINT = re.compile(r"&&|\|\||;|\{|\sdo\s|\s&\s")
 _LEADING_PS = re.compile(rf"\s*(?:{_PS})?")
 _LOOP = re.compile(r"\s*(?:for|while|until|foreach)\b|.*\|\s*(?:%|ForEach-Object)\s*\{|.*\bxargs\s", re.I)
 _LIST_WORD = re.compile(r"^(?:do|then|else)\s+")
