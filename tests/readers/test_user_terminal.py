@@ -391,3 +391,7 @@ def test_the_output_of_a_command_that_runs_no_speed_names_no_run():
                 "   441206.30k", "") + "\nRouter B:\n\n/ # openssl speed -bytes 16 aes-128-cbc\n" +
             TABLE.replace("     64 bytes", "").replace("   441206.30k", ""))
     assert _runs(_read(text), "label") == [None, "Router B"]
+    # (output that names a CPU is the machine's own words: lscpu's model line still names it)
+    lscpu = ("$ lscpu | grep 'Model name'\nModel name:   AMD EPYC 7763 64-Core Processor\n" +
+             text[text.index("/ # openssl"):])
+    assert _runs(_read(lscpu), "cpu")[0] == "AMD EPYC 7763 64-Core Processor"

@@ -37,6 +37,7 @@ from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR
                                            VERSION, Event, _RunBoundaries, bind_context,
                                            check_cpuinfo, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
+from cipherlab.readers._tables._facts import prose_cpu
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item,
                                         is_shell_command, label_verdict,
                                         prose_mask, setext_level, shell_assignment, shell_host,
@@ -549,10 +550,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def note_prose(self, i: int, line: str) -> None:
         if self.output_to == i - 1 or ("speed" not in line and is_shell_command(line)):
             # a command that runs no openssl speed, and its output up to a blank line, name no
-            # run ("~ $ pkg install ...", "Setting up openssl-tool (3.3.2) ..."); a command that
-            # runs it elsewhere may print the hosts' names (clush's frames, a loop's echo)
-            self.output_to = i
-            self.verdicts[i] = SKIP
+            # run ("~ $ pkg install ...", "Setting up openssl-tool (3.3.2) ..."), but where the
+            # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
+            # it elsewhere may print the hosts' names (clush's frames, a loop's echo)
+            output, self.output_to = self.output_to == i - 1, i
+            if not output or not prose_cpu(line):
+                self.verdicts[i] = SKIP
         mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
