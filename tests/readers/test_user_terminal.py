@@ -395,3 +395,7 @@ def test_the_output_of_a_command_that_runs_no_speed_names_no_run():
     lscpu = ("$ lscpu | grep 'Model name'\nModel name:   AMD EPYC 7763 64-Core Processor\n" +
              text[text.index("/ # openssl"):])
     assert _runs(_read(lscpu), "cpu")[0] == "AMD EPYC 7763 64-Core Processor"
+    brew = ("me@mbp ~ % brew install openssl@3\n==> Pouring openssl@3--3.4.0.arm64_sonoma.bottle.tar.gz\n"
+            "\U0001f37a  /opt/homebrew/Cellar/openssl@3/3.4.0: 7,236 files, 33.4MB\n" +
+            text[text.index("/ # openssl"):])  # (zsh's prompt: brew's last line named the run)
+    assert _runs(_read(brew), "label")[0] is None

@@ -568,9 +568,11 @@ def shell_assignment(line: str) -> tuple[str | None] | None:
 
 
 _SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
-# A shell's prompt before a command: `user@host:~$`, `[root@box ~]#`, `~ $` (Termux), `/ #`
-# (BusyBox), a bare `$`, PowerShell's `PS C:\>`, cmd's `C:\>` (not Markdown's `# heading`).
-_SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+:\S*\s?[$#%]|\[[\w.-]+@[^\]]{1,80}\][$#%]|"
+# A shell's prompt before a command: `user@host:~$`, zsh's `user@host ~ %`, `[root@box ~]#`,
+# `~ $` (Termux), `/ #` (BusyBox), a bare `$`, PowerShell's `PS C:\>`, cmd's `C:\>` (not
+# Markdown's `# heading`).
+_SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+(?::\S*|\s[^\s$#%]{1,80})\s?[$#%]|"
+                           r"\[[\w.-]+@[^\]]{1,80}\][$#%]|"
                            r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|"
                            r"[$%\u276f\u279c])\s*\S")
 
@@ -579,7 +581,7 @@ def is_shell_command(line: str) -> bool:
     """Whether ``line`` is a command after a shell's prompt: its output follows it, and neither
     names a run.
 
-    >>> is_shell_command("~ $ pkg install openssl-tool"), is_shell_command("/ # apk add openssl")
+    >>> is_shell_command("~ $ pkg install openssl-tool"), is_shell_command("me@mbp ~ % brew list")
     (True, True)
     >>> is_shell_command("# Results"), is_shell_command("Cost: $5"), is_shell_command("$")
     (False, False, False)
