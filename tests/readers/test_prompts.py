@@ -199,6 +199,10 @@ RUNNERS = [  # (a command run elsewhere, what it binds): the runner's own words 
      {"multi": 2, "evp": "sm4-cbc"}),
     ("$ docker exec -it bench sh -c 'OPENSSL_ia32cap=~0x200000200000000 openssl speed -bytes 16 "
      "-evp aes-128-gcm'", {"isa_mask": "~0x200000200000000", "bytes": 16}),
+    ("$ docker run --rm --env=OPENSSL_ia32cap=~0x200000000 img openssl speed -evp aes-128-gcm",
+     {"isa_mask": "~0x200000000"}),
+    ('$ docker run --rm -e "OPENSSL_armcap=0x1" arm64v8/debian openssl speed -elapsed sha256',
+     {"isa_mask": "armcap=0x1", "timing": "elapsed"}),
 ]
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import gzip
 import html
 import re
-import shlex
 import warnings
 import zlib
 from contextlib import contextmanager
@@ -99,7 +98,6 @@ _LIST_WORD = re.compile(r"^(?:do|then|else)\s+")
 # (without a prompt, the list is a command when its first word is one: `cd build && ...`)
 _SHELL_WORD = re.compile(r"\s*(?:cd|make|ninja|cmake|export|set|source|for|while|until|foreach|"
                          r"openssl|tongsuo|\S*[/\\](?:openssl|tongsuo|Configure|config))\s")
-_ENV = re.compile(_ASSIGNMENT.replace(r"\s+", r"(?=\s)"))
 # `openssl speed` options and what they do to a run; every other option (`-primes 3`, and any
 # option openssl may gain) becomes a condition of the run.
 _FLAGS = {"elapsed", "decrypt", "mr", "aead", "mb", "testmode", "mlock"}
@@ -1147,17 +1145,25 @@ def _run_elsewhere(line: str) -> dict | None:
     return out
 
 
+# A capability variable assigned (any CPU's): `OPENSSL_ia32cap=~0x...` before a command, a
+# runner's `-e OPENSSL_armcap=0`, `--env=OPENSSL_ia32cap=...`, `-e "OPENSSL_ia32cap=..."`.
+_CAP_ASSIGNMENT = re.compile(r"(?<![\w$])OPENSSL_(\w*?cap)=(\"[^\"]*\"|'[^']*'|[^\s\"';&|]*)", re.I)
+
+
 def _environment_mask(words: str) -> str | None:
     """The ``isa_mask`` a capability variable assigned in ``words`` sets (``OPENSSL_ia32cap=...``
-    before a command, or in a runner's ``-e``/``env``), None when none is."""
+    before a command, or in a runner's ``-e``/``--env=``/``env``), None when none is (or the
+    value is empty: the variable is set to nothing, no mask).
+
+    >>> _environment_mask('docker run --env=OPENSSL_ia32cap=~0x200000000 -e "X=1" img')
+    '~0x200000000'
+    >>> _environment_mask("podman run -e 'OPENSSL_armcap=0' img"), _environment_mask("OPENSSL_ia32cap= ")
+    ('armcap=0', None)
+    """
     mask = None
-    for assignment in _ENV.finditer(words):
-        try:
-            key, _, value = shlex.split(assignment[0])[0].partition("=")
-        except ValueError:
-            continue
-        if key.upper().startswith("OPENSSL_") and key.upper().endswith("CAP"):  # (any CPU's)
-            mask = mask_value(key[8:], value)
+    for m in _CAP_ASSIGNMENT.finditer(words):
+        value = m[2].strip("\"'")
+        mask = mask_value(m[1], value) if value else None
     return mask
 
 
