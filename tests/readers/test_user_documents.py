@@ -762,3 +762,221 @@ def test_thousands_separators_in_space_aligned_cells_make_no_csv(tmp_path, name,
     df = _ingest(tmp_path, name, text)
     assert sorted(df["bytes_per_s"]) == [2219.8e6, 2220.1e6, 5087.9e6, 5102.3e6]
     assert df["label"].nunique() == 2 and set(df["block_bytes"]) == {16384}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("mail.txt", "Hi,\n\nnumbers from the sheet (OpenSSL 3.0.11, MB/s, 16 KB blocks):\n\n"
+                 "Cipher            host-1      host-2\naes-256-gcm      4,310.6     4,295.2\n"
+                 "sha512             901.3       899.7\n\nCheers\n"),
+    ("quoted.txt", "> OpenSSL 3.0.11, MB/s, 16 KB blocks:\n>\n> Cipher            host-1      host-2\n"
+                   "> aes-256-gcm      4,310.6     4,295.2\n> sha512             901.3       899.7\n"),
+])
+def test_a_table_aligned_by_spaces_outside_a_code_block_is_read(tmp_path, name, text):
+    """A spreadsheet pasted into a mail as aligned text (text 167), no fence around it: its
+    rows were reported as unplaced. A paragraph of cells aligned by spaces is a table when it
+    names what it measures (an algorithm or a block size)."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"]) == [899.7e6, 901.3e6, 4295.2e6, 4310.6e6]
+    assert set(df["label"].astype(str)) == {"host-1", "host-2"}
+
+
+def test_another_programs_aligned_output_outside_a_code_block_stays_unread(tmp_path):
+    """iostat's table under its command, outside a code block, names no algorithm nor block
+    size: no table, nothing reported (beside openssl's output, which is read)."""
+    text = ("$ iostat -m sda\nDevice             tps    MB_read/s    MB_wrtn/s\n"
+            "sda              12.40         0.81         4.07\n\n$ openssl speed -evp aes-128-gcm\n"
+            "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes\n"
+            "aes-128-gcm     512000.00k  1400000.00k  3000000.00k  4800000.00k  5300000.00k\n")
+    df, messages = _ingest_warned(tmp_path, "mixed.txt", text)
+    assert len(df) == 5 and set(df["algorithm"].astype(str)) == {"aes-128-gcm"}
+    assert not [m for m in messages if "not placed" in m]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("fenced.md", "Results in GiB/s (OpenSSL 3.2.1, 16384-byte blocks):\n\n```\n"
+                  "Algorithm         m7i.large    c7g.large    c7a.large\n"
+                  "chacha20-poly1305   2.41         1.98         2.66\n"
+                  "aes-256-gcm         6.90 4.12    7.35\n"
+                  "sha384              0.91         1.07         0.95\n```\n"),
+    ("mail.txt", "Sheet pasted below, MB/s, OpenSSL 3.0.13, 64-byte blocks.\n\n"
+                 "Cipher       Xeon      Xeon      Altra     Altra\n"
+                 "             1 core    8 cores   1 core    8 cores\n"
+                 "aes-256-gcm  815.20    6410.11 731.40    5710.3\n"
+                 "sha512       402.75    3190.40   388.12    3011.09\n"),
+])
+def test_a_row_with_numbers_one_blank_apart_is_reported_not_read_into_other_columns(
+        tmp_path, name, text):
+    """A TAB paste mail-wrapped (its TABs expanded to the next stop) leaves two cells one blank
+    apart (text 148 wrapped: ``6801.20 590.12  5540.87``); the row's cells, placed by the columns
+    they overlap, put 5540.87 under the column before its own. Such a row is reported whole;
+    the others are read."""
+    df, messages = _ingest_warned(tmp_path, name, text)
+    assert "aes-256-gcm" not in set(df["algorithm"].astype(str))
+    row = 6 if name == "fenced.md" else 5
+    assert len(df) == (6 if name == "fenced.md" else 4)
+    assert any("not placed" in m and f"line(s) {row};" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("left.md", "Same box (Xeon E-2388G), figures in KiB/s:\n\n```\n"
+                "               OpenSSL 1.1.1w            OpenSSL 3.0.13\n"
+                "cipher         16 bytes   16384 bytes    16 bytes   16384 bytes\n"
+                "aes-256-cbc    880912.3   1402113.8      871204.9   1398870.2\n"
+                "sha256         312004.1   2110453.6      298765.0   2101377.4\n```\n"),
+    ("right.txt", "> Figures in KiB/s, Xeon E-2388G.\n>\n"
+                  ">                        OpenSSL 1.1.1w               OpenSSL 3.0.13\n"
+                  "> cipher        16 bytes   16384 bytes     16 bytes   16384 bytes\n"
+                  "> aes-256-cbc   880912.3   1402113.8       871204.9   1398870.2\n"
+                  "> sha256        312004.1   2110453.6       298765.0   2101377.4\n"),
+])
+def test_titles_spanning_columns_of_an_aligned_table_are_over_their_columns(tmp_path, name, text):
+    """``pdftotext -layout`` of a paper (text 168): a CPU over its two size columns, the row
+    above the titles holding fewer cells than the rows below, was no table (its rows reported).
+    A first row of fewer titles, no number, spans the columns under it, each title over those
+    whose middles lie in its reach (left-aligned, centred or right-aligned titles alike)."""
+    df = _ingest(tmp_path, name, text)
+    got = {(str(r.tool_version), r.algorithm, r.block_bytes): r.bytes_per_s for r in df.itertuples()}
+    assert got == pytest.approx({("1.1.1w", "aes-256-cbc", 16): 880912.3 * 1024,
+                                 ("1.1.1w", "aes-256-cbc", 16384): 1402113.8 * 1024,
+                                 ("1.1.1w", "sha256", 16): 312004.1 * 1024,
+                                 ("1.1.1w", "sha256", 16384): 2110453.6 * 1024,
+                                 ("3.0.13", "aes-256-cbc", 16): 871204.9 * 1024,
+                                 ("3.0.13", "aes-256-cbc", 16384): 1398870.2 * 1024,
+                                 ("3.0.13", "sha256", 16): 298765.0 * 1024,
+                                 ("3.0.13", "sha256", 16384): 2101377.4 * 1024})
+
+
+@pytest.mark.parametrize("name, text", [
+    ("README.rst", "Results (OpenSSL 3.0.11, MiB/s, on the build host):\n\n"
+                   "============  =========  =========\nDigest        64 bytes   16 KiB\n"
+                   "============  =========  =========\nsha256        310.5      1650.2\n"
+                   "sha3-256      190.1      405.7\n============  =========  =========\n"),
+    ("spans.rst", "Both hosts run OpenSSL 3.0.11; MiB/s.\n\n"
+                  "==========  =========  =========\n\\           host-a     host-b\n"
+                  "----------  ---------  ---------\nDigest      64 bytes   64 bytes\n"
+                  "==========  =========  =========\nsha256      310.5      1650.2\n"
+                  "sha3-256    190.1      405.7\n==========  =========  =========\n"),
+])
+def test_a_rest_simple_table_s_borders_are_markup_not_cells(tmp_path, name, text):
+    """A reST simple table (text 170): its ``=====  =====`` borders and ``---`` span lines were
+    read as header cells, the runs labelled '========== / Raspberry Pi 5 / ----- / ====='.
+    Rules drawn across an aligned table are markup (the first gives the columns); a lone
+    ``\\`` (reST's empty cell) is blank."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["bytes_per_s"] / 2**20) == pytest.approx([190.1, 310.5, 405.7, 1650.2])
+    labels = set(df["label"].dropna().astype(str))
+    assert not any("=" in x or "--" in x or "\\" in x for x in labels)
+    if name == "spans.rst":
+        assert labels == {"host-a", "host-b"} and set(df["block_bytes"]) == {64}
+
+
+def test_rest_directive_lines_give_no_label(tmp_path):
+    """A Sphinx page (text 169): the ``:widths: auto`` option of the ``.. table::`` directive
+    above a grid table was the run's label. Directive lines and their options are markup,
+    the label comes from the prose (or there is none)."""
+    text = ("Graviton3 (c7g.large), OpenSSL 3.0.8, MB/s:\n\n.. table:: Digests\n   :align: center\n"
+            "   :widths: 20 10\n\n   +---------+----------+\n   | Digest  | 16 bytes |\n"
+            "   +=========+==========+\n   | sha256  | 190.2    |\n   +---------+----------+\n")
+    df = _ingest(tmp_path, "perf.rst", text)
+    assert list(df["bytes_per_s"]) == [190.2e6]
+    assert str(df["label"].iloc[0]).startswith(("nan", "<NA>", "Graviton3"))
+
+
+@pytest.mark.parametrize("name, text, version", [
+    ("fig.html", "<h3>Rock 5B</h3>\n<figure><table><tr><th>cipher</th><th>16 B</th></tr>\n"
+                 "<tr><td>sha256</td><td>401.7</td></tr></table>\n"
+                 "<figcaption>Values in MiB/s with OpenSSL 3.0.11</figcaption></figure>\n", "3.0.11"),
+    ("below.md", "## Pi 4\n\n| cipher | 16 B |\n|---|---|\n| sha256 | 401.7 |\n\n"
+                 "*Table 1: LibreSSL 3.8.2, MiB/s.*\n", "3.8.2"),
+    ("later.md", "## Pi 4, figures in MiB/s\n\n| cipher | 16 B |\n|---|---|\n| sha256 | 401.7 |\n\n"
+                 "OpenSSL 3.2 should do better here.\n", None),
+])
+def test_a_caption_below_a_table_states_its_version(tmp_path, name, text, version):
+    """A blog's ``<figcaption>`` under each board's table (text 176) states its unit and its
+    version: the unit was read, the version was not. A caption below that states the unit
+    states the table's other facts too; a sentence below that states no unit is prose about
+    something else (no version from it)."""
+    df = _ingest(tmp_path, name, text)
+    assert list(df["bytes_per_s"]) == [pytest.approx(401.7 * 2**20)]
+    got = df["tool_version"].iloc[0] if "tool_version" in df else None
+    assert (None if got is None or str(got) in ("nan", "<NA>") else str(got)) == version
+
+
+@pytest.mark.parametrize("name, text", [
+    ("releases.md", "| Release | sha256 | sha512 |\n|---|---|---|\n| 1.1.1w | 1,990.2 | 801.7 |\n"
+                    "| 3.0.13 | 1,985.0 | 799.9 |\n\n*Table 4: 16 KiB blocks, MB/s.*\n"),
+    ("releases.txt", "OpenSSL\tsha256\tsha512\n1.1.1w\t1990.2\t801.7\n3.0.13\t1985.0\t799.9\n\n"
+                     "Figures at 16384-byte blocks, in MB/s.\n"),
+])
+def test_a_block_size_stated_in_the_caption_below_a_grid_places_its_cells(tmp_path, name, text):
+    """Versions as rows, algorithms as columns (text 178), the one block size only in the
+    caption below the table: every row was reported. A caption below (it states the unit)
+    gives the grid its block size where the prose above states none."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["block_bytes"]) == {16384} and len(df) == 4
+    assert set(df["tool_version"].astype(str)) == {"1.1.1w", "3.0.13"}
+    assert sorted(df["bytes_per_s"]) == pytest.approx([799.9e6, 801.7e6, 1985.0e6, 1990.2e6])
+
+
+def test_a_caption_below_one_grid_gives_no_block_size_to_the_next(tmp_path):
+    """The caption's block size is its table's: a grid after it, with none stated, is
+    reported, not read at that size."""
+    text = ("| Release | sha256 |\n|---|---|\n| 1.1.1w | 1,990.2 |\n\n*16 KiB blocks, MB/s.*\n\n"
+            "## Other box\n\n| Release | sha256 |\n|---|---|\n| 3.0.13 | 1,012.4 |\n")
+    df, messages = _ingest_warned(tmp_path, "two.md", text)
+    assert list(df["bytes_per_s"]) == [1990.2e6]
+    assert any("not placed" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("mixed.md", "Both on OpenSSL 3.0.2, 16 KiB blocks:\n\n    Cipher\t  box-1 (Xeon)    box-2 (EPYC)\n"
+                 "    aes-256-gcm\t1,402.7 MB/s\t5,921.3 MB/s\n"
+                 "    sha512  880.4 MB/s\t1,021.5 MB/s\n"),
+    ("mixed.txt", "OpenSSL 3.0.2, 16 KiB blocks, MB/s.\n\nCipher\t  box-1 (Xeon)    box-2 (EPYC)\n"
+                  "aes-256-gcm\t1402.7\t5921.3\nsha512  880.4\t1021.5\n"),
+])
+def test_cells_aligned_by_tabs_and_spaces_mixed_are_split_at_both(tmp_path, name, text):
+    """An editor's TABs for eight spaces in a table aligned by spaces (text 175 damaged): read
+    as a TAB table, 'box-1 (Xeon)    box-2 (EPYC)' was one machine and 'sha512  880.4 MB/s'
+    an algorithm named 'sha512-880.4-mb/s'. A TAB table with two blanks inside a cell is left
+    to the aligned reader (two blanks or a TAB between cells); a name holding a decimal
+    number names no algorithm."""
+    df = _ingest(tmp_path, name, text)
+    got = {(str(r.label), r.algorithm): r.bytes_per_s for r in df.itertuples()}
+    assert got == pytest.approx({("box-1 (Xeon)", "aes-256-gcm"): 1402.7e6,
+                                 ("box-2 (EPYC)", "aes-256-gcm"): 5921.3e6,
+                                 ("box-1 (Xeon)", "sha512"): 880.4e6,
+                                 ("box-2 (EPYC)", "sha512"): 1021.5e6})
+
+
+def test_a_figcaption_wrapped_under_its_table_still_gives_the_unit(tmp_path):
+    """A blog's <figcaption> broken by a mail client (text 176 wrapped at 72): the text below
+    the table ran on past the next <h3> into the next <figure>, was taken as introducing that
+    table, and the unit was lost (cells flagged). An HTML heading ends the text below."""
+    text = ("<h3>Pi 4</h3>\n<figure><table><tr><th>cipher</th><th>16 B</th></tr>\n"
+            "<tr><td>sha256</td><td>42.1</td></tr>\n</table><figcaption>Figures in\n"
+            "MiB/s</figcaption></figure>\n<h3>Pi 5</h3>\n<figure\nclass=\"t\"><table><tr><th>cipher</th>"
+            "<th>16 B</th></tr>\n<tr><td>sha256</td><td>401.7</td></tr>\n</table><figcaption>Figures in "
+            "MiB/s</figcaption></figure>\n")
+    df = _ingest(tmp_path, "blog.html", text)
+    assert sorted(df["bytes_per_s"] / 2**20) == pytest.approx([42.1, 401.7])
+    assert "flag" not in df or df["flag"].isna().all()
+
+
+def test_a_rest_grid_table_s_spanning_title_is_over_its_columns(tmp_path):
+    """A reST grid table whose title spans columns (text 179: "Buffer size" over the sizes,
+    a rule under it only, the corner spanning two header rows): the line holding that rule
+    ended the table, and it became the label of the rest ('| Algorithm +-----+-----+').
+    Each line is cut at the borders the table's rules draw; a rule under some cells ends
+    that row of the header."""
+    text = ("OpenSSL 3.2.1, 16 KiB blocks, MiB/s.\n\n"
+            "+----------+---------------------+\n|          | Host                |\n"
+            "| Digest   +----------+----------+\n|          | ci-x86   | ci-arm   |\n"
+            "+==========+==========+==========+\n| sha256   | 1650.2   | 2011.8   |\n"
+            "+----------+----------+----------+\n| sha512   | 1110.2   | 702.5    |\n"
+            "+----------+----------+----------+\n")
+    df = _ingest(tmp_path, "hosts.rst", text)
+    got = {(str(r.label), r.algorithm): r.bytes_per_s / 2**20 for r in df.itertuples()}
+    assert got == pytest.approx({("ci-x86", "sha256"): 1650.2, ("ci-arm", "sha256"): 2011.8,
+                                 ("ci-x86", "sha512"): 1110.2, ("ci-arm", "sha512"): 702.5})
+    assert set(df["block_bytes"]) == {16384}

@@ -49,6 +49,7 @@ SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH
     "switch", "blank")
 _MEASURED = (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)  # (a column's title says so)
 
+_DECIMAL = re.compile(r"\d[.,]\d")  # (in a value or a version, never in an algorithm's name)
 _BITS = re.compile(r"^(\d+)\s*bits?\s+", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 # Quantities computed from the measurements, or times: never a measurement of their own.
@@ -195,6 +196,8 @@ def algorithm_of(name: str) -> str | None:
     >>> algorithm_of("AES-128-CBC"), algorithm_of("SM2"), algorithm_of("AES"), algorithm_of("RV64GC")
     ('aes-128-cbc', 'sm2', None, None)
     """
+    if _DECIMAL.search(name):
+        return None  # ("chacha20-poly1305 1,012.4 MB/s": a name and a value, cells run together)
     algorithm = canonical(name)[0]
     if not is_known(algorithm) or _FAMILY_ONLY.search(algorithm):
         m = _BITS.match(name)  # "2048 bits RSA", "256 bits SM2"
@@ -501,7 +504,8 @@ def _value_columns(titles: list[list[str]], keys: int,
                    body: list[list[str]]) -> list[tuple[int, list[Role]]]:
     """The measurement columns after the ``keys`` row-name columns, with their roles."""
     columns = []
-    every = [[r for r in map(role, titles[j]) if r.kind != BLANK] for j in range(keys, len(titles))]
+    every = [_titled_runs([r for r in map(role, titles[j]) if r.kind != BLANK])
+             for j in range(keys, len(titles))]
     stats = sum(any(r.kind == STAT for r in roles) for roles in every)
     named = {" ".join(t).lower() for t in titles[keys:]}
     for j, roles in enumerate(every, keys):
@@ -516,6 +520,15 @@ def _value_columns(titles: list[list[str]], keys: int,
 
 
 _OPERATOR = re.compile(r"/|\u00f7|:| - | \u2212 ")  # (no \s* around: a run of blanks is linear)
+
+
+def _titled_runs(roles: list[Role]) -> list[Role]:
+    """A column's roles without a title spanning runs that says what they are ("Host",
+    "Version" over "ci-x86" and "ci-arm"): a run's name is the title under it."""
+    runs = [r for r in roles if r.kind == RUN]
+    if len(runs) < 2:
+        return roles
+    return [r for r in roles if r.kind != RUN or r is runs[-1] or not RUN_HEADER.match(r.text)]
 
 
 def _of_columns(title: str, titles: set[str]) -> bool:

@@ -38,6 +38,25 @@ def _pipe_cells(text: str) -> list[str] | None:
     return cells if len(cells) >= 2 else None
 
 
+_GRID_RULE = "\0rule"  # (a cell of a reST grid line that is a rule: the cell above ends)
+_GRID_JOINT = re.compile(r"\+(?=[-=])|(?<=[-=])\+")  # (a "+" of a grid's rules: a border)
+
+
+def _grid_cells(text: str, bounds: list[int]) -> list[str]:
+    """The cells of a line of a reST grid table, one per column between ``bounds`` (the
+    rule's "+"): a cell spanning columns (no border where a column ends) is in its first, the
+    others blank; a stretch of rule ("+-----+" under a spanning title) is ``_GRID_RULE``."""
+    cells: list[str] = []
+    start = bounds[0]
+    for end in bounds[1:]:
+        if text[end] in "|+":
+            cell = text[start + 1:end].strip()
+            width = sum(1 for b in bounds if start <= b < end)  # (columns it spans)
+            cells += [_GRID_RULE if cell and set(cell) <= set("-=") else cell] + [""] * (width - 1)
+            start = end
+    return cells
+
+
 def markdown_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     """Pipe tables; a row a mail client wrapped (``| aes | 1.0 | 2.0 |`` / ``3.0 | 4.0 |``: the
     rest starts without a pipe) is joined again where the pieces make a row as wide as the
@@ -53,10 +72,23 @@ def markdown_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]
         markup: set[int] = set()
         width = next((len(_pipe_cells(text) or ()) for _, c, text in block if c and _separator(c)), 0)
         grid = any(text[:2] == "+-" or text[:2] == "+=" for _, _, text in block)
+        # (each line as wide as the rules cut at the columns' borders, the "+" of every rule:
+        # a title may span some; a line of another width, TABs in it, is split at its pipes)
+        ruler = next((len(text) for _, _, text in block if text[:1] == "+"), 0) if grid else 0
+        bounds = sorted({m.start() for _, _, text in block if len(text) == ruler
+                         for m in _GRID_JOINT.finditer(text)})
+        if bounds:
+            block[:] = [(i, _grid_cells(text, bounds) if text[:1] == "|" and len(text) == ruler
+                         else cells, text) for i, cells, text in block]
+        ruled: set[int] = set()  # (grid lines holding a rule under some cells: a row ends)
         for i, cells, text in block:
             last = rows[-1] if rows else None
+            if grid and cells and _GRID_RULE in cells:
+                ruled.add(i)
+                cells = [c if c != _GRID_RULE else "" for c in cells]
             if grid and last and cells and text[:1] == "|" and max(last.lines) == i - 1 and \
-                    len(cells) == len(last.cells):  # (a reST grid row goes on to the next rule)
+                    i - 1 not in ruled and len(cells) == len(last.cells):
+                # (a reST grid row goes on to the next rule)
                 last.cells[:] = [f"{a} {b}".strip() for a, b in zip(last.cells, cells, strict=True)]
                 last.lines.add(i)
                 continue
@@ -83,6 +115,8 @@ def markdown_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]
         text = unquote(lines[i]).strip()
         # (a rule of an org-mode "|----+----|" or reStructuredText "+====+====+" grid table)
         cells = ["-"] if _RULE_LINE.match(text) else _pipe_cells(text)
+        if cells is None and text[:1] == "|" and _GRID_JOINT.search(text):
+            cells = []  # (a reST grid line with a rule under a spanning title: close() reads it)
         piece = cells is None and block and text[-1:] == "|"  # (the rest of a wrapped row?)
         if (cells is None and not piece) or i != prev + 1:
             close()

@@ -1,7 +1,8 @@
 """Finders of tables drawn without markup: cells separated by TABs (a rendered page or a
 spreadsheet copied), comma-separated values (an export), and cells aligned with spaces in a
-block of preformatted text (a fence, ``[code]``, ``<pre>``; :func:`code_blocks` finds those).
-openssl's own output in such a block or TAB paste is left to the text parser.
+block of preformatted text (a fence, ``[code]``, ``<pre>``; :func:`_code_blocks` finds those)
+or in a paragraph of plain text that names what it measures (:func:`_paragraphs`). openssl's
+own output in such a block, paragraph or TAB paste is left to the text parser.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import csv
 import itertools
 import re
 
+from cipherlab.readers._grids import ALGORITHM, MEASURE, SIZE, algorithm_of, role
 from cipherlab.readers._tables._cells import Row, Table
 from cipherlab.readers._tables._prose import DIGIT, unquote
 
@@ -43,8 +45,12 @@ def tab_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     if rows:
         tables.append(Table("tabs", rows[0].line, rows[-1].line, rows))
     # A TAB-indented paste of openssl's own text table ("type\t16 bytes\t...") belongs to the
-    # text parser, which knows its wrapped rows and header block.
-    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)]
+    # text parser, which knows its wrapped rows and header block; a retyped one with two
+    # blanks inside a cell is aligned by TABs and spaces mixed (an editor's): aligned_tables
+    # splits its cells at both.
+    return [t for t in tables if not any(r.cells and r.cells[0].lower() == "type" for r in t.rows)
+            and not (any("  " in c for r in t.rows for c in r.cells) and not _openssl_output(
+                text := "\n".join(lines[r.line] for r in t.rows), 0, len(text)))]
 
 
 # A block of preformatted text: fenced, BBCode or HTML. (Led by a literal: re skips fast.)
@@ -60,39 +66,78 @@ _OPENSSL_OUTPUT = [re.compile("Doing "), re.compile(r"\d\.\d\dk\b"),
                    re.compile(r"\n[ \t]*(?:type\s|\+[A-Z]{1,3}:|(?:version|built on|options|compiler):)"),
                    re.compile(r"\d\.\d{4,}s\b"), re.compile("'numbers'"), re.compile(r"/s\b")]
 _PK_TITLE = re.compile(r"(?:sign|verify|keygen|encaps|decaps|enc|dec|op)s?/s\b")
-_GAP_NUMBER = re.compile(r"  +[~\u2248+-]?\d")  # (what a row of aligned values holds)
+# (what a row of aligned values holds: a gap's last two blanks, then a number; led by a
+# literal, each place is tried once: a long run of blanks before no number is scanned once)
+_GAP_NUMBER = re.compile(r"  [~\u2248+-]?\d")
 _ALIGNED_CELL = re.compile(r"[^ \t]+(?: [^ \t]+)*")  # (cells: two spaces or a TAB between)
+# Numbers one blank apart ("6801.20 590.12", "1 013 842"): two cells run together, or one
+# grouped by blanks; which, and so under which columns the row's cells go, is not known.
+_RULE = re.compile(r"[=~_+-]{2,}")  # (a cell of a rule drawn across the table)
+_RUN_TOGETHER = re.compile(r"[~\u2248+-]?\d[\d.,]*k? [~\u2248+-]?\d")
 
 
 def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     """Space-aligned tables retyped in a block of preformatted text (a fence, ``[code]``,
-    ``<pre>``): cells are separated by two spaces or more, one row per line;
+    ``<pre>``) or in a paragraph of plain text (a spreadsheet pasted into a mail; there its
+    header or first column must name an algorithm or a block size): cells are separated by
+    two spaces or more, one row per line;
     consecutive lines of two cells or more, none more than the first, are a table; a row of
     fewer cells than the first has them under the columns they overlap (a unit under each
     name: ``(MiB/s)``). openssl's own output (its ``k`` values, ``type`` header, records) is
-    left to the text parser, and a cell with single spaces stays one cell (``1 013 842``: a
-    number grouped by spaces, never read as three)."""
+    left to the text parser, and a cell with single spaces stays one cell. A row with numbers
+    one blank apart (``1 013 842``, or ``6801.20 590.12``: two cells whose gap a TAB stop
+    or a mail client made one blank) is reported whole (``ragged``): its cells may be under
+    other columns than they look."""
     if "  " not in blob:
         return []
     tables: list[Table] = []
-    for first, stop, start, end in _code_blocks(blob):
+    blocks = _code_blocks(blob)
+    every = sorted([(*b, False) for b in blocks] + [(*p, True) for p in _paragraphs(blob, blocks)])
+    for first, stop, start, end, plain in every:
         if _openssl_output(blob, start, end) or not _GAP_NUMBER.search(blob, start, end):
             continue  # (openssl's own output, or no number after a gap: no aligned table)
         rows: list[Row] = []
+        ragged: set[int] = set()
+        rules: set[int] = set()  # (a reST table's borders, "=====  ====="; its "---" spans)
         spans: list[tuple[int, int]] = []  # (the first row's columns)
         for i in range(first, stop + 1):
             line = lines[i] if i < stop and i not in taken else ""
             found = list(_ALIGNED_CELL.finditer(unquote(line))) if "  " in line or \
                 "\t" in line else []
-            if len(found) >= 2 and (not rows or len(found) <= len(spans)):
-                if not rows:
+            if len(found) >= 2 and (not spans or len(found) <= len(spans)):
+                if not spans:
                     spans = [m.span() for m in found]
-                rows.append(Row(i, _under_columns(found, spans), {i}))
+                if all(_RULE.fullmatch(m[0]) for m in found):
+                    rules.add(i)
+                    continue
+                if rows and any(" " in m[0] and _RUN_TOGETHER.search(m[0]) for m in found):
+                    ragged.add(i)
+                    continue
+                rows.append(Row(i, [c if c != "\\" else "" for c in _under_columns(found, spans)],
+                                {i}))  # (a reST empty cell escaped: "\\")
                 continue
-            if len(rows) >= 2:
-                tables.append(Table("aligned", rows[0].line, rows[-1].line, _noted_header(rows)))
-            rows = []
+            head = rows[0] if len(rows) == 1 else None
+            if head and len(found) > len(spans) and not _GAP_NUMBER.search(lines[head.line]):
+                # (a first row of fewer titles than this one, no number: each spans columns)
+                rows = [Row(head.line, _spread(head.cells, spans, found), head.lines)]
+                spans = [m.span() for m in found]
+                rows.append(Row(i, [m[0] for m in found], {i}))
+                continue
+            # (outside a code block, a table must name what it measures: iostat's "Device
+            # tps ..." under a "$ iostat" line is another program's)
+            if len(rows) >= 2 and (not plain or _names_benchmark(rows)):
+                tables.append(Table("aligned", min([rows[0].line, *rules]),
+                                    max([rows[-1].line, *ragged, *rules]), _noted_header(rows),
+                                    markup=rules, ragged=ragged))
+            rows, ragged, rules, spans = [], set(), set(), []
     return tables
+
+
+def _names_benchmark(rows: list[Row]) -> bool:
+    """Whether a table's header names an algorithm or a block size, or its first column an
+    algorithm."""
+    return any(role(c).kind in (ALGORITHM, SIZE, MEASURE) for c in rows[0].cells) or \
+        any(algorithm_of(r.cells[0]) for r in rows[1:] if r.cells)
 
 
 _NOTE_CELL = re.compile(r"^[(\[][^()\[\]]*[)\]]$")  # "(MiB/s)", "(bytes)", "[ops/s]"
@@ -140,6 +185,55 @@ def _under_columns(found: list[re.Match], spans: list[tuple[int, int]]) -> list[
             k -= 1  # (it overlaps none: the nearer of the columns either side)
         cells[k] = f"{cells[k]} {m[0]}".strip()
     return cells
+
+
+def _spread(titles: list[str], spans: list[tuple[int, int]], found: list[re.Match]) -> list[str]:
+    """Titles spanning the columns of ``found`` (a CPU over its two sizes), each over the
+    columns whose middles lie in its reach: from the midpoint of the gap before it to that of
+    the gap after it (the last: to the columns' end), the first reaching as far left of its
+    middle as right (a title is centred over its columns; the row names' column under none)."""
+    middles = [(s + e) / 2 for s, e in spans]
+    ends = [(spans[k][1] + spans[k + 1][0]) / 2 for k in range(len(spans) - 1)]
+    ends.append(max(found[-1].end(), spans[-1][1]))
+    starts = [2 * middles[0] - ends[0], *ends[:-1]]
+    cells = [""] * len(found)
+    for j, m in enumerate(found):
+        middle = (m.start() + m.end()) / 2
+        k = next((k for k in range(len(spans)) if starts[k] <= middle <= ends[k]), None)
+        if k is not None:
+            cells[j] = titles[k]
+    return cells
+
+
+def _paragraphs(blob: str, blocks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """``(first, stop, start, end)`` of each paragraph of plain text (lines between blank
+    lines, outside ``blocks``) that holds a number after a gap of blanks: a table aligned by
+    spaces, pasted into a mail or flattened from a PDF, may be one. (One search for such a
+    number, then a paragraph each: the text is walked forward once.)"""
+    found: list[tuple[int, int, int, int]] = []
+    row = pos = 0
+    k = 0  # (the next code block)
+    m = _GAP_NUMBER.search(blob)
+    while m is not None:
+        at = m.start()
+        while k < len(blocks) and blocks[k][3] < at:
+            k += 1
+        if k < len(blocks) and blocks[k][2] <= at:
+            m = _GAP_NUMBER.search(blob, blocks[k][3])  # (inside a code block: read as one)
+            continue
+        gap = blob.rfind("\n\n", pos, at)
+        start = gap + 2 if gap >= 0 else pos
+        stop_at = blob.find("\n\n", at)
+        end = len(blob) if stop_at < 0 else stop_at + 1
+        if k < len(blocks):
+            end = min(end, blocks[k][2])
+        row += blob.count("\n", pos, start)
+        lines = blob.count("\n", start, end) + (end > start and blob[end - 1] != "\n")
+        found.append((row, row + lines, start, end))
+        row += blob.count("\n", start, end)
+        pos = end
+        m = _GAP_NUMBER.search(blob, end)
+    return found
 
 
 def _code_blocks(blob: str) -> list[tuple[int, int, int, int]]:

@@ -10,11 +10,13 @@ of a text that hold a word in one search.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict
 from cipherlab.readers._grids import named_algorithms
@@ -22,6 +24,9 @@ from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, M
                                              line_facts, prose_cpu)
 from cipherlab.readers._tables._tex import tex_text
 from cipherlab.readers._units import block_size_in_prose, stated_unit
+
+if TYPE_CHECKING:  # (a Table's module imports this one)
+    from cipherlab.readers._tables._cells import Table
 
 # Prose saying the bare numbers of the table below are block sizes ("Sizes in bytes", "block
 # sizes are columns"; not "key sizes in bits").
@@ -86,7 +91,7 @@ def text_below(lines: list[str], end: int, dialect: str) -> list[str]:
             if out:
                 break
             continue
-        if _HEADING.match(text) or _STARTS_TABLE.search(line):
+        if _HEADING.match(text) or _STARTS_TABLE.search(line) or html_ and _HTML_HEADING.search(line):
             break
         out.append(text)
         if len(out) > _BELOW_REACH:
@@ -163,7 +168,20 @@ class Context:
         text = self._heading
         return text if text is not None and label_verdict(f"# {text}").text is not None else None
 
-    block_bytes = _read_first("_block_bytes")
+    _below: Any = None  # (the table read, whose caption below may state its block size)
+    _from_below: bool = False  # (the block size is that caption's: no other table's)
+
+    @property
+    def block_bytes(self) -> int | None:
+        """The block size the prose states, else the one the caption right below the table
+        being read states (see :meth:`block_below`; looked at once, when asked)."""
+        self._read()
+        if self._block_bytes is None and self._below is not None:
+            text = caption_below(self._below.below)
+            self._below = None
+            self._block_bytes = block_size_in_prose(text) if text else None
+            self._from_below = self._block_bytes is not None
+        return self._block_bytes
     unit = _read_first("_unit")
     sizes_stated = _read_first("_sizes")
 
@@ -294,12 +312,31 @@ class Context:
         self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
-    def meta(self, dialect: str, caption: str | None) -> dict[str, Any]:
-        meta: dict[str, Any] = {"dialect": dialect}
+    @contextlib.contextmanager
+    def block_below(self, table: Table) -> Iterator[None]:
+        """While ``table`` is read, the block size a caption right below it states, where the
+        prose above states none, is the block size (no other table's)."""
+        self._below = table
+        try:
+            yield
+        finally:
+            if self._from_below:
+                self._block_bytes, self._from_below = None, False
+            self._below = None
+
+    def meta(self, table: Table) -> dict[str, Any]:
+        """The facts of a table's runs: the prose's, those its caption states, and, where
+        they state no version, those of a caption right below it (it states the unit too:
+        a ``<figcaption>`` "Throughput in MiB/s, OpenSSL 1.1.1n")."""
+        caption = table.caption
+        meta: dict[str, Any] = {"dialect": table.dialect}
         # (what the table's caption states is the table's, wherever it stands: a paper's
         # \caption below its tabular "OpenSSL 3.0.11 on ...")
         facts = {**self.facts, **line_facts(caption)} if caption and \
             FACT_HINT.search(caption.lower()) else self.facts
+        text = caption_below(table.below) if facts.get("tool_version") is None else None
+        if text and FACT_HINT.search(text.lower()):
+            facts = {**line_facts(text), **facts}
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
             if facts.get(key) is not None:
                 meta[key] = facts[key]
@@ -333,6 +370,13 @@ class Context:
 
 
 _MACHINE_FACTS = ("cpu", "clock_hz")
+
+
+def caption_below(below: list[str]) -> str | None:
+    """The text right below a table (:func:`text_below`) if it is the table's caption: it
+    states a unit ("*Table 2: 8192-byte blocks, MB/s.*") and introduces nothing below it."""
+    text = " ".join(below)  # (the paragraph: a mail client may have wrapped it)
+    return text if text and not text.endswith(":") and UNIT_HINT.search(text.lower()) else None
 
 
 def _add_facts(facts: dict[str, Any], new: dict[str, Any]) -> None:
@@ -385,6 +429,12 @@ def _label(line: str) -> str | None:
     return None
 
 
+# reST markup: a directive, or one of the directives' options
+_REST_MARKUP = re.compile(r"\s*(?:\.\. [\w:-]+::|:(?:widths|width|header-rows|stub-columns|"
+                          r"align|class|name|caption|delim|file|encoding|linenos|language|"
+                          r"emphasize-lines):(?:\s|$))")
+
+
 def prose_text(line: str) -> str:
     """A line of prose as its facts are read: unquoted, without tags or LaTeX markup (a line
     that starts with a command: ``\\caption{...}`` is its text, ``\\centering`` none), one
@@ -392,6 +442,8 @@ def prose_text(line: str) -> str:
     text = unquote(line)
     if text.lstrip()[:1] == "\\":
         return tex_text(text)
+    if text.lstrip()[:1] in ":." and _REST_MARKUP.match(text):
+        return ""  # (markup: ".. table:: Caption" titles the table, it names no run)
     if "<" in text:
         text = _TAG.sub(" ", text)
     if "&" in text:

@@ -19,7 +19,7 @@ from cipherlab.readers._tables._cells import BLANK_CELLS, Table, clean_value
 from cipherlab.readers._tables._facts import VERSION, prose_cpu
 from cipherlab.readers._tables._header import (SIZE_HINT, Header, condition_value,
                                                read_header, tier_name)
-from cipherlab.readers._tables._prose import DIGIT, UNIT_HINT, Context
+from cipherlab.readers._tables._prose import DIGIT, UNIT_HINT, Context, caption_below
 from cipherlab.readers._units import FLAG_UNIT_UNKNOWN, is_range, stated_unit, value_with_unit
 
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
@@ -126,7 +126,7 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
             bad.append(row.line)  # (a range read as no value: the row is reported)
         _add_note(cells, row.note)
         if run is None:
-            meta = context.meta(table.dialect, table.caption)
+            meta = context.meta(table)
             meta.update({k: v for k, v in section.meta().items()})
             meta = {k: v for k, v in meta.items() if v is not None}
             run = Run(meta=meta)
@@ -166,7 +166,8 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     if table.dialect == "tabs" and rows and not rows[0][1][0]:
         return [], set(), []  # openssl's own public-key header, TAB-indented: the text parser's
     # (a CSV's columns of names are a data file's fields, or builds: it cannot tell; not read)
-    got = read_grid(rows, context, cell_value, table.caption, measured_only=table.dialect == "csv")
+    with context.block_below(table):  # (a size only the caption below states)
+        got = read_grid(rows, context, cell_value, table.caption, measured_only=table.dialect == "csv")
     if got is None:
         return [], set(), []
     groups, bad, titles = got
@@ -180,7 +181,7 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     cell_notes = {(r.line + 1, j): note for r in table.rows for j, note in r.notes.items()}
     runs = []
     for key, cells in groups.items():
-        meta = context.meta(table.dialect, table.caption)
+        meta = context.meta(table)
         names = [k for k in key if k]
         for name in names:  # a version, a library, a CPU ("EPYC 7763", "i7-4770 @ 3.40GHz")
             meta.update(run_meta(name))
@@ -220,10 +221,9 @@ def _read_units(header: Header, cells: list[str], table: Table, context: Context
                 header.unit = unit  # "Throughput (MB/s)" over the name column: every column's
     caption = table.caption
     header.unit = header.unit or (stated_unit(caption) if caption else None) or context.unit
-    if header.unit is None:
-        below = " ".join(table.below)  # (the paragraph: a mail client may have wrapped it)
-        if below and not below.endswith(":") and UNIT_HINT.search(below.lower()):
-            header.unit = stated_unit(below)
+    below = caption_below(table.below) if header.unit is None else None
+    if below:
+        header.unit = stated_unit(below)
 
 
 def _finish(header: Header | None, context: Context) -> None:
