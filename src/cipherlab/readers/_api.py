@@ -27,6 +27,7 @@ from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
 from cipherlab.readers._tables import find_tables
+from cipherlab.readers._tables._prose import machines_in_prose
 from cipherlab.readers._text import (decode, documents, name_by_source, renumber,
                                      renumbered_warnings, strip_log_prefixes, strip_shared_prefix)
 
@@ -609,23 +610,34 @@ def _read_lines(lines: list[str], origin: list[int] | None, source: str,
     taken: set[int] = set()
     lines, logs = strip_log_prefixes(lines)  # (a log's stamps and tags: every reader reads behind)
     with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
+        tables: list = []  # (runs of document tables: the prose around them is read there)
         for finder in FINDERS:
             runs, used = finder(lines, source, taken, bad_rows)
             found += runs
             taken |= used
+            tables += runs if finder is _document_tables else []
         runs, unplaced = _openssl.parse(*strip_shared_prefix(lines, logs), taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]
+    in_tables = {id(r) for r in tables}  # (by identity: runs compare by value, cell by cell)
+    output = sorted((r for r in runs if id(r) not in in_tables), key=_first_line)
+    machines_in_prose(lines, output, [(first - 1, last - 1) for first, last in map(_span, output)])
     if origin is not None:
         unplaced = renumber(runs, unplaced, origin)
     return runs, unplaced
 
 
 def _first_line(run: model.Run) -> int:
+    return _span(run)[0]
+
+
+def _span(run: model.Run) -> tuple[int, int]:
+    """The first and last line (1-based) of a run's cells."""
     if run.cells and isinstance(run.cells[0], dict):
-        return min((c.get("line") or 0 for c in run.cells), default=0)
-    firsts = [row[0] for row in run.rows]
-    if run.cells:
-        firsts.append(run.cells[0][0] or 0)  # positional cells come sorted by line
-    return min(firsts)
+        lines = [c.get("line") or 0 for c in run.cells]
+    else:
+        lines = [row[0] for row in run.rows]
+        if run.cells:  # (positional cells come sorted by line)
+            lines += [run.cells[0][0] or 0, run.cells[-1][0] or 0]
+    return min(lines), max(lines)

@@ -302,8 +302,7 @@ class _RunBoundaries:
         current run when none of its rows named another, else a new run of the same table and
         header block (one machine per run)."""
         if run.row_label is None and not run.rows and not run.pk:
-            run.row_label = run.meta["label"] = label
-            run.label_rule = "machine named by its rows"
+            _name_machine(run, label)
             return run
         new = self.new_run(i, "machine named by its rows")
         for field in ("tool", "tool_version", "built_on", "options", "compiler", "cpuinfo"):
@@ -312,8 +311,7 @@ class _RunBoundaries:
         new.version, new.has_version, new.opts = run.version, run.has_version, dict(run.opts)
         new.sizes, new.header_used, new.pk_kind = run.sizes, True, run.pk_kind
         new.sizes_unknown = run.sizes_unknown
-        new.row_label = new.meta["label"] = label
-        new.label_rule = "machine named by its rows"
+        _name_machine(new, label)
         return new
 
     def prose_after(self, run: _Run) -> bool:
@@ -446,5 +444,16 @@ def _gives_a_rate(count: int | None, block: int | None, seconds: float | None,
     return any(abs(rate - v) <= 0.01 * max(abs(v), abs(rate)) for v in printed if v == v)
 
 
+def _name_machine(run: _Run, label: str) -> None:
+    """Label ``run`` with the machine its rows name; its CPU and clock are what that name
+    says, not what the label found above it said (the row above, another machine's)."""
+    run.row_label = run.meta["label"] = label
+    run.label_rule = "machine named by its rows"
+    for key in ("cpu", "clock_hz"):
+        run.meta.pop(key, None)
+    run.meta.update(prose_cpu(label))
+
+
 __all__ = ["BOUNDARIES", "HEADER_LINE", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
            "trailing_progress"]
+

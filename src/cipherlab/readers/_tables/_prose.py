@@ -18,7 +18,8 @@ from typing import Any
 
 from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict
 from cipherlab.readers._grids import named_algorithms
-from cipherlab.readers._tables._facts import FACT_HINT, FACT_WORDS, by_first_letter, line_facts, prose_cpu
+from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
+                                             line_facts, prose_cpu)
 from cipherlab.readers._tables._tex import tex_text
 from cipherlab.readers._units import block_size_in_prose, stated_unit
 
@@ -47,6 +48,8 @@ UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # unit or a heading: the hints above, with any space in them, or markup that may hide them.
 _PROSE_HINT = by_first_letter([*FACT_WORDS, "block", "byte", "@", r"at\s",
                                 *UNIT_HINT.pattern.replace(" ", r"\s+").split("|"), "<", "&"])
+# ... may state a machine (its CPU or clock: see machines_in_prose).
+_MACHINE_HINT = by_first_letter([*MACHINE_WORDS, "@", "<", "&"])
 _HEADING_HINT = re.compile(r"#|<|&")
 _DIGIT_HINT = re.compile(r"[\d&]")  # (an entity may be a digit)
 
@@ -116,6 +119,7 @@ class Context:
     """
 
     lines: list[str]  # the document's
+    hint: re.Pattern = _PROSE_HINT  # what a line of prose holds that may state a fact to read
     plain_large: list[int] = field(default_factory=list)  # 0-based lines, for one warning
     unknown: list[int] = field(default_factory=list)  # 0-based lines of cells of unknown unit
     clash: list[int] = field(default_factory=list)  # ... of cells with k under another stated unit
@@ -136,6 +140,12 @@ class Context:
     _sizes: bool = False  # the prose says the table's bare numbers are block sizes
     _named: dict[str, None] = field(default_factory=dict)
     _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
+    _template: bool = False  # the prose is under an issue template's section heading
+    _tables: int = 0  # the tables read so far
+    # A CPU stated outside any section, not for every table (see _machine_facts): the tables
+    # read before it was, and the label of the first table it was given to.
+    _cpu_at: int | None = None
+    _cpu_label: str | None = None
 
     def read_prose(self, start: int, stop: int) -> None:
         """Take ``lines[start:stop]`` as prose (read, line by line in effect, when asked)."""
@@ -146,7 +156,13 @@ class Context:
             self._label = None
 
     facts = _read_first("_facts")
-    heading = _read_first("_heading")
+    @property
+    def heading(self) -> str | None:
+        """The heading the table is under, if it names a run (as the label rules judge it)."""
+        self._read()
+        text = self._heading
+        return text if text is not None and label_verdict(f"# {text}").text is not None else None
+
     block_bytes = _read_first("_block_bytes")
     unit = _read_first("_unit")
     sizes_stated = _read_first("_sizes")
@@ -178,7 +194,7 @@ class Context:
         finds those that may, and the headings among them, read in text order."""
         for start, stop in self._unread:
             low = "\n".join(self.lines[start:stop]).lower()
-            facts = lines_with(_PROSE_HINT, low, start)
+            facts = lines_with(self.hint, low, start)
             for i in sorted({*lines_with(_HEADING_HINT, low, start), *facts}):
                 line = self.lines[i]
                 m = _HEADING.match(prose_text(line)) or _HTML_HEADING.search(line) \
@@ -215,13 +231,13 @@ class Context:
         html_ = m.re is _HTML_HEADING
         level, text = (int(m[1]) if html_ else len(m[1])), prose_text(m[2])
         template = TEMPLATE_SECTION.match(text) is not None
-        names = text and not template and not (html_ and "speed" in text.lower()) and \
-            label_verdict(f"# {text}").text is not None
-        self._heading = text if names else None
+        names = text and not template and not (html_ and "speed" in text.lower())
+        self._heading = text if names else None  # (judged as a label when asked: see heading)
         self._block_bytes, self._block_all = None, None
         for deeper in [k for k in self._scoped if k >= level]:
             del self._scoped[deeper]
         self._level = None if template else level  # (an issue's "Environment" is every run's)
+        self._template = template
 
     def _read_facts(self, text: str, above: list[str] = ()) -> None:
         """The facts a line of prose states; ``above``: the lines above whose sentence it goes on
@@ -235,6 +251,9 @@ class Context:
                 self._tools.append(facts["tool"])
             if self._level is None or for_all:
                 scope = self._facts_all
+                if "cpu" in facts or "clock_hz" in facts or "machine" in facts:
+                    self._cpu_at = None if for_all or self._template else self._tables
+                    self._cpu_label = None
                 for other in self._scoped.values():  # (the later statement wins)
                     for key in facts:
                         other.pop(key, None)
@@ -270,6 +289,7 @@ class Context:
         # A label belongs to the table right below it; the facts (version, machine) stay in
         # force until the prose says otherwise.
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
+        self._tables += 1
         self._heading, self._unit, self._block_bytes = None, self._unit_all, self._block_all
         self._sizes = False
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
@@ -286,7 +306,33 @@ class Context:
         # (a caption of a sentence or more, a paper's, describes the table: it names no run)
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label
+        if not self._machine_holds(meta["label"]):
+            for key in _MACHINE_FACTS:
+                meta.pop(key, None)
         return meta
+
+    def machine(self, label: str | None) -> dict[str, Any]:
+        """The CPU and clock the prose read so far states for a run labelled ``label`` (a
+        run of program output among the prose: a terminal session pasted into a post)."""
+        facts = self.facts
+        if not self._machine_holds(label):
+            return {}
+        return {key: facts[key] for key in _MACHINE_FACTS if facts.get(key) is not None}
+
+    def _machine_holds(self, label: str | None) -> bool:
+        """Whether the CPU the prose stated outside any section, not for every table, is this
+        table's: it is the table's right below it, and a later one's that has no label or the
+        same one. "On my Ryzen 7 5800X:" over one table and "And on the Pi 4:" over the next
+        name two machines: the Ryzen is not the Pi's (which CPU the Pi has, the text does not say)."""
+        if self._cpu_at is None:
+            return True
+        if self._cpu_at == self._tables:
+            self._cpu_label = label if self._cpu_label is None else self._cpu_label
+            return True
+        return label is None or label == self._cpu_label
+
+
+_MACHINE_FACTS = ("cpu", "clock_hz")
 
 
 def _add_facts(facts: dict[str, Any], new: dict[str, Any]) -> None:
@@ -351,3 +397,37 @@ def prose_text(line: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     return " ".join(text.split())
+
+
+def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]) -> None:
+    """Give runs of program output the CPU and clock the prose around them names, as a
+    document table is given them (:meth:`Context.machine`): ``spans`` holds each run's first
+    and last line (0-based), runs in text order. What a run says of itself stays; a run given
+    them says so in its ``rule`` (``cpu: prose``).
+
+    >>> from cipherlab.model import Run
+    >>> runs = [Run({"label": "desktop"}), Run({"label": "Pi 4"})]
+    >>> machines_in_prose(["On my desktop (Ryzen 7 5800X @ 3.8GHz):", "md5 ...", "",
+    ...                    "And on the Pi 4:", "md5 ..."], runs, [(1, 1), (4, 4)])
+    >>> [(r.meta.get("cpu"), r.meta.get("clock_hz"), r.meta.get("rule")) for r in runs]
+    [('Ryzen 7 5800X', 3800000000.0, 'cpu: prose'), (None, None, None)]
+    """
+    if all(run.meta.get("cpu") is not None for run in runs):
+        return  # (each names its own: "Xeon E5-2680 box:" above it)
+    gaps, done = [], 0  # (the lines between runs: the prose, and the runs' headers)
+    for first, last in spans:
+        gaps.append((done, first))
+        done = max(done, last + 1)
+    named = (i for a, b in gaps if a < b for i in lines_with(CPU_HINT, "\n".join(lines[a:b]), a))
+    if not any(prose_cpu(prose_text(lines[i])) for i in named):
+        return  # (most output names no CPU around it: no prose to read)
+    context = Context(lines, hint=_MACHINE_HINT)
+    for run, gap in zip(runs, gaps, strict=True):
+        context.read_prose(*gap)
+        found = {k: v for k, v in context.machine(run.meta.get("label")).items()
+                 if run.meta.get(k) is None} if run.meta.get("cpu") is None else {}
+        if found:
+            run.meta.update(found)
+            rule = run.meta.get("rule")
+            run.meta["rule"] = f"{rule}; cpu: prose" if rule else "cpu: prose"
+        context.after_table()
