@@ -413,3 +413,22 @@ def test_dumps_of_one_folder_whose_rates_are_far_apart_are_never_runs_of_one_mac
                                                   r"rates [\d.]+× apart .*its own machine"):
         df = load([folder]).df
     assert set(df["machine"]) == {"box/a", "box/b"}
+
+
+@pytest.mark.openssl
+def test_a_capture_of_two_builds_gets_each_builds_facts_and_the_builds_section(i386_openssl,
+                                                                                tmp_path):
+    """capture(openssl='i386=...,amd64=openssl'): one folder, the `build` condition; the facts
+    table takes each build's `openssl version -a` from builds.json, not host.json's first."""
+    import shutil
+
+    out = tmp_path / "two-builds"
+    _quiet(cipherlab.capture, "chacha20-poly1305", sizes=[16384], seconds=1, repeats=2,
+           isa="native", out=out, openssl=f"i386={i386_openssl},amd64={shutil.which('openssl')}",
+           progress=False)
+    html = _quiet(cipherlab.report, out, out=tmp_path / "r").read_text(encoding="utf-8")
+    data = _text(_section(html, "data"))
+    assert "build i386" in data and "build amd64" in data
+    assert "bn(64,32) bn(64,64)" in data  # (the options row: each build's own)
+    builds = _text(_section(html, "builds"))
+    assert "2 builds" in builds and re.search(r"amd64 against i386 ?: [\d.]+×", builds)

@@ -153,7 +153,8 @@ def _legend(ax, handles=None, *, outside: bool | None = None, titles=()) -> None
     fontsize = "small" if fig.get_figwidth() > 4 else "x-small"
     ncols = _legend_columns([str(lab) for lab in labels], fig.get_figwidth() * 72, fontsize)
     sections = _sections(handles, labels, set(titles.values()))
-    if len(sections) > 1 and _legend_columns(
+    plain_rows = -(-len(labels) // ncols)  # (a section per column may cost one row, not more)
+    if 1 < len(sections) and max(map(len, sections)) <= plain_rows + 1 and _legend_columns(
             [max(map(str, (lab for _, lab in sec)), key=len) for sec in sections],
             fig.get_figwidth() * 72, fontsize) >= len(sections):
         rows = max(len(sec) for sec in sections)

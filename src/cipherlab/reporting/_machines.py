@@ -167,10 +167,10 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
         slow, fast = rows.loc[rows["ratio"].idxmin()], rows.loc[rows["ratio"].idxmax()]
         tested = rows["test"].astype("object").ne("no replication")
         n_sig = int(rows["significant"].fillna(False).astype(bool).sum())
+        where = [f"{ratio_text(r)} ({esc(r['algorithm'])}{at_size(r)})" for r in (slow, fast)]
         lines.append(
-            f"<b>{esc(cand)}</b> against <b>{esc(baseline)}</b>: from {ratio_text(slow)} "
-            f"({esc(slow['algorithm'])}{at_size(slow)}) to {ratio_text(fast)} "
-            f"({esc(fast['algorithm'])}{at_size(fast)}); "
+            f"<b>{esc(cand)}</b> against <b>{esc(baseline)}</b>: "
+            + (where[0] if len(rows) == 1 else f"from {where[0]} to {where[1]}") + "; "
             + (f"{n_sig} of {int(tested.sum())} tested ratios significantly different from 1×"
                if tested.any() else "one run on a side: described, not tested"))
     sec.items(lines)
@@ -221,9 +221,12 @@ def _per_ghz(sec: Section, sub: pd.DataFrame, title: str, baseline: str, cands: 
     per = stats.per_ghz(sub)
     clocked = unique_values(per.loc[per["bytes_per_s_per_ghz"].notna(), MACHINE])
     if baseline not in clocked or len(clocked) < 2:
-        sec.say("Per GHz: not possible, the clock of "
-                + esc(", ".join(h for h in [baseline, *cands] if h not in clocked))
-                + " is not known (give it with <code>clock_hz</code> or in the label).")
+        unknown = [h for h in [baseline, *cands] if h not in clocked]
+        sec.say(f"Per GHz: not possible, the clock{'s' if len(unknown) > 1 else ''} of "
+                + esc(" and ".join([", ".join(unknown[:-1]), unknown[-1]] if len(unknown) > 1
+                                   else unknown))
+                + f" {'are' if len(unknown) > 1 else 'is'} not known (give "
+                "<code>clock_hz</code>, or name the clock in the label).")
         return []
     per = per[per[MACHINE].isin(clocked)]
     res_ghz = stats.compare(per, by=MACHINE, baseline=baseline, metric="bytes_per_s_per_ghz")
