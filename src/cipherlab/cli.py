@@ -108,7 +108,13 @@ def _warnings_as_lines(command: str, quiet: bool) -> Iterator[None]:
         finally:
             if not quiet:
                 for text in dict.fromkeys(str(w.message) for w in caught):
+                    for argument, flag in _FLAGS:  # (the library's advice, in this command's words)
+                        text = text.replace(argument, flag)
                     print(f"cipherlab {command}: warning: {text}", file=sys.stderr)
+
+
+# Arguments of the library that warnings name, and the flags that set them here.
+_FLAGS = (("pass strict=True", "pass --strict"),)
 
 
 def _cmd_ingest(args) -> int:

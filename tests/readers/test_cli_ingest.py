@@ -38,6 +38,15 @@ def test_ingest_errors_exit_1(tmp_path, capsys):
     assert "missing.txt" in capsys.readouterr().err
 
 
+def test_warnings_give_the_commands_flags(tmp_path, capsys):
+    text = tmp_path / "paste.txt"
+    text.write_text("type 16 bytes\nmd5 1.00k\n+F2:9:1:2\n")
+    assert main(["ingest", str(text), "-o", str(tmp_path / "t.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "look like measurements but were not placed" in err and "pass --strict" in err
+    assert "strict=True" not in err
+
+
 def test_ingest_jobs(tmp_path, capsys):
     seeds = str(cipherlab.datasets.root() / "seeds")
     assert main(["ingest", seeds, "-j", "2", "-o", str(tmp_path / "two.csv")]) == 0
