@@ -138,3 +138,17 @@ def test_a_clock_named_in_the_text_is_nominal_and_a_range_is_no_clock(heading, c
     else:
         assert (per["clock_hz"] == clock).all() and (per["clock_source"] == source).all()
         assert per["bytes_per_s_per_ghz"].notna().all()
+
+
+def test_a_clock_with_a_thousands_comma_is_read_in_mhz_not_as_a_decimal():
+    # A label writes the Raspberry Pi 4's clock as 1,500 MHz: stats read "1,500" as 1.5 (a
+    # decimal comma) and gave 1.5 MHz, cycles per byte 1000x too small; the readers' clock
+    # (now the one definition) groups thousands. A decimal comma ("1,5 GHz") is no clock, said.
+    df = paste("043")
+    cpb = quiet(st.cycles_per_byte, df.assign(label="Raspberry Pi 4 (Cortex-A72 @ 1,500 MHz)"))
+    assert (cpb["clock_hz"] == 1.5e9).all() and (cpb["clock_source"] == "nominal").all()
+    row = cpb[cpb.block_bytes == 16].iloc[0]
+    assert row["cycles_per_byte"] == pytest.approx(1.5e9 / row["bytes_per_s"])
+    assert 20 < row["cycles_per_byte"] < 40  # aes-256-cbc without ARMv8 AES, 16 B calls
+    with pytest.warns(cipherlab.errors.CipherlabWarning, match="no known clock"):
+        st.cycles_per_byte(df.assign(label="Raspberry Pi 4 @ 1,5 GHz"))

@@ -16,11 +16,12 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.readers._tables import DIALECTS as _TABLE_DIALECTS
+from cipherlab.readers._tables._facts import CLOCK, hz
 from cipherlab.stats._common import map_unique, require_columns
 
 __all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "resolve_clock"]
 
-_CLOCK_RE = re.compile(r"(\d+(?:[.,]\d+)?)\s*([GM])\s*hz\b", re.IGNORECASE)
+_CLOCK_RE = re.compile(CLOCK + r"\b", re.IGNORECASE)  # (the readers' clock: one definition)
 _TEXT_COLUMNS = ("label", "cpu")
 # (a run of a document table, of one of _TABLE_DIALECTS, has a clock_hz copied from a CPU's name
 # in its prose or cells: nominal, never a reported frequency)
@@ -39,6 +40,11 @@ def clock_from_text(text) -> float:
     1000000000.0
     >>> clock_from_text("AMD Ryzen 5 3600")
     nan
+
+    A comma groups thousands; a decimal comma is read as no clock rather than a guess:
+
+    >>> clock_from_text("Cortex-A72 @ 1,800 MHz"), clock_from_text("Xeon 2,4 GHz")
+    (1800000000.0, nan)
 
     A text naming several clocks gives the one after ``@`` (a CPU's rated clock, as its name
     writes it and as the readers take it), else none: which one the run had cannot be known.
@@ -59,8 +65,7 @@ def _clocks_named(text) -> list[float]:
     text = str(text)
     hits = list(_CLOCK_RE.finditer(text))
     rated = [m for m in hits if text[:m.start()].rstrip().endswith("@")]
-    return list(dict.fromkeys(float(m[1].replace(",", ".")) * (1e9 if m[2].lower() == "g" else 1e6)
-                              for m in (rated[:1] or hits)))
+    return list(dict.fromkeys(hz(m[1], m[2]) for m in (rated[:1] or hits)))
 
 
 def _parse_column(s: pd.Series) -> np.ndarray:
