@@ -11,6 +11,8 @@ parameters). Results print formatted in a REPL or notebook and export with :func
 - :func:`ratio_test`: "is it about 2x?": a test of ratio = expected and a TOST equivalence test.
 - :func:`cost_model`, :func:`crossover`, :func:`small_block_overhead`: the per-call cost
   ``t(n) = t0 + c·n``, where GCM overtakes CBC, and the share of fixed overhead by size.
+- :func:`runs_needed`: how many runs a comparison needs to find a difference, from the
+  run-to-run spread of a pilot capture (and the smallest difference its runs can find).
 - :func:`per_ghz`, :func:`cycles_per_byte`: clock normalisation.
 - :func:`comparable`, :func:`lint`: like-for-like and physical plausibility checks.
 - :func:`record_layer_rates`, :func:`predict_tls`: what a TLS suite's record layer could reach
@@ -28,6 +30,7 @@ from cipherlab.stats._clock import (
 from cipherlab.stats._compare import compare, ratio_test, speedup
 from cipherlab.stats._cost import cost_model, crossover, small_block_overhead
 from cipherlab.stats._export import StatsResult, to_latex, to_markdown
+from cipherlab.stats._power import runs_needed
 from cipherlab.stats._tls import predict_tls, record_layer_rates
 
 __all__ = [
@@ -48,6 +51,7 @@ __all__ = [
     "ratio_test",
     "record_layer_rates",
     "resolve_clock",
+    "runs_needed",
     "small_block_overhead",
     "speedup",
     "to_latex",
