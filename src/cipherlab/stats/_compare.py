@@ -377,11 +377,12 @@ def _verdict(p_adjusted, testable, alpha):
     return values
 
 
-def _attach(result, family: str, unit, metric: str):
+def _attach(result, family: str, unit, metric: str, alpha: float):
     from cipherlab.stats._export import StatsResult
 
     out = StatsResult(result)
-    out.attrs.update({"family": family, "unit": unit_name(unit), "metric": metric})
+    out.attrs.update({"family": family, "unit": unit_name(unit), "metric": metric,
+                      "alpha": alpha})
     return out
 
 
@@ -516,7 +517,7 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
     cols = [*keys, *COMPARE_COLUMNS] + [c for c in ("paired_over", "ratio_min", "ratio_max")
                                         if c in out.columns]
     m = int(out["p_value"].notna().sum())
-    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit, metric)
+    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit, metric, alpha)
 
 
 def speedup(df: pd.DataFrame, by: str | None = None, on: Any = None, off: Any = None,
@@ -570,7 +571,8 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
                groupby: str | Sequence[str] | None = None, metric: str = "bytes_per_s",
                expected: float = 2.0, margin: float = 0.1, alpha: float = 0.05,
                adjust: str = "holm", unit: str | Sequence[str] = "run",
-               paired: bool | str | Sequence[str] = False, check: bool = True) -> pd.DataFrame:
+               paired: bool | str | Sequence[str] = False, check: bool = True,
+               bound: str = "both") -> pd.DataFrame:
     """Is the ratio candidate / baseline equal to a claimed value ("about 2x")?
 
     Two answers per cell, from Welch's t on the runs' log values (:func:`compare`): a two-sided
@@ -596,6 +598,13 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     margin : float
         Relative equivalence margin, 0 < margin < 1: equivalent means within
         ``[expected*(1-margin), expected*(1+margin)]``.
+    bound : {"both", "lower", "upper"}
+        Which margins the equivalence test holds the ratio to. ``"both"`` (TOST, the default).
+        ``"lower"``: non-inferiority, "the new build is no slower than 2 %" is
+        ``ratio_test(df, by, old, expected=1, margin=0.02, bound="lower")``: one one-sided test
+        of ratio > ``expected*(1-margin)``, ``tost_high`` is ∞ (a reviewer reads the
+        one-sided ``1 - alpha`` bound ``tost_low``). ``"upper"``: "no more than" the upper
+        margin, ``tost_low`` is 0.
 
     Returns
     -------
@@ -639,6 +648,7 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     if not (isinstance(margin, (int, float)) and 0 < margin < 1):
         raise AnalysisError(f"`margin` must be a relative margin between 0 and 1 (e.g. 0.1 for "
                             f"±10 %); not {margin!r}.")
+    check_one_of("bound", bound, ("both", "lower", "upper"))
     frame, keys, candidates, _, pair_keys = _run(df, by, baseline, candidate, groupby, metric,
                                                  "welch", alpha, paired, unit, "ratio_test", check)
     if pair_keys:
@@ -664,7 +674,10 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     out["expected"], out["margin"] = float(expected), float(margin)
     out["statistic"] = np.where(ok, stat, np.nan)
     out["p_value"] = np.where(ok, p, np.nan)
-    out["p_equivalence"] = np.where(ok, np.maximum(p_low, p_high), np.nan)
+    p_eq = {"both": np.maximum(p_low, p_high), "lower": p_low, "upper": p_high}[bound]
+    tost = (tost[0] if bound != "upper" else np.zeros(len(out)),
+            tost[1] if bound != "lower" else np.full(len(out), np.inf))
+    out["p_equivalence"] = np.where(ok, p_eq, np.nan)
     out["tost_low"], out["tost_high"] = np.where(ok, tost[0], np.nan), np.where(ok, tost[1], np.nan)
     # one family: every difference test and every equivalence test of the result together
     both = adjust_p(np.concatenate([out["p_value"].to_numpy(float),
@@ -677,6 +690,15 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     out = tidy_keys(out, keys, df)
     m = int(np.isfinite(both).sum())
     extra = [c for c in ("paired_over", "ratio_min", "ratio_max") if c in out.columns]
-    return _attach(out[[*keys, *RATIO_TEST_COLUMNS, *extra]].reset_index(drop=True),
-                   _family(adjust, m) + " (difference and equivalence tests together)", unit,
-                   metric)
+    result = _attach(out[[*keys, *RATIO_TEST_COLUMNS, *extra]].reset_index(drop=True),
+                     _family(adjust, m) + " (difference and equivalence tests together)", unit,
+                     metric, alpha)
+    low, high = expected * (1 - margin), expected * (1 + margin)
+    result.attrs["claim"] = {
+        "both": f"the ratio lies within [{low:.4g}, {high:.4g}] (TOST; tost_low-tost_high: "
+                f"its {1 - 2 * alpha:.0%} interval)",
+        "lower": f"the ratio is above {low:.4g} (one-sided non-inferiority test; tost_low: "
+                 f"its {1 - alpha:.0%} lower bound)",
+        "upper": f"the ratio is below {high:.4g} (one-sided test; tost_high: its "
+                 f"{1 - alpha:.0%} upper bound)"}[bound]
+    return result

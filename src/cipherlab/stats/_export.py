@@ -260,6 +260,13 @@ def footnote(result: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
         parts.append(f"Unit of replication: {result.attrs['unit']}.")
     if result.attrs.get("family") and any(c.startswith("p_") for c in cols):
         parts.append(f"p adjusted: {result.attrs['family']}.")
+    alpha = result.attrs.get("alpha")
+    if alpha and "ratio" in cols and "ci_low" in result.columns and result["ci_low"].notna().any():
+        # (the p-values are adjusted, the intervals not: a 95 % interval may miss 1 in a cell
+        # whose adjusted p says no difference)
+        parts.append(f"CI: {1 - alpha:.0%} interval of each cell, not adjusted.")
+    if result.attrs.get("claim") and "equivalent" in cols:
+        parts.append(f"equivalent: {result.attrs['claim']}.")
     units = dict(UNITS)
     if {"a", "b"} <= set(result.columns) and "candidate" not in result.columns:
         units["ratio"] = "throughput a/b"  # small_block_overhead: no candidate or baseline

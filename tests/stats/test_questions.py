@@ -1,0 +1,60 @@
+"""Questions a paper asks of a real capture (host-c's openssl, three runs per ISA condition):
+"is the new build no slower than 5 %?" (non-inferiority), and what the intervals beside an
+adjusted p-value are."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+import cipherlab
+import cipherlab.stats as st
+from cipherlab.errors import AnalysisError
+
+
+@pytest.fixture(scope="module")
+def chacha():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.datasets.load("captures/host-c-libraries/openssl.csv")
+    return df[df["algorithm"] == "chacha20-poly1305"]  # AES-NI masked: ChaCha20 should not care
+
+
+def _runs(df, isa, size):
+    rows = df[(df["isa"] == isa) & (df["block_bytes"] == size)]
+    return np.log(rows["bytes_per_s"]).groupby(rows["run"]).mean().to_numpy()
+
+
+def test_no_slower_than_is_a_one_sided_test_at_the_lower_margin(chacha):
+    # ratio_test held the ratio to both margins only (TOST): "no slower than 5 %" read
+    # 'equivalent: no' wherever the upper bound passed 1.05, however clear the lower one
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        low = st.ratio_test(chacha, by="isa", baseline="native", expected=1, margin=0.05,
+                            bound="lower")
+        both = st.ratio_test(chacha, by="isa", baseline="native", expected=1, margin=0.05)
+    for _, row in low.iterrows():
+        x, y = _runs(chacha, "no-aesni", row["block_bytes"]), _runs(chacha, "native", row["block_bytes"])
+        # one one-sided Welch test of log ratio > log 0.95, as scipy computes it
+        ref = sps.ttest_ind(x - np.log(0.95), y, equal_var=False, alternative="greater")
+        assert row["p_equivalence"] == pytest.approx(ref.pvalue, rel=1e-9)
+        assert row["tost_high"] == np.inf and row["tost_low"] > 0
+    # the one-sided p is never larger than TOST's (which takes the larger of two)
+    assert (low["p_equivalence"] <= both["p_equivalence"] + 1e-12).all()
+    assert (low["tost_low"] == both["tost_low"]).all()
+    md = st.to_markdown(low)
+    assert "equivalent: the ratio is above 0.95 (one-sided non-inferiority test" in md
+    assert "within [0.95, 1.05] (TOST" in st.to_markdown(both)
+    with pytest.raises(AnalysisError, match="`bound` must be one of 'both', 'lower', 'upper'"):
+        st.ratio_test(chacha, by="isa", baseline="native", bound="below")
+
+
+def test_intervals_beside_adjusted_p_values_say_they_are_per_cell(chacha):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = st.compare(chacha, by="isa", baseline="native")
+    assert (r["significant"] == False).all()  # noqa: E712  (masking AES-NI: no evidence)
+    md = st.to_markdown(r)
+    assert "CI: 95% interval of each cell, not adjusted." in md
+    assert "Holm over 4 test(s)" in md
