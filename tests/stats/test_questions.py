@@ -5,6 +5,7 @@ adjusted p-value are."""
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats as sps
 
@@ -58,3 +59,44 @@ def test_intervals_beside_adjusted_p_values_say_they_are_per_cell(chacha):
     md = st.to_markdown(r)
     assert "CI: 95% interval of each cell, not adjusted." in md
     assert "Holm over 4 test(s)" in md
+
+
+def _host_b(*names):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pd.concat([cipherlab.datasets.load(f"captures/host-b-openssl-3.0.22/{n}")
+                          for n in names], ignore_index=True)
+
+
+def test_per_process_rate_of_a_multi_run_against_one_process():
+    # host-b: `openssl speed -mr -multi 16 -evp aes-128-gcm` beside single-process -evp runs.
+    # comparable said "divide by the process count" and nothing did; per_process divides the
+    # sum by 16 and keeps each child's own line (already one process) as it is
+    df = st.per_process(_host_b("multi-mr.txt", "evp.txt"))
+    total = df[(df["multi"] == 16) & df["flag"].isna()]
+    assert (total["bytes_per_s_per_process"] == total["bytes_per_s"] / 16).all()
+    child = df[df["flag"] == "child process"]
+    assert len(child) and (child["bytes_per_s_per_process"] == child["bytes_per_s"]).all()
+    one = df[df["multi"].isna()]
+    assert (one["bytes_per_s_per_process"] == one["bytes_per_s"]).all()
+    native = df[df["isa"].isna() | (df["isa"] == "native")].assign(multi=lambda d: d["multi"].fillna(1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = st.compare(native, by="multi", baseline=1, metric="bytes_per_s_per_process")
+    at = r.set_index("block_bytes")["ratio"]
+    sum16 = total.set_index("block_bytes")["bytes_per_s"]
+    single = native[(native["multi"] == 1) & (native["algorithm"] == "aes-128-gcm")].set_index(
+        "block_bytes")["bytes_per_s"]
+    assert at[16384] == pytest.approx(sum16[16384] / 16 / single[16384])
+    assert "operations/s per process" in st._export.METRIC_UNITS.values()
+
+
+def test_sides_that_share_no_cell_are_named_not_sent_to_another_metric():
+    # -multi 16 of aes-128-gcm beside a plain run without it: the error said "pass
+    # metric='ops_per_s'" because the plain run also has RSA rows, which was no help
+    df = _host_b("multi-mr.txt", "plain.txt").assign(multi=lambda d: d["multi"].fillna(1))
+    with pytest.raises(AnalysisError, match=r"The baseline has algorithm aes-128-cbc, .*; "
+                                            r"the candidates aes-128-gcm\.$"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            st.compare(df, by="multi", baseline=1)

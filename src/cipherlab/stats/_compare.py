@@ -340,9 +340,13 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, unit
         warn(_PAIRED_WARNING.format(what=what, pair=", ".join(pair_keys)), CipherlabWarning)
     frame = _frame(rows, [*keys, *[k for k in pair_keys if k not in keys]], by, metric, unit_cols)
     if frame.empty or not _shared_cells(frame, keys, baseline):
+        # (when both sides have rows with the metric but share no cell, say what each side
+        # has, not that another metric would help)
+        is_base = (frame["_side"] == baseline).to_numpy()
+        hint = (_sides_hint(frame, keys, is_base) if is_base.any() and (~is_base).any()
+                else _other_metric(df, by, [baseline, *candidates], metric))
         raise AnalysisError(f"{what}: no cell has usable `{metric}` values on both sides of "
-                            f"{by!r} ({[baseline, *candidates]}); cells are {keys}."
-                            f"{_other_metric(df, by, [baseline, *candidates], metric)}")
+                            f"{by!r} ({[baseline, *candidates]}); cells are {keys}.{hint}")
     return frame, keys, candidates, test, pair_keys
 
 
@@ -354,6 +358,16 @@ def _shared_cells(frame, keys, baseline) -> bool:
     cells = frame[keys].assign(_base=is_base)
     g = cells.groupby(keys, observed=True, dropna=False)["_base"]
     return bool((g.any() & ~g.all()).any())
+
+
+def _sides_hint(frame, keys, is_base) -> str:
+    """What the baseline and the candidates measured, by the first key that tells them apart."""
+    for k in keys:
+        base, cand = (set(map(str, frame.loc[m, k].dropna().unique())) for m in (is_base, ~is_base))
+        if base.isdisjoint(cand):
+            show = lambda v: ", ".join(sorted(v)[:6]) + (", ..." if len(v) > 6 else "")  # noqa: E731
+            return f" The baseline has {k} {show(base)}; the candidates {show(cand)}."
+    return ""
 
 
 def _other_metric(df, by, levels, metric) -> str:

@@ -63,7 +63,9 @@ UNITS = {"ratio": "throughput candidate/baseline, runs' geometric means",
 _LEVELS = ("gmean_candidate", "gmean_baseline", "median_candidate", "median_baseline")
 #: Units of the metrics the tidy table and :func:`per_ghz` give.
 METRIC_UNITS = {"bytes_per_s": "bytes/s", "ops_per_s": "operations/s",
-                "bytes_per_s_per_ghz": "bytes/s per GHz", "ops_per_s_per_ghz": "operations/s per GHz"}
+                "bytes_per_s_per_ghz": "bytes/s per GHz", "ops_per_s_per_ghz": "operations/s per GHz",
+                "bytes_per_s_per_process": "bytes/s per process",
+                "ops_per_s_per_process": "operations/s per process"}
 
 
 def _format_floats(values, digits: int = 3, round_large: bool = False,
