@@ -3,6 +3,7 @@
 adjusted p-value are."""
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -100,3 +101,20 @@ def test_sides_that_share_no_cell_are_named_not_sent_to_another_metric():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             st.compare(df, by="multi", baseline=1)
+
+
+def test_a_paste_beside_a_capture_is_named_by_its_version():
+    # 1.0.2h's GCM paste (002, no isa, no host) fitted beside host-c's capture (3.0.22, native
+    # and masked): the table keyed the lines by isa alone (the version, which isa determined,
+    # was left out) and the paste's line read "isa –", naming nothing
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        capture = cipherlab.datasets.load("captures/host-c-libraries/openssl.csv")
+        (path,) = (Path(__file__).resolve().parents[1] / "data" / "pastes").glob("002_*.txt")
+        df = pd.concat([capture, cipherlab.ingest(path)], ignore_index=True)
+        fit = st.cost_model(df[df["algorithm"] == "aes-128-gcm"])
+    assert list(fit.columns[:4]) == ["algorithm", "operation", "tool_version", "isa"]
+    assert fit["tool_version"].tolist() == ["1.0.2h", "3.0.22", "3.0.22"]
+    paste = fit[fit["tool_version"] == "1.0.2h"].iloc[0]
+    assert pd.isna(paste["isa"]) and paste["n_units"] == 1
+    assert "| 1.0.2h | – |" in st.to_markdown(fit)
