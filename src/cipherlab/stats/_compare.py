@@ -336,6 +336,7 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, unit
         comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"])
         if metric == "bytes_per_s":
             warn_implausible(rows, what)
+        _warn_one_session_per_side(rows, by, unit_cols, what)
     if pair_keys:
         warn(_PAIRED_WARNING.format(what=what, pair=", ".join(pair_keys)), CipherlabWarning)
     frame = _frame(rows, [*keys, *[k for k in pair_keys if k not in keys]], by, metric, unit_cols)
@@ -348,6 +349,26 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, unit
         raise AnalysisError(f"{what}: no cell has usable `{metric}` values on both sides of "
                             f"{by!r} ({[baseline, *candidates]}); cells are {keys}.{hint}")
     return frame, keys, candidates, test, pair_keys
+
+
+def _warn_one_session_per_side(rows, by, unit_cols, what):
+    """Warn when each side's runs all come from one capture session of its own on one machine:
+    they share that session's machine state, so the runs' spread leaves the session out.
+    (Machines compared are sessions apart anyway: that is said by what is compared.)"""
+    machine = next((c for c in ("host_id", "host") if c in rows.columns), None)
+    if "capture_id" not in rows.columns or rows["capture_id"].isna().any() or (
+            unit_cols is not None and not {"source", "run"} & set(unit_cols)) or (
+            machine is None or rows[machine].nunique(dropna=False) != 1):
+        return  # (no sessions known, the caller's unit is coarser than a run, or two machines)
+    sessions = rows.groupby(rows[by].astype("object"), observed=True)["capture_id"].unique()
+    if len(sessions) > 1 and all(len(s) == 1 for s in sessions) and len(
+            {s[0] for s in sessions}) == len(sessions):
+        warn(f"{what}: each side of {by!r} is one capture session of its own: its runs share "
+             f"that session's machine state (load, clock, neighbours on a shared host), so the "
+             f"p-values and intervals leave the variation between sessions out (two captures "
+             f"of one machine minutes apart differed by 17-23 % in RSA sign/verify on a busy "
+             f"VM). Measure the sides in one capture, interleaved, or repeat the sessions and "
+             f"compare them with unit='capture_id'.", CipherlabWarning)
 
 
 def _shared_cells(frame, keys, baseline) -> bool:
