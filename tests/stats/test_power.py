@@ -107,3 +107,16 @@ def test_two_capture_sessions_of_one_machine_are_said_to_be_sessions(pilot, tmp_
         warnings.simplefilter("always")
         st.compare(pilot, by="block_bytes", baseline=16)
     assert not any("capture session" in str(w.message) for w in caught)
+
+
+def test_public_key_runs_captured_with_isa_conditions_give_their_spread(tmp_path):
+    # capture(["rsa2048"]) with the default ISA conditions crashed inside pandas (the mask
+    # check cast the public-key rows' blank block size to float); runners/_plan.py fixed
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.capture("rsa2048", repeats=2, seconds=1, out=tmp_path / "rsa",
+                               progress=False)
+    assert set(df["isa"]) == {"native", "no-aesni"} and df["bytes_per_s"].isna().all()
+    r = st.runs_needed(df, 0.05, metric="ops_per_s")
+    assert set(r["operation"]) == {"sign", "verify"} and (r["n_runs"] == 2).all()
+    assert r["spread"].notna().all() and (r["runs_needed"] >= 2).all()
