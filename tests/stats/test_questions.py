@@ -59,6 +59,7 @@ def test_intervals_beside_adjusted_p_values_say_they_are_per_cell(chacha):
     assert (r["significant"] == False).all()  # noqa: E712  (masking AES-NI: no evidence)
     md = st.to_markdown(r)
     assert "CI: 95% interval of each cell, not adjusted." in md
+    assert "candidate: isa = no-aesni. baseline: isa = native." in md  # the column compared
     assert "Holm over 4 test(s)" in md
 
 

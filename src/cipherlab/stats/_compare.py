@@ -412,12 +412,12 @@ def _verdict(p_adjusted, testable, alpha):
     return values
 
 
-def _attach(result, family: str, unit, metric: str, alpha: float):
+def _attach(result, family: str, unit, metric: str, alpha: float, by: str):
     from cipherlab.stats._export import StatsResult
 
     out = StatsResult(result)
     out.attrs.update({"family": family, "unit": unit_name(unit), "metric": metric,
-                      "alpha": alpha})
+                      "alpha": alpha, "by": by})
     return out
 
 
@@ -552,7 +552,8 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
     cols = [*keys, *COMPARE_COLUMNS] + [c for c in ("paired_over", "ratio_min", "ratio_max")
                                         if c in out.columns]
     m = int(out["p_value"].notna().sum())
-    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit, metric, alpha)
+    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit, metric, alpha,
+                   by)
 
 
 def speedup(df: pd.DataFrame, by: str | None = None, on: Any = None, off: Any = None,
@@ -727,7 +728,7 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     extra = [c for c in ("paired_over", "ratio_min", "ratio_max") if c in out.columns]
     result = _attach(out[[*keys, *RATIO_TEST_COLUMNS, *extra]].reset_index(drop=True),
                      _family(adjust, m) + " (difference and equivalence tests together)", unit,
-                     metric, alpha)
+                     metric, alpha, by)
     low, high = expected * (1 - margin), expected * (1 + margin)
     result.attrs["claim"] = {
         "both": f"the ratio lies within [{low:.4g}, {high:.4g}] (TOST; tost_low-tost_high: "

@@ -300,7 +300,9 @@ def _note(result, cols, stated, notes: bool) -> str:
     """:func:`footnote` of the columns shown, after the values every row shares."""
     if not notes:
         return ""
-    once = " ".join(f"{c}: {v}." for c, v in stated.items())
+    by = result.attrs.get("by")  # (the sides are levels of the compared column: name it)
+    once = " ".join(f"{c}: {by} = {v}." if by and c in ("candidate", "baseline") else
+                    f"{c}: {v}." for c, v in stated.items())
     return " ".join(t for t in (once, footnote(result, cols)) if t)
 
 
