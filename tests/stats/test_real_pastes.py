@@ -177,3 +177,17 @@ def test_paper_tables_default_to_a_columns_width():
         st.to_markdown(fit, "paper")
     # the REPL shows the result's columns, not one long note taking the whole width
     assert "one run: no replication, the fit is a description" not in repr(fit)
+
+
+def test_a_crossover_of_public_key_operations_says_why_there_is_no_line():
+    # RSA sign/verify (014, 1.0.1f): crossover(df, 'rsa2048', 'rsa1024') crashed inside numpy
+    # ("zero-size array to reduction operation maximum"), as did small_block_overhead
+    df = paste("014")
+    for fn in (st.crossover, st.small_block_overhead):
+        with pytest.raises(AnalysisError, match=r"'rsa2048', 'rsa1024' have no rows with a block "
+                                                r"size .* public-key operations do not have"):
+            quiet(fn, df, "rsa2048", "rsa1024")
+    # one sized algorithm beside a public-key one: the message names the one without sizes
+    both = pd.concat([paste("013"), df], ignore_index=True)
+    with pytest.raises(AnalysisError, match=r"^crossover: 'rsa2048' has no rows with a block"):
+        quiet(st.crossover, both, "aes-256-cbc", "rsa2048")

@@ -32,6 +32,8 @@ COST_COLUMNS = ("t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "c_ci_low",
                 "r_squared", "lack_of_fit_p", "max_misfit", "residuals", "unit", "n_units",
                 "n_sizes", "n_points", "note")
 _BASE_KEYS = ("algorithm", "operation")
+_NO_LENGTH = ("; a per-call cost line needs rates by message length (ciphers, digests), which "
+              "public-key operations do not have")
 
 
 def _cost_keys(df, groupby):
@@ -264,7 +266,8 @@ def cost_model(df: pd.DataFrame, *, groupby: str | Sequence[str] | None = None,
     keys = _cost_keys(df, groupby)
     points = _points(df, keys, metric, clock_hz, unit, "cost_model")
     if points.empty:
-        raise AnalysisError(f"cost_model: no rows with a block size and a positive `{metric}`.")
+        raise AnalysisError(f"cost_model: no rows with a block size and a positive "
+                            f"`{metric}`{_NO_LENGTH}.")
     fit, _ = _fit(points, keys, alpha)
     fit["unit"] = unit_name(unit)
     _warn_misfit(fit, alpha, "cost_model")
@@ -289,6 +292,12 @@ def _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, unit, what):
     if "algorithm" not in keys:
         raise AnalysisError(f"{what}: `groupby` must contain 'algorithm'; it is {keys}.")
     points = _points(sub, keys, metric, clock_hz, unit, what)
+    sized = set(points["algorithm"].astype("object"))
+    unsized = [v for v in dict.fromkeys((a, b)) if v not in sized]
+    if unsized:
+        has = "has" if len(unsized) == 1 else "have"
+        raise AnalysisError(f"{what}: {', '.join(map(repr, unsized))} {has} no rows with a "
+                            f"block size and a positive `{metric}`{_NO_LENGTH}.")
     fit, influence = _fit(points, keys, alpha)
     # The two algorithms pair up within the same machine, operation and conditions.
     other = [k for k in keys if k != "algorithm"]
