@@ -120,3 +120,20 @@ def test_public_key_runs_captured_with_isa_conditions_give_their_spread(tmp_path
     r = st.runs_needed(df, 0.05, metric="ops_per_s")
     assert set(r["operation"]) == {"sign", "verify"} and (r["n_runs"] == 2).all()
     assert r["spread"].notna().all() and (r["runs_needed"] >= 2).all()
+
+
+def test_a_line_through_two_block_sizes_is_not_called_a_perfect_fit(pilot):
+    # a Xeon's rst grid (16 B and 16 KiB only) gave r² 1.000 and misfit 0 % for every cost
+    # line: two sizes fix the line, so nothing was tested. Now blank, and the note says why
+    (path,) = (PASTES.parent / "user" / "documents").glob("157_*.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = st.cost_model(cipherlab.ingest(path))
+        runs = st.cost_model(pilot)  # three runs of this machine at each of 16 B and 1 KiB
+    for r in (fit, runs):
+        assert (r["n_sizes"] == 2).all() and r["max_misfit"].isna().all()
+        assert r["lack_of_fit_p"].isna().all()
+        assert r["note"].str.contains("two block sizes: the line passes through both").all()
+    assert fit["r_squared"].isna().all()  # one run: 1 by construction
+    assert runs["r_squared"].notna().all() and (runs["n_units"] == 6).all()  # a process a size
+    assert runs["t0_ci_low"].notna().all()  # the runs still give intervals

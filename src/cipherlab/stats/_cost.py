@@ -116,14 +116,20 @@ def _fit(points, keys, alpha):
         out["clock_hz"] = clock.to_numpy()
         out["cycles_per_byte"] = out["c_ns_per_byte"] * out["clock_hz"] / 1e9
         out["n_half_bytes"] = np.where(c > 0, out["t0_ns"] / out["c_ns_per_byte"], np.nan)
-    out["r_squared"] = np.where(fewer, np.nan, r2)
+    # two sizes: the line passes through both (a run's r² is 1, its misfit 0 by construction)
+    exact = n_sizes.to_numpy() == 2
+    out["r_squared"] = np.where(fewer | (exact & (units < 2)), np.nan, r2)
     lof, misfit, text = _lack_of_fit(points, gid, m, np.log(y) - np.log(t0[gid] + c[gid] * x))
-    out["lack_of_fit_p"], out["max_misfit"], out["residuals"] = lof, misfit, text
+    out["lack_of_fit_p"] = np.where(exact, np.nan, lof)
+    out["max_misfit"], out["residuals"] = np.where(exact, np.nan, misfit), text
     out["n_units"] = units.astype(int)
     out["n_sizes"] = n_sizes.to_numpy().astype(int)
     out["n_points"] = k.astype(int)
-    out["note"] = np.where(units < 2, "one run: no replication, the fit is a description "
-                                      "(no interval, no lack-of-fit test)", "")
+    notes = [np.where(units < 2, "one run: no replication, the fit is a description (no "
+                                 "interval, no lack-of-fit test)", ""),
+             np.where(exact, "two block sizes: the line passes through both, nothing tests "
+                             "that t(n) is straight", "")]
+    out["note"] = ["; ".join(t for t in pair if t) for pair in zip(*notes)]
     with np.errstate(divide="ignore", invalid="ignore"):
         infl_lr = infl_t0 / t0[owner] - infl_c / c[owner]  # on log t0 - log c
     influence = pd.DataFrame({"_g": owner, "_unit": points["_unit"].to_numpy()[
