@@ -66,6 +66,7 @@ _HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 
 _BARE_VALUE = re.compile(r"-?\d[\d,]*(?:\.\d+)?k?")
 _RATE = re.compile(r"\d\s?(?:bytes?|signs?|verify|verifies|ops?|keygens?|encaps|decaps|derives?)/s\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
+_RELEASE = re.compile(r"\d\.\d+\.\d")  # (a release, "3.0.2": in no name openssl prints)
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 # A row name led by the machine it ran on ("FTC663: aes-256-cbc", "A73:    aes-256-cbc").
@@ -812,13 +813,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
 
     def bad_name(self, name: str) -> bool:
         """Whether a row's name is prose (``...:``, ``3) WSL 2, Ubuntu`` before ``24.04``: no
-        name openssl prints holds ``, ``), holds values or has another column's cell glued to
-        it (``aes-128-cbc Yes``): then it is no row."""
+        name openssl prints holds ``, ``), holds values or a release (``OpenSSL 3.0.2 on
+        Ubuntu`` before ``22.04``) or has another column's cell glued to it (``aes-128-cbc
+        Yes``): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or ", " in name or any(
-                T.VALUE.fullmatch(w) for w in name.split()) or \
-                glued_condition(self.algorithm_of[name])
+                T.VALUE.fullmatch(w) for w in name.split()) or _RELEASE.search(name) is not None \
+                or glued_condition(self.algorithm_of[name])
         return bad
 
     def other_line(self, i: int, line: str) -> bool:
