@@ -250,7 +250,11 @@ TEMPLATE_SECTION = re.compile(
     r"(?:steps )?to reproduce|steps to reproduce|reproduction(?: steps)?|how to reproduce|"
     r"(?:expected|actual|current|observed) (?:behaviou?r|results?|outcome)|what happened|"
     r"what (?:i|we) (?:see|saw|get|got|observe|observed|expect|expected)|"
-    r"what did you expect(?: to happen)?|additional (?:context|information|notes)|environment|"
+    r"what did you expect(?: to happen)?|additional (?:context|information|notes)|"
+    # (the environment a post's results come from, as posts name it: "Test setup", "検証環境")
+    r"(?:test(?:ing)?|benchmark|verification) (?:environment|setup|system|bed)|environment|"
+    r"testumgebung|umgebung|environnement(?: de test)?|entorno(?: de pruebas)?|"
+    r"\u691c\u8a3c\u74b0\u5883|\u6e2c\u5b9a\u74b0\u5883|\u5b9f\u884c\u74b0\u5883|\u6d4b\u8bd5\u73af\u5883|\u73af\u5883|\u74b0\u5883|"
     r"system information|(?:relevant )?log(?:s| output)?|screenshots?|checklist|"
     r"possible (?:solution|fix)|proposed (?:solution|change)|alternatives(?: considered)?)\W*$",
     re.IGNORECASE)
