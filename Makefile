@@ -6,8 +6,10 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.cipherlab-installed
 OUT    ?= report
-# Debian's arm64 openssl, unpacked, that the tests run under qemu-aarch64 (an ARM machine's binary)
+# Debian's arm64 openssl, unpacked, that the tests run under qemu-aarch64 (an ARM machine's binary),
+# and its i386 openssl, that they run natively with its own loader (a 32-bit build on this CPU)
 ARM_ROOT ?= .cache/arm64-openssl
+I386_ROOT ?= .cache/i386-openssl
 
 .PHONY: report test test-fast lab dashboard setup git-filters system-deps benchmarks clean
 
@@ -59,10 +61,23 @@ $(STAMP): pyproject.toml
 # it cannot download its own browser here), a JDK (java + javac: the JSSE and JCA captures),
 # gnutls-cli (the GnuTLS capture), pdflatex with booktabs (the report's tables are compiled in
 # a two-column article), OpenSSH (the fleet tests start their own sshd on 127.0.0.1) and qemu-user
-# with Debian's arm64 openssl unpacked in $(ARM_ROOT) (the ARM capture tests run it emulated; the
-# arm64 architecture is added to dpkg only to download it, and removed again).
+# with Debian's arm64 openssl unpacked in $(ARM_ROOT) (the ARM capture tests run it emulated), and
+# its i386 openssl in $(I386_ROOT) (the 32-bit capture tests run it with its own ld-linux.so.2).
 # Installed only when missing; an openssh-server installed just for the tests gets Debian's
 # sshd_not_to_be_run flag, so no system sshd starts listening on port 22.
+# Debian's openssl of architecture $(1), unpacked (not installed) into $(2) with its libc: the
+# architecture is added to dpkg only to download it, and removed again; a failed download warns
+# (the tests named $(3) skip) instead of failing the set-up.
+define foreign-openssl
+@test -x $(2)/usr/bin/openssl || { added=; dpkg --print-foreign-architectures | \
+  grep -qx $(1) || { dpkg --add-architecture $(1) && added=1; }; \
+  { apt-get update -qq && mkdir -p $(2)/debs && cd $(2)/debs && apt-get download \
+    -qq openssl:$(1) libssl3:$(1) libc6:$(1) libgcc-s1:$(1) 2>/dev/null && \
+    for f in *.deb; do dpkg -x $$f ..; done; } || echo "system-deps: Debian's $(1) openssl" \
+    "could not be fetched: the $(3) tests will be skipped." >&2; \
+  test -z "$$added" || { dpkg --remove-architecture $(1) && apt-get update -qq; }; }
+endef
+
 system-deps:
 	@command -v openssl >/dev/null && test -x /usr/bin/chromium && command -v javac >/dev/null \
 	  && command -v gnutls-cli >/dev/null || { \
@@ -73,13 +88,8 @@ system-deps:
 	    --no-install-recommends texlive-latex-base texlive-latex-recommended >/dev/null; }
 	@command -v qemu-aarch64 >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null; }
-	@test -x $(ARM_ROOT)/usr/bin/openssl || { added=; dpkg --print-foreign-architectures | \
-	  grep -qx arm64 || { dpkg --add-architecture arm64 && added=1; }; \
-	  { apt-get update -qq && mkdir -p $(ARM_ROOT)/debs && cd $(ARM_ROOT)/debs && apt-get download \
-	    -qq openssl:arm64 libssl3:arm64 libc6:arm64 libgcc-s1:arm64 2>/dev/null && \
-	    for f in *.deb; do dpkg -x $$f ..; done; } || echo "system-deps: Debian's arm64 openssl" \
-	    "could not be fetched: the ARM capture tests will be skipped." >&2; \
-	  test -z "$$added" || { dpkg --remove-architecture arm64 && apt-get update -qq; }; }
+	$(call foreign-openssl,arm64,$(ARM_ROOT),ARM capture)
+	$(call foreign-openssl,i386,$(I386_ROOT),32-bit capture)
 	@command -v ssh >/dev/null && test -x /usr/sbin/sshd || { \
 	  test -x /usr/sbin/sshd || { mkdir -p /etc/ssh && touch /etc/ssh/sshd_not_to_be_run; }; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \

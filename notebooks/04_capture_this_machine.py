@@ -79,6 +79,20 @@ with warnings.catch_warnings():
 checks if len(checks) else "stats.lint: no findings on this capture"
 
 # %% [markdown]
+# ## How many runs would a 5 % difference need?
+#
+# The runs' spread on this machine (each run's repeats averaged first: repeats inside one process
+# are not runs) gives the runs per side with which `stats.compare` would find a 5 % difference
+# with 80 % power, and the smallest difference the runs taken here would find. A spread from a
+# few runs is itself uncertain: `runs_needed_upper` plans with its 80 % upper limit.
+
+# %%
+unmasked = mine[mine.isa.astype(str).eq("native")]  # as it runs by default, never pooled
+plan = stats.runs_needed(unmasked, 0.05)
+plan[["algorithm", "block_bytes", "n_runs", "spread", "runs_needed", "runs_needed_upper",
+      "detectable"]]
+
+# %% [markdown]
 # ## Against the seeds' machines
 #
 # The bundled data hold other machines' figures for the same algorithms; at 8 KiB (where every
@@ -111,11 +125,12 @@ widgets.explorer(everything[everything.algorithm.isin(ALGORITHMS)])
 # ## Conclusions
 
 # %%
-# the headline is this machine as it runs by default: native ISA only, never pooled with masked runs
-unmasked = mine[mine.isa.astype(str).eq("native")]
+# the headline is this machine as it runs by default (`unmasked`, native ISA only)
 gcm = unmasked[unmasked.algorithm.eq("aes-128-gcm") & unmasked.block_bytes.eq(8192)].bytes_per_s.median()
 faster = versus[versus.ratio.lt(1)]
 slower = versus[versus.ratio.ge(1)]
+noisiest = plan.loc[plan.spread.idxmax()]
+runs_text = lambda n: "more than 10,000" if pd.isna(n) else f"{int(n):,}"  # noqa: E731
 worst = versus.loc[versus.ratio.idxmin()]
 best = versus.loc[versus.ratio.idxmax()]
 display(Markdown(f"""
@@ -127,6 +142,10 @@ display(Markdown(f"""
 - The slowest: {worst.candidate} reaches {worst.ratio:.3f}× this machine's {worst.algorithm}
   rate ({1 / worst.ratio:,.0f} times slower); the fastest: {best.candidate} at {best.ratio:.2f}×
   this machine's {best.algorithm} rate.
+- Run to run, the noisiest cell ({noisiest.algorithm} at {noisiest.block_bytes} B) spreads by
+  {noisiest.spread:.1f} %: a 5 % difference there needs {runs_text(noisiest.runs_needed)} runs
+  per side ({runs_text(noisiest.runs_needed_upper)} if the spread is as large as its 80 % upper
+  limit); the {REPEATS} run(s) taken find {noisiest.detectable:.0%} there.
 - These figures come from {"a quick capture (QUICK = True)" if QUICK else "a thorough capture"};
   the seeds are single pasted values, so the ratios are descriptive: capture with repeats on
   both machines for intervals and tests (notebook 02).

@@ -95,8 +95,25 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
-ARM_ROOT = os.environ.get("CIPHERLAB_ARM_ROOT",
-                          os.path.join(os.path.dirname(__file__), "..", ".cache", "arm64-openssl"))
+_CACHE = os.path.join(os.path.dirname(__file__), "..", ".cache")
+ARM_ROOT = os.environ.get("CIPHERLAB_ARM_ROOT", os.path.join(_CACHE, "arm64-openssl"))
+I386_ROOT = os.environ.get("CIPHERLAB_I386_ROOT", os.path.join(_CACHE, "i386-openssl"))
+
+
+def _unpacked_openssl(tmp_path_factory, root: str, run: str, name: str) -> str:
+    """An executable ``openssl`` that runs the Debian openssl unpacked in ``root`` (``make
+    system-deps`` puts it there) through ``run``, a shell prefix with ``{root}`` in it."""
+    import shlex
+
+    root = os.path.abspath(root)
+    binary = os.path.join(root, "usr", "bin", "openssl")
+    if not os.access(binary, os.X_OK):
+        pytest.skip(f"no {name} openssl in {root} (`make system-deps` unpacks Debian's)")
+    wrapper = tmp_path_factory.mktemp(name) / "openssl"
+    wrapper.write_text(f"#!/bin/sh\nexec {run.format(root=shlex.quote(root))} "
+                       f"{shlex.quote(binary)} \"$@\"\n")
+    wrapper.chmod(0o755)
+    return str(wrapper)
 
 
 @pytest.fixture(scope="session")
@@ -109,18 +126,27 @@ def arm_openssl(tmp_path_factory):
     import shutil
 
     qemu = shutil.which("qemu-aarch64")
-    binary = os.path.join(os.path.abspath(ARM_ROOT), "usr", "bin", "openssl")
     if qemu is None:
         pytest.skip("no qemu-aarch64 to run an arm64 openssl (Debian: apt install qemu-user; "
                     "`make system-deps` installs it)")
-    if not os.access(binary, os.X_OK):
-        pytest.skip(f"no arm64 openssl in {ARM_ROOT} (`make system-deps` unpacks Debian's)")
-    wrapper = tmp_path_factory.mktemp("arm64") / "openssl"
-    root = os.path.dirname(os.path.dirname(os.path.dirname(binary)))
-    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(qemu)} -L {shlex.quote(root)} "
-                       f"{shlex.quote(binary)} \"$@\"\n")
-    wrapper.chmod(0o755)
-    return str(wrapper)
+    return _unpacked_openssl(tmp_path_factory, ARM_ROOT, f"{shlex.quote(qemu)} -L {{root}}",
+                             "arm64")
+
+
+@pytest.fixture(scope="session")
+def i386_openssl(tmp_path_factory):
+    """A 32-bit x86 build on this machine: Debian's i386 ``openssl`` (``make system-deps``
+    unpacks it in ``.cache/i386-openssl``, or ``CIPHERLAB_I386_ROOT``) run natively by its own
+    ``ld-linux.so.2`` and libraries, as an executable named ``openssl``. It reads the same CPU
+    as the 64-bit one but takes its 32-bit code paths."""
+    import platform
+
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        pytest.skip(f"a 32-bit x86 openssl runs natively only on x86-64 (this is "
+                    f"{platform.machine()})")
+    return _unpacked_openssl(
+        tmp_path_factory, I386_ROOT, "{root}/lib/ld-linux.so.2 --library-path "
+        "{root}/lib/i386-linux-gnu:{root}/usr/lib/i386-linux-gnu", "i386")
 
 
 @pytest.fixture(scope="session")
@@ -143,3 +169,26 @@ def arm_captured(arm_openssl, tmp_path_factory):
 @pytest.fixture(scope="session")
 def arm_captured_report(arm_captured, tmp_path_factory):
     return build_report(arm_captured, tmp_path_factory.mktemp("arm-captured-report"))
+
+
+@pytest.fixture(scope="session")
+def i386_captured(i386_openssl, tmp_path_factory):
+    """The ``captured`` grid with the 32-bit openssl: AES-GCM and AES-CBC at 16, 1024 and 16384
+    bytes, native and no-aesni, 1 s, 2 repeats (24 runs, ~30 s)."""
+    import warnings
+
+    import cipherlab
+
+    out = tmp_path_factory.mktemp("i386-capture") / "mybox-32"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (a 32-bit build, busy: tested in tests/runners)
+        cipherlab.capture(["aes-128-gcm", "aes-128-cbc"], sizes=[16, 1024, 16384], seconds=1,
+                          repeats=2, isa="native,no-aesni", out=out, openssl=i386_openssl,
+                          progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def builds_report(i386_captured, captured, tmp_path_factory):
+    """The report of the 32-bit capture beside this machine's own (64-bit) capture."""
+    return build_report([i386_captured, captured], tmp_path_factory.mktemp("builds-report"))

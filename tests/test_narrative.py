@@ -75,3 +75,23 @@ def test_crossover_text_reads_the_crossover_of_the_bundled_aws_seed():
     assert on.regime == "a overtakes b"
     assert narrative.crossover_text(on).startswith(f"at **{cipherlab.plots.format_bytes(on.crossover_bytes)}**")
     assert narrative.crossover_text(narrative.pick(cross, aesni="off")).startswith("never")
+
+
+def test_a_crossing_the_other_way_round_says_where_in_both_phrasings():
+    """The zh blog's 3.x AEAD paste (tests/data/pastes/034): ChaCha20-Poly1305 against GCM is
+    'b overtakes a' (GCM faster above ~721 B): both sentences carry the size, not only the regime."""
+    import warnings
+    from pathlib import Path
+
+    paste = (Path(__file__).parent / "data" / "pastes"
+             / "034_zh-blog-blockquote-aead-sizes-2-31-136-elided.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        df = cipherlab.ingest(paste)
+        row = cipherlab.stats.crossover(df, "chacha20-poly1305", "aes-128-gcm").iloc[0]
+    assert row.regime == "b overtakes a"
+    at = cipherlab.plots.format_bytes(row.crossover_bytes)
+    assert narrative.crossover_text(row).startswith(f"never (a is faster only below **{at}**")
+    said = narrative.crossover_sentence(row)
+    assert said.startswith(f"aes-128-gcm overtakes chacha20-poly1305 above {at}")
+    assert said.endswith(": chacha20-poly1305 is faster only below it")

@@ -20,7 +20,7 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 
-__all__ = ["crossover_text", "interval", "pick", "provenance", "quotable", "verdict"]
+__all__ = ["crossover_sentence", "crossover_text", "interval", "pick", "provenance", "quotable", "verdict"]
 
 #: What ties a lint finding to the row it flags.
 _FINDING_KEYS = ("source", "line", "algorithm", "operation", "block_bytes")
@@ -126,8 +126,22 @@ def verdict(row: pd.Series) -> str:
     return "undecided (the interval is too wide for either answer)"
 
 
+def _bytes_interval(row: pd.Series, style: str) -> str:
+    """A crossing's interval: ``[30 B, 64 B]`` (``"short"``) or ``95 % interval 30 B to 64 B``;
+    an open end is ``unbounded``; no interval (one run per side) is ``""``."""
+    from cipherlab.plots import format_bytes
+
+    low, high = row.get("ci_low"), row.get("ci_high")
+    if _missing(low):
+        return ""
+    high = "unbounded" if _missing(high) or high == float("inf") else format_bytes(high)
+    return (f"[{format_bytes(low)}, {high}]" if style == "short"
+            else f"95 % interval {format_bytes(low)} to {high}")
+
+
 def crossover_text(row: pd.Series) -> str:
-    """Where :func:`cipherlab.stats.crossover` says ``a`` overtakes ``b``, in words.
+    """Where :func:`cipherlab.stats.crossover` says ``a`` overtakes ``b``, in words that follow
+    "a overtakes b:" (Markdown; :func:`crossover_sentence` says it naming both).
 
     >>> import pandas as pd
     >>> crossover_text(pd.Series({"regime": "a overtakes b", "crossover_bytes": 45.4,
@@ -135,17 +149,45 @@ def crossover_text(row: pd.Series) -> str:
     'at **45.4 B** [30 B, 64 B]'
     >>> crossover_text(pd.Series({"regime": "never", "crossover_bytes": float("inf")}))
     'never (a stays slower at every size)'
+    >>> crossover_text(pd.Series({"regime": "b overtakes a", "crossover_bytes": 721.0}))
+    'never (a is faster only below **721 B**; b above)'
     """
     from cipherlab.plots import format_bytes
 
     regime = row["regime"]
-    if regime == "a overtakes b":
-        where = f"at **{format_bytes(row['crossover_bytes'])}**"
-        if _missing(row.get("ci_low")) or _missing(row.get("ci_high")):
-            return where
-        return f"{where} [{format_bytes(row['ci_low'])}, {format_bytes(row['ci_high'])}]"
+    if regime in ("a overtakes b", "b overtakes a"):
+        ci = _bytes_interval(row, "short")
+        at = f"**{format_bytes(row['crossover_bytes'])}**" + (f" {ci}" if ci else "")
+        return f"at {at}" if regime == "a overtakes b" else f"never (a is faster only below {at}; b above)"
     return {"never": "never (a stays slower at every size)",
             "a always faster": "at every size (a is always faster)"}.get(regime, str(regime))
+
+
+def crossover_sentence(row: pd.Series) -> str:
+    """A :func:`cipherlab.stats.crossover` row as a sentence naming both algorithms (the
+    report's), with the size where the lines cross whichever way they cross.
+
+    >>> import pandas as pd
+    >>> row = {"a": "gcm", "b": "cbc", "crossover_bytes": 1843.0, "ci_low": 1650.0,
+    ...        "ci_high": 2080.0}
+    >>> crossover_sentence(pd.Series({**row, "regime": "a overtakes b"}))
+    'gcm overtakes cbc above 1.8 KiB (95 % interval 1.61 KiB to 2.03 KiB)'
+    >>> crossover_sentence(pd.Series({**row, "regime": "b overtakes a"}))
+    'cbc overtakes gcm above 1.8 KiB (95 % interval 1.61 KiB to 2.03 KiB): gcm is faster only below it'
+    >>> crossover_sentence(pd.Series({**row, "regime": "never"}))
+    'gcm is never faster than cbc'
+    """
+    from cipherlab.plots import format_bytes
+
+    regime, a, b = str(row["regime"]), row["a"], row["b"]
+    if regime in ("a overtakes b", "b overtakes a"):
+        ci = _bytes_interval(row, "long")
+        fast, slow = (a, b) if regime == "a overtakes b" else (b, a)
+        text = (f"{fast} overtakes {slow} above {format_bytes(row['crossover_bytes'])}"
+                + (f" ({ci})" if ci else ""))
+        return text if regime == "a overtakes b" else f"{text}: {a} is faster only below it"
+    return {"a always faster": f"{a} is faster at every size",
+            "never": f"{a} is never faster than {b}"}.get(regime, "the lines could not be fitted")
 
 
 def provenance(row: pd.Series) -> str:

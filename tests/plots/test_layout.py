@@ -90,3 +90,11 @@ def test_the_tls_figure_puts_each_cipher_beside_its_own_rate():
     finally:
         import matplotlib.pyplot as plt
         plt.close(ax.figure)
+
+
+@pytest.mark.openssl
+def test_every_figure_of_a_two_build_report_fits_both_widths(builds_report):
+    """The 32-bit and the 64-bit openssl of this machine (the builds section's figures too)."""
+    _, _, writer = builds_report
+    assert any(n.startswith("builds-") for n in writer.drawings)
+    assert _problems(writer) == {}

@@ -293,3 +293,24 @@ def test_a_reports_keys_among_its_values_are_no_sources_and_its_trials_are_repor
         _read(lines)
     values = [k for k, line in enumerate(lines, 1) if line.strip()[:1].isdigit() or "Average" in line]
     assert [n for n, _ in raised.value.unplaced] == values
+
+
+def test_ansible_yaml_results_are_read_each_named_by_its_host():
+    """ansible-core's ``callback_result_format = yaml``: ``ok: [host] =>`` alone, the result's
+    keys four blanks in, the output as a ``stdout_lines`` list of quoted strings and a ``stderr``
+    block scalar. Each host's output is a text of its own, named by it (the YAML callback's
+    results were one text: the second host's run was named 'stdout_lines: <omitted>')."""
+    def result(host: str, value: str) -> str:
+        return (f"ok: [{host}] =>\n    changed: false\n    cmd: openssl speed -elapsed -bytes 64 md5\n"
+                f"    rc: 0\n    stderr: |-\n"
+                f"        You have chosen to measure elapsed time instead of user CPU time.\n"
+                f"    stdout_lines:\n    - 'type             64 bytes'\n    - md5              {value}k\n")
+    text = ("TASK [speed] *****\n" + result("edge-a.lab", "412871.33") + result("edge-b.lab", "398201.41")
+            + "\nPLAY RECAP *****\nedge-a.lab : ok=1\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    assert df[["label", "timing", "block_bytes"]].values.tolist() == [
+        ["edge-a.lab", "elapsed", 64], ["edge-b.lab", "elapsed", 64]]
+    assert df.bytes_per_s.tolist() == [412871330.0, 398201410.0]
+    assert df.line.tolist() == [10, 19]  # (the lines of the log that hold them)

@@ -188,3 +188,117 @@ def test_a_mask_exported_in_a_command_list_is_the_commands_and_the_shells():
         df = cipherlab.ingest(text)
     masks = [m if m == m else None for m in df.groupby("run", observed=True).isa_mask.first()]
     assert masks == ["~0x200000000000000", "~0x200000000000000", None]
+
+
+RUNNERS = [  # (a command run elsewhere, what it binds): the runner's own words set the mask
+    ("$ podman run --rm -e OPENSSL_armcap=0 fedora:40 bash -c \"dnf -y install openssl >/dev/null; "
+     "openssl speed -elapsed -seconds 1 sha256\"", {"isa_mask": "armcap=0", "timing": "elapsed"}),
+    ("$ kubectl exec -n bench pod/speed-0 -- env OPENSSL_ia32cap=~0x200000000 openssl speed -evp "
+     "aes-128-ctr", {"isa_mask": "~0x200000000", "evp": "aes-128-ctr"}),
+    ("$ ssh root@edge1 'cd /opt/ossl-3.4 && ./bin/openssl speed -multi 2 -evp sm4-cbc'",
+     {"multi": 2, "evp": "sm4-cbc"}),
+    ("$ docker exec -it bench sh -c 'OPENSSL_ia32cap=~0x200000200000000 openssl speed -bytes 16 "
+     "-evp aes-128-gcm'", {"isa_mask": "~0x200000200000000", "bytes": 16}),
+    ("$ docker run --rm --env=OPENSSL_ia32cap=~0x200000000 img openssl speed -evp aes-128-gcm",
+     {"isa_mask": "~0x200000000"}),
+    ('$ docker run --rm -e "OPENSSL_armcap=0x1" arm64v8/debian openssl speed -elapsed sha256',
+     {"isa_mask": "armcap=0x1", "timing": "elapsed"}),
+]
+
+
+@pytest.mark.parametrize("line, bound", RUNNERS, ids=[s[0][2:20] for s in RUNNERS])
+def test_a_command_run_elsewhere_binds_its_options_and_the_runners_mask(line, bound):
+    """``docker run -e``, ``kubectl exec -- env`` and a shell's ``-c`` list, whose one
+    ``openssl speed`` is the run's command (a masked run looked native: no isa_mask)."""
+    prompt = parse_prompt(line)
+    assert prompt is not None and {k: prompt.get(k) for k in bound} == bound
+
+
+def test_each_run_a_loop_prints_is_named_by_the_line_the_loop_echoes_above_it():
+    """A loop's command line binds no options (loud) and opens no run: the first host's output,
+    right below it, is named by its echo as the others are (it had no label)."""
+    table = "type             16 bytes\nsha256           {}k\n"
+    text = ("$ for h in pi4 pi5; do echo \"$h:\"; ssh $h openssl speed -bytes 16 sha256; done\n"
+            "pi4:\n" + table.format("21870.33") + "pi5:\n" + table.format("61604.29"))
+    with pytest.warns(UserWarning, match="line 1: a loop runs openssl speed"):
+        df = cipherlab.ingest(text)
+    assert df.groupby("run", observed=True).label.first().tolist() == ["pi4", "pi5"]
+
+
+def test_a_command_without_the_mask_of_its_twin_ran_with_nothing_switched_off():
+    """The same command with and without a capability variable (on the command line, or
+    exported then unset): the run without it is the native side, ``isa_off`` ``none``, so the
+    pair compares (the Pi's native runs had no ISA condition: ``speedup`` found no pair). A
+    command with other arguments (the legacy name beside ``-evp``) is no twin."""
+    table = "type             16 bytes\n{}     {}k\n"
+    text = ("root@c7i:~# openssl speed -bytes 16 -evp aes-128-ctr\n" +
+            table.format("AES-128-CTR", "712873.11") +
+            "root@c7i:~# OPENSSL_ia32cap=~0x200000200000000 openssl speed -bytes 16 -evp aes-128-ctr\n" +
+            table.format("AES-128-CTR", "151287.11") +
+            "root@c7i:~# openssl speed -bytes 16 aes-128-cbc\n" + table.format("aes-128 cbc", "98287.11") +
+            "root@c7i:~# export OPENSSL_ia32cap=~0x200000000000000\n"
+            "root@c7i:~# openssl speed -bytes 16 aes-128-cbc\n" + table.format("aes-128 cbc", "91287.11") +
+            "root@c7i:~# unset OPENSSL_ia32cap\nroot@c7i:~# openssl speed -bytes 16 aes-128-cbc\n" +
+            table.format("aes-128 cbc", "98011.11"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    offs = [v if v == v else None for v in df.groupby("run", observed=True).isa_off.first()]
+    assert offs[0::2] == ["none"] * 3 and all(o and o.startswith("aesni") for o in offs[1::2])
+    assert "isa_off: no capability variable" in df.loc[df.run == 0, "rule"].iloc[0]
+    lone = cipherlab.ingest(text.split("root@c7i:~# OPENSSL")[0])  # (no masked twin: no condition)
+    assert "isa_off" not in lone.columns
+
+
+def test_a_binary_under_a_homebrew_prefix_is_read():
+    """Homebrew's keg paths hold '@' (``/opt/homebrew/opt/openssl@3/bin/openssl``,
+    ``/usr/local/opt/openssl@1.1/bin/openssl``): such a command line was no prompt, so a
+    ``-decrypt`` run read as encrypt (terminal/044)."""
+    prompt = parse_prompt("me@mini ~ % /usr/local/opt/openssl@1.1/bin/openssl speed -decrypt "
+                          "-evp aes-256-cbc")
+    assert prompt["decrypt"] and prompt["evp"] == "aes-256-cbc"
+    assert prompt["binary"] == "/usr/local/opt/openssl@1.1/bin/openssl"
+
+
+def test_a_twin_runs_the_same_binary():
+    """The system LibreSSL's command beside Homebrew's masked one is no twin of it, though the
+    arguments are the same (terminal/027: it was 'isa_off none' for a moment in this branch)."""
+    table = "type             16 bytes\naes-128-gcm     {}k\n"
+    text = ("me@m2 ~ % /usr/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("372287.53") +
+            "me@m2 ~ % OPENSSL_armcap=0x1 /opt/homebrew/opt/openssl@3/bin/openssl speed -bytes 16 "
+            "-evp aes-128-gcm\n" +
+            table.format("112980.27") +
+            "me@m2 ~ % /opt/homebrew/opt/openssl@3/bin/openssl speed -bytes 16 -evp aes-128-gcm\n" +
+            table.format("730733.74"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    offs = [v if v == v else None for v in df.groupby("run", observed=True).isa_off.first()]
+    assert offs[0] is None and offs[1] != "none" and offs[2] == "none"
+
+
+def test_a_long_command_a_mail_client_broke_before_an_option_is_joined():
+    """A command line cut at 72 columns before its options (terminal/044 wrapped: the -decrypt
+    run read as encrypt): its tail is the command's; a separator or a shell's error is not."""
+    table = "type             16 bytes\naes-256-cbc     {}k\n"
+    text = ("> root@build-host-7:/srv/bench# taskset -c 3 /usr/local/ssl/bin/openssl speed\n"
+            "> -elapsed -decrypt -evp aes-256-cbc\n> " + table.format("612873.11").replace("\n", "\n> ") +
+            "\n$ openssl speed -bytes 16 -evp aes-256-cbc   # the second try, encrypt this time\n"
+            "-----\n" + table.format("512873.11"))
+    df = cipherlab.ingest(text)
+    assert df.operation.tolist() == ["decrypt", "encrypt"]
+    assert df.timing.tolist() == ["elapsed", "cpu"]
+
+
+def test_cmds_loop_with_an_ampersand_list_names_each_run_by_its_echo():
+    """cmd.exe's ``for %h in (...) do @echo == %h & ssh %h openssl speed ...``: its `&` joins
+    the commands of the loop's body (the line was no prompt: the first host had no label);
+    bash's ``a & b &`` is a list that runs speed twice (loud, as ``a; b``)."""
+    table = "type             16 bytes\naes-256-gcm     {}k\n"
+    text = ("C:\\>for %h in (hv1 hv2) do @echo == %h & ssh %h openssl speed -bytes 16 -evp aes-256-gcm\n"
+            "== hv1\n" + table.format("412873.11") + "== hv2\n" + table.format("392873.11"))
+    with pytest.warns(UserWarning, match="a loop runs openssl speed"):
+        df = cipherlab.ingest(text)
+    assert df.label.tolist() == ["hv1", "hv2"]
+    assert parse_prompt("$ openssl speed md5 & openssl speed sha1 &")["unbound"] == \
+        "one command line runs openssl speed 2 times"

@@ -116,3 +116,14 @@ def test_a_table_collapsed_onto_one_line_is_read_row_by_row():
 def test_a_collapsed_line_with_a_name_no_cipher_has_is_not_guessed_at():
     with pytest.raises(IngestError):  # (not a table: its "rows" would be guesses)
         cipherlab.ingest(_COLLAPSED.replace("des ede3", "foo bar"))
+
+
+@pytest.mark.parametrize("after", ["OpenSSL 3.0.2 on Ubuntu 22.04", "edit: LibreSSL 3.8.2, macOS 14.4",
+                                   "built from 1.1.1w on Debian 12.5"])
+def test_a_release_stated_under_a_table_is_no_row_cut_short(after):
+    # ("OpenSSL 3.0.2 on Ubuntu" read as a row's name and "22.04" as its one value: reported)
+    text = f"type 16 bytes 64 bytes\nmd5 1000.00k 2000.00k\n\n{after}\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = cipherlab.ingest(text)
+    assert list(df.bytes_per_s) == [1e6, 2e6]

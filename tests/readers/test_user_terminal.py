@@ -359,3 +359,43 @@ def test_hyperfines_summary_is_its_timing_no_data_and_each_shown_run_is_a_run():
         warnings.simplefilter("error")  # (hyperfine's lines are no unplaced data)
         df = cipherlab.ingest(text)
     assert df.groupby("run").bytes_per_s.first().tolist() == [412873110.0, 409921700.0]
+
+
+def test_a_testmode_runs_figures_are_flagged_and_another_run_is_not():
+    """terminal/042: ``openssl speed -testmode`` runs each test once to check that it works;
+    its figures were read as measurements. Here a 3.4 RSA table and a -mr run's records."""
+    import cipherlab
+    text = ("root@ci:/# openssl speed -testmode rsa2048\n"
+            "Doing 2048 bits private rsa sign ops for 10s: 1 2048 bits private RSA sign ops in 0.00s\n"
+            "Doing 2048 bits public rsa verify ops for 10s: 1 2048 bits public RSA verify ops in 0.00s\n"
+            "version: 3.4.1\n"
+            "                   sign    verify    encrypt   decrypt   sign/s verify/s  encr./s  decr./s\n"
+            "rsa 2048 bits 0.000812s 0.000031s 0.000030s 0.000801s   1231.5  32258.1  33333.3   1248.4\n"
+            "root@ci:/# openssl speed -testmode -mr -seconds 1 md5\n+DT:md5:1:16\n+R:1:md5:0.00\n"
+            "+H:16\n+F:0:md5:1600.00\n"
+            "root@ci:/# openssl speed -mr -seconds 1 md5\n+DT:md5:1:16\n+R:9123456:md5:1.00\n"
+            "+H:16\n+F:0:md5:145975296.00\n")
+    with pytest.warns(UserWarning, match="line 1: openssl speed -testmode runs each test once"):
+        df = cipherlab.ingest(text)
+    flagged = df.groupby("run", observed=True).flag.agg(lambda f: f.notna().all()).tolist()
+    assert flagged == [True, True, False] and len(df[df.run == 0]) == 4
+    assert df.loc[df.run == 2, "bytes_per_s"].tolist() == [145975296.0]
+
+
+def test_the_output_of_a_command_that_runs_no_speed_names_no_run():
+    """terminal/043: Termux's ``pkg install`` output ('Setting up openssl-tool (3.3.2) ...')
+    named the runs below it. Here BusyBox's ``/ #`` prompt and apk's last line; a caption
+    after a blank line still names its run."""
+    text = ("/ # apk add openssl\n(1/1) Installing openssl (3.3.2-r1)\nOK: 9 MiB in 16 packages\n"
+            "/ # openssl speed -bytes 16 aes-128-cbc\n" + TABLE.replace("     64 bytes", "").replace(
+                "   441206.30k", "") + "\nRouter B:\n\n/ # openssl speed -bytes 16 aes-128-cbc\n" +
+            TABLE.replace("     64 bytes", "").replace("   441206.30k", ""))
+    assert _runs(_read(text), "label") == [None, "Router B"]
+    # (output that names a CPU is the machine's own words: lscpu's model line still names it)
+    lscpu = ("$ lscpu | grep 'Model name'\nModel name:   AMD EPYC 7763 64-Core Processor\n" +
+             text[text.index("/ # openssl"):])
+    assert _runs(_read(lscpu), "cpu")[0] == "AMD EPYC 7763 64-Core Processor"
+    brew = ("me@mbp ~ % brew install openssl@3\n==> Pouring openssl@3--3.4.0.arm64_sonoma.bottle.tar.gz\n"
+            "\U0001f37a  /opt/homebrew/Cellar/openssl@3/3.4.0: 7,236 files, 33.4MB\n" +
+            text[text.index("/ # openssl"):])  # (zsh's prompt: brew's last line named the run)
+    assert _runs(_read(brew), "label")[0] is None

@@ -328,3 +328,29 @@ def test_an_emulated_openssl_is_loud_about_whose_cpu_the_host_facts_describe(arm
                                             r"CPUINFO: OPENSSL_armcap=0x[0-9a-f]+\).*emulat"):
         check_host({**facts, "hypervisor": None, "load": None})
     assert "pmull" not in facts["flags"] and "sha_ni" in facts["flags"]  # (this x86 machine's)
+
+
+def test_a_32_bit_capture_records_its_build_its_own_mask_and_says_it_is_32_bit(i386_captured,
+                                                                                i386_openssl):
+    """Debian's i386 openssl run natively on this x86-64 machine: the build's platform and word
+    size, a CPUINFO line whose second word lacks the leaf-7 ECX bits (VAES, VPCLMULQDQ) a 32-bit
+    build never reads, and so a no-aesni condition that switched off AES-NI and PCLMULQDQ only."""
+    from cipherlab.errors import CaptureWarning
+    from cipherlab.runners._host import check_host
+    from cipherlab.runners._isa import features
+
+    host = json.loads((i386_captured / "host.json").read_text())
+    version_a = host["openssl_version_a"]
+    assert "platform: debian-i386" in version_a and "bn(64,32)" in version_a
+    assert host["machine"] == "x86_64" and host["openssl_version"] == "3.0.22"
+    native = effective_mask({}, openssl=i386_openssl)
+    assert native in version_a and native != effective_mask({})  # not the 64-bit one's mask
+    assert "vaes" not in features(native)
+    if host["flags"].get("vaes"):  # (the 64-bit build reads it on this CPU)
+        assert "vaes" in features(effective_mask({}))
+    back = cipherlab.ingest(i386_captured)
+    got = back[["isa", "isa_off", "aesni"]].astype(str).drop_duplicates().values.tolist()
+    assert sorted(got) == [["native", "none", "on"], ["no-aesni", "aesni+pclmulqdq", "off"]]
+    with pytest.warns(CaptureWarning, match=r"32-bit build on a 64-bit machine \(32-bit x86 on "
+                                            r"x86_64; CPUINFO: OPENSSL_ia32cap=0x.*32-bit code"):
+        check_host({**host, "hypervisor": None, "load": None})

@@ -138,3 +138,56 @@ def test_a_clock_named_in_the_text_is_nominal_and_a_range_is_no_clock(heading, c
     else:
         assert (per["clock_hz"] == clock).all() and (per["clock_source"] == source).all()
         assert per["bytes_per_s_per_ghz"].notna().all()
+
+
+def test_a_clock_with_a_thousands_comma_is_read_in_mhz_not_as_a_decimal():
+    # A label writes the Raspberry Pi 4's clock as 1,500 MHz: stats read "1,500" as 1.5 (a
+    # decimal comma) and gave 1.5 MHz, cycles per byte 1000x too small; the readers' clock
+    # (now the one definition) groups thousands. A decimal comma ("1,5 GHz") is no clock, said.
+    df = paste("043")
+    cpb = quiet(st.cycles_per_byte, df.assign(label="Raspberry Pi 4 (Cortex-A72 @ 1,500 MHz)"))
+    assert (cpb["clock_hz"] == 1.5e9).all() and (cpb["clock_source"] == "nominal").all()
+    row = cpb[cpb.block_bytes == 16].iloc[0]
+    assert row["cycles_per_byte"] == pytest.approx(1.5e9 / row["bytes_per_s"])
+    assert 20 < row["cycles_per_byte"] < 40  # aes-256-cbc without ARMv8 AES, 16 B calls
+    with pytest.warns(cipherlab.errors.CipherlabWarning, match="no known clock"):
+        st.cycles_per_byte(df.assign(label="Raspberry Pi 4 @ 1,5 GHz"))
+
+
+def test_paper_tables_default_to_a_columns_width():
+    # to_markdown/to_latex printed every column of a result (32 for ratio_test: hygiene levels,
+    # statistics, unadjusted p-values), too wide for a paper. By default they show the keys,
+    # estimates with intervals, adjusted p-values and verdicts, drop columns blank in every
+    # row (a paste's p-values), and state once what every row shares; columns="all" keeps all.
+    df = paste("034")  # zh blog, 3.x AEAD: GCM and ChaCha20, one run
+    fit = quiet(st.cost_model, df)
+    md = st.to_markdown(fit)
+    head = md.splitlines()[0]
+    assert head.startswith("| algorithm | t0_ns [CI] | c_ns_per_byte [CI] |")
+    for hidden in ("residuals", "r_squared", "lack_of_fit_p", "operation", "note"):
+        assert hidden not in head
+    assert "operation: encrypt." in md and "note: one run: no replication" in md
+    assert head.count("|") - 1 <= 6
+    everything = st.to_markdown(fit, "all").splitlines()[0]
+    assert everything.count("|") - 1 == len(fit.columns) - 4  # t0 and c absorb their CIs
+    tex = st.to_latex(quiet(st.small_block_overhead, df, "aes-128-gcm", "chacha20-poly1305"))
+    assert r"block\_bytes & ratio [CI] & overhead\_share\_a [CI] & overhead\_share\_b [CI]" in tex
+    assert "a: aes-128-gcm. b: chacha20-poly1305." in tex
+    with pytest.raises(AnalysisError, match="`columns` must be a list of column names, None"):
+        st.to_markdown(fit, "paper")
+    # the REPL shows the result's columns, not one long note taking the whole width
+    assert "one run: no replication, the fit is a description" not in repr(fit)
+
+
+def test_a_crossover_of_public_key_operations_says_why_there_is_no_line():
+    # RSA sign/verify (014, 1.0.1f): crossover(df, 'rsa2048', 'rsa1024') crashed inside numpy
+    # ("zero-size array to reduction operation maximum"), as did small_block_overhead
+    df = paste("014")
+    for fn in (st.crossover, st.small_block_overhead):
+        with pytest.raises(AnalysisError, match=r"'rsa2048', 'rsa1024' have no rows with a block "
+                                                r"size .* public-key operations do not have"):
+            quiet(fn, df, "rsa2048", "rsa1024")
+    # one sized algorithm beside a public-key one: the message names the one without sizes
+    both = pd.concat([paste("013"), df], ignore_index=True)
+    with pytest.raises(AnalysisError, match=r"^crossover: 'rsa2048' has no rows with a block"):
+        quiet(st.crossover, both, "aes-256-cbc", "rsa2048")

@@ -447,3 +447,40 @@ def test_overhead_explorer_on_a_real_paste_says_which_way_the_lines_cross():
         w = widgets.overhead_explorer(df, a="chacha20-poly1305", b="aes-128-gcm")
     assert w.crossover["regime"].tolist() == ["b overtakes a"]
     assert "never (it is faster only below 721 B; aes-128-gcm above)" in w.status.value
+
+
+def _paste(stem: str) -> pd.DataFrame:
+    path = next((Path(__file__).resolve().parents[1] / "data" / "pastes").glob(f"{stem}_*.txt"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cipherlab.ingest(path)
+
+
+def test_speedup_explorer_compares_versions_named_by_their_labels():
+    # a Markdown table of versions as rows (1.1.1w ... 3.5.3): the explorer compared by label
+    # and keyed the cells by tool_version too, which is one per label, so no cell held both
+    # sides and it showed "compare: no cell has usable `bytes_per_s` values on both sides"
+    df = _paste("016")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        w = widgets.speedup_explorer(df)
+    assert w.by.value == "label" and not w.comparison.empty
+    row = w.comparison.iloc[0]
+    pair = df[df["algorithm"] == row["algorithm"]].set_index("label")["bytes_per_s"]
+    assert row["ratio"] == pytest.approx(pair[row["candidate"]] / pair[row["baseline"]])
+    assert "1 ratio described" in w.status.value or "ratios described" in w.status.value
+
+
+def test_overhead_explorer_pairs_algorithms_of_one_operation():
+    # rust fixtures (3.6.3): aes-128-gcm (encrypt) and sha256 (digest) only. The explorer
+    # offered the pair, kept 'encrypt', and showed stats' "`b` must be an algorithm of the
+    # table (aes-128-gcm); not 'sha256'" although sha256 is in the table
+    df = _paste("033")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        w = widgets.overhead_explorer(df)
+    assert w.operation.options == ()
+    assert "aes-128-gcm (encrypt) and sha256 (digest) share no operation" in w.status.value
+    # 034: both AEADs encrypt: the operation is offered and the lines cross
+    w = widgets.overhead_explorer(_paste("034"))
+    assert w.operation.options == ("encrypt",) and "721 B" in w.status.value

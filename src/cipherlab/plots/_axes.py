@@ -10,6 +10,7 @@ ns/µs/ms and ratios as ``2×``.
 from __future__ import annotations
 
 import math
+import re
 from typing import Iterable
 
 import numpy as np
@@ -209,7 +210,7 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
         varying = [k for k in keys if frame[k].notna().any()][:1]
     # self-explanatory values: no "key=" prefix
     named = {"algorithm", "label", "source", "candidate", "host", "machine", "tool",
-             "tool_version", "cipher"}
+             "tool_version", "cipher", "effect", "build"}
     reads = isa_column(frame[[k for k in varying if k in ISA_COLUMNS]]).to_numpy()
     aes = aes_name(frame) if "aesni" in varying else None  # (AES-NI, ARMv8 AES on ARM)
     out = []
@@ -225,6 +226,8 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
                 continue
             if k == "source":  # a file's name, not the path it was read from
                 v = str(v).replace("\\", "/").rsplit("/", 1)[-1]
+            if k == "effect":  # (its "(chacha20-poly1305 does not use AES)" repeats the line's name)
+                v = re.sub(r" \(\S+ does not use AES\)$", "", str(v))
             parts.append(str(v) if k in named else f"{k}={v}")
         out.append(sep.join(parts) if parts else "(all)")
     return out
@@ -233,14 +236,19 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
 def fit_tick_labels(ax, which: str = "x") -> None:
     """Categorical tick labels that do not overlap at the figure's printed size: horizontal when
     they fit, else upright (90 degrees), else upright in a smaller font. Measured on a layout
-    pass of the figure, not guessed from the number of labels."""
-    from cipherlab.plots._layout import _overlap, _renderer
+    pass of the figure, not guessed from the number of labels. Row labels (``"y"``) that seaborn
+    turned upright, or wider than 60 % of the figure (a file's name standing for a machine), lie
+    down wrapped onto lines of a third of its width; row labels shrink where rows are too thin."""
+    from cipherlab.plots._layout import _SLACK_PX, _overlap, _renderer
 
     axis = ax.xaxis if which == "x" else ax.yaxis
 
-    def collide() -> bool:
+    def collide() -> bool:  # (labels closer than a space apart read as one: "aes-128-gcmchacha20")
         renderer = _renderer(ax.figure)
-        boxes = [t.get_window_extent(renderer) for t in axis.get_ticklabels() if t.get_text()]
+        labels = [t for t in axis.get_ticklabels() if t.get_text()]
+        pad = [_SLACK_PX / 2 + 0.15 * t.get_fontsize() * ax.figure.dpi / 72 if which == "x"
+               else 0.0 for t in labels]
+        boxes = [t.get_window_extent(renderer).padded(p) for t, p in zip(labels, pad, strict=True)]
         return any(_overlap(a, b) > 0 for a, b in zip(boxes, boxes[1:]))
 
     if which == "x":
@@ -250,6 +258,18 @@ def fit_tick_labels(ax, which: str = "x") -> None:
         if not collide():
             return
         axis.set_tick_params(labelrotation=90)
+    else:
+        # seaborn turns long row labels upright (unreadably small once shrunk to fit); a label
+        # wider than 60 % of the figure leaves the figure: both lie down, wrapped
+        fig, renderer = ax.figure, _renderer(ax.figure)
+        labels = axis.get_ticklabels()
+        wide = [t.get_rotation() or t.get_window_extent(renderer).width
+                > 0.6 * fig.get_figwidth() * fig.dpi for t in labels]
+        if any(wide):
+            room = fig.get_figwidth() * 72 / 3
+            axis.set_ticklabels([_wrapped(t.get_text(), room, t.get_fontsize()) if w else
+                                 t.get_text() for t, w in zip(labels, wide, strict=True)])
+            axis.set_tick_params(labelrotation=0)
     size = axis.get_ticklabels()[0].get_fontsize() if axis.get_ticklabels() else 7.0
     while collide() and size > 4.0:
         size -= 0.5

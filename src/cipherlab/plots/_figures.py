@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 
 import math
+import re
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -119,12 +120,15 @@ def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
 _LEGEND_CHARS = 60
 
 
-def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
+def _legend(ax, handles=None, *, outside: bool | None = None, titles=()) -> None:
     """A small-font legend: inside the axes when short, below them when long (never beside them,
     where it would take the width of a single-column figure).
 
     Below means a figure legend under the axes (constrained layout makes room for it) when the
     Axes is alone on a constrained-layout figure, else a legend under the x label of the Axes.
+    ``titles`` are the labels of section titles (seaborn's hue and style names): below the axes
+    each section gets a column of its own where they fit side by side, never a column that
+    starts in the middle of one section and ends in the next.
     """
     if handles is None:
         handles, labels = ax.get_legend_handles_labels()
@@ -135,8 +139,11 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
     # a label longer than a column is cut: the caption or the table names the series in full
     labels = [lab if len(str(lab)) <= _LEGEND_CHARS else str(lab)[:_LEGEND_CHARS - 1] + "…"
               for lab in labels]
-    if outside is None:
-        outside = len(handles) > 3
+    titles = {lab: _title(lab) for lab in titles}  # a column's name, in words
+    labels = [titles.get(lab, lab) for lab in labels]
+    if outside is None:  # (a label half as wide as the axes leaves no room inside: below)
+        outside = len(handles) > 3 or _widest(labels, ax) > 0.45 * ax.get_position().width * \
+            ax.figure.get_figwidth() * 72
     if not outside:
         ax.legend(handles, labels, fontsize="small", loc="best")
         return
@@ -145,6 +152,18 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
     fig = ax.figure
     fontsize = "small" if fig.get_figwidth() > 4 else "x-small"
     ncols = _legend_columns([str(lab) for lab in labels], fig.get_figwidth() * 72, fontsize)
+    sections = _sections(handles, labels, set(titles.values()))
+    plain_rows = -(-len(labels) // ncols)  # (a section per column may cost one row, not more)
+    if 1 < len(sections) and max(map(len, sections)) <= plain_rows + 1 and _legend_columns(
+            [max(map(str, (lab for _, lab in sec)), key=len) for sec in sections],
+            fig.get_figwidth() * 72, fontsize) >= len(sections):
+        rows = max(len(sec) for sec in sections)
+        from matplotlib.lines import Line2D
+
+        blank = Line2D([], [], linestyle="none", marker="")
+        handles = [h for sec in sections for h, _ in sec + [(blank, "")] * (rows - len(sec))]
+        labels = [lab for sec in sections for _, lab in sec + [(blank, "")] * (rows - len(sec))]
+        ncols = len(sections)
     kw = dict(fontsize=fontsize, ncols=ncols, frameon=False, handlelength=1.8,
               columnspacing=1.0, borderaxespad=0.2)
     engine = fig.get_layout_engine()
@@ -152,6 +171,30 @@ def _legend(ax, handles=None, *, outside: bool | None = None) -> None:
         fig.legend(handles, labels, loc="outside lower center", **kw)
     else:  # several axes: each keeps its legend under its own x label
         ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), **kw)
+
+
+def _widest(labels, ax) -> float:
+    """The widest legend label in points, at the font size of a legend inside the axes."""
+    from matplotlib.font_manager import FontProperties
+
+    font = FontProperties(size="small")
+    return max(_label_width(str(lab), font.get_size_in_points(), tuple(font.get_family()))
+               for lab in labels)
+
+
+def _title(column: str) -> str:
+    """A legend section's title from its column name: ``isa_off`` -> ``ISA off``."""
+    return re.sub(r"\bisa\b", "ISA", str(column).replace("_", " "))
+
+
+def _sections(handles, labels, titles) -> list[list[tuple]]:
+    """The legend's entries cut where a section title begins (one section without titles)."""
+    out: list[list[tuple]] = []
+    for h, lab in zip(handles, labels, strict=True):
+        if not out or lab in titles:
+            out.append([])
+        out[-1].append((h, lab))
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
@@ -318,7 +361,7 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
         ax.set_ylabel(y.replace("_", " "))
     ax.set_xlabel("Block size (bytes)")
     if legend and ax.get_legend() is not None:
-        _legend(ax)
+        _legend(ax, titles={hue, style} - {None})
     fit_labels(ax)
     return ax
 
@@ -596,7 +639,8 @@ def cost_model(fit: pd.DataFrame, df: pd.DataFrame, *, crossover=None, x: str = 
                             linewidth=0, zorder=1)
         all_n += list(n_meas) + [lo_n, hi_n]
         all_t += list(t_meas) + list(line)
-    for v, lo, hi, text in _as_crossover(crossover):
+    crossings = _as_crossover(crossover)
+    for v, lo, hi, text in crossings:
         ax.axvline(v, color="0.2", linestyle="--", linewidth=0.9, zorder=1, label=text)
         if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
             ax.axvspan(max(lo, 1e-3), hi, color="0.5", alpha=0.15, linewidth=0, zorder=0)
@@ -605,8 +649,8 @@ def cost_model(fit: pd.DataFrame, df: pd.DataFrame, *, crossover=None, x: str = 
     time_axis(ax, "y", all_t)
     ax.set_xlabel("Block size (bytes)")
     ax.set_ylabel("Time per call")
-    if legend:
-        _legend(ax)
+    if legend:  # (below the axes when a crossing is drawn: inside, it sat on the dashed line)
+        _legend(ax, outside=True if len(crossings) else None)
     fit_labels(ax)
     return ax
 

@@ -26,6 +26,7 @@ from cipherlab import model
 from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
+from cipherlab.readers._bbcode import from_bbcode
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._tables._prose import machines_in_prose
 from cipherlab.readers._text import (decode, documents, name_by_source, renumber,
@@ -608,6 +609,7 @@ def _read_lines(lines: list[str], origin: list[int] | None, source: str,
     bad_rows: list[tuple[int, str]] = []  # table rows that hold numbers but could not be read
     found: list = []
     taken: set[int] = set()
+    lines = from_bbcode(lines)  # (a forum post's [table] and [code]: the markup they stand for)
     lines, logs = strip_log_prefixes(lines)  # (a log's stamps and tags: every reader reads behind)
     with renumbered_warnings(origin):  # (a warning naming lines names the text's own)
         tables: list = []  # (runs of document tables: the prose around them is read there)

@@ -34,18 +34,42 @@ _ALG_OF, _SIZES_OF, _VALUES_OF = itemgetter(ALG), itemgetter(SIZES), itemgetter(
 #: Flag of a progress record whose count and seconds do not give the rate its table prints.
 FLAG_DISAGREES = "disagrees with its table"
 _NAN = float("nan")  # count and seconds of a row's cell without a progress record
+#: Flag of a cell of an ``openssl speed -testmode`` run (each test run once: no measurement).
+FLAG_TESTMODE = "-testmode: no measurement"
+#: The rule (``rule`` column) of a run that ran with nothing switched off: see native_runs.
+NATIVE_RULE = "no capability variable on its command line or in its shell"
 
 
 class _Assembly:
     """The assembly of :class:`~cipherlab.readers._openssl._Parser`'s runs (a mixin of it)."""
 
     def build(self) -> list[Run]:
+        self.native_runs()
         out = []
         for run in self.runs:
             built = self.assemble(run)
             if built is not None:
                 out.append(built)
         return out
+
+    def native_runs(self) -> None:
+        """A command that sets no capability variable, in a shell that exported none, with the
+        binary and arguments of a command of the text that sets one (``openssl speed -evp aes-256-cbc``,
+        then ``OPENSSL_armcap=0x1 openssl speed -evp aes-256-cbc``), is its twin with nothing
+        switched off: ``isa_off`` ``none``, so the two pair (:func:`cipherlab.runners.isa_contrast`).
+        Another command (the legacy ``aes-128-cbc`` beside ``-evp``) is no twin: it pairs with
+        none. A run whose own ``CPUINFO`` line shows the mask in effect is decoded from it."""
+        def command(run: _Run) -> tuple:
+            return run.opts.get("binary"), *sorted(run.opts.get("args", ()))
+
+        masked = {command(run) for run in self.runs if run.opts.get("shell_mask") is not None}
+        if not masked:
+            return
+        for run in self.runs:
+            if "shell_mask" in run.opts and run.opts["shell_mask"] is None and \
+                    command(run) in masked and "cpuinfo" not in run.meta and \
+                    "isa_mask" not in run.meta:
+                run.meta["isa_off"], run.opts["native"] = "none", True
 
     def warn_interleaved(self, run: _Run) -> None:
         """Warn when an algorithm's progress lines resume after another's: one openssl process
@@ -119,9 +143,12 @@ class _Assembly:
             return None
         notes = self.notes and {n: self.notes[n] for n in map(_line_of, chain(rows, cells))
                                 if n in self.notes}
-        if sub or notes:  # cells that vary in a condition or note: every cell a mapping
+        testmode = run.opts.get("testmode")
+        if sub or notes or testmode:  # cells that vary in a condition or note: every cell a mapping
             cells = [c for r in rows for c in _row_cells(r)] + cells
             rows = []
+        if testmode:
+            self.flag_testmode(run, cells, sub)
         cells.sort(key=_line_of)  # stable: cells of one line keep their order
         if sub or notes:
             cells = [dict(zip(_FIELDS, c)) for c in cells] + sub
@@ -145,12 +172,25 @@ class _Assembly:
         # the inferred rules that placed it (none: the exact format placed it)
         rules = [(what, name) for what, name in (
             ("run", run.boundary), ("label", label_rule), ("isa_mask", run.context_rule),
-            ("sizes", run.sizes_rule), ("tool_version", version_rule)) if name]
+            ("sizes", run.sizes_rule), ("tool_version", version_rule),
+            ("isa_off", NATIVE_RULE if run.opts.get("native") else None)) if name]
         if rules:
             meta["rule"] = "; ".join(f"{what}: {name}" for what, name in rules)
             if run.boundary == label_rule:  # (one rule did both)
                 meta["rule"] = meta["rule"].replace(f"run: {label_rule}; label:", "run, label:")
         return Run(meta=meta, cells=cells, rows=rows)
+
+    def flag_testmode(self, run: _Run, cells: list[list], sub: list[dict]) -> None:
+        """``openssl speed -testmode`` (3.4+) runs each test once, to check that it works: its
+        figures are no measurement. Every cell is flagged, and one warning names the run."""
+        for c in cells:
+            c[FLAG] = c[FLAG] or FLAG_TESTMODE
+        for c in sub:
+            c["flag"] = c["flag"] or FLAG_TESTMODE
+        warnings.warn(LineWarning(
+            f"{self.source}: line {{lines}}: openssl speed -testmode runs each test once, to check "
+            f"that it works: its {len(cells) + len(sub)} figure(s) are no measurement (flagged "
+            f"{FLAG_TESTMODE!r})", [run.start - 1]), stacklevel=3)
 
     def fill(self, run: _Run, cells: list[list]) -> list[list]:
         """Fill rows and ``cells`` with the counts and seconds of the run's progress records.

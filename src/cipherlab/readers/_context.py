@@ -25,8 +25,8 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "MASK_RULE", "label_above", "label_verdict", "mask_value", "shell_assignment", "shell_host",
-           "prose_label", "prose_mask", "setext_level"]
+           "MASK_RULE", "is_shell_command", "label_above", "label_verdict", "mask_value",
+           "shell_assignment", "shell_host", "prose_label", "prose_mask", "setext_level"]
 
 
 class Label(NamedTuple):
@@ -110,12 +110,13 @@ _ITEM = re.compile(r"^[\s>]*[-*+\u2022]\s+\S")
 _COMMAND_SPAN = re.compile(r"""(?:[`'"][^`'"]*\bopenssl\b[^`'"]*[`'"]|(?:^|\s)[$#%>]\s+\S*openssl\b.*$)""")
 _ENUMERATOR = re.compile(r"^(?:[A-Z]|\d{1,2})[.)]\s*")
 # A machine named in a sentence: "on my small NUC-like server", "on our old Xeon box".
-# (After "the", "a", "this"... the noun needs a word before it: "on the board" names none.)
+# (After "the", "a", "this"... the noun needs a word before it: "on the board" names none;
+# "on the same box" points back, it names none either.)
 _MACHINE_NOUN = r"(?:server|laptop|desktop|workstation|notebook|machine|box|computer|PC|board|VM|" \
                 r"instance|node|phone|tablet)"
 _MACHINE = re.compile(
     rf"\bon\s+(?:(?:my|our)\s+((?:[\w.+-]+\s+){{0,3}}?{_MACHINE_NOUN})|"
-    rf"(?:a|an|the|this|that)\s+((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
+    rf"(?:a|an|the|this|that)\s+(?!same\b)((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
 # A model that ends the sentence introducing what follows: "That matches what I see on a 2620
 # v2 (AES-NI on):" (a capital or a digit in a word marks a model name: "on 4 cores:" names none).
 _MODEL_AT_END = re.compile(r"\bon\s+(?:(?:my|our|a|an|the|this|that)\s+)?"
@@ -249,7 +250,11 @@ TEMPLATE_SECTION = re.compile(
     r"(?:steps )?to reproduce|steps to reproduce|reproduction(?: steps)?|how to reproduce|"
     r"(?:expected|actual|current|observed) (?:behaviou?r|results?|outcome)|what happened|"
     r"what (?:i|we) (?:see|saw|get|got|observe|observed|expect|expected)|"
-    r"what did you expect(?: to happen)?|additional (?:context|information|notes)|environment|"
+    r"what did you expect(?: to happen)?|additional (?:context|information|notes)|"
+    # (the environment a post's results come from, as posts name it: "Test setup", "検証環境")
+    r"(?:test(?:ing)?|benchmark|verification) (?:environment|setup|system|bed)|environment|"
+    r"testumgebung|umgebung|environnement(?: de test)?|entorno(?: de pruebas)?|"
+    r"\u691c\u8a3c\u74b0\u5883|\u6e2c\u5b9a\u74b0\u5883|\u5b9f\u884c\u74b0\u5883|\u6d4b\u8bd5\u73af\u5883|\u73af\u5883|\u74b0\u5883|"
     r"system information|(?:relevant )?log(?:s| output)?|screenshots?|checklist|"
     r"possible (?:solution|fix)|proposed (?:solution|change)|alternatives(?: considered)?)\W*$",
     re.IGNORECASE)
@@ -507,7 +512,7 @@ _MASK = re.compile(rf"\bOPENSSL_(?P<cap>{_CAPS})\s*=\s*[\"'`\u201c\u201d\u2018\u
 # (A parenthesis says how "without" was done: "Without (OPENSSL_ia32cap=~0x2000...):".)
 _NEGATED = re.compile(r"\b(?:without|unset|no|not|minus)[^\w(]+(?:\w+[^\w(]+)?$", re.IGNORECASE)
 #: The rule (``rule`` column) of a run whose ``isa_mask`` the prose above it gave.
-MASK_RULE = "OPENSSL_ia32cap in the prose above"
+MASK_RULE = "OPENSSL_*cap in the prose above"  # (ia32cap, armcap, ppccap ...)
 
 
 def prose_mask(line: str) -> str | None:
@@ -567,6 +572,26 @@ def shell_assignment(line: str) -> tuple[str | None] | None:
 
 
 _SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
+# A shell's prompt before a command: `user@host:~$`, zsh's `user@host ~ %`, `[root@box ~]#`,
+# `~ $` (Termux), `/ #` (BusyBox), a bare `$`, PowerShell's `PS C:\>`, cmd's `C:\>` (not
+# Markdown's `# heading`).
+_SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+(?::\S*|\s[^\s$#%]{1,80})\s?[$#%]|"
+                           r"\[[\w.-]+@[^\]]{1,80}\][$#%]|"
+                           r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|"
+                           r"[$%\u276f\u279c])\s*\S")
+
+
+def is_shell_command(line: str) -> bool:
+    """Whether ``line`` is a command after a shell's prompt: its output follows it, and neither
+    names a run.
+
+    >>> is_shell_command("~ $ pkg install openssl-tool"), is_shell_command("me@mbp ~ % brew list")
+    (True, True)
+    >>> is_shell_command("# Results"), is_shell_command("Cost: $5"), is_shell_command("$")
+    (False, False, False)
+    """
+    return ("$" in line or "#" in line or ">" in line or "%" in line or "\u276f" in line or
+            "\u279c" in line) and _SHELL_PROMPT.match(line) is not None
 
 
 def shell_host(line: str) -> str | None:

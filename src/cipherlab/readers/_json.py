@@ -142,7 +142,8 @@ def held_results(lines: list[str]) -> list[tuple[list[str], list[int], str | Non
     for k, line in enumerate(lines):
         if line.endswith(" => {") and closes is None:  # (a pretty result ends at a "}" line)
             closes = [j for j, close in enumerate(lines) if close == "}"]
-        found = _result(lines, k, closes) if " => {" in line or "| (stdout) " in line else None
+        found = _result(lines, k, closes) if " => {" in line or "| (stdout) " in line else \
+            _yaml_result(lines, k) if "] =>" in line and line[:1] in "ocf" else None
         if found is not None:
             (text_lines, origin), host, end = found
             got.append((text_lines, [0, *(k + n for n in origin[1:])], host))
@@ -180,6 +181,73 @@ def _result(lines: list[str], k: int, closes: list[int] | None
         return None
     pieces = [p for v in values for p in _result_text(v)]
     return (_joined([pieces]), m["host"] or m["adhoc"], end) if pieces else None
+
+
+# A task's result as ansible's YAML callbacks print it (``stdout_callback = yaml``,
+# ``callback_result_format = yaml``): ``changed: [host] => changed=true`` or ``... =>`` alone,
+# the result's keys indented below it, its output in block scalars (``stdout: |-``).
+_YAML_RESULT = re.compile(r"(?:ok|changed|failed|fatal): \[(?P<host>[^\]\n]{1,80})\]"
+                          r"(?: => \(item=[^\n]*\))? =>(?: (?![{\[])[^\n]*)?")
+
+
+def _yaml_result(lines: list[str], k: int
+                 ) -> tuple[tuple[list[str], list[int]], str, int] | None:
+    """The text a YAML result starting on line ``k`` holds, as :func:`_result` gives a JSON
+    one's (its ``stdout``/``stderr``/``msg`` and ``cmd``, each line of a block scalar mapped to
+    its own line), or None (no result, no indented block below it, no YAML, no text).
+
+    >>> _yaml_result(["changed: [pi] => changed=true", "  rc: 0", "  stdout: |-",
+    ...               "    type 16 bytes", "    md5 1.00k", "PLAY RECAP"], 0)
+    ((['type 16 bytes', 'md5 1.00k'], [0, 4, 5]), 'pi', 4)
+    """
+    m = _YAML_RESULT.fullmatch(lines[k].rstrip())
+    end = k
+    while end + 1 < len(lines) and (lines[end + 1][:1] in (" ", "\t") or not lines[end + 1].strip()):
+        end += 1
+    while end > k and not lines[end].strip():
+        end -= 1  # (blank lines after the block are no part of it)
+    if m is None or end == k:
+        return None
+    import yaml  # (only for an ansible log with YAML results)
+
+    try:
+        node = yaml.compose("\n".join(lines[k + 1:end + 1]), Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    pieces = _yaml_pieces(node, 2) if isinstance(node, yaml.MappingNode) else []
+    return (_joined([pieces]), m["host"], end) if pieces else None
+
+
+def _yaml_pieces(node, first: int) -> Block:
+    """The pieces of text a YAML result (a composed mapping node; its first line is line
+    ``first`` of the result) holds, as :func:`_result_text` reads a JSON one's."""
+    import yaml
+
+    def text(value) -> list:
+        if isinstance(value, yaml.ScalarNode):
+            at = first + value.start_mark.line + (1 if value.style in ("|", ">") else 0)
+            return [_at(line + "\n", at + n) for n, line in enumerate(value.value.split("\n"))
+                    if value.value] if value.style in ("|", ">") else \
+                [_at(value.value + "\n", at)] if value.value else []
+        if isinstance(value, yaml.SequenceNode):
+            return [p for item in value.value for p in text(item)]
+        return []
+
+    keys = {key.value: value for key, value in node.value if isinstance(key, yaml.ScalarNode)}
+    command = keys.get("cmd")
+    out: Block = []
+    if command is not None:
+        words = text(command)
+        if words:
+            out.append(_at("$ " + " ".join(w.rstrip("\n") for w in words) + "\n", words[0].line))
+    for name in _RESULT_TEXT:
+        value = keys.get(name)
+        if value is None or (isinstance(value, yaml.ScalarNode) and not value.value):
+            value = keys.get(f"{name}_lines")  # (where the string itself is not given)
+            if isinstance(value, yaml.ScalarNode):
+                continue  # ("<omitted>")
+        out += text(value) if value is not None else []
+    return out
 
 
 class _Every(frozenset):

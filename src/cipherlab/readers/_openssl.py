@@ -37,7 +37,9 @@ from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR
                                            VERSION, Event, _RunBoundaries, bind_context,
                                            check_cpuinfo, merged_fact, prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
-from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item, label_verdict,
+from cipherlab.readers._tables._facts import prose_cpu
+from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item,
+                                        is_shell_command, label_verdict,
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
@@ -64,6 +66,7 @@ _HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 
 _BARE_VALUE = re.compile(r"-?\d[\d,]*(?:\.\d+)?k?")
 _RATE = re.compile(r"\d\s?(?:bytes?|signs?|verify|verifies|ops?|keygens?|encaps|decaps|derives?)/s\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
+_RELEASE = re.compile(r"\d\.\d+\.\d")  # (a release, "3.0.2": in no name openssl prints)
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 # A row name led by the machine it ran on ("FTC663: aes-256-cbc", "A73:    aes-256-cbc").
@@ -73,6 +76,7 @@ _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 # A `type` line that holds sizes but is no header the reader can read ("type 16 bytes 64 byts").
 _SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
+_WRAPPED_COMMAND = 50  # a command line this long, its next line an option: a mail client broke it
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 # What time(1) prints of a command, on one line: zsh's "<command>  18.00s user 0.09s system 99%
 # cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%";
@@ -189,6 +193,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
+        self.output_to = -1  # last line of a shell command's output in prose (see note_prose)
         self.listed = 0  # line of the last value of a list under an algorithm (listed_value)
         self.quoted: dict[tuple, str] = {}
         # continuation state
@@ -422,6 +427,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             elif line.startswith("Got:") and _GOT.match(line) is None:
                 line, extra = self.rejoined_got(idx, line)  # (wrapped the same way)
                 resume = idx + 1 + extra
+            elif "speed" in line and len(line) >= _WRAPPED_COMMAND:
+                line, extra = self.rejoined_command(idx, line)
+                resume = idx + 1 + extra
             if self.harness is None and is_prose(line):
                 self.note_prose(i, line)
                 continue
@@ -507,6 +515,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return text, j - idx
         return line, 0
 
+    def rejoined_command(self, idx: int, line: str) -> tuple[str, int]:
+        """A long ``openssl speed`` command line a mail client broke before an option (``...
+        openssl speed`` / ``-elapsed -decrypt -evp aes-128-cbc``) joined with its tail: the
+        tail's options are the run's (read apart, a -decrypt run read as encrypt). ``(line, 0)``
+        when the next line is no such tail (a separator, ``-bash: openssl: not found``)."""
+        nxt = clean(self.lines[idx + 1]) if idx + 1 < len(self.lines) and idx + 1 not in self.skip \
+            else ""
+        if nxt[:1] != "-" or not nxt[1:2].isalpha() or ": " in nxt or _parse_prompt(line) is None:
+            return line, 0
+        joined = f"{line} {nxt}"
+        return (joined, 1) if _parse_prompt(joined) is not None else (line, 0)
+
     def rejoined_got(self, idx: int, line: str) -> tuple[str, int]:
         """A ``-multi`` child's ``Got: +F:... from N`` line cut short (a mail client breaks it
         after ``Got:``, inside the record, before ``from``) joined with the lines that complete
@@ -529,6 +549,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             yield j, nxt
 
     def note_prose(self, i: int, line: str) -> None:
+        if self.output_to == i - 1 or ("speed" not in line and is_shell_command(line)):
+            # a command that runs no openssl speed, and its output up to a blank line, name no
+            # run ("~ $ pkg install ...", "Setting up openssl-tool (3.3.2) ..."), but where the
+            # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
+            # it elsewhere may print the hosts' names (clush's frames, a loop's echo)
+            output, self.output_to = self.output_to == i - 1, i
+            if not output or not prose_cpu(line):
+                self.verdicts[i] = SKIP
         mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
@@ -728,6 +756,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
         if "speed" in line:
             prompt = _parse_prompt(line)
+            if prompt is not None and "unbound" in prompt:
+                return self.unbound_prompt(i, prompt)
             if prompt is not None:
                 run = self.open(i, Event(PROMPT))
                 run.last = i
@@ -783,13 +813,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
 
     def bad_name(self, name: str) -> bool:
         """Whether a row's name is prose (``...:``, ``3) WSL 2, Ubuntu`` before ``24.04``: no
-        name openssl prints holds ``, ``), holds values or has another column's cell glued to
-        it (``aes-128-cbc Yes``): then it is no row."""
+        name openssl prints holds ``, ``), holds values or a release (``OpenSSL 3.0.2 on
+        Ubuntu`` before ``22.04``) or has another column's cell glued to it (``aes-128-cbc
+        Yes``): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or ", " in name or any(
-                T.VALUE.fullmatch(w) for w in name.split()) or \
-                glued_condition(self.algorithm_of[name])
+                T.VALUE.fullmatch(w) for w in name.split()) or _RELEASE.search(name) is not None \
+                or glued_condition(self.algorithm_of[name])
         return bad
 
     def other_line(self, i: int, line: str) -> bool:
@@ -849,14 +880,21 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if mask is None:
             self.pending_context.pop("isa_mask", None)
 
+    def unbound_prompt(self, i: int, prompt: dict) -> bool:
+        """A loop's or a list's command line that prints several runs: whose options are whose?
+        None is bound (loud). The run above ends here; the runs it prints open at their own
+        output, each labelled by what the loop prints above it (``echo "== $h"``)."""
+        if "exported" in prompt:
+            self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
+        warnings.warn(LineWarning(
+            f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
+            f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
+        self.ended = i
+        return True
+
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
         if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
-        if "unbound" in prompt:  # (a loop's or a list's several runs: whose options are whose?)
-            warnings.warn(LineWarning(
-                f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
-                f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=2)
-            return
         run.opts.update({k: v for k, v in prompt.items() if k not in ("conditions", "exported")})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
@@ -870,6 +908,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             mask = self.shell_mask[0]  # (the same shell: its prompts name the same user@host)
         if mask is not None:
             run.meta["isa_mask"] = mask
+        run.opts["shell_mask"] = mask  # (None: its shell set none: see _Assembly.native_runs)
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)

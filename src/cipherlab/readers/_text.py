@@ -17,7 +17,6 @@ from __future__ import annotations
 import gzip
 import html
 import re
-import shlex
 import warnings
 import zlib
 from contextlib import contextmanager
@@ -76,28 +75,29 @@ _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
 # names such as `hmac(md5)`, or a `$(nproc)` or `$c`: the class holds `-`, and a separate `-?` made
 # failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`,
-# `apps/openssl`, `.\openssl.exe`, a fork's (`tongsuo`), or a quoted path PowerShell calls with `&`)
+# `apps/openssl`, `.\openssl.exe`, Homebrew's `/opt/homebrew/opt/openssl@3/bin/openssl`, a fork's
+# (`tongsuo`), or a quoted path PowerShell calls with `&`)
 _OPENSSL = r"(?:openssl|tongsuo)"
 _PROMPT = re.compile(
     rf"^\s*(?P<ps>{_PS})?(?P<pre>(?:{_WRAPPER}|{_ASSIGNMENT})*+)"
     # (a quoted path read whole, then its end looked at: a lazy scan for the name was quadratic)
     r"(?:&\s*)?(?:(?P<q>['\"])[^'\"]*+"
     r"(?:(?<=openssl)|(?<=tongsuo)|(?<=openssl\.exe)|(?<=tongsuo\.exe))(?P=q)"
-    rf"|(?:[\w.~:${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
+    rf"|(?:[\w.~:@+${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
     r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?|%%?\w+))*+)\s*"
-    r"(?:\(.*\)|(?P<shell>[|;&<>].*))?\s*$")
+    r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*)?\s*$")  # (a comment: `# the second try`)
 # A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl
 # version; openssl speed ...`, `for c in a b; do openssl speed -evp $c; done`, PowerShell's
-# `... | % { openssl speed -evp $_ }`): cut at the shell's list operators and braces.
-_LIST = re.compile(r"\s*(?:&&|\|\||;|\|\s*(?:%|ForEach-Object)\s*(?=\{)|[{}]|\s(?=do\s))\s*")
-_LIST_HINT = re.compile(r"&&|\|\||;|\{|\sdo\s")
+# `... | % { openssl speed -evp $_ }`, cmd's `for %h in (a b) do @echo %h & ssh %h openssl speed`):
+# cut at the shell's list operators and braces.
+_LIST = re.compile(r"\s*(?:&&|\|\||;|\|\s*(?:%|ForEach-Object)\s*(?=\{)|[{}]|\s(?=do\s)|\s&(?=\s))\s*")
+_LIST_HINT = re.compile(r"&&|\|\||;|\{|\sdo\s|\s&\s")
 _LEADING_PS = re.compile(rf"\s*(?:{_PS})?")
 _LOOP = re.compile(r"\s*(?:for|while|until|foreach)\b|.*\|\s*(?:%|ForEach-Object)\s*\{|.*\bxargs\s", re.I)
 _LIST_WORD = re.compile(r"^(?:do|then|else)\s+")
 # (without a prompt, the list is a command when its first word is one: `cd build && ...`)
 _SHELL_WORD = re.compile(r"\s*(?:cd|make|ninja|cmake|export|set|source|for|while|until|foreach|"
                          r"openssl|tongsuo|\S*[/\\](?:openssl|tongsuo|Configure|config))\s")
-_ENV = re.compile(_ASSIGNMENT.replace(r"\s+", r"(?=\s)"))
 # `openssl speed` options and what they do to a run; every other option (`-primes 3`, and any
 # option openssl may gain) becomes a condition of the run.
 _FLAGS = {"elapsed", "decrypt", "mr", "aead", "mb", "testmode", "mlock"}
@@ -1085,10 +1085,10 @@ def parse_prompt(line: str) -> dict | None:
     """
     if "speed" not in line:
         return None
-    m, elsewhere = _speed_command(line)
+    m, outer = _speed_command(line)
     if m is not None and not (m["shell"] and "speed" in m["shell"]):  # (`a && openssl speed b`)
-        return _command(m, bool(m["ps"]) or elsewhere)
-    return _listed(line) if _LIST_HINT.search(line) else None
+        return _command(m, bool(m["ps"]) or outer is not None, outer or "")
+    return (_listed(line) if _LIST_HINT.search(line) else None) or _run_elsewhere(line)
 
 
 # A command that runs openssl elsewhere: in a container, on another host, in WSL, in a pty
@@ -1101,22 +1101,73 @@ _RUNNER = re.compile(rf"^\s*(?:{_PS})?(?:sudo\s+)?(?:{_RUNNERS})\s(?:[^|;&]*?\s)
 _RUNNER_HINT = re.compile(rf"\b(?:{_RUNNERS})\s")
 
 
-def _speed_command(text: str) -> tuple[re.Match | None, bool]:
-    """The ``openssl speed`` command of a line (a match of ``_PROMPT``), and whether a runner
-    (:data:`_RUNNER`) runs it elsewhere (the match is then of the text from its binary on)."""
+def _speed_command(text: str) -> tuple[re.Match | None, str | None]:
+    """The ``openssl speed`` command of a line (a match of ``_PROMPT``), and, when a runner
+    (:data:`_RUNNER`) runs it elsewhere, the runner's words before it (the match is then of the
+    text from its binary on); None when it runs here."""
     m = _PROMPT.match(text)
     if m is not None or _RUNNER_HINT.search(text) is None:
-        return m, False
+        return m, None
     runner = _RUNNER.match(text)
     if runner is None:
-        return None, False
+        return None, None
     command = text[runner.end():]
     if runner["q"]:  # (`ssh host 'openssl speed ...'`: the quoted command, whole)
         command = command.partition(runner["q"])[0]
-    return _PROMPT.match(command), True
+    return _PROMPT.match(command), text[:runner.end()]
 
 
-def _listed(line: str) -> dict | None:
+# A runner's quoted command that runs openssl speed, alone or in a list (`docker run img sh -c
+# 'apk add openssl && openssl speed ...'`, `ssh h "cd /opt && ./openssl speed ..."`); each start at a
+# quote scans to the next quote only: linear.
+_RUNNER_START = re.compile(rf"^\s*(?:{_PS})?(?:sudo\s+)?(?:{_RUNNERS})\s")
+_QUOTED_LIST = re.compile(r"(?P<q>['\"])(?P<command>[^'\"]*\bspeed\b[^'\"]*)(?P=q)")
+
+
+def _run_elsewhere(line: str) -> dict | None:
+    """A runner's quoted command list that runs ``openssl speed`` (``docker run --rm alpine sh -c
+    'apk add openssl && openssl speed -evp aes-128-gcm'``), read as a list on a prompt of its
+    own (:func:`_listed`), with the capability variable the runner's words set
+    (``docker run -e OPENSSL_ia32cap=...``, ``kubectl exec pod -- env OPENSSL_armcap=0 sh -c ...``).
+
+    >>> out = _run_elsewhere("$ docker run --rm -e OPENSSL_ia32cap=~0x200000000 alpine sh -c "
+    ...                      "'apk add openssl && openssl speed -seconds 1 -evp aes-128-gcm'")
+    >>> out["evp"], out["seconds"], out["isa_mask"]
+    ('aes-128-gcm', 1, '~0x200000000')
+    """
+    runner = _RUNNER_START.match(line) if _RUNNER_HINT.search(line) else None
+    quoted = _QUOTED_LIST.search(line, runner.end()) if runner is not None else None
+    out = _listed(quoted["command"], prompted=True) if quoted is not None else None
+    if out is not None and "isa_mask" not in out and "unbound" not in out:
+        mask = _environment_mask(line[:quoted.start()])
+        if mask is not None:
+            out["isa_mask"] = mask
+    return out
+
+
+# A capability variable assigned (any CPU's): `OPENSSL_ia32cap=~0x...` before a command, a
+# runner's `-e OPENSSL_armcap=0`, `--env=OPENSSL_ia32cap=...`, `-e "OPENSSL_ia32cap=..."`.
+_CAP_ASSIGNMENT = re.compile(r"(?<![\w$])OPENSSL_(\w*?cap)=(\"[^\"]*\"|'[^']*'|[^\s\"';&|]*)", re.I)
+
+
+def _environment_mask(words: str) -> str | None:
+    """The ``isa_mask`` a capability variable assigned in ``words`` sets (``OPENSSL_ia32cap=...``
+    before a command, or in a runner's ``-e``/``--env=``/``env``), None when none is (or the
+    value is empty: the variable is set to nothing, no mask).
+
+    >>> _environment_mask('docker run --env=OPENSSL_ia32cap=~0x200000000 -e "X=1" img')
+    '~0x200000000'
+    >>> _environment_mask("podman run -e 'OPENSSL_armcap=0' img"), _environment_mask("OPENSSL_ia32cap= ")
+    ('armcap=0', None)
+    """
+    mask = None
+    for m in _CAP_ASSIGNMENT.finditer(words):
+        value = m[2].strip("\"'")
+        mask = mask_value(m[1], value) if value else None
+    return mask
+
+
+def _listed(line: str, prompted: bool = False) -> dict | None:
     """A prompt whose command list or loop runs ``openssl speed`` (:func:`parse_prompt`): the
     one ``openssl speed`` command of a list (``cd build && apps/openssl speed -evp x``), read as
     if alone; a loop, or a list of several such commands, prints several runs whose options
@@ -1134,13 +1185,13 @@ def _listed(line: str) -> dict | None:
     'armcap=0'
     """
     start = _LEADING_PS.match(line).end()
-    if not (start or _SHELL_WORD.match(line)):
+    if not (start or prompted or _SHELL_WORD.match(line)):
         return None  # ("I tried it; openssl speed was fast" is a sentence)
     found, exported = [], None
     for part in _LIST.split(line[start:]):
-        m = _speed_command(_LIST_WORD.sub("", part))[0] if "speed" in part else None
+        m, outer = _speed_command(_LIST_WORD.sub("", part)) if "speed" in part else (None, None)
         if m is not None:
-            found.append(m)
+            found.append((m, outer or ""))
         elif not found and "cap" in part:
             exported = shell_assignment(part) or exported
     if not found:
@@ -1151,7 +1202,8 @@ def _listed(line: str) -> dict | None:
         out = {"args": [], "conditions": {},
                "unbound": f"one command line runs openssl speed {len(found)} times"}
     else:
-        out = _command(found[0], start > 0 or found[0].start("pre") != found[0].end("pre"))
+        (m, outer), = found
+        out = _command(m, prompted or start > 0 or m.start("pre") != m.end("pre") or bool(outer), outer)
         if out is not None and exported and exported[0] is not None:
             out.setdefault("isa_mask", exported[0])
     if out is not None and exported:
@@ -1159,22 +1211,20 @@ def _listed(line: str) -> dict | None:
     return out
 
 
-def _command(m: re.Match, prompted: bool) -> dict | None:
-    """What one ``openssl speed`` command (a match of ``_PROMPT``) says of its run."""
+def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
+    """What one ``openssl speed`` command (a match of ``_PROMPT``) says of its run; ``outer``:
+    the words of a runner that runs it elsewhere (``kubectl exec pod -- env OPENSSL_...=``)."""
     args = m["args"].split()
     if m["shell"] and m["shell"][0] in "<>" and m.start("shell") == m.end("args") and args \
             and args[-1].isdigit():
         args.pop()  # (`2>err`: the number is the stream redirected, no argument)
     if not (prompted or args or m["pre"]):
         return None  # a bare "openssl speed" is a subject line, not a command
-    out: dict = {"args": args, "conditions": {}}
-    for assignment in _ENV.finditer(m["pre"]):
-        try:
-            key, _, value = shlex.split(assignment[0])[0].partition("=")
-        except ValueError:
-            continue
-        if key.upper().startswith("OPENSSL_") and key.upper().endswith("CAP"):  # (any CPU's)
-            out["isa_mask"] = mask_value(key[8:], value)
+    binary = m.string[m.end("pre"):m.start("args")].strip().lstrip("&").strip()
+    out: dict = {"args": args, "conditions": {}, "binary": binary[:-5].rstrip()}  # (less " speed")
+    mask = _environment_mask(f"{outer} {m['pre']}") if "=" in m["pre"] or "=" in outer else None
+    if mask is not None:
+        out["isa_mask"] = mask
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None

@@ -15,6 +15,11 @@ machines, builds and conditions, so every row gets a ``machine``:
 Run labels that only tell the runs of one machine apart (``evp aes-128-gcm aesni=on``) are thus
 never taken for machines. Host facts that are not in the table (OS, cores, ``openssl version
 -a``) come from the ``host.json`` of every capture folder among the inputs.
+
+Two inputs of one machine whose builds differ (a capture's ``openssl version -a``, a dump's
+``built on``/``options``/``compiler`` lines: Debian's i386 and amd64 openssl on one x86-64 host)
+are two builds of that machine, never one set of replicates: their rows get a ``build`` named
+by version and ``platform:`` (``3.0.22 debian-i386``), else by the input.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from cipherlab.reporting._select import MACHINE
+from cipherlab.reporting._select import BUILD, MACHINE, system
 
 _CELL = ["algorithm", "operation", "block_bytes"]
 
@@ -148,29 +153,68 @@ def _cpu_words(df: pd.DataFrame) -> pd.Series:
     return own.str.extract(r"(\w+cap=0x[0-9a-fA-F:x]+)", expand=False).astype("object")
 
 
+# Runs of one machine and build differ by a few per cent (20 % on a loaded VM); files whose rates
+# of the same cells are further apart than this are not its replicates.
+_REPLICATE_SPREAD = 1.5
+
+
+def _spread(rows: pd.DataFrame, keys: list[str]) -> float:
+    """The median over cells of the fastest file's rate over the slowest's (1.0: no cell)."""
+    rated = rows[rows["bytes_per_s"] > 0] if "bytes_per_s" in rows.columns else rows.iloc[:0]
+    if rated.empty:
+        return 1.0
+    by_file = rated.groupby([*[rated[k].astype("object") for k in keys],
+                             rated["source"].astype("object")], dropna=False)["bytes_per_s"].median()
+    cells = by_file.groupby(level=list(range(len(keys))), dropna=False)
+    spread = (cells.max() / cells.min())[cells.size() > 1]
+    return float(spread.median()) if len(spread) else 1.0
+
+
+def _builds_differ(rows: pd.DataFrame, source: pd.Series) -> str | None:
+    """What says the files were made by different builds (versions, build lines that two files
+    print and that differ), or None."""
+    cols = [c for c in ("tool_version", "built_on", "options", "compiler") if c in rows.columns]
+    facts = rows[cols].astype("object").groupby(source).first()  # (the first value each says)
+    for col in cols:
+        if facts[col].nunique() > 1:
+            return (f"its files were made by different builds ({col.replace('_', ' ')}: "
+                    f"{', '.join(map(str, facts[col].dropna().unique()))})")
+    return None
+
+
 def _by_file(rows: pd.DataFrame, name: str) -> pd.Series:
     """The machine of an input's rows that name none: the input, or each of its files where the
-    files' CPUs differ (a folder of several people's dumps is several machines). Where the files
-    cannot be told apart but measure the same cells, a warning says they are pooled as runs of
-    one machine."""
+    files' CPUs or builds differ (a folder of several people's dumps is several machines), or
+    where their rates of the same cells are too far apart for runs of one machine. Where the
+    files cannot be told apart but measure the same cells, a warning says they are pooled as
+    runs of one machine."""
     from cipherlab.errors import ComparabilityWarning, warn_caller
 
     machine = pd.Series(name, index=rows.index, dtype="object")
     if rows.empty or "source" not in rows.columns or rows["source"].nunique() < 2:
         return machine
     source = rows["source"].astype("object")
+    stems = {s: _without_type(Path(str(s))) for s in source.unique()}
     words = _cpu_words(rows).groupby(source).first()
     if words.nunique() > 1:
-        stems = {s: _without_type(Path(str(s))) for s in source.unique()}
-        warn_caller(f"{name}: its files come from {words.nunique()} machines (the CPUs' "
-                    f"capability words openssl printed differ: {', '.join(words.dropna().unique())}"
-                    f"), so each file is taken as its own machine ({name}/<file>); give each "
-                    "machine's files as a source of its own (or a label) to name them",
-                    ComparabilityWarning)
-        return source.map(lambda s: f"{name}/{stems[s]}")
+        why = (f"its files come from {words.nunique()} machines (the CPUs' capability words "
+               f"openssl printed differ: {', '.join(words.dropna().unique())})")
+    else:
+        why = _builds_differ(rows, source)
     keys = _cell_keys(rows)
     cell = rows.groupby([rows[k].astype("object") for k in keys], dropna=False)["source"]
     shared = source[cell.transform("nunique") > 1].nunique()
+    spread = _spread(rows[cell.transform("nunique") > 1], keys)
+    if why is None and spread > _REPLICATE_SPREAD:
+        why = (f"its files measure the same cells at rates {spread:.3g}× apart (the median over "
+               "those cells of the fastest file's rate over the slowest's), more than runs of "
+               "one machine differ")
+    if why is not None:
+        warn_caller(f"{name}: {why}, and they name no host, so each file is taken as its own "
+                    f"machine ({name}/<file>): compared, never pooled as runs of one; give each "
+                    "machine's files as a source of its own (or a label) to name them, and one "
+                    "label to sources that are one machine's builds", ComparabilityWarning)
+        return source.map(lambda s: f"{name}/{stems[s]}")
     if shared:
         warn_caller(f"{name}: {shared} of its {source.nunique()} files measure the same cells "
                     "and name no host: "
@@ -181,6 +225,8 @@ def _by_file(rows: pd.DataFrame, name: str) -> pd.Series:
 
 
 def _host_facts(source) -> list[dict[str, Any]]:
+    """The ``host.json`` of each capture folder of ``source``, with its ``builds.json`` (the
+    facts of each build a capture compared) as ``_builds``."""
     path = _as_path(source)
     if path is None:
         return []
@@ -193,10 +239,61 @@ def _host_facts(source) -> list[dict[str, Any]]:
     out = []
     for f in found:
         try:
-            out.append(json.loads(f.read_text(encoding="utf-8")))
+            host = json.loads(f.read_text(encoding="utf-8"))
+            builds = f.with_name("builds.json")
+            host["_builds"] = (json.loads(builds.read_text(encoding="utf-8"))
+                               if builds.is_file() else {})
         except (OSError, ValueError):
             continue  # a damaged host.json costs the facts table a column, not the report
+        out.append(host)
     return out
+
+
+def _build_text(frame: pd.DataFrame, hosts: list[dict]) -> str | None:
+    """What identifies the build an input measured (None: it does not say, or it holds several):
+    its capture's ``openssl version -a`` without the ``CPUINFO:`` line, else its dumps' build
+    lines."""
+    if BUILD in frame.columns and frame[BUILD].notna().any():
+        return None  # a capture of several builds names them itself
+    if hosts:
+        texts = {re.sub(r"^CPUINFO:.*$", "", h.get("openssl_version_a") or "", flags=re.M).strip()
+                 for h in hosts}
+        return texts.pop() if len(texts) == 1 and "" not in texts else None
+    cols = [c for c in ("built_on", "options", "compiler") if c in frame.columns]
+    found = frame[cols].astype("object").dropna(how="all").drop_duplicates() if cols else []
+    return "\n".join(map(str, found.iloc[0].tolist())) if len(found) == 1 else None
+
+
+def _build_names(texts: list[str], inputs: list[str]) -> list[str]:
+    """What tells the builds of ``openssl version -a`` texts apart, shortest first: the
+    ``platform:`` line (``debian-i386``), with the version (``3.0.22 debian-i386``), else the
+    inputs' names."""
+    def fact(pattern, text):
+        m = re.search(pattern, text, re.M)
+        return m[1] if m else ""
+    platform = [fact(r"^platform:\s*(\S+)", t) for t in texts]
+    version = [" ".join(filter(None, (fact(r"^\S+\s+(\d\S*)", t), p)))
+               for t, p in zip(texts, platform, strict=True)]
+    for names in (platform, version):
+        if all(names) and len(set(names)) == len(set(texts)):
+            return names
+    return inputs
+
+
+def _name_builds(frames: list[pd.DataFrame], texts: list[str | None], names: list[str]) -> None:
+    """Give ``build`` to the rows of each machine that two inputs measured with two builds."""
+    on: dict[str, list[int]] = {}
+    for i, frame in enumerate(frames):
+        for machine in frame[MACHINE].dropna().unique():
+            on.setdefault(str(machine), []).append(i)
+    for machine, inputs in on.items():
+        inputs = [i for i in inputs if texts[i] is not None]
+        if len({texts[i] for i in inputs}) < 2:
+            continue
+        labels = _build_names([texts[i] for i in inputs], [names[i] for i in inputs])
+        for i, label in zip(inputs, labels, strict=True):
+            rows = frames[i][MACHINE].astype("object") == machine
+            frames[i].loc[rows, BUILD] = label
 
 
 def load(sources, label=None) -> Inputs:
@@ -215,19 +312,27 @@ def load(sources, label=None) -> Inputs:
     if len(labels) != len(items):
         raise ValueError(f"`label` must give one name per source: {len(items)} source(s), "
                          f"{len(labels)} label(s)")
-    frames, facts, names = [], {}, []
+    frames, hosts, names = [], [], []
     input_names = _distinct([_input_name(s, i) for i, s in enumerate(items)], items)
     for source, lab, name in zip(items, labels, input_names):
         frame = (source.copy() if isinstance(source, pd.DataFrame)
                  else cipherlab.ingest(source))
         frame[MACHINE] = machine_names(frame, name, lab)
-        for host in _host_facts(source):
+        frames.append(frame)
+        hosts.append(_host_facts(source))
+        names.append(f"{lab} ({name})" if lab and lab != name else name)
+    _name_builds(frames, [_build_text(f, h) for f, h in zip(frames, hosts, strict=True)], input_names)
+    facts = {}
+    for frame, found, lab in zip(frames, hosts, labels, strict=True):
+        for host in found:
             rows = frame[frame["host"].astype("object") == host.get("host")] if (
                 "host" in frame.columns) else frame.iloc[:0]
             machine = rows[MACHINE].iloc[0] if len(rows) else lab or host.get("host")
-            facts[str(machine)] = host
-        frames.append(frame)
-        names.append(f"{lab} ({name})" if lab and lab != name else name)
+            builds = host.pop("_builds")
+            build = rows[BUILD].dropna().unique() if BUILD in rows.columns else []
+            facts[system(machine, build[0] if len(build) == 1 else None)] = host
+            for name, build_facts in builds.items():  # each build of the capture, its own facts
+                facts[system(machine, name)] = {**host, **build_facts}
     df = cipherlab.concat(frames)
     df[MACHINE] = pd.concat([f[MACHINE] for f in frames], ignore_index=True).astype("category")
     return Inputs(df, facts, names)

@@ -7,12 +7,13 @@ import re
 import pandas as pd
 
 from cipherlab.reporting._blocks import Section, Writer
-from cipherlab.reporting._select import MACHINE
+from cipherlab.reporting._select import MACHINE, systems
 from cipherlab.reporting._words import esc, unique_values
-from cipherlab.runners._host import emulated
+from cipherlab.runners._host import foreign_binary
 
 # Lines of `openssl version -a` (a capture's host.json) that a dump prints in its header.
-_VERSION_A = {"built_on": r"^built on:\s*(.+)$", "options": r"^options:\s*(.+)$",
+_VERSION_A = {"built_on": r"^built on:\s*(.+)$", "platform": r"^platform:\s*(.+)$",
+              "options": r"^options:\s*(.+)$",
               "compiler": r"^compiler:\s*(.+)$", "cpuinfo": r"^CPUINFO:\s*(.+)$"}
 _LONG = 32  # longer facts (compiler flags) are cut in the table; data.csv keeps them whole
 
@@ -42,17 +43,19 @@ def overview(df: pd.DataFrame, w: Writer) -> Section:
 
 
 def machine_summary(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per machine: runs, cells, algorithms and tools (``tool version``)."""
+    """One row per machine (per build, where a machine has several): runs, cells, algorithms
+    and tools (``tool version``)."""
     runs = df[["source", "run"]].astype("object").apply(tuple, axis=1)
-    g = df.groupby(df[MACHINE].astype("object"), sort=False)
+    name = systems(df)
+    g = df.groupby(name, sort=False)
     tools = (df["tool"].astype("object").fillna("") + " "
              + df["tool_version"].astype("object").fillna("")).str.strip()
     return pd.DataFrame({
         "machine": list(g.groups),
-        "runs": runs.groupby(df[MACHINE].astype("object"), sort=False).nunique().to_numpy(),
+        "runs": runs.groupby(name, sort=False).nunique().to_numpy(),
         "cells": g.size().to_numpy(),
         "algorithms": g["algorithm"].nunique().to_numpy(),
-        "tools": tools.groupby(df[MACHINE].astype("object"), sort=False).agg(
+        "tools": tools.groupby(name, sort=False).agg(
             lambda s: ", ".join(sorted(set(s) - {""}))).to_numpy(),
     })
 
@@ -67,12 +70,13 @@ def _cut(text: str) -> str:
 
 
 def facts_table(df: pd.DataFrame, host_facts: dict) -> pd.DataFrame:
-    """Facts as rows, machines as columns (CPU, clock, cores, OS, tool, build, mask in effect)."""
+    """Facts as rows, machines (and their builds) as columns: CPU, clock, cores, OS, tool, build
+    platform and options, mask in effect."""
     from cipherlab import stats
 
     clock = stats.resolve_clock(df)
     out = {}
-    for machine, rows in df.groupby(df[MACHINE].astype("object"), sort=False):
+    for machine, rows in df.groupby(systems(df), sort=False):  # (each build of a machine too)
         host = host_facts.get(str(machine), {})
         version_a = host.get("openssl_version_a", "")
 
@@ -93,12 +97,13 @@ def facts_table(df: pd.DataFrame, host_facts: dict) -> pd.DataFrame:
             "tool": ", ".join(tools),
             "timing": seen("timing"),
             "built on": seen("built_on") or _version_a(version_a, "built_on") or "",
+            "platform": _version_a(version_a, "platform") or "",
             "options": seen("options") or _version_a(version_a, "options") or "",
             "compiler": seen("compiler") or _version_a(version_a, "compiler") or "",
             "mask in effect": mask,
         }
-        other = emulated(host)
-        if other:  # (the CPU row is this machine's; the rates are of an emulated binary)
-            out[str(machine)]["emulated"] = other
+        other = foreign_binary(host)
+        if other:  # (the CPU row is this machine's; the rates are of another kind of binary)
+            out[str(machine)][other[0]] = other[1]
     table = pd.DataFrame(out).fillna("").map(lambda v: _cut(str(v)) if str(v).strip() else "–")
     return table.rename_axis("fact").reset_index()

@@ -17,8 +17,8 @@ p,li,h3{overflow-wrap:anywhere} /* a long feature list (aesni+pclmulqdq+...) wra
 h1{font-size:1.8em;margin-bottom:.1em} h2{margin-top:2.2em;border-bottom:1px solid #ddd;
   padding-bottom:.2em} h3{font-size:1.05em;margin-top:1.6em}
 .sub{color:#555;margin-top:0} .src{color:#777;font-weight:normal;font-size:.85em}
-figure{margin:1.2em 0} figure img{max-width:100%;height:auto;border:1px solid #eee}
-figure img{width:100%}
+figure{margin:1.2em 0;overflow-x:auto} figure img{height:auto;border:1px solid #eee}
+figure img{width:100%;min-width:640px} /* on a phone a figure scrolls, its text stays legible */
 figcaption{font-size:.88em;color:#444;margin-top:.3em} figcaption a,.files a{color:#0072B2}
 table{border-collapse:collapse;font-size:.8em;margin:.6em 0;display:block;overflow-x:auto}
 th,td{padding:.25em .6em;border-bottom:1px solid #e5e5e5;white-space:nowrap;text-align:left}

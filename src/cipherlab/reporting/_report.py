@@ -13,7 +13,7 @@ from cipherlab.reporting._aesni import aesni
 from cipherlab.reporting._blocks import PNG_DPI, Section, Writer
 from cipherlab.reporting._libraries import libraries
 from cipherlab.reporting._inputs import load
-from cipherlab.reporting._machines import machines
+from cipherlab.reporting._machines import builds, machines
 from cipherlab.reporting._overview import overview
 from cipherlab.reporting._page import build_page
 from cipherlab.reporting._plausibility import plausibility
@@ -47,7 +47,7 @@ def _run(section: Callable, df: pd.DataFrame, w: Writer) -> Section:
 
 #: The analyses, in the order of the page.
 _SECTIONS: list[Callable[[pd.DataFrame, Writer], Section]] = [
-    overview, aesni, small_blocks, machines, tiers, libraries, transfers, plausibility]
+    overview, aesni, small_blocks, machines, builds, tiers, libraries, transfers, plausibility]
 
 
 def report(sources=None, *, out: str | Path = "report", label: str | Sequence[str] | None = None,

@@ -19,14 +19,18 @@ from cipherlab.runners._isa import ISA_COLUMNS, side_name
 
 #: The column the report adds: the machine a row was measured on (see ``_inputs.machines``).
 MACHINE = "machine"
+#: The build of a tool a row was measured with, where one machine holds several (a capture's
+#: ``openssl=`` builds; or ``_inputs`` names them: two captures of one host with two binaries).
+BUILD = "build"
 # Conditions that never split an experiment: repeats are pooled, notes and child numbers
-# describe rows, and the host is already the machine.
-_POOLED = ("repeat", "note", "child", "host", MACHINE)
-# Conditions named by another: a capture's isa_mask follows from its isa preset. (isa_off, which
-# follows too, is kept: it is what an experiment's ISA condition is named by.)
-_NAMED_BY = {"isa_mask": "isa"}
+# describe rows, and the host (and its id) is already the machine.
+_POOLED = ("repeat", "note", "child", "host", "host_id", MACHINE)
+# Conditions named by another: a capture's isa_mask follows from its isa preset, and its id
+# from the build where the report names each capture's build. (isa_off, which follows too, is
+# kept: it is what an experiment's ISA condition is named by.)
+_NAMED_BY = {"isa_mask": "isa", "capture_id": BUILD}
 # What identifies a build and its measurement, beside the machine.
-_BUILD = ("tool", "tool_version", "timing", "multi")
+_BUILD = ("tool", "tool_version", BUILD, "timing", "multi")
 
 
 def experiment_keys(df: pd.DataFrame, by: str | None = None) -> list[str]:
@@ -37,7 +41,7 @@ def experiment_keys(df: pd.DataFrame, by: str | None = None) -> list[str]:
     it is left out with ``by``. Columns without a
     value in ``df`` are left out too.
     """
-    conds = [c for c in condition_columns(df) if c not in _POOLED and c != by]
+    conds = [c for c in condition_columns(df) if c not in (*_POOLED, *_BUILD) and c != by]
     keys = [MACHINE, *_BUILD, *conds]
     keys = [k for k in keys if k in df.columns and df[k].notna().any()]
     keys = [k for k in keys if _NAMED_BY.get(k) not in keys]
@@ -66,6 +70,8 @@ def describe(key: dict, *, conditions: bool = True) -> str:
     tool = " ".join(str(key[k]) for k in ("tool", "tool_version") if pd.notna(key.get(k)))
     if tool:
         parts.append(tool)
+    if pd.notna(key.get(BUILD)):
+        parts.append(f"build {key[BUILD]}")
     if pd.notna(key.get("timing")):
         parts.append({"cpu": "CPU time", "elapsed": "wall-clock time"}.get(
             str(key["timing"]), f"{key['timing']} time"))
@@ -79,6 +85,20 @@ def describe(key: dict, *, conditions: bool = True) -> str:
         if isa is not None:
             parts.append(side_name(isa, key[isa]))
     return ", ".join(parts)
+
+
+def system(machine, build=None) -> str:
+    """The name of a machine with one of its builds: ``vm``, ``vm, build 3.0.22 debian-i386``."""
+    return str(machine) if build is None or pd.isna(build) else f"{machine}, build {build}"
+
+
+def systems(df: pd.DataFrame) -> pd.Series:
+    """Per row, :func:`system` of its machine and build (the machine where no build is named)."""
+    if BUILD not in df.columns or df[BUILD].isna().all():
+        return df[MACHINE].astype("object").astype(str)
+    return pd.Series([system(m, b) for m, b in zip(df[MACHINE].astype("object"),
+                                                   df[BUILD].astype("object"), strict=True)],
+                     index=df.index, dtype="object")
 
 
 def rows_of(df: pd.DataFrame, key: dict) -> pd.Series:

@@ -58,7 +58,7 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
     era = _era_caveat(sub, a)
     if era:
         sec.say(era)
-    sec.say(f"Where <b>{a}</b> overtakes <b>{b}</b>:")
+    sec.say(f"Where the lines of <b>{a}</b> and <b>{b}</b> cross, and which one is faster above:")
     sec.items(lines)
     small = over[over["block_bytes"] == over["block_bytes"].min()]
     for _, row in small.iterrows():
@@ -79,7 +79,7 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
             lambda ax, rows=rows, sub_rows=sub_rows, c=cross[rows_of(cross, key)]:
             plots.cost_model(rows, sub_rows, crossover=c, palette=w.colours, ax=ax),
             f"Time per call against block size with the fitted t0 + c·n lines and their 95 % "
-            f"bands, {where}; dashed vertical: where {a} overtakes {b} (shaded: its interval)."
+            f"bands, {where}; dashed vertical: where the two lines cross (shaded: its interval)."
             + _era_note(sub_rows, a)))
     sec.blocks.append(w.figure(
         f"overhead-{slugify(a)}-vs-{slugify(b)}", lambda ax: plots.overhead(
@@ -93,8 +93,9 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
         [*keys, "t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "c_ci_low", "c_ci_high",
          "asymptotic_bytes_per_s", "n_half_bytes", "r_squared", "n_sizes"]))
     sec.blocks.append(w.table(
-        "crossover", cross, f"Block size where {a} overtakes {b}, with its 95 % interval "
-        "(delta method; inf when the slopes are not clearly different).",
+        "crossover", cross, f"Block size where the cost lines of {a} and {b} cross (the regime "
+        "says which overtakes which), with its 95 % interval (delta method; inf when the slopes "
+        "are not clearly different).",
         group_keys + ["a", "b", "crossover_bytes", "ci_low", "ci_high", "regime"]))
     sec.blocks.append(w.table(
         "small-block-overhead", over, f"Throughput ratio {a}/{b} by block size and the share of "
@@ -170,25 +171,9 @@ def _t0(row, interval: bool = True) -> str:
 
 
 def _crossing(row) -> str:
-    from cipherlab.plots import format_bytes
+    from cipherlab.narrative import crossover_sentence
 
-    if row is None:
-        return "no crossover estimate"
-    regime = str(row["regime"])
-    a, b = row["a"], row["b"]
-    if regime == "a overtakes b":
-        low, hi = row["ci_low"], row["ci_high"]
-        ci = ("" if not pd.notna(low) else  # (one run per side: no interval, not "nan")
-              f" (95 % interval {format_bytes(low)} to "
-              f"{'unbounded' if not pd.notna(hi) or hi == float('inf') else format_bytes(hi)})")
-        return f"{esc(a)} overtakes {esc(b)} above {format_bytes(row['crossover_bytes'])}{ci}"
-    if regime == "a always faster":
-        return f"{esc(a)} is faster at every size"
-    if regime == "never":
-        return f"{esc(a)} is never faster than {esc(b)}"
-    if regime == "b overtakes a":
-        return f"{esc(a)} is faster only for small messages; {esc(b)} overtakes it"
-    return "the lines could not be fitted"
+    return "no crossover estimate" if row is None else esc(crossover_sentence(row))
 
 
 def _context(row, keys: Sequence[str]) -> str:

@@ -38,12 +38,13 @@ HEADERS = {
     "differs": "≠ claim", "equivalent": "≈ claim", "test": "Test", "n": "n",
     "n_candidate": "n", "n_baseline": "n base", "tool": "Tool", "tool_version": "Version",
     "timing": "Timing", "aesni": "AES-NI", "isa": "ISA", "isa_off": "ISA off", "effect": "Effect",
-    "tier": "Tier", "cipher": "Cipher",
+    "tier": "Tier", "cipher": "Cipher", "build": "Build",
     "protocol": "Protocol", "t0_ns [CI]": "t0 (ns) [95% CI]", "c_ns_per_byte [CI]":
     "c (ns/B) [95% CI]", "crossover_bytes [CI]": "Crossover (B) [95% CI]", "a": "A", "b": "B",
     "regime": "Regime", "n_half_bytes": "n½ (B)", "r_squared": "R²", "n_sizes": "Sizes",
     "t0_a_ns": "t0 A (ns)", "t0_b_ns": "t0 B (ns)", "overhead_share_a": "Fixed share A",
     "overhead_share_b": "Fixed share B", "per_ghz_ratio": "Ratio per GHz",
+    "per_ghz_min": "Min per GHz", "per_ghz_max": "Max per GHz",
     "cycles_per_byte": "Cycles/B", "clock_hz": "Clock (GHz)", "check": "Check",
     "source": "File", "line": "Line", "message": "Why", "runs": "Runs", "cells": "Cells",
     "algorithms": "Algorithms", "tools": "Tools", "fact": "",
@@ -111,7 +112,10 @@ def _human_header_line(line: str, sep: str, tex: bool = False) -> str:
     """The header row of an exported table with the stats names replaced by :data:`HEADERS`."""
     end = " \\\\" if tex else ""
     body = line[:-len(end)] if end and line.endswith(end) else line
-    names = [c.strip() for c in body.strip("| ").split(sep.strip())]
+    body = body.strip()
+    if not tex:  # the outer pipes only: an empty first header (the facts' column) is a cell
+        body = body.removeprefix("|").removesuffix("|")
+    names = [c.strip() for c in body.split(sep.strip())]
     human = []
     for name in names:
         raw = name.replace("\\_", "_")
@@ -178,7 +182,7 @@ def latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str, lab
 _DROP_FIRST = ("n_baseline", "n base", "Test", "n", "Op.", "Timing", "Tool", "Signif.",
                "p (TOST)", "Compared", "Sizes", "R²", "ISA off", "Version")
 # Columns that identify a row: left out last.
-_KEEP = ("Machine", "Algorithm", "Block (B)", "Against")
+_KEEP = ("Machine", "Build", "Algorithm", "Block (B)", "Against")
 # An estimate and its interval columns are shown or left out together.
 _PARTS = {"ratio": ("ci_low", "ci_high"), "t0_ns": ("t0_ci_low", "t0_ci_high"),
           "c_ns_per_byte": ("c_ci_low", "c_ci_high"), "crossover_bytes": ("ci_low", "ci_high")}

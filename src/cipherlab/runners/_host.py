@@ -32,7 +32,7 @@ import pandas as pd
 from cipherlab.runners._system import LOCAL, changes, current, warn
 
 __all__ = ["FLAGS", "ClockSampler", "check_host", "cpu_times", "host_frame", "host_id",
-           "emulated", "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
+           "foreign_binary", "host_info", "load_1m", "noise_facts", "openssl_versions", "steal_share"]
 
 #: CPU flags worth recording for cipher benchmarks (x86 names; ARM names follow). A machine
 #: records its own family's (``aes`` is both's).
@@ -296,37 +296,59 @@ def noise_facts(flags: set[str] | None = None) -> dict[str, Any]:
     }
 
 
-def emulated(facts: dict[str, Any]) -> str | None:
-    """What says the ``openssl`` of ``facts`` runs on another CPU family than the machine (an
-    ARM build under ``qemu-aarch64`` on x86): its ``CPUINFO:`` line against ``machine``; None
-    when they agree or either is unknown.
+_WORDS = re.compile(r"^options:.*\bbn\(\d+,(\d+)\)", re.M)  # bn(64,32): BN_ULONG is 32 bits
+_64_BIT = ("x86_64", "amd64", "aarch64", "arm64")
 
-    >>> emulated({"machine": "x86_64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
-    'ARM openssl on x86_64'
-    >>> emulated({"machine": "aarch64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
+
+def foreign_binary(facts: dict[str, Any]) -> tuple[str, str] | None:
+    """What says the ``openssl`` of ``facts`` is not this machine's own kind of binary, as
+    ``(fact, text)``: another CPU family (an ARM build under ``qemu-aarch64`` on x86: its
+    ``CPUINFO:`` line against ``machine``), or a 32-bit build on a 64-bit machine of its family
+    (``options: bn(64,32)`` of ``openssl version -a``: Debian's i386 openssl on x86_64, an armhf
+    one on aarch64), which runs natively but takes its 32-bit code paths. None when they agree
+    or either is unknown.
+
+    >>> foreign_binary({"machine": "x86_64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
+    ('emulated', 'ARM openssl on x86_64')
+    >>> foreign_binary({"machine": "x86_64", "openssl_version_a":
+    ...     "platform: debian-i386\\noptions:  bn(64,32)\\nCPUINFO: OPENSSL_ia32cap=0xff:0x0"})
+    ('32-bit build', '32-bit x86 on x86_64')
+    >>> foreign_binary({"machine": "aarch64", "openssl_version_a": "CPUINFO: OPENSSL_armcap=0xfd"})
     """
-    m = re.search(r"^CPUINFO:\s*OPENSSL_(ia32cap|armcap)=", facts.get("openssl_version_a") or "",
-                  re.M)
-    family = _family(facts.get("machine") or "")
-    if m is None or family is None or {"ia32cap": "x86", "armcap": "arm"}[m[1]] == family:
+    text = facts.get("openssl_version_a") or ""
+    m = re.search(r"^CPUINFO:\s*OPENSSL_(ia32cap|armcap)=", text, re.M)
+    machine = facts.get("machine") or ""
+    family = _family(machine)
+    if m is None or family is None:
         return None
-    return f"{'ARM' if m[1] == 'armcap' else 'x86'} openssl on {facts['machine']}"
+    name = "ARM" if m[1] == "armcap" else "x86"
+    if {"ia32cap": "x86", "armcap": "arm"}[m[1]] != family:
+        return "emulated", f"{name} openssl on {machine}"
+    words = _WORDS.search(text)
+    if words and words[1] == "32" and machine.lower() in _64_BIT:
+        return "32-bit build", f"32-bit {name} on {machine}"
+    return None
 
 
 def check_host(facts: dict[str, Any]) -> str | None:
     """Warn (CaptureWarning) when the host is virtualised, steals time or is busy, and when its
-    ``openssl`` is another CPU family's (:func:`emulated`); return the noise text.
+    ``openssl`` is another CPU family's or a 32-bit build (:func:`foreign_binary`); return the
+    noise text.
 
     >>> check_host({"hypervisor": None, "load": [0.1, 0.1, 0.1], "cores": 8}) is None
     True
     """
-    other = emulated(facts)
+    other = foreign_binary(facts)
     if other:
         cpuinfo = re.search(r"^CPUINFO:.*$", facts["openssl_version_a"], re.M)[0]
         warn(f"{facts.get('openssl')} is built for another CPU family than this machine's "
-             f"({other}; {cpuinfo}): it runs under emulation (qemu user mode?), so its rates are the "
-             f"emulator's, and host.json's cpu, flags and clock describe this machine, not the "
-             f"CPU openssl reports.")
+             f"({other[1]}; {cpuinfo}): it runs under emulation (qemu user mode?), so its rates "
+             f"are the emulator's, and host.json's cpu, flags and clock describe this machine, not "
+             f"the CPU openssl reports." if other[0] == "emulated" else
+             f"{facts.get('openssl')} is a 32-bit build on a 64-bit machine ({other[1]}; "
+             f"{cpuinfo}): it runs on this CPU, but takes its 32-bit code paths (fewer "
+             f"registers, no AVX2/AVX-512 code for some ciphers, ISA bits it never reads), so its "
+             f"rates are that build's, not what a 64-bit openssl gets here.")
 
     why = []
     if facts.get("hypervisor"):

@@ -161,8 +161,9 @@ def paired_ratios(table: pd.DataFrame, condition: str, *, baseline: str = "nativ
     t = t[t["_rate"] > 0]
     keys = [k for k in ("tool", "build", "isa", "algorithm", "operation", "block_bytes", "repeat")
             if k in t.columns and k != by]
-    t = t.astype({k: "object" for k in [*keys, by]}).astype({"block_bytes": "float"}
-                                                            if "block_bytes" in keys else {})
+    t = t.astype({k: "object" for k in [*keys, by]})
+    if "block_bytes" in keys:  # (a public-key row has none: NA, which a float cast refuses)
+        t["block_bytes"] = pd.to_numeric(t["block_bytes"], errors="coerce").astype(float)
     wide = (t[t[by].isin([baseline, condition])].groupby([*keys, by], dropna=False)["_rate"]
             .median().unstack(by))
     if baseline not in wide.columns or condition not in wide.columns:

@@ -11,7 +11,10 @@ parameters). Results print formatted in a REPL or notebook and export with :func
 - :func:`ratio_test`: "is it about 2x?": a test of ratio = expected and a TOST equivalence test.
 - :func:`cost_model`, :func:`crossover`, :func:`small_block_overhead`: the per-call cost
   ``t(n) = t0 + c·n``, where GCM overtakes CBC, and the share of fixed overhead by size.
-- :func:`per_ghz`, :func:`cycles_per_byte`: clock normalisation.
+- :func:`runs_needed`: how many runs a comparison needs to find a difference, from the
+  run-to-run spread of a pilot capture (and the smallest difference its runs can find).
+- :func:`per_ghz`, :func:`cycles_per_byte`: clock normalisation; :func:`per_process`: the
+  rate of one process of a ``-multi N`` run.
 - :func:`comparable`, :func:`lint`: like-for-like and physical plausibility checks.
 - :func:`record_layer_rates`, :func:`predict_tls`: what a TLS suite's record layer could reach
   from ``openssl speed`` rates, beside each measured transfer.
@@ -24,10 +27,11 @@ parameters). Results print formatted in a REPL or notebook and export with :func
 from cipherlab.stats._adjust import adjust_p
 from cipherlab.stats._checks import aead_era, comparable, lint, physical_floor
 from cipherlab.stats._clock import (
-    clock_from_text, clock_source, cycles_per_byte, per_ghz, resolve_clock)
+    clock_from_text, clock_source, cycles_per_byte, per_ghz, per_process, resolve_clock)
 from cipherlab.stats._compare import compare, ratio_test, speedup
 from cipherlab.stats._cost import cost_model, crossover, small_block_overhead
 from cipherlab.stats._export import StatsResult, to_latex, to_markdown
+from cipherlab.stats._power import runs_needed
 from cipherlab.stats._tls import predict_tls, record_layer_rates
 
 __all__ = [
@@ -43,11 +47,13 @@ __all__ = [
     "cycles_per_byte",
     "lint",
     "per_ghz",
+    "per_process",
     "physical_floor",
     "predict_tls",
     "ratio_test",
     "record_layer_rates",
     "resolve_clock",
+    "runs_needed",
     "small_block_overhead",
     "speedup",
     "to_latex",

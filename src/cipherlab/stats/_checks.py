@@ -121,8 +121,9 @@ _MESSAGES = {
                       "system's that openssl speed rows measure ({values}): a Python/openssl ratio "
                       "also compares two OpenSSL versions."),
     "multi": ("rows mix -multi runs (the sum over child processes, timed on wall clock) with "
-              "other process counts ({values}); divide by the process count or compare like "
-              "with like (measurement-notes §1.7)."),
+              "other process counts ({values}); compare like with like, or one process's rate "
+              "with cipherlab.stats.per_process(df) and metric='bytes_per_s_per_process' "
+              "(measurement-notes §1.7)."),
 }
 _ISA_COLUMNS = ("aesni", "isa", "isa_mask", "isa_off")
 _ASM_RE = re.compile(r"-D(\w+_ASM)\b|-D(OPENSSL_IA32_SSE2)\b|\b(no-asm)\b|-D(OPENSSL_NO_ASM)\b")

@@ -1,4 +1,4 @@
-"""Clock normalisation: cycles per byte and throughput per GHz.
+"""Normalisation: cycles per byte and throughput per GHz; per process of ``-multi N``.
 
 Why this module exists: machines with different clocks can only be compared per cycle, and the
 physical limits of measurement-notes §3 are stated in cycles per byte. The clock of a row comes,
@@ -16,11 +16,13 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.readers._tables import DIALECTS as _TABLE_DIALECTS
+from cipherlab.readers._tables._facts import CLOCK, hz
 from cipherlab.stats._common import map_unique, require_columns
 
-__all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "resolve_clock"]
+__all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "per_process",
+           "resolve_clock"]
 
-_CLOCK_RE = re.compile(r"(\d+(?:[.,]\d+)?)\s*([GM])\s*hz\b", re.IGNORECASE)
+_CLOCK_RE = re.compile(CLOCK + r"\b", re.IGNORECASE)  # (the readers' clock: one definition)
 _TEXT_COLUMNS = ("label", "cpu")
 # (a run of a document table, of one of _TABLE_DIALECTS, has a clock_hz copied from a CPU's name
 # in its prose or cells: nominal, never a reported frequency)
@@ -39,6 +41,11 @@ def clock_from_text(text) -> float:
     1000000000.0
     >>> clock_from_text("AMD Ryzen 5 3600")
     nan
+
+    A comma groups thousands; a decimal comma is read as no clock rather than a guess:
+
+    >>> clock_from_text("Cortex-A72 @ 1,800 MHz"), clock_from_text("Xeon 2,4 GHz")
+    (1800000000.0, nan)
 
     A text naming several clocks gives the one after ``@`` (a CPU's rated clock, as its name
     writes it and as the readers take it), else none: which one the run had cannot be known.
@@ -59,8 +66,7 @@ def _clocks_named(text) -> list[float]:
     text = str(text)
     hits = list(_CLOCK_RE.finditer(text))
     rated = [m for m in hits if text[:m.start()].rstrip().endswith("@")]
-    return list(dict.fromkeys(float(m[1].replace(",", ".")) * (1e9 if m[2].lower() == "g" else 1e6)
-                              for m in (rated[:1] or hits)))
+    return list(dict.fromkeys(hz(m[1], m[2]) for m in (rated[:1] or hits)))
 
 
 def _parse_column(s: pd.Series) -> np.ndarray:
@@ -211,4 +217,36 @@ def cycles_per_byte(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
     rate = pd.to_numeric(out["bytes_per_s"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["cycles_per_byte"] = np.where(rate > 0, clock / rate, np.nan)
+    return out
+
+
+def per_process(df: pd.DataFrame) -> pd.DataFrame:
+    """Add the rate of one process: ``bytes_per_s_per_process`` and ``ops_per_s_per_process``.
+
+    An ``openssl speed -multi N`` row is the sum over its N processes (measurement-notes §1.7);
+    divided by N it compares with a single process's rate: ``compare(per_process(df),
+    by="multi", ..., metric="bytes_per_s_per_process")`` is the scaling efficiency (1 = N
+    processes each as fast as one alone). A row without ``multi`` is one process, and a child's
+    own line (flag ``child process``) is already one process's rate: both are kept as they
+    are. It is per core only while N is at most the cores the machine has.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"multi": pd.array([None, 4, 4], dtype="Int64"),
+    ...                    "flag": [None, None, "child process"], "bytes_per_s": [1e9, 3.6e9, 0.9e9]})
+    >>> per_process(df)["bytes_per_s_per_process"].tolist()
+    [1000000000.0, 900000000.0, 900000000.0]
+    """
+    from cipherlab.model import FLAG_CHILD
+
+    out = df.copy()
+    procs = (pd.to_numeric(df["multi"], errors="coerce").fillna(1).to_numpy(float)
+             if "multi" in df.columns else np.ones(len(df)))
+    if "flag" in df.columns:
+        procs = np.where(df["flag"].astype("object").eq(FLAG_CHILD).to_numpy(bool), 1.0, procs)
+    for col in ("bytes_per_s", "ops_per_s"):
+        if col in out.columns:
+            out[f"{col}_per_process"] = pd.to_numeric(out[col], errors="coerce").to_numpy(
+                dtype=float, na_value=np.nan) / procs
     return out

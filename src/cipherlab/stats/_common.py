@@ -139,8 +139,11 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
     extra = [c for c in dict.fromkeys(extra) if c != by and c not in keys
              and not pd.api.types.is_float_dtype(rows[c].dtype)]  # floats: measurements
     # coarse columns first (tool before label): once `tool` splits the cells, a label naming
-    # each tool's run no longer varies within a cell and is not a key
-    for c in sorted(extra, key=lambda c: rows[c].nunique()):
+    # each tool's run no longer varies within a cell and is not a key; of two as coarse, one
+    # that every row states first (a paste beside a capture: its version names it, its blank
+    # host would not)
+    for c in sorted(extra, key=lambda c: (rows[c].nunique(dropna=by is not None),
+                                          bool(rows[c].isna().any()))):
         # A fit per group (no `by`): a run that states no label, build or host beside one
         # that does may be another machine, so blank is one more value (one line through two
         # builds is no cost model). A comparison joins its sides on the keys, and a column
@@ -156,10 +159,13 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
             keys.append(c)
         else:
             nested.append(c)
-    # a key that the other keys determine (isa_off given isa) adds no split: leave it out
+    # a key that the other keys determine (isa_off given isa) adds no split: leave it out,
+    # unless one of those is blank somewhere (a paste beside a capture has no isa: its version
+    # is what names its row)
     for c in [k for k in reversed(keys) if k not in base]:
         others = [k for k in keys if k != c]
-        if others and (rows.groupby(others, observed=True, dropna=False)[c].nunique(
+        named = not rows[[k for k in others if k not in base]].isna().to_numpy().any()
+        if others and named and (rows.groupby(others, observed=True, dropna=False)[c].nunique(
                 dropna=by is not None) <= 1).all():
             keys.remove(c)
     return keys, nested

@@ -336,14 +336,39 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, unit
         comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"])
         if metric == "bytes_per_s":
             warn_implausible(rows, what)
+        _warn_one_session_per_side(rows, by, unit_cols, what)
     if pair_keys:
         warn(_PAIRED_WARNING.format(what=what, pair=", ".join(pair_keys)), CipherlabWarning)
     frame = _frame(rows, [*keys, *[k for k in pair_keys if k not in keys]], by, metric, unit_cols)
     if frame.empty or not _shared_cells(frame, keys, baseline):
+        # (when both sides have rows with the metric but share no cell, say what each side
+        # has, not that another metric would help)
+        is_base = (frame["_side"] == baseline).to_numpy()
+        hint = (_sides_hint(frame, keys, is_base) if is_base.any() and (~is_base).any()
+                else _other_metric(df, by, [baseline, *candidates], metric))
         raise AnalysisError(f"{what}: no cell has usable `{metric}` values on both sides of "
-                            f"{by!r} ({[baseline, *candidates]}); cells are {keys}."
-                            f"{_other_metric(df, by, [baseline, *candidates], metric)}")
+                            f"{by!r} ({[baseline, *candidates]}); cells are {keys}.{hint}")
     return frame, keys, candidates, test, pair_keys
+
+
+def _warn_one_session_per_side(rows, by, unit_cols, what):
+    """Warn when each side's runs all come from one capture session of its own on one machine:
+    they share that session's machine state, so the runs' spread leaves the session out.
+    (Machines compared are sessions apart anyway: that is said by what is compared.)"""
+    machine = next((c for c in ("host_id", "host") if c in rows.columns), None)
+    if "capture_id" not in rows.columns or rows["capture_id"].isna().any() or (
+            unit_cols is not None and not {"source", "run"} & set(unit_cols)) or (
+            machine is None or rows[machine].nunique(dropna=False) != 1):
+        return  # (no sessions known, the caller's unit is coarser than a run, or two machines)
+    sessions = rows.groupby(rows[by].astype("object"), observed=True)["capture_id"].unique()
+    if len(sessions) > 1 and all(len(s) == 1 for s in sessions) and len(
+            {s[0] for s in sessions}) == len(sessions):
+        warn(f"{what}: each side of {by!r} is one capture session of its own: its runs share "
+             f"that session's machine state (load, clock, neighbours on a shared host), so the "
+             f"p-values and intervals leave the variation between sessions out (two captures "
+             f"of one machine minutes apart differed by 17-23 % in RSA sign/verify on a busy "
+             f"VM). Measure the sides in one capture, interleaved, or repeat the sessions and "
+             f"compare them with unit='capture_id'.", CipherlabWarning)
 
 
 def _shared_cells(frame, keys, baseline) -> bool:
@@ -354,6 +379,16 @@ def _shared_cells(frame, keys, baseline) -> bool:
     cells = frame[keys].assign(_base=is_base)
     g = cells.groupby(keys, observed=True, dropna=False)["_base"]
     return bool((g.any() & ~g.all()).any())
+
+
+def _sides_hint(frame, keys, is_base) -> str:
+    """What the baseline and the candidates measured, by the first key that tells them apart."""
+    for k in keys:
+        base, cand = (set(map(str, frame.loc[m, k].dropna().unique())) for m in (is_base, ~is_base))
+        if base.isdisjoint(cand):
+            show = lambda v: ", ".join(sorted(v)[:6]) + (", ..." if len(v) > 6 else "")  # noqa: E731
+            return f" The baseline has {k} {show(base)}; the candidates {show(cand)}."
+    return ""
 
 
 def _other_metric(df, by, levels, metric) -> str:
@@ -377,11 +412,12 @@ def _verdict(p_adjusted, testable, alpha):
     return values
 
 
-def _attach(result, family: str, unit, metric: str):
+def _attach(result, family: str, unit, metric: str, alpha: float, by: str):
     from cipherlab.stats._export import StatsResult
 
     out = StatsResult(result)
-    out.attrs.update({"family": family, "unit": unit_name(unit), "metric": metric})
+    out.attrs.update({"family": family, "unit": unit_name(unit), "metric": metric,
+                      "alpha": alpha, "by": by})
     return out
 
 
@@ -516,7 +552,8 @@ def compare(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, *,
     cols = [*keys, *COMPARE_COLUMNS] + [c for c in ("paired_over", "ratio_min", "ratio_max")
                                         if c in out.columns]
     m = int(out["p_value"].notna().sum())
-    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit, metric)
+    return _attach(out[cols].reset_index(drop=True), _family(adjust, m), unit, metric, alpha,
+                   by)
 
 
 def speedup(df: pd.DataFrame, by: str | None = None, on: Any = None, off: Any = None,
@@ -570,7 +607,8 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
                groupby: str | Sequence[str] | None = None, metric: str = "bytes_per_s",
                expected: float = 2.0, margin: float = 0.1, alpha: float = 0.05,
                adjust: str = "holm", unit: str | Sequence[str] = "run",
-               paired: bool | str | Sequence[str] = False, check: bool = True) -> pd.DataFrame:
+               paired: bool | str | Sequence[str] = False, check: bool = True,
+               bound: str = "both") -> pd.DataFrame:
     """Is the ratio candidate / baseline equal to a claimed value ("about 2x")?
 
     Two answers per cell, from Welch's t on the runs' log values (:func:`compare`): a two-sided
@@ -596,6 +634,13 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     margin : float
         Relative equivalence margin, 0 < margin < 1: equivalent means within
         ``[expected*(1-margin), expected*(1+margin)]``.
+    bound : {"both", "lower", "upper"}
+        Which margins the equivalence test holds the ratio to. ``"both"`` (TOST, the default).
+        ``"lower"``: non-inferiority, "the new build is no slower than 2 %" is
+        ``ratio_test(df, by, old, expected=1, margin=0.02, bound="lower")``: one one-sided test
+        of ratio > ``expected*(1-margin)``, ``tost_high`` is ∞ (a reviewer reads the
+        one-sided ``1 - alpha`` bound ``tost_low``). ``"upper"``: "no more than" the upper
+        margin, ``tost_low`` is 0.
 
     Returns
     -------
@@ -639,6 +684,7 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     if not (isinstance(margin, (int, float)) and 0 < margin < 1):
         raise AnalysisError(f"`margin` must be a relative margin between 0 and 1 (e.g. 0.1 for "
                             f"±10 %); not {margin!r}.")
+    check_one_of("bound", bound, ("both", "lower", "upper"))
     frame, keys, candidates, _, pair_keys = _run(df, by, baseline, candidate, groupby, metric,
                                                  "welch", alpha, paired, unit, "ratio_test", check)
     if pair_keys:
@@ -664,7 +710,10 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     out["expected"], out["margin"] = float(expected), float(margin)
     out["statistic"] = np.where(ok, stat, np.nan)
     out["p_value"] = np.where(ok, p, np.nan)
-    out["p_equivalence"] = np.where(ok, np.maximum(p_low, p_high), np.nan)
+    p_eq = {"both": np.maximum(p_low, p_high), "lower": p_low, "upper": p_high}[bound]
+    tost = (tost[0] if bound != "upper" else np.zeros(len(out)),
+            tost[1] if bound != "lower" else np.full(len(out), np.inf))
+    out["p_equivalence"] = np.where(ok, p_eq, np.nan)
     out["tost_low"], out["tost_high"] = np.where(ok, tost[0], np.nan), np.where(ok, tost[1], np.nan)
     # one family: every difference test and every equivalence test of the result together
     both = adjust_p(np.concatenate([out["p_value"].to_numpy(float),
@@ -677,6 +726,15 @@ def ratio_test(df: pd.DataFrame, by: str, baseline: Any, candidate: Any = None, 
     out = tidy_keys(out, keys, df)
     m = int(np.isfinite(both).sum())
     extra = [c for c in ("paired_over", "ratio_min", "ratio_max") if c in out.columns]
-    return _attach(out[[*keys, *RATIO_TEST_COLUMNS, *extra]].reset_index(drop=True),
-                   _family(adjust, m) + " (difference and equivalence tests together)", unit,
-                   metric)
+    result = _attach(out[[*keys, *RATIO_TEST_COLUMNS, *extra]].reset_index(drop=True),
+                     _family(adjust, m) + " (difference and equivalence tests together)", unit,
+                     metric, alpha, by)
+    low, high = expected * (1 - margin), expected * (1 + margin)
+    result.attrs["claim"] = {
+        "both": f"the ratio lies within [{low:.4g}, {high:.4g}] (TOST; tost_low-tost_high: "
+                f"its {1 - 2 * alpha:.0%} interval)",
+        "lower": f"the ratio is above {low:.4g} (one-sided non-inferiority test; tost_low: "
+                 f"its {1 - alpha:.0%} lower bound)",
+        "upper": f"the ratio is below {high:.4g} (one-sided test; tost_high: its "
+                 f"{1 - alpha:.0%} upper bound)"}[bound]
+    return result

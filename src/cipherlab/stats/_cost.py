@@ -32,6 +32,8 @@ COST_COLUMNS = ("t0_ns", "t0_ci_low", "t0_ci_high", "c_ns_per_byte", "c_ci_low",
                 "r_squared", "lack_of_fit_p", "max_misfit", "residuals", "unit", "n_units",
                 "n_sizes", "n_points", "note")
 _BASE_KEYS = ("algorithm", "operation")
+_NO_LENGTH = ("; a per-call cost line needs rates by message length (ciphers, digests), which "
+              "public-key operations do not have")
 
 
 def _cost_keys(df, groupby):
@@ -114,14 +116,20 @@ def _fit(points, keys, alpha):
         out["clock_hz"] = clock.to_numpy()
         out["cycles_per_byte"] = out["c_ns_per_byte"] * out["clock_hz"] / 1e9
         out["n_half_bytes"] = np.where(c > 0, out["t0_ns"] / out["c_ns_per_byte"], np.nan)
-    out["r_squared"] = np.where(fewer, np.nan, r2)
+    # two sizes: the line passes through both (a run's r² is 1, its misfit 0 by construction)
+    exact = n_sizes.to_numpy() == 2
+    out["r_squared"] = np.where(fewer | (exact & (units < 2)), np.nan, r2)
     lof, misfit, text = _lack_of_fit(points, gid, m, np.log(y) - np.log(t0[gid] + c[gid] * x))
-    out["lack_of_fit_p"], out["max_misfit"], out["residuals"] = lof, misfit, text
+    out["lack_of_fit_p"] = np.where(exact, np.nan, lof)
+    out["max_misfit"], out["residuals"] = np.where(exact, np.nan, misfit), text
     out["n_units"] = units.astype(int)
     out["n_sizes"] = n_sizes.to_numpy().astype(int)
     out["n_points"] = k.astype(int)
-    out["note"] = np.where(units < 2, "one run: no replication, the fit is a description "
-                                      "(no interval, no lack-of-fit test)", "")
+    notes = [np.where(units < 2, "one run: no replication, the fit is a description (no "
+                                 "interval, no lack-of-fit test)", ""),
+             np.where(exact, "two block sizes: the line passes through both, nothing tests "
+                             "that t(n) is straight", "")]
+    out["note"] = ["; ".join(t for t in pair if t) for pair in zip(*notes)]
     with np.errstate(divide="ignore", invalid="ignore"):
         infl_lr = infl_t0 / t0[owner] - infl_c / c[owner]  # on log t0 - log c
     influence = pd.DataFrame({"_g": owner, "_unit": points["_unit"].to_numpy()[
@@ -264,7 +272,8 @@ def cost_model(df: pd.DataFrame, *, groupby: str | Sequence[str] | None = None,
     keys = _cost_keys(df, groupby)
     points = _points(df, keys, metric, clock_hz, unit, "cost_model")
     if points.empty:
-        raise AnalysisError(f"cost_model: no rows with a block size and a positive `{metric}`.")
+        raise AnalysisError(f"cost_model: no rows with a block size and a positive "
+                            f"`{metric}`{_NO_LENGTH}.")
     fit, _ = _fit(points, keys, alpha)
     fit["unit"] = unit_name(unit)
     _warn_misfit(fit, alpha, "cost_model")
@@ -289,6 +298,12 @@ def _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, unit, what):
     if "algorithm" not in keys:
         raise AnalysisError(f"{what}: `groupby` must contain 'algorithm'; it is {keys}.")
     points = _points(sub, keys, metric, clock_hz, unit, what)
+    sized = set(points["algorithm"].astype("object"))
+    unsized = [v for v in dict.fromkeys((a, b)) if v not in sized]
+    if unsized:
+        has = "has" if len(unsized) == 1 else "have"
+        raise AnalysisError(f"{what}: {', '.join(map(repr, unsized))} {has} no rows with a "
+                            f"block size and a positive `{metric}`{_NO_LENGTH}.")
     fit, influence = _fit(points, keys, alpha)
     # The two algorithms pair up within the same machine, operation and conditions.
     other = [k for k in keys if k != "algorithm"]

@@ -25,7 +25,20 @@ _INTERVALS = (
     ("crossover_bytes", "ci_low", "ci_high"),
     ("t0_ns", "t0_ci_low", "t0_ci_high"),
     ("c_ns_per_byte", "c_ci_low", "c_ci_high"),
+    ("overhead_share_a", "share_a_low", "share_a_high"),
+    ("overhead_share_b", "share_b_low", "share_b_high"),
 )
+#: Columns a paper table leaves out unless asked for (``columns="all"``): the test's internals
+#: (its statistic, the unadjusted p-values, the smallest reachable p), each side's levels and
+#: spread (the result frame keeps them), a fit's diagnostics beside its misfit, long texts.
+_DETAIL = frozenset({
+    "statistic", "p_value", "p_equivalence", "min_p", "n", "unit",
+    "gmean_candidate", "gmean_baseline", "median_candidate", "median_baseline",
+    "spread_candidate", "spread_baseline", "hygiene", "residuals", "asymptotic_bytes_per_s",
+    "clock_hz", "r_squared", "n_sizes", "n_points", "t0_a_ns", "t0_b_ns", "ratio_min",
+    "ratio_max", "limit_bytes_per_s"})
+#: Float columns that state the question asked (a claim, a design): said once when constant.
+_CLAIMS = ("expected", "margin", "difference", "power")
 _P_COLUMNS = ("p_value", "p_adjusted", "p_equivalence", "p_equivalence_adjusted", "min_p",
               "lack_of_fit_p")
 _FIXED3 = ("ratio", "ci_low", "ci_high", "ratio_min", "ratio_max", "expected", "margin",
@@ -41,12 +54,18 @@ UNITS = {"ratio": "throughput candidate/baseline, runs' geometric means",
          "spread_baseline": "% (robust CV)", "t0_a_ns": "ns per call", "t0_b_ns": "ns per call",
          "max_misfit": "largest misfit of the line at a size, a fraction (0.1 = 10 %)",
          "overhead_share_a": "fraction of a call's time that is fixed cost",
-         "overhead_share_b": "fraction of a call's time that is fixed cost"}
+         "overhead_share_b": "fraction of a call's time that is fixed cost",
+         "spread": "% (standard deviation of the runs' log rates x 100)",
+         "spread_upper": "% (80 % upper confidence limit of spread)",
+         "runs_needed": "runs per side", "runs_needed_upper": "runs per side",
+         "detectable": "smallest difference found with that power, a fraction (0.05 = 5 %)"}
 #: Per-side level columns: in the unit of the metric compared (``result.attrs["metric"]``).
 _LEVELS = ("gmean_candidate", "gmean_baseline", "median_candidate", "median_baseline")
 #: Units of the metrics the tidy table and :func:`per_ghz` give.
 METRIC_UNITS = {"bytes_per_s": "bytes/s", "ops_per_s": "operations/s",
-                "bytes_per_s_per_ghz": "bytes/s per GHz", "ops_per_s_per_ghz": "operations/s per GHz"}
+                "bytes_per_s_per_ghz": "bytes/s per GHz", "ops_per_s_per_ghz": "operations/s per GHz",
+                "bytes_per_s_per_process": "bytes/s per process",
+                "ops_per_s_per_process": "operations/s per process"}
 
 
 def _format_floats(values, digits: int = 3, round_large: bool = False,
@@ -170,7 +189,9 @@ class StatsResult(pd.DataFrame):
     def __repr__(self) -> str:
         if self.columns.empty:
             return pd.DataFrame.__repr__(self)
-        return repr(display_frame(self))
+        # (a long note or residuals list would take the width and hide every other column)
+        shown = display_frame(self)
+        return repr(shown.apply(lambda s: s.map(_shorten)) if len(shown) else shown)
 
     def _repr_html_(self):
         if self.columns.empty:
@@ -184,6 +205,43 @@ class StatsResult(pd.DataFrame):
     def to_markdown(self, *args, **kwargs) -> str:  # type: ignore[override]
         """Markdown table of this result; see :func:`cipherlab.stats.to_markdown`."""
         return to_markdown(self, *args, **kwargs)
+
+
+def _shorten(text, width: int = 40) -> str:
+    text = str(text)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def paper_columns(result: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
+    """The columns a paper table shows by default, and the values it states once instead.
+
+    The cell keys, estimates with their intervals, adjusted p-values, verdicts and counts; not
+    the :data:`_DETAIL` columns, nor a column blank in every row (a pasted dump's p-values:
+    the note says why). A text or count column with one value in every row (the baseline, the
+    test, ``n_candidate``, one note; the claim ``expected`` and ``margin``) is said once under
+    the table, not repeated.
+
+    >>> r = StatsResult({"block_bytes": [16, 1024], "baseline": "off", "ratio": [2.0, 2.1],
+    ...                  "statistic": [9.1, 9.3], "note": ""})
+    >>> paper_columns(r)
+    (['block_bytes', 'ratio'], {'baseline': 'off'})
+    """
+    cols, stated = [], {}
+    for c in result.columns:
+        if c in _DETAIL:
+            continue
+        s = result[c]
+        if len(result) and s.isna().all():
+            continue
+        label_like = c in _CLAIMS or not (
+            pd.api.types.is_float_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype))
+        if len(result) > 1 and label_like and s.astype("object").nunique(dropna=False) == 1:
+            value = _format_column(c, s.iloc[:1], 3).iloc[0]
+            if value not in ("", "–"):
+                stated[c] = value
+            continue
+        cols.append(c)
+    return cols, stated
 
 
 def footnote(result: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
@@ -204,6 +262,13 @@ def footnote(result: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
         parts.append(f"Unit of replication: {result.attrs['unit']}.")
     if result.attrs.get("family") and any(c.startswith("p_") for c in cols):
         parts.append(f"p adjusted: {result.attrs['family']}.")
+    alpha = result.attrs.get("alpha")
+    if alpha and "ratio" in cols and "ci_low" in result.columns and result["ci_low"].notna().any():
+        # (the p-values are adjusted, the intervals not: a 95 % interval may miss 1 in a cell
+        # whose adjusted p says no difference)
+        parts.append(f"CI: {1 - alpha:.0%} interval of each cell, not adjusted.")
+    if result.attrs.get("claim") and "equivalent" in cols:
+        parts.append(f"equivalent: {result.attrs['claim']}.")
     units = dict(UNITS)
     if {"a", "b"} <= set(result.columns) and "candidate" not in result.columns:
         units["ratio"] = "throughput a/b"  # small_block_overhead: no candidate or baseline
@@ -215,12 +280,34 @@ def footnote(result: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
     return " ".join(parts)
 
 
-def _cells(result: pd.DataFrame, columns: Sequence[str] | None, digits: int,
-           interval: bool) -> tuple[list[str], list[list[str]], list[bool]]:
+def _chosen(result, columns) -> tuple[list[str], dict[str, str]]:
+    """The columns to export (``None``: :func:`paper_columns`; ``"all"``: every one) and the
+    values stated once under the table."""
     if not isinstance(result, pd.DataFrame):
         raise AnalysisError(f"export needs a DataFrame (a cipherlab.stats result); "
                             f"not {type(result).__name__}.")
-    cols = list(result.columns) if columns is None else list(columns)
+    if columns is None:
+        return paper_columns(result)
+    if isinstance(columns, str):
+        if columns != "all":
+            raise AnalysisError(f"`columns` must be a list of column names, None (a paper's "
+                                f"columns) or 'all'; not {columns!r}.")
+        return list(result.columns), {}
+    return list(columns), {}
+
+
+def _note(result, cols, stated, notes: bool) -> str:
+    """:func:`footnote` of the columns shown, after the values every row shares."""
+    if not notes:
+        return ""
+    by = result.attrs.get("by")  # (the sides are levels of the compared column: name it)
+    once = " ".join(f"{c}: {by} = {v}." if by and c in ("candidate", "baseline") else
+                    f"{c}: {v}." for c, v in stated.items())
+    return " ".join(t for t in (once, footnote(result, cols)) if t)
+
+
+def _cells(result: pd.DataFrame, cols: list[str], digits: int,
+           interval: bool) -> tuple[list[str], list[list[str]], list[bool]]:
     missing = [c for c in cols if c not in result.columns]
     if missing:
         raise AnalysisError(f"`columns` names {missing}, which the result does not have; its "
@@ -270,7 +357,7 @@ def _tex(text: str) -> str:
     return out
 
 
-def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digits: int = 3,
+def to_latex(result: pd.DataFrame, columns: Sequence[str] | str | None = None, *, digits: int = 3,
              interval: bool = True, caption: str | None = None, label: str | None = None,
              notes: bool = True) -> str:
     """A booktabs LaTeX table of a result, estimates and intervals together: ``1.98 [1.95, 2.01]``.
@@ -279,9 +366,13 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
     ----------
     result : DataFrame
         Any :mod:`cipherlab.stats` result (or frame).
-    columns : list of str, optional
-        Columns to show, in order; default all. An estimate (``ratio``, ``t0_ns``,
-        ``c_ns_per_byte``, ``crossover_bytes``) absorbs its interval columns.
+    columns : list of str, "all" or None
+        Columns to show, in order. Default (None): a paper's columns, narrow enough for one
+        column of a two-column paper (:func:`paper_columns`: the cell keys, estimates,
+        adjusted p-values, verdicts and counts, without the test's internals and each side's
+        hygiene levels; a value every row shares is stated once under the table). ``"all"``:
+        every column. An estimate (``ratio``, ``t0_ns``, ``c_ns_per_byte``,
+        ``crossover_bytes``, ``overhead_share_*``) absorbs its interval columns.
     digits : int
         Significant digits of numbers (ratios: ``digits - 1`` decimals).
     interval : bool
@@ -289,8 +380,9 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
     caption, label : str, optional
         Wrap the tabular in a ``table`` float with this caption / label.
     notes : bool
-        Print :func:`footnote` under the table: the unit of replication, the p-value
-        adjustment family and the units of the columns shown.
+        Print under the table the values every row shares (by default) and :func:`footnote`:
+        the unit of replication, the p-value adjustment family and the units of the columns
+        shown.
 
     Returns
     -------
@@ -312,13 +404,14 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
     \\end{tabular}
     \\par\\smallskip{\\footnotesize ratio: throughput candidate/baseline, runs' geometric means.}
     """
-    header, rows, numeric = _cells(result, columns, digits, interval)
+    cols, stated = _chosen(result, columns)
+    header, rows, numeric = _cells(result, cols, digits, interval)
     align = "".join("r" if n or h.endswith("[CI]") else "l" for h, n in zip(header, numeric))
     lines = [rf"\begin{{tabular}}{{{align}}}", r"\toprule",
              " & ".join(_tex(h) for h in header) + r" \\", r"\midrule"]
     lines += [" & ".join(_tex(c) for c in row) + r" \\" for row in rows]
     lines += [r"\bottomrule", r"\end{tabular}"]
-    note = footnote(result, columns) if notes else ""
+    note = _note(result, cols, stated, notes)
     if note:
         lines.append(r"\par\smallskip{\footnotesize " + _tex(note) + "}")
     if caption is not None or label is not None:
@@ -331,7 +424,8 @@ def to_latex(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digi
     return "\n".join(lines)
 
 
-def to_markdown(result: pd.DataFrame, columns: Sequence[str] | None = None, *, digits: int = 3,
+def to_markdown(result: pd.DataFrame, columns: Sequence[str] | str | None = None, *,
+                digits: int = 3,
                 interval: bool = True, notes: bool = True) -> str:
     """A Markdown (GitHub) table of a result, estimates and intervals together.
 
@@ -349,10 +443,11 @@ def to_markdown(result: pd.DataFrame, columns: Sequence[str] | None = None, *, d
     <BLANKLINE>
     ratio: throughput candidate/baseline, runs' geometric means.
     """
-    header, rows, numeric = _cells(result, columns, digits, interval)
+    cols, stated = _chosen(result, columns)
+    header, rows, numeric = _cells(result, cols, digits, interval)
     esc = lambda t: str(t).replace("|", r"\|")  # noqa: E731
     align = ["--:" if n or h.endswith("[CI]") else ":--" for h, n in zip(header, numeric)]
     lines = ["| " + " | ".join(esc(h) for h in header) + " |", "|" + "|".join(align) + "|"]
     lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
-    note = footnote(result, columns) if notes else ""
+    note = _note(result, cols, stated, notes)
     return "\n".join(lines + (["", note] if note else []))

@@ -283,11 +283,20 @@ def machine_keys(sel: pd.DataFrame, by: str) -> list[str]:
     >>> sel = pd.DataFrame({"host": ["a", "a", "b"], "tool": "openssl", "aesni": ["on", "off", "on"]})
     >>> machine_keys(sel, "aesni")
     ['host']
+
+    A column with one value on each side is part of what is compared, not a cell key:
+
+    >>> machine_keys(pd.DataFrame({"label": ["1.1.1w", "3.0.15"], "tool_version": ["1.1.1w", "3.0.15"]}),
+    ...              "label")
+    []
     """
     keys = []
+    side = sel[by].astype(str)
     for c in IDENTITY:
         if c == by or c not in sel.columns or sel[c].astype(str).nunique() < 2:
             continue
+        if sel[c].astype(str).groupby(side).nunique().max() < 2:
+            continue  # one value per side (labels naming versions): it is what is compared
         if c == "label":  # free text: a machine's name, or one label per side ("aesni=off")
             sides = sel.groupby(sel[c].astype(str), observed=True)[by].nunique()
             if (sides < 2).any():

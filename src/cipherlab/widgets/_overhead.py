@@ -36,10 +36,15 @@ class OverheadExplorer(Explorer):
                                 f"sizes or more; this table has {algos or 'none'}")
         self._rated = rated
         self._runs = run_names(rated)
+        self._ops = {alg: set(rated.loc[rated["algorithm"].astype(str).eq(alg).to_numpy(),
+                                        "operation"].astype(str)) for alg in algos}
         self.a = widgets.Dropdown(options=algos, value=preferred(algos, (a, "aes-128-gcm")),
                                   description="Algorithm a")
+        # b: one measured in an operation a has (a digest's line never crosses a cipher's)
+        alike = [x for x in algos if x != self.a.value and self._ops[x] & self._ops[self.a.value]]
         self.b = widgets.Dropdown(options=algos, value=preferred(
-            [x for x in algos if x != self.a.value], (b, "aes-128-cbc")), description="vs b")
+            alike or [x for x in algos if x != self.a.value], (b, "aes-128-cbc")),
+            description="vs b")
         self.runs = widgets.SelectMultiple(description="Machines" if "host" in df.columns
                                            else "Runs", rows=4)
         self.operation = widgets.Dropdown(description="Operation")
@@ -56,16 +61,20 @@ class OverheadExplorer(Explorer):
                    for alg in (self.a.value, self.b.value)}
             runs = sorted(has[self.a.value] & has[self.b.value])
             reselect(self.runs, runs, default=runs[:1])
-            ops = choices(d.loc[d["algorithm"].isin([self.a.value, self.b.value]).to_numpy(),
-                                "operation"])
-            op = self.operation.value if self.operation.value in ops else preferred(
-                ops, ("encrypt", "digest"))
+            ops = sorted(self._ops[self.a.value] & self._ops[self.b.value])
+            op = self.operation.value if self.operation.value in ops else (
+                preferred(ops, ("encrypt", "digest")) if ops else None)
             self.operation.options, self.operation.value = ops, op
 
     def selection(self) -> pd.DataFrame:
         """The rows of both algorithms in the chosen runs and operation (a new frame)."""
         if self.a.value == self.b.value:
             raise AnalysisError(f"a and b are both {self.a.value!r}: pick two algorithms")
+        if self.operation.value is None:
+            raise AnalysisError(
+                f"{self.a.value} ({', '.join(sorted(self._ops[self.a.value]))}) and {self.b.value} "
+                f"({', '.join(sorted(self._ops[self.b.value]))}) share no operation: pick another "
+                f"pair")
         if not self.runs.value:
             raise AnalysisError(f"no run holds both {self.a.value} and {self.b.value}: pick "
                                 f"another pair")

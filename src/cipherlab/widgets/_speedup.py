@@ -171,7 +171,8 @@ class SpeedupExplorer(Explorer):
         claim = f"claimed {self.expected.value:.3g}× ± {self.margin.value:.0%}: "
         tested = int(t["equivalent"].notna().sum())
         if not tested:  # one run per side: nothing to test
-            return claim + f"{len(t)} ratios described, not tested (no replication)"
+            return claim + (f"{len(t)} ratio{'s' * (len(t) != 1)} described, not tested (no "
+                            f"replication)")
         eq, dif = int(t["equivalent"].sum()), int(t["differs"].sum())
         return claim + f"{eq} of {tested} tested equivalent, {dif} differ"
 

@@ -18,7 +18,11 @@ VERSION = re.compile(r"\b(OpenSSL|LibreSSL|SSLeay)\s+(?:version\s+)?v?"
 _SPEED_COMMAND = re.compile(r"\bopenssl\s+speed\b", re.IGNORECASE)
 _AWS = re.compile(r"\bAWS\b.*?\b([a-z]\d[a-z0-9-]*\."
                   r"(?:\d*x?large|medium|small|micro|nano|metal))\b")
-_CLOCK = re.compile(r"@\s*(\d+(?:\.\d+)?)\s*([GM])Hz\b", re.IGNORECASE)
+#: A clock as a CPU's name or a label writes it: ``3.40GHz``, ``750 Mhz``, ``1,800 MHz`` (groups:
+#: the number, G or M; :func:`hz` gives Hz). The one definition: stats._clock reads labels with it.
+#: A comma groups thousands only ("2,4 GHz" is no clock: which one was meant cannot be known).
+CLOCK = r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([GM])Hz"
+_CLOCK = re.compile(r"@\s*" + CLOCK + r"\b", re.IGNORECASE)
 # A CPU named in prose starts at a vendor or family word; "Core", "Atom", "Nano" ... are words
 # too, so they name a CPU only after a vendor or before a model number (see prose_cpu).
 _VENDORS = ("Intel|AMD|VIA|Apple|ARM|Arm|Qualcomm|Ampere|IBM|Cyrix|Transmeta|Marvell|Cavium|"
@@ -33,7 +37,7 @@ _CPU_START = re.compile(rf"\b(?:(?P<vendor>{_VENDORS})|(?P<family>{_FAMILIES})|"
                         rf"(?P<weak>{_WEAK_FAMILIES}))(?![\w-])")
 _IS_FAMILY = re.compile(rf"(?:{_FAMILIES}|{_WEAK_FAMILIES})$")
 _TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
-_CLOCK_WORD = re.compile(r"\(?(\d+(?:\.\d+)?)\s*([GM])Hz\)?$", re.IGNORECASE)
+_CLOCK_WORD = re.compile(r"\(?" + CLOCK + r"\)?$", re.IGNORECASE)
 _CLOCK_NEXT = re.compile(r"\s*" + _CLOCK.pattern, re.IGNORECASE)  # (right after a name)
 _WORD = re.compile(r"\S+")
 _NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
@@ -151,7 +155,7 @@ def prose_cpu(text: str) -> dict[str, Any]:
     phrase = _NAME_END.split(text[: c.start()])[-1].strip(" -*")
     if not phrase or not (phrase[0].isupper() or phrase[0].isdigit()) or len(phrase.split()) > 4:
         return {}
-    return {"cpu": phrase, "clock_hz": _hz(c[1], c[2])}
+    return {"cpu": phrase, "clock_hz": hz(c[1], c[2])}
 
 
 def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
@@ -164,7 +168,7 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
         word = w[0]
         c = _CLOCK_WORD.match(word)
         if words and c is not None and (word[0].isdigit() or word[0] == "("):
-            clock = _hz(c[1], c[2])
+            clock = hz(c[1], c[2])
             break
         if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
             break  # (a model number may start in lower case: "i7-4770", "v2")
@@ -178,9 +182,10 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
         return None
     if clock is None:
         c = _CLOCK_NEXT.match(text, end)
-        clock = _hz(c[1], c[2]) if c else None
+        clock = hz(c[1], c[2]) if c else None
     return " ".join(words), clock, end
 
 
-def _hz(value: str, prefix: str) -> float:
-    return float(value) * (1e9 if prefix.upper() == "G" else 1e6)
+def hz(value: str, prefix: str) -> float:
+    """Hz of a :data:`CLOCK` match's groups: ``hz("1,800", "M")`` is 1.8e9."""
+    return float(value.replace(",", "")) * (1e9 if prefix.upper() == "G" else 1e6)
