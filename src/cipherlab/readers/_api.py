@@ -617,7 +617,8 @@ def _read_lines(lines: list[str], origin: list[int] | None, source: str,
             runs, used = finder(lines, source, taken, bad_rows)
             found += runs
             taken |= used
-            tables += runs if finder is _document_tables else []
+            if finder is _document_tables:
+                tables = runs
         runs, unplaced = _openssl.parse(*strip_shared_prefix(lines, logs), taken, source, hints)
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())

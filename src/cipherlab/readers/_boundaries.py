@@ -456,4 +456,3 @@ def _name_machine(run: _Run, label: str) -> None:
 
 __all__ = ["BOUNDARIES", "HEADER_LINE", "REPEATS", "Boundary", "Event", "bind_context", "foreign",
            "trailing_progress"]
-

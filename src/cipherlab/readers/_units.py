@@ -52,7 +52,8 @@ _VALUE_UNIT = re.compile(rf"^({_NUMBER})\s*" + _UNIT + r"$")
 #: "16B", "16 KB", "16K", "8 KiB", "16-byte blocks", "1,024 bytes", "bytes16384", and the word
 #: for bytes in the languages benchmark posts are written in ("16 octets", "16バイト", "16字节",
 #: "16 байт"). A block size is a power of two, so K/KB/KiB is 1024 (M, 1024**2).
-_BYTES_WORDS = "octets?|\u30d0\u30a4\u30c8|\u5b57\u8282|\u5b57\u7bc0|\u0431\u0430\u0439\u0442(?:\u0430|\u043e\u0432)?"
+_BYTES_WORDS = ("octets?|\u30d0\u30a4\u30c8|\u5b57\u8282|\u5b57\u7bc0|"  # (バイト, 字节, 字節)
+                "\u0431\u0430\u0439\u0442(?:\u0430|\u043e\u0432)?")  # (байт, байта, байтов)
 SIZE = (r"(?:bytes?[ -]?(?P<after>\d+)|(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ -]?"
         rf"(?P<unit>bytes?|{_BYTES_WORDS}|B|[KkM](?:i?B)?)(?![A-Za-z/])(?:[ -]blocks?)?)")
 # (a header may add a note: "16 bytes (kB/s)"; "8192 Bytes" and "8 kb" are sizes too)

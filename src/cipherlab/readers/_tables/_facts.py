@@ -68,9 +68,9 @@ def by_first_letter(alternatives: list[str]) -> re.Pattern:
         m = _TWO_CASES_CLASS.match(alt)
         cases = [c + alt[m.end():] for c in m.groups()] if m and m[1].lower() == m[2].lower() \
             and m[1] != m[2] else [alt]
-        for alt in cases:
-            plain = alt[0].isalnum() and alt[1:2] not in ("?", "*", "+", "{")
-            groups.setdefault(alt[0] if plain else alt, []).append(alt[1:])
+        for case in cases:
+            plain = case[0].isalnum() and case[1:2] not in ("?", "*", "+", "{")
+            groups.setdefault(case[0] if plain else case, []).append(case[1:])
     return re.compile("|".join(f"{first}(?:{'|'.join(rests)})" if len(first) == 1 and
                                first.isalnum() else first for first, rests in groups.items()))
 

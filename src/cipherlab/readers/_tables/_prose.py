@@ -147,7 +147,7 @@ class Context:
     _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
     _template: bool = False  # the prose is under an issue template's section heading
     _tables: int = 0  # the tables read so far
-    # A CPU stated outside any section, not for every table (see _machine_facts): the tables
+    # A CPU stated outside any section, not for every table (see _machine_holds): the tables
     # read before it was, and the label of the first table it was given to.
     _cpu_at: int | None = None
     _cpu_label: str | None = None
