@@ -196,6 +196,62 @@ def test_voila_dashboard_serves_the_explorers_without_code(voila_server, page: P
     assert not errors, errors
 
 
+#: Every explorer's controls and figures as laid out on the page: the controls' boxes, the
+#: gaps between neighbours on one line, a toggle's name against its buttons, and whether the
+#: figures (the speed-up explorer has two) share a line.
+_LAYOUT = """box => {
+    const rect = e => e.getBoundingClientRect();
+    const kinds = '.widget-dropdown, .widget-select-multiple, .widget-slider, ' +
+                  '.widget-toggle-buttons, .widget-checkbox';
+    const controls = [...box.querySelectorAll(kinds)]
+        .filter(c => rect(c).width > 0).map(c => ({name: c.innerText.split('\\n')[0], r: rect(c)}));
+    const problems = [];
+    controls.forEach((a, i) => controls.slice(i + 1).forEach(b => {
+        const sameLine = a.r.top < b.r.bottom - 2 && b.r.top < a.r.bottom - 2;
+        if (!sameLine) return;
+        const gap = Math.max(b.r.left - a.r.right, a.r.left - b.r.right);
+        if (gap < 8) problems.push(`${a.name} and ${b.name} ${gap.toFixed(0)} px apart`);
+    }));
+    const page = document.documentElement.clientWidth;
+    controls.filter(c => c.r.right > page + 1).forEach(c => problems.push(`${c.name} off the page`));
+    box.querySelectorAll('.widget-toggle-buttons').forEach(t => {
+        const label = t.querySelector(':scope > .widget-label'), first = t.querySelector('button');
+        if (label && label.innerText && first && rect(label).bottom < rect(first).top)
+            problems.push(`${label.innerText} is above its buttons`);
+    });
+    const figures = [...box.querySelectorAll('.cipherlab-side-plot, .cipherlab-plot')]
+        .filter(f => f.querySelector('img')).map(f => rect(f));
+    return {problems, figures: figures.map(r => [r.left, r.top, r.width]), page};
+}"""
+
+
+@pytest.mark.parametrize("width", [480, 800, 1280])
+def test_voila_explorers_lay_out_at_phone_tablet_and_desktop_widths(voila_server, page: Page,
+                                                                   request, width):
+    """At each width no two controls on one line touch (a slider's "2 B-1 MiB" ran into the next
+    control's name), none leaves the page, a toggle's name sits beside its buttons, and the
+    speed-up explorer's two figures share a line where the page holds both."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(voila_server.url(""), timeout=WAIT_MS)
+    tabs = page.locator(".lm-TabBar-tab, .p-TabBar-tab")
+    expect(tabs.first).to_be_visible(timeout=WAIT_MS)
+    shots = Path(request.config.getoption("--output") or "test-results")
+    shots = (shots if shots.is_absolute() else request.config.rootpath / shots) / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    for i in range(tabs.count()):
+        tabs.nth(i).click()
+        box = page.locator(".cipherlab-explorer").nth(i)
+        expect(box.locator(".cipherlab-plot img")).to_have_attribute("src", PNG, timeout=WAIT_MS)
+        page.wait_for_timeout(300)  # the tab's layout settles
+        page.screenshot(path=str(shots / f"voila_{i + 1}_{width}px.png"), full_page=True)
+        layout = box.evaluate(_LAYOUT)
+        assert not layout["problems"], (width, tabs.nth(i).inner_text(), layout["problems"])
+        figures = layout["figures"]
+        if len(figures) == 2 and sum(f[2] for f in figures) + 40 < layout["page"]:
+            assert abs(figures[0][1] - figures[1][1]) < 2, \
+                f"{width} px: the two figures ({figures}) fit side by side but are stacked"
+
+
 def test_zz_browser_redraw_times(capsys):
     """Print the redraw times measured in the browser above (read by people, not asserted)."""
     if not REDRAWS_MS:

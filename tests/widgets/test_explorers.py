@@ -484,3 +484,30 @@ def test_overhead_explorer_pairs_algorithms_of_one_operation():
     # 034: both AEADs encrypt: the operation is offered and the lines cross
     w = widgets.overhead_explorer(_paste("034"))
     assert w.operation.options == ("encrypt",) and "721 B" in w.status.value
+
+
+@pytest.mark.parametrize("make", ["explorer", "speedup_explorer", "overhead_explorer"])
+def test_screen_figures_have_no_overlapping_or_clipped_text(bundled, make):
+    """What the page shows, checked like the exports: the overhead explorer's two legends, each
+    laid out for the whole figure's width, overlapped each other and ran off its left edge."""
+    from cipherlab import plots
+
+    data = bundled[bundled.tool.eq("openssl")] if make == "overhead_explorer" else bundled
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        w = getattr(widgets, make)(data)
+        for value in w.controls[0].options[:4]:  # a few selections, not just the first
+            w.controls[0].value = value
+            if w.figure is not None:  # (a tall legend is fine on screen: the page lengthens)
+                problems = [p for p in plots.layout_problems(w.figure) if "legend takes" not in p]
+                assert problems == [], (make, value)
+
+
+def test_a_line_without_the_condition_says_it_was_not_recorded(bundled):
+    """Runs that recorded no ISA condition, beside runs that did, are named for what they lack,
+    not "(all)" (which read as a line pooling every condition)."""
+    w = widgets.explorer(bundled)
+    w.algorithm.value = "aes-128-gcm"
+    texts = [t.get_text() for ax in w.figure.axes for t in ax.get_legend().texts]
+    assert "(all)" not in texts
+    assert "ISA not recorded" in texts and "ISA" in texts  # the section is named once, in words

@@ -201,6 +201,13 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
     ...                   "isa": ["native", "no-aesni", "no-aesni"]})
     >>> label_from_keys(f, ["isa_off", "isa"])
     ['nothing off', 'off: aesni+pclmulqdq', 'isa=no-aesni (mask not recorded)']
+
+    A row without any of the keys that tell the others apart says so (a run that recorded no
+    ISA condition beside runs that did):
+
+    >>> label_from_keys(pd.DataFrame({"aesni": ["on", None], "isa": ["native", None]}),
+    ...                 ["aesni", "isa"])
+    ['AES-NI on', 'ISA not recorded']
     """
     from cipherlab.runners._isa import ISA_COLUMNS, aes_name, isa_column, side_name
 
@@ -229,8 +236,21 @@ def label_from_keys(frame, keys: Iterable[str], *, sep: str = " · ") -> "list[s
             if k == "effect":  # (its "(chacha20-poly1305 does not use AES)" repeats the line's name)
                 v = re.sub(r" \(\S+ does not use AES\)$", "", str(v))
             parts.append(str(v) if k in named else f"{k}={v}")
-        out.append(sep.join(parts) if parts else "(all)")
+        out.append(sep.join(parts) if parts else
+                   f"{column_words(varying)} not recorded" if varying else "(all)")
     return out
+
+
+def column_words(columns: Iterable[str]) -> str:
+    """Key columns named in words, the ISA condition once whatever columns hold it.
+
+    >>> column_words(["isa_off", "aesni", "isa"]), column_words(["tier", "tool_version"])
+    ('ISA', 'tier, tool version')
+    """
+    from cipherlab.runners._isa import ISA_COLUMNS
+
+    words = ("ISA" if c in ISA_COLUMNS else str(c).replace("_", " ") for c in columns)
+    return ", ".join(dict.fromkeys(words))
 
 
 def fit_tick_labels(ax, which: str = "x") -> None:

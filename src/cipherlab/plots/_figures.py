@@ -23,6 +23,7 @@ import pandas as pd
 from cipherlab.errors import AnalysisError
 from cipherlab.plots._axes import (
     _decade_locator,
+    column_words,
     fit_labels,
     fit_tick_labels,
     format_bytes,
@@ -151,12 +152,17 @@ def _legend(ax, handles=None, *, outside: bool | None = None, titles=()) -> None
         ax.get_legend().remove()
     fig = ax.figure
     fontsize = "small" if fig.get_figwidth() > 4 else "x-small"
-    ncols = _legend_columns([str(lab) for lab in labels], fig.get_figwidth() * 72, fontsize)
+    engine = fig.get_layout_engine()
+    alone = len(fig.axes) == 1 and engine is not None and "Constrained" in type(engine).__name__
+    # a figure legend may take the figure's width; a legend under one of several panels side by
+    # side only its panel's (with the figure's, the neighbours' legends overlapped)
+    room = fig.get_figwidth() * 72 * (1.0 if alone else _column_share(ax))
+    ncols = _legend_columns([str(lab) for lab in labels], room, fontsize)
     sections = _sections(handles, labels, set(titles.values()))
     plain_rows = -(-len(labels) // ncols)  # (a section per column may cost one row, not more)
     if 1 < len(sections) and max(map(len, sections)) <= plain_rows + 1 and _legend_columns(
             [max(map(str, (lab for _, lab in sec)), key=len) for sec in sections],
-            fig.get_figwidth() * 72, fontsize) >= len(sections):
+            room, fontsize) >= len(sections):
         rows = max(len(sec) for sec in sections)
         from matplotlib.lines import Line2D
 
@@ -166,11 +172,18 @@ def _legend(ax, handles=None, *, outside: bool | None = None, titles=()) -> None
         ncols = len(sections)
     kw = dict(fontsize=fontsize, ncols=ncols, frameon=False, handlelength=1.8,
               columnspacing=1.0, borderaxespad=0.2)
-    engine = fig.get_layout_engine()
-    if len(fig.axes) == 1 and engine is not None and "Constrained" in type(engine).__name__:
+    if alone:
         fig.legend(handles, labels, loc="outside lower center", **kw)
     else:  # several axes: each keeps its legend under its own x label
         ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), **kw)
+
+
+def _column_share(ax) -> float:
+    """The share of the figure's width that one column of its panels has (1 for one column)."""
+    spec = ax.get_subplotspec()
+    if spec is None:
+        return 1.0
+    return len(spec.colspan) / spec.get_gridspec().ncols
 
 
 def _widest(labels, ax) -> float:
@@ -183,7 +196,11 @@ def _widest(labels, ax) -> float:
 
 
 def _title(column: str) -> str:
-    """A legend section's title from its column name: ``isa_off`` -> ``ISA off``."""
+    """A legend section's title from its column name: ``isa_off`` -> ``ISA off``; columns joined
+    into one style (``isa_off · aesni · isa``) -> ``ISA``, each named once."""
+    parts = str(column).split(" · ")
+    if len(parts) > 1:
+        return column_words(parts)
     return re.sub(r"\bisa\b", "ISA", str(column).replace("_", " "))
 
 

@@ -39,11 +39,22 @@ __all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choi
 _CSS_DPI = 96  # screen figures are shown at 96 CSS px per inch: 10 pt text is 13 px tall
 _DENSITY = 1.5  # image pixels per CSS pixel: sharp on HiDPI screens, still quick to draw and send
 _DPI = _CSS_DPI * _DENSITY
-#: Shown while a redraw runs (the busy class dims the old picture) and lets readouts show whole.
+#: Shown while a redraw runs (the busy class dims the old picture); readouts show whole inside
+#: their slider (a range's "2 B-1 MiB" pushed into the next control otherwise), and each figure
+#: is as wide as its picture, so that two fit side by side where the page is wide enough; a
+#: toggle's name sits beside its buttons, aligned with the other controls' names.
 _STYLE = """<style>
 .cipherlab-busy .cipherlab-plot, .cipherlab-busy .cipherlab-side-plot {opacity: .45;
   transition: opacity .1s}
-.cipherlab-explorer .widget-readout {max-width: none; overflow: visible}
+.cipherlab-explorer .widget-readout {max-width: none; overflow: visible; flex: 0 0 auto}
+.cipherlab-explorer .cipherlab-plot, .cipherlab-explorer .cipherlab-side-plot {width: fit-content;
+  max-width: 100%}
+.cipherlab-explorer .widget-output .jp-OutputArea-child {display: block; width: auto}
+.cipherlab-controls {column-gap: 12px}
+.cipherlab-controls .widget-toggle-buttons {display: flex; align-items: center}
+.cipherlab-controls .widget-toggle-buttons > .widget-label {flex: 0 0 auto; margin-right: 8px;
+  width: var(--jp-widgets-inline-label-width); text-align: right}
+.cipherlab-controls .widget-toggle-buttons > div {flex: 1 1 0; min-width: 0}
 </style>"""
 #: Panel titles: a fixed ``y`` spares matplotlib measuring the tick labels to place the title
 #: at every draw (~10 ms a panel); no panel has ticks on top, so it lands where it would anyway.
@@ -441,11 +452,14 @@ class Explorer(widgets.VBox):
         for control in self.controls:
             control.observe(self._changed, names="value")
 
-        rows = [widgets.HBox(self.controls[i:i + 3], layout=widgets.Layout(flex_flow="row wrap"))
-                for i in range(0, len(self.controls), 3)]
+        # one flow of controls, in their order: as many per line as the page's width holds
+        # (fixed rows of three broke into ragged 2 + 1 lines on a narrower page)
+        flow = widgets.HBox(self.controls, layout=widgets.Layout(flex_flow="row wrap",
+                                                                 align_items="flex-start"))
+        flow.add_class("cipherlab-controls")
         figures = widgets.HBox([self.side_plot, self.plot],
                                layout=widgets.Layout(flex_flow="row wrap"))  # narrow: one below
-        super().__init__([widgets.HTML(_STYLE), *rows, figures, self.status, self.table_view,
+        super().__init__([widgets.HTML(_STYLE), flow, figures, self.status, self.table_view,
                           widgets.HBox([self.export_path, self.export_button, self.downloads])])
         self._drawn = None  # what the picture on screen shows (see _signature)
         self.add_class("cipherlab-explorer")
