@@ -140,15 +140,25 @@ def test_explorer_says_why_instead_of_failing(aws):
 def test_explorer_export_writes_paper_files(aws, tmp_path):
     w = widgets.explorer(aws)
     files = w.export(tmp_path / "gcm")
-    assert sorted(p.suffix for p in files) == [".pdf", ".png", ".svg"]
-    assert all(p.stat().st_size > 1000 for p in files)
+    assert sorted(p.name for p in files) == ["gcm.csv", "gcm.pdf", "gcm.png", "gcm.svg", "gcm.tex",
+                                             "gcm.txt"]
+    assert all(p.stat().st_size > 1000 for p in files if p.suffix in (".pdf", ".png", ".svg"))
+    # the paste is one run: the caption says so, in every file that carries it
+    caption = (tmp_path / "gcm.txt").read_text().strip()
+    assert caption == w.caption() and "Unreplicated: one run behind each of the 10 points" in caption
+    assert "interval" in caption and "band" not in caption
+    assert _pdf_subject((tmp_path / "gcm.pdf").read_bytes()) == caption
+    assert "\\caption{" in (tmp_path / "gcm.tex").read_text() and "Unreplicated" in (
+        tmp_path / "gcm.tex").read_text()
+    assert pd.read_csv(tmp_path / "gcm.csv").shape == w.table.shape
     w.export_path.value = str(tmp_path / "clicked")
     w.export_button.click()
     assert (tmp_path / "clicked.pdf").exists()
     # download links to the files written, carried in the page (data URIs: Lab, VS Code, Voila)
-    links = re.findall(r"<a download='(clicked\.\w+)' href='data:([\w/+]+);base64,([^']+)'",
+    links = re.findall(r"<a download='(clicked\.\w+)' href='data:([\w/+.-]+);base64,([^']+)'",
                        w.downloads.value)
-    assert sorted(n for n, _, _ in links) == ["clicked.pdf", "clicked.png", "clicked.svg"]
+    assert sorted(n for n, _, _ in links) == ["clicked.csv", "clicked.pdf", "clicked.png",
+                                              "clicked.svg", "clicked.tex", "clicked.txt"]
     kinds = {n: k for n, k, _ in links}
     assert kinds["clicked.pdf"] == "application/pdf" and kinds["clicked.svg"] == "image/svg+xml"
     data = {n: base64.b64decode(d) for n, _, d in links}
@@ -358,6 +368,51 @@ def test_explorers_work_on_a_real_capture(tmp_path):
     assert w.runs.options == (str(df["host"].iloc[0]),) and w.png.startswith(PNG_MAGIC)
     o = widgets.overhead_explorer(df)
     assert not o.message and len(o.crossover) == 1
+
+
+def _pdf_subject(pdf: bytes) -> str:
+    """The PDF's /Subject as a reader shows it (a literal string, or UTF-16 hex for non-ASCII)."""
+    hexa = re.search(rb"/Subject <FEFF([0-9A-Fa-f]*)>", pdf)
+    if hexa:
+        return bytes.fromhex(hexa.group(1).decode()).decode("utf-16-be")
+    text = re.search(rb"/Subject \((.*?)(?<!\\)\)", pdf, re.S).group(1)
+    text = re.sub(rb"\\(.)", rb"\1", text, flags=re.S)
+    return text[2:].decode("utf-16-be") if text.startswith(b"\xfe\xff") else text.decode("latin-1")
+
+
+@pytest.mark.openssl
+@pytest.mark.slow
+def test_exports_of_a_replicated_capture_say_n_and_the_interval(tmp_path):
+    """A real capture with three runs per condition, exported from each explorer as a user does:
+    the caption (file, PDF/SVG/PNG metadata, LaTeX) names n and the interval; fonts embed as
+    TrueType; the PNG is 300 dpi at a column's 3.5 in; the CSV is the table shown."""
+    from PIL import Image
+
+    df = cipherlab.capture(["aes-128-gcm", "aes-128-cbc"], sizes=[16, 1024], seconds=1,
+                           repeats=3, isa=["native", "no-aesni"], out=tmp_path / "cap",
+                           progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cipherlab.CipherlabWarning)
+        made = {"explorer": widgets.explorer(df), "speedup": widgets.speedup_explorer(df),
+                "overhead": widgets.overhead_explorer(df)}
+        for name, w in made.items():
+            assert not w.message, (name, w.message)
+            caption = w.caption()
+            assert "n = 3 independent runs" in caption and "Unreplicated" not in caption, caption
+            files = {p.suffix: p for p in w.export(tmp_path / name, width="single")
+                     if p.stem == name}  # (the first table; others are name-<title>.csv)
+            assert {".pdf", ".svg", ".png", ".txt", ".csv", ".tex"} <= set(files)
+            pdf = files[".pdf"].read_bytes()
+            assert b"/Subtype /Type3" not in pdf and b"/FontFile2" in pdf
+            assert _pdf_subject(pdf) == caption
+            assert "n = 3 independent runs" in files[".svg"].read_text()
+            png = Image.open(files[".png"])
+            assert round(png.info["dpi"][0]) == 300 and abs(png.width - 3.5 * 300) <= 2
+            assert "n = 3 independent runs" in png.info["Description"]
+            assert "n = 3 independent runs" in files[".tex"].read_text()
+            assert pd.read_csv(files[".csv"]).shape == w.table.shape
+    assert "bands: their full range" in made["explorer"].caption()
+    assert "confidence intervals" in made["speedup"].caption()
 
 
 # -- hygiene: -multi apart, ratios within a machine, the table is the plot, y ticks ----------

@@ -132,7 +132,7 @@ def paper(width: str | float = "single", *, font_size: float = 8.0) -> Iterator[
 
 def save_figure(fig, path: str | Path, formats: Sequence[str] = ("pdf", "svg", "png"), *,
                 width: str | float | None = None, height: float | None = None,
-                dpi: float = 300) -> list[Path]:
+                dpi: float = 300, caption: str | None = None) -> list[Path]:
     """Write ``fig`` as PDF, SVG and PNG (or a subset), deterministically.
 
     The same figure always gives the same bytes: no creation dates, fixed SVG ids, TrueType fonts
@@ -157,6 +157,9 @@ def save_figure(fig, path: str | Path, formats: Sequence[str] = ("pdf", "svg", "
         Height in inches (with ``width``).
     dpi
         Resolution of the PNG (vector formats ignore it, except for embedded images).
+    caption
+        What the figure shows (what was measured, how many runs, which interval), kept in each
+        file's own metadata: the PDF's *Subject*, the SVG's and the PNG's *Description*.
 
     Returns
     -------
@@ -207,7 +210,9 @@ def save_figure(fig, path: str | Path, formats: Sequence[str] = ("pdf", "svg", "
         with mpl.rc_context(EXPORT_RC):
             for fmt in formats:
                 out = base.with_name(f"{base.name}.{fmt}")
-                fig.savefig(out, format=fmt, dpi=dpi, metadata=_METADATA[fmt], bbox_inches=bbox,
+                meta = _METADATA[fmt] if caption is None else {
+                    **_METADATA[fmt], ("Subject" if fmt == "pdf" else "Description"): caption}
+                fig.savefig(out, format=fmt, dpi=dpi, metadata=meta, bbox_inches=bbox,
                             pad_inches=0.02)
                 written.append(out)
     finally:

@@ -18,6 +18,7 @@ import base64
 import gc
 import html
 import io
+import re
 import struct
 import time
 import warnings
@@ -33,8 +34,9 @@ from matplotlib.figure import Figure
 from cipherlab._gc import paused
 from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
 
-__all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choices", "machine_keys",
-           "preferred", "process_control", "process_mask", "process_options", "reselect"]
+__all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choices", "intervals_note",
+           "machine_keys", "preferred", "process_control", "process_mask", "process_options",
+           "replication_note", "reselect"]
 
 _CSS_DPI = 96  # screen figures are shown at 96 CSS px per inch: 10 pt text is 13 px tall
 _DENSITY = 1.5  # image pixels per CSS pixel: sharp on HiDPI screens, still quick to draw and send
@@ -323,6 +325,68 @@ def named_keys(sel: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
                          for k in keys if k in IDENTITY})
 
 
+def replication_note(runs: pd.Series | None) -> str:
+    """How many independent runs (processes) stand behind each point of a figure, in words, from
+    the number of runs of each point (:func:`runs_per_point`; None: unknown). One run per point
+    is said outright: such a figure has no interval and its differences are described, not tested.
+
+    >>> import pandas as pd
+    >>> one = pd.DataFrame({"source": "a.txt", "run": 0, "algorithm": "aes-128-gcm",
+    ...                     "block_bytes": [16, 1024], "aesni": ["on", "on"]})
+    >>> replication_note(runs_per_point(one))
+    'Unreplicated: one run behind each of the 2 points, so no interval; differences are described, not tested.'
+    >>> replication_note(runs_per_point(pd.concat([one, one.assign(run=1), one.assign(run=2)])))
+    'Each of the 2 points: n = 3 independent runs (processes).'
+    """
+    if runs is None or runs.empty:
+        return "The table does not say which rows came from one run: how many runs stand behind " \
+               "each point is unknown."
+    lo, hi, points = int(runs.min()), int(runs.max()), len(runs)
+    if hi == 1:
+        return (f"Unreplicated: one run behind each of the {points} point{'s' * (points != 1)}, "
+                f"so no interval; differences are described, not tested.")
+    n = f"{lo}" if lo == hi else f"{lo}-{hi}"
+    alone = int((runs == 1).sum())
+    if alone:
+        return (f"{alone} of the {points} points rest on one run (unreplicated: no interval, not "
+                f"tested); the others on up to {hi} independent runs (processes).")
+    return f"Each of the {points} points: n = {n} independent runs (processes)."
+
+
+def runs_per_point(rows: pd.DataFrame) -> pd.Series | None:
+    """The number of distinct runs in each cell of ``rows`` (None: the table names no runs).
+
+    A cell is what a point is drawn from: algorithm, operation, block size, machine, tool,
+    version, tier and condition; its runs are its distinct ``(capture_id, source, run)``."""
+    from cipherlab.model import condition_columns
+    from cipherlab.stats._common import RUN_ID
+
+    ids = [c for c in RUN_ID if c in rows.columns]
+    if not {"source", "run"} & set(ids) or rows.empty:
+        return None
+    cell = [c for c in dict.fromkeys(["algorithm", "operation", "block_bytes", *IDENTITY,
+                                      *condition_columns(rows)])
+            if c in rows.columns and c not in ("repeat", "child", "note", *ids)]
+    return (rows[cell + ids].astype("object").drop_duplicates()
+            .groupby(cell, dropna=False, observed=True, sort=False).size())
+
+
+def intervals_note(table: pd.DataFrame | None) -> str:
+    """What the error bars of a ratio figure are, from its result ``table`` (empty when it has none)."""
+    if table is None or "ci_low" not in table.columns:
+        return ""
+    if not table["ci_low"].notna().any():
+        return "No intervals: no cell has runs enough on both sides."
+    alpha = table.attrs.get("alpha", 0.05)
+    shown = int(table["ci_low"].notna().sum())
+    return (f"Error bars: {1 - alpha:.0%} confidence intervals of {shown} of the {len(table)} "
+            f"ratios (the unit is the run), not adjusted for multiplicity.")
+
+
+def _slug(title: str) -> str:
+    return "-".join(re.findall(r"[a-z0-9]+", title.lower()))[:40]
+
+
 def both_sides(sel: pd.DataFrame, by: str, sides: Sequence[str], keys: Sequence[str]
                ) -> tuple[pd.DataFrame, int]:
     """The rows of the cells (``keys``) that hold every one of ``sides`` of ``by``, and how many
@@ -446,7 +510,8 @@ class Explorer(widgets.VBox):
         self.export_path = widgets.Text(value=export_name, description="Export to:",
                                         layout=widgets.Layout(width="320px"))
         self.export_button = widgets.Button(description="Export figure", icon="download",
-                                            tooltip="save_figure(): PDF, SVG and PNG, paper style")
+                                            tooltip="PDF, SVG and PNG in the paper style, the "
+                                                    "caption, and the tables as CSV and LaTeX")
         self.export_button.on_click(lambda _b: self._export_clicked())
         self.controls = list(controls)
         for control in self.controls:
@@ -596,27 +661,83 @@ class Explorer(widgets.VBox):
 
     # -- export -----------------------------------------------------------------------------
     def export(self, path: str | Path | None = None, *, formats: Sequence[str] = ("pdf", "svg", "png"),
-               width: str | float = "double") -> list[Path]:
-        """Redraw the main figure in the paper style; save it with :func:`cipherlab.save_figure`.
+               width: str | float = "double", tables: bool = True) -> list[Path]:
+        """Redraw the main figure in the paper style and save it with its caption and tables.
+
+        Writes the figure with :func:`cipherlab.save_figure` (the caption in each file's
+        metadata), the caption as ``NAME.txt`` (:meth:`caption`: what was drawn, how many runs
+        stand behind each point, what the intervals are, or that there are none), and each
+        table shown as CSV and LaTeX (:func:`cipherlab.stats.to_latex`, with that caption):
+        ``NAME.csv``/``NAME.tex`` for the first, ``NAME-<title>.csv``/``.tex`` for the others.
 
         Parameters
         ----------
         path
-            File name without suffix (one file per format); default: the *Export to* box.
+            File name without suffix; default: the *Export to* box.
         formats, width
             Passed to :func:`cipherlab.plots.save_figure`.
+        tables
+            Also write the caption and the tables.
 
         Returns
         -------
         list of pathlib.Path
             The files written.
         """
-        from cipherlab import plots
+        from cipherlab import plots, stats
 
+        if self.message:
+            raise AnalysisError(f"nothing to export: {self.message}")
         target = Path(path if path is not None else self.export_path.value)
+        target = target.with_suffix("") if target.suffix.lower() in (".pdf", ".svg", ".png") else target
+        caption = self.caption()
         fig = self.paper_figure(width)
         with plots.paper(width):
-            return plots.save_figure(fig, target, formats=formats, width=width)
+            written = plots.save_figure(fig, target, formats=formats, width=width, caption=caption)
+        if not tables:
+            return written
+        note = target.with_name(f"{target.name}.txt")
+        note.write_text(caption + "\n", encoding="utf-8")
+        written.append(note)
+        for i, (title, table) in enumerate(self.tables.items()):
+            if table is None or table.empty:
+                continue
+            name = target.name if i == 0 else f"{target.name}-{_slug(title) or i}"
+            csv, tex = target.with_name(f"{name}.csv"), target.with_name(f"{name}.tex")
+            table.to_csv(csv, index=False)
+            tex.write_text(stats.to_latex(table, caption=f"{title}. {caption}" if title else caption)
+                           + "\n", encoding="utf-8")
+            written += [csv, tex]
+        return written
+
+    def caption(self) -> str:
+        """What the current figure shows, for a paper's caption: what was measured and drawn, how
+        many independent runs stand behind each point (never silent about one), the intervals."""
+        runs = self._runs_per_point()
+        replicated = runs is not None and not runs.empty and runs.max() > 1  # else no interval
+        parts = [self._describe(), replication_note(runs), self._intervals() if replicated else ""]
+        return " ".join(p for p in parts if p)
+
+    def _runs_per_point(self) -> pd.Series | None:
+        """The runs behind each point: a ratio's are its smaller side's (the main table's
+        ``n_candidate``/``n_baseline``), a rate's are counted in the rows drawn."""
+        t = self.table
+        if t is not None and {"n_candidate", "n_baseline"} <= set(t.columns):
+            return t[["n_candidate", "n_baseline"]].min(axis=1)
+        return runs_per_point(self._rows())
+
+    def _describe(self) -> str:
+        """Hook: the figure in a sentence (what is drawn against what, for which selection)."""
+        return ""
+
+    def _rows(self) -> pd.DataFrame:
+        """The rows of the table behind the figure (what ``selection()`` gives, by default)."""
+        sel = self.selection()
+        return sel[0] if isinstance(sel, tuple) else sel
+
+    def _intervals(self) -> str:
+        """Hook: what the bands or error bars are (by default read from the main table)."""
+        return intervals_note(self.table)
 
     def paper_figure(self, width: str | float = "double") -> Figure:
         """The main figure drawn again in the paper style at ``width`` (what :meth:`export`
@@ -635,7 +756,8 @@ class Explorer(widgets.VBox):
         except (CipherlabError, OSError, ValueError) as err:
             self.status.value = f"<span style='color:#b00'>export failed: {html.escape(str(err))}</span>"
             return
-        self.downloads.value = f"<small>saved, download: {_download_links(written)}</small>"
+        self.downloads.value = (f"<small>saved, download: {_download_links(written)}<br>"
+                                f"caption: {html.escape(self.caption())}</small>")
 
     def __repr__(self) -> str:
         state = self.message or self._caption()

@@ -233,6 +233,20 @@ class ThroughputExplorer(Explorer):
     def _caption(self) -> str:
         return f"{self.metric.value}; {self.algorithm.value} ({self.operation.value})"
 
+    def _describe(self) -> str:
+        runs = ", ".join(map(str, self.runs.value))
+        what = (f"ratio to {self.condition.value}={self.baseline.value}"
+                if self.metric.value == "ratio to baseline" else
+                {"bytes/s": "throughput", "per GHz": "throughput per GHz of clock",
+                 "cycles/byte": "cycles per byte"}[self.metric.value])
+        return (f"{what[0].upper()}{what[1:]} of {self.algorithm.value} ({self.operation.value}) "
+                f"by block size; {self.runs.description.lower()}: {runs}.")
+
+    def _intervals(self) -> str:
+        if self.metric.value == "ratio to baseline":
+            return super()._intervals()
+        return "Lines: the median of each point's runs; bands: their full range."
+
 
 def _set_options(dropdown: widgets.Dropdown, options: list, value) -> None:
     keep = dropdown.value if dropdown.value in options else value

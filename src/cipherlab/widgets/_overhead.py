@@ -101,6 +101,18 @@ class OverheadExplorer(Explorer):
                  if c not in ("repeat", "child", "note", machine) and sel[c].nunique() > 1]
         return ["algorithm", "operation", machine, *conds]
 
+    def _describe(self) -> str:
+        a, b = self.a.value, self.b.value
+        return (f"Time per call of {a} and {b} ({self.operation.value}) with the fitted "
+                f"t0 + c·n lines, and the throughput ratio {a} / {b}, by block size; "
+                f"{self.runs.description.lower()}: {', '.join(map(str, self.runs.value))}.")
+
+    def _intervals(self) -> str:
+        # the figure draws no error bars; the crossover's interval (where runs allow) is tabled
+        has = self.crossover["ci_low"].notna().any()
+        return "The crossover's interval is in its table." if has else \
+            "No interval for the crossover (one run per cell)."
+
     def _draw(self, fig):
         from cipherlab import plots, stats
 

@@ -164,6 +164,13 @@ class SpeedupExplorer(Explorer):
             side[2] = super()._table_html(table)
         return side[2]
 
+    def _describe(self) -> str:
+        by = self.by.value
+        return (f"Throughput ratio {by}={self.candidate.value} / {by}={self.baseline.value} of "
+                f"{', '.join(self.algorithms.value)} ({self.operation.value}) by block size, "
+                f"tested against a claimed {self.expected.value:.3g}× ± {self.margin.value:.0%} "
+                f"(shaded).")
+
     def _caption(self) -> str:
         t = self.table
         if t is None or t.empty:
