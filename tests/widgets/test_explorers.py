@@ -150,7 +150,9 @@ def test_explorer_export_writes_paper_files(aws, tmp_path):
     assert _pdf_subject((tmp_path / "gcm.pdf").read_bytes()) == caption
     assert "\\caption{" in (tmp_path / "gcm.tex").read_text() and "Unreplicated" in (
         tmp_path / "gcm.tex").read_text()
-    assert pd.read_csv(tmp_path / "gcm.csv").shape == w.table.shape
+    assert pd.read_csv(tmp_path / "gcm.csv").shape == w.table.shape  # the CSV in bytes/s
+    tex = (tmp_path / "gcm.tex").read_text()
+    assert "Rates in MB/s." in tex and "72.8" in tex  # 72,770,610 B/s at 16 B, AES-NI off
     w.export_path.value = str(tmp_path / "clicked")
     w.export_button.click()
     assert (tmp_path / "clicked.pdf").exists()

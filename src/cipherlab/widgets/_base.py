@@ -684,7 +684,8 @@ class Explorer(widgets.VBox):
         list of pathlib.Path
             The files written.
         """
-        from cipherlab import plots, stats
+        from cipherlab import plots
+        from cipherlab.reporting._tables import latex
 
         if self.message:
             raise AnalysisError(f"nothing to export: {self.message}")
@@ -705,10 +706,18 @@ class Explorer(widgets.VBox):
             name = target.name if i == 0 else f"{target.name}-{_slug(title) or i}"
             csv, tex = target.with_name(f"{name}.csv"), target.with_name(f"{name}.tex")
             table.to_csv(csv, index=False)
-            tex.write_text(stats.to_latex(table, caption=f"{title}. {caption}" if title else caption)
-                           + "\n", encoding="utf-8")
+            printed, unit = self._printed(table)
+            # the report's LaTeX: human headers, rates in one unit, fits a two-column paper
+            text = latex(printed, None, caption=" ".join(filter(None, [title and f"{title}.",
+                                                                      caption, unit])),
+                         label=f"tab:{_slug(name)}")
+            tex.write_text(text + "\n", encoding="utf-8")
             written += [csv, tex]
         return written
+
+    def _printed(self, table: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+        """Hook: ``table`` as printed in a paper, and a sentence on its unit (the CSV keeps it)."""
+        return table, ""
 
     def caption(self) -> str:
         """What the current figure shows, for a paper's caption: what was measured and drawn, how
