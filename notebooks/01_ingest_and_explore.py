@@ -118,7 +118,8 @@ findings.groupby("check").size().rename("findings").to_frame() if len(findings) 
 # Pick an algorithm, the machines, a condition (AES-NI on/off, implementation tier, ...), a block
 # range and a metric. *per GHz* and *cycles/byte* need the machine's clock (the tier seed and the
 # NetBSD thread name theirs); *ratio to baseline* divides by the chosen value of the condition.
-# *Export figure* saves the current view as PDF, SVG and PNG in the paper style.
+# *Export figure* saves the current view as PDF, SVG and PNG in the paper style, with its caption
+# (what was measured, n runs per point, the interval) and the tables as CSV and LaTeX.
 
 # %%
 explorer = widgets.explorer(df)

@@ -20,7 +20,8 @@
 # table. **Throughput**: any algorithm by block size, machine and condition. **AES-NI speed-up**:
 # the ratio with AES-NI on and off, tested against a claimed ratio (move the slider).
 # **GCM against CBC**: the per-call cost, where one overtakes the other. *Export figure* writes the
-# current view as PDF, SVG and PNG and links them below the button.
+# current view as PDF, SVG and PNG with its caption (what was measured, how many runs per point,
+# the interval) and the tables as CSV and LaTeX, and links them below the button.
 #
 # Served by Voila (`make dashboard`): the code of this notebook (`notebooks/dashboard/explorers.py`)
 # is not shown.

@@ -334,7 +334,7 @@ def replication_note(runs: pd.Series | None) -> str:
     >>> one = pd.DataFrame({"source": "a.txt", "run": 0, "algorithm": "aes-128-gcm",
     ...                     "block_bytes": [16, 1024], "aesni": ["on", "on"]})
     >>> replication_note(runs_per_point(one))
-    'Unreplicated: one run behind each of the 2 points, so no interval; differences are described, not tested.'
+    'Unreplicated: one run behind each of the 2 points: no interval, differences described, not tested.'
     >>> replication_note(runs_per_point(pd.concat([one, one.assign(run=1), one.assign(run=2)])))
     'Each of the 2 points: n = 3 independent runs (processes).'
     """
@@ -343,8 +343,8 @@ def replication_note(runs: pd.Series | None) -> str:
                "each point is unknown."
     lo, hi, points = int(runs.min()), int(runs.max()), len(runs)
     if hi == 1:
-        return (f"Unreplicated: one run behind each of the {points} point{'s' * (points != 1)}, "
-                f"so no interval; differences are described, not tested.")
+        return (f"Unreplicated: one run behind each of the {points} point{'s' * (points != 1)}: "
+                f"no interval, differences described, not tested.")
     n = f"{lo}" if lo == hi else f"{lo}-{hi}"
     alone = int((runs == 1).sum())
     if alone:

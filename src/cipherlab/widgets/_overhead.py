@@ -7,7 +7,7 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.model import condition_columns
-from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, preferred, process_control,
+from cipherlab.widgets._base import (TITLE, Explorer, check_columns, preferred, process_control,
                                      process_mask, reselect)
 from cipherlab.widgets._explorer import run_names
 
