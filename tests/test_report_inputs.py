@@ -432,3 +432,28 @@ def test_a_capture_of_two_builds_gets_each_builds_facts_and_the_builds_section(i
     assert "bn(64,32) bn(64,64)" in data  # (the options row: each build's own)
     builds = _text(_section(html, "builds"))
     assert "2 builds" in builds and re.search(r"amd64 against i386 ?: [\d.]+×", builds)
+
+
+def test_a_post_of_three_systems_each_with_its_own_openssl_is_three_machines(tmp_path):
+    """The NetBSD mailing-list seed, reported alone: Linux, OpenBSD and NetBSD (each its own
+    openssl, 0.9.8g, 0.9.7j, 0.9.8e) are three machines compared, as the post compares them, not
+    one machine with nothing to compare; the figures show its AES rows, not md2 first."""
+    from cipherlab.reporting._inputs import load
+    from cipherlab.reporting._machines import _heatmap_algorithms
+
+    seed = cipherlab.datasets.path("netbsd-ml-three-os-openssl-speed.txt")
+    df = _quiet(load, [seed]).df
+    linux, openbsd, netbsd = ("Linux (P3 750Mhz; 512MBram)", "OpenBSD (P3 500Mhz; 192MBram)",
+                              "NetBSD (P3 750Mhz; 512MBram)")
+    assert set(df["machine"]) == {linux, openbsd, netbsd}
+    assert _heatmap_algorithms(df, 8192, "machine")[:3] == ["aes-128-cbc", "aes-256-cbc",
+                                                             "aes-192-cbc"]
+    page = _quiet(cipherlab.report, seed, out=tmp_path / "r")
+    assert "3 machines" in _text(_section(page.read_text(encoding="utf-8"), "machines"))
+    table = pd.read_csv(page.parent / "tables" / "machines.csv")
+    row = table[(table["comparison"] == "openssl, CPU time") & (table["candidate"] == netbsd)
+                & (table["baseline"] == linux)
+                & (table["algorithm"] == "aes-128-cbc") & (table["block_bytes"] == 1024)]
+    # the post's own "Most interesting" lines: N 14096.25k against L 31360.94k at 1024 bytes
+    assert row["ratio"].item() == pytest.approx(14096.25 / 31360.94, rel=1e-6)
+    assert row["test"].item() == "no replication"

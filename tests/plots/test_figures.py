@@ -211,3 +211,18 @@ def test_throughput_pools_a_run_per_repeat_into_one_line_with_a_band(repeats_fra
     ax.clear()
     plots.throughput(df.assign(repeat=pd.NA), ax=ax)
     assert len([ln for ln in ax.get_lines() if len(ln.get_xdata()) == 3]) == 5
+
+
+def test_throughput_keeps_encrypt_and_decrypt_apart_and_pools_a_file_per_operation_and_repeat(
+        repeats_frame, ax):
+    # capture_python writes a file per algorithm, operation, ISA setting and repeat: the lines
+    # are the operations (two), each with its band, never a line per file (twenty, whose legend
+    # outgrew the report's figure)
+    on = repeats_frame[repeats_frame["aesni"] == "on"]
+    df = pd.concat([on.assign(operation=op, source=[f"pyca_{op}_r{r}" for r in on["repeat"]])
+                    for op in ("encrypt", "decrypt")], ignore_index=True)
+    plots.throughput(df, ax=ax)
+    assert len([ln for ln in ax.get_lines() if len(ln.get_xdata()) == 3]) == 2
+    assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 2
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert not any("pyca_" in t for t in legend), legend

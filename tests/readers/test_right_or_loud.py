@@ -127,3 +127,20 @@ def test_a_release_stated_under_a_table_is_no_row_cut_short(after):
         warnings.simplefilter("error")
         df = cipherlab.ingest(text)
     assert list(df.bytes_per_s) == [1e6, 2e6]
+
+
+@pytest.mark.parametrize("sep", [",", " ", ";"])
+def test_rows_of_a_long_table_whose_header_is_not_read_are_reported_never_dropped(sep):
+    """A user's own long table (name, size, rate) under a header cipherlab cannot read
+    (``throughput_MBps``: a unit glued to a word): its rows name ciphers beside numbers, so the
+    error lists them, as every line that looks like data and is not placed must be."""
+    rows = [("aes-128-gcm", "16", "512.3"), ("aes-128-gcm", "1024", "3120.5"),
+            ("chacha20-poly1305", "16", "300.1")]
+    text = sep.join(("cipher", "bytes", "throughput_MBps")) + "\n" + "".join(
+        sep.join(r) + "\n" for r in rows)
+    with pytest.raises(IngestError, match=r"3 line\(s\) \(line\(s\) 2, 3, 4\) look like "
+                                          r"measurements") as err:
+        cipherlab.ingest(text)
+    assert [n for n, _ in err.value.unplaced] == [2, 3, 4]
+    # prose naming a cipher beside a size and a word is no row
+    assert cipherlab.readers._openssl.looks_like_data("aes-128-gcm 16 bytes at 512.3") is False

@@ -59,10 +59,12 @@ _RESULT_COLUMNS = frozenset({
 # Columns that vary between runs and are worth telling apart with line styles, most telling first.
 # The tool comes first: ISA conditions named by different columns per tool (a capture's
 # isa_off beside a harness's isa) would tell the lines apart without saying whose they are.
-_STYLE_CANDIDATES = ("tool", "isa_off", "aesni", "tier", "isa", "machine", "host", "label",
-                     "source", "run", "repeat_group")
-# Of those, the ones that say what was measured (never a mere numbering of repeats).
-_MEASURED = frozenset({"isa_off", "aesni", "tier", "isa", "tool"})
+_STYLE_CANDIDATES = ("tool", "isa_off", "aesni", "tier", "isa", "operation", "machine", "host",
+                     "label", "source", "run", "repeat_group")
+# Of those, the ones that say what was measured (never a mere numbering of repeats): encrypt
+# and decrypt of one cipher are two lines, or a file per operation and repeat (as
+# capture_python writes) looks like a file per line.
+_MEASURED = frozenset({"isa_off", "aesni", "tier", "isa", "tool", "operation"})
 
 
 def _gca(ax):
@@ -254,7 +256,7 @@ def _splitting_columns(d: pd.DataFrame, fixed: list[str]) -> list[str]:
     candidate is chosen when it takes several values among such rows, unless it merely numbers
     their repeats: a run (or file, label) per repeat, each of its values holding one numbered
     ``repeat`` and no two values the same one. What was measured (``isa_off``, ``aesni``, ``tier``,
-    ``isa``, the ``tool``) never numbers repeats, and rows without a repeat number are repeats of nothing:
+    ``isa``, the ``operation``, the ``tool``) never numbers repeats, and rows without a repeat number are repeats of nothing:
     openssl rows (no repeat) and ``cryptography`` rows (repeats 0-4) of one algorithm, block size
     and condition are two lines, not one line with a band. Columns implied by the chosen ones (a
     label naming the condition, a run number) are skipped.
@@ -302,7 +304,7 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
         Column coloured by :func:`cipherlab.plots.palette` (consistent colours per algorithm).
     style
         Column told apart by markers and dashes. ``"auto"`` picks the columns among ``isa_off``,
-        ``aesni``, ``tier``, ``isa``, ``tool``, ``label``, ``source``, ``run`` whose values differ within one
+        ``aesni``, ``tier``, ``isa``, ``operation``, ``tool``, ``label``, ``source``, ``run`` whose values differ within one
         hue level and block size (joined when several do), so that a line pools only the
         numbered repeats of one measurement: different tools, conditions or runs are never one
         line, while a run per repeat (as :func:`cipherlab.capture` makes) is one line with its

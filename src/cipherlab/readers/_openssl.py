@@ -152,13 +152,31 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
             next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
-        return False  # (two number tokens, found without splitting a long line into tokens)
+        return _name_then_numbers(line)  # (two number tokens, found without splitting a line)
     if in_table and not _HEADING.match(line) or _K_VALUE.search(line):
         return True  # (under a table, numbers are its rows; a Markdown heading's are no row)
     # a row's name comes first, its values after it (BYTEmark's "IDEA   :  6520.5 : ..." is
     # no openssl row)
     head = _FIRST_VALUE.split(line, 1)[0]
     return " : " not in line and any(is_known(canonical(w)[0]) for w in _WORD.findall(head))
+
+
+# The fields of a row of a long table: blanks, commas, semicolons or bars between them.
+_FIELDS = re.compile(r"[\s,;|]+")
+
+
+def _name_then_numbers(line: str) -> bool:
+    """A cipher's name, then nothing but two or more numbers: a row of a long table whose
+    header was not read (``aes-128-gcm,16,512.3``: name, size, rate), which must be reported.
+
+    >>> _name_then_numbers("aes-128-gcm,16,512.3"), _name_then_numbers("aes-128-gcm 16 bytes")
+    (True, False)
+    """
+    if len(line) > 200:
+        return False  # (a row of a long table is short; a longer line is no such row)
+    first, *rest = [t for t in _FIELDS.split(line) if t]
+    return (len(rest) >= 2 and all(_BARE_VALUE.fullmatch(t) for t in rest)
+            and is_known(canonical(first)[0]))
 
 
 class _Memo(dict):

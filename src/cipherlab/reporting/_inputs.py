@@ -6,8 +6,11 @@ machines, builds and conditions, so every row gets a ``machine``:
 
 1. the input's ``label`` when the caller gives one (``--label``);
 2. else the ``host`` condition (captures record it), else the ``cpu`` the text names;
-3. else the run label, when the runs of one input measure the same cells under the same
-   conditions (one benchmark pasted for several systems, as mailing-list dumps do);
+3. else the run label, where the labelled runs of one file measure the same cells under the
+   same conditions (one benchmark pasted for several systems, as mailing-list dumps do), or
+   were made by different builds and their labels say more than the build (``Linux (P3
+   750Mhz)``, ``OpenBSD (P3 500Mhz)``: systems, each with its own openssl; not ``OpenSSL
+   1.1.1w``); decided file by file, so a file's runs are named alike whatever it is read with;
 4. else the input itself: a folder's name (``openssl-3.0.19-host-a``), a file's name without
    its type (``alice.txt`` -> ``alice``), its parent's too where two inputs share a name
    (``a/speed``, ``b/speed``), or ``input 2``.
@@ -119,13 +122,42 @@ def _cell_keys(df: pd.DataFrame) -> list[str]:
             if k in df.columns]
 
 
-def _labels_name_machines(df: pd.DataFrame) -> bool:
-    """True when two run labels of one input hold the same cell under the same conditions."""
-    if "label" not in df.columns or df["label"].nunique() < 2:
-        return df["label"].notna().any() if "label" in df.columns else False
-    keys = _cell_keys(df)
-    per_cell = df.groupby([df[k].astype("object") for k in keys], dropna=False)["label"].nunique()
-    return bool((per_cell >= 2).any())
+def _labels_name_machines(df: pd.DataFrame) -> pd.Series:
+    """Per row, True where its run label names its machine (rule 3 of the module docstring).
+
+    >>> rows = pd.DataFrame({"source": "post.txt", "label": ["Linux (P3)", "OpenBSD (P3)"],
+    ...                      "tool_version": ["0.9.8g", "0.9.7j"], "algorithm": "md5"})
+    >>> _labels_name_machines(rows).tolist()
+    [True, True]
+    >>> _labels_name_machines(rows.assign(label=["OpenSSL 0.9.8g", "OpenSSL 0.9.7j"])).tolist()
+    [False, False]
+    """
+    label = df["label"].astype("object")
+    files = (df["source"].astype("object") if "source" in df.columns
+             else pd.Series("", index=df.index, dtype="object")).fillna("")
+    keys = [files, *(df[k].astype("object") for k in _cell_keys(df))]
+    shared = label.groupby(keys, dropna=False).transform("nunique") >= 2
+    by_file = label.groupby(files)
+    builds = [c for c in ("tool_version", "built_on", "options", "compiler") if c in df.columns]
+    built = (df[builds].astype("object").groupby([files, label], dropna=False).first()
+             .groupby(level=0).nunique().gt(1).any(axis=1)) if builds else pd.Series(dtype=bool)
+    differ = files.map(built).fillna(False).astype(bool) & label.map(
+        lambda text: isinstance(text, str) and _says_more_than_build(text))
+    alone = by_file.transform("nunique") < 2  # (one labelled run: its label names the system)
+    return label.notna() & (alone | shared.groupby(files).transform("any") | differ)
+
+
+# A label's words that name only the build it ran (``OpenSSL 1.1.1w``, ``LibreSSL 3.8.2:``).
+_BUILD_WORDS = re.compile(r"(?i)\b(?:open|libre|boring)ssl\b|\baws-lc\b|\bversion\b|\bv?\d[\w.-]*")
+
+
+def _says_more_than_build(label: str) -> bool:
+    """True when a label names more than a tool's build: a system, a host, a CPU.
+
+    >>> _says_more_than_build("OpenSSL 1.1.1w"), _says_more_than_build("NetBSD (P3 750Mhz)")
+    (False, True)
+    """
+    return bool(re.search(r"[^\W\d_]{2}", _BUILD_WORDS.sub(" ", label)))
 
 
 def machine_names(df: pd.DataFrame, name: str, label: str | None) -> pd.Series:
@@ -134,8 +166,9 @@ def machine_names(df: pd.DataFrame, name: str, label: str | None) -> pd.Series:
     for col in ("host", "cpu"):
         if col in df.columns:
             auto = auto.where(auto.notna(), df[col].astype("object"))
-    if auto.isna().any() and _labels_name_machines(df[auto.isna()]):
-        auto = auto.where(auto.notna(), df["label"].astype("object"))
+    if auto.isna().any() and "label" in df.columns:
+        named = _labels_name_machines(df[auto.isna()]).reindex(df.index, fill_value=False)
+        auto = auto.where(auto.notna() | ~named, df["label"].astype("object"))
     if label is not None:
         several = auto.nunique() > 1
         return auto.map(lambda m: f"{label}: {m}") if several else pd.Series(
