@@ -980,3 +980,80 @@ def test_a_rest_grid_table_s_spanning_title_is_over_its_columns(tmp_path):
     assert got == pytest.approx({("ci-x86", "sha256"): 1650.2, ("ci-arm", "sha256"): 2011.8,
                                  ("ci-x86", "sha512"): 1110.2, ("ci-arm", "sha512"): 702.5})
     assert set(df["block_bytes"]) == {16384}
+
+
+@pytest.mark.parametrize("name, text, multi", [
+    ("threads.md", "Thread scaling, AES-256-GCM, 16384-byte blocks, MB/s:\n\n| threads | aes-256-gcm |\n"
+                   "|---|---|\n| 1 | 812.3 |\n| 2 | 1620.1 |\n| 4 | 3231.7 |\n", [1, 2, 4]),
+    ("jobs.txt", "sha256, 8192-byte blocks, in MB/s\n\nhost\tjobs\tsha256\nbox\t1\t1980.4\n"
+                 "box\t8\t14022.5\n", [1, 8]),
+    ("columns.md", "## Scaling\n\nsha256 at 8192-byte blocks, in MB/s:\n\n| digest | -multi 1 | -multi 4 |\n"
+                   "|---|---|---|\n| sha256 | 1980.4 | 7801.9 |\n", [1, 4]),
+])
+def test_a_count_of_processes_is_each_runs_multi_not_its_label(tmp_path, name, text, multi):
+    """Rows or columns counting processes (``threads``, ``jobs``, ``-multi 4``) give each cell
+    the ``multi`` of its count, a run per count; before, each count was a run labelled "1"."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["multi"].tolist()) == multi and df["run"].nunique() == len(multi)
+    assert not df["label"].isin([str(n) for n in multi]).any()
+
+
+def test_a_machines_cores_that_vary_by_machine_only_stay_its_fact(tmp_path):
+    """``Cores`` beside each machine describes the machine: a condition, no ``multi``."""
+    text = ("Machines (sha256, 16384-byte blocks, MB/s):\n\nHost\tCores\tsha256\nbuild-01\t16\t2021.5\n"
+            "build-02\t32\t2019.8\n")
+    df = _ingest(tmp_path, "cores.txt", text)
+    assert df["multi"].isna().all() and df["cores"].tolist() == ["16", "32"]
+
+
+def test_per_core_columns_are_derived_and_a_total_over_process_counts_is_measured(tmp_path):
+    text = ("`openssl speed -multi N -evp aes-128-cbc`, 8192-byte blocks:\n\n"
+            "| processes | Total (MB/s) | per-process (MB/s) |\n|---|---|---|\n"
+            "| 1 | 612.4 | 612.4 |\n| 4 | 2402.8 | 600.7 |\n")
+    df = _ingest(tmp_path, "total.md", text)
+    assert df["bytes_per_s"].tolist() == [612.4e6, 2402.8e6] and df["multi"].tolist() == [1, 4]
+
+
+@pytest.mark.parametrize("prose, cpu", [
+    ("Tested on my MacBook Air M1 (2020)", "M1"),
+    ("on an M2 Pro Mac mini", "M2 Pro"),
+    ("Apple M3 Max, 16 cores", "Apple M3 Max"),
+    ("Graviton3 vs Sapphire Rapids", None),      # two CPUs, one by its code name: neither
+    ("AES-NI came with Westmere", None),         # a code name alone names no run's CPU
+    ("Xeon Platinum 8480+ (Sapphire Rapids)", "Xeon Platinum 8480+"),
+    ("Zen 4 EPYC 9654", "EPYC 9654"),
+    ("a c7g.large instance", None),              # an instance type: no CPU guessed
+    ("Snapdragon 8 Gen 2 phone", "Snapdragon 8 Gen 2"),
+    ("Raspberry Pi 5 (Cortex-A76)", "Cortex-A76"),
+    ("Core Ultra 7 155H laptop", "Core Ultra 7 155H"),
+    ("Dell XPS 13 9310", None),                  # a laptop's model number: no CPU, no clock
+    ("the M1 was fine", None),
+])
+def test_cpus_named_in_prose(prose, cpu):
+    from cipherlab.readers._tables._facts import prose_cpu
+
+    got = prose_cpu(prose)
+    assert got.get("cpu") == cpu and "clock_hz" not in got
+
+
+def test_a_code_name_beside_another_cpu_keeps_both_machines_cpu_missing(tmp_path):
+    """"Graviton3 vs Sapphire Rapids" above two hosts gave the Intel host the Graviton3."""
+    text = ("### Graviton3 vs Sapphire Rapids\n\naes-256-gcm, 16384-byte blocks, MB/s:\n\n"
+            "| host | aes-256-gcm |\n|---|---|\n| c7g | 3105.2 |\n| c7i | 6210.9 |\n")
+    df = _ingest(tmp_path, "vs.md", text)
+    assert len(df) == 2 and df["cpu"].isna().all()
+
+
+@pytest.mark.parametrize("name, text", [
+    ("slack.txt", "Priya Raman  10:42 AM\nran it on the m7g box\n```$ openssl speed -evp md5\n"
+                  "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes\n"
+                  "md5              51234.11k   150321.42k   340112.73k   512009.01k   601234.55k```\n"),
+    ("glued.md", "```type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes\n"
+                 "md5              51234.11k   150321.42k   340112.73k   512009.01k   601234.55k```\n"),
+])
+def test_a_code_fence_glued_to_the_output_is_no_part_of_it(tmp_path, name, text):
+    """Slack's fences stand on the lines of the text they hold: the row ending in ``` lost
+    its rates (reported) before."""
+    df = _ingest(tmp_path, name, text)
+    assert df is not None and df["bytes_per_s"].tolist()[-1] == 601234550.0 and len(df) == 5
+    assert not df["label"].eq("Priya Raman 10:42 AM").any()
