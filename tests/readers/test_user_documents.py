@@ -1057,3 +1057,48 @@ def test_a_code_fence_glued_to_the_output_is_no_part_of_it(tmp_path, name, text)
     df = _ingest(tmp_path, name, text)
     assert df is not None and df["bytes_per_s"].tolist()[-1] == 601234550.0 and len(df) == 5
     assert not df["label"].eq("Priya Raman 10:42 AM").any()
+
+
+@pytest.mark.parametrize("text, values", [
+    ("Werte in MB/s:\n\nAlgorithmus;16 Bytes;1024 Bytes\nsha256;210,44;1802,17\nmd5;501,20;790,05\n",
+     [210.44e6, 1802.17e6, 501.2e6, 790.05e6]),
+    ("Valeurs en Mo/s, MB/s:\n\nalgorithme;16 octets;1024 octets\n\"aes-128-gcm\";712,31;6012,88\n"
+     "\"sha256\";210,44;1802,17\n", [712.31e6, 6012.88e6, 210.44e6, 1802.17e6]),
+])
+def test_a_csv_of_semicolons_with_decimal_commas_is_read(tmp_path, text, values):
+    """A spreadsheet of a comma-decimal locale exports ``;`` between its fields: no table was
+    found in it before ("no measurements found")."""
+    df = _ingest(tmp_path, "export.csv.txt", text)
+    assert df["bytes_per_s"].tolist() == pytest.approx(values, rel=1e-12) and df["flag"].isna().all()
+
+
+@pytest.mark.parametrize("fence", ["```\n", ""])
+def test_pandas_to_string_index_column_has_no_title(tmp_path, fence):
+    """``df.to_string()`` puts no title over its index (0, 1, ...): its rows were reported."""
+    text = (f"MB/s:\n\n{fence}      algorithm  16 bytes  1024 bytes\n0  aes-128-gcm    712.31     6012.88\n"
+            f"1       sha256    210.44     1802.17\n{fence}")
+    df = _ingest(tmp_path, "df.md", text)
+    assert df["algorithm"].tolist() == ["aes-128-gcm"] * 2 + ["sha256"] * 2
+    assert df["bytes_per_s"].tolist() == [712.31e6, 6012.88e6, 210.44e6, 1802.17e6]
+
+
+@pytest.mark.parametrize("command", ["`openssl speed -evp aes-128-gcm`", None])
+def test_rows_of_machines_under_a_blank_corner_are_no_algorithms(tmp_path, command):
+    """``| laptop | 712.3 |`` under a blank corner and sizes: the rows were read as algorithms
+    "laptop" and "pi5" (silently wrong); now machines of the command's algorithm, or reported
+    where no algorithm is named."""
+    text = (f"Figures in MB/s from {command or 'my two boxes'}:\n\n| | 16 bytes | 1024 bytes |\n"
+            "|---|---|---|\n| laptop | 712.3 | 6012.9 |\n| pi5 | 412.5 | 1802.3 |\n")
+    df = _ingest(tmp_path, "boxes.md", text)
+    if command is None:
+        assert df is None
+    else:
+        assert set(df["algorithm"]) == {"aes-128-gcm"} and df["label"].tolist() == ["laptop"] * 2 + ["pi5"] * 2
+
+
+def test_a_multi_command_above_a_table_is_its_multi_only(tmp_path):
+    text = ("`openssl speed -multi 8 -evp md5`, MB/s:\n\n| algorithm | 16 bytes |\n|---|---|\n"
+            "| md5 | 5698.5 |\n\nAnd then, one process, MB/s.\n\n| algorithm | 16 bytes |\n|---|---|\n"
+            "| md5 | 712.3 |\n")
+    df = _ingest(tmp_path, "multi.md", text)
+    assert df["multi"].tolist()[0] == 8 and df["multi"].isna().tolist() == [False, True]

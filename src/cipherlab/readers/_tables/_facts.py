@@ -100,6 +100,7 @@ CPU_HINT = by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
 
 _OPENSSL = re.compile(r"\bopenssl\b", re.IGNORECASE)
 _ELAPSED = re.compile(r"(?:^|\s)-elapsed\b")
+_MULTI = re.compile(r"(?:^|\s)-multi\s+(\d+)\b")
 
 
 def line_facts(text: str) -> dict[str, Any]:
@@ -115,8 +116,12 @@ def line_facts(text: str) -> dict[str, Any]:
         facts["tool_version"] = versions[-1][1]
     elif (every or "openssl" in low) and _OPENSSL.search(text):
         facts["tool"] = "openssl"
-    if (every or "speed" in low) and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
-        facts["timing"] = "elapsed"
+    if (every or "speed" in low) and _SPEED_COMMAND.search(text):
+        if _ELAPSED.search(text):
+            facts["timing"] = "elapsed"
+        m = _MULTI.search(text) if "-multi" in text else None
+        if m:  # ("openssl speed -multi 8 -evp aes-128-gcm": the table's figures are 8 processes')
+            facts["multi"] = int(m[1])
     m = _AWS.search(text) if "AWS" in text else None
     if m:
         facts["machine"] = f"AWS {m[1]}"

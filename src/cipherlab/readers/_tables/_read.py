@@ -14,7 +14,7 @@ from typing import Any
 from cipherlab.model import CELL_FIELDS, Run
 from cipherlab.readers._grids import (ALGORITHM_CLASS, CPU_COUNTS, algorithm_of, algorithm_words,
                                       is_derived, read_grid, role, run_meta, split_tag)
-from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
+from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, is_known, made_up
 from cipherlab.readers._tables._cells import BLANK_CELLS, Table, clean_value
 from cipherlab.readers._tables._facts import VERSION, prose_cpu
 from cipherlab.readers._tables._header import (SIZE_HINT, Header, condition_value,
@@ -137,6 +137,11 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
     _finish(header, context)
     if not runs:
         return [], set(), bad
+    if not any(is_known(c["algorithm"]) or c.get("flag") == FLAG_NAME_UNCLEAR
+               for r in runs for c in r.cells):
+        # (rows naming no algorithm, "| laptop | 712.3 |" under sizes: machines, a grid's to
+        # read; reported where it cannot place them either)
+        return [], set(), sorted({*bad, *(c["line"] - 1 for r in runs for c in r.cells)})
     return runs, used | table.markup, bad
 
 
