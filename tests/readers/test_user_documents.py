@@ -1102,3 +1102,10 @@ def test_a_multi_command_above_a_table_is_its_multi_only(tmp_path):
             "| md5 | 712.3 |\n")
     df = _ingest(tmp_path, "multi.md", text)
     assert df["multi"].tolist()[0] == 8 and df["multi"].isna().tolist() == [False, True]
+
+
+def test_a_multi_column_of_words_stays_a_condition(tmp_path):
+    """``-multi | yes`` counts nothing: kept as a condition (it was lost before), no ``multi``."""
+    text = "MB/s:\n\n| type | -multi | 16 bytes |\n|---|---|---|\n| md5 | yes | 712.3 |\n| md5 | no | 70.3 |\n"
+    df = _ingest(tmp_path, "words.md", text)
+    assert df["multi"].isna().all() and df["multi_setting"].tolist() == ["yes", "no"]

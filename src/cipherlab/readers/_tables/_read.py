@@ -222,6 +222,9 @@ def by_process_count(runs: list[Run]) -> list[Run]:
     varies nowhere (``Cores`` beside each machine) stays a condition: the machine's."""
     out = []
     for run in runs:
+        for cell in run.cells:  # ("-multi | yes": no count; a condition, kept)
+            if isinstance(cell, dict) and "multi" in cell and not INTEGER.match(cell["multi"]):
+                cell["multi_setting"] = cell.pop("multi")
         key = _count_key(run.cells)
         if key is None:
             out.append(run)
@@ -239,12 +242,12 @@ def _count_key(cells: list) -> str | None:
     """The condition of ``cells`` that counts their processes, or None."""
     if not cells or not isinstance(cells[0], dict):
         return None
-    keys = {k for c in cells for k in c if k == "multi" or k in CPU_COUNTS}
-    for key in sorted(keys, key=lambda k: k != "multi"):  # ("multi" says so; the others vary)
+    keys = {k for c in cells for k in c if k in CPU_COUNTS}
+    if any("multi" in c for c in cells):
+        return "multi"  # (says so)
+    for key in sorted(keys):  # (the others where they vary)
         if not all(INTEGER.match(c[key]) for c in cells if key in c):
             continue
-        if key == "multi":
-            return key
         seen: dict[tuple, str] = {}
         for c in cells:
             if key in c:
