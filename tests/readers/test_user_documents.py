@@ -1109,3 +1109,14 @@ def test_a_multi_column_of_words_stays_a_condition(tmp_path):
     text = "MB/s:\n\n| type | -multi | 16 bytes |\n|---|---|---|\n| md5 | yes | 712.3 |\n| md5 | no | 70.3 |\n"
     df = _ingest(tmp_path, "words.md", text)
     assert df["multi"].isna().all() and df["multi_setting"].tolist() == ["yes", "no"]
+
+
+@pytest.mark.parametrize("prose, cpu, clock", [
+    ("Intel Xeon Platinum 8480+ 2.0 GHz", "Intel Xeon Platinum 8480+", 2.0e9),
+    ("Ryzen 5 3600 3.6 GHz box", "Ryzen 5 3600", 3.6e9),
+])
+def test_a_clock_written_apart_after_a_cpu_is_its_clock_not_its_name(prose, cpu, clock):
+    """``8480+ 2.0 GHz``: the cpu was 'Intel Xeon Platinum 8480+ 2.0 GHz', no clock."""
+    from cipherlab.readers._tables._facts import prose_cpu
+
+    assert prose_cpu(prose) == {"cpu": cpu, "clock_hz": clock}

@@ -51,6 +51,7 @@ _CODE_NAMES = re.compile(r"\b(?:(?:Sapphire|Emerald|Granite|Sierra)\s+Rapids|(?:
                          r"Zen\s?[1-5]\+?)(?![\w-])")
 _TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
 _CLOCK_WORD = re.compile(r"\(?" + CLOCK + r"\)?$", re.IGNORECASE)
+_CLOCK_SPACED = re.compile(CLOCK + r"\b", re.IGNORECASE)  # ("8480+ 2.0 GHz": no part of the name)
 _CLOCK_NEXT = re.compile(r"\s*" + _CLOCK.pattern, re.IGNORECASE)  # (right after a name)
 _WORD = re.compile(r"\S+")
 _NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
@@ -198,8 +199,8 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
     words, clock, end = [], None, m.start()
     for w in itertools.islice(_WORD.finditer(text, m.start(), stop), 7):
         word = w[0]
-        c = _CLOCK_WORD.match(word)
-        if words and c is not None and (word[0].isdigit() or word[0] == "("):
+        c = _CLOCK_WORD.match(word) or _CLOCK_SPACED.match(text, w.start()) if words else None
+        if c is not None and (word[0].isdigit() or word[0] == "("):
             clock = hz(c[1], c[2])
             break
         if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
