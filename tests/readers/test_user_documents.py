@@ -1120,3 +1120,11 @@ def test_a_clock_written_apart_after_a_cpu_is_its_clock_not_its_name(prose, cpu,
     from cipherlab.readers._tables._facts import prose_cpu
 
     assert prose_cpu(prose) == {"cpu": cpu, "clock_hz": clock}
+
+
+def test_a_column_of_n_cores_is_a_machines_size_not_a_count_of_processes(tmp_path):
+    """``4 cores`` over a column may be a VM's size (one process on each): a run, no multi."""
+    text = ("sha256, 8192-byte blocks, MB/s:\n\n| digest | 4 cores | 16 cores |\n|---|---|---|\n"
+            "| sha256 | 1980.4 | 2011.7 |\n")
+    df = _ingest(tmp_path, "vms.md", text)
+    assert df["multi"].isna().all() and df["label"].tolist() == ["4 cores", "16 cores"]

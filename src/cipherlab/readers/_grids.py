@@ -72,10 +72,11 @@ _SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]
                      r"padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled))?$",
                      re.IGNORECASE)
 # A title stating how many processes measured the cells under it (``-multi 4``, ``8 threads``,
-# ``single-threaded``): openssl's ``-multi``, a condition of those cells.
+# ``single-threaded``): openssl's ``-multi``, a condition of those cells. ("16 cores" may as
+# well be a machine's size, a VM's: a run's name.)
 _PROCESS_COUNT = re.compile(r"^(?:-(?:multi|j)\s*=?\s*(?P<option>\d+)|multi\s*[=:]\s*(?P<key>\d+)|"
-                            r"(?:(?P<n>\d+)|single)[\s-]*(?:process(?:es)?|procs?|threads?|threaded|"
-                            r"cores?|jobs?|workers?))$", re.IGNORECASE)
+                            r"(?P<n>\d+)[\s-]*(?:process(?:es)?|procs?|threads?|threaded|jobs?|workers?)|"
+                            r"single[\s-]*(?:process|thread(?:ed)?|core|job))$", re.IGNORECASE)
 # A header whose rows' numbers count the processes run (``-multi``, ``Processes``, ``Jobs``)...
 _PROCESS_HEADER = re.compile(r"^(?:-?multi(?:\s+n)?|n?procs?|processes|jobs|workers|parallel(?:ism)?|"
                              r"concurrency|-j)(?:\s*[(\[].*[)\]])?$", re.IGNORECASE)
