@@ -980,3 +980,151 @@ def test_a_rest_grid_table_s_spanning_title_is_over_its_columns(tmp_path):
     assert got == pytest.approx({("ci-x86", "sha256"): 1650.2, ("ci-arm", "sha256"): 2011.8,
                                  ("ci-x86", "sha512"): 1110.2, ("ci-arm", "sha512"): 702.5})
     assert set(df["block_bytes"]) == {16384}
+
+
+@pytest.mark.parametrize("name, text, multi", [
+    ("threads.md", "Thread scaling, AES-256-GCM, 16384-byte blocks, MB/s:\n\n| threads | aes-256-gcm |\n"
+                   "|---|---|\n| 1 | 812.3 |\n| 2 | 1620.1 |\n| 4 | 3231.7 |\n", [1, 2, 4]),
+    ("jobs.txt", "sha256, 8192-byte blocks, in MB/s\n\nhost\tjobs\tsha256\nbox\t1\t1980.4\n"
+                 "box\t8\t14022.5\n", [1, 8]),
+    ("columns.md", "## Scaling\n\nsha256 at 8192-byte blocks, in MB/s:\n\n| digest | -multi 1 | -multi 4 |\n"
+                   "|---|---|---|\n| sha256 | 1980.4 | 7801.9 |\n", [1, 4]),
+])
+def test_a_count_of_processes_is_each_runs_multi_not_its_label(tmp_path, name, text, multi):
+    """Rows or columns counting processes (``threads``, ``jobs``, ``-multi 4``) give each cell
+    the ``multi`` of its count, a run per count; before, each count was a run labelled "1"."""
+    df = _ingest(tmp_path, name, text)
+    assert sorted(df["multi"].tolist()) == multi and df["run"].nunique() == len(multi)
+    assert not df["label"].isin([str(n) for n in multi]).any()
+
+
+def test_a_machines_cores_that_vary_by_machine_only_stay_its_fact(tmp_path):
+    """``Cores`` beside each machine describes the machine: a condition, no ``multi``."""
+    text = ("Machines (sha256, 16384-byte blocks, MB/s):\n\nHost\tCores\tsha256\nbuild-01\t16\t2021.5\n"
+            "build-02\t32\t2019.8\n")
+    df = _ingest(tmp_path, "cores.txt", text)
+    assert df["multi"].isna().all() and df["cores"].tolist() == ["16", "32"]
+
+
+def test_per_core_columns_are_derived_and_a_total_over_process_counts_is_measured(tmp_path):
+    text = ("`openssl speed -multi N -evp aes-128-cbc`, 8192-byte blocks:\n\n"
+            "| processes | Total (MB/s) | per-process (MB/s) |\n|---|---|---|\n"
+            "| 1 | 612.4 | 612.4 |\n| 4 | 2402.8 | 600.7 |\n")
+    df = _ingest(tmp_path, "total.md", text)
+    assert df["bytes_per_s"].tolist() == [612.4e6, 2402.8e6] and df["multi"].tolist() == [1, 4]
+
+
+@pytest.mark.parametrize("prose, cpu", [
+    ("Tested on my MacBook Air M1 (2020)", "M1"),
+    ("on an M2 Pro Mac mini", "M2 Pro"),
+    ("Apple M3 Max, 16 cores", "Apple M3 Max"),
+    ("Graviton3 vs Sapphire Rapids", None),      # two CPUs, one by its code name: neither
+    ("AES-NI came with Westmere", None),         # a code name alone names no run's CPU
+    ("Xeon Platinum 8480+ (Sapphire Rapids)", "Xeon Platinum 8480+"),
+    ("Zen 4 EPYC 9654", "EPYC 9654"),
+    ("a c7g.large instance", None),              # an instance type: no CPU guessed
+    ("Snapdragon 8 Gen 2 phone", "Snapdragon 8 Gen 2"),
+    ("Raspberry Pi 5 (Cortex-A76)", "Cortex-A76"),
+    ("Core Ultra 7 155H laptop", "Core Ultra 7 155H"),
+    ("Dell XPS 13 9310", None),                  # a laptop's model number: no CPU, no clock
+    ("the M1 was fine", None),
+])
+def test_cpus_named_in_prose(prose, cpu):
+    from cipherlab.readers._tables._facts import prose_cpu
+
+    got = prose_cpu(prose)
+    assert got.get("cpu") == cpu and "clock_hz" not in got
+
+
+def test_a_code_name_beside_another_cpu_keeps_both_machines_cpu_missing(tmp_path):
+    """"Graviton3 vs Sapphire Rapids" above two hosts gave the Intel host the Graviton3."""
+    text = ("### Graviton3 vs Sapphire Rapids\n\naes-256-gcm, 16384-byte blocks, MB/s:\n\n"
+            "| host | aes-256-gcm |\n|---|---|\n| c7g | 3105.2 |\n| c7i | 6210.9 |\n")
+    df = _ingest(tmp_path, "vs.md", text)
+    assert len(df) == 2 and df["cpu"].isna().all()
+
+
+@pytest.mark.parametrize("name, text", [
+    ("slack.txt", "Priya Raman  10:42 AM\nran it on the m7g box\n```$ openssl speed -evp md5\n"
+                  "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes\n"
+                  "md5              51234.11k   150321.42k   340112.73k   512009.01k   601234.55k```\n"),
+    ("glued.md", "```type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes\n"
+                 "md5              51234.11k   150321.42k   340112.73k   512009.01k   601234.55k```\n"),
+])
+def test_a_code_fence_glued_to_the_output_is_no_part_of_it(tmp_path, name, text):
+    """Slack's fences stand on the lines of the text they hold: the row ending in ``` lost
+    its rates (reported) before."""
+    df = _ingest(tmp_path, name, text)
+    assert df is not None and df["bytes_per_s"].tolist()[-1] == 601234550.0 and len(df) == 5
+    assert not df["label"].eq("Priya Raman 10:42 AM").any()
+
+
+@pytest.mark.parametrize("text, values", [
+    ("Werte in MB/s:\n\nAlgorithmus;16 Bytes;1024 Bytes\nsha256;210,44;1802,17\nmd5;501,20;790,05\n",
+     [210.44e6, 1802.17e6, 501.2e6, 790.05e6]),
+    ("Valeurs en Mo/s, MB/s:\n\nalgorithme;16 octets;1024 octets\n\"aes-128-gcm\";712,31;6012,88\n"
+     "\"sha256\";210,44;1802,17\n", [712.31e6, 6012.88e6, 210.44e6, 1802.17e6]),
+])
+def test_a_csv_of_semicolons_with_decimal_commas_is_read(tmp_path, text, values):
+    """A spreadsheet of a comma-decimal locale exports ``;`` between its fields: no table was
+    found in it before ("no measurements found")."""
+    df = _ingest(tmp_path, "export.csv.txt", text)
+    assert df["bytes_per_s"].tolist() == pytest.approx(values, rel=1e-12) and df["flag"].isna().all()
+
+
+@pytest.mark.parametrize("fence", ["```\n", ""])
+def test_pandas_to_string_index_column_has_no_title(tmp_path, fence):
+    """``df.to_string()`` puts no title over its index (0, 1, ...): its rows were reported."""
+    text = (f"MB/s:\n\n{fence}      algorithm  16 bytes  1024 bytes\n0  aes-128-gcm    712.31     6012.88\n"
+            f"1       sha256    210.44     1802.17\n{fence}")
+    df = _ingest(tmp_path, "df.md", text)
+    assert df["algorithm"].tolist() == ["aes-128-gcm"] * 2 + ["sha256"] * 2
+    assert df["bytes_per_s"].tolist() == [712.31e6, 6012.88e6, 210.44e6, 1802.17e6]
+
+
+@pytest.mark.parametrize("command", ["`openssl speed -evp aes-128-gcm`", None])
+def test_rows_of_machines_under_a_blank_corner_are_no_algorithms(tmp_path, command):
+    """``| laptop | 712.3 |`` under a blank corner and sizes: the rows were read as algorithms
+    "laptop" and "pi5" (silently wrong); now machines of the command's algorithm, or reported
+    where no algorithm is named."""
+    text = (f"Figures in MB/s from {command or 'my two boxes'}:\n\n| | 16 bytes | 1024 bytes |\n"
+            "|---|---|---|\n| laptop | 712.3 | 6012.9 |\n| pi5 | 412.5 | 1802.3 |\n")
+    df = _ingest(tmp_path, "boxes.md", text)
+    if command is None:
+        assert df is None
+    else:
+        assert set(df["algorithm"]) == {"aes-128-gcm"} and df["label"].tolist() == ["laptop"] * 2 + ["pi5"] * 2
+
+
+def test_a_multi_command_above_a_table_is_its_multi_only(tmp_path):
+    text = ("`openssl speed -multi 8 -evp md5`, MB/s:\n\n| algorithm | 16 bytes |\n|---|---|\n"
+            "| md5 | 5698.5 |\n\nAnd then, one process, MB/s.\n\n| algorithm | 16 bytes |\n|---|---|\n"
+            "| md5 | 712.3 |\n")
+    df = _ingest(tmp_path, "multi.md", text)
+    assert df["multi"].tolist()[0] == 8 and df["multi"].isna().tolist() == [False, True]
+
+
+def test_a_multi_column_of_words_stays_a_condition(tmp_path):
+    """``-multi | yes`` counts nothing: kept as a condition (it was lost before), no ``multi``."""
+    text = "MB/s:\n\n| type | -multi | 16 bytes |\n|---|---|---|\n| md5 | yes | 712.3 |\n| md5 | no | 70.3 |\n"
+    df = _ingest(tmp_path, "words.md", text)
+    assert df["multi"].isna().all() and df["multi_setting"].tolist() == ["yes", "no"]
+
+
+@pytest.mark.parametrize("prose, cpu, clock", [
+    ("Intel Xeon Platinum 8480+ 2.0 GHz", "Intel Xeon Platinum 8480+", 2.0e9),
+    ("Ryzen 5 3600 3.6 GHz box", "Ryzen 5 3600", 3.6e9),
+])
+def test_a_clock_written_apart_after_a_cpu_is_its_clock_not_its_name(prose, cpu, clock):
+    """``8480+ 2.0 GHz``: the cpu was 'Intel Xeon Platinum 8480+ 2.0 GHz', no clock."""
+    from cipherlab.readers._tables._facts import prose_cpu
+
+    assert prose_cpu(prose) == {"cpu": cpu, "clock_hz": clock}
+
+
+def test_a_column_of_n_cores_is_a_machines_size_not_a_count_of_processes(tmp_path):
+    """``4 cores`` over a column may be a VM's size (one process on each): a run, no multi."""
+    text = ("sha256, 8192-byte blocks, MB/s:\n\n| digest | 4 cores | 16 cores |\n|---|---|---|\n"
+            "| sha256 | 1980.4 | 2011.7 |\n")
+    df = _ingest(tmp_path, "vms.md", text)
+    assert df["multi"].isna().all() and df["label"].tolist() == ["4 cores", "16 cores"]

@@ -35,12 +35,6 @@ TEXTS = [p for area in AREAS for p in P.pastes(USER / area)]
 
 # What the reader gets wrong or misses, per text (all loud or missed; the mark goes when fixed).
 XFAIL: dict[str, str] = {
-    "documents/173": "Slack's code block glued to its text (a row ending in ``` on the line of "
-                     "its last value, the command after the opening ```): the rows are "
-                     "reported, not read (loud; normalise's)",
-    "documents/174": "the first machine is named in a paragraph longer than a label ('On my old "
-                     "Core 2 Duo E8400 (no AES-NI at all), OpenSSL 1.1.1f:' after a sentence): "
-                     "its run has no label (missing, not wrong)",
 }
 
 

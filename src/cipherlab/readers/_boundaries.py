@@ -324,6 +324,7 @@ class _RunBoundaries:
 
 #: The rule (``rule`` column) of a run whose tool version the prose above it stated.
 VERSION_RULE = "version in the prose above"
+_SAME_VERSION = re.compile(r"\bsame\s+v?(\d+\.\d+\.\d+[a-z]{0,2})(?![\w.])")
 _ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+[a-z]{0,2}(?![\w.])")
 
 
@@ -338,11 +339,15 @@ def prose_version(line: str) -> tuple[str, str] | None:
     True
     >>> prose_version("Ubuntu's OpenSSL 3.0.2-0ubuntu1.15, no AES-NI:")
     ('openssl', '3.0.2-0ubuntu1.15')
+    >>> prose_version("the old box for comparison (same AMI, so same 3.0.8)")
+    ('openssl', '3.0.8')
     """
     versions = {v.lstrip("v") for v in _ANY_VERSION.findall(line)}  # (most lines: none)
     if len(versions) != 1:
         return None
     found = {(m[1].lower(), m[2]) for m in _VERSION.finditer(line)}
+    if not found and (same := _SAME_VERSION.search(line)):
+        return "openssl", same[1]  # ("same AMI, so same 3.0.8": the version named above)
     # ("OpenSSL 3.0.2-0ubuntu1": the version is its release's)
     return found.pop() if len(found) == 1 and next(iter(found))[1].split("-")[0] in versions else None
 

@@ -85,6 +85,10 @@ _LINK = re.compile(r"\[[^\]]{0,200}\]\([^)\s]{0,400}\)|<?\b[a-z]{2,8}://[^\s>)]*
 _LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|"
                          r"^\s*(?:from|see|via|source)\s*:?\s*$", re.IGNORECASE)
 # Page furniture that starts a post: bylines ("alice · comment · 2021-11-25", "Bob wrote:").
+# A chat message's author and time (Slack, Teams, Discord: "Priya Raman  10:42 AM", "dan —
+# Today at 10:51"): capitalised names, then the time, nothing else.
+_CHAT_BYLINE = re.compile(r"^[A-Z][\w.'-]*(?:(?: [A-Z][\w.'-]*){1,3}\s+\d{1,2}:\d\d|(?: [A-Z][\w.'-]*){0,3}"
+                          r"(?:\s+(?:\u2014|-)\s+(?:Today|Yesterday)\s+at)?\s+\d{1,2}:\d\d\s*[AaPp][Mm])$")
 _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.I)
 # A sentence of the prose: it ends like one (not in "..."), or is long, or its subject is a
 # pronoun ("I get here:"). It tells a story, it does not name a run.
@@ -119,8 +123,15 @@ _MACHINE = re.compile(
     rf"(?:a|an|the|this|that)\s+(?!same\b)((?:[\w.+-]+\s+){{1,3}}?{_MACHINE_NOUN}))\b", re.I)
 # A model that ends the sentence introducing what follows: "That matches what I see on a 2620
 # v2 (AES-NI on):" (a capital or a digit in a word marks a model name: "on 4 cores:" names none).
-_MODEL_AT_END = re.compile(r"\bon\s+(?:(?:my|our|a|an|the|this|that)\s+)?"
-                           r"(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,2})\s*(?:\([^()]{0,60}\))?\s*:\s*$")
+# (an age before the model is no part of it, "On my old Core 2 Duo E8400 (no AES-NI),
+# OpenSSL 1.1.1f:"; nor is the version after it)
+_MODEL_AT_END = re.compile(r"\b(?i:on)\s+(?:(?:my|our|a|an|the|this|that)\s+)?(?:(?:old|new)\s+)?"
+                           r"(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,3}?)\s*(?:\([^()]{0,60}\))?"
+                           r"(?:,\s*(?i:openssl|libressl)\s+v?\d+\.\d+\S*)?\s*:\s*$")
+_CLOSING_TAGS = re.compile(r"(?:</\w+>\s*)+$")
+# A model a sentence presents for what follows: "here's the old c6i.xlarge for comparison".
+_PRESENTED_MODEL = re.compile(r"\b(?i:here's|here is)\s+(?:the|my|our)\s+(?:(?:old|new)\s+)?"
+                              r"(?P<name>[\w.+-]*[A-Za-z]\d[\w.+-]*)\s+for\s+comparison\b")
 # A machine named with its CPU in parentheses: "on the ThinkPad X13 (Ryzen 5 PRO 4650U)".
 _MACHINE_CPU = re.compile(r"\bon\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
                           r"([A-Z][\w.+-]*(?:[ \t]+[\w.+-]+){0,2}?)\s*\(([^()]{3,60})\)")
@@ -190,11 +201,16 @@ def setext_level(line: str) -> int | None:
 
 
 def is_byline(line: str) -> bool:
-    """Whether a line is page furniture that starts a post (a byline, an attribution).
+    """Whether a line is page furniture that starts a post (a byline, an attribution, a chat
+    message's author and time).
 
     >>> is_byline("cruftex · comment · 2019-04-03"), is_byline("On Mon, 5 Jan 2015, Bob wrote:")
     (True, True)
+    >>> is_byline("Priya Raman  10:42 AM"), is_byline("Round 2 at 10:42")
+    (True, False)
     """
+    if line[-1:] in "MmP0123456789" and ":" in line[-8:]:
+        return _CHAT_BYLINE.match(line) is not None
     return ("\u00b7" in line or "wr" in line or "commented" in line) and bool(_BYLINE.search(line))
 
 
@@ -316,8 +332,17 @@ def _machine_and_cpu(line: str, raw: str):
 
 def _model(line: str, raw: str):
     """A model that ends a sentence introducing what follows names the run below it: ``That
-    matches what I see on a 2620 v2 (AES-NI on):`` -> ``2620 v2`` (``on the left:`` names none)."""
-    m = _MODEL_AT_END.search(line) if " on " in line and line.endswith(":") else None
+    matches what I see on a 2620 v2 (AES-NI on):`` -> ``2620 v2`` (``on the left:`` names none;
+    in a paragraph, its last sentence is the one that introduces). So does one a sentence
+    presents for comparison: ``here's the old c6i.xlarge for comparison (same AMI)``."""
+    m = None
+    if line.endswith(">"):  # (an HTML paragraph's closing tags: "... E8400, OpenSSL 1.1.1f:</p>")
+        line = _CLOSING_TAGS.sub("", line)
+    if line.endswith(":") and (" on " in line or "On " in line):
+        ends = [e.end() - 1 for e in _SENTENCE_END.finditer(line)]
+        m = _MODEL_AT_END.search(line, ends[-1] if ends else 0)
+    elif "comparison" in line:
+        m = _PRESENTED_MODEL.search(line)
     if m is None or _NOT_A_MODEL.match(m["name"]) or not _MODEL_MARK.search(m["name"]):
         return None
     return Label(m["name"], "model ending a sentence") if _sentence(line, raw) == STOP else None

@@ -40,8 +40,9 @@ from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation,
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
-__all__ = ["ALGORITHM_CLASS", "RUN_HEADER", "Role", "algorithm_of", "algorithm_words", "is_derived",
-           "named_algorithms", "read_grid", "role", "run_meta", "split_tag"]
+__all__ = ["ALGORITHM_CLASS", "CPU_COUNTS", "RUN_HEADER", "Role", "algorithm_of", "algorithm_words",
+           "condition_key", "is_derived", "named_algorithms", "read_grid", "role", "run_meta",
+           "split_tag"]
 
 # Kinds of role.
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
@@ -58,7 +59,9 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
                       r"relative\b|factor\b|scaling\b|vs\.?(?!\w)|versus\b|increase|decrease|"
                       r"faster\b|slower\b|percent|std|stdev\b|deviation\b|cv\b|errors?\b|"
                       r"latency\b|time\b|ms\b|us\b|ns\b|seconds?\b|limits?\b|bounds?\b|asymptotic|"
-                      r"predicted\b|theoretical\b|shares?\b|fraction\b|overhead\b)|%|\u00b5s", re.IGNORECASE)
+                      r"predicted\b|theoretical\b|shares?\b|fraction\b|overhead\b|"
+                      r"per[\s-]?(?:core|thread|process|proc|cpu|job|worker)\b)|/\s*(?:core|thread)\b|"
+                      r"%|\u00b5s", re.IGNORECASE)
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
@@ -68,6 +71,21 @@ _SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]
                      r"avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|sve2?|pclmul\w*|"
                      r"padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled))?$",
                      re.IGNORECASE)
+# A title stating how many processes measured the cells under it (``-multi 4``, ``8 threads``,
+# ``single-threaded``): openssl's ``-multi``, a condition of those cells. ("16 cores" may as
+# well be a machine's size, a VM's: a run's name.)
+_PROCESS_COUNT = re.compile(r"^(?:-(?:multi|j)\s*=?\s*(?P<option>\d+)|multi\s*[=:]\s*(?P<key>\d+)|"
+                            r"(?P<n>\d+)[\s-]*(?:process(?:es)?|procs?|threads?|threaded|jobs?|workers?)|"
+                            r"single[\s-]*(?:process|thread(?:ed)?|core|job))$", re.IGNORECASE)
+# A header whose rows' numbers count the processes run (``-multi``, ``Processes``, ``Jobs``)...
+_PROCESS_HEADER = re.compile(r"^(?:-?multi(?:\s+n)?|n?procs?|processes|jobs|workers|parallel(?:ism)?|"
+                             r"concurrency|-j)(?:\s*[(\[].*[)\]])?$", re.IGNORECASE)
+# ... or the CPUs of a machine or the processes run (``Threads``, ``Cores``): a count of
+# processes only where it varies between the cells of one run (see :data:`CPU_COUNTS`).
+_CPU_COUNT_HEADER = re.compile(r"^(?P<key>threads?|cores?|cpus|vcpus)(?:\s*[(\[].*[)\]])?$",
+                               re.IGNORECASE)
+#: The conditions :func:`condition_key` names from a header counting CPUs or processes.
+CPU_COUNTS = ("threads", "cores", "cpus", "vcpus")
 # A row or column summing up the others: never a measurement of its own.
 _SUMMARY = re.compile(r"^(?:total|sum|overall|geo-?mean|geometric mean|all)$", re.IGNORECASE)
 # A value no title or name is: openssl's "%.2fk", or a number too long for a version ("41120.7")
@@ -79,7 +97,9 @@ _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg":
           "average": "mean", "mean": "mean", "median": "median", "med": "median"}
 # A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
 _VALUE_WORDS = re.compile(r"(?:throughput|speed|rate|result|results|value|performance|"
-                          r"bandwidth|ops|operations)", re.IGNORECASE)
+                          r"bandwidth|ops|operations|aggregate)", re.IGNORECASE)
+# Where rows count processes, a "Total" is the sum over them: openssl -multi's own figure.
+_TOTAL = re.compile(r"^(?:total|sum|combined)$", re.IGNORECASE)
 _OPS_UNIT = re.compile(r"(?:ops?|operations?)(?:/|\s+per\s+)s(?:ec(?:ond)?)?", re.IGNORECASE)
 # Header words of the key columns (row names): what the cells under them are.
 _SIZE_HEADER = re.compile(r"\b(?:bytes?\b|block|buffer|chunk|payload)|(?<![\w-])size\b",
@@ -244,6 +264,10 @@ def role(text: str, *, sizes: bool = False) -> Role:
     switch = _SWITCH.match(text)
     if switch and (switch["pre"] or switch["post"]):
         return Role(SWITCH, text, conditions=(_switched(switch),))
+    count = _PROCESS_COUNT.match(text)
+    if count:  # (a condition of the cells under it, as a switch is)
+        n = count["option"] or count["key"] or count["n"] or "1"
+        return Role(SWITCH, text, conditions=(("multi", str(int(n))),))
     if low in _STATS:
         return Role(STAT, text, conditions=(("stat", _STATS[low]), ("flag", FLAG_SUMMARY)))
     if _DERIVED.search(text) or _SUMMARY.match(text):
@@ -372,7 +396,7 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
         if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE, SWITCH):
             break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
-        if _names_sizes(head) or _CONDITION_HEADER.match(head) or \
+        if _names_sizes(head) or _CONDITION_HEADER.match(head) or _counts_processes(head) or \
                 _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)):
             n += 1
         else:
@@ -412,7 +436,8 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     # (the grid's own algorithm and operation, looked for when a cell first needs them)
     defaults = functools.cache(lambda: _table_defaults(corner, caption, context))
     titles = _titles(rows[:n_head], keys)
-    columns = _value_columns(titles, keys, [cells for _, cells in body])
+    counted = any(_counts_processes(h) for h in header[:keys])
+    columns = _value_columns(titles, keys, [cells for _, cells in body], counted)
     joined = [" ".join(t for t in texts if t) for texts in titles]
     if not any(j < len(cells) and number(cells[j]) is not None for j, _ in columns for _, cells in body):
         # (no measurement column holds a number: a grid of figures derived from measurements,
@@ -500,11 +525,13 @@ def _titles(head: list[tuple[int, list[str]]], keys: int) -> list[list[str]]:
             for j, c in enumerate(head[-1][1])]
 
 
-def _value_columns(titles: list[list[str]], keys: int,
-                   body: list[list[str]]) -> list[tuple[int, list[Role]]]:
-    """The measurement columns after the ``keys`` row-name columns, with their roles."""
+def _value_columns(titles: list[list[str]], keys: int, body: list[list[str]],
+                   counted: bool) -> list[tuple[int, list[Role]]]:
+    """The measurement columns after the ``keys`` row-name columns, with their roles
+    (``counted``: the rows count processes, and a ``Total`` column is their sum, measured)."""
     columns = []
-    every = [_titled_runs([r for r in map(role, titles[j]) if r.kind != BLANK])
+    every = [_titled_runs([_measured_total(r) if counted else r
+                           for r in map(role, titles[j]) if r.kind != BLANK])
              for j in range(keys, len(titles))]
     stats = sum(any(r.kind == STAT for r in roles) for roles in every)
     named = {" ".join(t).lower() for t in titles[keys:]}
@@ -517,6 +544,11 @@ def _value_columns(titles: list[list[str]], keys: int,
                 not _is_derived_column(values) and not _of_columns(" ".join(titles[j]).lower(), named):
             columns.append((j, roles))
     return columns
+
+
+def _measured_total(r: Role) -> Role:
+    """A ``Total (MB/s)`` title over rows of process counts: the measurement, not derived."""
+    return replace(r, kind=VALUE) if r.kind == DERIVED and _TOTAL.match(split_tag(r.text)[0]) else r
 
 
 _OPERATOR = re.compile(r"/|\u00f7|:| - | \u2212 ")  # (no \s* around: a run of blanks is linear)
@@ -555,9 +587,10 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
     roles, conditions = [], {}
     for k, name in enumerate(names):
         sizes = _names_sizes(header[k])
-        if k and _CONDITION_HEADER.match(header[k]) and not sizes:
-            if name:
-                conditions[_condition_key(header[k])] = name
+        if (k and _CONDITION_HEADER.match(header[k]) and not sizes) or \
+                _counts_processes(header[k]) and INTEGER.match(name):
+            if name:  # (a count of processes names no run, even in the first column)
+                conditions[condition_key(header[k])] = name
         else:
             own = role(name, sizes=sizes)
             if name and RUN_HEADER.match(header[k]) and own.kind not in (SWITCH, STAT, DERIVED):
@@ -571,8 +604,29 @@ def _names_sizes(header: str) -> bool:
     return bool(_SIZE_HEADER.search(header)) and not _NOT_BLOCK_SIZE.search(header)
 
 
-def _condition_key(header: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_") or "condition"
+def _counts_processes(header: str) -> bool:
+    return bool(_PROCESS_HEADER.match(header) or _CPU_COUNT_HEADER.match(header))
+
+
+def condition_key(header: str) -> str:
+    """The condition a column of row names or machine facts gives (``multi`` for a count of
+    processes; ``threads``, ``cores``, ``cpus`` for a count a machine's CPUs may be too).
+
+    >>> condition_key("AES-NI Enabled"), condition_key("-multi"), condition_key("Cores (n)")
+    ('aesni', 'multi', 'cores')
+    >>> condition_key("CPU MHz")
+    'cpu_mhz'
+    """
+    low = header.lower()
+    if re.search(r"aes[\s_-]?ni", low):
+        return "aesni"
+    if _PROCESS_HEADER.match(header):
+        return "multi"
+    m = _CPU_COUNT_HEADER.match(header)
+    if m:
+        key = m["key"].lower()
+        return key if key.endswith("s") else key + "s"
+    return re.sub(r"[^a-z0-9]+", "_", low).strip("_") or "condition"
 
 
 def _table_defaults(corner: str, caption: str | None, context):

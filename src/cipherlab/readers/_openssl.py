@@ -584,7 +584,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 bind_context(self.cur, {"isa_mask": mask})
             else:
                 self.pending_context["isa_mask"] = mask
-        version = prose_version(line) if ("ssl" in line or "SSL" in line) and "." in line else None
+        version = prose_version(line) if ("ssl" in line or "SSL" in line or "same " in line) \
+            and "." in line else None
         if version is not None:  # (the same way; two versions stated for one run cancel)
             if self.cur is not None and not self.cur.has_cells():
                 bind_context(self.cur, {"prose_version": version})

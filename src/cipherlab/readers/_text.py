@@ -1023,9 +1023,16 @@ _STRING_CLOSE = re.compile(r"`\s*[),;]*\s*$")
 _EMPHASIS = re.compile(r"\*\*([^*\s](?:[^*]*[^*\s])?)\*\*")
 
 
+# A code fence glued to the text it opens or closes (Slack: "```$ openssl speed ...", "...
+# 4682006.53k```"): not a fence's info string ("```bash"), which holds no blank and digit.
+_GLUED_FENCE = re.compile(r"^```(?=[^\w\s`]|\S*\s\D*\d)|(?<=[^\s`])```$")
+
+
 def _uncoded(s: str) -> str:
     """``s`` without inline-code backticks, and without the delimiter of a source-code raw
-    string that opens or closes on it."""
+    string or of a code fence that opens or closes on it."""
+    if "```" in s:
+        s = _GLUED_FENCE.sub("", s)
     s = _CODE_SPAN.sub(r"\2", s) if s.count("`") > 1 else s
     if s.count("`") == 1:
         m = _STRING_OPEN.match(s)

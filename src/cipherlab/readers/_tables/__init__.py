@@ -57,7 +57,7 @@ from cipherlab.readers._tables._latex import latex_tables
 from cipherlab.readers._tables._pipes import asciidoc_tables, markdown_tables, mediawiki_tables
 from cipherlab.readers._tables._plain import aligned_tables, csv_tables, tab_tables
 from cipherlab.readers._tables._prose import Context, lines_with
-from cipherlab.readers._tables._read import read_grid_table, read_table
+from cipherlab.readers._tables._read import by_process_count, read_grid_table, read_table
 from cipherlab.readers._text import LineWarning
 from cipherlab.readers._units import FLAG_UNIT_UNKNOWN
 
@@ -168,7 +168,7 @@ def find_tables(lines: list[str], source: str, *,
             ragged = sorted(table.ragged) if found else []  # (only a table read has rows cut short)
             unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear), *ragged]))
         if found or used:  # (no run, but lines used: a table of derived figures, recognised)
-            runs.extend(found)
+            runs.extend(by_process_count(found))
             consumed |= used
             context.after_table()
         else:

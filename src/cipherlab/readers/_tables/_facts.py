@@ -36,8 +36,22 @@ _WEAK_FAMILIES = "Core|Atom|Nano|Eden|Luke|Esther|Nehemiah|C3|C7|G[345]|M[1-5]"
 _CPU_START = re.compile(rf"\b(?:(?P<vendor>{_VENDORS})|(?P<family>{_FAMILIES})|"
                         rf"(?P<weak>{_WEAK_FAMILIES}))(?![\w-])")
 _IS_FAMILY = re.compile(rf"(?:{_FAMILIES}|{_WEAK_FAMILIES})$")
+# Apple's chips are named after a Mac ("MacBook Air M1", "Mac mini M2") or with their tier
+# ("M2 Pro", "M3 Max"): an "M1" alone is a word like any other.
+_APPLE_TIER = re.compile(r"M[1-5]$")
+_MAC_BEFORE = re.compile(r"(?:MacBook(?:\s+(?:Air|Pro))?|Mac\s*(?:mini|Studio|Pro)|iMac|iPad\s+\w+)"
+                         r"(?:\s+\d\d(?:-inch|\u2033|\")?)?\s+$")
+_CHIP_TIERS = ("Pro", "Max", "Ultra")
+# CPUs named by their code name ("Sapphire Rapids", "Zen 4"): prose also names them for the
+# generation a feature came with ("AES-NI since Westmere"), so one names no run's CPU, but
+# beside another CPU it is a second one (and a code name in parentheses after a CPU is its own).
+_CODE_NAMES = re.compile(r"\b(?:(?:Sapphire|Emerald|Granite|Sierra)\s+Rapids|(?:Ice|Cascade|Cooper|"
+                         r"Kaby|Coffee|Comet|Tiger|Alder|Raptor|Meteor|Lunar|Arrow)\s+Lake|"
+                         r"Skylake|Haswell|Broadwell|(?:Ivy|Sandy)\s+Bridge|Westmere|Nehalem|"
+                         r"Zen\s?[1-5]\+?)(?![\w-])")
 _TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
 _CLOCK_WORD = re.compile(r"\(?" + CLOCK + r"\)?$", re.IGNORECASE)
+_CLOCK_SPACED = re.compile(CLOCK + r"\b", re.IGNORECASE)  # ("8480+ 2.0 GHz": no part of the name)
 _CLOCK_NEXT = re.compile(r"\s*" + _CLOCK.pattern, re.IGNORECASE)  # (right after a name)
 _WORD = re.compile(r"\S+")
 _NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
@@ -87,6 +101,7 @@ CPU_HINT = by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
 
 _OPENSSL = re.compile(r"\bopenssl\b", re.IGNORECASE)
 _ELAPSED = re.compile(r"(?:^|\s)-elapsed\b")
+_MULTI = re.compile(r"(?:^|\s)-multi\s+(\d+)\b")
 
 
 def line_facts(text: str) -> dict[str, Any]:
@@ -102,8 +117,12 @@ def line_facts(text: str) -> dict[str, Any]:
         facts["tool_version"] = versions[-1][1]
     elif (every or "openssl" in low) and _OPENSSL.search(text):
         facts["tool"] = "openssl"
-    if (every or "speed" in low) and _SPEED_COMMAND.search(text) and _ELAPSED.search(text):
-        facts["timing"] = "elapsed"
+    if (every or "speed" in low) and _SPEED_COMMAND.search(text):
+        if _ELAPSED.search(text):
+            facts["timing"] = "elapsed"
+        m = _MULTI.search(text) if "-multi" in text else None
+        if m:  # ("openssl speed -multi 8 -evp aes-128-gcm": the table's figures are 8 processes')
+            facts["multi"] = int(m[1])
     m = _AWS.search(text) if "AWS" in text else None
     if m:
         facts["machine"] = f"AWS {m[1]}"
@@ -138,13 +157,15 @@ def prose_cpu(text: str) -> dict[str, Any]:
     if "@" not in text and not CPU_HINT.search(text):
         return {}  # (no CPU word and no clock, the common case: one quick search says so)
     found: list[tuple[str, float | None, int]] = []  # (name, clock, where it ends)
+    starts = []
     for m in _CPU_START.finditer(text):
         if found and m.start() < found[-1][2]:
             continue  # (a word inside the name just read)
         got = _cpu_at(text, m)
         if got is not None:
             found.append(got)
-    if len({name for name, _, _ in found}) > 1:
+            starts.append(m.start())
+    if len({name for name, _, _ in found}) + _rival_code_names(text, starts, found) > 1:
         return {}
     if found:
         name, clock, _ = found[0]
@@ -158,6 +179,18 @@ def prose_cpu(text: str) -> dict[str, Any]:
     return {"cpu": phrase, "clock_hz": hz(c[1], c[2])}
 
 
+def _rival_code_names(text: str, starts: list[int], found: list[tuple[str, float | None, int]]) -> int:
+    """How many CPU code names the text holds besides the CPUs ``found`` (starting at
+    ``starts``): one right before a CPU or in parentheses right after it is that CPU's (``Zen 4
+    EPYC 9654``, ``Xeon Platinum 8480+ (Sapphire Rapids)``)."""
+    if not found or "a" not in text and "e" not in text:  # (every code name holds one)
+        return 0
+    own = {*starts, *(e for _, _, e in found)}
+    return len({m[0] for m in _CODE_NAMES.finditer(text)
+                if not any(text[e:m.start()].strip() in ("", "(") for e in own if e <= m.start())
+                and not any(not text[m.end():s].strip() for s in starts if s >= m.end())})
+
+
 def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
     """The CPU name starting at ``m`` (a :data:`_CPU_START` match), its clock and where it
     ends, or None when the words there name no CPU (a vendor's technology, a common word)."""
@@ -166,18 +199,23 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
     words, clock, end = [], None, m.start()
     for w in itertools.islice(_WORD.finditer(text, m.start(), stop), 7):
         word = w[0]
-        c = _CLOCK_WORD.match(word)
-        if words and c is not None and (word[0].isdigit() or word[0] == "("):
+        c = _CLOCK_WORD.match(word) or _CLOCK_SPACED.match(text, w.start()) if words else None
+        if c is not None and (word[0].isdigit() or word[0] == "("):
             clock = hz(c[1], c[2])
             break
         if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
             break  # (a model number may start in lower case: "i7-4770", "v2")
         words.append(word)
         end = w.end()
+        if len(words) == 2 and word in _CHIP_TIERS and _APPLE_TIER.match(words[0]):
+            break  # ("M2 Pro Mac mini": the chip's name ends at its tier)
     tail = words[1:]
     named = (m["family"] is not None
              or any(ch.isdigit() for w in tail for ch in w)
-             or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail)))
+             or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail))
+             or _APPLE_TIER.match(words[0]) is not None and (
+                 tail[:1] and tail[0] in _CHIP_TIERS
+                 or _MAC_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None))
     if not named:
         return None
     if clock is None:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cipherlab.readers._grids import RUN_HEADER, algorithm_of, is_derived
+from cipherlab.readers._grids import RUN_HEADER, algorithm_of, condition_key, is_derived
 from cipherlab.readers._names import NO, YES, canonical
 from cipherlab.readers._tables._cells import clean_cell, clean_value
 from cipherlab.readers._tables._prose import Context
@@ -97,13 +97,6 @@ class Header:
         return out
 
 
-def _condition_key(header: str) -> str:
-    low = header.lower()
-    if re.search(r"aes[\s_-]?ni", low):
-        return "aesni"
-    return re.sub(r"[^a-z0-9]+", "_", low).strip("_") or "condition"
-
-
 def condition_value(key: str, cell: str) -> str | None:
     if not cell:
         return None
@@ -149,7 +142,7 @@ def read_header(cells: list[str], context: Context, dialect: str,
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
         if any(RUN_HEADER.match(cleaned[j]) for j in others):
             return None  # (rows of hosts or versions, not of algorithms: a grid, read by _grids)
-        conditions = {j: _condition_key(cleaned[j]) for j in others
+        conditions = {j: condition_key(cleaned[j]) for j in others
                       if j != name_col and cleaned[j]}
         return Header("sizes", name_col, sizes, conditions, {}, width=len(cleaned))
     # A blank corner cell is normal in a marked-up table; in a TAB paste it is what openssl's
@@ -160,7 +153,7 @@ def read_header(cells: list[str], context: Context, dialect: str,
             and all(c and clean_value(c) is None and not is_derived(c) for c in cleaned[1:])
             and all(algorithm_of(_split_footnote(c)[0]) is not None for c in cleaned[1:])):
         key = "tier" if cleaned[0].lower() not in ("engine", "provider", "build") else \
-            _condition_key(cleaned[0])
+            condition_key(cleaned[0])
         return Header("transposed", 0, {}, {0: key},
                        {j: c for j, c in enumerate(cleaned) if j > 0},
                        block_bytes=context.block_bytes, width=len(cleaned))

@@ -118,8 +118,9 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
                                 {i}))  # (a reST empty cell escaped: "\\")
                 continue
             head = rows[0] if len(rows) == 1 else None
-            if head and len(found) > len(spans) and not _GAP_NUMBER.search(lines[head.line]):
-                # (a first row of fewer titles than this one, no number: each spans columns)
+            if head and len(found) > len(spans) and _titles_only(head, lines):
+                # (a first row of fewer titles than this one, no number: each spans columns;
+                # pandas' to_string puts none over its index, whose column is then untitled)
                 rows = [Row(head.line, _spread(head.cells, spans, found), head.lines)]
                 spans = [m.span() for m in found]
                 rows.append(Row(i, [m[0] for m in found], {i}))
@@ -132,6 +133,12 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
                                     markup=rules, ragged=ragged))
             rows, ragged, rules, spans = [], set(), set(), []
     return tables
+
+
+def _titles_only(head: Row, lines: list[str]) -> bool:
+    """Whether a row is titles only: no number after a gap but in a block size's title."""
+    return not _GAP_NUMBER.search(lines[head.line]) or \
+        all(role(c).kind == SIZE for c in head.cells if DIGIT.search(c))
 
 
 def _names_benchmark(rows: list[Row]) -> bool:
@@ -271,31 +278,39 @@ def csv_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
     ``csv`` module reads them (``"6,916.78k"`` quoted keeps its comma). Prose (a blank after its
     commas), cells aligned by spaces, pipe and HTML tables (their digit groups) and ``key:
     value`` lines are no candidates; any other is refused later, as every candidate is (no
-    header of sizes or algorithms)."""
-    if "," not in blob:
-        return []
+    header of sizes or algorithms). A spreadsheet of a locale whose decimal mark is the comma
+    separates its values with ``;`` (``aes-128-gcm;712,31;3901,55``): those lines are read
+    first, with that delimiter, and are no comma-separated candidates."""
     tables: list[Table] = []
-    block: list[int] = []
-    rows = (i for i, line in enumerate(lines) if "," in line and ", " not in line and "|" not in
-            line and "<" not in line and "  " not in line.strip() and not _KEY_VALUE.match(line)
-            and i not in taken)  # (two blanks: cells aligned by spaces, "5,102.3  4,998.1")
-    for i in [*rows, -2]:
-        if block and (i != block[-1] + 1 or i < 0):
-            if len(block) >= 2:
-                tables += _csv_table(lines, block)
-            block = []
-        block.append(i)
+    for delimiter in (";", ","):
+        if delimiter not in blob:
+            continue
+        block: list[int] = []
+        blank = delimiter + " "
+        rows = (i for i, line in enumerate(lines) if delimiter in line and blank not in line and "|"
+                not in line and "<" not in line and "  " not in line.strip()
+                and not _KEY_VALUE.match(line) and i not in taken)
+        # (two blanks: cells aligned by spaces, "5,102.3  4,998.1")
+        for i in [*rows, -2]:
+            if block and (i != block[-1] + 1 or i < 0):
+                if len(block) >= 2:
+                    tables += _csv_table(lines, block, delimiter)
+                block = []
+            block.append(i)
+        if tables:
+            taken = taken | {i for t in tables for i in t.span}
     return tables
 
 
-def _csv_table(lines: list[str], block: list[int]) -> list[Table]:
+def _csv_table(lines: list[str], block: list[int], delimiter: str) -> list[Table]:
     """The tables among consecutive lines holding commas: runs of two or more rows of one width.
     A row of another width that holds a number, between or right after the rows of a table,
     is one of its rows cut short or run long (a value lost or added): the table goes on across
     it and it is reported (``ragged``), never read into other columns."""
     # (a line at a time: a quote a line leaves open would join the next lines to it, and each
     # row after it would be given the line of the one before)
-    rows = [Row(i, [c.strip() for c in next(csv.reader([lines[i].rstrip(", \t")]))], {i})
+    rows = [Row(i, [c.strip() for c in next(csv.reader([lines[i].rstrip(delimiter + " \t")],
+                                                       delimiter=delimiter))], {i})
             for i in block]
     groups = [list(run) for _, run in itertools.groupby(rows, key=lambda r: len(r.cells))]
     tables: list[Table] = []

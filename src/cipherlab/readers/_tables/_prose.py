@@ -143,6 +143,7 @@ class Context:
     _unit: float | None = None  # bytes/s per unit of plain numbers, as the prose states it
     _unit_all: float | None = None  # the unit the prose states for every table below it
     _sizes: bool = False  # the prose says the table's bare numbers are block sizes
+    _multi: int | None = None  # the processes a command above the table ran (-multi N)
     _named: dict[str, None] = field(default_factory=dict)
     _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
     _template: bool = False  # the prose is under an issue template's section heading
@@ -265,6 +266,7 @@ class Context:
         for_all = _FOR_ALL_TABLES.search(" ".join([*above, text])) is not None
         if FACT_HINT.search(low):
             facts = line_facts(text)
+            self._multi = facts.pop("multi", self._multi)  # (the table right below's only)
             if "tool" in facts and facts["tool"] not in self._tools:
                 self._tools.append(facts["tool"])
             if self._level is None or for_all:
@@ -309,7 +311,7 @@ class Context:
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
         self._tables += 1
         self._heading, self._unit, self._block_bytes = None, self._unit_all, self._block_all
-        self._sizes = False
+        self._sizes, self._multi = False, None
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
     @contextlib.contextmanager
@@ -340,6 +342,8 @@ class Context:
         for key in ("tool", "tool_version", "timing", "cpu", "clock_hz", "compiler"):
             if facts.get(key) is not None:
                 meta[key] = facts[key]
+        if self._multi:  # (read with the facts above)
+            meta["multi"] = self._multi
         # (a caption of a sentence or more, a paper's, describes the table: it names no run)
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label

@@ -11,16 +11,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from cipherlab.model import Run
-from cipherlab.readers._grids import (ALGORITHM_CLASS, algorithm_of, algorithm_words, is_derived,
-                                      read_grid, role, run_meta, split_tag)
-from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, made_up
+from cipherlab.model import CELL_FIELDS, Run
+from cipherlab.readers._grids import (ALGORITHM_CLASS, CPU_COUNTS, algorithm_of, algorithm_words,
+                                      is_derived, read_grid, role, run_meta, split_tag)
+from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, is_known, made_up
 from cipherlab.readers._tables._cells import BLANK_CELLS, Table, clean_value
 from cipherlab.readers._tables._facts import VERSION, prose_cpu
 from cipherlab.readers._tables._header import (SIZE_HINT, Header, condition_value,
                                                read_header, tier_name)
 from cipherlab.readers._tables._prose import DIGIT, UNIT_HINT, Context, caption_below
-from cipherlab.readers._units import FLAG_UNIT_UNKNOWN, is_range, stated_unit, value_with_unit
+from cipherlab.readers._units import (FLAG_UNIT_UNKNOWN, INTEGER, is_range, stated_unit,
+                                      value_with_unit)
 
 # openssl prints values above this with a "k"; a plain cell above it was retyped by a person.
 _PLAIN_LIMIT = 10000.0
@@ -136,6 +137,11 @@ def read_table(table: Table, context: Context) -> tuple[list[Run], set[int], lis
     _finish(header, context)
     if not runs:
         return [], set(), bad
+    if not any(is_known(c["algorithm"]) or c.get("flag") == FLAG_NAME_UNCLEAR
+               for r in runs for c in r.cells):
+        # (rows naming no algorithm, "| laptop | 712.3 |" under sizes: machines, a grid's to
+        # read; reported where it cannot place them either)
+        return [], set(), sorted({*bad, *(c["line"] - 1 for r in runs for c in r.cells)})
     return runs, used | table.markup, bad
 
 
@@ -206,6 +212,50 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
         return [], set(), bad  # (rows to report, none read: the text parser sees the table too)
     used = {r.line for r in table.rows} | table.markup  # (no run, no row bad: derived figures)
     return runs, used - set(bad), bad
+
+
+def by_process_count(runs: list[Run]) -> list[Run]:
+    """The runs of a table, each run whose cells several counts of processes measured (a
+    ``-multi`` or ``Processes`` column or title; a ``Threads`` or ``Cores`` column whose count
+    varies between cells of one algorithm and size) split into one run per count, that count
+    its ``multi``: openssl's ``-multi N`` is one run of N processes, never a label. A count that
+    varies nowhere (``Cores`` beside each machine) stays a condition: the machine's."""
+    out = []
+    for run in runs:
+        for cell in run.cells:  # ("-multi | yes": no count; a condition, kept)
+            if isinstance(cell, dict) and "multi" in cell and not INTEGER.match(cell["multi"]):
+                cell["multi_setting"] = cell.pop("multi")
+        key = _count_key(run.cells)
+        if key is None:
+            out.append(run)
+            continue
+        parts: dict[str | None, list] = {}
+        for cell in run.cells:
+            parts.setdefault(cell.pop(key, None), []).append(cell)
+        for n, cells in parts.items():
+            meta = run.meta if n is None else {**run.meta, "multi": int(n.replace(",", ""))}
+            out.append(Run(meta=meta, cells=cells))
+    return out
+
+
+def _count_key(cells: list) -> str | None:
+    """The condition of ``cells`` that counts their processes, or None."""
+    if not cells or not isinstance(cells[0], dict):
+        return None
+    keys = {k for c in cells for k in c if k in CPU_COUNTS}
+    if any("multi" in c for c in cells):
+        return "multi"  # (says so)
+    for key in sorted(keys):  # (the others where they vary)
+        if not all(INTEGER.match(c[key]) for c in cells if key in c):
+            continue
+        seen: dict[tuple, str] = {}
+        for c in cells:
+            if key in c:
+                what = tuple(sorted((k, str(v)) for k, v in c.items() if k != key and (
+                    k not in CELL_FIELDS or k in ("algorithm", "operation", "block_bytes"))))
+                if seen.setdefault(what, c[key]) != c[key]:
+                    return key
+    return None
 
 
 def _read_units(header: Header, cells: list[str], table: Table, context: Context) -> None:
