@@ -200,7 +200,7 @@ def _mixed(gid, attr, valid):
 
 
 def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: bool = True,
-) -> pd.DataFrame:
+               metric: str | None = None) -> pd.DataFrame:
     """Check that rows about to be compared were measured like for like.
 
     Rows are compared within each group of ``groupby`` (default: the whole table is one
@@ -232,7 +232,8 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         rows of different tools (openssl, cryptography, tls) in one group, unless the
         comparison is ``by="tool"``.
     ``multi``
-        ``-multi`` runs beside other process counts, §1.7.
+        ``-multi`` runs beside other process counts, §1.7 (not for a ``metric`` of one process,
+        ``bytes_per_s_per_process`` of :func:`per_process`: it puts the counts on one scale).
 
     Parameters
     ----------
@@ -242,6 +243,8 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         The column the comparison is about (used by the legacy-names check).
     groupby : str or list of str, optional
         Compare only within these groups (e.g. ``["algorithm", "operation"]``).
+    metric : str, optional
+        The rate the comparison reads (``compare``'s ``metric``).
     warn : bool
         Emit the warnings (the returned frame is the same either way).
 
@@ -330,7 +333,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         has_wheel = np.bincount(gid, weights=wheel, minlength=int(gid.max()) + 1 if n else 0) > 0
         bad, values = _mixed(gid, ssl, ssl.notna().to_numpy() & has_wheel[gid])
         findings.append(("wheel-openssl", bad, ssl, values))
-    if "multi" in df.columns:
+    if "multi" in df.columns and not str(metric).endswith("_per_process"):
         procs = pd.to_numeric(df["multi"], errors="coerce").fillna(1)
         bad, values = _mixed(gid, procs, everything)
         findings.append(("multi", bad, procs, [f"{float(v):g} process(es)" for v in values]))

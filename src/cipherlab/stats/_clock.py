@@ -20,7 +20,7 @@ from cipherlab.readers._tables._facts import CLOCK, hz
 from cipherlab.stats._common import map_unique, require_columns
 
 __all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "per_process",
-           "resolve_clock"]
+           "resolve_clock", "scaling"]
 
 _CLOCK_RE = re.compile(CLOCK + r"\b", re.IGNORECASE)  # (the readers' clock: one definition)
 _TEXT_COLUMNS = ("label", "cpu")
@@ -249,4 +249,66 @@ def per_process(df: pd.DataFrame) -> pd.DataFrame:
         if col in out.columns:
             out[f"{col}_per_process"] = pd.to_numeric(out[col], errors="coerce").to_numpy(
                 dtype=float, na_value=np.nan) / procs
+    return out
+
+
+def scaling(df: pd.DataFrame, *, cores: int | None = None, metric: str = "bytes_per_s",
+            **compare_args) -> pd.DataFrame:
+    """How ``openssl speed -multi N`` scales on a machine: per cell, the rate of one of N
+    processes over one process alone (``efficiency``: 1 = N processes each as fast as one
+    alone), with the interval and test of :func:`~cipherlab.stats.compare` on the runs.
+
+    A row without ``multi`` is one process (``-multi 1``). The columns of ``compare``
+    (``candidate`` = N, ``ratio`` = ``efficiency``) plus ``processes``, ``speedup`` (the N
+    processes' total over one alone: N × efficiency), ``cores`` and ``oversubscribed`` (N > the
+    cores: the processes take turns, so the efficiency is at most cores/N by construction).
+    Loud where it cannot be right: one run per side is described, not tested (a warning says
+    how many cells); ``cores`` unknown (not given, no ``cores`` column: a dump does not say)
+    makes the efficiency per process, not per core, with a warning; N above the cores is
+    warned about. The children of ``-multi`` time with the wall clock, so the one process to
+    compare with is an ``openssl speed -elapsed`` run (``comparable`` warns otherwise).
+
+    Examples
+    --------
+    >>> import pandas as pd, warnings
+    >>> df = pd.DataFrame({"source": ["a", "b", "c", "d", "e", "f"], "run": 0,
+    ...     "algorithm": "aes-128-gcm", "operation": "encrypt", "block_bytes": 16384,
+    ...     "timing": "elapsed", "multi": pd.array([None, None, None, 2, 2, 2], dtype="Int64"),
+    ...     "bytes_per_s": [1.00e9, 1.02e9, 0.98e9, 1.90e9, 1.94e9, 1.86e9]})
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     out = scaling(df, cores=2)
+    >>> out[["processes", "efficiency", "speedup", "oversubscribed"]].round(2).to_dict("records")
+    [{'processes': 2, 'efficiency': 0.95, 'speedup': 1.9, 'oversubscribed': False}]
+    """
+    from cipherlab.errors import CipherlabWarning
+    from cipherlab.stats._common import warn
+    from cipherlab.stats._compare import compare
+
+    require_columns(df, ["multi", metric], what="scaling")
+    rows = per_process(df)
+    rows["multi"] = pd.to_numeric(rows["multi"], errors="coerce").fillna(1).astype("int64")
+    if cores is None and "cores" in rows.columns and rows["cores"].nunique() == 1:
+        cores = int(rows["cores"].dropna().iloc[0])
+    out = compare(rows, by="multi", baseline=1, metric=f"{metric}_per_process", **compare_args)
+    out.insert(out.columns.get_loc("ratio"), "processes", out["candidate"].astype("int64"))
+    out["efficiency"] = out["ratio"]
+    out["speedup"] = out["ratio"] * out["processes"]
+    out["cores"] = pd.array([cores] * len(out), dtype="Int64")
+    out["oversubscribed"] = pd.array(
+        [None if cores is None else bool(n > cores) for n in out["processes"]], dtype="boolean")
+    untested = int(out["test"].eq("no replication").sum())
+    if untested:
+        warn(f"scaling: {untested} of {len(out)} cell(s) have one run per side: their "
+             f"efficiency is described, not tested (repeat each run, one process per run, to "
+             f"get intervals).", CipherlabWarning)
+    if cores is None:
+        warn("scaling: the machine's cores are not known (pass cores=...; a dump does not say "
+             "them): the efficiency is per process, and per core only while N is at most the "
+             "cores.", CipherlabWarning)
+    elif out["oversubscribed"].any():
+        many = sorted(set(out.loc[out["oversubscribed"].fillna(False), "processes"]))
+        warn(f"scaling: -multi {', '.join(map(str, many))} runs more processes than the "
+             f"{cores} cores: they take turns, so the efficiency is at most {cores}/N by "
+             f"construction, not a measure of how the cipher scales.", CipherlabWarning)
     return out

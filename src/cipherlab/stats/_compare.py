@@ -358,7 +358,7 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, unit
     if check:
         from cipherlab.stats._checks import comparable, warn_implausible
 
-        comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"])
+        comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"], metric=metric)
         if metric == "bytes_per_s":
             warn_implausible(rows, what)
         _warn_one_session_per_side(rows, by, unit_cols, what)
