@@ -24,6 +24,8 @@ __all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "per
 
 _CLOCK_RE = re.compile(CLOCK + r"\b", re.IGNORECASE)  # (the readers' clock: one definition)
 _TEXT_COLUMNS = ("label", "cpu")
+# The columns only a capture's rows carry (the capture folder's ids).
+_CAPTURE_COLUMNS = ("capture_id", "host_id")
 # (a run of a document table, of one of _TABLE_DIALECTS, has a clock_hz copied from a CPU's name
 # in its prose or cells: nominal, never a reported frequency)
 
@@ -97,7 +99,13 @@ def _resolve(df: pd.DataFrame, clock_hz=None) -> tuple[np.ndarray, np.ndarray]:
         for col in _TEXT_COLUMNS:
             if col in df.columns:
                 named = np.where(np.isnan(named), _parse_column(df[col]), named)
-        copied = table | np.isclose(out, named)
+        # a clock is the host's report only in a capture's rows (its host facts); a text's
+        # clock is named in its prose or tables (``Cortex-A76 @ 2.4GHz``): the rated one
+        captured = np.zeros(n, dtype=bool)
+        for col in _CAPTURE_COLUMNS:
+            if col in df.columns:
+                captured |= df[col].notna().to_numpy(bool)
+        copied = table | np.isclose(out, named) | ~captured
         kind[~np.isnan(out)] = np.where(copied, "nominal", "reported")[~np.isnan(out)]
     for col in _TEXT_COLUMNS:
         if col in df.columns and np.isnan(out).any():
@@ -129,14 +137,19 @@ def clock_source(df: pd.DataFrame, clock_hz=None) -> pd.Series:
     """Where each row's clock comes from: ``nominal``, ``reported``, ``given`` or None (no clock).
 
     ``nominal``: named in a label or CPU string (``P3 750Mhz``, ``@ 3.40GHz``), or copied from
-    one by a retyped table: the rated clock, not the one the run had (turbo, power saving).
+    one by a retyped table or a paste's prose (any ``clock_hz`` of rows that are no capture's):
+    the rated clock, not the one the run had (turbo, power saving).
     ``reported``: the ``clock_hz`` the host reported when it was captured (``/proc/cpuinfo``,
-    see the capture's ``host.txt``). ``given``: the caller's ``clock_hz``.
+    see the capture's ``host.json``; rows with a ``capture_id``). ``given``: the caller's
+    ``clock_hz``.
 
     >>> import pandas as pd
-    >>> df = pd.DataFrame({"label": ["P3 750Mhz", "box", "x"], "clock_hz": [None, 2.1e9, None]})
+    >>> df = pd.DataFrame({"label": ["P3 750Mhz", "box", "x"], "clock_hz": [None, 2.1e9, None],
+    ...                    "capture_id": [None, "3a9f", None]})
     >>> clock_source(df).tolist()
     ['nominal', 'reported', nan]
+    >>> clock_source(df.drop(columns="capture_id")).tolist()  # a paste's "@ 2.1GHz" in prose
+    ['nominal', 'nominal', nan]
     """
     return pd.Series(_resolve(df, clock_hz)[1], index=df.index, name="clock_source")
 
@@ -159,6 +172,23 @@ def _with_clock(df: pd.DataFrame, clock_hz, what: str) -> tuple[pd.DataFrame, np
                                    f"after '@'" if several else "")
              + "): their per-cycle values are NaN. Pass clock_hz=.", CipherlabWarning)
     return out, clock
+
+
+def _warn_nominal(out: pd.DataFrame, what: str) -> None:
+    """Warn about the rows of ``out`` whose clock is only nominal, naming their labels/CPUs."""
+    nominal = out["clock_source"].astype("object").eq("nominal").to_numpy(bool)
+    if not nominal.any():
+        return
+    from cipherlab.errors import CipherlabWarning
+    from cipherlab.stats._common import warn
+
+    named = sorted({str(t) for col in _TEXT_COLUMNS if col in out.columns
+                    for t in pd.unique(out.loc[nominal, col].dropna())})
+    shown = ", ".join(map(repr, named[:4])) + (", ..." if len(named) > 4 else "")
+    warn(f"{what}: {int(nominal.sum())} of {len(out)} row(s) have only a nominal clock (named "
+         f"in a label or CPU{': ' + shown if shown else ''}): the rated clock, not the one the "
+         f"run had (turbo, power saving), so their cycles per byte are an estimate under that "
+         f"assumption; pass clock_hz= with the measured clock.", CipherlabWarning)
 
 
 def per_ghz(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
@@ -203,7 +233,9 @@ def cycles_per_byte(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
 
     Cycles per byte is the unit of the published physical limits (measurement-notes §3: e.g.
     AES-128-GCM ~0.63 cpb on Skylake). ``clock_source`` says whether the clock was nominal or
-    reported by the host; rows with no known clock get NaN and are counted in a warning.
+    reported by the host; rows with no known clock get NaN and are counted in a warning, and
+    rows whose clock is only nominal (a label's or CPU name's: the rated clock, not the one the
+    run had under turbo or power saving) in another, naming them.
 
     Examples
     --------
@@ -214,6 +246,7 @@ def cycles_per_byte(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
     """
     require_columns(df, ["bytes_per_s"], what="cycles_per_byte")
     out, clock = _with_clock(df, clock_hz, "cycles_per_byte")
+    _warn_nominal(out, "cycles_per_byte")
     rate = pd.to_numeric(out["bytes_per_s"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["cycles_per_byte"] = np.where(rate > 0, clock / rate, np.nan)
