@@ -480,3 +480,20 @@ def test_machines_that_share_a_host_name_are_machines_never_replicates_or_builds
     assert not (page.parent / "tables" / "builds.csv").exists()
     assert "ARM openssl on x86_64" in _text(_section(html, "data")) or (
         "x86_64" not in cipherlab.host_info()["machine"])
+
+
+def test_two_arm_pastes_whose_only_pair_is_not_aes_keep_the_isa_section(tmp_path):
+    """Two real pastes of two ARM machines (a Graviton2 issue with CPUINFO lines, a Pi 5 forum
+    post whose prose names the version once): the Pi 5's runs after the first name no version,
+    so its AES-256-CBC with ARMv8 AES on and its runs with the mask off fall in two
+    experiments, and the one with a pair holds SHA-256 alone. The ISA section used to fail
+    whole ("could not run: ratio_test: `candidate` must be ...")."""
+    terminal = Path(__file__).parent / "data" / "user" / "terminal"
+    sources = [terminal / "025_gh-issue-graviton2-armcap-cpuinfo.md",
+               terminal / "026_forum-pi5-armcap-prose-no-cpuinfo.txt"]
+    html = _quiet(cipherlab.report, sources, out=tmp_path / "report").read_text(encoding="utf-8")
+    text = _text(_section(html, "aesni"))
+    assert "could not run" not in text
+    assert "Test of the 2× ARMv8 AES claim on the AES algorithms" in text  # (the Graviton2's)
+    assert ("No AES algorithm was measured both ways here (aes-256-cbc: only isa_off=aes+pmull"
+            in text) and "AES-NI claim" not in text
