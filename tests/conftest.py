@@ -192,3 +192,44 @@ def i386_captured(i386_openssl, tmp_path_factory):
 def builds_report(i386_captured, captured, tmp_path_factory):
     """The report of the 32-bit capture beside this machine's own (64-bit) capture."""
     return build_report([i386_captured, captured], tmp_path_factory.mktemp("builds-report"))
+
+
+def _capture_as(host: str, machine_id: str | None, out, openssl: str | None, tmp) -> None:
+    """A real ``cipherlab capture`` run on this machine as another machine would see itself:
+    in a UTS namespace whose host name is ``host`` and, with ``machine_id``, a mount namespace
+    whose ``/etc/machine-id`` says that id (``unshare``, as root): the host facts and the
+    ``host_id`` are the ones such a machine records. AES-128-GCM at 16 and 16384 bytes, native,
+    1 s, 2 repeats."""
+    import shlex
+    import subprocess
+    import sys
+
+    mount = ""
+    if machine_id is not None:
+        (tmp / "machine-id").write_text(machine_id + "\n")
+        mount = f"mount --bind {shlex.quote(str(tmp / 'machine-id'))} /etc/machine-id && "
+    command = [sys.executable, "-m", "cipherlab", "capture", "-q", "--algorithms", "aes-128-gcm",
+               "--sizes", "16,16384", "--seconds", "1", "--repeats", "2", "--isa", "native",
+               *(["--openssl", openssl] if openssl else []), "-o", str(out)]
+    script = f"hostname {shlex.quote(host)} && {mount}exec {shlex.join(command)}"
+    done = subprocess.run(["unshare", "--uts", "--mount", "sh", "-c", script],
+                          capture_output=True, text=True, timeout=600)
+    if done.returncode != 0 and not out.exists():
+        pytest.skip(f"cannot capture as another host here (unshare needs root): {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="session")
+def namesakes(arm_openssl, tmp_path_factory):
+    """Three real captures of machines that all call themselves ``ubuntu`` (every cloud VM
+    does): ``x86/ubuntu`` (this machine, its own machine id), ``clone/ubuntu`` (this machine's
+    openssl under another machine id: another VM of the same image), ``arm/ubuntu`` (Debian's
+    arm64 openssl under qemu, a third id)."""
+    root = tmp_path_factory.mktemp("namesakes")
+    ids = {"x86": None, "clone": "0123456789abcdef0123456789abcdef",
+           "arm": "fedcba9876543210fedcba9876543210"}
+    for name, machine_id in ids.items():
+        (root / name).mkdir()
+        _capture_as("ubuntu", machine_id, root / name / "ubuntu",
+                    arm_openssl if name == "arm" else None, root / name)
+    return {name: root / name / "ubuntu" for name in ids}

@@ -457,3 +457,68 @@ def test_a_post_of_three_systems_each_with_its_own_openssl_is_three_machines(tmp
     # the post's own "Most interesting" lines: N 14096.25k against L 31360.94k at 1024 bytes
     assert row["ratio"].item() == pytest.approx(14096.25 / 31360.94, rel=1e-6)
     assert row["test"].item() == "no replication"
+
+
+@pytest.mark.openssl
+def test_machines_that_share_a_host_name_are_machines_never_replicates_or_builds(namesakes,
+                                                                                 tmp_path):
+    """Three real captures of machines that all call themselves ``ubuntu`` (tests/conftest.py):
+    this machine, a clone of it under another machine id (the same build: its runs were taken
+    for this machine's replicates) and Debian's arm64 openssl under a third id (another build:
+    it was taken for a build of this machine, "the same CPU"). Each is a machine of its own,
+    named by its folder, and the machines section compares them."""
+    import shutil
+
+    from cipherlab.errors import ComparabilityWarning
+    from cipherlab.reporting._inputs import load
+
+    x86, clone, arm = namesakes["x86"], namesakes["clone"], namesakes["arm"]
+    for pair, names in (((x86, clone), {"x86/ubuntu", "clone/ubuntu"}),
+                        ((x86, arm), {"x86/ubuntu", "arm/ubuntu"})):
+        with pytest.warns(ComparabilityWarning, match=r"2 machines are named 'ubuntu' \(host_id "):
+            got = load(list(pair))
+        assert set(got.df["machine"].astype(str)) == names
+        assert "build" not in got.df.columns or got.df["build"].isna().all()
+        # each machine's facts are its own host.json's (matched by host id, not by name)
+        assert {m: f["host_id"] for m, f in got.facts.items()} == {
+            m: got.df.loc[got.df["machine"] == m, "host_id"].iloc[0] for m in names}
+    # one folder of the three (a fleet's): told apart by host id
+    fleet = tmp_path / "fleet"
+    fleet.mkdir()
+    for name, folder in namesakes.items():
+        shutil.copytree(folder, fleet / name)
+    with pytest.warns(ComparabilityWarning, match=r"3 machines are named 'ubuntu'"):
+        got = load(fleet)
+    assert got.df["machine"].nunique() == 3
+    assert all(re.fullmatch(r"ubuntu \(host [0-9a-f]{8}\)", m) for m in got.df["machine"].unique())
+    # a label is the caller's word that the sources are one machine: kept, and said
+    with pytest.warns(ComparabilityWarning, match=r"the label 'vm' names machines whose host_id"):
+        got = load([x86, clone], label="vm")
+    assert set(got.df["machine"].astype(str)) == {"vm"}
+
+    page = _quiet(cipherlab.report, [x86, arm], out=tmp_path / "report")
+    html = page.read_text(encoding="utf-8")
+    machines = _text(_section(html, "machines"))
+    assert "arm/ubuntu" in machines and "x86/ubuntu" in machines
+    table = pd.read_csv(page.parent / "tables" / "machines.csv")
+    assert set(table["candidate"]) | set(table["baseline"]) == {"x86/ubuntu", "arm/ubuntu"}
+    assert not (page.parent / "tables" / "builds.csv").exists()
+    assert "ARM openssl on x86_64" in _text(_section(html, "data")) or (
+        "x86_64" not in cipherlab.host_info()["machine"])
+
+
+def test_two_arm_pastes_whose_only_pair_is_not_aes_keep_the_isa_section(tmp_path):
+    """Two real pastes of two ARM machines (a Graviton2 issue with CPUINFO lines, a Pi 5 forum
+    post whose prose names the version once): the Pi 5's runs after the first name no version,
+    so its AES-256-CBC with ARMv8 AES on and its runs with the mask off fall in two
+    experiments, and the one with a pair holds SHA-256 alone. The ISA section used to fail
+    whole ("could not run: ratio_test: `candidate` must be ...")."""
+    terminal = Path(__file__).parent / "data" / "user" / "terminal"
+    sources = [terminal / "025_gh-issue-graviton2-armcap-cpuinfo.md",
+               terminal / "026_forum-pi5-armcap-prose-no-cpuinfo.txt"]
+    html = _quiet(cipherlab.report, sources, out=tmp_path / "report").read_text(encoding="utf-8")
+    text = _text(_section(html, "aesni"))
+    assert "could not run" not in text
+    assert "Test of the 2× ARMv8 AES claim on the AES algorithms" in text  # (the Graviton2's)
+    assert ("No AES algorithm was measured both ways here (aes-256-cbc: only isa_off=aes+pmull"
+            in text) and "AES-NI claim" not in text

@@ -20,7 +20,8 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 
-__all__ = ["crossover_sentence", "crossover_text", "interval", "pick", "provenance", "quotable", "verdict"]
+__all__ = ["crossover_sentence", "crossover_text", "faster_by_size", "interval", "pick",
+           "provenance", "quotable", "verdict"]
 
 #: What ties a lint finding to the row it flags.
 _FINDING_KEYS = ("source", "line", "algorithm", "operation", "block_bytes")
@@ -188,6 +189,71 @@ def crossover_sentence(row: pd.Series) -> str:
         return text if regime == "a overtakes b" else f"{text}: {a} is faster only below it"
     return {"a always faster": f"{a} is faster at every size",
             "never": f"{a} is never faster than {b}"}.get(regime, "the lines could not be fitted")
+
+
+def faster_by_size(result: pd.DataFrame) -> str:
+    """Where a :func:`cipherlab.stats.compare` candidate is faster than its baseline, size by
+    size, in one sentence: the sizes where it is significantly faster, slower, or not
+    different (after the result's adjustment), each with its ratios; sizes with one run per
+    side are described, not judged. ``result`` holds one candidate against one baseline, one
+    row per block size (pick one machine and condition first: :func:`pick` per size would
+    quote an arbitrary one).
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"candidate": "chacha20-poly1305", "baseline": "aes-128-gcm",
+    ...                   "block_bytes": [16, 256, 1024, 16384], "ratio": [5.27, 2.19, 2.14, 0.938],
+    ...                   "ci_low": [4.91, 2.14, 2.01, 0.869], "ci_high": [5.66, 2.25, 2.28, 1.013],
+    ...                   "significant": [True, True, True, False]})
+    >>> faster_by_size(t)
+    'chacha20-poly1305 is faster than aes-128-gcm at 16 B–1 KiB (2.14–5.27×); not significantly different at 16 KiB (0.94× [0.87, 1.01])'
+    >>> faster_by_size(t.assign(significant=None, ci_low=None, ci_high=None)[:2])
+    'chacha20-poly1305 against aes-128-gcm, described (one run per side: not tested): 2.19–5.27× at 16 B–256 B'
+    """
+    for column in ("candidate", "baseline", "block_bytes", "ratio", "significant"):
+        if column not in result.columns:
+            raise AnalysisError(f"faster_by_size: no column {column!r}: pass a "
+                                f"cipherlab.stats.compare result")
+    pairs = result[["candidate", "baseline"]].astype(str).drop_duplicates()
+    sizes = result["block_bytes"]
+    if len(pairs) != 1 or sizes.duplicated().any() or sizes.isna().any():
+        raise AnalysisError(f"faster_by_size: the result must hold one candidate against one "
+                            f"baseline, one row per block size; it has {len(pairs)} pair(s) and "
+                            f"{len(result)} row(s) for {sizes.nunique()} size(s): pick one "
+                            f"machine and condition first (e.g. result[result.isa == 'native'])")
+    a, b = pairs.iloc[0]
+    rows = result.sort_values("block_bytes").assign(_pos=range(len(result)))
+
+    judged = rows["significant"].map(lambda v: None if _missing(v) else bool(v))
+    parts = []
+    for verdict_, mask in ((f"faster than {b}", judged.eq(True) & (rows["ratio"] > 1)),
+                           (f"slower than {b}", judged.eq(True) & (rows["ratio"] < 1)),
+                           ("not significantly different", judged.eq(False))):
+        if mask.any():
+            where, ratios = _sizes_and_ratios(rows[mask.to_numpy()])
+            parts.append(f"{verdict_} at {where} ({ratios})")
+    text = f"{a} is " + "; ".join(parts) if parts else ""
+    untested = rows[judged.isna().to_numpy()]
+    if len(untested):
+        where, ratios = _sizes_and_ratios(untested, interval_of_one=False)
+        described = f"{a} against {b}, described (one run per side: not tested): {ratios} at {where}"
+        text = f"{text}; {described}" if text else described
+    return text
+
+
+def _sizes_and_ratios(rows: pd.DataFrame, interval_of_one: bool = True) -> tuple[str, str]:
+    """``('16 B–1 KiB', '2.14–5.27×')`` for rows sorted by block size (sizes listed where others
+    lie between them: ``16 B, 16 KiB``); one row with its interval (``0.94× [0.87, 1.01]``)
+    where ``interval_of_one``."""
+    from cipherlab.plots import format_bytes
+
+    named = [format_bytes(n) for n in rows["block_bytes"]]
+    adjacent = rows["_pos"].iloc[-1] - rows["_pos"].iloc[0] == len(rows) - 1
+    where = (named[0] if len(rows) == 1 else f"{named[0]}–{named[-1]}" if adjacent
+             else ", ".join(named))
+    if len(rows) == 1 and interval_of_one:
+        return where, interval(rows.iloc[0])
+    lo, hi = rows["ratio"].min(), rows["ratio"].max()
+    return where, (f"{lo:.2f}–{hi:.2f}×" if lo != hi else f"{lo:.2f}×")
 
 
 def provenance(row: pd.Series) -> str:

@@ -134,3 +134,30 @@ def test_rows_of_different_tools_in_one_cell_are_flagged():
         warnings.simplefilter("error")
         assert st.comparable(df, by="tool").empty
         assert st.comparable(df, groupby=["tool", "algorithm"]).empty
+
+
+def test_an_arm_mask_without_armv8_aes_gets_the_no_aes_floor_and_its_name():
+    """A real forum paste of a Raspberry Pi 5 (Cortex-A76, 2.4 GHz) with OPENSSL_armcap=0x1:
+    AES-256-CBC at 97.6 MB/s without ARMv8 AES is 24.6 cycles/byte, inside the limit. Said to
+    run at 300 MHz (a clock typed wrong), the same rows are 3.1 cycles/byte: impossible without
+    the AES instructions (the floor of 4 × 14/10 rounds), which the ARM mask's isa_off
+    (aes+pmull+...) now says, as x86's aesni did; before, they got any CPU's floor (1.4) and
+    passed."""
+    from pathlib import Path
+
+    import cipherlab
+
+    paste = (Path(__file__).parents[1] / "data" / "user" / "terminal"
+             / "026_forum-pi5-armcap-prose-no-cpuinfo.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(paste)
+        assert st.lint(df).empty
+        found = st.lint(df, clock_hz=0.3e9)
+    masked = df[df["isa_off"].astype(str) == "aes+pmull+sha1+sha256+sha512+tick+cpuid"]
+    aes = found[found["algorithm"].astype(str) == "aes-256-cbc"]
+    off = aes[aes["line"].isin(masked["line"])]
+    assert len(off) == 6 and all("on any CPU" in m for m in aes.loc[~aes.index.isin(off.index),
+                                                                     "message"])
+    assert all("limit of 5.6 cycles/byte for aes-256-cbc on a CPU without ARMv8 AES" in m
+               for m in off["message"]) and not any("AES-NI" in m for m in off["message"])

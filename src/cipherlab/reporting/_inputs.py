@@ -5,7 +5,9 @@ captures, tidy CSV/Parquet, text, file objects) or a tidy DataFrame. The section
 machines, builds and conditions, so every row gets a ``machine``:
 
 1. the input's ``label`` when the caller gives one (``--label``);
-2. else the ``host`` condition (captures record it), else the ``cpu`` the text names;
+2. else the ``host`` condition (captures record it), else the ``cpu`` the text names; machines
+   that share a host name (every cloud VM is ``ubuntu``) but not a ``host_id`` or CPU are named
+   apart (``x86/ubuntu``, ``arm/ubuntu``), with a warning;
 3. else the run label, where the labelled runs of one file measure the same cells under the
    same conditions (one benchmark pasted for several systems, as mailing-list dumps do), or
    were made by different builds and their labels say more than the build (``Linux (P3
@@ -257,6 +259,59 @@ def _by_file(rows: pd.DataFrame, name: str) -> pd.Series:
     return machine
 
 
+# What tells one machine from another that bears its name: the id a capture gives the machine
+# it ran on (machine id and host name), and the CPU it names (a cloned image shares the id).
+_IDENTITY = ("host_id", "cpu")
+
+
+def _namesakes(frames: list[pd.DataFrame], inputs: list[str], labelled: list[bool]) -> None:
+    """Name apart the machines that share a name (every cloud VM is ``ubuntu``, two
+    ``localhost``s, two ``raspberrypi``s) but not a ``host_id`` or CPU: each becomes a machine
+    of its own, named by its input where that tells them apart (``x86/ubuntu``, ``ubuntu
+    (aws-2)``), else by its CPU, else by its host id, with a warning. A name given with a label
+    is the caller's and stays; a warning says what it pools."""
+    from cipherlab.errors import ComparabilityWarning, warn_caller
+
+    rows = pd.concat([pd.DataFrame({
+        MACHINE: f[MACHINE].astype("object"), "_input": i, "_row": range(len(f)),
+        **{c: (f[c].astype("object") if c in f.columns else None) for c in _IDENTITY}})
+        for i, f in enumerate(frames)], ignore_index=True)
+    for machine, sub in rows.groupby(MACHINE, sort=False):
+        split = [c for c in _IDENTITY if sub[c].nunique() > 1]
+        if not split:
+            continue
+        told = sub[split[0]].astype("object")
+        seen = ", ".join(f"{c} {', '.join(map(str, sub[c].dropna().unique()))}" for c in split)
+        if any(labelled[i] for i in sub["_input"].unique()):
+            warn_caller(f"the label {machine!r} names machines whose {seen} differ: they are "
+                        "pooled as one machine, as the label says; give each its own label if "
+                        "they are not one", ComparabilityWarning)
+            continue
+        names = _namesake_names(str(machine), sub, told, inputs)
+        for i, part in sub[told.notna()].groupby("_input"):
+            frame = frames[i]
+            at = frame.index[part["_row"].to_numpy()]
+            frame.loc[at, MACHINE] = told.loc[part.index].map(names).to_numpy()
+        warn_caller(f"{told.nunique()} machines are named {machine!r} ({seen}): they are "
+                    f"compared as {', '.join(repr(n) for n in names.values())}, never pooled "
+                    "as runs of one machine nor taken for one machine's builds; give each "
+                    "source a label to name them", ComparabilityWarning)
+
+
+def _namesake_names(machine: str, sub: pd.DataFrame, told: pd.Series,
+                    inputs: list[str]) -> dict[Any, str]:
+    """The name of each machine that bears ``machine``: by its input where each is the only
+    one of its input and their inputs are named apart, else by its CPU, else by its id."""
+    where = sub.groupby(told, sort=False)["_input"].unique()
+    if all(len(i) == 1 for i in where) and len({inputs[i[0]] for i in where}) == len(where):
+        return {k: (inputs[i[0]] if inputs[i[0]].endswith(machine) else
+                    f"{machine} ({inputs[i[0]]})") for k, i in where.items()}
+    cpus = sub.groupby(told, sort=False)["cpu"].agg(lambda c: tuple(c.dropna().unique()))
+    if all(len(c) == 1 for c in cpus) and len({c[0] for c in cpus}) == len(cpus):
+        return {k: f"{machine} ({c[0]})" for k, c in cpus.items()}
+    return {k: f"{machine} (host {str(k)[:8]})" for k in where.index}
+
+
 def _host_facts(source) -> list[dict[str, Any]]:
     """The ``host.json`` of each capture folder of ``source``, with its ``builds.json`` (the
     facts of each build a capture compared) as ``_builds``."""
@@ -329,6 +384,16 @@ def _name_builds(frames: list[pd.DataFrame], texts: list[str | None], names: lis
             frames[i].loc[rows, BUILD] = label
 
 
+def _host_rows(frame: pd.DataFrame, host: dict[str, Any]) -> pd.Series:
+    """The mask of the rows of ``frame`` measured on the host of a ``host.json`` (its name, and
+    its id where both say one: two machines may share a name)."""
+    mask = pd.Series("host" in frame.columns, index=frame.index)
+    for col in ("host", "host_id"):
+        if col in frame.columns and (col == "host" or host.get(col)):
+            mask &= frame[col].astype("object") == host.get(col)
+    return mask
+
+
 def load(sources, label=None) -> Inputs:
     """Read ``sources`` (None: the bundled data) into one table with a ``machine`` column."""
     import cipherlab
@@ -354,12 +419,12 @@ def load(sources, label=None) -> Inputs:
         frames.append(frame)
         hosts.append(_host_facts(source))
         names.append(f"{lab} ({name})" if lab and lab != name else name)
+    _namesakes(frames, input_names, [lab is not None for lab in labels])
     _name_builds(frames, [_build_text(f, h) for f, h in zip(frames, hosts, strict=True)], input_names)
     facts = {}
     for frame, found, lab in zip(frames, hosts, labels, strict=True):
         for host in found:
-            rows = frame[frame["host"].astype("object") == host.get("host")] if (
-                "host" in frame.columns) else frame.iloc[:0]
+            rows = frame[_host_rows(frame, host)]
             machine = rows[MACHINE].iloc[0] if len(rows) else lab or host.get("host")
             builds = host.pop("_builds")
             build = rows[BUILD].dropna().unique() if BUILD in rows.columns else []

@@ -70,8 +70,9 @@ def machines(df: pd.DataFrame, w: Writer) -> Section:
     sec.say(
         "Each comparison below puts one machine's throughput over another's for the same "
         "algorithm, block size and tool, measured on one core with the same timing base. "
-        "Machines are told apart by host (or the name given with <code>--label</code>), "
-        "whatever files their runs came from. With one run per machine (a pasted dump) the "
+        "Machines are told apart by host (or the name given with <code>--label</code>; "
+        "two hosts of one name by their host id or CPU), whatever files their runs came "
+        "from. With one run per machine (a pasted dump) the "
         "ratios are described per cell, not tested: block sizes are not replicates. With "
         "repeated runs each cell is tested on its own (Welch's t-test on the runs' log "
         "throughput), p-values Holm-adjusted across each table. What else differs between the "

@@ -14,7 +14,8 @@ parameters). Results print formatted in a REPL or notebook and export with :func
 - :func:`runs_needed`: how many runs a comparison needs to find a difference, from the
   run-to-run spread of a pilot capture (and the smallest difference its runs can find).
 - :func:`per_ghz`, :func:`cycles_per_byte`: clock normalisation; :func:`per_process`: the
-  rate of one process of a ``-multi N`` run.
+  rate of one process of a ``-multi N`` run, :func:`scaling`: how ``-multi`` scales (efficiency per
+  process against one process alone).
 - :func:`comparable`, :func:`lint`: like-for-like and physical plausibility checks.
 - :func:`record_layer_rates`, :func:`predict_tls`: what a TLS suite's record layer could reach
   from ``openssl speed`` rates, beside each measured transfer.
@@ -27,7 +28,7 @@ parameters). Results print formatted in a REPL or notebook and export with :func
 from cipherlab.stats._adjust import adjust_p
 from cipherlab.stats._checks import aead_era, comparable, lint, physical_floor
 from cipherlab.stats._clock import (
-    clock_from_text, clock_source, cycles_per_byte, per_ghz, per_process, resolve_clock)
+    clock_from_text, clock_source, cycles_per_byte, per_ghz, per_process, resolve_clock, scaling)
 from cipherlab.stats._compare import compare, ratio_test, speedup
 from cipherlab.stats._cost import cost_model, crossover, small_block_overhead
 from cipherlab.stats._export import StatsResult, to_latex, to_markdown
@@ -54,6 +55,7 @@ __all__ = [
     "record_layer_rates",
     "resolve_clock",
     "runs_needed",
+    "scaling",
     "small_block_overhead",
     "speedup",
     "to_latex",

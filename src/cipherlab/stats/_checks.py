@@ -16,6 +16,7 @@ import pandas as pd
 
 from cipherlab.algorithms import aead_loop_changed, is_aes
 from cipherlab.errors import ComparabilityWarning, PlausibilityWarning
+from cipherlab.runners._isa import aes_name
 from cipherlab.stats._clock import resolve_clock
 from cipherlab.stats._common import RUN_KEYS, as_list, map_unique, require_columns
 from cipherlab.stats._common import warn as _warn
@@ -199,7 +200,7 @@ def _mixed(gid, attr, valid):
 
 
 def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: bool = True,
-) -> pd.DataFrame:
+               metric: str | None = None) -> pd.DataFrame:
     """Check that rows about to be compared were measured like for like.
 
     Rows are compared within each group of ``groupby`` (default: the whole table is one
@@ -231,7 +232,8 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         rows of different tools (openssl, cryptography, tls) in one group, unless the
         comparison is ``by="tool"``.
     ``multi``
-        ``-multi`` runs beside other process counts, §1.7.
+        ``-multi`` runs beside other process counts, §1.7 (not for a ``metric`` of one process,
+        ``bytes_per_s_per_process`` of :func:`per_process`: it puts the counts on one scale).
 
     Parameters
     ----------
@@ -241,6 +243,8 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         The column the comparison is about (used by the legacy-names check).
     groupby : str or list of str, optional
         Compare only within these groups (e.g. ``["algorithm", "operation"]``).
+    metric : str, optional
+        The rate the comparison reads (``compare``'s ``metric``).
     warn : bool
         Emit the warnings (the returned frame is the same either way).
 
@@ -329,7 +333,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         has_wheel = np.bincount(gid, weights=wheel, minlength=int(gid.max()) + 1 if n else 0) > 0
         bad, values = _mixed(gid, ssl, ssl.notna().to_numpy() & has_wheel[gid])
         findings.append(("wheel-openssl", bad, ssl, values))
-    if "multi" in df.columns:
+    if "multi" in df.columns and not str(metric).endswith("_per_process"):
         procs = pd.to_numeric(df["multi"], errors="coerce").fillna(1)
         bad, values = _mixed(gid, procs, everything)
         findings.append(("multi", bad, procs, [f"{float(v):g} process(es)" for v in values]))
@@ -389,6 +393,8 @@ _OLD_CPU_RE = re.compile(r"\bP[234]\b|Pentium|Celeron|Athlon|Duron|Core ?2|Opter
                          r"\bAtom\b|PowerPC|UltraSPARC|\bG[345]\b", re.IGNORECASE)
 _KERNEL_RE = re.compile(r"kernel|afalg|af_alg|devcrypto|cryptodev", re.IGNORECASE)
 _AES_RE = re.compile(r"^aes-(128|192|256)-([a-z0-9]+)")
+#: The AES instructions a mask's ``isa_off`` names: x86's AES-NI and ARMv8's.
+_AES_INSTRUCTIONS = frozenset({"aesni", "aes"})
 
 
 def physical_floor(algorithm: str, operation: str = "encrypt", cpu_class: str = "any") -> float:
@@ -423,8 +429,10 @@ def _cpu_class(df: pd.DataFrame) -> np.ndarray:
     if "aesni" in df.columns:
         off = map_unique(df["aesni"], lambda v: str(v).lower() in ("off", "no", "false"))
         klass = np.where(off.astype(bool) & (klass == "any"), "no-aesni", klass)
-    if "isa_off" in df.columns:  # a mask that switched AES-NI off, whatever else went with it
-        off = map_unique(df["isa_off"], lambda v: "aesni" in str(v).split("+"))
+    if "isa_off" in df.columns:  # a mask that switched the AES instructions off (x86's AES-NI,
+        # ARMv8's aes), whatever else went with it
+        off = map_unique(df["isa_off"], lambda v: not _AES_INSTRUCTIONS.isdisjoint(
+            str(v).split("+")))
         klass = np.where(off.astype(bool) & (klass == "any"), "no-aesni", klass)
     if "tier" in df.columns:
         c_only = map_unique(df["tier"], lambda v: "no-asm" in str(v).lower())
@@ -461,7 +469,7 @@ def _limit_findings(df: pd.DataFrame, clock_hz) -> tuple[np.ndarray, list[str], 
         cpb = used_clock[i] / rate[i]
         where = (f"{clock[i] / 1e9:.3g} GHz" if known[i]
                  else f"the fastest clock any CPU reaches ({MAX_CLOCK_HZ / 1e9:.1f} GHz; no clock known)")
-        what = {"via": "a VIA PadLock CPU", "no-aesni": "a CPU without AES-NI",
+        what = {"via": "a VIA PadLock CPU", "no-aesni": f"a CPU without {aes_name(df.iloc[[i]])}",
                 "any": "any CPU"}[klass[i]]
         msg = (f"{rate[i] / 1e6:,.0f} MB/s is {cpb:.2g} cycles/byte at {where}: beyond the physical "
                f"limit of {floors[i]:g} cycles/byte for {algo[i]} on {what} (measurement-notes §3)")

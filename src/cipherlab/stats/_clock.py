@@ -20,10 +20,12 @@ from cipherlab.readers._tables._facts import CLOCK, hz
 from cipherlab.stats._common import map_unique, require_columns
 
 __all__ = ["clock_from_text", "clock_source", "cycles_per_byte", "per_ghz", "per_process",
-           "resolve_clock"]
+           "resolve_clock", "scaling"]
 
 _CLOCK_RE = re.compile(CLOCK + r"\b", re.IGNORECASE)  # (the readers' clock: one definition)
 _TEXT_COLUMNS = ("label", "cpu")
+# The columns only a capture's rows carry (the capture folder's ids).
+_CAPTURE_COLUMNS = ("capture_id", "host_id")
 # (a run of a document table, of one of _TABLE_DIALECTS, has a clock_hz copied from a CPU's name
 # in its prose or cells: nominal, never a reported frequency)
 
@@ -97,7 +99,13 @@ def _resolve(df: pd.DataFrame, clock_hz=None) -> tuple[np.ndarray, np.ndarray]:
         for col in _TEXT_COLUMNS:
             if col in df.columns:
                 named = np.where(np.isnan(named), _parse_column(df[col]), named)
-        copied = table | np.isclose(out, named)
+        # a clock is the host's report only in a capture's rows (its host facts); a text's
+        # clock is named in its prose or tables (``Cortex-A76 @ 2.4GHz``): the rated one
+        captured = np.zeros(n, dtype=bool)
+        for col in _CAPTURE_COLUMNS:
+            if col in df.columns:
+                captured |= df[col].notna().to_numpy(bool)
+        copied = table | np.isclose(out, named) | ~captured
         kind[~np.isnan(out)] = np.where(copied, "nominal", "reported")[~np.isnan(out)]
     for col in _TEXT_COLUMNS:
         if col in df.columns and np.isnan(out).any():
@@ -129,14 +137,19 @@ def clock_source(df: pd.DataFrame, clock_hz=None) -> pd.Series:
     """Where each row's clock comes from: ``nominal``, ``reported``, ``given`` or None (no clock).
 
     ``nominal``: named in a label or CPU string (``P3 750Mhz``, ``@ 3.40GHz``), or copied from
-    one by a retyped table: the rated clock, not the one the run had (turbo, power saving).
+    one by a retyped table or a paste's prose (any ``clock_hz`` of rows that are no capture's):
+    the rated clock, not the one the run had (turbo, power saving).
     ``reported``: the ``clock_hz`` the host reported when it was captured (``/proc/cpuinfo``,
-    see the capture's ``host.txt``). ``given``: the caller's ``clock_hz``.
+    see the capture's ``host.json``; rows with a ``capture_id``). ``given``: the caller's
+    ``clock_hz``.
 
     >>> import pandas as pd
-    >>> df = pd.DataFrame({"label": ["P3 750Mhz", "box", "x"], "clock_hz": [None, 2.1e9, None]})
+    >>> df = pd.DataFrame({"label": ["P3 750Mhz", "box", "x"], "clock_hz": [None, 2.1e9, None],
+    ...                    "capture_id": [None, "3a9f", None]})
     >>> clock_source(df).tolist()
     ['nominal', 'reported', nan]
+    >>> clock_source(df.drop(columns="capture_id")).tolist()  # a paste's "@ 2.1GHz" in prose
+    ['nominal', 'nominal', nan]
     """
     return pd.Series(_resolve(df, clock_hz)[1], index=df.index, name="clock_source")
 
@@ -159,6 +172,23 @@ def _with_clock(df: pd.DataFrame, clock_hz, what: str) -> tuple[pd.DataFrame, np
                                    f"after '@'" if several else "")
              + "): their per-cycle values are NaN. Pass clock_hz=.", CipherlabWarning)
     return out, clock
+
+
+def _warn_nominal(out: pd.DataFrame, what: str) -> None:
+    """Warn about the rows of ``out`` whose clock is only nominal, naming their labels/CPUs."""
+    nominal = out["clock_source"].astype("object").eq("nominal").to_numpy(bool)
+    if not nominal.any():
+        return
+    from cipherlab.errors import CipherlabWarning
+    from cipherlab.stats._common import warn
+
+    named = sorted({str(t) for col in _TEXT_COLUMNS if col in out.columns
+                    for t in pd.unique(out.loc[nominal, col].dropna())})
+    shown = ", ".join(map(repr, named[:4])) + (", ..." if len(named) > 4 else "")
+    warn(f"{what}: {int(nominal.sum())} of {len(out)} row(s) have only a nominal clock (named "
+         f"in a label or CPU{': ' + shown if shown else ''}): the rated clock, not the one the "
+         f"run had (turbo, power saving), so their cycles per byte are an estimate under that "
+         f"assumption; pass clock_hz= with the measured clock.", CipherlabWarning)
 
 
 def per_ghz(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
@@ -203,7 +233,9 @@ def cycles_per_byte(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
 
     Cycles per byte is the unit of the published physical limits (measurement-notes §3: e.g.
     AES-128-GCM ~0.63 cpb on Skylake). ``clock_source`` says whether the clock was nominal or
-    reported by the host; rows with no known clock get NaN and are counted in a warning.
+    reported by the host; rows with no known clock get NaN and are counted in a warning, and
+    rows whose clock is only nominal (a label's or CPU name's: the rated clock, not the one the
+    run had under turbo or power saving) in another, naming them.
 
     Examples
     --------
@@ -214,6 +246,7 @@ def cycles_per_byte(df: pd.DataFrame, clock_hz=None) -> pd.DataFrame:
     """
     require_columns(df, ["bytes_per_s"], what="cycles_per_byte")
     out, clock = _with_clock(df, clock_hz, "cycles_per_byte")
+    _warn_nominal(out, "cycles_per_byte")
     rate = pd.to_numeric(out["bytes_per_s"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["cycles_per_byte"] = np.where(rate > 0, clock / rate, np.nan)
@@ -249,4 +282,66 @@ def per_process(df: pd.DataFrame) -> pd.DataFrame:
         if col in out.columns:
             out[f"{col}_per_process"] = pd.to_numeric(out[col], errors="coerce").to_numpy(
                 dtype=float, na_value=np.nan) / procs
+    return out
+
+
+def scaling(df: pd.DataFrame, *, cores: int | None = None, metric: str = "bytes_per_s",
+            **compare_args) -> pd.DataFrame:
+    """How ``openssl speed -multi N`` scales on a machine: per cell, the rate of one of N
+    processes over one process alone (``efficiency``: 1 = N processes each as fast as one
+    alone), with the interval and test of :func:`~cipherlab.stats.compare` on the runs.
+
+    A row without ``multi`` is one process (``-multi 1``). The columns of ``compare``
+    (``candidate`` = N, ``ratio`` = ``efficiency``) plus ``processes``, ``speedup`` (the N
+    processes' total over one alone: N × efficiency), ``cores`` and ``oversubscribed`` (N > the
+    cores: the processes take turns, so the efficiency is at most cores/N by construction).
+    Loud where it cannot be right: one run per side is described, not tested (a warning says
+    how many cells); ``cores`` unknown (not given, no ``cores`` column: a dump does not say)
+    makes the efficiency per process, not per core, with a warning; N above the cores is
+    warned about. The children of ``-multi`` time with the wall clock, so the one process to
+    compare with is an ``openssl speed -elapsed`` run (``comparable`` warns otherwise).
+
+    Examples
+    --------
+    >>> import pandas as pd, warnings
+    >>> df = pd.DataFrame({"source": ["a", "b", "c", "d", "e", "f"], "run": 0,
+    ...     "algorithm": "aes-128-gcm", "operation": "encrypt", "block_bytes": 16384,
+    ...     "timing": "elapsed", "multi": pd.array([None, None, None, 2, 2, 2], dtype="Int64"),
+    ...     "bytes_per_s": [1.00e9, 1.02e9, 0.98e9, 1.90e9, 1.94e9, 1.86e9]})
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     out = scaling(df, cores=2)
+    >>> out[["processes", "efficiency", "speedup", "oversubscribed"]].round(2).to_dict("records")
+    [{'processes': 2, 'efficiency': 0.95, 'speedup': 1.9, 'oversubscribed': False}]
+    """
+    from cipherlab.errors import CipherlabWarning
+    from cipherlab.stats._common import warn
+    from cipherlab.stats._compare import compare
+
+    require_columns(df, ["multi", metric], what="scaling")
+    rows = per_process(df)
+    rows["multi"] = pd.to_numeric(rows["multi"], errors="coerce").fillna(1).astype("int64")
+    if cores is None and "cores" in rows.columns and rows["cores"].nunique() == 1:
+        cores = int(rows["cores"].dropna().iloc[0])
+    out = compare(rows, by="multi", baseline=1, metric=f"{metric}_per_process", **compare_args)
+    out.insert(out.columns.get_loc("ratio"), "processes", out["candidate"].astype("int64"))
+    out["efficiency"] = out["ratio"]
+    out["speedup"] = out["ratio"] * out["processes"]
+    out["cores"] = pd.array([cores] * len(out), dtype="Int64")
+    out["oversubscribed"] = pd.array(
+        [None if cores is None else bool(n > cores) for n in out["processes"]], dtype="boolean")
+    untested = int(out["test"].eq("no replication").sum())
+    if untested:
+        warn(f"scaling: {untested} of {len(out)} cell(s) have one run per side: their "
+             f"efficiency is described, not tested (repeat each run, one process per run, to "
+             f"get intervals).", CipherlabWarning)
+    if cores is None:
+        warn("scaling: the machine's cores are not known (pass cores=...; a dump does not say "
+             "them): the efficiency is per process, and per core only while N is at most the "
+             "cores.", CipherlabWarning)
+    elif out["oversubscribed"].any():
+        many = sorted(set(out.loc[out["oversubscribed"].fillna(False), "processes"]))
+        warn(f"scaling: -multi {', '.join(map(str, many))} runs more processes than the "
+             f"{cores} cores: they take turns, so the efficiency is at most {cores}/N by "
+             f"construction, not a measure of how the cipher scales.", CipherlabWarning)
     return out

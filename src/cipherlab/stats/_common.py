@@ -142,8 +142,10 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
     # each tool's run no longer varies within a cell and is not a key; of two as coarse, one
     # that every row states first (a paste beside a capture: its version names it, its blank
     # host would not)
+    # (and on a tie, the machine before the session on it: host_id names the row's machine,
+    # capture_id only a capture of it)
     for c in sorted(extra, key=lambda c: (rows[c].nunique(dropna=by is not None),
-                                          bool(rows[c].isna().any()))):
+                                          bool(rows[c].isna().any()), c == "capture_id")):
         # A fit per group (no `by`): a run that states no label, build or host beside one
         # that does may be another machine, so blank is one more value (one line through two
         # builds is no cost model). A comparison joins its sides on the keys, and a column

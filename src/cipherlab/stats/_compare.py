@@ -74,6 +74,7 @@ _PAIRED_WARNING = (
 def _sides(df, by, baseline, candidate, metric, what):
     """Validated rows of the compared levels (clean metric), and the candidate levels."""
     require_columns(df, [by, metric], what=what)
+    _refuse_namesakes(df, by, what)
     levels = df[by].astype("object")
     present = pd.unique(levels.dropna())
     if baseline not in set(present):
@@ -101,6 +102,30 @@ def _sides(df, by, baseline, candidate, metric, what):
                             f"{baseline!r} to compare with.")
     rows = df.loc[levels.isin([baseline, *candidates]).to_numpy()]
     return clean_metric(rows, metric, what=what), candidates
+
+
+def _refuse_namesakes(df, by, what):
+    """Refuse ``by="host"`` where one host name holds several machines (``host_id``: every
+    cloud VM is ``ubuntu``): its level would be two machines, its runs no one machine's.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"host": ["ubuntu", "ubuntu", "pi"], "host_id": ["a1", "b2", "c3"]})
+    >>> _refuse_namesakes(df, "host", "compare")
+    Traceback (most recent call last):
+    ...
+    cipherlab.errors.AnalysisError: compare: host 'ubuntu' names 2 machines (host_id a1, b2: two machines with one host name); compare by='host_id', or name them apart first, e.g. df['host'] = df['host'].astype(str) + ' ' + df['host_id'].astype(str).str[:8]
+    """
+    if by != "host" or "host_id" not in df.columns:
+        return
+    ids = df.groupby(df[by].astype("object"), sort=False)["host_id"].unique()
+    ids = ids.map(lambda v: [x for x in v if pd.notna(x)])
+    for host, found in ids.items():
+        if len(found) > 1:
+            raise AnalysisError(
+                f"{what}: host {host!r} names {len(found)} machines (host_id "
+                f"{', '.join(map(str, found))}: two machines with one host name); compare "
+                f"by='host_id', or name them apart first, e.g. df['host'] = "
+                f"df['host'].astype(str) + ' ' + df['host_id'].astype(str).str[:8]")
 
 
 def _keys(rows, groupby, by, what):
@@ -333,7 +358,7 @@ def _run(df, by, baseline, candidate, groupby, metric, test, alpha, paired, unit
     if check:
         from cipherlab.stats._checks import comparable, warn_implausible
 
-        comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"])
+        comparable(rows, by=by, groupby=[k for k in keys if k != "block_bytes"], metric=metric)
         if metric == "bytes_per_s":
             warn_implausible(rows, what)
         _warn_one_session_per_side(rows, by, unit_cols, what)

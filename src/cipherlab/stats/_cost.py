@@ -406,8 +406,8 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
                  a            b crossover_bytes ci_low         regime
     0  aes-128-gcm  aes-128-cbc           45.00      –  a overtakes b
     """
-    both, keys, _, influence = _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, unit,
-                                          "crossover")
+    both, keys, points, influence = _pair_fits(df, a, b, groupby, metric, clock_hz, alpha, unit,
+                                               "crossover")
     t0a, ca, t0b, cb = (both[c].to_numpy(float) for c in ("t0_ns_a", "c_ns_per_byte_a",
                                                           "t0_ns_b", "c_ns_per_byte_b"))
     dt0, dc = t0a - t0b, cb - ca  # dc > 0: a is cheaper per byte
@@ -431,11 +431,47 @@ def crossover(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", 
     out["ci_high"] = np.where(finite, hi, np.nan)
     out["regime"] = regime
     out["n_units"] = (dof + 1).astype(int)
-    out["note"] = np.where(dof < 1, "one run: no replication, no interval", "")
+    t_crit = _st.t.ppf(1 - alpha / 2, np.maximum(dof, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slopes_alike = (dof >= 1) & ~(np.abs(dc) / np.sqrt(v22) > t_crit)
+    out["note"] = _crossover_notes(value, crossing, regime, dof, slopes_alike,
+                                   _measured_sizes(both, points, keys))
     out = tidy_keys(out, keys, df)
     from cipherlab.stats._export import StatsResult
 
     return StatsResult(out.reset_index(drop=True))
+
+
+def _measured_sizes(both, points, keys) -> np.ndarray:
+    """Per pair of fits, the smallest and largest block size the runs measured (rows x 2)."""
+    span = (points.groupby([points[k].astype("object") for k in keys], dropna=False)["_n"]
+            .agg(["min", "max"]).reset_index() if keys else
+            pd.DataFrame({"min": [points["_n"].min()], "max": [points["_n"].max()]}))
+    if not keys:
+        return np.repeat(span[["min", "max"]].to_numpy(float), len(both), axis=0)
+    found = both[keys].astype("object").merge(span, on=keys, how="left")
+    return found[["min", "max"]].to_numpy(float)
+
+
+def _crossover_notes(value, crossing, regime, dof, slopes_alike, sizes) -> np.ndarray:
+    """What a crossover row cannot say: one run (no interval), a crossing outside the sizes
+    measured (an extrapolation of the lines), "always"/"never" where the per-byte costs do not
+    differ significantly (which is faster for longer messages is not known)."""
+    from cipherlab.plots import format_bytes
+
+    notes = []
+    for i in range(len(value)):
+        said = ["one run: no replication, no interval"] if dof[i] < 1 else []
+        low, high = sizes[i]
+        measured = f"{format_bytes(low)}–{format_bytes(high)}"
+        if crossing[i] and not low <= value[i] <= high:
+            said.append(f"the lines cross outside the sizes measured ({measured}): an "
+                        "extrapolation, not a measurement")
+        if regime[i] in ("a always faster", "never") and slopes_alike[i]:
+            said.append(f"the per-byte costs do not differ significantly: beyond the sizes "
+                        f"measured ({measured}) which is faster is not known from these runs")
+        notes.append("; ".join(said))
+    return np.array(notes, dtype=object)
 
 
 def small_block_overhead(df: pd.DataFrame, a: str = "aes-128-gcm", b: str = "aes-128-cbc", *,
