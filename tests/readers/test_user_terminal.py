@@ -399,3 +399,76 @@ def test_the_output_of_a_command_that_runs_no_speed_names_no_run():
             "\U0001f37a  /opt/homebrew/Cellar/openssl@3/3.4.0: 7,236 files, 33.4MB\n" +
             text[text.index("/ # openssl"):])  # (zsh's prompt: brew's last line named the run)
     assert _runs(_read(brew), "label")[0] is None
+
+
+AES = ("The 'numbers' are in 1000s of bytes per second processed.\n"
+       "type             16 bytes     64 bytes\n"
+       "AES-128-GCM      {0}k   {1}k\n")
+
+
+def test_what_changes_the_provider_is_a_condition_of_the_run():
+    """`-provider` given twice loads both (046); OPENSSL_CONF/OPENSSL_FIPS/OPENSSL_MODULES before
+    the command, exported for the shell's later commands (047) until unset, or in a runner's
+    `-e` are conditions named by the variable, on its own runs only."""
+    df = _read("$ openssl speed -provider default -provider legacy -evp aes-128-gcm\n"
+               + AES.format("1.00", "2.00"))
+    assert _runs(df, "provider") == ["default,legacy"]
+    df = _read("$ OPENSSL_MODULES=/opt/o/lib64/ossl-modules openssl speed -provider fips -evp aes-128-gcm\n"
+               + AES.format("1.00", "2.00"))
+    assert _runs(df, "openssl_modules") == ["/opt/o/lib64/ossl-modules"]
+    assert _runs(df, "provider") == ["fips"]
+    prompt = "[me@el8 ~]$ openssl speed -evp aes-128-gcm\n"
+    df = _read("[me@el8 ~]$ setenv OPENSSL_CONF /etc/ssl/fips.cnf\n" + prompt + AES.format("1.00", "2.00")
+               + prompt + AES.format("1.10", "2.10") + "[me@el8 ~]$ unsetenv OPENSSL_CONF\n"
+               + prompt + AES.format("1.20", "2.20"))
+    assert _runs(df, "openssl_conf") == ["/etc/ssl/fips.cnf", "/etc/ssl/fips.cnf", None]
+    df = _read("$ export OPENSSL_FIPS=1 && openssl speed -evp aes-128-gcm\n" + AES.format("1.00", "2.00")
+               + "$ openssl speed -evp aes-128-gcm\n" + AES.format("1.10", "2.10"))
+    assert _runs(df, "openssl_fips") == ["1", "1"]
+    df = _read("$ podman run --rm --env=OPENSSL_CONF=/etc/ssl/fips.cnf img sh -c 'openssl speed "
+               "-evp aes-128-gcm'\n" + AES.format("1.00", "2.00"))
+    assert _runs(df, "openssl_conf") == ["/etc/ssl/fips.cnf"]
+    # another user's shell did not export it
+    df = _read("[a@el8 ~]$ export OPENSSL_FIPS=1\n[b@el9 ~]$ openssl speed -evp aes-128-gcm\n"
+               + AES.format("1.00", "2.00"))
+    assert _runs(df, "openssl_fips") == [None]
+
+
+def test_a_stated_fips_mode_is_a_condition_and_a_mention_is_none():
+    """A sentence stating the system's FIPS mode binds it to the run below (`fips`), RHEL's
+    switches (`fips-mode-setup --enable`, `update-crypto-policies --set FIPS`) to the shell's
+    later runs; a sentence that merely names FIPS sets nothing."""
+    df = _read("With FIPS mode enabled (fips=1 on the kernel command line):\n\n" + AES.format("1.00", "2.00")
+               + "\nand without FIPS:\n\n" + AES.format("1.10", "2.10"))
+    assert _runs(df, "fips") == ["on", "off"]
+    df = _read("# update-crypto-policies --set FIPS\nSetting system policy to FIPS\n"
+               "# openssl speed -evp aes-128-gcm\n" + AES.format("1.00", "2.00")
+               + "# openssl speed -evp aes-128-gcm\n" + AES.format("1.10", "2.10"))
+    assert _runs(df, "crypto_policy") == ["FIPS", "FIPS"]
+    df = _read("The FIPS 140-3 validated module is slower, see below.\n\n" + AES.format("1.00", "2.00"))
+    assert "fips" not in df
+
+
+def test_fips_and_default_provider_runs_are_never_pooled():
+    """Runs of one machine with and without `-provider fips` (and with AES-NI on and off) are
+    two settings: speedup compares AES-NI within each, never pooling them as replicates."""
+    import warnings
+
+    from cipherlab import stats
+
+    mask = "OPENSSL_ia32cap='~0x200000200000000' "
+    text = "".join(f"[me@el9 ~]$ {m}openssl speed {p}-evp aes-128-gcm\n" + AES.format(a, b)
+                   for m, p, a, b in [("", "", "400000.00", "900000.00"),
+                                      (mask, "", "100000.00", "120000.00"),
+                                      ("", "-provider fips ", "300000.00", "800000.00"),
+                                      (mask, "-provider fips ", "90000.00", "100000.00")])
+    df = _read(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = stats.speedup(df)
+    assert "provider" in result
+    assert sorted(result["provider"].astype("object").fillna("").unique()) == ["", "fips"]
+    assert (result["n_candidate"] == 1).all() and (result["n_baseline"] == 1).all()
+    fips = result[result["provider"].eq("fips") & result["block_bytes"].eq(16)]
+    assert fips["ratio"].round(3).tolist() == [round(300000 / 90000, 3)]
+

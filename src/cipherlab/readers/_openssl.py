@@ -43,7 +43,7 @@ from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_it
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
-                                     stands_in_a_log)
+                                     prose_fips, shell_environment, stands_in_a_log)
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -190,6 +190,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
         # (a capability mask a shell exported, for its later prompts: (mask, the shell's user@host))
         self.shell_mask: tuple[str, str | None] | None = None
+        # (conditions a shell set for its later prompts, `export OPENSSL_CONF=...`: name ->
+        # (value, the shell's user@host))
+        self.shell_conditions: dict[str, tuple[str, str | None]] = {}
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -561,6 +564,15 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
             self.set_shell_mask(stated[0], line)
+        setting = shell_environment(line) if "OPENSSL_" in line or "fips" in line or "FIPS" in line else None
+        if setting is not None:  # (`export OPENSSL_CONF=...`, `fips-mode-setup --enable`)
+            self.set_shell_conditions(dict((setting,)), line)
+        fips = prose_fips(line) if "fips" in line or "FIPS" in line else None
+        if fips is not None:  # ("with FIPS mode enabled:": the output below it, as a mask)
+            if self.cur is not None and not self.cur.has_cells():
+                bind_context(self.cur, {"fips": fips})
+            else:
+                self.pending_context["fips"] = fips
         if mask is not None:  # for the output below it: this run's while it has none
             if self.cur is not None and not self.cur.has_cells():
                 bind_context(self.cur, {"isa_mask": mask})
@@ -604,6 +616,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 self.headings.append((i - 1, h))
         if byline:
             self.shell_mask = None  # (another author's post: another shell)
+            self.shell_conditions = {}
             self.bylines.append(i)
         if line[0] in "`~" and line.startswith(("```", "~~~")):
             self.fences.append(i)
@@ -880,12 +893,23 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if mask is None:
             self.pending_context.pop("isa_mask", None)
 
+    def set_shell_conditions(self, settings: dict[str, str | None], line: str) -> None:
+        """Shell statements on ``line`` set (or, None, cleared) conditions for every later
+        command of that shell (:meth:`apply_prompt`)."""
+        for name, value in settings.items():
+            if value is None:
+                self.shell_conditions.pop(name, None)
+            else:
+                self.shell_conditions[name] = (value, shell_host(line))
+
     def unbound_prompt(self, i: int, prompt: dict) -> bool:
         """A loop's or a list's command line that prints several runs: whose options are whose?
         None is bound (loud). The run above ends here; the runs it prints open at their own
         output, each labelled by what the loop prints above it (``echo "== $h"``)."""
         if "exported" in prompt:
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
+        if "environment" in prompt:
+            self.set_shell_conditions(prompt["environment"], self.lines[i - 1])
         warnings.warn(LineWarning(
             f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
             f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
@@ -895,7 +919,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
         if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
-        run.opts.update({k: v for k, v in prompt.items() if k not in ("conditions", "exported")})
+        host = shell_host(self.lines[i - 1])
+        for name, (value, shell) in self.shell_conditions.items():
+            if shell in (None, host):  # (the same shell: its prompts name the same user@host)
+                run.meta[name] = value
+        if "environment" in prompt:  # (`export OPENSSL_CONF=... && openssl speed ...`)
+            self.set_shell_conditions(prompt["environment"], self.lines[i - 1])
+        run.opts.update({k: v for k, v in prompt.items()
+                         if k not in ("conditions", "exported", "environment")})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
         if prompt.get("timing") == "elapsed":
