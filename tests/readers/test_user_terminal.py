@@ -472,3 +472,20 @@ def test_fips_and_default_provider_runs_are_never_pooled():
     fips = result[result["provider"].eq("fips") & result["block_bytes"].eq(16)]
     assert fips["ratio"].round(3).tolist() == [round(300000 / 90000, 3)]
 
+
+def test_a_multi_childs_line_after_its_parents_table_is_the_next_runs():
+    """The parent prints every child's `Got:` line before its header and table (033's second
+    fixture, and two `-multi 2` dumps back to back, their `Forked child` lines not pasted): a
+    child's line after a table opens the next run, which keeps its children, its table and
+    their block sizes (before, the second table was lost)."""
+    def dump(name, shares, total):
+        got = "".join(f"Got: +H:64 from {c}\nGot: +F:3:{name}:{v} from {c}\n"
+                      for c, v in enumerate(shares))
+        return (f"{got}version: 3.0.22\n"
+                f"CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab\n{name:<16}{total}k\n")
+    df = _read(dump("md5", ["37497408.00", "39176384.00"], "76673.79")
+               + dump("sha1", ["68291456.00", "69259712.00"], "137551.17"))
+    child = df["flag"].eq("child process")
+    assert df[child].groupby("run", observed=True)["algorithm"].agg(set).tolist() == [{"md5"}, {"sha1"}]
+    assert df[~child].groupby("run", observed=True)["algorithm"].agg(list).tolist() == [["md5"], ["sha1"]]
+    assert set(df["block_bytes"]) == {64} and _runs(df, "multi") == [2, 2]

@@ -109,6 +109,12 @@ def _forked_after_cells(p, run: _Run, ev: Event) -> bool:
     return run.has_cells()
 
 
+def _child_after_its_parents_table(p, run: _Run, ev: Event) -> bool:
+    """A ``-multi`` child's ``Got: ...`` line after the parent's table: the parent prints every
+    child's lines before its header and table (both on stdout), so it is another run's."""
+    return ev.child is not None and bool(run.rows or run.pk)
+
+
 def _text_moved_on(p, run: _Run, ev: Event) -> bool:
     """Records or a table header after the run's cells, with a line of prose, a ``#`` marker or
     an exit status between: the text moved on (``with:`` table, ``without:`` table). A
@@ -168,6 +174,8 @@ BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("table header again", frozenset({SYM_HEADER}), _table_header_again, inferred=False),
     Boundary("command line", frozenset({PROMPT}), _command_line, inferred=False),
     Boundary("forked after cells", frozenset({FORKED}), _forked_after_cells, inferred=False),
+    Boundary("child after its parent's table", _RECORDS | {MR_TABLE},
+             _child_after_its_parents_table, inferred=False),
     Boundary("text moved on", _RECORDS | {PK_HEADER}, _text_moved_on),
     Boundary("after a printed table", frozenset({MR_PROMPT, MR_PK_PROMPT, MR_TABLE}),
              _after_a_printed_table),
