@@ -489,3 +489,18 @@ def test_a_multi_childs_line_after_its_parents_table_is_the_next_runs():
     assert df[child].groupby("run", observed=True)["algorithm"].agg(set).tolist() == [{"md5"}, {"sha1"}]
     assert df[~child].groupby("run", observed=True)["algorithm"].agg(list).tolist() == [["md5"], ["sha1"]]
     assert set(df["block_bytes"]) == {64} and _runs(df, "multi") == [2, 2]
+
+
+def test_a_loop_inside_sh_c_binds_nothing_and_a_shown_files_captions_name_runs():
+    """049: `nohup sh -c 'for ...; do ...; done'` is a loop (its `-provider fips` was given to
+    the first run only), and the output of `cat nohup.out` is openssl's, its echoed captions
+    naming the runs; `apk add`'s output still names none (test above), nor a filtered `cat`."""
+    loop = ("$ nohup sh -c 'for p in fips default; do echo \"== $p\"; openssl speed -provider $p "
+            "-evp aes-128-gcm; done' > nohup.out 2>&1 &\n")
+    runs = "".join(f"== {p}\n" + AES.format(a, b) for p, a, b in
+                   [("fips", "1.00", "2.00"), ("default", "1.10", "2.10")])
+    df = _read(loop + "$ cat nohup.out\n" + runs)
+    assert _runs(df, "label") == ["fips", "default"]
+    assert _runs(df, "provider") == [None, None]
+    df = _read("$ cat bench.log | grep -v '^+'\nsome header\n" + AES.format("1.00", "2.00"))
+    assert _runs(df, "label") == [None]

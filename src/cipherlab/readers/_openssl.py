@@ -43,7 +43,8 @@ from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_it
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
-                                     prose_fips, shell_environment, stands_in_a_log)
+                                     prose_fips, shell_environment, shows_a_file,
+                                     stands_in_a_log)
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -552,7 +553,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             yield j, nxt
 
     def note_prose(self, i: int, line: str) -> None:
-        if self.output_to == i - 1 or ("speed" not in line and is_shell_command(line)):
+        if self.output_to == i - 1 or ("speed" not in line and is_shell_command(line)
+                                       and not shows_a_file(line)):
             # a command that runs no openssl speed, and its output up to a blank line, name no
             # run ("~ $ pkg install ...", "Setting up openssl-tool (3.3.2) ..."), but where the
             # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs

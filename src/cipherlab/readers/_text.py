@@ -1249,6 +1249,25 @@ def prose_fips(line: str) -> str | None:
     return None if bool(on) == bool(off) else "on" if on else "off"
 
 
+# A command that shows a saved text (`cat nohup.out`, `tail -n 40 bench.log`, `less`, cmd's
+# `type`, PowerShell's `Get-Content`), unfiltered (no pipe) and no kernel file (`cat
+# /proc/cpuinfo`): its output may be openssl's, with the captions a loop echoed.
+_SHOWS_A_FILE = re.compile(r"[$#%>\u276f]\s*(?:sudo\s+)?(?:cat|tac|zcat|tail|head|less|more|bat|type|"
+                           r"gc|Get-Content)\s+(?![^|]*(?:\||/proc/|/sys/))\S", re.I)
+
+
+def shows_a_file(line: str) -> bool:
+    """Whether the command on the prompt ``line`` shows a saved file whole: its output is read
+    as any text (openssl's output and its captions), not as another program's.
+
+    >>> shows_a_file("$ cat nohup.out"), shows_a_file("PS C:\\bench> Get-Content .\\speed.txt")
+    (True, True)
+    >>> shows_a_file("$ cat /proc/cpuinfo"), shows_a_file("$ tail -f log | grep Doing"), shows_a_file("$ apk add openssl")
+    (False, False, False)
+    """
+    return _SHOWS_A_FILE.search(line) is not None
+
+
 def _listed(line: str, prompted: bool = False) -> dict | None:
     """A prompt whose command list or loop runs ``openssl speed`` (:func:`parse_prompt`): the
     one ``openssl speed`` command of a list (``cd build && apps/openssl speed -evp x``), read as
@@ -1258,6 +1277,8 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
     >>> _listed("$ cd openssl-3.4 && make && LD_LIBRARY_PATH=. apps/openssl speed -elapsed rsa2048")["timing"]
     'elapsed'
     >>> _listed("$ for c in aes-128-gcm sm4-cbc; do openssl speed -evp $c; done")["unbound"]
+    'a loop runs openssl speed'
+    >>> _listed("$ nohup sh -c 'for n in 1 2; do openssl speed -multi $n md5; done' &")["unbound"]
     'a loop runs openssl speed'
 
     A variable the list exports before the command is the command's, and the shell's after it
@@ -1269,8 +1290,9 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
     start = _LEADING_PS.match(line).end()
     if not (start or prompted or _SHELL_WORD.match(line)):
         return None  # ("I tried it; openssl speed was fast" is a sentence)
-    found, exported, environment = [], None, {}
+    found, exported, environment, looped = [], None, {}, False
     for part in _LIST.split(line[start:]):
+        looped = looped or part.startswith("do ")  # (a loop inside `nohup sh -c '...'` too)
         m, outer = _speed_command(_LIST_WORD.sub("", part)) if "speed" in part else (None, None)
         if m is not None:
             found.append((m, outer or ""))
@@ -1280,7 +1302,7 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
             environment.update((shell_environment(part),) if _SET_ENV.search(part) else ())
     if not found:
         return None
-    if _LOOP.match(line, start):
+    if looped or _LOOP.match(line, start):
         out = {"args": [], "conditions": {}, "unbound": "a loop runs openssl speed"}
     elif len(found) > 1:
         out = {"args": [], "conditions": {},
