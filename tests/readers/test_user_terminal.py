@@ -504,3 +504,19 @@ def test_a_loop_inside_sh_c_binds_nothing_and_a_shown_files_captions_name_runs()
     assert _runs(df, "provider") == [None, None]
     df = _read("$ cat bench.log | grep -v '^+'\nsome header\n" + AES.format("1.00", "2.00"))
     assert _runs(df, "label") == [None]
+
+
+def test_a_ci_steps_environment_listing_is_its_runs_condition():
+    """logs/037: GitHub Actions lists a step's `env:` under its command; OPENSSL_CONF there is
+    a condition and a capability variable the mask of that step's run only; a sentence that
+    names the variable states nothing."""
+    step = ("##[group]Run openssl speed -evp aes-128-gcm\nopenssl speed -evp aes-128-gcm\n"
+            "shell: /usr/bin/bash -e {{0}}\n{0}##[endgroup]\n")
+    text = "".join(step.format(env) + AES.format(a, b) for env, a, b in [
+        ("env:\n  OPENSSL_CONF: /etc/ssl/fips.cnf\n", "1.00", "2.00"),
+        ("env:\n  OPENSSL_ia32cap: '~0x200000200000000'\n", "1.10", "2.10"), ("", "1.20", "2.20")])
+    df = _read(text)
+    assert _runs(df, "openssl_conf") == ["/etc/ssl/fips.cnf", None, None]
+    assert _runs(df, "isa_mask") == [None, "~0x200000200000000", None]
+    df = _read("OPENSSL_CONF: names the config file to load.\n\n" + AES.format("1.00", "2.00"))
+    assert "openssl_conf" not in df

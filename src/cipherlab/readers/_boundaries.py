@@ -365,13 +365,15 @@ def bind_context(run: _Run, context: dict) -> None:
     """Give ``run`` what notices above its output said: ``elapsed`` (``You have chosen to
     measure elapsed time``), ``engine`` (``engine "afalg" set.``), ``fips`` (``with FIPS mode
     enabled:``), ``isa_mask`` (``and with OPENSSL_ia32cap=~0x200000200000000:``),
-    ``prose_version`` (``openssl 1.1.1k``)."""
+    ``prose_version`` (``openssl 1.1.1k``), ``environment`` (a CI step's ``OPENSSL_CONF: ...``)."""
     if context.get("elapsed"):
         run.elapsed = run.stderr_seen = True
     if "engine" in context:
         run.meta["engine"] = context["engine"]
     if "fips" in context:  # ("with FIPS mode enabled:"; a command line's own setting wins)
         run.meta.setdefault("fips", context["fips"])
+    for name, value in context.get("environment", {}).items():  # (a CI step's `env:` listing)
+        run.meta.setdefault(name, value)
     if "isa_mask" in context:  # ("and with OPENSSL_ia32cap=...:", decoded by label_masks)
         run.meta["isa_mask"], run.context_rule = context["isa_mask"], MASK_RULE
     if "prose_version" in context:  # (its own header's version, where it prints one, wins)

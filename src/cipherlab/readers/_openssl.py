@@ -43,8 +43,8 @@ from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_it
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
-                                     prose_fips, shell_environment, shows_a_file,
-                                     stands_in_a_log)
+                                     listed_environment, prose_fips, shell_environment,
+                                     shows_a_file, stands_in_a_log)
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -571,15 +571,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.set_shell_conditions(dict((setting,)), line)
         fips = prose_fips(line) if "fips" in line or "FIPS" in line else None
         if fips is not None:  # ("with FIPS mode enabled:": the output below it, as a mask)
-            if self.cur is not None and not self.cur.has_cells():
-                bind_context(self.cur, {"fips": fips})
-            else:
-                self.pending_context["fips"] = fips
+            self.notice({"fips": fips})
         if mask is not None:  # for the output below it: this run's while it has none
-            if self.cur is not None and not self.cur.has_cells():
-                bind_context(self.cur, {"isa_mask": mask})
-            else:
-                self.pending_context["isa_mask"] = mask
+            self.notice({"isa_mask": mask})
+        listed = listed_environment(line) if "OPENSSL_" in line and ":" in line else None
+        if listed is not None:  # (a CI step's `env:` under its command: that step's run)
+            name, value = listed
+            self.notice({name: value} if name == "isa_mask" else {"environment": {name: value}})
         version = prose_version(line) if ("ssl" in line or "SSL" in line) and "." in line else None
         if version is not None:  # (the same way; two versions stated for one run cancel)
             if self.cur is not None and not self.cur.has_cells():
@@ -894,6 +892,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.shell_mask = None if mask is None else (mask, shell_host(line))
         if mask is None:
             self.pending_context.pop("isa_mask", None)
+
+    def notice(self, context: dict) -> None:
+        """What a line of prose says of the output below it: the current run's while it has
+        no cells, else the next run's (:func:`bind_context`)."""
+        if self.cur is not None and not self.cur.has_cells():
+            bind_context(self.cur, context)
+        else:
+            self.pending_context.update(context)
 
     def set_shell_conditions(self, settings: dict[str, str | None], line: str) -> None:
         """Shell statements on ``line`` set (or, None, cleared) conditions for every later

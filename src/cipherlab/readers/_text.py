@@ -1236,6 +1236,29 @@ def shell_environment(line: str) -> tuple[str, str | None] | None:
     return m["name"].lower(), m["value"] or None
 
 
+# A variable of a CI step's environment as the log lists it under `env:` (GitHub Actions:
+# `  OPENSSL_CONF: /etc/ssl/fips.cnf`), a YAML mapping's line.
+_LISTED_ENV = re.compile(rf"^\s*(?:(?P<name>{_ENV_VARIABLES})|OPENSSL_(?P<cap>\w*?cap)):\s+"
+                         r"(?P<q>[\"']?)(?P<value>[^\"'\s]+)(?P=q)\s*$")
+
+
+def listed_environment(line: str) -> tuple[str, str] | None:
+    """``(condition, value)`` a step's environment listing on ``line`` states (``isa_mask`` for
+    a capability variable), or None.
+
+    >>> listed_environment("  OPENSSL_CONF: /etc/ssl/fips.cnf"), listed_environment("  OPENSSL_armcap: '0'")
+    (('openssl_conf', '/etc/ssl/fips.cnf'), ('isa_mask', 'armcap=0'))
+    >>> listed_environment("OPENSSL_CONF: the config file to load") is None
+    True
+    """
+    m = _LISTED_ENV.match(line)
+    if m is None:
+        return None
+    if m["cap"] is not None:
+        return "isa_mask", mask_value(m["cap"], m["value"])
+    return m["name"].lower(), m["value"]
+
+
 def prose_fips(line: str) -> str | None:
     """``"on"``/``"off"``: what a sentence states of the system's FIPS mode; None when it states
     neither, or both.
