@@ -174,7 +174,8 @@ BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("table header again", frozenset({SYM_HEADER}), _table_header_again, inferred=False),
     Boundary("command line", frozenset({PROMPT}), _command_line, inferred=False),
     Boundary("forked after cells", frozenset({FORKED}), _forked_after_cells, inferred=False),
-    Boundary("child after its parent's table", _RECORDS | {MR_TABLE},
+    # (children send their results only, +H/+F: the rule is asked of those records alone)
+    Boundary("child after its parent's table", frozenset({MR_TABLE}),
              _child_after_its_parents_table, inferred=False),
     Boundary("text moved on", _RECORDS | {PK_HEADER}, _text_moved_on),
     Boundary("after a printed table", frozenset({MR_PROMPT, MR_PK_PROMPT, MR_TABLE}),
