@@ -1267,9 +1267,15 @@ def prose_fips(line: str) -> str | None:
     'on'
     >>> prose_fips("and the same box without FIPS:"), prose_fips("FIPS 140-3 validated module")
     ('off', None)
+    >>> prose_fips("If FIPS mode is enabled, md5 fails:")  # (a condition, no statement)
     """
     on, off = _FIPS_ON.search(line), _FIPS_OFF.search(line)
-    return None if bool(on) == bool(off) else "on" if on else "off"
+    if bool(on) == bool(off) or _SUPPOSED.search(line, 0, (on or off).start()):
+        return None
+    return "on" if on else "off"
+
+
+_SUPPOSED = re.compile(r"\b(?:if|when|unless|whether|once)\s", re.I)
 
 
 # A command that shows a saved text (`cat nohup.out`, `tail -n 40 bench.log`, `less`, cmd's
