@@ -521,3 +521,24 @@ def test_a_ci_steps_environment_listing_is_its_runs_condition():
     assert _runs(df, "isa_mask") == [None, "~0x200000200000000", None]
     df = _read("OPENSSL_CONF: names the config file to load.\n\n" + AES.format("1.00", "2.00"))
     assert "openssl_conf" not in df
+
+
+def test_lines_a_terminals_width_cut_inside_a_word_are_rejoined_or_reported():
+    """050: a terminal's width cuts a `type` header inside a size and a row inside a value or
+    before its `k`; the pieces are rejoined. A row whose cut cannot be mended is reported,
+    never read with a value lost (a cut number was taken for a page number)."""
+    header = "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes"
+    row = "AES-128-GCM      39704.74k   142841.27k   602285.29k  1569794.56k  2591570.71k  4057302.55k"
+    whole = _read(f"{header}\n{row}\n")["bytes_per_s"].tolist()
+    for width in (66, 70, 75, 80, 85, 90):
+        text = "".join(f"{line[k:k + width].rstrip()}\n" for line in (header, row)
+                       for k in range(0, len(line), width))
+        try:
+            got = _read(text)
+        except ValueError:  # (IngestError: nothing placed, the lines reported)
+            continue
+        assert got["bytes_per_s"].tolist() == whole, width
+    cut = f"{header[:79]}\n{header[79:]}\n{row[:90]}\n{row[90:]}\n"  # (before the last k)
+    assert _read(cut)["bytes_per_s"].tolist() == whole
+    with pytest.raises(ValueError, match="line 2"):  # (inside the last value: reported)
+        _read(f"{header}\n{row[:86]}\n{row[86:]}\n")

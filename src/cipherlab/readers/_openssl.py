@@ -236,10 +236,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
 
     def continuation(self, i: int, line: str) -> bool:
         if self.pending_row is not None:
-            vals = T.values_only(line)
+            run, lineno, name, toks = self.pending_row
+            # (a terminal's width cut a value: "3315666.4" / "9k  4118118.40k", or its "k")
+            cut = T.cut_value(toks) and (line[0].isdigit() or line[0] == "k")
+            tail, _, rest = line.partition(" ") if cut else ("", "", line)
+            vals = T.values_only(rest) if rest.strip() else [] if cut else None
             if vals is not None:
-                run, lineno, name, toks = self.pending_row
-                toks = toks + vals
+                toks = [*toks[:-1], toks[-1] + tail, *vals] if cut else toks + vals
                 want = run.sizes_for(len(toks))
                 if want is not None and len(toks) >= len(want):
                     self.pending_row = None
@@ -261,9 +264,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 run.last = i
                 return True
         if self.pending_hdr == "sym":
-            # the tail of a wrapped `type` header, cut between sizes or inside "8192 bytes"
+            # the tail of a wrapped `type` header, cut between sizes or inside "8192 bytes"; a
+            # terminal's width cuts inside a word too (tmux's copy: "8192 bytes  1" / "6384 bytes")
             text = f"{self.pending_hdr_text} {line}"
             sizes = _sym_header(text)
+            if sizes is None:
+                glued = _sym_header(self.pending_hdr_text + line)
+                text, sizes = (self.pending_hdr_text + line, glued) if glued else (text, sizes)
             if sizes is not None or T.SYM_HEADER_HEAD.match(text):
                 if sizes is not None:
                     self.cur.sizes = sizes
@@ -493,8 +500,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if not (last.isdigit() and len(last) <= 4 and head.rstrip()[-1:] in _ROW_END):
             return line
         row = T.sym_row(head)
-        if row is None or not all("." in t for t in row[1]):
-            return line
+        if row is None or not all("." in t for t in row[1]) or len(row[1]) < len(self.cur.sizes):
+            return line  # (a row short of values: the number starts the next, cut by a terminal)
         self.notes[i] = last
         return head.rstrip()
 
@@ -818,7 +825,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 new.sizes, new.header_used, run = run.sizes, run.header_used, new
         run.last = i
         want = run.sizes_for(len(toks))
-        if want is not None and len(toks) < len(want):
+        if want is not None and (len(toks) < len(want) or T.cut_value(toks)):
             self.pending_row = (run, i, name, toks)
         else:
             self.add_row(run, i, name, toks)

@@ -175,6 +175,16 @@ def sym_header(line: str) -> list[int] | None:
     return [_units.block_size(x[0]) for x in _SIZES.finditer(m[1])] if m else None
 
 
+def cut_value(toks: list[str]) -> bool:
+    """Whether a row's last value lost its tail to the next line (a terminal's width): the
+    row's values carry openssl's ``k`` and the last one does not.
+
+    >>> cut_value(["2591570.71k", "40573"]), cut_value(["2591570.71k", "4057302.55k"]), cut_value(["0.00", "0.00"])
+    (True, False, False)
+    """
+    return toks[0][-1] == "k" != toks[-1][-1]
+
+
 def values_only(line: str) -> list[str] | None:
     """A line of value tokens only (the wrapped tail of a row), else None."""
     return line.split() if _VALUES_ONLY.match(line) else None
