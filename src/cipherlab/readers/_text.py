@@ -1221,8 +1221,10 @@ def shell_environment(line: str) -> tuple[str, str | None] | None:
     ('openssl_fips', '1')
     >>> shell_environment("$ unset OPENSSL_CONF"), shell_environment("set OPENSSL_CONF in your shell")
     (('openssl_conf', None), None)
-    >>> shell_environment("# update-crypto-policies --set FIPS"), shell_environment("# fips-mode-setup --enable")
-    (('crypto_policy', 'FIPS'), ('fips', 'on'))
+    >>> shell_environment("# update-crypto-policies --set FIPS")
+    ('crypto_policy', 'FIPS')
+    >>> shell_environment("# fips-mode-setup --enable")
+    ('fips', 'on')
     """
     m = _SET_ENV.search(line)
     if m is None:
@@ -1291,7 +1293,7 @@ def shows_a_file(line: str) -> bool:
 
     >>> shows_a_file("$ cat nohup.out"), shows_a_file("PS C:\\bench> Get-Content .\\speed.txt")
     (True, True)
-    >>> shows_a_file("$ cat /proc/cpuinfo"), shows_a_file("$ tail -f log | grep Doing"), shows_a_file("$ apk add openssl")
+    >>> shows_a_file("$ cat /proc/cpuinfo"), shows_a_file("$ tail -f log | grep x"), shows_a_file("$ apk add x")
     (False, False, False)
     """
     return _SHOWS_A_FILE.search(line) is not None
