@@ -399,3 +399,146 @@ def test_the_output_of_a_command_that_runs_no_speed_names_no_run():
             "\U0001f37a  /opt/homebrew/Cellar/openssl@3/3.4.0: 7,236 files, 33.4MB\n" +
             text[text.index("/ # openssl"):])  # (zsh's prompt: brew's last line named the run)
     assert _runs(_read(brew), "label")[0] is None
+
+
+AES = ("The 'numbers' are in 1000s of bytes per second processed.\n"
+       "type             16 bytes     64 bytes\n"
+       "AES-128-GCM      {0}k   {1}k\n")
+
+
+def test_what_changes_the_provider_is_a_condition_of_the_run():
+    """`-provider` given twice loads both (046); OPENSSL_CONF/OPENSSL_FIPS/OPENSSL_MODULES before
+    the command, exported for the shell's later commands (047) until unset, or in a runner's
+    `-e` are conditions named by the variable, on its own runs only."""
+    df = _read("$ openssl speed -provider default -provider legacy -evp aes-128-gcm\n"
+               + AES.format("1.00", "2.00"))
+    assert _runs(df, "provider") == ["default,legacy"]
+    df = _read("$ OPENSSL_MODULES=/opt/o/lib64/ossl-modules openssl speed -provider fips -evp aes-128-gcm\n"
+               + AES.format("1.00", "2.00"))
+    assert _runs(df, "openssl_modules") == ["/opt/o/lib64/ossl-modules"]
+    assert _runs(df, "provider") == ["fips"]
+    prompt = "[me@el8 ~]$ openssl speed -evp aes-128-gcm\n"
+    df = _read("[me@el8 ~]$ setenv OPENSSL_CONF /etc/ssl/fips.cnf\n" + prompt + AES.format("1.00", "2.00")
+               + prompt + AES.format("1.10", "2.10") + "[me@el8 ~]$ unsetenv OPENSSL_CONF\n"
+               + prompt + AES.format("1.20", "2.20"))
+    assert _runs(df, "openssl_conf") == ["/etc/ssl/fips.cnf", "/etc/ssl/fips.cnf", None]
+    df = _read("$ export OPENSSL_FIPS=1 && openssl speed -evp aes-128-gcm\n" + AES.format("1.00", "2.00")
+               + "$ openssl speed -evp aes-128-gcm\n" + AES.format("1.10", "2.10"))
+    assert _runs(df, "openssl_fips") == ["1", "1"]
+    df = _read("$ podman run --rm --env=OPENSSL_CONF=/etc/ssl/fips.cnf img sh -c 'openssl speed "
+               "-evp aes-128-gcm'\n" + AES.format("1.00", "2.00"))
+    assert _runs(df, "openssl_conf") == ["/etc/ssl/fips.cnf"]
+    # another user's shell did not export it
+    df = _read("[a@el8 ~]$ export OPENSSL_FIPS=1\n[b@el9 ~]$ openssl speed -evp aes-128-gcm\n"
+               + AES.format("1.00", "2.00"))
+    assert _runs(df, "openssl_fips") == [None]
+
+
+def test_a_stated_fips_mode_is_a_condition_and_a_mention_is_none():
+    """A sentence stating the system's FIPS mode binds it to the run below (`fips`), RHEL's
+    switches (`fips-mode-setup --enable`, `update-crypto-policies --set FIPS`) to the shell's
+    later runs; a sentence that merely names FIPS sets nothing."""
+    df = _read("With FIPS mode enabled (fips=1 on the kernel command line):\n\n" + AES.format("1.00", "2.00")
+               + "\nand without FIPS:\n\n" + AES.format("1.10", "2.10"))
+    assert _runs(df, "fips") == ["on", "off"]
+    df = _read("# update-crypto-policies --set FIPS\nSetting system policy to FIPS\n"
+               "# openssl speed -evp aes-128-gcm\n" + AES.format("1.00", "2.00")
+               + "# openssl speed -evp aes-128-gcm\n" + AES.format("1.10", "2.10"))
+    assert _runs(df, "crypto_policy") == ["FIPS", "FIPS"]
+    for prose in ("The FIPS 140-3 validated module is slower, see below.",
+                  "If FIPS mode is enabled, the numbers drop:"):
+        assert "fips" not in _read(f"{prose}\n\n" + AES.format("1.00", "2.00"))
+
+
+def test_fips_and_default_provider_runs_are_never_pooled():
+    """Runs of one machine with and without `-provider fips` (and with AES-NI on and off) are
+    two settings: speedup compares AES-NI within each, never pooling them as replicates."""
+    import warnings
+
+    from cipherlab import stats
+
+    mask = "OPENSSL_ia32cap='~0x200000200000000' "
+    text = "".join(f"[me@el9 ~]$ {m}openssl speed {p}-evp aes-128-gcm\n" + AES.format(a, b)
+                   for m, p, a, b in [("", "", "400000.00", "900000.00"),
+                                      (mask, "", "100000.00", "120000.00"),
+                                      ("", "-provider fips ", "300000.00", "800000.00"),
+                                      (mask, "-provider fips ", "90000.00", "100000.00")])
+    df = _read(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = stats.speedup(df)
+    assert "provider" in result
+    assert sorted(result["provider"].astype("object").fillna("").unique()) == ["", "fips"]
+    assert (result["n_candidate"] == 1).all() and (result["n_baseline"] == 1).all()
+    fips = result[result["provider"].eq("fips") & result["block_bytes"].eq(16)]
+    assert fips["ratio"].round(3).tolist() == [round(300000 / 90000, 3)]
+
+
+def test_a_multi_childs_line_after_its_parents_table_is_the_next_runs():
+    """The parent prints every child's `Got:` line before its header and table (033's second
+    fixture, and two `-multi 2` dumps back to back, their `Forked child` lines not pasted): a
+    child's line after a table opens the next run, which keeps its children, its table and
+    their block sizes (before, the second table was lost)."""
+    def dump(name, shares, total):
+        got = "".join(f"Got: +H:64 from {c}\nGot: +F:3:{name}:{v} from {c}\n"
+                      for c, v in enumerate(shares))
+        return (f"{got}version: 3.0.22\n"
+                f"CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab\n{name:<16}{total}k\n")
+    df = _read(dump("md5", ["37497408.00", "39176384.00"], "76673.79")
+               + dump("sha1", ["68291456.00", "69259712.00"], "137551.17"))
+    child = df["flag"].eq("child process")
+    assert df[child].groupby("run", observed=True)["algorithm"].agg(set).tolist() == [{"md5"}, {"sha1"}]
+    assert df[~child].groupby("run", observed=True)["algorithm"].agg(list).tolist() == [["md5"], ["sha1"]]
+    assert set(df["block_bytes"]) == {64} and _runs(df, "multi") == [2, 2]
+
+
+def test_a_loop_inside_sh_c_binds_nothing_and_a_shown_files_captions_name_runs():
+    """049: `nohup sh -c 'for ...; do ...; done'` is a loop (its `-provider fips` was given to
+    the first run only), and the output of `cat nohup.out` is openssl's, its echoed captions
+    naming the runs; `apk add`'s output still names none (test above), nor a filtered `cat`."""
+    loop = ("$ nohup sh -c 'for p in fips default; do echo \"== $p\"; openssl speed -provider $p "
+            "-evp aes-128-gcm; done' > nohup.out 2>&1 &\n")
+    runs = "".join(f"== {p}\n" + AES.format(a, b) for p, a, b in
+                   [("fips", "1.00", "2.00"), ("default", "1.10", "2.10")])
+    df = _read(loop + "$ cat nohup.out\n" + runs)
+    assert _runs(df, "label") == ["fips", "default"]
+    assert _runs(df, "provider") == [None, None]
+    df = _read("$ cat bench.log | grep -v '^+'\nsome header\n" + AES.format("1.00", "2.00"))
+    assert _runs(df, "label") == [None]
+
+
+def test_a_ci_steps_environment_listing_is_its_runs_condition():
+    """logs/037: GitHub Actions lists a step's `env:` under its command; OPENSSL_CONF there is
+    a condition and a capability variable the mask of that step's run only; a sentence that
+    names the variable states nothing."""
+    step = ("##[group]Run openssl speed -evp aes-128-gcm\nopenssl speed -evp aes-128-gcm\n"
+            "shell: /usr/bin/bash -e {{0}}\n{0}##[endgroup]\n")
+    text = "".join(step.format(env) + AES.format(a, b) for env, a, b in [
+        ("env:\n  OPENSSL_CONF: /etc/ssl/fips.cnf\n", "1.00", "2.00"),
+        ("env:\n  OPENSSL_ia32cap: '~0x200000200000000'\n", "1.10", "2.10"), ("", "1.20", "2.20")])
+    df = _read(text)
+    assert _runs(df, "openssl_conf") == ["/etc/ssl/fips.cnf", None, None]
+    assert _runs(df, "isa_mask") == [None, "~0x200000200000000", None]
+    df = _read("OPENSSL_CONF: names the config file to load.\n\n" + AES.format("1.00", "2.00"))
+    assert "openssl_conf" not in df
+
+
+def test_lines_a_terminals_width_cut_inside_a_word_are_rejoined_or_reported():
+    """050: a terminal's width cuts a `type` header inside a size and a row inside a value or
+    before its `k`; the pieces are rejoined. A row whose cut cannot be mended is reported,
+    never read with a value lost (a cut number was taken for a page number)."""
+    header = "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes"
+    row = "AES-128-GCM      39704.74k   142841.27k   602285.29k  1569794.56k  2591570.71k  4057302.55k"
+    whole = _read(f"{header}\n{row}\n")["bytes_per_s"].tolist()
+    for width in (66, 70, 75, 80, 85, 90):
+        text = "".join(f"{line[k:k + width].rstrip()}\n" for line in (header, row)
+                       for k in range(0, len(line), width))
+        try:
+            got = _read(text)
+        except ValueError:  # (IngestError: nothing placed, the lines reported)
+            continue
+        assert got["bytes_per_s"].tolist() == whole, width
+    cut = f"{header[:79]}\n{header[79:]}\n{row[:90]}\n{row[90:]}\n"  # (before the last k)
+    assert _read(cut)["bytes_per_s"].tolist() == whole
+    with pytest.raises(ValueError, match="line 2"):  # (inside the last value: reported)
+        _read(f"{header}\n{row[:86]}\n{row[86:]}\n")

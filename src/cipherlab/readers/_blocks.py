@@ -196,7 +196,7 @@ class _BlockReaders:
                     toks = toks + next_cells.split()
                     ln += 2
                 else:  # a whole row (or too long), then cells continuing no row
-                    if len(toks) == n:
+                    if len(toks) == n and not T.cut_value(toks):
                         rows.append((lineno, norm, toks))
                         used = ln - idx
                     break
@@ -211,6 +211,8 @@ class _BlockReaders:
                     break
                 wrapped = (lineno, norm, toks)
                 continue
+            if T.cut_value(toks):
+                break  # (its last value goes on on the next line: the line pass joins it)
             rows.append((lineno, norm, toks))
             used = ln - idx - 1
         if not used:

@@ -109,6 +109,12 @@ def _forked_after_cells(p, run: _Run, ev: Event) -> bool:
     return run.has_cells()
 
 
+def _child_after_its_parents_table(p, run: _Run, ev: Event) -> bool:
+    """A ``-multi`` child's ``Got: ...`` line after the parent's table: the parent prints every
+    child's lines before its header and table (both on stdout), so it is another run's."""
+    return ev.child is not None and bool(run.rows or run.pk)
+
+
 def _text_moved_on(p, run: _Run, ev: Event) -> bool:
     """Records or a table header after the run's cells, with a line of prose, a ``#`` marker or
     an exit status between: the text moved on (``with:`` table, ``without:`` table). A
@@ -168,6 +174,9 @@ BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("table header again", frozenset({SYM_HEADER}), _table_header_again, inferred=False),
     Boundary("command line", frozenset({PROMPT}), _command_line, inferred=False),
     Boundary("forked after cells", frozenset({FORKED}), _forked_after_cells, inferred=False),
+    # (children send their results only, +H/+F: the rule is asked of those records alone)
+    Boundary("child after its parent's table", frozenset({MR_TABLE}),
+             _child_after_its_parents_table, inferred=False),
     Boundary("text moved on", _RECORDS | {PK_HEADER}, _text_moved_on),
     Boundary("after a printed table", frozenset({MR_PROMPT, MR_PK_PROMPT, MR_TABLE}),
              _after_a_printed_table),
@@ -360,12 +369,17 @@ def merged_fact(old, new):
 
 def bind_context(run: _Run, context: dict) -> None:
     """Give ``run`` what notices above its output said: ``elapsed`` (``You have chosen to
-    measure elapsed time``), ``engine`` (``engine "afalg" set.``), ``isa_mask``
-    (``and with OPENSSL_ia32cap=~0x200000200000000:``), ``prose_version`` (``openssl 1.1.1k``)."""
+    measure elapsed time``), ``engine`` (``engine "afalg" set.``), ``fips`` (``with FIPS mode
+    enabled:``), ``isa_mask`` (``and with OPENSSL_ia32cap=~0x200000200000000:``),
+    ``prose_version`` (``openssl 1.1.1k``), ``environment`` (a CI step's ``OPENSSL_CONF: ...``)."""
     if context.get("elapsed"):
         run.elapsed = run.stderr_seen = True
     if "engine" in context:
         run.meta["engine"] = context["engine"]
+    if "fips" in context:  # ("with FIPS mode enabled:"; a command line's own setting wins)
+        run.meta.setdefault("fips", context["fips"])
+    for name, value in context.get("environment", {}).items():  # (a CI step's `env:` listing)
+        run.meta.setdefault(name, value)
     if "isa_mask" in context:  # ("and with OPENSSL_ia32cap=...:", decoded by label_masks)
         run.meta["isa_mask"], run.context_rule = context["isa_mask"], MASK_RULE
     if "prose_version" in context:  # (its own header's version, where it prints one, wins)

@@ -43,7 +43,8 @@ from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_it
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
-                                     stands_in_a_log)
+                                     listed_environment, prose_fips, shell_environment,
+                                     shows_a_file, stands_in_a_log)
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
 
@@ -208,6 +209,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
         # (a capability mask a shell exported, for its later prompts: (mask, the shell's user@host))
         self.shell_mask: tuple[str, str | None] | None = None
+        # (conditions a shell set for its later prompts, `export OPENSSL_CONF=...`: name ->
+        # (value, the shell's user@host))
+        self.shell_conditions: dict[str, tuple[str, str | None]] = {}
         self.comment_blocks: list[int] | None = None  # comment block of each line (see parse)
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
@@ -250,10 +254,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
 
     def continuation(self, i: int, line: str) -> bool:
         if self.pending_row is not None:
-            vals = T.values_only(line)
+            run, lineno, name, toks = self.pending_row
+            # (a terminal's width cut a value: "3315666.4" / "9k  4118118.40k", or its "k")
+            cut = T.cut_value(toks) and (line[0].isdigit() or line[0] == "k")
+            tail, _, rest = line.partition(" ") if cut else ("", "", line)
+            vals = T.values_only(rest) if rest.strip() else [] if cut else None
             if vals is not None:
-                run, lineno, name, toks = self.pending_row
-                toks = toks + vals
+                toks = [*toks[:-1], toks[-1] + tail, *vals] if cut else toks + vals
                 want = run.sizes_for(len(toks))
                 if want is not None and len(toks) >= len(want):
                     self.pending_row = None
@@ -275,9 +282,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 run.last = i
                 return True
         if self.pending_hdr == "sym":
-            # the tail of a wrapped `type` header, cut between sizes or inside "8192 bytes"
+            # the tail of a wrapped `type` header, cut between sizes or inside "8192 bytes"; a
+            # terminal's width cuts inside a word too (tmux's copy: "8192 bytes  1" / "6384 bytes")
             text = f"{self.pending_hdr_text} {line}"
             sizes = _sym_header(text)
+            if sizes is None:
+                glued = _sym_header(self.pending_hdr_text + line)
+                text, sizes = (self.pending_hdr_text + line, glued) if glued else (text, sizes)
             if sizes is not None or T.SYM_HEADER_HEAD.match(text):
                 if sizes is not None:
                     self.cur.sizes = sizes
@@ -507,8 +518,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if not (last.isdigit() and len(last) <= 4 and head.rstrip()[-1:] in _ROW_END):
             return line
         row = T.sym_row(head)
-        if row is None or not all("." in t for t in row[1]):
-            return line
+        if row is None or not all("." in t for t in row[1]) or len(row[1]) < len(self.cur.sizes):
+            return line  # (a row short of values: the number starts the next, cut by a terminal)
         self.notes[i] = last
         return head.rstrip()
 
@@ -567,7 +578,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             yield j, nxt
 
     def note_prose(self, i: int, line: str) -> None:
-        if self.output_to == i - 1 or ("speed" not in line and is_shell_command(line)):
+        if self.output_to == i - 1 or ("speed" not in line and is_shell_command(line)
+                                       and not shows_a_file(line)):
             # a command that runs no openssl speed, and its output up to a blank line, name no
             # run ("~ $ pkg install ...", "Setting up openssl-tool (3.3.2) ..."), but where the
             # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
@@ -579,11 +591,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
             self.set_shell_mask(stated[0], line)
+        setting = shell_environment(line) if "OPENSSL_" in line or "fips" in line or "FIPS" in line else None
+        if setting is not None:  # (`export OPENSSL_CONF=...`, `fips-mode-setup --enable`)
+            self.set_shell_conditions(dict((setting,)), line)
+        fips = prose_fips(line) if "fips" in line or "FIPS" in line else None
+        if fips is not None:  # ("with FIPS mode enabled:": the output below it, as a mask)
+            self.notice({"fips": fips})
         if mask is not None:  # for the output below it: this run's while it has none
-            if self.cur is not None and not self.cur.has_cells():
-                bind_context(self.cur, {"isa_mask": mask})
-            else:
-                self.pending_context["isa_mask"] = mask
+            self.notice({"isa_mask": mask})
+        listed = listed_environment(line) if "OPENSSL_" in line and ":" in line else None
+        if listed is not None:  # (a CI step's `env:` under its command: that step's run)
+            name, value = listed
+            self.notice({name: value} if name == "isa_mask" else {"environment": {name: value}})
         version = prose_version(line) if ("ssl" in line or "SSL" in line or "same " in line) \
             and "." in line else None
         if version is not None:  # (the same way; two versions stated for one run cancel)
@@ -623,6 +642,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 self.headings.append((i - 1, h))
         if byline:
             self.shell_mask = None  # (another author's post: another shell)
+            self.shell_conditions = {}
             self.bylines.append(i)
         if line[0] in "`~" and line.startswith(("```", "~~~")):
             self.fences.append(i)
@@ -824,7 +844,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 new.sizes, new.header_used, run = run.sizes, run.header_used, new
         run.last = i
         want = run.sizes_for(len(toks))
-        if want is not None and len(toks) < len(want):
+        if want is not None and (len(toks) < len(want) or T.cut_value(toks)):
             self.pending_row = (run, i, name, toks)
         else:
             self.add_row(run, i, name, toks)
@@ -899,12 +919,31 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if mask is None:
             self.pending_context.pop("isa_mask", None)
 
+    def notice(self, context: dict) -> None:
+        """What a line of prose says of the output below it: the current run's while it has
+        no cells, else the next run's (:func:`bind_context`)."""
+        if self.cur is not None and not self.cur.has_cells():
+            bind_context(self.cur, context)
+        else:
+            self.pending_context.update(context)
+
+    def set_shell_conditions(self, settings: dict[str, str | None], line: str) -> None:
+        """Shell statements on ``line`` set (or, None, cleared) conditions for every later
+        command of that shell (:meth:`apply_prompt`)."""
+        for name, value in settings.items():
+            if value is None:
+                self.shell_conditions.pop(name, None)
+            else:
+                self.shell_conditions[name] = (value, shell_host(line))
+
     def unbound_prompt(self, i: int, prompt: dict) -> bool:
         """A loop's or a list's command line that prints several runs: whose options are whose?
         None is bound (loud). The run above ends here; the runs it prints open at their own
         output, each labelled by what the loop prints above it (``echo "== $h"``)."""
         if "exported" in prompt:
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
+        if "environment" in prompt:
+            self.set_shell_conditions(prompt["environment"], self.lines[i - 1])
         warnings.warn(LineWarning(
             f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
             f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
@@ -914,7 +953,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
         if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
-        run.opts.update({k: v for k, v in prompt.items() if k not in ("conditions", "exported")})
+        host = shell_host(self.lines[i - 1])
+        for name, (value, shell) in self.shell_conditions.items():
+            if shell in (None, host):  # (the same shell: its prompts name the same user@host)
+                run.meta[name] = value
+        if "environment" in prompt:  # (`export OPENSSL_CONF=... && openssl speed ...`)
+            self.set_shell_conditions(prompt["environment"], self.lines[i - 1])
+        run.opts.update({k: v for k, v in prompt.items()
+                         if k not in ("conditions", "exported", "environment")})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
         if prompt.get("timing") == "elapsed":

@@ -175,6 +175,20 @@ def sym_header(line: str) -> list[int] | None:
     return [_units.block_size(x[0]) for x in _SIZES.finditer(m[1])] if m else None
 
 
+def cut_value(toks: list[str]) -> bool:
+    """Whether a row's last value lost its tail to the next line (a terminal's width): the
+    last value is 10000 or more without openssl's ``k`` (openssl prints a rate below 10000 B/s
+    in bytes, without it, and any larger one in thousands, with it).
+
+    >>> cut_value(["2591570.71k", "40573"]), cut_value(["2591570.71k", "4057302.55k"])
+    (True, False)
+    >>> cut_value(["0.00", "0.00"]), cut_value(["10.00k", "1.00"]), cut_value(["10.00k", "405"])
+    (False, False, False)
+    """
+    last = toks[-1]
+    return last[-1] != "k" and last.replace(".", "", 1).isdigit() and float(last) >= 10000
+
+
 def values_only(line: str) -> list[str] | None:
     """A line of value tokens only (the wrapped tail of a row), else None."""
     return line.split() if _VALUES_ONLY.match(line) else None

@@ -1145,10 +1145,12 @@ def _run_elsewhere(line: str) -> dict | None:
     runner = _RUNNER_START.match(line) if _RUNNER_HINT.search(line) else None
     quoted = _QUOTED_LIST.search(line, runner.end()) if runner is not None else None
     out = _listed(quoted["command"], prompted=True) if quoted is not None else None
-    if out is not None and "isa_mask" not in out and "unbound" not in out:
-        mask = _environment_mask(line[:quoted.start()])
+    if out is not None and "unbound" not in out:
+        mask = _environment_mask(line[:quoted.start()]) if "isa_mask" not in out else None
         if mask is not None:
             out["isa_mask"] = mask
+        if "OPENSSL_" in line[:quoted.start()]:
+            out["conditions"] = {**environment_conditions(line[:quoted.start()]), **out["conditions"]}
     return out
 
 
@@ -1174,6 +1176,136 @@ def _environment_mask(words: str) -> str | None:
     return mask
 
 
+# Environment variables that change what openssl measures without any option saying so: the
+# config (which may load the FIPS provider), RHEL 8's FIPS switch, the folders providers and
+# engines load from. Assigned before a command, in a runner's `-e`, or exported for the shell's
+# later commands, each is a condition of the run named by the variable (`openssl_conf`), its
+# value kept as written: the text cannot tell what a config file holds.
+_ENV_VARIABLES = r"OPENSSL_(?:CONF|FIPS|MODULES|ENGINES)"
+_ENV_ASSIGNMENT = re.compile(rf"(?<![\w$])({_ENV_VARIABLES})=(\"[^\"]*\"|'[^']*'|[^\s\"';&|]*)")
+# (the shell statements of `_SET_VARIABLE` in _context.py, for these variables)
+_SET_ENV = re.compile(
+    r"(?:^|[\s>$#%])(?:(?:export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
+    rf"(?P<name>{_ENV_VARIABLES})(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
+    r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*"
+    rf"(?P<cleared>{_ENV_VARIABLES})\s*$"
+    # RHEL's system-wide switches, for every later command (after the reboot they ask for)
+    r"|(?:^|[\s>$#%])update-crypto-policies\s+--set\s+(?P<policy>[\w:-]+)\s*$"
+    r"|(?:^|[\s>$#%])fips-mode-setup\s+--(?P<fips>enable|disable)\s*$")
+# A sentence stating the system's FIPS mode ("with FIPS mode enabled (fips=1 on the kernel
+# command line)", `fips-mode-setup --check`'s "FIPS mode is enabled.", "without FIPS").
+_FIPS_ON = re.compile(r"\bFIPS(?:[- ]mode)?\s+(?:is\s+|was\s+)?(?:enabled|on|active)\b|"
+                      r"\b(?:in|under)\s+FIPS[- ]mode\b|\bfips=1\b", re.I)
+_FIPS_OFF = re.compile(r"\bFIPS(?:[- ]mode)?\s+(?:is\s+|was\s+)?(?:disabled|off|not\s+enabled)\b|"
+                       r"\b(?:without|no)\s+FIPS\b|\bnon-FIPS\b|\bfips=0\b", re.I)
+
+
+def environment_conditions(words: str) -> dict[str, str]:
+    """The conditions the environment variables assigned in ``words`` set (before a command, or
+    in a runner's ``-e``/``env``): ``{"openssl_conf": "/etc/ssl/fips.cnf"}``; an empty value
+    sets none.
+
+    >>> environment_conditions("OPENSSL_CONF=/etc/ssl/fips.cnf OPENSSL_FIPS=1 taskset -c 0")
+    {'openssl_conf': '/etc/ssl/fips.cnf', 'openssl_fips': '1'}
+    >>> environment_conditions("docker run -e 'OPENSSL_MODULES=/opt/ossl' -e OPENSSL_CONF= img")
+    {'openssl_modules': '/opt/ossl'}
+    """
+    out: dict[str, str] = {}
+    for m in _ENV_ASSIGNMENT.finditer(words):
+        value = m[2].strip("\"'")
+        if value:
+            out[m[1].lower()] = value
+        else:
+            out.pop(m[1].lower(), None)
+    return out
+
+
+def shell_environment(line: str) -> tuple[str, str | None] | None:
+    """``(condition, value)`` a shell statement on ``line`` sets for the commands after it
+    (``value`` None: it clears the variable), or None when the line sets none.
+
+    >>> shell_environment("[root@rhel8 ~]# export OPENSSL_FIPS=1")
+    ('openssl_fips', '1')
+    >>> shell_environment("$ unset OPENSSL_CONF"), shell_environment("set OPENSSL_CONF in your shell")
+    (('openssl_conf', None), None)
+    >>> shell_environment("# update-crypto-policies --set FIPS")
+    ('crypto_policy', 'FIPS')
+    >>> shell_environment("# fips-mode-setup --enable")
+    ('fips', 'on')
+    """
+    m = _SET_ENV.search(line)
+    if m is None:
+        return None
+    if m["cleared"]:
+        return m["cleared"].lower(), None
+    if m["policy"]:
+        return "crypto_policy", m["policy"]
+    if m["fips"]:
+        return "fips", "on" if m["fips"] == "enable" else "off"
+    return m["name"].lower(), m["value"] or None
+
+
+# A variable of a CI step's environment as the log lists it under `env:` (GitHub Actions:
+# `  OPENSSL_CONF: /etc/ssl/fips.cnf`), a YAML mapping's line.
+_LISTED_ENV = re.compile(rf"^\s*(?:(?P<name>{_ENV_VARIABLES})|OPENSSL_(?P<cap>\w*?cap)):\s+"
+                         r"(?P<q>[\"']?)(?P<value>[^\"'\s]+)(?P=q)\s*$")
+
+
+def listed_environment(line: str) -> tuple[str, str] | None:
+    """``(condition, value)`` a step's environment listing on ``line`` states (``isa_mask`` for
+    a capability variable), or None.
+
+    >>> listed_environment("  OPENSSL_CONF: /etc/ssl/fips.cnf"), listed_environment("  OPENSSL_armcap: '0'")
+    (('openssl_conf', '/etc/ssl/fips.cnf'), ('isa_mask', 'armcap=0'))
+    >>> listed_environment("OPENSSL_CONF: the config file to load") is None
+    True
+    """
+    m = _LISTED_ENV.match(line)
+    if m is None:
+        return None
+    if m["cap"] is not None:
+        return "isa_mask", mask_value(m["cap"], m["value"])
+    return m["name"].lower(), m["value"]
+
+
+def prose_fips(line: str) -> str | None:
+    """``"on"``/``"off"``: what a sentence states of the system's FIPS mode; None when it states
+    neither, or both.
+
+    >>> prose_fips("With FIPS mode enabled (fips=1 on the kernel command line):")
+    'on'
+    >>> prose_fips("and the same box without FIPS:"), prose_fips("FIPS 140-3 validated module")
+    ('off', None)
+    >>> prose_fips("If FIPS mode is enabled, md5 fails:")  # (a condition, no statement)
+    """
+    on, off = _FIPS_ON.search(line), _FIPS_OFF.search(line)
+    if bool(on) == bool(off) or _SUPPOSED.search(line, 0, (on or off).start()):
+        return None
+    return "on" if on else "off"
+
+
+_SUPPOSED = re.compile(r"\b(?:if|when|unless|whether|once)\s", re.I)
+
+
+# A command that shows a saved text (`cat nohup.out`, `tail -n 40 bench.log`, `less`, cmd's
+# `type`, PowerShell's `Get-Content`), unfiltered (no pipe) and no kernel file (`cat
+# /proc/cpuinfo`): its output may be openssl's, with the captions a loop echoed.
+_SHOWS_A_FILE = re.compile(r"[$#%>\u276f]\s*(?:sudo\s+)?(?:cat|tac|zcat|tail|head|less|more|bat|type|"
+                           r"gc|Get-Content)\s+(?![^|]*(?:\||/proc/|/sys/))\S", re.I)
+
+
+def shows_a_file(line: str) -> bool:
+    """Whether the command on the prompt ``line`` shows a saved file whole: its output is read
+    as any text (openssl's output and its captions), not as another program's.
+
+    >>> shows_a_file("$ cat nohup.out"), shows_a_file("PS C:\\bench> Get-Content .\\speed.txt")
+    (True, True)
+    >>> shows_a_file("$ cat /proc/cpuinfo"), shows_a_file("$ tail -f log | grep x"), shows_a_file("$ apk add x")
+    (False, False, False)
+    """
+    return _SHOWS_A_FILE.search(line) is not None
+
+
 def _listed(line: str, prompted: bool = False) -> dict | None:
     """A prompt whose command list or loop runs ``openssl speed`` (:func:`parse_prompt`): the
     one ``openssl speed`` command of a list (``cd build && apps/openssl speed -evp x``), read as
@@ -1183,6 +1315,8 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
     >>> _listed("$ cd openssl-3.4 && make && LD_LIBRARY_PATH=. apps/openssl speed -elapsed rsa2048")["timing"]
     'elapsed'
     >>> _listed("$ for c in aes-128-gcm sm4-cbc; do openssl speed -evp $c; done")["unbound"]
+    'a loop runs openssl speed'
+    >>> _listed("$ nohup sh -c 'for n in 1 2; do openssl speed -multi $n md5; done' &")["unbound"]
     'a loop runs openssl speed'
 
     A variable the list exports before the command is the command's, and the shell's after it
@@ -1194,16 +1328,19 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
     start = _LEADING_PS.match(line).end()
     if not (start or prompted or _SHELL_WORD.match(line)):
         return None  # ("I tried it; openssl speed was fast" is a sentence)
-    found, exported = [], None
+    found, exported, environment, looped = [], None, {}, False
     for part in _LIST.split(line[start:]):
+        looped = looped or part.startswith("do ")  # (a loop inside `nohup sh -c '...'` too)
         m, outer = _speed_command(_LIST_WORD.sub("", part)) if "speed" in part else (None, None)
         if m is not None:
             found.append((m, outer or ""))
         elif not found and "cap" in part:
             exported = shell_assignment(part) or exported
+        elif not found and "OPENSSL_" in part:
+            environment.update((shell_environment(part),) if _SET_ENV.search(part) else ())
     if not found:
         return None
-    if _LOOP.match(line, start):
+    if looped or _LOOP.match(line, start):
         out = {"args": [], "conditions": {}, "unbound": "a loop runs openssl speed"}
     elif len(found) > 1:
         out = {"args": [], "conditions": {},
@@ -1215,6 +1352,10 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
             out.setdefault("isa_mask", exported[0])
     if out is not None and exported:
         out["exported"] = exported
+    if out is not None and environment:
+        out["environment"] = environment
+        if "unbound" not in out:
+            out["conditions"] = {**{k: v for k, v in environment.items() if v}, **out["conditions"]}
     return out
 
 
@@ -1229,9 +1370,12 @@ def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
         return None  # a bare "openssl speed" is a subject line, not a command
     binary = m.string[m.end("pre"):m.start("args")].strip().lstrip("&").strip()
     out: dict = {"args": args, "conditions": {}, "binary": binary[:-5].rstrip()}  # (less " speed")
-    mask = _environment_mask(f"{outer} {m['pre']}") if "=" in m["pre"] or "=" in outer else None
+    assigned = "=" in m["pre"] or "=" in outer
+    mask = _environment_mask(f"{outer} {m['pre']}") if assigned else None
     if mask is not None:
         out["isa_mask"] = mask
+    if assigned and "OPENSSL_" in f"{outer}{m['pre']}":
+        out["conditions"].update(environment_conditions(f"{outer} {m['pre']}"))
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None
@@ -1253,7 +1397,10 @@ def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
             next(it, None)
         elif nxt is not None and not nxt.startswith("-") and (
                 a in ("engine", "provider", "propquery", "provider-path") or nxt[:1].isdigit()):
-            out["conditions"][a.replace("-", "_")] = nxt  # `-engine afalg`, `-primes 3`
+            # `-engine afalg`, `-primes 3`; an option given again adds to it (`-provider
+            # default -provider legacy` loads both: `default,legacy`)
+            key, conditions = a.replace("-", "_"), out["conditions"]
+            conditions[key] = f"{conditions[key]},{nxt}" if key in conditions else nxt
             next(it, None)
         else:
             out["conditions"][a.replace("-", "_")] = "yes"

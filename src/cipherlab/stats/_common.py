@@ -138,6 +138,9 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
     extra = [c for c in (*condition_keys(rows), *MACHINE_KEYS) if c in rows.columns]
     extra = [c for c in dict.fromkeys(extra) if c != by and c not in keys
              and not pd.api.types.is_float_dtype(rows[c].dtype)]  # floats: measurements
+    # A condition stated on some runs of a side and not on others (`-provider fips` beside a
+    # run given no provider) is two settings there, whatever the comparison: blank is a level.
+    conditions = set(condition_keys(rows))
     # coarse columns first (tool before label): once `tool` splits the cells, a label naming
     # each tool's run no longer varies within a cell and is not a key; of two as coarse, one
     # that every row states first (a paste beside a capture: its version names it, its blank
@@ -151,7 +154,7 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
         # builds is no cost model). A comparison joins its sides on the keys, and a column
         # stated on one side only would leave no cell to compare: there blank is unknown.
         values = rows[c].astype("object")
-        values = values.fillna(_BLANK) if by is None else values
+        values = values.fillna(_BLANK) if by is None or c in conditions else values
         if values.nunique() <= 1:
             continue
         cols = [*keys, *([by] if by is not None else [])]  # a cell and side of the comparison
@@ -168,7 +171,7 @@ def split_keys(rows: pd.DataFrame, by: str | None, base: Sequence[str]) -> tuple
         others = [k for k in keys if k != c]
         named = not rows[[k for k in others if k not in base]].isna().to_numpy().any()
         if others and named and (rows.groupby(others, observed=True, dropna=False)[c].nunique(
-                dropna=by is not None) <= 1).all():
+                dropna=by is not None and c not in conditions) <= 1).all():
             keys.remove(c)
     return keys, nested
 
