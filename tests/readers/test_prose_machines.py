@@ -128,3 +128,14 @@ def test_rows_that_name_their_machines_each_give_their_own_cpu(tmp_path):
         """, suffix=".txt")
     assert [label for label, *_ in rows] == ["Cortex-A78", "Cortex-A55", "Cortex-A78"]
     assert _cpus(rows) == ["Cortex-A78", "Cortex-A55", "Cortex-A78"]
+
+
+@pytest.mark.parametrize("text, cpu, clock", [
+    ("Intel Xeon Platinum 8480+ 2.0 GHz", "Intel Xeon Platinum 8480+", 2.0e9),
+    # a base-to-turbo range names no one clock: the CPU's name ends before it, no clock
+    ("Core i5-8250U 1.60GHz-3.40GHz", "Core i5-8250U", None),
+    ("Core i7-9750H 2.6 GHz \u2013 4.5 GHz", "Core i7-9750H", None),
+])
+def test_a_clock_after_a_cpus_name_is_its_clock_and_a_range_is_none(text, cpu, clock):
+    from cipherlab.readers._tables._facts import prose_cpu
+    assert prose_cpu(text) == {"cpu": cpu, **({"clock_hz": clock} if clock else {})}

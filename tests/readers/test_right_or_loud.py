@@ -131,12 +131,12 @@ def test_a_release_stated_under_a_table_is_no_row_cut_short(after):
 
 @pytest.mark.parametrize("sep", [",", " ", ";"])
 def test_rows_of_a_long_table_whose_header_is_not_read_are_reported_never_dropped(sep):
-    """A user's own long table (name, size, rate) under a header cipherlab cannot read
-    (``throughput_MBps``: a unit glued to a word): its rows name ciphers beside numbers, so the
-    error lists them, as every line that looks like data and is not placed must be."""
+    """A user's own long table under a header that names no rate (``t_ns``: a time per call, a
+    script's own field): its rows name ciphers beside numbers, so the error lists them, as every
+    line that looks like data and is not placed must be."""
     rows = [("aes-128-gcm", "16", "512.3"), ("aes-128-gcm", "1024", "3120.5"),
             ("chacha20-poly1305", "16", "300.1")]
-    text = sep.join(("cipher", "bytes", "throughput_MBps")) + "\n" + "".join(
+    text = sep.join(("cipher", "bytes", "t_ns")) + "\n" + "".join(
         sep.join(r) + "\n" for r in rows)
     with pytest.raises(IngestError, match=r"3 line\(s\) \(line\(s\) 2, 3, 4\) look like "
                                           r"measurements") as err:
@@ -144,3 +144,19 @@ def test_rows_of_a_long_table_whose_header_is_not_read_are_reported_never_droppe
     assert [n for n, _ in err.value.unplaced] == [2, 3, 4]
     # prose naming a cipher beside a size and a word is no row
     assert cipherlab.readers._openssl.looks_like_data("aes-128-gcm 16 bytes at 512.3") is False
+
+
+@pytest.mark.parametrize("title", ["throughput_MBps", "Throughput MB/s", "speed: MB/s",
+                                   "throughput (MB/s)"])
+@pytest.mark.parametrize("sep", [",", " | "])
+def test_a_rate_column_titled_by_a_word_and_its_unit_is_the_rate_never_a_run(title, sep):
+    """``cipher,bytes,throughput_MBps``, as a script or a spreadsheet titles its columns: the
+    values in MB/s, one run with no label (the title named a run before, or the CSV was no
+    table at all)."""
+    text = sep.join(("cipher", "bytes", title)) + "\n" + (
+        "|---|---|---|\n" if "|" in sep else "") + "".join(
+        sep.join(r) + "\n" for r in [("aes-128-gcm", "16", "512.3"),
+                                     ("aes-128-gcm", "1024", "3120.5")])
+    df = cipherlab.ingest(text)
+    assert df["bytes_per_s"].tolist() == pytest.approx([512.3e6, 3120.5e6])
+    assert df["block_bytes"].tolist() == [16, 1024] and df["label"].isna().all()

@@ -98,6 +98,9 @@ _STATS = {"min": "min", "minimum": "min", "max": "max", "maximum": "max", "avg":
 # A column that holds the measurement itself, without naming a run ("Throughput (MB/s)").
 _VALUE_WORDS = re.compile(r"(?:throughput|speed|rate|result|results|value|performance|"
                           r"bandwidth|ops|operations|aggregate)", re.IGNORECASE)
+# A value word and a unit apart from it by a blank, "_", ":" or "-" (a spreadsheet's or a
+# script's column title): the unit is checked by unit_only
+_WORDED_UNIT = re.compile(_VALUE_WORDS.pattern + r"[\s_:-]+(?P<unit>\S+)", re.IGNORECASE)
 # Where rows count processes, a "Total" is the sum over them: openssl -multi's own figure.
 _TOTAL = re.compile(r"^(?:total|sum|combined)$", re.IGNORECASE)
 _OPS_UNIT = re.compile(r"(?:ops?|operations?)(?:/|\s+per\s+)s(?:ec(?:ond)?)?", re.IGNORECASE)
@@ -299,6 +302,9 @@ def role(text: str, *, sizes: bool = False) -> Role:
             return replace(inner, text=text, unit=unit, ops=ops)
         return Role(VALUE if _VALUE_WORDS.match(base) else RUN, text, run=base, unit=unit, ops=ops)
     unit = unit_only(text)  # ("MB/s" titling the one column of values: the rate, of no run)
+    if unit is None:  # ("Throughput MB/s", "throughput_MBps": the rate's word, then its unit)
+        worded = _WORDED_UNIT.fullmatch(text)
+        unit = unit_only(worded["unit"]) if worded else None
     if unit is not None:
         return Role(VALUE, text, unit=unit)
     return Role(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Role(RUN, text, run=text)

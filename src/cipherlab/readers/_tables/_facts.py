@@ -52,6 +52,7 @@ _CODE_NAMES = re.compile(r"\b(?:(?:Sapphire|Emerald|Granite|Sierra)\s+Rapids|(?:
 _TRADEMARK = re.compile("\\((?:R|TM|tm)\\)|[\u00ae\u2122]")
 _CLOCK_WORD = re.compile(r"\(?" + CLOCK + r"\)?$", re.IGNORECASE)
 _CLOCK_SPACED = re.compile(CLOCK + r"\b", re.IGNORECASE)  # ("8480+ 2.0 GHz": no part of the name)
+_RANGE_ON = re.compile("\\s*[-\u2013~]\\s*\\d")  # ("1.60GHz-3.40GHz": a range names no one clock)
 _CLOCK_NEXT = re.compile(r"\s*" + _CLOCK.pattern, re.IGNORECASE)  # (right after a name)
 _WORD = re.compile(r"\S+")
 _NAME_END = re.compile("[,;:()\\[\\]@/|]|\\s[-\u2013\u2014]\\s")
@@ -196,12 +197,14 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
     ends, or None when the words there name no CPU (a vendor's technology, a common word)."""
     head = _NAME_END.search(text, m.start())
     stop = head.start() if head else len(text)
-    words, clock, end = [], None, m.start()
+    words, clock, end, ranged = [], None, m.start(), False
     for w in itertools.islice(_WORD.finditer(text, m.start(), stop), 7):
         word = w[0]
         c = _CLOCK_WORD.match(word) or _CLOCK_SPACED.match(text, w.start()) if words else None
         if c is not None and (word[0].isdigit() or word[0] == "("):
-            clock = hz(c[1], c[2])
+            after = c.end() + (w.start() if c.string is not text else 0)
+            ranged = _RANGE_ON.match(text, after) is not None
+            clock = None if ranged else hz(c[1], c[2])
             break
         if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
             break  # (a model number may start in lower case: "i7-4770", "v2")
@@ -218,7 +221,7 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
                  or _MAC_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None))
     if not named:
         return None
-    if clock is None:
+    if clock is None and not ranged:
         c = _CLOCK_NEXT.match(text, end)
         clock = hz(c[1], c[2]) if c else None
     return " ".join(words), clock, end
