@@ -25,10 +25,7 @@ RUN_ID = ("capture_id", "source", "run")
 #: Run facts that tell machines, builds and tools apart: a comparison keeps their values in
 #: separate cells unless they are what is compared (measurement-notes §4a).
 MACHINE_KEYS = ("host", "label", "cpu", "tool", "tool_version", "backend", "python", "tier",
-                "timing", "multi", "options", "compiler", "name")
-# (``name``, as printed: one openssl prints one cipher two ways when it measures two code paths,
-# 3.0's low-level ``aes-128-cbc`` beside its EVP ``AES-128-CBC``, 1.1.1's ``aes-128 cbc`` beside
-# ``aes-128-cbc``: 15-20 % apart, never replicates of one cell)
+                "timing", "multi", "options", "compiler")
 # Condition columns that never define a separate cell or fit: repeats (aggregated to their run),
 # footnote letters, -multi child numbers and start times.
 _POOLED = ("repeat", "note", "child", "started")
