@@ -591,10 +591,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         stated = shell_assignment(line) if "cap" in line else None
         if stated is not None:  # (`export OPENSSL_ia32cap=...`: every command after it, until unset)
             self.set_shell_mask(stated[0], line)
-        setting = shell_environment(line) if "OPENSSL_" in line or "fips" in line or "FIPS" in line else None
+        named_fips = "fips" in line or "FIPS" in line
+        setting = shell_environment(line) if named_fips or "OPENSSL_" in line else None
         if setting is not None:  # (`export OPENSSL_CONF=...`, `fips-mode-setup --enable`)
             self.set_shell_conditions(dict((setting,)), line)
-        fips = prose_fips(line) if "fips" in line or "FIPS" in line else None
+        fips = prose_fips(line) if named_fips else None
         if fips is not None:  # ("with FIPS mode enabled:": the output below it, as a mask)
             self.notice({"fips": fips})
         if mask is not None:  # for the output below it: this run's while it has none

@@ -40,6 +40,8 @@ import pandas as pd
 from cipherlab.reporting._select import BUILD, MACHINE, system
 
 _CELL = ["algorithm", "operation", "block_bytes"]
+# What a dump says of the build that made it: two values of one of these, two builds.
+_BUILD_FACTS = ("tool_version", "built_on", "options", "compiler")
 
 
 @dataclass
@@ -139,13 +141,12 @@ def _labels_name_machines(df: pd.DataFrame) -> pd.Series:
              else pd.Series("", index=df.index, dtype="object")).fillna("")
     keys = [files, *(df[k].astype("object") for k in _cell_keys(df))]
     shared = label.groupby(keys, dropna=False).transform("nunique") >= 2
-    by_file = label.groupby(files)
-    builds = [c for c in ("tool_version", "built_on", "options", "compiler") if c in df.columns]
+    builds = [c for c in _BUILD_FACTS if c in df.columns]
     built = (df[builds].astype("object").groupby([files, label], dropna=False).first()
              .groupby(level=0).nunique().gt(1).any(axis=1)) if builds else pd.Series(dtype=bool)
     differ = files.map(built).fillna(False).astype(bool) & label.map(
         lambda text: isinstance(text, str) and _says_more_than_build(text))
-    alone = by_file.transform("nunique") < 2  # (one labelled run: its label names the system)
+    alone = label.groupby(files).transform("nunique") < 2  # (one labelled run: its label names the system)
     return label.notna() & (alone | shared.groupby(files).transform("any") | differ)
 
 
@@ -208,7 +209,7 @@ def _spread(rows: pd.DataFrame, keys: list[str]) -> float:
 def _builds_differ(rows: pd.DataFrame, source: pd.Series) -> str | None:
     """What says the files were made by different builds (versions, build lines that two files
     print and that differ), or None."""
-    cols = [c for c in ("tool_version", "built_on", "options", "compiler") if c in rows.columns]
+    cols = [c for c in _BUILD_FACTS if c in rows.columns]
     facts = rows[cols].astype("object").groupby(source).first()  # (the first value each says)
     for col in cols:
         if facts[col].nunique() > 1:
