@@ -568,11 +568,18 @@ def prose_mask(line: str) -> str | None:
 # A shell statement that sets or clears a capability variable for every command after it, the
 # whole rest of a (prompt) line: sh's `export`, csh's `setenv`, fish's `set -gx`, cmd's `set`,
 # PowerShell's `$env:X = "v"`; `unset`, `unsetenv`, `set -e`, `Remove-Item Env:X`, cmd's `set X=`.
-_SET_VARIABLE = re.compile(
-    r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
-    rf"OPENSSL_(?P<cap>{_CAPS})(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
-    r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*OPENSSL_"
-    rf"(?:{_CAPS})\s*$", re.IGNORECASE)
+def shell_sets(variable: str, cleared: str) -> str:
+    """The pattern of a shell statement that sets the variable ``variable`` matches (its value in
+    the group ``value``, the verb in ``verb``) or clears the one ``cleared`` matches, for every
+    command after it: the one place those shells' statements are spelled."""
+    return (r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
+            rf"{variable}(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
+            r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*"
+            rf"{cleared}\s*$")
+
+
+_SET_VARIABLE = re.compile(shell_sets(rf"OPENSSL_(?P<cap>{_CAPS})", rf"OPENSSL_(?:{_CAPS})"),
+                           re.IGNORECASE)
 
 
 def shell_assignment(line: str) -> tuple[str | None] | None:

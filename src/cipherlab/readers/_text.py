@@ -26,7 +26,7 @@ from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _json
-from cipherlab.readers._context import mask_value, shell_assignment
+from cipherlab.readers._context import mask_value, shell_assignment, shell_sets
 from cipherlab.readers._names import canonical, is_known
 
 __all__ = ["LineWarning", "SOURCE_RULE", "clean", "decode", "documents", "name_by_source",
@@ -1183,12 +1183,9 @@ def _environment_mask(words: str) -> str | None:
 # value kept as written: the text cannot tell what a config file holds.
 _ENV_VARIABLES = r"OPENSSL_(?:CONF|FIPS|MODULES|ENGINES)"
 _ENV_ASSIGNMENT = re.compile(rf"(?<![\w$])({_ENV_VARIABLES})=(\"[^\"]*\"|'[^']*'|[^\s\"';&|]*)")
-# (the shell statements of `_SET_VARIABLE` in _context.py, for these variables)
+# (the shell statements that set the capability masks, for these variables)
 _SET_ENV = re.compile(
-    r"(?:^|[\s>$#%])(?:(?:export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
-    rf"(?P<name>{_ENV_VARIABLES})(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
-    r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*"
-    rf"(?P<cleared>{_ENV_VARIABLES})\s*$"
+    shell_sets(rf"(?P<name>{_ENV_VARIABLES})", rf"(?P<cleared>{_ENV_VARIABLES})") +
     # RHEL's system-wide switches, for every later command (after the reboot they ask for)
     r"|(?:^|[\s>$#%])update-crypto-policies\s+--set\s+(?P<policy>[\w:-]+)\s*$"
     r"|(?:^|[\s>$#%])fips-mode-setup\s+--(?P<fips>enable|disable)\s*$")
