@@ -53,7 +53,7 @@ GCM_CBC_PAIRS: tuple[tuple[str, str], ...] = (("aes-128-gcm", "aes-128-cbc"),
 TLS_RECORD_BYTES = 16384
 
 _AEAD_RE = re.compile(r"gcm|ccm|ocb|siv|poly1305")
-# The modes whose `openssl speed` loop openssl PR #25823 changed (measurement notes §1.3): one
+# The modes whose `openssl speed` loop openssl PR #25823 changed (measurement-notes §1.3): one
 # full init/IV/AAD/tag per message since 3.0.16/3.1.8/3.2.4/3.3.3/3.4. ChaCha20-Poly1305 is an
 # AEAD but was not part of that change.
 _AEAD_LOOP_RE = re.compile(r"gcm|ccm|ocb|siv")

@@ -7,7 +7,7 @@
   ``notebooks/`` (Lab autosaves), with its config, runtime, settings and workspace folders isolated,
   and stops it with ``POST /api/shutdown`` (kernels included).
 * ``lab`` wraps a Playwright page with the steps that proved reliable in
-  ``shared/reference/browser-recipe``: wait for a *real* idle kernel, Run All from the menu,
+  ``docs/browser-test-recipe.md``: wait for a *real* idle kernel, Run All from the menu,
   wait until every code cell has run.
 
 Chromium itself is configured in ``tests/conftest.py`` (Debian's ``/usr/bin/chromium``).

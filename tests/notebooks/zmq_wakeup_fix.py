@@ -11,7 +11,7 @@ poll times out, so polling in short slices bounds the delay to one slice.
 
     python zmq_wakeup_fix.py voila ARGS...   # Voila (it executes with nbclient), patched
 
-Copied from the tested browser recipe (shared/reference/browser-recipe).
+Copied from the tested browser recipe (docs/browser-test-recipe.md).
 """
 import time
 from queue import Empty

@@ -71,7 +71,7 @@ def ax():
 
 
 def make_speedup_result():
-    """A stats.speedup-shaped result (columns per CONTRACTS.md) from the evp numbers."""
+    """A stats.speedup-shaped result (the columns its docstring names) from the evp numbers."""
     rows = []
     for alg in ("aes-128-gcm", "aes-256-gcm"):
         for n, on, off in zip(SIZES, EVP[(alg, "on")], EVP[(alg, "off")]):

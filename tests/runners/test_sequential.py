@@ -1,7 +1,7 @@
 """The sequential design of capture(precision=...): its error rate by simulation, then a real run.
 
 The simulation drives the capture's own stopping rule (StoppingRule, interval) with
-hierarchical noise as measured on shared machines (measurement notes §4a): a run effect per
+hierarchical noise as measured on shared machines (measurement-notes §4a): a run effect per
 process shared by every cell it measures, repeat noise per cell, and warm-up outliers (a run
 that comes out 15 % slow now and then). What must hold: the final 95 % intervals cover the true
 ratio about 95 % of the time, although the design looked at the data after every block.

@@ -1,7 +1,7 @@
 """Answers at a requested precision: keep adding interleaved repeat pairs until each ratio is known.
 
 Why this module exists: a fixed number of repeats is too many on a quiet machine and too few on
-a shared VM (run-to-run offsets of 1-5 % are normal there, measurement notes §4a). ``precision``
+a shared VM (run-to-run offsets of 1-5 % are normal there, measurement-notes §4a). ``precision``
 turns the repeats into a sequential design: after each complete block of interleaved runs
 (every cell under every condition once), the interval on every requested ratio is computed from
 the pairs so far, and the capture stops as soon as each one is narrower than asked, or when

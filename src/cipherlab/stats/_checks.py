@@ -372,7 +372,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
 #   any CPU, parallel AES modes (ECB/CTR/GCM/OCB/XTS, CBC decrypt): 0.15 < 0.16 cpb, the
 #       theoretical 512-bit VAES bound (Drucker, Gueron & Krasnov, "Making AES great again").
 #   any CPU, serial AES modes (CBC/CFB/OFB encrypt, CCM): 1.0 < ~1.9-2.6 cpb, AES-NI latency-bound
-#       CBC-encrypt on Ice Lake/Skylake (aesni-x86_64.pl; notes §3: Skylake 2.62).
+#       CBC-encrypt on Ice Lake/Skylake (aesni-x86_64.pl; measurement-notes §3: Skylake 2.62).
 #   no AES-NI (aesni=off or in isa_off, no-asm, CPUs before 2010): 4.0 < ~6-7 cpb bitsliced CTR (Käsper &
 #       Schwabe 2009) and ~10 cpb vpaes (vpaes-x86_64.pl header).
 #   VIA PadLock (C3/C7/Nano): 0.75 < ~1.9 cpb measured for AES-256-CBC on a C3 Nehemiah
