@@ -161,3 +161,27 @@ def test_an_arm_mask_without_armv8_aes_gets_the_no_aes_floor_and_its_name():
                                                                      "message"])
     assert all("limit of 5.6 cycles/byte for aes-256-cbc on a CPU without ARMv8 AES" in m
                for m in off["message"]) and not any("AES-NI" in m for m in off["message"])
+
+
+def test_a_condition_that_differs_between_the_sides_is_named():
+    masked = {"isa": "no-aesni", "isa_off": "aesni+pclmulqdq"}
+    df = table([({"label": "a", "tool_version": "3.0.2", "timing": "cpu"},
+                 cells("aes-128-gcm", "AES-128-GCM", GCM)),
+                ({"label": "b", "tool_version": "3.0.2", "timing": "cpu", **masked},
+                 cells("aes-128-gcm", "AES-128-GCM", [v / 8 for v in GCM]))])
+    with pytest.warns(ComparabilityWarning, match=r"condition isa \(no-aesni, not stated\)"):
+        found = st.comparable(df, by="label", groupby=["algorithm"])
+    assert set(found["check"]) == {"condition"}
+    assert set(found["value"]) == {"no-aesni", "not stated", "aesni+pclmulqdq"}
+    # compared by the switch itself, or within a preset every row names, its columns are the
+    # comparison; without `by` nothing says what is compared
+    presets = table([({"label": lib, "tool_version": "3.0.2", "timing": "cpu", "isa": "no-aesni",
+                       "isa_off": off}, cells("aes-128-gcm", "AES-128-GCM", GCM))
+                     for lib, off in (("a", "aesni+pclmulqdq"), ("b", "aesni"))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert st.comparable(df, by="isa", groupby=["algorithm"]).empty
+        assert st.comparable(presets, by="label", groupby=["algorithm", "isa"]).empty
+        assert st.comparable(df, groupby=["algorithm"]).empty
+    with pytest.warns(ComparabilityWarning, match="condition isa_off"):  # no preset named
+        st.comparable(presets, by="label", groupby=["algorithm"])

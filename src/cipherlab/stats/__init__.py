@@ -26,7 +26,7 @@ parameters). Results print formatted in a REPL or notebook and export with :func
 """
 
 from cipherlab.stats._adjust import adjust_p
-from cipherlab.stats._checks import aead_era, comparable, lint, physical_floor
+from cipherlab.stats._checks import aead_era, comparable, lint, physical_floor, speed_loop
 from cipherlab.stats._clock import (
     clock_from_text, clock_source, cycles_per_byte, per_ghz, per_process, resolve_clock, scaling)
 from cipherlab.stats._compare import compare, ratio_test, speedup
@@ -57,6 +57,7 @@ __all__ = [
     "runs_needed",
     "scaling",
     "small_block_overhead",
+    "speed_loop",
     "speedup",
     "to_latex",
     "to_markdown",

@@ -18,10 +18,11 @@ from cipherlab.algorithms import aead_loop_changed, is_aes
 from cipherlab.errors import ComparabilityWarning, PlausibilityWarning
 from cipherlab.runners._isa import aes_name
 from cipherlab.stats._clock import resolve_clock
-from cipherlab.stats._common import RUN_KEYS, as_list, map_unique, require_columns
+from cipherlab.stats._common import (MACHINE_KEYS, RUN_KEYS, as_list, condition_keys, map_unique,
+                                     require_columns)
 from cipherlab.stats._common import warn as _warn
 
-__all__ = ["aead_era", "comparable", "lint", "physical_floor"]
+__all__ = ["aead_era", "comparable", "lint", "physical_floor", "speed_loop"]
 
 # ---------------------------------------------------------------------------------------------
 # The AEAD-loop boundary. Source: openssl PR #25823 (Nov 2024), backported to 3.0-3.3, as
@@ -105,8 +106,15 @@ _MESSAGES = {
                   "(measurement-notes §1.3, openssl #27513, #28063)."),
     "legacy-names": ("rows use 1.x legacy names such as 'aes-128 cbc' (openssl speed without "
                      "-evp), which call the low-level AES API and never use AES-NI (openssl "
-                     "#17813, #20391), beside EVP rows or in an ISA comparison; compare "
-                     "`openssl speed -evp` rows instead (measurement-notes §1.4)."),
+                     "#17813, #20391), in an ISA comparison; compare `openssl speed -evp` rows "
+                     "instead (measurement-notes §1.4)."),
+    "speed-loop": ("rows of one cipher were timed by different loops of openssl speed ({values}): "
+                   "a cipher named without -evp runs the low-level API (0.9.8-1.1.1, printed "
+                   "'aes-128 cbc') or EVP_Cipher (3.x, printed in lowercase), with -evp it runs "
+                   "EVP_EncryptUpdate (printed as the provider names it, 'AES-128-CBC'); their "
+                   "per-call costs differ, so pooled they are not replicates of one cell. Compare "
+                   "one loop (cipherlab.stats.speed_loop(df) tells them apart; measurement-notes "
+                   "§1.4)."),
     "tool": ("rows measured by different tools ({values}) fall into the same cell and would be "
              "pooled (openssl speed, Python cryptography and TLS transfers time different "
              "things); add 'tool' to `groupby`, or compare by='tool'."),
@@ -121,6 +129,9 @@ _MESSAGES = {
     "wheel-openssl": ("Python cryptography rows use the OpenSSL bundled in its wheel, not the "
                       "system's that openssl speed rows measure ({values}): a Python/openssl ratio "
                       "also compares two OpenSSL versions."),
+    "condition": ("rows compared also differ in the condition {column} ({values}), besides what "
+                  "is compared: a ratio measures both; compare like with like, or make it the "
+                  "comparison (by={column!r})."),
     "multi": ("rows mix -multi runs (the sum over child processes, timed on wall clock) with "
               "other process counts ({values}); compare like with like, or one process's rate "
               "with cipherlab.stats.per_process(df) and metric='bytes_per_s_per_process' "
@@ -178,7 +189,65 @@ def _openssl_of(df: pd.DataFrame) -> pd.Series:
             if b is not None and _BACKEND_RE.search(str(b)) else None)), index=df.index)
         out = out.where(wheel.isna(), wheel)
     return out
-_LEGACY_NAME_RE = re.compile(r"^aes-\d+ [a-z0-9]+$")
+# The loops of `openssl speed` that time a symmetric cipher, as speed.c names them
+_EVP, _NAMED, _LOW_LEVEL = "-evp (EVP_EncryptUpdate)", "named (EVP_Cipher)", "named (low-level API)"
+_CIPHER_RE = re.compile(r"^(aes|aria|camellia|des|bf|blowfish|cast|idea|rc2|rc4|rc5|seed|sm4|"
+                        r"chacha20)\b")
+# openssl's own output, where the printed name is the one speed.c printed (a document table's
+# 'AES-256 CBC' was typed by a person and says nothing about the loop)
+_OWN_DIALECTS = frozenset({"text", "mr", "progress"})
+
+
+def _loop_of(version, name) -> str | None:
+    """The loop a cipher row printed as ``name`` by openssl ``version`` came from, or None."""
+    v, name = _version(version), str(name).strip() if name is not None else ""
+    if v is None or not name:
+        return None
+    if name == "evp":  # -multi's and -mb's parent rows up to 3.0.9/3.1.1
+        return _EVP
+    if v >= (3, 0, 0):  # -evp prints the provider's name, the named tests speed.c's lowercase one
+        return _EVP if name != name.lower() else _NAMED
+    if name != name.lower():
+        return None
+    # 0.9.8-1.1.1: the named tests print 'aes-128 cbc', 'des ede3'; -evp the object's long name
+    # 'aes-128-cbc' ('rc4' is both)
+    return _LOW_LEVEL if " " in name else _EVP if "-" in name else None
+
+
+def speed_loop(df: pd.DataFrame) -> pd.Series:
+    """Which loop of ``openssl speed`` timed each cipher row, from its version and printed name.
+
+    ``openssl speed aes-128-cbc`` (a *named* test) and ``openssl speed -evp aes-128-cbc`` time
+    different code: up to 1.1.1 the named test calls the low-level API (``AES_cbc_encrypt``,
+    printed ``aes-128 cbc``, no AES-NI), from 3.0 ``EVP_Cipher`` (printed ``aes-128-cbc``);
+    ``-evp`` calls ``EVP_EncryptUpdate`` and prints the cipher's EVP name (``aes-128-cbc`` up to
+    1.1.1, the provider's ``AES-128-CBC`` from 3.0). Their per-call costs differ, so the same
+    cipher and block size measured both ways are two cells, not replicates of one.
+
+    Returns a Series of ``"-evp (EVP_EncryptUpdate)"``, ``"named (EVP_Cipher)"``, ``"named
+    (low-level API)"`` or NA: NA for rows that are not ciphers or not openssl's, whose version
+    is unknown, whose name both loops print (``rc4`` before 3.0), or that a person retyped (a
+    document table's ``dialect``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"tool": "openssl", "algorithm": "aes-128-cbc",
+    ...                    "tool_version": ["3.0.19", "3.0.19", "1.1.1w", "1.1.1w"],
+    ...                    "name": ["AES-128-CBC", "aes-128-cbc", "aes-128-cbc", "aes-128 cbc"]})
+    >>> speed_loop(df).tolist()
+    ['-evp (EVP_EncryptUpdate)', 'named (EVP_Cipher)', '-evp (EVP_EncryptUpdate)', 'named (low-level API)']
+    """
+    require_columns(df, ["tool_version", "name", "algorithm"], what="speed_loop")
+    cipher = map_unique(df["algorithm"], lambda a: bool(a) and bool(_CIPHER_RE.match(str(a))))
+    own = (map_unique(df["dialect"], lambda d: d is None or d in _OWN_DIALECTS).astype(bool)
+           if "dialect" in df.columns else np.ones(len(df), dtype=bool))
+    pairs = pd.MultiIndex.from_arrays([df["tool_version"].astype("object"),
+                                       df["name"].astype("object")])
+    codes, uniques = pd.factorize(pairs)
+    loops = np.array([_loop_of(v, n) for v, n in uniques] + [None], dtype=object)[codes]
+    keep = cipher.astype(bool) & own & _is_openssl(df)
+    return pd.Series(np.where(keep, loops, None), index=df.index, dtype="object")
 
 
 def _mixed(gid, attr, valid):
@@ -293,19 +362,17 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         bad, values = _mixed(gid, era, is_aead & era.notna().to_numpy())
         findings.append(("aead-loop", bad, era, values))
     if {"tool_version", "name", "algorithm"} <= set(df.columns):
-        legacy_version = map_unique(
-            df["tool_version"], lambda v: (1, 0, 1) <= (_version(v) or (9, 0, 0)) < (3, 0, 0))
-        # case-sensitive: openssl prints legacy rows in lowercase ('aes-128 cbc'); wiki tables'
-        # 'AES-256 CBC' says nothing about how the row was measured
-        legacy_name = map_unique(
-            df["name"], lambda v: bool(v) and bool(_LEGACY_NAME_RE.match(str(v).strip())))
-        aes = map_unique(df["algorithm"], is_aes).astype(bool)
-        legacy = legacy_name.astype(bool) & legacy_version.astype(bool) & _is_openssl(df)
-        kind = pd.Series(np.where(legacy, "legacy name", "EVP name"), index=df.index)
-        bad, values = _mixed(gid, kind, aes)
+        loop = speed_loop(df)
+        known = loop.notna().to_numpy()
+        bad, values = _mixed(gid, loop, known)
+        findings.append(("speed-loop", bad, loop, values))
         if by in _ISA_COLUMNS:
-            bad = bad | legacy
-        findings.append(("legacy-names", bad, kind, values))
+            # 1.0.1 brought AES-NI to EVP only: its low-level AES rows never use it
+            legacy = (loop.eq(_LOW_LEVEL).to_numpy(dtype=bool)
+                      & map_unique(df["algorithm"], is_aes).astype(bool)
+                      & map_unique(df["tool_version"],
+                                   lambda v: (1, 0, 1) <= (_version(v) or (0, 0, 0))).astype(bool))
+            findings.append(("legacy-names", legacy, loop, ["low-level API"] if legacy.any() else []))
     if "tool" in df.columns and by != "tool" and "tool" not in keys:
         tool = df["tool"].astype("object")
         bad, values = _mixed(gid, tool, tool.notna().to_numpy())
@@ -337,13 +404,28 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         procs = pd.to_numeric(df["multi"], errors="coerce").fillna(1)
         bad, values = _mixed(gid, procs, everything)
         findings.append(("multi", bad, procs, [f"{float(v):g} process(es)" for v in values]))
+    # conditions a grouping leaves out that still differ (a masked run of one host beside an
+    # unmasked paste of another): stated against not stated counts, as a side's blank is a level
+    # (without `by`, what is compared is not known: a condition may be it). The ISA columns
+    # describe one switch: compared by one, or within a preset named on every row (each
+    # library's own switch under `isa=no-aesni`), the others say what it switched off.
+    isa_by = by in _ISA_COLUMNS or any(k in _ISA_COLUMNS and df[k].notna().all() for k in keys)
+    # (machines have the checks above; a float column is a measurement, e.g. a rate per GHz)
+    for c in condition_keys(df, exclude={*skip, *MACHINE_KEYS}) if by is not None else ():
+        if (isa_by and c in _ISA_COLUMNS) or pd.api.types.is_float_dtype(df[c].dtype):
+            continue  # (the ISA columns describe one switch)
+        cond = df[c].astype("object").where(df[c].notna(), "not stated")
+        bad, values = _mixed(gid, cond, everything)
+        findings.append((("condition", c), bad, cond, values))
     frames = []
     for check, bad, attr, values in findings:
         if not bad.any():
             continue
         tool = ", ".join(sorted(map(str, df.loc[bad, "tool"].astype("object").dropna().unique()))
                          ) if "tool" in df.columns else "tool"
-        message = _MESSAGES[check].format(values=", ".join(map(str, values)), tool=tool or "tool")
+        check, column = check if isinstance(check, tuple) else (check, None)
+        message = _MESSAGES[check].format(values=", ".join(map(str, values)), tool=tool or "tool",
+                                          column=column)
         rows = df.loc[bad]
         cols = [c for c in (*RUN_KEYS, "tool_version", "timing", "multi") if c in rows.columns]
         found = rows[cols].astype("object").assign(value=attr[bad].astype(str).to_numpy())
