@@ -104,6 +104,24 @@ def test_sides_that_share_no_cell_are_named_not_sent_to_another_metric():
             st.compare(df, by="multi", baseline=1)
 
 
+
+def test_a_key_blank_on_one_side_is_named_as_not_stated():
+    # host-b's dumps state what the mask switched off, a capture of another machine states the
+    # mask: the hint named the first key with nothing on one side ("the candidates .")
+    # (as `cipherlab capture` states them: the preset, AES-NI on/off and the mask in effect)
+    masked = _host_b("evp.txt")["isa"].astype("object").ne("native")
+    capture = _host_b("evp.txt").assign(
+        label="this machine", isa=masked.map({False: "native", True: "no-aesni"}), isa_off=None,
+        aesni=masked.map({False: "on", True: "off"}),
+        isa_mask=masked.map({False: "0xfff8320307:0x4000", True: "0xfdf8320107:0x0"}))
+    df = pd.concat([_host_b("evp.txt").assign(label="host-b"), capture], ignore_index=True)
+    df["label"] = df["label"].astype("category")
+    with pytest.raises(AnalysisError, match=r"The baseline has isa_off aesni\+pclmulqdq\+.*, none; "
+                                            r"the candidates not stated\.$"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            st.compare(df, by="label", baseline="host-b")
+
 def test_a_paste_beside_a_capture_is_named_by_its_version():
     # 1.0.2h's GCM paste (002, no isa, no host) fitted beside host-c's capture (3.0.22, native
     # and masked): the table keyed the lines by isa alone (the version, which isa determined,

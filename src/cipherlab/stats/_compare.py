@@ -409,7 +409,10 @@ def _shared_cells(frame, keys, baseline) -> bool:
 def _sides_hint(frame, keys, is_base) -> str:
     """What the baseline and the candidates measured, by the first key that tells them apart."""
     for k in keys:
-        base, cand = (set(map(str, frame.loc[m, k].dropna().unique())) for m in (is_base, ~is_base))
+        # (a blank is a value here: a key blank on one side and stated on some rows of the
+        # other does not tell them apart)
+        base, cand = (set(map(str, frame.loc[m, k].astype("object").fillna("not stated").unique()))
+                      for m in (is_base, ~is_base))
         if base.isdisjoint(cand):
             show = lambda v: ", ".join(sorted(v)[:6]) + (", ..." if len(v) > 6 else "")  # noqa: E731
             return f" The baseline has {k} {show(base)}; the candidates {show(cand)}."
