@@ -542,3 +542,20 @@ def test_lines_a_terminals_width_cut_inside_a_word_are_rejoined_or_reported():
     assert _read(cut)["bytes_per_s"].tolist() == whole
     with pytest.raises(ValueError, match="line 2"):  # (inside the last value: reported)
         _read(f"{header}\n{row[:86]}\n{row[86:]}\n")
+
+
+def test_a_version_then_a_board_above_a_run_is_its_version_and_its_label():
+    """051: ``OpenSSL 3.1.4 on the Pi 5:`` was read as openssl's own version line (no label;
+    under a prompt, no version either). It is prose: the run ran 3.1.4 on the Pi 5, above a
+    text table or a Markdown one. openssl's own lines (a date, a dev build's ``xx XXX xxxx``,
+    ``FIPS``) are still its version lines, no label."""
+    md = "| cipher | 16 bytes |\n|---|---|\n| aes-128-cbc | 412873.11k |\n"
+    for below in (TABLE, f"```\n$ openssl speed -evp aes-128-cbc\n{TABLE}```\n", md):
+        df = _read(f"OpenSSL 3.1.4 on the Pi 5:\n\n{below}")
+        assert (_runs(df, "label"), _runs(df, "tool_version")) == (["Pi 5"], ["3.1.4"]), below
+    for line, version in (("OpenSSL 1.1.1w  11 Sep 2023", "1.1.1w"),
+                          ("OpenSSL 1.1.1-dev  xx XXX xxxx", "1.1.1-dev"),
+                          ("OpenSSL 1.1.1k  FIPS 25 Mar 2021", "1.1.1k")):
+        df = _read(f"{line}\n{TABLE}")
+        assert (_runs(df, "label"), _runs(df, "tool_version")) == ([None], [version])
+
