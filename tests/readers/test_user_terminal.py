@@ -559,3 +559,21 @@ def test_a_version_then_a_board_above_a_run_is_its_version_and_its_label():
         df = _read(f"{line}\n{TABLE}")
         assert (_runs(df, "label"), _runs(df, "tool_version")) == ([None], [version])
 
+
+def test_a_version_the_prose_states_above_runs_is_each_ones_until_the_text_says_otherwise():
+    """052: "Tested with OpenSSL 1.1.1w" above two prompted runs: both ran it (the second had
+    none). A run's own version line wins for that run; a heading ends the scope of a version
+    stated in its section (as the document tables read it), and so do a line naming versions it
+    cannot tell apart and another post's byline."""
+    run = f"$ openssl speed -evp aes-128-cbc\n{TABLE}"
+    assert _runs(_read(f"Tested with OpenSSL 1.1.1w\n\n{run}{run}"), "tool_version") == ["1.1.1w"] * 2
+    own = run.replace("\ntype", "\nversion: 3.0.13\ntype")  # (its header block's version line)
+    df = _read(f"Tested with OpenSSL 1.1.1w\n\n{run}{own}{run}")
+    assert _runs(df, "tool_version") == ["1.1.1w", "3.0.13", "1.1.1w"]
+    df = _read(f"## Box A\n\nwith openssl 1.1.1k:\n\n{run}\n## Box B\n\n{run}")
+    assert _runs(df, "tool_version") == ["1.1.1k", None]
+    for between in ("After the upgrade from 1.1.1w to 3.0.13:", "Then with 3.0.13:",
+                    "alice \u00b7 comment \u00b7 2024-01-02"):
+        df = _read(f"Tested with OpenSSL 1.1.1w:\n\n{run}\n{between}\n\n{run}")
+        assert _runs(df, "tool_version") == ["1.1.1w", None], between
+
