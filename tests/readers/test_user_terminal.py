@@ -577,3 +577,17 @@ def test_a_version_the_prose_states_above_runs_is_each_ones_until_the_text_says_
         df = _read(f"Tested with OpenSSL 1.1.1w:\n\n{run}\n{between}\n\n{run}")
         assert _runs(df, "tool_version") == ["1.1.1w", None], between
 
+
+def test_a_root_prompt_running_a_versioned_binary_is_a_prompt_never_a_label():
+    """053: ``# openssl11 speed -elapsed ...`` (EPEL's binaries beside the system's openssl:
+    ``openssl11``, ``openssl3``) was a caption naming the run, its options lost; it is a prompt
+    like ``# openssl speed``, in a plain paste and in a code fence; a Markdown heading outside a
+    fence still names the runs under it."""
+    for binary in ("openssl11", "openssl3", "/usr/bin/openssl3"):
+        for text in (f"# {binary} speed -multi 2 -evp aes-128-cbc\n{TABLE}",
+                     f"```\n# OPENSSL_ia32cap=~0x200000200000000 {binary} speed -multi 2 -evp aes-128-cbc\n"
+                     f"{TABLE}```\n"):
+            df = _read(text)
+            assert (_runs(df, "label"), _runs(df, "multi")) == ([None], [2]), text
+    df = _read(f"# Results on my laptop\n\n```\n# openssl3 speed -evp aes-128-cbc\n{TABLE}```\n")
+    assert _runs(df, "label") == ["Results on my laptop"]
