@@ -1128,3 +1128,21 @@ def test_a_column_of_n_cores_is_a_machines_size_not_a_count_of_processes(tmp_pat
             "| sha256 | 1980.4 | 2011.7 |\n")
     df = _ingest(tmp_path, "vms.md", text)
     assert df["multi"].isna().all() and df["label"].tolist() == ["4 cores", "16 cores"]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("fleet.md", "Figures are from the 16384-byte column of `openssl speed -evp`, in MB/s.\n\n"
+                 "| Instance | aes-128-gcm | chacha20-poly1305 |\n|---|---:|---:|\n"
+                 "| c7i.large | 6312.4 | 2210.3 |\n| c7g.large | 4107.2 | 1840.6 |\n"),
+    ("fleet.txt", "MB/s, from the 16 KiB column of openssl speed\n\n"
+                  "Instance\taes-128-gcm\tchacha20-poly1305\nc7i.large\t6312.4\t2210.3\n"
+                  "c7g.large\t4107.2\t1840.6\n"),
+])
+def test_a_size_that_names_a_column_of_openssls_table_is_the_block_size(tmp_path, name, text):
+    """187: "the 16384-byte column" (or "the 16 KiB column") of openssl speed is where the
+    figures of a machines-by-algorithms table come from, its block size (the table was not
+    read at all: no size)."""
+    df = _ingest(tmp_path, name, text)
+    assert set(df["block_bytes"]) == {16384} and len(df) == 4
+    assert sorted(set(df["label"])) == ["c7g.large", "c7i.large"]
+    assert df.loc[df["algorithm"].eq("aes-128-gcm"), "bytes_per_s"].tolist() == [6312.4e6, 4107.2e6]

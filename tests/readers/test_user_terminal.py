@@ -542,3 +542,52 @@ def test_lines_a_terminals_width_cut_inside_a_word_are_rejoined_or_reported():
     assert _read(cut)["bytes_per_s"].tolist() == whole
     with pytest.raises(ValueError, match="line 2"):  # (inside the last value: reported)
         _read(f"{header}\n{row[:86]}\n{row[86:]}\n")
+
+
+def test_a_version_then_a_board_above_a_run_is_its_version_and_its_label():
+    """051: ``OpenSSL 3.1.4 on the Pi 5:`` was read as openssl's own version line (no label;
+    under a prompt, no version either). It is prose: the run ran 3.1.4 on the Pi 5, above a
+    text table or a Markdown one. openssl's own lines (a date, a dev build's ``xx XXX xxxx``,
+    ``FIPS``) are still its version lines, no label."""
+    md = "| cipher | 16 bytes |\n|---|---|\n| aes-128-cbc | 412873.11k |\n"
+    for below in (TABLE, f"```\n$ openssl speed -evp aes-128-cbc\n{TABLE}```\n", md):
+        df = _read(f"OpenSSL 3.1.4 on the Pi 5:\n\n{below}")
+        assert (_runs(df, "label"), _runs(df, "tool_version")) == (["Pi 5"], ["3.1.4"]), below
+    for line, version in (("OpenSSL 1.1.1w  11 Sep 2023", "1.1.1w"),
+                          ("OpenSSL 1.1.1-dev  xx XXX xxxx", "1.1.1-dev"),
+                          ("OpenSSL 1.1.1k  FIPS 25 Mar 2021", "1.1.1k")):
+        df = _read(f"{line}\n{TABLE}")
+        assert (_runs(df, "label"), _runs(df, "tool_version")) == ([None], [version])
+
+
+def test_a_version_the_prose_states_above_runs_is_each_ones_until_the_text_says_otherwise():
+    """052: "Tested with OpenSSL 1.1.1w" above two prompted runs: both ran it (the second had
+    none). A run's own version line wins for that run; a heading ends the scope of a version
+    stated in its section (as the document tables read it), and so do a line naming versions it
+    cannot tell apart and another post's byline."""
+    run = f"$ openssl speed -evp aes-128-cbc\n{TABLE}"
+    assert _runs(_read(f"Tested with OpenSSL 1.1.1w\n\n{run}{run}"), "tool_version") == ["1.1.1w"] * 2
+    own = run.replace("\ntype", "\nversion: 3.0.13\ntype")  # (its header block's version line)
+    df = _read(f"Tested with OpenSSL 1.1.1w\n\n{run}{own}{run}")
+    assert _runs(df, "tool_version") == ["1.1.1w", "3.0.13", "1.1.1w"]
+    df = _read(f"## Box A\n\nwith openssl 1.1.1k:\n\n{run}\n## Box B\n\n{run}")
+    assert _runs(df, "tool_version") == ["1.1.1k", None]
+    for between in ("After the upgrade from 1.1.1w to 3.0.13:", "Then with 3.0.13:",
+                    "alice \u00b7 comment \u00b7 2024-01-02"):
+        df = _read(f"Tested with OpenSSL 1.1.1w:\n\n{run}\n{between}\n\n{run}")
+        assert _runs(df, "tool_version") == ["1.1.1w", None], between
+
+
+def test_a_root_prompt_running_a_versioned_binary_is_a_prompt_never_a_label():
+    """053: ``# openssl11 speed -elapsed ...`` (EPEL's binaries beside the system's openssl:
+    ``openssl11``, ``openssl3``) was a caption naming the run, its options lost; it is a prompt
+    like ``# openssl speed``, in a plain paste and in a code fence; a Markdown heading outside a
+    fence still names the runs under it."""
+    for binary in ("openssl11", "openssl3", "/usr/bin/openssl3"):
+        for text in (f"# {binary} speed -multi 2 -evp aes-128-cbc\n{TABLE}",
+                     f"```\n# OPENSSL_ia32cap=~0x200000200000000 {binary} speed -multi 2 -evp aes-128-cbc\n"
+                     f"{TABLE}```\n"):
+            df = _read(text)
+            assert (_runs(df, "label"), _runs(df, "multi")) == ([None], [2]), text
+    df = _read(f"# Results on my laptop\n\n```\n# openssl3 speed -evp aes-128-cbc\n{TABLE}```\n")
+    assert _runs(df, "label") == ["Results on my laptop"]

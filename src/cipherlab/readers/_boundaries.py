@@ -294,8 +294,28 @@ class _RunBoundaries:
         if self.pending_context:  # notices printed before this run's output
             bind_context(run, self.pending_context)
             self.pending_context = {}
+        if run.prose_version is None and self.stated_version is not None:
+            run.prose_version = self.standing_version(i)
         self.runs.append(run)
         return run
+
+    def state_version(self, i: int, version) -> None:
+        """The prose on line ``i`` stated the tool ``version`` (False: two it cannot tell
+        apart) of the run below it, and of the runs after that (:meth:`standing_version`)."""
+        level = next((h.level for j, h in reversed(self.headings) if j < i), None)
+        self.stated_version = (i, version, level)
+
+    def standing_version(self, i: int):
+        """The version the prose stated above a run opened at line ``i`` and the runs before it
+        ("Tested with OpenSSL 1.1.1w", then two runs: both ran it), as the document tables read
+        it: above every heading, for every run below it; in a section, for the runs of that
+        section. A heading of the section's level or above, or a byline (another post), ends
+        it; a run's own version line wins (see ``_Assembly``)."""
+        at, version, level = self.stated_version
+        if any(at < b < i for b in self.bylines) or level is not None and any(
+                at < j < i and h.level <= level for j, h in self.headings):
+            return None
+        return version or None
 
     def next_run(self, i: int, rule: Boundary) -> _Run:
         """A new run at line ``i`` that the text shows is the next one (a header block, or a
@@ -359,6 +379,11 @@ def prose_version(line: str) -> tuple[str, str] | None:
         return "openssl", same[1]  # ("same AMI, so same 3.0.8": the version named above)
     # ("OpenSSL 3.0.2-0ubuntu1": the version is its release's)
     return found.pop() if len(found) == 1 and next(iter(found))[1].split("-")[0] in versions else None
+
+
+def names_a_version(line: str) -> bool:
+    """Whether a line names a version number (``1.1.1w``, ``3.0.13``), stated or not."""
+    return _ANY_VERSION.search(line) is not None
 
 
 def merged_fact(old, new):

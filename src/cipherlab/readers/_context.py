@@ -74,7 +74,7 @@ _NOT_LABEL_LINE = re.compile(
     # repeats, `(3 runs)`, names no run)
     r"\d[\d,]*\.\d+(?:\s+\+-\s+[\d.]+)?\s+(?:seconds?|msec|ms)\b|\d{1,3}(?:,\d{3})+\s+[a-z][\w:/-]*(?:\s+#|\s+\(|\s*$)|"
     r"Performance\s+counter\s+stats\s+for\s|\(?\d+\s+(?:runs?|repeats?|iterations?|trials?|times)\)?:?\s*$)"
-    r"|(?-i:\b(?:openssl|tongsuo)(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
+    r"|(?-i:\b(?:openssl|tongsuo)\d*(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)\b)"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
     r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
     r"|^\s*\[/?(?:code|quote|pre|php|spoiler|size|color|font|b|i|u)\b[^\]]{0,40}\]\s*$",  # BBCode
@@ -128,6 +128,9 @@ _MACHINE = re.compile(
 _MODEL_AT_END = re.compile(r"\b(?i:on)\s+(?:(?:my|our|a|an|the|this|that)\s+)?(?:(?:old|new)\s+)?"
                            r"(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,3}?)\s*(?:\([^()]{0,60}\))?"
                            r"(?:,\s*(?i:openssl|libressl)\s+v?\d+\.\d+\S*)?\s*:\s*$")
+# A tool's version that leads such a caption: "OpenSSL 3.1.4 on the Pi 5:" (the version is a
+# fact of the run, the model names it).
+_VERSION_LEAD = re.compile(r"^(?i:openssl|libressl|boringssl|tongsuo)\s+v?\d+\.\d+\S*\s+(?i:on)\s")
 _CLOSING_TAGS = re.compile(r"(?:</\w+>\s*)+$")
 # A model a sentence presents for what follows: "here's the old c6i.xlarge for comparison".
 _PRESENTED_MODEL = re.compile(r"\b(?i:here's|here is)\s+(?:the|my|our)\s+(?:(?:old|new)\s+)?"
@@ -333,7 +336,8 @@ def _machine_and_cpu(line: str, raw: str):
 def _model(line: str, raw: str):
     """A model that ends a sentence introducing what follows names the run below it: ``That
     matches what I see on a 2620 v2 (AES-NI on):`` -> ``2620 v2`` (``on the left:`` names none;
-    in a paragraph, its last sentence is the one that introduces). So does one a sentence
+    in a paragraph, its last sentence is the one that introduces); so do a model after the
+    version a caption states, ``OpenSSL 3.1.4 on the Pi 5:`` -> ``Pi 5``, and one a sentence
     presents for comparison: ``here's the old c6i.xlarge for comparison (same AMI)``."""
     m = None
     if line.endswith(">"):  # (an HTML paragraph's closing tags: "... E8400, OpenSSL 1.1.1f:</p>")
@@ -345,7 +349,9 @@ def _model(line: str, raw: str):
         m = _PRESENTED_MODEL.search(line)
     if m is None or _NOT_A_MODEL.match(m["name"]) or not _MODEL_MARK.search(m["name"]):
         return None
-    return Label(m["name"], "model ending a sentence") if _sentence(line, raw) == STOP else None
+    if _sentence(line, raw) != STOP and not _VERSION_LEAD.match(line):
+        return None
+    return Label(m["name"], "model ending a sentence")
 
 
 def _subject(line: str, raw: str):

@@ -35,7 +35,8 @@ from cipherlab.readers._names import canonical, glued_condition, is_known
 from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR_PROMPT, MR_TABLE,
                                            PK_HEADER, PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW,
                                            VERSION, Event, _RunBoundaries, bind_context,
-                                           check_cpuinfo, merged_fact, prose_version)
+                                           check_cpuinfo, merged_fact, names_a_version,
+                                           prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._tables._facts import prose_cpu
 from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item,
@@ -207,6 +208,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.fences: list[int] = []  # code fences (```, ~~~): each odd one closes a block
         self.verdicts: dict[int, Any] = {}  # line -> its label verdict, once judged
         self.pending_context: dict[str, Any] = {}  # notices for the next run (see bind)
+        # (line, version, heading level) the prose stated a version for the runs below it
+        self.stated_version: tuple[int, Any, int | None] | None = None  # (see standing_version)
         # (a capability mask a shell exported, for its later prompts: (mask, the shell's user@host))
         self.shell_mask: tuple[str, str | None] | None = None
         # (conditions a shell set for its later prompts, `export OPENSSL_CONF=...`: name ->
@@ -609,9 +612,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if version is not None:  # (the same way; two versions stated for one run cancel)
             if self.cur is not None and not self.cur.has_cells():
                 bind_context(self.cur, {"prose_version": version})
+                version = self.cur.prose_version
             else:
                 pending = self.pending_context
-                pending["prose_version"] = merged_fact(pending.get("prose_version"), version)
+                version = pending["prose_version"] = merged_fact(pending.get("prose_version"), version)
+            self.state_version(i, version)  # (and the runs after it: see standing_version)
+        elif self.stated_version is not None and "." in line and names_a_version(line):
+            self.stated_version = None  # (another version, or two it cannot tell apart)
         if line.startswith("#"):
             conds = dict(_MARKER_CONDITION.findall(line))
             if conds:

@@ -16,10 +16,13 @@ from cipherlab.readers._names import pkey_algorithm
 
 # --- header block (§3.2) --------------------------------------------------------------------
 # (`openssl version` prints "OpenSSL 3.4.1, built on ..." from 3.4 on; people introduce it
-# with "Version: OpenSSL 1.1.0f  25 May 2017")
+# with "Version: OpenSSL 1.1.0f  25 May 2017"; after the version it prints a date, "xx XXX xxxx"
+# in a development build, "FIPS", "[engine]" or "(Library: ...)": other words after one are
+# prose, "OpenSSL 3.1.4 on the Pi 5:", read as prose)
 _VERSION_OLD = re.compile(
     r"^(?:[Vv]ersion:\s*)?(?P<lib>OpenSSL|LibreSSL|SSLeay|BoringSSL)\s+"
-    r"(?P<version>\d+\.\d+\.\d+[a-z]{0,2}(?:-[\w.]+)*)(?:,?\s+(?P<rest>.*?))?\s*$")
+    r"(?P<version>\d+\.\d+\.\d+[a-z]{0,2}(?:-[\w.]+)*)"
+    r"(?:,?\s+(?P<rest>(?:\d|xx\b|FIPS\b|\[|built\b|\(Library\b).*?))?\s*$")
 _VERSION_NEW = re.compile(r"^version:\s*(?P<version>\d+\.\d+\.\d+\S*)\s*$")
 _META = (
     ("built_on", re.compile(r"^built on:?\s*(?:built on:\s*)?(?P<v>.*?)\s*$")),
@@ -62,6 +65,8 @@ def version_line(line: str) -> tuple[str, str] | None:
     (('libressl', '2.2.7'), None)
     >>> version_line("OpenSSL 3.4.1, built on 11 Feb 2025"), version_line("Version: OpenSSL 1.1.0f")
     (('openssl', '3.4.1'), ('openssl', '1.1.0f'))
+    >>> version_line("OpenSSL 3.1.4 on the Pi 5:") is None  # (prose that states a version)
+    True
     """
     c = line[:1]
     if c == "v":

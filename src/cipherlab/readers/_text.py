@@ -75,7 +75,8 @@ _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
 # names such as `hmac(md5)`, or a `$(nproc)` or `$c`: the class holds `-`, and a separate `-?` made
 # failing matches backtrack twice as long; the binary may be versioned or relative: `./openssl-1.0.1h`,
-# `apps/openssl`, `.\openssl.exe`, Homebrew's `/opt/homebrew/opt/openssl@3/bin/openssl`, a fork's
+# EPEL's `openssl11` and `openssl3` (beside the system's openssl), `apps/openssl`, `.\openssl.exe`,
+# Homebrew's `/opt/homebrew/opt/openssl@3/bin/openssl`, a fork's
 # (`tongsuo`), or a quoted path PowerShell calls with `&`)
 _OPENSSL = r"(?:openssl|tongsuo)"
 _PROMPT = re.compile(
@@ -83,7 +84,7 @@ _PROMPT = re.compile(
     # (a quoted path read whole, then its end looked at: a lazy scan for the name was quadratic)
     r"(?:&\s*)?(?:(?P<q>['\"])[^'\"]*+"
     r"(?:(?<=openssl)|(?<=tongsuo)|(?<=openssl\.exe)|(?<=tongsuo\.exe))(?P=q)"
-    rf"|(?:[\w.~:@+${{}}\\/-]*[/\\])?{_OPENSSL}(?:-[\w.]+)?(?:\.exe)?)"
+    rf"|(?:[\w.~:@+${{}}\\/-]*[/\\])?{_OPENSSL}(?:\d+|-[\w.]+)?(?:\.exe)?)"
     r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?|%%?\w+))*+)\s*"
     r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*)?\s*$")  # (a comment: `# the second try`)
 # A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl

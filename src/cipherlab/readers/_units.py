@@ -62,6 +62,8 @@ _SIZE_IN_PROSE = re.compile(rf"(?<![\w.,]){SIZE}", re.IGNORECASE)
 _SIZE_FACTOR = {"K": 1024, "M": 1024 ** 2}
 # openssl speed's own option for one block size, in a command the prose quotes ("-bytes 16384").
 _BYTES_OPTION = re.compile(r"(?<!\S)-bytes[ =]+(\d+)(?![\w.])")
+# A size that names a column of openssl's table is its block size ("the 16384-byte column").
+_COLUMN_AFTER = re.compile(r"[ -]columns?\b", re.IGNORECASE)
 #: A footnote mark, glued to a cell's number or name: "*", "†", "[1]", "[^2]", "[*]" (an HTML
 #: ``<sup>``), a superscript digit (never part of a number).
 FOOTNOTE_MARK = (r"\*{1,3}|[†‡§¶]{1,2}|\[\^?[\w*†‡]{1,3}\]|"
@@ -112,16 +114,19 @@ def block_size_in_prose(text: str) -> int | None:
     (8192, None)
     >>> block_size_in_prose("a 16 KB L1 cache") is None, block_size_in_prose("`speed -bytes 4096 sha1`")
     (True, 4096)
+    >>> block_size_in_prose("Figures are from the 16384-byte column of openssl speed, in MB/s.")
+    16384
     """
     low = text.lower()
-    if "block" not in low and "byte" not in low and "@" not in low and " at " not in low:
+    if "block" not in low and "byte" not in low and "@" not in low and " at " not in low and \
+            "column" not in low:
         return None  # (most lines state none: one look at the words a statement needs)
     m = _BYTES_OPTION.search(text) if "-bytes" in low else None
     if m:
         return int(m[1])  # ("openssl speed -evp -bytes 16384")
     for m in _SIZE_IN_PROSE.finditer(text):
-        if m[0].lower().endswith(("block", "blocks")) or sized_name(
-                text[max(0, m.start() - _TAIL):m.end()], prose=True):
+        if m[0].lower().endswith(("block", "blocks")) or _COLUMN_AFTER.match(text, m.end()) or \
+                sized_name(text[max(0, m.start() - _TAIL):m.end()], prose=True):
             return _size_of(m)
     return None
 

@@ -51,7 +51,7 @@ UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a raw line (lower case) holds when, read as prose, it may state a fact, a block size
 # (the words block_size_in_prose looks for; its " at " may have any blanks around it here), a
 # unit or a heading: the hints above, with any space in them, or markup that may hide them.
-_PROSE_HINT = by_first_letter([*FACT_WORDS, "block", "byte", "@", r"at\s",
+_PROSE_HINT = by_first_letter([*FACT_WORDS, "block", "byte", "column", "@", r"at\s",
                                 *UNIT_HINT.pattern.replace(" ", r"\s+").split("|"), "<", "&"])
 # ... may state a machine (its CPU or clock: see machines_in_prose).
 _MACHINE_HINT = by_first_letter([*MACHINE_WORDS, "@", "<", "&"])
