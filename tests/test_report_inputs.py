@@ -524,3 +524,38 @@ def test_two_arm_pastes_keep_the_isa_section(tmp_path):
     assert "Test of the 2× ARMv8 AES claim on the AES algorithms" in text  # (the Graviton2's)
     assert "openssl 3.0.15, wall-clock time: nothing off against off: aes+pmull" in text
     assert "for 2 algorithm(s) (aes-256-cbc, sha256)" in text and "AES-NI claim" not in text
+
+
+@pytest.mark.openssl
+def test_a_folder_of_one_dump_per_isa_condition_pairs_them(tmp_path):
+    """Three real dumps as a user keeps them, one file per command: SHA-256 without a mask and
+    with the AWS-wiki mask, AES-128-CBC with the mask only. The masked files hold no run
+    without a mask of their own: their mask in effect is decoded against the other file's
+    (the CPU's own mask), which then ran with nothing off. The report pairs SHA-256 and says
+    that no AES algorithm was measured both ways (the claim needs one)."""
+    import os
+    import subprocess
+    if "x86_64" not in cipherlab.host_info()["machine"]:
+        pytest.skip("OPENSSL_ia32cap is x86's")
+    mask = "~0x200000200000000"
+    folder = tmp_path / "dumps"
+    folder.mkdir()
+    for name, env, cipher in (("native", None, "sha256"), ("masked-sha", mask, "sha256"),
+                              ("masked-aes", mask, "aes-128-cbc")):
+        args = ["openssl", "speed", "-seconds", "1", "-bytes", "1024", "-evp", cipher]
+        done = subprocess.run(args, capture_output=True, text=True, check=True,
+                              env={**os.environ, **({"OPENSSL_ia32cap": env} if env else {})})
+        prompt = f"$ {'OPENSSL_ia32cap=' + env + ' ' if env else ''}{' '.join(args)}\n"
+        (folder / f"{name}.txt").write_text(prompt + done.stderr + done.stdout)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(folder)
+    assert not any("no run without OPENSSL_ia32cap" in str(w.message) for w in record)
+    off = df.groupby(df["source"].astype(str).str.extract(r"(\w[\w-]*)\.txt")[0])["isa_off"].first()
+    assert off["native"] == "none" and off["masked-sha"] == off["masked-aes"]
+    assert off["masked-sha"].startswith("aesni+pclmulqdq")
+    page = _quiet(cipherlab.report, folder, out=tmp_path / "r")
+    text = _text(_section(page.read_text(encoding="utf-8"), "aesni"))
+    assert re.search(r"for 2 algorithm\(s\) \((sha256, aes-128-cbc|aes-128-cbc, sha256)\)", text)
+    assert re.search(r"sha256 : [\d.]+× at 1024 bytes", text)  # the pair, described
+    assert "No AES algorithm was measured both ways here (aes-128-cbc: only isa_off=aesni" in text

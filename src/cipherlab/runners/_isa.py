@@ -819,6 +819,20 @@ def _cpuinfo_mask(m: re.Match) -> tuple[str, str | None]:
     return prefix + m["mask"].lower(), None if m["env"] is None else prefix + m["env"]
 
 
+def _reproduces(native: str, env: str, mask: str) -> bool:
+    """True when ``OPENSSL_ia32cap=env`` applied to the x86 mask ``native`` gives ``mask``: a
+    run with the mask in effect ``mask`` ran on a CPU whose own mask is ``native`` (128 bits that
+    match; an ARM value replaces the word, so it proves nothing)."""
+    words, got = _words(native), _words(mask)
+    if words is None or got is None:
+        return False
+    try:
+        made = apply_value(words, env)
+    except ValueError:
+        return False
+    return made + [0] * (len(got) - len(made)) == got + [0] * (len(made) - len(got))
+
+
 def label_masks(frame, *, stacklevel: int = 3):
     """Add ``isa_off`` (and ``aesni`` where missing) to rows whose ``cpuinfo`` shows a mask,
     and ``isa``/``isa_off``/``aesni`` to rows that ran under an ``OPENSSL_ia32cap`` value the
@@ -826,8 +840,10 @@ def label_masks(frame, *, stacklevel: int = 3):
     the output) but whose mask in effect it does not show: see :func:`label_asked`.
 
     The reference is the source's own run without ``env:`` (the CPU's native mask); a source with
-    no such run is decoded from the ``env:`` value alone (what it asks to clear, whether or not the
-    CPU had it), with an :class:`~cipherlab.errors.IngestWarning` saying so. An ``aesni`` label
+    no such run is decoded against another source's run without ``env:`` whose mask the value
+    turns into this run's (one file per condition: that run then gets ``isa_off`` ``none``), else
+    from the ``env:`` value alone (what it asks to clear, whether or not the CPU had it), with an
+    :class:`~cipherlab.errors.IngestWarning` saying so. An ``aesni`` label
     the text already carries (a marker line) is kept, and a warning names the features that went
     off beside AES-NI. Returns ``frame`` (a new frame when columns were added).
 
@@ -844,6 +860,11 @@ def label_masks(frame, *, stacklevel: int = 3):
 
     >>> label_masks(df.iloc[:1]).columns.tolist()
     ['source', 'cpuinfo']
+
+    unless it is the run without a mask that another file's masked run was made from:
+
+    >>> label_masks(df.assign(source=["native.txt", "no-aesni.txt"]))[["isa_off", "aesni"]].values.tolist()
+    [['none', 'on'], ['aesni+pclmulqdq', 'off']]
     """
     return label_asked(_label_cpuinfo(frame), stacklevel=stacklevel)
 
@@ -877,6 +898,9 @@ def _label_cpuinfo(frame):
         if parsed[c - 1]:
             groups.setdefault(s - 1, []).append((p, parsed[c - 1]))
     labels: dict[int, tuple] = {}  # pair -> (isa_off, aesni)
+    every_native = {_cpuinfo_mask(m)[0] for found in groups.values() for _, m in found
+                    if m["env"] is None}
+    referenced = set()  # native masks of other sources that decoded a source's masked runs
     for s, found in groups.items():
         source = sources[s]
         if all(m["env"] is None for _, m in found):
@@ -885,6 +909,13 @@ def _label_cpuinfo(frame):
         native = natives.pop() if len(natives) == 1 else None
         for p, m in found:
             ref, (mask, env) = native, _cpuinfo_mask(m)
+            if ref is None and env is not None:
+                # another file's run without a mask, of this CPU: the one whose mask the value
+                # turns into this run's (a folder of native.txt and no-aesni.txt)
+                twins = [n for n in every_native if _reproduces(n, env, mask)]
+                if len(twins) == 1:
+                    ref = twins[0]
+                    referenced.add(ref)
             if ref is None and env is not None:
                 try:  # every documented bit on: what the value asks to clear
                     ref, mask = asked_masks(env)
@@ -895,6 +926,11 @@ def _label_cpuinfo(frame):
                               f"off, whether or not this CPU had it", IngestWarning)
             if ref is not None:
                 labels[p] = (isa_off(ref, mask), aesni_state(ref, mask))
+    for found in groups.values():  # the other files' runs that served: nothing was off there
+        for p, m in found:
+            if m["env"] is None and p not in labels and _cpuinfo_mask(m)[0] in referenced:
+                ref = _cpuinfo_mask(m)[0]
+                labels[p] = (isa_off(ref, ref), aesni_state(ref, ref))
     if not labels:
         return frame
 
