@@ -55,7 +55,8 @@ def test_isa_reaches_the_workers(captured):
     assert len(off) == 1 and off[0].startswith("aesni+pclmulqdq")  # named by what went off
     cbc = df[(df["algorithm"] == "aes-128-cbc") & (df["block_bytes"] == 4096)]
     rate = dict(zip(cbc["isa"].astype(str), cbc["bytes_per_s"]))
-    assert rate["native"] > 2 * rate["no-aesni"]  # CBC has no VAES path: the mask bites
+    # CBC has no VAES path: the mask bites (about 2x on the CPUs seen here, 1.98x on one)
+    assert rate["native"] > 1.5 * rate["no-aesni"]
 
 
 def test_the_folder_reads_back(captured):

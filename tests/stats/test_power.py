@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import integrate
 from scipy import stats as sps
 
 import cipherlab
@@ -27,11 +28,31 @@ def pilot(tmp_path_factory):
 
 
 def _welch_power(n, spread, difference, alpha=0.05):
-    """Power of Welch's test at n runs per side, both sides with the spread (log SD)."""
-    dof = 2 * n - 2
+    """Power of Welch's test at n runs per side, both sides with the spread (log SD), integrated
+    over the share B of one side in the summed sample variances (Beta((n-1)/2, (n-1)/2)), which
+    sets Welch's degrees of freedom; given B the statistic is noncentral t with 2n - 2."""
+    dof, half = 2 * n - 2, (n - 1) / 2
     ncp = np.log1p(difference) / (spread * np.sqrt(2 / n))
-    crit = sps.t.ppf(1 - alpha / 2, dof)
-    return sps.nct.sf(crit, dof, ncp) + sps.nct.cdf(-crit, dof, ncp)
+
+    def given(b):
+        crit = sps.t.ppf(1 - alpha / 2, (n - 1) / (b ** 2 + (1 - b) ** 2))
+        return (sps.nct.sf(crit, dof, ncp) + np.nan_to_num(sps.nct.cdf(-crit, dof, ncp))) * \
+            sps.beta.pdf(b, half, half)
+    return integrate.quad(given, 0, 1, limit=200)[0]
+
+
+def test_welch_power_at_two_runs_is_below_students():
+    # Student's t with 2n - 2 = 2 degrees of freedom promised 80 % where Welch's test, whose
+    # degrees of freedom fall between 1 and 2, finds a 5 % difference at a 0.6 % spread in 68 %
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(0, 0.006, (40000, 2)), rng.normal(np.log(1.05), 0.006, (40000, 2))
+    simulated = (sps.ttest_ind(b, a, axis=1, equal_var=False).pvalue < 0.05).mean()
+    assert _welch_power(2, 0.006, 0.05) == pytest.approx(simulated, abs=0.01)
+    assert simulated < 0.75
+    r = st.runs_needed(pd.DataFrame({"source": "cap", "run": range(3), "algorithm": "aes",
+                                     "operation": "encrypt", "block_bytes": 16,
+                                     "bytes_per_s": np.exp([0.0, 0.006, -0.006])}), 0.05)
+    assert int(r["runs_needed"].iloc[0]) == 3 and _welch_power(3, 0.006, 0.05) >= 0.8
 
 
 def test_runs_needed_from_a_capture_of_this_machine(pilot):
@@ -47,7 +68,7 @@ def test_runs_needed_from_a_capture_of_this_machine(pilot):
         # planning on the spread's upper limit asks for more runs, never fewer
         assert row["spread_upper"] > row["spread"] and row["runs_needed_upper"] >= n
         # the difference the three runs in hand find with 80 % power
-        assert _welch_power(3, sd, row["detectable"]) == pytest.approx(0.8, abs=1e-6)
+        assert _welch_power(3, sd, row["detectable"]) == pytest.approx(0.8, abs=2e-3)
     # the same answer as a simulation of compare()'s Welch test at that many runs
     row = r.iloc[-1]
     n, sd = int(row["runs_needed"]), row["spread"] / 100
@@ -57,7 +78,11 @@ def test_runs_needed_from_a_capture_of_this_machine(pilot):
     hit = (sps.ttest_ind(b, a, axis=1, equal_var=False).pvalue < 0.05).mean()
     assert hit > 0.75
     md = st.to_markdown(r)
-    assert "runs_needed: runs per side." in md and "n_runs: 3." in md
+    # (a value every row shares is said once under the table: on a quiet machine every cell
+    # may need as many runs)
+    shared = r["runs_needed"].nunique() == 1
+    assert (f"runs_needed: {int(r['runs_needed'].iloc[0])}" in md if shared
+            else "runs_needed: runs per side." in md) and "n_runs: 3." in md
 
 
 def test_a_paste_has_no_run_to_run_spread():
