@@ -226,3 +226,17 @@ def test_throughput_keeps_encrypt_and_decrypt_apart_and_pools_a_file_per_operati
     assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 2
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert not any("pyca_" in t for t in legend), legend
+
+
+def test_a_table_writes_rates_in_the_unit_the_figures_name_them_in():
+    from cipherlab.reporting._tables import presented
+
+    # -multi 64 sums of 16 KiB AES-GCM pass 1 TB/s: the table's column is in TB/s, as the
+    # figures' ticks are (not "1600 GB/s"); a column of 16-byte rates stays in MB/s
+    sums = pd.DataFrame({"algorithm": ["aes-128-gcm", "aes-256-gcm", "chacha20-poly1305"],
+                         "bytes_per_s": [1.6e12, 1.25e12, 9.0e11],
+                         "limit_bytes_per_s": [3.1e8, 2.4e8, 2.0e8]})
+    table = presented(sums, None)
+    assert list(table.columns) == ["Algorithm", "Throughput (TB/s)", "limit (MB/s)"]
+    assert table["Throughput (TB/s)"].tolist() == pytest.approx([1.6, 1.25, 0.9])
+    assert plots.format_rate(1.6e12) == "1.6 TB/s"

@@ -6,14 +6,12 @@ import re
 import warnings
 
 import ipywidgets as widgets
-import numpy as np
 import pandas as pd
 from matplotlib import ticker
 
 from cipherlab.errors import AnalysisError, CipherlabWarning
 from cipherlab.plots import format_bytes
-from cipherlab.plots._axes import label_from_keys
-from cipherlab.reporting._tables import _RATE_UNITS
+from cipherlab.plots._axes import label_from_keys, rate_scale
 from cipherlab.widgets._base import (Explorer, both_sides, check_columns, choices, machine_keys,
                                      named_keys, preferred, process_control, process_mask,
                                      reselect)
@@ -250,9 +248,7 @@ class ThroughputExplorer(Explorer):
         sizes = [c for c in table.columns if re.fullmatch(r"\d+ B", str(c))]
         if not sizes or self.metric.value not in ("bytes/s", "per GHz"):
             return table, ""
-        rates = table[sizes].to_numpy(dtype=float)
-        median = np.nanmedian(rates) if np.isfinite(rates).any() else 1.0
-        scale, unit = next(((f, u) for f, u in _RATE_UNITS if median >= f), (1.0, "B/s"))
+        scale, unit = rate_scale(table[sizes].to_numpy(dtype=float))
         if self.metric.value == "per GHz":
             unit += " per GHz"
         return table.assign(**{c: table[c] / scale for c in sizes}), f"Rates in {unit}."
