@@ -136,8 +136,20 @@ def _widths_pt(tabular: str) -> list[float]:
     return [w * _CHAR_PT + _GAP_PT for w in widths]
 
 
-def latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str, label: str) -> str:
-    """The table as a LaTeX float that fits a two-column article (see the module docstring)."""
+def paper_latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str,
+                label: str) -> str:
+    """A result or table as a LaTeX float that fits a two-column article, as the report writes
+    its tables: :func:`cipherlab.stats.to_latex` with headers in words and units, rates in one
+    unit per column, in a one-column ``table`` when it fits a column and a page-wide ``table*``
+    otherwise, the last columns left out (said in the caption) until it fits the page.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"algorithm": ["aes-128-gcm"], "block_bytes": [16], "bytes_per_s": [7.3e8]})
+    >>> tex = paper_latex(t, None, caption="AES-GCM.", label="tab:gcm")
+    >>> print(tex.splitlines()[0]); print(next(ln for ln in tex.splitlines() if "Throughput" in ln))
+    \\begin{table}[tbp]
+    Algorithm & Block (B) & Throughput (MB/s) \\\\
+    """
     from cipherlab import stats
 
     full = presented(result, columns)

@@ -667,7 +667,7 @@ class Explorer(widgets.VBox):
         Writes the figure with :func:`cipherlab.save_figure` (the caption in each file's
         metadata), the caption as ``NAME.txt`` (:meth:`caption`: what was drawn, how many runs
         stand behind each point, what the intervals are, or that there are none), and each
-        table shown as CSV and LaTeX (:func:`cipherlab.stats.to_latex`, with that caption):
+        table shown as CSV and LaTeX (:func:`cipherlab.reporting.paper_latex`, with that caption):
         ``NAME.csv``/``NAME.tex`` for the first, ``NAME-<title>.csv``/``.tex`` for the others.
 
         Parameters
@@ -685,7 +685,7 @@ class Explorer(widgets.VBox):
             The files written.
         """
         from cipherlab import plots
-        from cipherlab.reporting._tables import latex
+        from cipherlab.reporting import paper_latex
 
         if self.message:
             raise AnalysisError(f"nothing to export: {self.message}")
@@ -708,9 +708,8 @@ class Explorer(widgets.VBox):
             table.to_csv(csv, index=False)
             printed, unit = self._printed(table)
             # the report's LaTeX: human headers, rates in one unit, fits a two-column paper
-            text = latex(printed, None, caption=" ".join(filter(None, [title and f"{title}.",
-                                                                      caption, unit])),
-                         label=f"tab:{_slug(name)}")
+            text = paper_latex(printed, None, caption=" ".join(filter(None, [
+                title and f"{title}.", caption, unit])), label=f"tab:{_slug(name)}")
             tex.write_text(text + "\n", encoding="utf-8")
             written += [csv, tex]
         return written
