@@ -568,3 +568,20 @@ def test_a_line_without_the_condition_says_it_was_not_recorded(bundled):
     texts = [t.get_text() for ax in w.figure.axes for t in ax.get_legend().texts]
     assert "(all)" not in texts
     assert "ISA not recorded" in texts and "ISA" in texts  # the section is named once, in words
+
+
+def test_each_exported_table_is_named_by_its_title_and_labelled_for_latex(aws, tmp_path):
+    w = widgets.speedup_explorer(aws)
+    names = sorted(p.name for p in w.export(tmp_path / "aws-speedup", formats=("png",)))
+    assert names == ["aws-speedup-tests-per-cell-compare.csv", "aws-speedup-tests-per-cell-compare.tex",
+                     "aws-speedup.csv", "aws-speedup.png", "aws-speedup.tex", "aws-speedup.txt"]
+    tex = (tmp_path / "aws-speedup-tests-per-cell-compare.tex").read_text()
+    assert "\\label{tab:aws-speedup-tests-per-cell-compare}" in tex
+    assert "Tests per cell (compare)." in tex and "Ratio [95\\% CI]" in tex  # the report's headers
+    # names past 40 characters end in a hash of the whole: two figures' labels stay apart
+    labels = set()
+    for n in (1, 2):
+        w.export(tmp_path / f"fig-aes-ni-on-against-off-all-ciphers-part-{n}", formats=("png",))
+        tex = (tmp_path / f"fig-aes-ni-on-against-off-all-ciphers-part-{n}.tex").read_text()
+        labels |= set(re.findall(r"\\label\{(tab:[^}]*)\}", tex))
+    assert len(labels) == 2 and all(len(label) <= len("tab:") + 40 for label in labels)

@@ -18,7 +18,6 @@ import base64
 import gc
 import html
 import io
-import re
 import struct
 import time
 import warnings
@@ -383,10 +382,6 @@ def intervals_note(table: pd.DataFrame | None) -> str:
             f"ratios (the unit is the run), not adjusted for multiplicity.")
 
 
-def _slug(title: str) -> str:
-    return "-".join(re.findall(r"[a-z0-9]+", title.lower()))[:40]
-
-
 def both_sides(sel: pd.DataFrame, by: str, sides: Sequence[str], keys: Sequence[str]
                ) -> tuple[pd.DataFrame, int]:
     """The rows of the cells (``keys``) that hold every one of ``sides`` of ``by``, and how many
@@ -686,6 +681,7 @@ class Explorer(widgets.VBox):
         """
         from cipherlab import plots
         from cipherlab.reporting import paper_latex
+        from cipherlab.reporting._words import slugify
 
         if self.message:
             raise AnalysisError(f"nothing to export: {self.message}")
@@ -703,13 +699,13 @@ class Explorer(widgets.VBox):
         for i, (title, table) in enumerate(self.tables.items()):
             if table is None or table.empty:
                 continue
-            name = target.name if i == 0 else f"{target.name}-{_slug(title) or i}"
+            name = target.name if i == 0 else f"{target.name}-{slugify(title, limit=40)}"
             csv, tex = target.with_name(f"{name}.csv"), target.with_name(f"{name}.tex")
             table.to_csv(csv, index=False)
             printed, unit = self._printed(table)
             # the report's LaTeX: human headers, rates in one unit, fits a two-column paper
             text = paper_latex(printed, None, caption=" ".join(filter(None, [
-                title and f"{title}.", caption, unit])), label=f"tab:{_slug(name)}")
+                title and f"{title}.", caption, unit])), label=f"tab:{slugify(name, limit=40)}")
             tex.write_text(text + "\n", encoding="utf-8")
             written += [csv, tex]
         return written
