@@ -276,6 +276,9 @@ def test_speedup_slider_retests_the_claim(aws):
     cbc = w.table["algorithm"].astype(str).str.endswith("cbc")
     assert w.table.loc[cbc, "ratio"].between(1.8, 2.2).all()  # the AWS CBC rows: about 2x
     assert "described, not tested" in w.status.value
+    # the Test and Adjust p dropdowns would change nothing: disabled, and the status says why
+    assert w.test.disabled and w.adjust.disabled
+    assert "the unit of replication is the run" in w.status.value and "Adjust p" in w.test.tooltip
     before, left = w.png, w.comparison_png
     assert left.startswith(PNG_MAGIC) and w.side_plot.outputs
 
@@ -415,6 +418,9 @@ def test_exports_of_a_replicated_capture_say_n_and_the_interval(tmp_path):
             assert pd.read_csv(files[".csv"]).shape == w.table.shape
     assert "bands: their full range" in made["explorer"].caption()
     assert "confidence intervals" in made["speedup"].caption()
+    speedup = made["speedup"]  # three runs a side: the tests are live
+    assert not speedup.test.disabled and not speedup.adjust.disabled and not speedup.test.tooltip
+    assert "unit of replication" not in speedup.status.value
 
 
 # -- hygiene: -multi apart, ratios within a machine, the table is the plot, y ticks ----------

@@ -21,6 +21,9 @@ _KEEP = 16  # comparisons (result + PNG, ~50 kB each) kept for going back to a s
 #: Columns of a compare() result that plots.speedup does not draw (it draws the ratio, its
 #: interval and the significance flag).
 _NOT_DRAWN = frozenset({"p_value", "p_adjusted", "statistic", "adjust"})
+#: Why Test and Adjust p change nothing when no cell has repeated runs on both sides.
+_UNTESTED = ("every cell has a single run on a side and the unit of replication is the run "
+             "(block sizes are not repeats): Test and Adjust p have nothing to test or adjust")
 
 
 class SpeedupExplorer(Explorer):
@@ -146,6 +149,9 @@ class SpeedupExplorer(Explorer):
             self.comparison, self.comparison_png = self._sides[key][:2]
             self._show_side(self.comparison_png)
             self._side_key = key
+            tested = bool(self.comparison["p_value"].notna().any())
+            for control in (self.test, self.adjust):  # (setting these redraws nothing)
+                control.disabled, control.tooltip = not tested, None if tested else _UNTESTED
         tested = stats.ratio_test(sel, by=by, baseline=base, candidate=cand, groupby=keys,
                                   expected=self.expected.value, margin=self.margin.value,
                                   adjust=self.adjust.value, check=False)
@@ -177,9 +183,9 @@ class SpeedupExplorer(Explorer):
             return ""
         claim = f"claimed {self.expected.value:.3g}× ± {self.margin.value:.0%}: "
         tested = int(t["equivalent"].notna().sum())
-        if not tested:  # one run per side: nothing to test
-            return claim + (f"{len(t)} ratio{'s' * (len(t) != 1)} described, not tested (no "
-                            f"replication)")
+        if not tested:  # one run per side: nothing to test (Test and Adjust p are disabled)
+            return claim + (f"{len(t)} ratio{'s' * (len(t) != 1)} described, not tested: "
+                            f"{_UNTESTED}")
         eq, dif = int(t["equivalent"].sum()), int(t["differs"].sum())
         return claim + f"{eq} of {tested} tested equivalent, {dif} differ"
 
