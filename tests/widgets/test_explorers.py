@@ -591,3 +591,24 @@ def test_each_exported_table_is_named_by_its_title_and_labelled_for_latex(aws, t
         tex = (tmp_path / f"fig-aes-ni-on-against-off-all-ciphers-part-{n}.tex").read_text()
         labels |= set(re.findall(r"\\label\{(tab:[^}]*)\}", tex))
     assert len(labels) == 2 and all(len(label) <= len("tab:") + 40 for label in labels)
+
+
+def test_long_condition_values_are_cut_in_their_labels_and_whole_in_the_tooltip(bundled):
+    """The bundled capture's isa_off side (a list of 16 features) overflowed its dropdown: its
+    label is cut in the middle, the value and the tooltip stay the whole list."""
+    w = widgets.explorer(bundled)
+    assert w.condition.value == "isa_off"
+    off = next(v for v in bundled["isa_off"].dropna().unique() if v != "none")
+    assert len(off) > 60
+    labels = dict((value, label) for label, value in w.baseline.options)
+    assert labels["none"] == "none" and len(labels[off]) <= 30 and "…" in labels[off]
+    assert labels[off].startswith("aesni+pclmulqdq") and labels[off].endswith("+other")
+    assert w.baseline.value == off and w.baseline.tooltip == off
+    assert set(w.levels.value) == {off, "none"} and off in w.levels.tooltip.split("\n")
+    w.baseline.value = "none"  # a short value: no tooltip needed
+    assert w.baseline.tooltip is None
+    s = widgets.speedup_explorer(bundled)
+    assert (s.baseline.value, s.baseline.tooltip, s.candidate.value) == (off, off, "none")
+    assert dict((v, lbl) for lbl, v in s.candidate.options)[off] == labels[off]
+    # the ratio drawn is of the whole value, as without the labels
+    assert set(s.comparison["baseline"].astype(str)) == {off}

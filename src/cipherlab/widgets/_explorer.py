@@ -13,8 +13,8 @@ from cipherlab.errors import AnalysisError, CipherlabWarning
 from cipherlab.plots import format_bytes
 from cipherlab.plots._axes import label_from_keys, rate_scale
 from cipherlab.widgets._base import (Explorer, both_sides, check_columns, choices, machine_keys,
-                                     named_keys, preferred, process_control, process_mask,
-                                     reselect)
+                                     named_keys, option_labels, option_values, preferred,
+                                     process_control, process_mask, reselect)
 
 __all__ = ["ThroughputExplorer", "explorer"]
 
@@ -128,7 +128,7 @@ class ThroughputExplorer(Explorer):
                 & d["operation"].astype("object").eq(self.operation.value).to_numpy()
                 & d["block_bytes"].between(lo, hi).to_numpy())
         cond = self.condition.value
-        if cond != _ALL and self.levels.value and set(self.levels.value) != set(self.levels.options):
+        if cond != _ALL and self.levels.value and set(self.levels.value) != set(option_values(self.levels)):
             # only a strict choice of values filters: rows without the condition stay otherwise
             keep &= d[cond].astype(str).isin(self.levels.value).to_numpy()
         sel = d[keep]
@@ -261,7 +261,7 @@ class ThroughputExplorer(Explorer):
 
 def _set_options(dropdown: widgets.Dropdown, options: list, value) -> None:
     keep = dropdown.value if dropdown.value in options else value
-    dropdown.options = options
+    dropdown.options = option_labels(options)
     dropdown.value = keep if options else None
     dropdown.disabled = not options
 

@@ -7,7 +7,8 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, machine_keys,
-                                     named_keys, preferred, process_control, process_mask, reselect)
+                                     named_keys, option_labels, preferred, process_control,
+                                     process_mask, reselect)
 from cipherlab.widgets._explorer import condition_choices
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
@@ -82,8 +83,8 @@ class SpeedupExplorer(Explorer):
             # a known "off" name, else a value that is not a known "on" one (an isa_off list)
             base = preferred(values, (*_BASELINES, *[v for v in values if v not in _CANDIDATES]))
             cand = preferred([v for v in values if v != base], _CANDIDATES)
-            self.baseline.options, self.baseline.value = values, base
-            self.candidate.options, self.candidate.value = values, cand
+            self.baseline.options, self.baseline.value = option_labels(values), base
+            self.candidate.options, self.candidate.value = option_labels(values), cand
         if owner in (None, self.by, self.candidate, self.baseline):
             side = d[self.by.value].astype(str)
             both = (set(d.loc[side.eq(self.candidate.value).to_numpy(), "algorithm"].astype(str))
