@@ -612,3 +612,18 @@ def test_long_condition_values_are_cut_in_their_labels_and_whole_in_the_tooltip(
     assert dict((v, lbl) for lbl, v in s.candidate.options)[off] == labels[off]
     # the ratio drawn is of the whole value, as without the labels
     assert set(s.comparison["baseline"].astype(str)) == {off}
+
+
+def test_a_ratio_to_a_long_isa_side_names_it_as_the_legends_do(bundled):
+    from cipherlab import plots
+
+    w = widgets.explorer(bundled)
+    w.metric.value = "ratio to baseline"
+    assert w.condition.value == "isa_off" and len(w.baseline.value) > 60 and not w.message
+    # "off: aesni+pclmulqdq+vaes +13 more", as the legends name the side, wrapped to the axes
+    assert " ".join(w.figure.axes[0].get_ylabel().split()).startswith("Ratio to off: aesni")
+    assert "+13 more" in " ".join(w.figure.axes[0].get_ylabel().split())
+    for width in ("single", "double"):
+        fig = w.paper_figure(width)
+        with plots.paper(width):
+            assert plots.layout_problems(fig) == []

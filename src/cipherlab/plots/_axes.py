@@ -316,24 +316,33 @@ def fit_tick_labels(ax, which: str = "x") -> None:
         axis.set_tick_params(labelsize=size)
 
 
-def _wrapped(text: str, room_pt: float, size: float) -> str:
-    """``text`` broken at spaces into lines no longer than ``room_pt`` (at ``size`` points)."""
+def _wrapped(text: str, room_pt: float, size: float, lines: int | None = None) -> str:
+    """``text`` broken at spaces into lines no longer than ``room_pt`` (at ``size`` points); past
+    ``lines`` lines, cut with an ellipsis."""
     per_line = max(8, int(room_pt / (0.6 * size)))
     if "\n" in text or len(text) <= per_line:
         return text
     import textwrap
 
-    return "\n".join(textwrap.wrap(text, per_line))
+    out = textwrap.wrap(text, per_line)
+    if lines is not None and len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][:per_line - 1].rstrip() + "…"
+    return "\n".join(out)
+
+
+_YLABEL_LINES = 3  # a y label naming a long baseline (an ISA list) took a quarter of the width
 
 
 def fit_labels(ax) -> None:
-    """Wrap a y label longer than the axes are tall, and a title wider than the figure."""
+    """Wrap a y label longer than the axes are tall (cut past three lines: the caption or the
+    legend names a long value whole), and a title wider than the figure."""
     fig = ax.figure
     pos = ax.get_position()
     ylabel = ax.yaxis.get_label()
     if ylabel.get_text():
         ylabel.set_text(_wrapped(ylabel.get_text(), 0.6 * pos.height * fig.get_figheight() * 72,
-                                 ylabel.get_fontsize()))
+                                 ylabel.get_fontsize(), lines=_YLABEL_LINES))
     title = ax.title
     if title.get_text():
         title.set_text(_wrapped(title.get_text(), 0.75 * fig.get_figwidth() * 72,
