@@ -34,8 +34,8 @@ from cipherlab._gc import paused
 from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
 
 __all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choices", "intervals_note",
-           "machine_keys", "option_labels", "preferred", "process_control", "process_mask",
-           "process_options", "replication_note", "reselect", "show_full_values"]
+           "machine_keys", "option_labels", "option_values", "preferred", "process_control",
+           "process_mask", "process_options", "replication_note", "reselect", "show_full_values"]
 
 _CSS_DPI = 96  # screen figures are shown at 96 CSS px per inch: 10 pt text is 13 px tall
 _DENSITY = 1.5  # image pixels per CSS pixel: sharp on HiDPI screens, still quick to draw and send

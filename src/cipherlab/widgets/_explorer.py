@@ -173,7 +173,7 @@ class ThroughputExplorer(Explorer):
                                     f"{cond!r} here: tick 'Pool machines and versions' to pool them")
             result = stats.compare(sel, by=cond, baseline=self.baseline.value, groupby=keys,
                                    paired=False, check=False)
-            # the baseline named as in the legends ("AES-NI off", "off: aesni+pclmulqdq +14
+            # the baseline named as in the legends ("AES-NI off", "off: aesni+pclmulqdq +13
             # more"), the label wrapped to the axes by plots
             base = label_from_keys(sel[sel[cond] == self.baseline.value].head(1), [cond])[0]
             plots.speedup(result, expected=None, ax=ax, ylabel=f"Ratio to {base}")
