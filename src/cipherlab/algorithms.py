@@ -21,8 +21,8 @@ from typing import Any
 
 from cipherlab.errors import UnsupportedAlgorithmError
 
-__all__ = ["ALGORITHM_ORDER", "GCM_CBC_PAIRS", "TLS_RECORD_BYTES", "aead_loop_changed", "is_aead",
-           "is_aes", "is_public_key", "suite_primitives"]
+__all__ = ["ALGORITHM_ORDER", "ALGORITHM_RANK", "GCM_CBC_PAIRS", "TLS_RECORD_BYTES",
+           "aead_loop_changed", "is_aead", "is_aes", "is_public_key", "suite_primitives"]
 
 #: Canonical algorithm names with a reserved colour, in the order of the colour cycle
 #: (:data:`cipherlab.plots.COLORS`): the slot of a name is its position here.
@@ -44,6 +44,10 @@ ALGORITHM_ORDER: tuple[str, ...] = (
     "des-ede3",
     "rc4",
 )
+
+#: A known name's position in :data:`ALGORITHM_ORDER`: its colour slot, and its rank where the
+#: well-known ciphers come first (the report's heatmap).
+ALGORITHM_RANK: dict[str, int] = {name: i for i, name in enumerate(ALGORITHM_ORDER)}
 
 #: The AEAD/CBC pairs whose per-call cost the small-block analysis compares (same key size).
 GCM_CBC_PAIRS: tuple[tuple[str, str], ...] = (("aes-128-gcm", "aes-128-cbc"),

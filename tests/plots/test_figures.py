@@ -226,3 +226,35 @@ def test_throughput_keeps_encrypt_and_decrypt_apart_and_pools_a_file_per_operati
     assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 2
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert not any("pyca_" in t for t in legend), legend
+
+
+def test_a_table_writes_rates_in_the_unit_the_figures_name_them_in():
+    from cipherlab.reporting._tables import presented
+
+    # -multi 64 sums of 16 KiB AES-GCM pass 1 TB/s: the table's column is in TB/s, as the
+    # figures' ticks are (not "1600 GB/s"); a column of 16-byte rates stays in MB/s
+    sums = pd.DataFrame({"algorithm": ["aes-128-gcm", "aes-256-gcm", "chacha20-poly1305"],
+                         "bytes_per_s": [1.6e12, 1.25e12, 9.0e11],
+                         "limit_bytes_per_s": [3.1e8, 2.4e8, 2.0e8]})
+    table = presented(sums, None)
+    assert list(table.columns) == ["Algorithm", "Throughput (TB/s)", "limit (MB/s)"]
+    assert table["Throughput (TB/s)"].tolist() == pytest.approx([1.6, 1.25, 0.9])
+    assert plots.format_rate(1.6e12) == "1.6 TB/s"
+
+
+def test_a_y_label_naming_a_long_baseline_wraps_to_three_lines_at_a_column(speedup_result):
+    from cipherlab.reporting._blocks import render
+
+    # an isa_off side of 16 features, named whole in a ratio's y label
+    off = ("aesni+pclmulqdq+vaes+vpclmulqdq+shani+avx2+avx512f+avx512bw+avx512vl+avx512dq+"
+           "avx512ifma+bmi1+bmi2+adx+rdseed+other")
+    fig = render(lambda ax: plots.speedup(speedup_result, expected=None, ylabel=f"Ratio to {off}",
+                                          ax=ax), "single", 0.75)
+    label = fig.axes[0].get_ylabel()
+    assert label.count("\n") == 2 and label.endswith("…") and label.startswith("Ratio to aesni")
+    assert plots.layout_problems(fig) == []
+    # a label that fits three lines is wrapped, not cut
+    host = "AMD Ryzen 5 3600 / OpenSSL 3.0.2 with Debian Linux 11 for x86_64"
+    fig = render(lambda ax: plots.speedup(speedup_result, expected=None,
+                                          ylabel=f"Relative to {host}", ax=ax), "single", 0.75)
+    assert " ".join(fig.axes[0].get_ylabel().split()) == f"Relative to {host}"

@@ -276,6 +276,9 @@ def test_speedup_slider_retests_the_claim(aws):
     cbc = w.table["algorithm"].astype(str).str.endswith("cbc")
     assert w.table.loc[cbc, "ratio"].between(1.8, 2.2).all()  # the AWS CBC rows: about 2x
     assert "described, not tested" in w.status.value
+    # the Test and Adjust p dropdowns would change nothing: disabled, and the status says why
+    assert w.test.disabled and w.adjust.disabled
+    assert "the unit of replication is the run" in w.status.value and "Adjust p" in w.test.tooltip
     before, left = w.png, w.comparison_png
     assert left.startswith(PNG_MAGIC) and w.side_plot.outputs
 
@@ -415,6 +418,9 @@ def test_exports_of_a_replicated_capture_say_n_and_the_interval(tmp_path):
             assert pd.read_csv(files[".csv"]).shape == w.table.shape
     assert "bands: their full range" in made["explorer"].caption()
     assert "confidence intervals" in made["speedup"].caption()
+    speedup = made["speedup"]  # three runs a side: the tests are live
+    assert not speedup.test.disabled and not speedup.adjust.disabled and not speedup.test.tooltip
+    assert "unit of replication" not in speedup.status.value
 
 
 # -- hygiene: -multi apart, ratios within a machine, the table is the plot, y ticks ----------
@@ -568,3 +574,56 @@ def test_a_line_without_the_condition_says_it_was_not_recorded(bundled):
     texts = [t.get_text() for ax in w.figure.axes for t in ax.get_legend().texts]
     assert "(all)" not in texts
     assert "ISA not recorded" in texts and "ISA" in texts  # the section is named once, in words
+
+
+def test_each_exported_table_is_named_by_its_title_and_labelled_for_latex(aws, tmp_path):
+    w = widgets.speedup_explorer(aws)
+    names = sorted(p.name for p in w.export(tmp_path / "aws-speedup", formats=("png",)))
+    assert names == ["aws-speedup-tests-per-cell-compare.csv", "aws-speedup-tests-per-cell-compare.tex",
+                     "aws-speedup.csv", "aws-speedup.png", "aws-speedup.tex", "aws-speedup.txt"]
+    tex = (tmp_path / "aws-speedup-tests-per-cell-compare.tex").read_text()
+    assert "\\label{tab:aws-speedup-tests-per-cell-compare}" in tex
+    assert "Tests per cell (compare)." in tex and "Ratio [95\\% CI]" in tex  # the report's headers
+    # names past 40 characters end in a hash of the whole: two figures' labels stay apart
+    labels = set()
+    for n in (1, 2):
+        w.export(tmp_path / f"fig-aes-ni-on-against-off-all-ciphers-part-{n}", formats=("png",))
+        tex = (tmp_path / f"fig-aes-ni-on-against-off-all-ciphers-part-{n}.tex").read_text()
+        labels |= set(re.findall(r"\\label\{(tab:[^}]*)\}", tex))
+    assert len(labels) == 2 and all(len(label) <= len("tab:") + 40 for label in labels)
+
+
+def test_long_condition_values_are_cut_in_their_labels_and_whole_in_the_tooltip(bundled):
+    """The bundled capture's isa_off side (a list of 16 features) overflowed its dropdown: its
+    label is cut in the middle, the value and the tooltip stay the whole list."""
+    w = widgets.explorer(bundled)
+    assert w.condition.value == "isa_off"
+    off = next(v for v in bundled["isa_off"].dropna().unique() if v != "none")
+    assert len(off) > 60
+    labels = dict((value, label) for label, value in w.baseline.options)
+    assert labels["none"] == "none" and len(labels[off]) <= 30 and "…" in labels[off]
+    assert labels[off].startswith("aesni+pclmulqdq") and labels[off].endswith("+other")
+    assert w.baseline.value == off and w.baseline.tooltip == off
+    assert set(w.levels.value) == {off, "none"} and off in w.levels.tooltip.split("\n")
+    w.baseline.value = "none"  # a short value: no tooltip needed
+    assert w.baseline.tooltip is None
+    s = widgets.speedup_explorer(bundled)
+    assert (s.baseline.value, s.baseline.tooltip, s.candidate.value) == (off, off, "none")
+    assert dict((v, lbl) for lbl, v in s.candidate.options)[off] == labels[off]
+    # the ratio drawn is of the whole value, as without the labels
+    assert set(s.comparison["baseline"].astype(str)) == {off}
+
+
+def test_a_ratio_to_a_long_isa_side_names_it_as_the_legends_do(bundled):
+    from cipherlab import plots
+
+    w = widgets.explorer(bundled)
+    w.metric.value = "ratio to baseline"
+    assert w.condition.value == "isa_off" and len(w.baseline.value) > 60 and not w.message
+    # "off: aesni+pclmulqdq+vaes +13 more", as the legends name the side, wrapped to the axes
+    assert " ".join(w.figure.axes[0].get_ylabel().split()).startswith("Ratio to off: aesni")
+    assert "+13 more" in " ".join(w.figure.axes[0].get_ylabel().split())
+    for width in ("single", "double"):
+        fig = w.paper_figure(width)
+        with plots.paper(width):
+            assert plots.layout_problems(fig) == []

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 from matplotlib import ticker
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 __all__ = ["format_bytes", "format_rate", "format_ratio", "format_seconds", "label_from_keys",
-           "rate_axis", "ratio_axis", "size_axis", "time_axis"]
+           "rate_axis", "rate_scale", "ratio_axis", "size_axis", "time_axis"]
 
 _RATE_UNITS = ((1e12, "TB/s"), (1e9, "GB/s"), (1e6, "MB/s"), (1e3, "kB/s"), (1.0, "B/s"))
 _SIZE_UNITS = ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"), (1, "B"))
@@ -29,13 +32,17 @@ def _number(v: float, digits: int = 3) -> str:
     return f"{v:.{digits}g}"
 
 
+def _unit_of(value: float, units) -> tuple[float, str]:
+    """The largest of ``units`` (descending ``(scale, name)``) that ``value`` reaches; values
+    below the smallest scale take the smallest unit."""
+    return next(((f, u) for f, u in units if abs(value) >= f), units[-1])
+
+
 def _with_unit(value: float, units, digits: int = 3, sep: str = " ") -> str:
-    """``value`` in the largest of ``units`` (descending ``(scale, name)``) it reaches; values
-    below the smallest scale use the smallest unit."""
     v = float(value)
     if not math.isfinite(v):
         return str(v)
-    scale, unit = next(((f, u) for f, u in units if abs(v) >= f), units[-1])
+    scale, unit = _unit_of(v, units)
     return f"{_number(v / scale, digits)}{sep}{unit}".rstrip()
 
 
@@ -46,6 +53,19 @@ def format_rate(bytes_per_s: float, digits: int = 3) -> str:
     ('2.68 GB/s', '20.3 MB/s', '950 B/s')
     """
     return _with_unit(bytes_per_s, _RATE_UNITS, digits)
+
+
+def rate_scale(bytes_per_s: ArrayLike) -> tuple[float, str]:
+    """The one unit to show a set of rates in (a table column, the numbers of a heatmap), as
+    ``(bytes per second in it, name)``: of the units :func:`format_rate` writes, the largest
+    that their median reaches. Missing values are left out; with none left, B/s.
+
+    >>> rate_scale([2.1e9, 3.5e9, 9e8, float("nan")]), rate_scale([4.2e7]), rate_scale([])
+    ((1000000000.0, 'GB/s'), (1000000.0, 'MB/s'), (1.0, 'B/s'))
+    """
+    v = np.abs(np.asarray(bytes_per_s, dtype=float)).ravel()
+    v = v[np.isfinite(v)]
+    return _unit_of(float(np.median(v)) if v.size else 1.0, _RATE_UNITS)
 
 
 def format_bytes(n: float) -> str:
@@ -296,24 +316,33 @@ def fit_tick_labels(ax, which: str = "x") -> None:
         axis.set_tick_params(labelsize=size)
 
 
-def _wrapped(text: str, room_pt: float, size: float) -> str:
-    """``text`` broken at spaces into lines no longer than ``room_pt`` (at ``size`` points)."""
+def _wrapped(text: str, room_pt: float, size: float, lines: int | None = None) -> str:
+    """``text`` broken at spaces into lines no longer than ``room_pt`` (at ``size`` points); past
+    ``lines`` lines, cut with an ellipsis."""
     per_line = max(8, int(room_pt / (0.6 * size)))
     if "\n" in text or len(text) <= per_line:
         return text
     import textwrap
 
-    return "\n".join(textwrap.wrap(text, per_line))
+    out = textwrap.wrap(text, per_line)
+    if lines is not None and len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][:per_line - 1].rstrip() + "…"
+    return "\n".join(out)
+
+
+_YLABEL_LINES = 3  # a y label naming a long baseline (an ISA list) took a quarter of the width
 
 
 def fit_labels(ax) -> None:
-    """Wrap a y label longer than the axes are tall, and a title wider than the figure."""
+    """Wrap a y label longer than the axes are tall (cut past three lines: the caption or the
+    legend names a long value whole), and a title wider than the figure."""
     fig = ax.figure
     pos = ax.get_position()
     ylabel = ax.yaxis.get_label()
     if ylabel.get_text():
         ylabel.set_text(_wrapped(ylabel.get_text(), 0.6 * pos.height * fig.get_figheight() * 72,
-                                 ylabel.get_fontsize()))
+                                 ylabel.get_fontsize(), lines=_YLABEL_LINES))
     title = ax.title
     if title.get_text():
         title.set_text(_wrapped(title.get_text(), 0.75 * fig.get_figwidth() * 72,

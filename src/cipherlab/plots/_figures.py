@@ -788,7 +788,7 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
     from matplotlib import ticker
     from matplotlib.colors import LogNorm, Normalize
 
-    from cipherlab.plots._axes import _RATE_UNITS, format_rate
+    from cipherlab.plots._axes import format_rate, rate_scale
 
     row_cols = [rows] if isinstance(rows, str) else list(rows)
     _need(df, row_cols + [columns, value, "block_bytes"], "df")
@@ -820,8 +820,7 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
     full = np.vectorize(lambda v: format_rate(v) if np.isfinite(v) else "")(vals)
     if annot and finite.size and vals.shape[1] > 8:
         # many narrow cells: numbers in one unit (named in the title) instead of a unit per cell
-        scale, title_unit = next(((f, u) for f, u in _RATE_UNITS if np.median(finite) >= f),
-                                 (1.0, "B/s"))
+        scale, title_unit = rate_scale(finite)
         labels = np.vectorize(lambda v: f"{v / scale:.3g}" if np.isfinite(v) else "")(vals)
     else:
         labels = full if annot else False

@@ -21,7 +21,7 @@ from __future__ import annotations
 import zlib
 from typing import Iterable, Mapping
 
-from cipherlab.algorithms import ALGORITHM_ORDER
+from cipherlab.algorithms import ALGORITHM_ORDER, ALGORITHM_RANK
 
 __all__ = ["ALGORITHM_ORDER", "COLORS", "color_for", "palette"]
 
@@ -48,8 +48,6 @@ COLORS: tuple[str, ...] = (
     "#F0E442",  # Okabe-Ito yellow: last, low contrast on white
 )
 
-_SLOT = {name: i for i, name in enumerate(ALGORITHM_ORDER)}
-
 
 def _hashed_slot(name: str) -> int:
     return zlib.crc32(name.encode("utf-8")) % len(COLORS)
@@ -69,7 +67,7 @@ def color_for(name: object) -> str:
     True
     """
     key = str(name)
-    return COLORS[_SLOT.get(key.lower(), _hashed_slot(key))]
+    return COLORS[ALGORITHM_RANK.get(key.lower(), _hashed_slot(key))]
 
 
 def palette(names: Iterable[object], *, base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -106,8 +104,8 @@ def palette(names: Iterable[object], *, base: Mapping[str, str] | None = None) -
             out[key] = base[key]
     # reserved algorithm colours next, so an unknown name never takes a known one's colour
     for key in keys:
-        if key not in out and key.lower() in _SLOT:
-            out[key] = COLORS[_SLOT[key.lower()]]
+        if key not in out and key.lower() in ALGORITHM_RANK:
+            out[key] = COLORS[ALGORITHM_RANK[key.lower()]]
     for key in keys:
         if key in out:
             continue

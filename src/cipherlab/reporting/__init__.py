@@ -19,5 +19,6 @@ writes what they return; it computes no statistics of its own.
 """
 
 from cipherlab.reporting._report import report
+from cipherlab.reporting._tables import paper_latex
 
-__all__ = ["report"]
+__all__ = ["paper_latex", "report"]

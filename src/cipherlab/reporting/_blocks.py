@@ -84,7 +84,7 @@ class Writer:
         csv = self.tables / f"{name}.csv"
         pd.DataFrame(result).to_csv(csv, index=False)
         tex = self.tables / f"{name}.tex"
-        tex.write_text(_tables.latex(result, cols, caption, f"tab:{name}") + "\n",
+        tex.write_text(_tables.paper_latex(result, cols, caption, f"tab:{name}") + "\n",
                        encoding="utf-8")
         md_text = _tables.markdown(result, cols)
         md = self.tables / f"{name}.md"

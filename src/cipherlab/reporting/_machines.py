@@ -242,15 +242,14 @@ def _per_ghz(sec: Section, sub: pd.DataFrame, title: str, baseline: str, cands: 
 
 def _heatmap_algorithms(sub: pd.DataFrame, size, by: str, most: int = 12) -> list[str]:
     """The algorithms measured at ``size`` by the most machines (builds), at most ``most``;
-    among as many, the well-known ciphers first (:data:`~cipherlab.algorithms.ALGORITHM_ORDER`:
+    among as many, the well-known ciphers first (:data:`~cipherlab.algorithms.ALGORITHM_RANK`:
     AES before md2 in a 0.9.8 dump of 34), then in the order of the text."""
-    from cipherlab.algorithms import ALGORITHM_ORDER
+    from cipherlab.algorithms import ALGORITHM_RANK
 
     at = sub[sub["block_bytes"] == size]
     machines = at.groupby(at["algorithm"].astype("object"), sort=False)[by].nunique()
-    rank = {name: i for i, name in enumerate(ALGORITHM_ORDER)}
     order = sorted(range(len(machines)), key=lambda i: (
-        -machines.iloc[i], rank.get(machines.index[i], len(rank)), i))
+        -machines.iloc[i], ALGORITHM_RANK.get(machines.index[i], len(ALGORITHM_RANK)), i))
     return [machines.index[i] for i in order[:most]]
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-import numpy as np
 import pandas as pd
 
 from cipherlab.runners._isa import aes_name
@@ -23,10 +22,9 @@ COLUMN_PT, TEXT_PT = 241.0, 505.0
 _CHAR_PT = 4.6  # a \footnotesize character, on average, with room to spare
 _GAP_PT = 6.0  # 2 \tabcolsep of 3 pt
 
-# Rates are shown in one unit per column, chosen by the column's median.
+# Rates are shown in one unit per column, chosen by the column's median (plots' rate_scale).
 _RATE_COLUMNS = ("bytes_per_s", "asymptotic_bytes_per_s", "limit_bytes_per_s",
                  "predicted_bytes_per_s", "bytes_per_s_per_ghz")
-_RATE_UNITS = ((1e9, "GB/s"), (1e6, "MB/s"), (1e3, "kB/s"), (1.0, "B/s"))
 
 #: Human headers of result columns (estimates merged with their interval end in " [CI]").
 HEADERS = {
@@ -55,24 +53,21 @@ def _header(name: str) -> str:
     return HEADERS.get(name, name.replace("_", " "))
 
 
-def _rate_unit(values: pd.Series) -> tuple[float, str]:
-    v = pd.to_numeric(values, errors="coerce").abs()
-    median = float(np.nanmedian(v)) if v.notna().any() else 1.0
-    return next(((f, u) for f, u in _RATE_UNITS if median >= f), (1.0, "B/s"))
-
-
 def presented(result: pd.DataFrame, columns: Sequence[str] | None) -> pd.DataFrame:
     """The columns to show, rates in one unit per column and the clock in GHz, named in words
     (estimates keep their stats names so that the export merges their intervals)."""
+    from cipherlab.plots._axes import rate_scale  # (lazily: it imports matplotlib)
+
     frame = pd.DataFrame(result)
     cols = [c for c in columns if c in frame.columns] if columns else list(frame.columns)
     out = {}
     for c in cols:
         s = frame[c]
         if c in _RATE_COLUMNS or c.endswith("_bytes_per_s"):
-            scale, unit = _rate_unit(s)
+            rates = pd.to_numeric(s, errors="coerce")
+            scale, unit = rate_scale(rates)
             name = "Throughput" if c == "bytes_per_s" else _header(c).replace(" bytes per s", "")
-            out[f"{name} ({unit})"] = pd.to_numeric(s, errors="coerce") / scale
+            out[f"{name} ({unit})"] = rates / scale
         elif c == "clock_hz":
             out[_header(c)] = pd.to_numeric(s, errors="coerce") / 1e9
         elif c in ("ratio", "ci_low", "ci_high", "t0_ns", "t0_ci_low", "t0_ci_high",
@@ -141,8 +136,20 @@ def _widths_pt(tabular: str) -> list[float]:
     return [w * _CHAR_PT + _GAP_PT for w in widths]
 
 
-def latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str, label: str) -> str:
-    """The table as a LaTeX float that fits a two-column article (see the module docstring)."""
+def paper_latex(result: pd.DataFrame, columns: Sequence[str] | None, caption: str,
+                label: str) -> str:
+    """A result or table as a LaTeX float that fits a two-column article, as the report writes
+    its tables: :func:`cipherlab.stats.to_latex` with headers in words and units, rates in one
+    unit per column, in a one-column ``table`` when it fits a column and a page-wide ``table*``
+    otherwise, the last columns left out (said in the caption) until it fits the page.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"algorithm": ["aes-128-gcm"], "block_bytes": [16], "bytes_per_s": [7.3e8]})
+    >>> tex = paper_latex(t, None, caption="AES-GCM.", label="tab:gcm")
+    >>> print(tex.splitlines()[0]); print(next(ln for ln in tex.splitlines() if "Throughput" in ln))
+    \\begin{table}[tbp]
+    Algorithm & Block (B) & Throughput (MB/s) \\\\
+    """
     from cipherlab import stats
 
     full = presented(result, columns)

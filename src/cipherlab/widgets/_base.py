@@ -18,7 +18,6 @@ import base64
 import gc
 import html
 import io
-import re
 import struct
 import time
 import warnings
@@ -35,8 +34,8 @@ from cipherlab._gc import paused
 from cipherlab.errors import AnalysisError, CipherlabError, CipherlabWarning
 
 __all__ = ["IDENTITY", "TITLE", "Explorer", "both_sides", "check_columns", "choices", "intervals_note",
-           "machine_keys", "preferred", "process_control", "process_mask", "process_options",
-           "replication_note", "reselect"]
+           "machine_keys", "option_labels", "option_values", "preferred", "process_control",
+           "process_mask", "process_options", "replication_note", "reselect", "show_full_values"]
 
 _CSS_DPI = 96  # screen figures are shown at 96 CSS px per inch: 10 pt text is 13 px tall
 _DENSITY = 1.5  # image pixels per CSS pixel: sharp on HiDPI screens, still quick to draw and send
@@ -383,10 +382,6 @@ def intervals_note(table: pd.DataFrame | None) -> str:
             f"ratios (the unit is the run), not adjusted for multiplicity.")
 
 
-def _slug(title: str) -> str:
-    return "-".join(re.findall(r"[a-z0-9]+", title.lower()))[:40]
-
-
 def both_sides(sel: pd.DataFrame, by: str, sides: Sequence[str], keys: Sequence[str]
                ) -> tuple[pd.DataFrame, int]:
     """The rows of the cells (``keys``) that hold every one of ``sides`` of ``by``, and how many
@@ -439,16 +434,62 @@ def process_mask(df: pd.DataFrame, control: widgets.Dropdown | None) -> np.ndarr
     return (df["multi"].eq(n).fillna(False) & (child if each else ~child)).to_numpy(dtype=bool)
 
 
+_OPTION_CHARS = 30  # of a value, what a dropdown shows (300 px, less its 80 px name, at 13 px)
+
+
+def option_labels(values: Sequence, width: int = _OPTION_CHARS) -> list:
+    """Options for a dropdown or a multi-select: where a value is longer than ``width``,
+    ``(label, value)`` pairs with it cut in its middle, where the head and the tail tell values
+    apart (an ISA mask, a list of capabilities, a file's path); cuts that would read alike are
+    made longer until they differ. The full value is the control's tooltip
+    (:func:`show_full_values`). Values that all fit are the options as they are.
+
+    >>> option_labels(["off", "~0x200000200000000:~0x0"], width=16)
+    [('off', 'off'), ('~0x20000…00:~0x0', '~0x200000200000000:~0x0')]
+    >>> option_labels(["a+b+c+d+e+f+g+h", "a+b+c+d+x+f+g+h"], width=10), option_labels(["on"])
+    (['a+b+c+d+e+f+g+h', 'a+b+c+d+x+f+g+h'], ['on'])
+    """
+    texts = [str(v) for v in values]
+    for w in range(max(width, 5), max(map(len, texts), default=0) + 1):
+        labels = [t if len(t) <= w else f"{t[:(w - 1) // 2 + 1]}…{t[len(t) - (w - 1) // 2:]}"
+                  for t in texts]
+        if len(set(labels)) == len(set(texts)):
+            break
+    else:
+        labels = texts
+    values = list(values)
+    return values if labels == texts else list(zip(labels, values, strict=True))
+
+
+def show_full_values(control: widgets.Widget) -> None:
+    """The full text of the chosen value(s) as ``control``'s tooltip when its options show some
+    cut (:func:`option_labels`), none when they are not; a control whose options are not cut
+    keeps its own tooltip."""
+    options = getattr(control, "options", None) or ()
+    cut = {o[1] for o in options if isinstance(o, tuple) and o[0] != str(o[1])}
+    if not cut:
+        return
+    value = control.value if isinstance(control.value, tuple) else (control.value,)
+    control.tooltip = "\n".join(map(str, value)) if cut & set(value) else None
+
+
+def option_values(select: widgets.Widget) -> list:
+    """The values a dropdown or multi-select offers, whether its options are values or
+    ``(label, value)`` pairs."""
+    return [o[1] if isinstance(o, tuple) else o for o in select.options]
+
+
 def reselect(select: widgets.SelectMultiple, options: Sequence, default: Sequence | None = None) -> None:
     """New options for a multi-select: a full selection stays full, a partial one is kept where
-    it still applies (else ``default``, or every option)."""
-    old, everything = set(select.value), set(select.options) or set(select.value)
+    it still applies (else ``default``, or every option). Long values are cut in the labels
+    (:func:`option_labels`)."""
+    old, everything = set(select.value), set(option_values(select)) or set(select.value)
     options = list(options)
     if old and old != everything:
         value = [o for o in options if o in old]
     else:
         value = []
-    select.options = options
+    select.options = option_labels(options)
     select.value = tuple(value or (options if default is None else default))
 
 
@@ -516,6 +557,9 @@ class Explorer(widgets.VBox):
         self.controls = list(controls)
         for control in self.controls:
             control.observe(self._changed, names="value")
+            if hasattr(control, "options"):  # a long value cut in its label: whole in the tooltip
+                control.observe(lambda change: show_full_values(change["owner"]), names="value")
+                show_full_values(control)
 
         # one flow of controls, in their order: as many per line as the page's width holds
         # (fixed rows of three broke into ragged 2 + 1 lines on a narrower page)
@@ -667,7 +711,7 @@ class Explorer(widgets.VBox):
         Writes the figure with :func:`cipherlab.save_figure` (the caption in each file's
         metadata), the caption as ``NAME.txt`` (:meth:`caption`: what was drawn, how many runs
         stand behind each point, what the intervals are, or that there are none), and each
-        table shown as CSV and LaTeX (:func:`cipherlab.stats.to_latex`, with that caption):
+        table shown as CSV and LaTeX (:func:`cipherlab.reporting.paper_latex`, with that caption):
         ``NAME.csv``/``NAME.tex`` for the first, ``NAME-<title>.csv``/``.tex`` for the others.
 
         Parameters
@@ -685,7 +729,8 @@ class Explorer(widgets.VBox):
             The files written.
         """
         from cipherlab import plots
-        from cipherlab.reporting._tables import latex
+        from cipherlab.reporting import paper_latex
+        from cipherlab.reporting._words import slugify
 
         if self.message:
             raise AnalysisError(f"nothing to export: {self.message}")
@@ -703,14 +748,13 @@ class Explorer(widgets.VBox):
         for i, (title, table) in enumerate(self.tables.items()):
             if table is None or table.empty:
                 continue
-            name = target.name if i == 0 else f"{target.name}-{_slug(title) or i}"
+            name = target.name if i == 0 else f"{target.name}-{slugify(title, limit=40)}"
             csv, tex = target.with_name(f"{name}.csv"), target.with_name(f"{name}.tex")
             table.to_csv(csv, index=False)
             printed, unit = self._printed(table)
             # the report's LaTeX: human headers, rates in one unit, fits a two-column paper
-            text = latex(printed, None, caption=" ".join(filter(None, [title and f"{title}.",
-                                                                      caption, unit])),
-                         label=f"tab:{_slug(name)}")
+            text = paper_latex(printed, None, caption=" ".join(filter(None, [
+                title and f"{title}.", caption, unit])), label=f"tab:{slugify(name, limit=40)}")
             tex.write_text(text + "\n", encoding="utf-8")
             written += [csv, tex]
         return written

@@ -6,17 +6,15 @@ import re
 import warnings
 
 import ipywidgets as widgets
-import numpy as np
 import pandas as pd
 from matplotlib import ticker
 
 from cipherlab.errors import AnalysisError, CipherlabWarning
 from cipherlab.plots import format_bytes
-from cipherlab.plots._axes import label_from_keys
-from cipherlab.reporting._tables import _RATE_UNITS
+from cipherlab.plots._axes import label_from_keys, rate_scale
 from cipherlab.widgets._base import (Explorer, both_sides, check_columns, choices, machine_keys,
-                                     named_keys, preferred, process_control, process_mask,
-                                     reselect)
+                                     named_keys, option_labels, option_values, preferred,
+                                     process_control, process_mask, reselect)
 
 __all__ = ["ThroughputExplorer", "explorer"]
 
@@ -130,7 +128,7 @@ class ThroughputExplorer(Explorer):
                 & d["operation"].astype("object").eq(self.operation.value).to_numpy()
                 & d["block_bytes"].between(lo, hi).to_numpy())
         cond = self.condition.value
-        if cond != _ALL and self.levels.value and set(self.levels.value) != set(self.levels.options):
+        if cond != _ALL and self.levels.value and set(self.levels.value) != set(option_values(self.levels)):
             # only a strict choice of values filters: rows without the condition stay otherwise
             keep &= d[cond].astype(str).isin(self.levels.value).to_numpy()
         sel = d[keep]
@@ -175,8 +173,10 @@ class ThroughputExplorer(Explorer):
                                     f"{cond!r} here: tick 'Pool machines and versions' to pool them")
             result = stats.compare(sel, by=cond, baseline=self.baseline.value, groupby=keys,
                                    paired=False, check=False)
-            plots.speedup(result, expected=None, ax=ax)
-            ax.set_ylabel(f"Ratio to {cond}={self.baseline.value}")
+            # the baseline named as in the legends ("AES-NI off", "off: aesni+pclmulqdq +13
+            # more"), the label wrapped to the axes by plots
+            base = label_from_keys(sel[sel[cond] == self.baseline.value].head(1), [cond])[0]
+            plots.speedup(result, expected=None, ax=ax, ylabel=f"Ratio to {base}")
             return result
         if metric == "per GHz":
             sel = stats.per_ghz(sel)
@@ -250,9 +250,7 @@ class ThroughputExplorer(Explorer):
         sizes = [c for c in table.columns if re.fullmatch(r"\d+ B", str(c))]
         if not sizes or self.metric.value not in ("bytes/s", "per GHz"):
             return table, ""
-        rates = table[sizes].to_numpy(dtype=float)
-        median = np.nanmedian(rates) if np.isfinite(rates).any() else 1.0
-        scale, unit = next(((f, u) for f, u in _RATE_UNITS if median >= f), (1.0, "B/s"))
+        scale, unit = rate_scale(table[sizes].to_numpy(dtype=float))
         if self.metric.value == "per GHz":
             unit += " per GHz"
         return table.assign(**{c: table[c] / scale for c in sizes}), f"Rates in {unit}."
@@ -265,7 +263,7 @@ class ThroughputExplorer(Explorer):
 
 def _set_options(dropdown: widgets.Dropdown, options: list, value) -> None:
     keep = dropdown.value if dropdown.value in options else value
-    dropdown.options = options
+    dropdown.options = option_labels(options)
     dropdown.value = keep if options else None
     dropdown.disabled = not options
 

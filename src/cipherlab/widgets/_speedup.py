@@ -7,7 +7,8 @@ import pandas as pd
 
 from cipherlab.errors import AnalysisError
 from cipherlab.widgets._base import (TITLE, Explorer, check_columns, choices, machine_keys,
-                                     named_keys, preferred, process_control, process_mask, reselect)
+                                     named_keys, option_labels, preferred, process_control,
+                                     process_mask, reselect)
 from cipherlab.widgets._explorer import condition_choices
 
 __all__ = ["SpeedupExplorer", "speedup_explorer"]
@@ -21,6 +22,9 @@ _KEEP = 16  # comparisons (result + PNG, ~50 kB each) kept for going back to a s
 #: Columns of a compare() result that plots.speedup does not draw (it draws the ratio, its
 #: interval and the significance flag).
 _NOT_DRAWN = frozenset({"p_value", "p_adjusted", "statistic", "adjust"})
+#: Why Test and Adjust p change nothing when no cell has repeated runs on both sides.
+_UNTESTED = ("every cell has a single run on a side and the unit of replication is the run "
+             "(block sizes are not repeats): Test and Adjust p have nothing to test or adjust")
 
 
 class SpeedupExplorer(Explorer):
@@ -79,8 +83,8 @@ class SpeedupExplorer(Explorer):
             # a known "off" name, else a value that is not a known "on" one (an isa_off list)
             base = preferred(values, (*_BASELINES, *[v for v in values if v not in _CANDIDATES]))
             cand = preferred([v for v in values if v != base], _CANDIDATES)
-            self.baseline.options, self.baseline.value = values, base
-            self.candidate.options, self.candidate.value = values, cand
+            self.baseline.options, self.baseline.value = option_labels(values), base
+            self.candidate.options, self.candidate.value = option_labels(values), cand
         if owner in (None, self.by, self.candidate, self.baseline):
             side = d[self.by.value].astype(str)
             both = (set(d.loc[side.eq(self.candidate.value).to_numpy(), "algorithm"].astype(str))
@@ -146,6 +150,9 @@ class SpeedupExplorer(Explorer):
             self.comparison, self.comparison_png = self._sides[key][:2]
             self._show_side(self.comparison_png)
             self._side_key = key
+            tested = bool(self.comparison["p_value"].notna().any())
+            for control in (self.test, self.adjust):  # (setting these redraws nothing)
+                control.disabled, control.tooltip = not tested, None if tested else _UNTESTED
         tested = stats.ratio_test(sel, by=by, baseline=base, candidate=cand, groupby=keys,
                                   expected=self.expected.value, margin=self.margin.value,
                                   adjust=self.adjust.value, check=False)
@@ -177,9 +184,9 @@ class SpeedupExplorer(Explorer):
             return ""
         claim = f"claimed {self.expected.value:.3g}× ± {self.margin.value:.0%}: "
         tested = int(t["equivalent"].notna().sum())
-        if not tested:  # one run per side: nothing to test
-            return claim + (f"{len(t)} ratio{'s' * (len(t) != 1)} described, not tested (no "
-                            f"replication)")
+        if not tested:  # one run per side: nothing to test (Test and Adjust p are disabled)
+            return claim + (f"{len(t)} ratio{'s' * (len(t) != 1)} described, not tested: "
+                            f"{_UNTESTED}")
         eq, dif = int(t["equivalent"].sum()), int(t["differs"].sum())
         return claim + f"{eq} of {tested} tested equivalent, {dif} differ"
 
