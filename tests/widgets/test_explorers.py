@@ -315,6 +315,10 @@ def test_speedup_explorer_sides_follow_the_column(bundled):
     assert "label" in w.table.columns and w.table["label"].nunique() == 4
     w.candidate.value = "asm"
     assert "both" in w.message
+    # the comparison of the sides before is not kept as if it were this selection's
+    assert w.comparison is None and w.comparison_png is None and not w.side_plot.outputs
+    w.candidate.value = "kernel"
+    assert w.comparison is not None and w.side_plot.outputs
 
 
 def test_speedup_explorer_machines_are_kept_apart(bundled):

@@ -115,10 +115,13 @@ class SpeedupExplorer(Explorer):
     def _draw(self, fig):
         from cipherlab import plots, stats
 
-        sel, keys = self.selection()
         by, cand, base = self.by.value, self.candidate.value, self.baseline.value
         key = (by, cand, base, self.algorithms.value, self.operation.value, self.test.value,
                self.adjust.value, self.processes.value if self.processes else None)
+        if key != self._side_key:  # (a selection that fails leaves no earlier one on show)
+            self.comparison = self.comparison_png = self._side_key = None
+            self.side_plot.outputs = ()
+        sel, keys = self.selection()
         if key != self._side_key:
             # The per-cell comparison does not depend on the claim or the margin: it is computed
             # and drawn (left) only when the sides change, so the slider redraws the test alone.
