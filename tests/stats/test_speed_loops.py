@@ -62,14 +62,18 @@ def test_the_named_test_and_evp_are_told_apart_on_real_runs(both_loops):
 def test_names_by_version():
     df = pd.DataFrame({
         "tool": "openssl", "dialect": "text",
+        "operation": ["encrypt"] * 8 + ["digest"] + ["encrypt"] * 4 + ["sign"],
         "algorithm": ["aes-128-cbc", "aes-128-cbc", "aes-128-cbc", "aes-128-cbc", "rc4", "rc4",
-                      "des-ede3-cbc", "chacha20-poly1305", "sha256", "aes-128-gcm", "aes-128-cbc"],
+                      "des-ede3-cbc", "chacha20-poly1305", "sha256", "aes-128-gcm", "aes-128-cbc",
+                      "cast5-cbc", "salsa20-256", "rsa2048"],
         "tool_version": ["3.0.19", "3.0.19", "1.1.1w", "1.1.1w", "1.1.1w", "3.2.1", "1.0.2u",
-                         "3.5.0", "3.0.19", "3.0.2", None],
+                         "3.5.0", "3.0.19", "3.0.2", None, "1.1.1w", "0.9.8zh", "3.0.19"],
         "name": ["AES-128-CBC", "aes-128-cbc", "aes-128-cbc", "aes-128 cbc", "rc4", "RC4",
-                 "des ede3", "ChaCha20-Poly1305", "sha256", "evp", "aes-128-cbc"]})
+                 "des ede3", "ChaCha20-Poly1305", "sha256", "evp", "aes-128-cbc", "cast cbc",
+                 "salsa20-256", "rsa 2048 bits"]})
+    # (every cipher family, whatever its name: cast5, GOST's and Salsa20's rows encrypt too)
     assert st.speed_loop(df).tolist() == [EVP, NAMED, EVP, LOW, None, EVP, LOW, EVP, None, EVP,
-                                          None]
+                                          None, LOW, EVP, None]
     # a person's table ('AES-256 CBC' in a wiki) says nothing about the loop
     typed = df.assign(dialect="markdown")
     assert st.speed_loop(typed).isna().all()

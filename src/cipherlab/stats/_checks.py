@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from cipherlab.algorithms import aead_loop_changed, is_aes
+from cipherlab.algorithms import aead_loop_changed, is_aes, is_public_key
 from cipherlab.errors import ComparabilityWarning, PlausibilityWarning
 from cipherlab.runners._isa import aes_name
 from cipherlab.stats._clock import resolve_clock
@@ -191,8 +191,6 @@ def _openssl_of(df: pd.DataFrame) -> pd.Series:
     return out
 # The loops of `openssl speed` that time a symmetric cipher, as speed.c names them
 _EVP, _NAMED, _LOW_LEVEL = "-evp (EVP_EncryptUpdate)", "named (EVP_Cipher)", "named (low-level API)"
-_CIPHER_RE = re.compile(r"^(aes|aria|camellia|des|bf|blowfish|cast|idea|rc2|rc4|rc5|seed|sm4|"
-                        r"chacha20)\b")
 # openssl's own output, where the printed name is the one speed.c printed (a document table's
 # 'AES-256 CBC' was typed by a person and says nothing about the loop)
 _OWN_DIALECTS = frozenset({"text", "mr", "progress"})
@@ -232,21 +230,23 @@ def speed_loop(df: pd.DataFrame) -> pd.Series:
     Examples
     --------
     >>> import pandas as pd
-    >>> df = pd.DataFrame({"tool": "openssl", "algorithm": "aes-128-cbc",
+    >>> df = pd.DataFrame({"tool": "openssl", "algorithm": "aes-128-cbc", "operation": "encrypt",
     ...                    "tool_version": ["3.0.19", "3.0.19", "1.1.1w", "1.1.1w"],
     ...                    "name": ["AES-128-CBC", "aes-128-cbc", "aes-128-cbc", "aes-128 cbc"]})
     >>> speed_loop(df).tolist()
     ['-evp (EVP_EncryptUpdate)', 'named (EVP_Cipher)', '-evp (EVP_EncryptUpdate)', 'named (low-level API)']
     """
-    require_columns(df, ["tool_version", "name", "algorithm"], what="speed_loop")
-    cipher = map_unique(df["algorithm"], lambda a: bool(a) and bool(_CIPHER_RE.match(str(a))))
+    require_columns(df, ["tool_version", "name", "algorithm", "operation"], what="speed_loop")
+    # a cipher's rows encrypt or decrypt (RSA's, from 3.2, are public-key rows)
+    cipher = (df["operation"].astype("object").isin(["encrypt", "decrypt"]).to_numpy()
+              & ~map_unique(df["algorithm"], is_public_key).astype(bool))
     own = (map_unique(df["dialect"], lambda d: d is None or d in _OWN_DIALECTS).astype(bool)
            if "dialect" in df.columns else np.ones(len(df), dtype=bool))
     pairs = pd.MultiIndex.from_arrays([df["tool_version"].astype("object"),
                                        df["name"].astype("object")])
     codes, uniques = pd.factorize(pairs)
     loops = np.array([_loop_of(v, n) for v, n in uniques] + [None], dtype=object)[codes]
-    keep = cipher.astype(bool) & own & _is_openssl(df)
+    keep = cipher & own & _is_openssl(df)
     return pd.Series(np.where(keep, loops, None), index=df.index, dtype="object")
 
 
@@ -361,7 +361,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
         era = pd.Series(map_unique(df["tool_version"], aead_era), index=df.index)
         bad, values = _mixed(gid, era, is_aead & era.notna().to_numpy())
         findings.append(("aead-loop", bad, era, values))
-    if {"tool_version", "name", "algorithm"} <= set(df.columns):
+    if {"tool_version", "name", "algorithm", "operation"} <= set(df.columns):
         loop = speed_loop(df)
         known = loop.notna().to_numpy()
         bad, values = _mixed(gid, loop, known)
@@ -413,7 +413,7 @@ def comparable(df: pd.DataFrame, *, by: str | None = None, groupby=None, warn: b
     # (machines have the checks above; a float column is a measurement, e.g. a rate per GHz)
     for c in condition_keys(df, exclude={*skip, *MACHINE_KEYS}) if by is not None else ():
         if (isa_by and c in _ISA_COLUMNS) or pd.api.types.is_float_dtype(df[c].dtype):
-            continue  # (the ISA columns describe one switch)
+            continue
         cond = df[c].astype("object").where(df[c].notna(), "not stated")
         bad, values = _mixed(gid, cond, everything)
         findings.append((("condition", c), bad, cond, values))
