@@ -40,7 +40,8 @@ __all__ = ["cost_model", "heatmap", "overhead", "speedup", "throughput", "transf
 
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
 _DASHES = ("-", "--", ":", "-.")
-#: Columns that hold results, not keys, in the stats result frames (each function's Returns section in cipherlab.stats).
+#: Columns that hold results, not keys, in the stats result frames (each function's Returns
+#: section in cipherlab.stats).
 _RESULT_COLUMNS = frozenset({
     "candidate", "baseline", "ratio", "ci_low", "ci_high", "statistic", "p_value", "p_adjusted",
     "test", "n_candidate", "n_baseline", "significant", "expected", "margin", "p_equivalence",

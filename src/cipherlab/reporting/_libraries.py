@@ -66,7 +66,8 @@ def libraries(df: pd.DataFrame, w: Writer) -> Section:
         "Holm-adjusted): below 1 the library loses to the C loop of <code>openssl speed</code>, "
         "by the per-call cost of its API at small sizes and by its code at large ones.")
     # (`library` names the tool compared, for the text: no condition of its own)
-    res = stats.speedup(d.drop(columns="library"), by="tool", on=[t for t in tools if t != "openssl"], off="openssl",
+    res = stats.speedup(d.drop(columns="library"), by="tool",
+                        on=[t for t in tools if t != "openssl"], off="openssl",
                         groupby=["algorithm", "operation", "block_bytes", "isa"])
     if res.empty:
         sec.say("No cell was measured by the openssl CLI and another library alike.")

@@ -916,20 +916,20 @@ def _label_cpuinfo(frame):
                 if len(twins) == 1:
                     ref = twins[0]
                     referenced.add(ref)
-            if ref is None and env is not None:
-                try:  # every documented bit on: what the value asks to clear
-                    ref, mask = asked_masks(env)
-                except ValueError:
-                    continue
-                warnings.warn(f"{source}: no run without OPENSSL_{m['cap']} to compare with, so "
-                              f"isa_off lists what OPENSSL_{m['cap']}={m['env']} asks to switch "
-                              f"off, whether or not this CPU had it", IngestWarning)
+                else:
+                    try:  # every documented bit on: what the value asks to clear
+                        ref, mask = asked_masks(env)
+                    except ValueError:
+                        continue
+                    warnings.warn(f"{source}: no run without OPENSSL_{m['cap']} to compare with, "
+                                  f"so isa_off lists what OPENSSL_{m['cap']}={m['env']} asks to "
+                                  f"switch off, whether or not this CPU had it", IngestWarning)
             if ref is not None:
                 labels[p] = (isa_off(ref, mask), aesni_state(ref, mask))
     for found in groups.values():  # the other files' runs that served: nothing was off there
         for p, m in found:
-            if m["env"] is None and p not in labels and _cpuinfo_mask(m)[0] in referenced:
-                ref = _cpuinfo_mask(m)[0]
+            ref = _cpuinfo_mask(m)[0]
+            if m["env"] is None and p not in labels and ref in referenced:
                 labels[p] = (isa_off(ref, ref), aesni_state(ref, ref))
     if not labels:
         return frame

@@ -11,10 +11,10 @@ The power is that of the two-sided Welch test :func:`cipherlab.stats.compare` ru
 runs per side and the pilot's spread on both sides: with equal ``n`` its statistic is Student's
 noncentral t with ``2n - 2`` degrees of freedom (:func:`scipy.stats.nct`), and its critical value
 is taken at Welch's own degrees of freedom, which the two sides' sample variances make random
-(fewer than ``2n - 2``: at 2 runs per side, between 1 and 2); the power is averaged over them. A spread estimated from a
-few runs is itself uncertain: ``runs_needed_upper`` plans with its one-sided 80 % upper
-confidence limit, which reaches the power asked for with about 80 % probability (Browne 1995,
-*Statistics in Medicine* 14:1933-1940).
+(fewer than ``2n - 2``: at 2 runs per side, between 1 and 2); the power is averaged over them.
+A spread estimated from a few runs is itself uncertain: ``runs_needed_upper`` plans with its
+one-sided 80 % upper confidence limit, which reaches the power asked for with about 80 %
+probability (Browne 1995, *Statistics in Medicine* 14:1933-1940).
 """
 
 from __future__ import annotations
