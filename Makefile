@@ -59,10 +59,11 @@ $(STAMP): pyproject.toml
 
 # System packages the tests need: the real openssl binary, Debian's Chromium (Playwright drives it;
 # it cannot download its own browser here), a JDK (java + javac: the JSSE and JCA captures),
-# gnutls-cli (the GnuTLS capture), pdflatex with booktabs (the report's tables are compiled in
-# a two-column article), OpenSSH (the fleet tests start their own sshd on 127.0.0.1) and qemu-user
-# with Debian's arm64 openssl unpacked in $(ARM_ROOT) (the ARM capture tests run it emulated), and
-# its i386 openssl in $(I386_ROOT) (the 32-bit capture tests run it with its own ld-linux.so.2).
+# gnutls-cli (the GnuTLS capture), cryptsetup (the tests read its benchmark's lines), pdflatex
+# with booktabs (the report's tables are compiled in a two-column article), OpenSSH (the fleet
+# tests start their own sshd on 127.0.0.1) and qemu-user with Debian's arm64 openssl unpacked in
+# $(ARM_ROOT) (the ARM capture tests run it emulated), and its i386 openssl in $(I386_ROOT) (the
+# 32-bit capture tests run it with its own ld-linux.so.2).
 # Installed only when missing; an openssh-server installed just for the tests gets Debian's
 # sshd_not_to_be_run flag, so no system sshd starts listening on port 22.
 # Debian's openssl of architecture $(1), unpacked (not installed) into $(2) with its libc: the
@@ -88,6 +89,8 @@ system-deps:
 	    --no-install-recommends texlive-latex-base texlive-latex-recommended >/dev/null; }
 	@command -v qemu-aarch64 >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null; }
+	@test -x /usr/sbin/cryptsetup || command -v cryptsetup >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cryptsetup-bin >/dev/null; }
 	$(call foreign-openssl,arm64,$(ARM_ROOT),ARM capture)
 	$(call foreign-openssl,i386,$(I386_ROOT),32-bit capture)
 	@command -v ssh >/dev/null && test -x /usr/sbin/sshd || { \

@@ -25,7 +25,7 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _bssl, _cache, _collapsed, _gnutls, _json, _openssl
+from cipherlab.readers import _bssl, _cache, _collapsed, _cryptsetup, _gnutls, _json, _openssl
 from cipherlab.readers._bbcode import from_bbcode
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._tables._prose import machines_in_prose
@@ -547,6 +547,8 @@ def _read_table(path: Path, conditions: dict[str, Any]) -> pd.DataFrame:
 
 def _document_tables(lines: list[str], source: str, taken: set[int],
                      unplaced: list[tuple[int, str]]):
+    if taken:  # (another reader's lines are no part of a document table: blank, as between two)
+        lines = ["" if i in taken else line for i, line in enumerate(lines)]
     found, used = find_tables(lines, source, unplaced=unplaced)
     return found, used
 
@@ -555,6 +557,7 @@ def _document_tables(lines: list[str], source: str, taken: set[int],
 #: ``(lines, source, taken lines, unplaced list)`` and returns its runs and the 0-based indices
 #: of the lines it took (which no later reader sees). Another tool's reader joins this list.
 FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
+    _cryptsetup.find_runs,  # (first: its header row has the pipes of a document table)
     _document_tables,
     _bssl.find_runs,
     _collapsed.find_runs,

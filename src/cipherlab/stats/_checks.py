@@ -473,6 +473,16 @@ _VIA_RE = re.compile(r"\bVIA\b|Nehemiah|\bC3\b|\bC7\b|\bLuke\b|\bEden\b|\bEsther
                      re.IGNORECASE)
 _OLD_CPU_RE = re.compile(r"\bP[234]\b|Pentium|Celeron|Athlon|Duron|Core ?2|Opteron|Sempron|"
                          r"\bAtom\b|PowerPC|UltraSPARC|\bG[345]\b", re.IGNORECASE)
+# The models of those brands that have AES instructions (Intel ARK, AMD's specifications): the
+# Celerons and Pentiums of Braswell, Apollo, Gemini and Jasper Lake (J/N3000-6999), Pentium
+# Silver and Gold, Skylake's and later desktop G4000-G7999; Atoms since Silvermont (C2000,
+# C3000, Z3000, E3900, x5/x7); Zen's Athlons (200GE, 3000G, Silver, Gold); Bulldozer's Opterons
+# (3200/3300, 4200/4300, 6200/6300). "Celeron J4125" names a CPU with AES-NI.
+_AES_MODEL_RE = re.compile(
+    r"(?:Celeron|Pentium)(?:\(R\))?\s*(?:CPU\s*)?(?:(?:Silver|Gold)\b|[JN][3-6]\d{3}|G[4-7]\d{3})|"
+    r"Atom(?:\(TM\))?\s*(?:CPU\s*)?(?:C[23]\d{3}|Z3\d{3}|E3\d{3}|x[57]-[ZE]\d{4}|P5\d{3})|"
+    r"Athlon(?:\(tm\))?\s*(?:Silver|Gold|PRO\s+\d{3}|\d{3,4}G)|Opteron(?:\(tm\))?\s*"
+    r"(?:Processor\s*)?[346][23]\d{2}\b", re.IGNORECASE)
 _KERNEL_RE = re.compile(r"kernel|afalg|af_alg|devcrypto|cryptodev", re.IGNORECASE)
 _AES_RE = re.compile(r"^aes-(128|192|256)-([a-z0-9]+)")
 #: The AES instructions a mask's ``isa_off`` names: x86's AES-NI and ARMv8's.
@@ -507,7 +517,7 @@ def physical_floor(algorithm: str, operation: str = "encrypt", cpu_class: str = 
 
 def _cpu_class(df: pd.DataFrame) -> np.ndarray:
     klass = _per_unique_rows(df, ("label", "cpu"), lambda t: "via" if _VIA_RE.search(t) else (
-        "no-aesni" if _OLD_CPU_RE.search(t) else "any"))
+        "no-aesni" if _OLD_CPU_RE.search(t) and not _AES_MODEL_RE.search(t) else "any"))
     if "aesni" in df.columns:
         off = map_unique(df["aesni"], lambda v: str(v).lower() in ("off", "no", "false"))
         klass = np.where(off.astype(bool) & (klass == "any"), "no-aesni", klass)
