@@ -8,6 +8,7 @@ on 2 cores) and shared by the file checks, the layout test and the browser test.
 import io
 import re
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -170,6 +171,24 @@ def test_report_of_a_dump_without_throughputs_explains_instead_of_failing(tmp_pa
     assert "per-call cost comparison is not possible" in text
     assert list((tmp_path / "figures").iterdir()) == []
     assert (tmp_path / "tables" / "inputs.csv").is_file()
+
+
+def test_report_of_cryptsetup_benchmarks_draws_one_operation_per_heatmap_cell(tmp_path):
+    # three machines' `cryptsetup benchmark` (each cipher encrypting and decrypting on one line)
+    user = Path(__file__).parent / "data" / "user" / "terminal"
+    (tmp_path / "tables").mkdir()  # an earlier report's finding, and a file of the user's
+    (tmp_path / "tables" / "plausibility.csv").write_text("check,machine\nphysical-limit,old\n")
+    (tmp_path / "tables" / "notes.txt").write_text("mine")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = cipherlab.report(sorted(user.glob("09[01]_*.txt")), out=tmp_path)
+    text = _text(page.read_text())
+    assert "Encrypting, where a cipher was timed both ways." in text
+    # the Celeron J4125 has AES-NI: its 2 GB/s of AES-CBC decryption are no implausible cell,
+    # and the earlier report's table of them is gone (the user's own file stays)
+    assert not (tmp_path / "tables" / "plausibility.csv").exists()
+    assert (tmp_path / "tables" / "notes.txt").read_text() == "mine"
+    assert any(p.name.startswith("machines-heatmap-cryptsetup") for p in (tmp_path / "figures").iterdir())
 
 
 def test_report_rejects_an_empty_source_list(tmp_path):

@@ -736,6 +736,9 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
             colorbar: bool = True, implausible="auto", ax=None, **kwargs):
     """Machines or tiers × algorithms at one block size, each cell annotated with its rate.
 
+    A cipher's decrypt cells are a column of their own (``aes-128-cbc decrypt``), beside its
+    encrypt cells: one cell never summarises two operations.
+
     Cells that cannot be right (beyond the physical limit of the hardware,
     :func:`cipherlab.stats.lint`) are hatched, keep their number with a ``!`` and stay out of
     the colour scale: one impossible kernel figure would otherwise be the brightest cell and
@@ -807,12 +810,16 @@ def heatmap(df: pd.DataFrame, *, rows: str | Sequence[str] = "label", columns: s
     d = d.copy()
     row_name = " · ".join(row_cols)
     d[row_name] = label_from_keys(d[row_cols], row_cols) if len(row_cols) > 1 else _plain(d[row_cols[0]])
-    d[columns] = _plain(d[columns])
-    table = d.pivot_table(index=row_name, columns=columns, values=value, aggfunc=aggfunc,
+    col_name = f"{columns} · operation"
+    d[col_name] = _plain(d[columns])
+    if "operation" in d.columns:  # (a cipher's encrypt and decrypt: two columns, never one median)
+        decrypt = d["operation"].astype("object").eq("decrypt").to_numpy()
+        d.loc[decrypt, col_name] = d.loc[decrypt, col_name].astype(str) + " decrypt"
+    table = d.pivot_table(index=row_name, columns=col_name, values=value, aggfunc=aggfunc,
                           observed=True, sort=False)
     table = table.reindex(index=list(dict.fromkeys(d[row_name])),
-                          columns=list(dict.fromkeys(d[columns])))
-    bad = _implausible_cells(d, implausible, row_name, columns, table)
+                          columns=list(dict.fromkeys(d[col_name])))
+    bad = _implausible_cells(d, implausible, row_name, col_name, table)
     vals = table.to_numpy(float)
     finite = vals[np.isfinite(vals) & (vals > 0) & ~bad]
     norm = (LogNorm(finite.min(), finite.max()) if log and finite.size and finite.max() > finite.min()
@@ -890,7 +897,7 @@ def _implausible_cells(d: pd.DataFrame, implausible, row_name: str, columns: str
         from cipherlab import stats
 
         implausible = stats.lint(d, warn=False)
-    keys = [k for k in ("source", "line", "algorithm") if k in d.columns
+    keys = [k for k in ("source", "line", "algorithm", "operation") if k in d.columns
             and k in implausible.columns]
     if implausible.empty or not keys:
         return none

@@ -92,6 +92,17 @@ class Writer:
         self.files += [csv, tex, md]
         return Table(name, caption, md_text, [csv, tex, md])
 
+    def remove_stale(self) -> list[Path]:
+        """Remove the figures and tables an earlier report left in the folder that this one did
+        not write (an old ``plausibility.csv`` beside a report that found nothing implausible
+        would say what this report does not); returns them."""
+        kept, suffixes = set(self.files), {f".{f}" for f in FIGURE_FORMATS} | {".csv", ".tex", ".md"}
+        stale = [p for folder in (self.figures, self.tables) for p in sorted(folder.iterdir())
+                 if p.is_file() and p.suffix in suffixes and p not in kept]
+        for path in stale:
+            path.unlink()
+        return stale
+
 
 def render(draw: Callable, width: str = "double", aspect: float = 0.5):
     """A fresh constrained-layout figure at a column width, ``draw`` done on its Axes, laid out.

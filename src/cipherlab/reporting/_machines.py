@@ -187,13 +187,16 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
     slug = slugify(title)
     size = common_size(sub, by=by)
     shown = _heatmap_algorithms(sub, size, by)
+    cells, two_ways = _one_way(sub[sub["algorithm"].isin(shown)])
     sec.blocks.append(w.figure(
-        f"{noun}s-heatmap-{slug}", lambda ax, sub=sub[sub["algorithm"].isin(shown)], size=size:
+        f"{noun}s-heatmap-{slug}", lambda ax, sub=cells, size=size:
         plots.heatmap(sub, rows=by, columns="algorithm", block_bytes=size, ax=ax),
         f"Throughput by {noun} and algorithm at {size}-byte blocks ({title}); colour on a "
         "log scale. Blank: not measured."
         + (f" The {_algorithms(len(shown))} most {noun}s measured." if len(shown) < sub[
-            "algorithm"].nunique() else ""), aspect=0.45 + 0.06 * len(hosts)))
+            "algorithm"].nunique() else "")
+        + (" Encrypting, where a cipher was timed both ways." if two_ways else ""),
+        aspect=0.45 + 0.06 * len(hosts)))
     sec.blocks.append(w.figure(
         f"{noun}s-throughput-{slugify(focus)}-{slug}",
         lambda ax, sub=sub, focus=focus: plots.throughput(
@@ -251,6 +254,15 @@ def _heatmap_algorithms(sub: pd.DataFrame, size, by: str, most: int = 12) -> lis
     order = sorted(range(len(machines)), key=lambda i: (
         -machines.iloc[i], ALGORITHM_RANK.get(machines.index[i], len(ALGORITHM_RANK)), i))
     return [machines.index[i] for i in order[:most]]
+
+
+def _one_way(sub: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
+    """``sub`` without the decrypt cells of the ciphers it also holds encrypt cells of (one
+    operation a figure), and whether any were left out."""
+    op = sub["operation"].astype("object")
+    encrypted = set(sub.loc[op.eq("encrypt").to_numpy(), "algorithm"].astype("object"))
+    drop = (op.eq("decrypt") & sub["algorithm"].astype("object").isin(encrypted)).to_numpy()
+    return sub[~drop], bool(drop.any())
 
 
 def _shared_cells(sub: pd.DataFrame, baseline: str, by: str) -> dict[str, int]:

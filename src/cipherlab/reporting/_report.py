@@ -64,7 +64,8 @@ def report(sources=None, *, out: str | Path = "report", label: str | Sequence[st
         three-OS mailing-list dumps, the implementation-tier table, the OpenJDK TLS figures and
         the captures of two hosts.
     out
-        The report folder (created if needed; files of an earlier report are overwritten).
+        The report folder (created if needed; files of an earlier report are overwritten, and
+        the figures and tables it wrote that this report does not are removed).
     label
         A name for each source (one string for one source, or one per source): the machine its
         rows are reported as. Without it a machine is named by its ``host``, its ``cpu``, its run
@@ -149,6 +150,7 @@ def _build(sources, *, out, label, baseline, progress) -> tuple[Path, Writer]:
         "Statistics by <code>cipherlab.stats</code>: ratios on the log scale with t intervals; "
         "Holm adjustment for multiple comparisons; TOST for equivalence.",
     ]
+    w.remove_stale()
     page = out / "report.html"
     page.write_text(build_page(sections, notes, out, sources_text), encoding="utf-8")
     return page, w
