@@ -48,6 +48,32 @@ def test_bssl_json_records():
     assert df.bytes_per_s.iloc[0] == pytest.approx(61000 * 8192 / 1.004)
 
 
+@pytest.mark.parametrize("shape", ["jq", "wrapped"])
+def test_bssl_json_records_spread_over_lines_are_read(shape):
+    import json
+    import textwrap
+
+    records = [json.loads(line.rstrip(",")) for line in JSON.splitlines()[1:3]]
+    if shape == "jq":  # `bssl speed -json | jq .`: a key a line, in a fence
+        text = "AWS-LC 1.20, `bssl speed -json | jq .`:\n```json\n" + json.dumps(records, indent=2) + "\n```\n"
+    else:  # a mail client's lines of 72 columns, broken at spaces
+        text = "AWS-LC 1.20, bssl speed -json:\n" + "\n".join(textwrap.wrap(JSON, 72)) + "\n"
+    df = cipherlab.ingest(text)
+    assert df.algorithm.tolist() == ["sha256", "ecdsa-p256"] and set(df.tool) == {"aws-lc"}
+    assert df.run.nunique() == 1 and df.bytes_per_s.iloc[0] == pytest.approx(61000 * 8192 / 1.004)
+    assert df.line.tolist() == [text.splitlines().index(next(
+        line for line in text.splitlines() if "SHA-256" in line)) + 1, df.line.iloc[1]]
+
+
+def test_a_json_record_without_its_time_is_reported_and_other_json_is_no_record():
+    text = ('{\n  "description": "AES-128-GCM (16 bytes) seal",\n  "numCalls": 4823000\n}\n'
+            'Did 10 RSA 2048 signing operations in 1000000us (10.0 ops/sec)\n'
+            '{"title": "slow GCM", "description": "see the numbers above", "number": 7}\n')
+    with pytest.warns(cipherlab.IngestWarning, match=r"1 line\(s\) .*\(line\(s\) 3;"):
+        df = cipherlab.ingest(text)
+    assert df.algorithm.tolist() == ["rsa2048"]
+
+
 def test_a_tool_the_text_does_not_name_is_the_binary():
     df = cipherlab.ingest("Did 10 RSA 2048 signing operations in 1000000us (10.0 ops/sec)\n")
     assert set(df.tool) == {"bssl"}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from typing import Any
 
 from cipherlab.model import Run
@@ -31,8 +32,11 @@ _DID = re.compile(r"^Did (?P<count>\d+) (?P<what>.+?) operations in (?P<us>\d+)u
                   r" \((?P<rate>[\d.]+) ops/sec\)(?:: [\d.]+ [KMG]?B/s)?\s*$")
 _DID_START = re.compile(r"Did \d+ \S.* operations\b")  # how only a bssl record starts
 _PIECES = 2  # lines a wrapped record may continue on
+_JSON_PIECES = 8  # lines a -json record may continue on (pretty-printed: one key a line)
 # A -json record (one object; bssl prints them one per line inside a JSON array).
-_JSON = re.compile(r'\{\s*"description"\s*:\s*"[^"\n]*"[^{}\n]*\}')
+# (keys whose values are numbers may come first: `python -m json.tool --sort-keys`)
+_JSON = re.compile(r'\{(?:\s*"\w+"\s*:\s*-?[\d.]+\s*,)*\s*"description"\s*:\s*"[^"\n]*"[^{}\n]*\}')
+_COUNT = re.compile(r'"numCalls"')
 _PROMPT = re.compile(r"(?:^|[\s/])bssl(?:\.exe)?\s+speed\b")
 #: The library a line names (AWS-LC, BoringSSL), as `tool` takes it.
 TOOL_NAME = re.compile(r"\b(aws[- ]?lc|boring[- ]?ssl)\b", re.IGNORECASE)
@@ -91,15 +95,15 @@ def _cell(lineno: int, what: str, count: int, micros: int) -> dict[str, Any]:
 
 
 def _record(lineno: int, line: str) -> dict[str, Any] | None:
-    """The cell of a ``Did ...`` line or of a ``-json`` record on line ``lineno``."""
-    if line.startswith("Did "):
-        m = _DID.match(line)
-        return _cell(lineno, m["what"], int(m["count"]), int(m["us"])) if m else None
-    m = _JSON.search(line)
-    if m is None:
-        return None
+    """The cell of a ``Did ...`` line on line ``lineno`` (None: no whole record)."""
+    m = _DID.match(line)
+    return _cell(lineno, m["what"], int(m["count"]), int(m["us"])) if m else None
+
+
+def _json_cell(lineno: int, record: str) -> dict[str, Any] | None:
+    """The cell of one ``-json`` record (its text), None when it is no whole record."""
     try:
-        rec = json.loads(m[0])
+        rec = json.loads(record)
         what, count, micros = rec["description"], int(rec["numCalls"]), int(rec["microseconds"])
     except (ValueError, KeyError, TypeError):
         return None
@@ -125,6 +129,52 @@ def _rejoined(lines: list[str], i: int, line: str, taken: set[int]) -> tuple[dic
     return None, 0
 
 
+def _json_records(lines: list[str], taken: set[int]
+                  ) -> tuple[dict[int, list[dict[str, Any]]], set[int], list[int]]:
+    """The ``-json`` records among ``lines``, however their lines are broken: one a line as
+    bssl prints them, wrapped by a mail client (a record may end and the next begin on one
+    line), or pretty-printed by ``jq .`` or ``python -m json.tool`` (a key a line).
+
+    Returns the cells by the 0-based line their record starts on, the lines the records'
+    blocks span, and the lines where a record with a count holds no whole record.
+    """
+    found: dict[int, list[dict[str, Any]]] = {}
+    spanned: set[int] = set()
+    bad: list[int] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if i in taken or '"description"' not in lines[i]:
+            i += 1
+            continue
+        text, offsets, depth, j = "", [], 0, i
+        while j < n and j not in taken:
+            line = clean(lines[j]).strip()
+            if not line or (j > i and depth <= 0 and '"description"' not in line
+                            and not line.startswith(("{", "}", "]", ","))):
+                break  # (the block ends where a line neither continues nor starts a record)
+            if j == i and "{" not in line.partition('"description"')[0]:
+                line = "{" + line  # (the brace alone on the line above: pretty-printed)
+            offsets.append(len(text))
+            text += line + " "
+            depth += line.count("{") - line.count("}")
+            j += 1
+        spans: list[tuple[int, int]] = []
+        for m in _JSON.finditer(text):
+            at = i + bisect_right(offsets, m.start()) - 1
+            cell = _json_cell(at + 1, m[0])
+            if cell is not None:
+                found.setdefault(at, []).append(cell)
+                spans.append(m.span())
+        starts = [a for a, _ in spans]
+        for m in _COUNT.finditer(text):  # (a count outside every record read: one cut short)
+            k = bisect_right(starts, m.start()) - 1
+            if k < 0 or m.start() >= spans[k][1]:
+                bad.append(i + bisect_right(offsets, m.start()) - 1)
+        spanned.update(range(i, j))
+        i = j
+    return found, spanned, bad
+
+
 def find_runs(lines: list[str], source: str, taken: set[int],
               unplaced: list[tuple[int, str]] | None = None) -> tuple[list[Run], set[int]]:
     """Every ``bssl speed`` run among ``lines`` (0-based indices in ``taken`` are skipped).
@@ -145,38 +195,47 @@ def find_runs(lines: list[str], source: str, taken: set[int],
     tool = None
     moved_on = True  # text since the last record: the next record opens a run
     resume = 0
+    records, in_json, cut_short = _json_records(lines, taken) if '"description"' in blob else ({}, set(), [])
+    if unplaced is not None:
+        unplaced += [(k + 1, lines[k]) for k in cut_short]
+    used |= in_json - set(cut_short) if records else set()
     for i, raw in enumerate(lines):
         if i in taken or i < resume:
             continue
-        line = clean(raw)
-        cell = _record(i + 1, line) if line else None
-        if cell is None and _DID_START.match(line):
-            cell, extra = _rejoined(lines, i, line, taken)
+        if i in in_json:  # (a -json block: its records, and no prose)
+            cells = records.get(i, [])
+        else:
+            line = clean(raw)
+            cell = _record(i + 1, line) if line.startswith("Did ") else None
+            if cell is None and _DID_START.match(line):
+                cell, extra = _rejoined(lines, i, line, taken)
+                if cell is None:
+                    if unplaced is not None:
+                        unplaced.append((i + 1, raw))
+                    continue
+                used.update(range(i + 1, i + 1 + extra))
+                resume = i + 1 + extra
             if cell is None:
-                if unplaced is not None:
-                    unplaced.append((i + 1, raw))
+                if not line or line.startswith(("```", "~~~", "[", "]")):
+                    continue
+                moved_on = True
+                t = TOOL_NAME.search(line)
+                if t:
+                    tool = "aws-lc" if t[1].lower().startswith("aws") else "boringssl"
+                if not _PROMPT.search(line):
+                    prose.append(line)
                 continue
-            used.update(range(i + 1, i + 1 + extra))
-            resume = i + 1 + extra
-        if cell is None:
-            if not line or line.startswith(("```", "~~~", "[", "]")):
-                continue
-            moved_on = True
-            t = TOOL_NAME.search(line)
-            if t:
-                tool = "aws-lc" if t[1].lower().startswith("aws") else "boringssl"
-            if not _PROMPT.search(line):
-                prose.append(line)
-            continue
-        key = (cell["algorithm"], cell["operation"], cell["block_bytes"], cell.get("key"))
-        if run is None or moved_on or key in seen:
-            # (the label is the last line of prose that can be one: looked for from the end)
-            label = next(filter(None, map(prose_label, reversed(prose))), None)
-            run = Run(meta={"label": label, "tool": tool or "bssl", "dialect": "bssl",
-                            "timing": "elapsed"})
-            runs.append(run)
-            seen, prose, moved_on = set(), [], False
-        seen.add(key)
-        run.cells.append(cell)
-        used.add(i)
+            cells = [cell]
+        for cell in cells:
+            key = (cell["algorithm"], cell["operation"], cell["block_bytes"], cell.get("key"))
+            if run is None or moved_on or key in seen:
+                # (the label is the last line of prose that can be one: looked for from the end)
+                label = next(filter(None, map(prose_label, reversed(prose))), None)
+                run = Run(meta={"label": label, "tool": tool or "bssl", "dialect": "bssl",
+                                "timing": "elapsed"})
+                runs.append(run)
+                seen, prose, moved_on = set(), [], False
+            seen.add(key)
+            run.cells.append(cell)
+            used.add(i)
     return runs, used
