@@ -591,3 +591,38 @@ def test_a_root_prompt_running_a_versioned_binary_is_a_prompt_never_a_label():
             assert (_runs(df, "label"), _runs(df, "multi")) == ([None], [2]), text
     df = _read(f"# Results on my laptop\n\n```\n# openssl3 speed -evp aes-128-cbc\n{TABLE}```\n")
     assert _runs(df, "label") == ["Results on my laptop"]
+
+
+def test_a_gutters_line_wrapped_onto_unnumbered_lines_is_still_a_gutter():
+    """054: a code viewer's ` 1 | ` gutter, the text re-wrapped at 72 columns: each long line's
+    tail is on lines of its own, without a number, and the gutter was not seen (the row read as
+    `15-|-aes-128-ctr`, silently). Numbers that count up by one with such tails between them
+    are a gutter; here `cat -n`'s (number, TAB) and a `12  ` gutter, with a `compiler:` line
+    wrapped over several lines. A number before a name that the gutter pass cannot take (too
+    few lines) makes the row no row, reported: never `9-aes-128-ctr`."""
+    import warnings
+
+    import cipherlab
+
+    body = ["$ openssl speed -evp aes-128-cbc", "version: 3.0.13",
+            "compiler: gcc -fPIC -pthread -m64 -Wa,--noexecstack\n-Wall -O3 -DOPENSSL_USE_NODELETE\n"
+            "-DL_ENDIAN -DOPENSSL_PIC -DNDEBUG", "type             16 bytes     64 bytes\n256 bytes",
+            "aes-128-cbc     412873.11k   441206.30k\n449013.20k"]
+    for gutter in ("{:6d}\t", "{:<4d}", "{:3d} | "):
+        text = "\n".join(gutter.format(n) + line for n, line in enumerate(body, 7)) + "\n"
+        df = _read(text)
+        assert sorted(df.block_bytes) == [16, 64, 256] and set(df.algorithm) == {"aes-128-cbc"}, text
+        assert _runs(df, "tool_version") == ["3.0.13"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(f"{TABLE}9  aes-128-cbc     412873.11k   441206.30k\n")
+    assert list(df.algorithm) == ["aes-128-cbc"] * 2 and any("not placed" in str(w.message) for w in caught)
+
+
+def test_where_a_paste_was_copied_from_names_no_run():
+    """054: "Copied from the snippet viewer on our GitLab (...):" told where the paste came from
+    (a caption, then the model 'GitLab'); a code host or a chat is no model either."""
+    for caption in ("Copied from the snippet viewer on our GitLab (it adds the line numbers):",
+                    "Pasted from my terminal:", "I get the same thing on our GitHub:"):
+        assert _runs(_read(f"{caption}\n\n{TABLE}"), "label") == [None], caption
+    assert _runs(_read(f"That matches what I see on a 2620 v2 (AES-NI on):\n\n{TABLE}"), "label") == ["2620 v2"]

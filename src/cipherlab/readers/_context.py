@@ -96,7 +96,10 @@ _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)
 _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[.,]\s*$|"
                        r"^(?:\S+\s+){9,}\S|"
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s|"
-                       r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S")  # (a story goes on)
+                       r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S|"  # (a story goes on)
+                       # (where the paste was taken from, "Copied from the snippet viewer on our
+                       # GitLab:", tells how it came here, names no run)
+                       r"^(?:Copied|Pasted|Copy-pasted)\s+(?:from|out\s+of|off|straight)\s")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
@@ -139,8 +142,10 @@ _PRESENTED_MODEL = re.compile(r"\b(?i:here's|here is)\s+(?:the|my|our)\s+(?:(?:o
 _MACHINE_CPU = re.compile(r"\bon\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
                           r"([A-Z][\w.+-]*(?:[ \t]+[\w.+-]+){0,2}?)\s*\(([^()]{3,60})\)")
 _CPU_MARK = re.compile(r"[A-Za-z]\d|\d[A-Za-z]|\d\s*[GM]Hz", re.IGNORECASE)  # "4650U", "A76", "2.4 GHz"
-_NOT_A_MODEL = re.compile(r"^(?:openssl|libressl|boringssl|version|master|main|branch|commit)\b",
-                          re.IGNORECASE)
+# (nor is a code host, a paste site or a chat where the text was posted: "on our GitLab:")
+_NOT_A_MODEL = re.compile(r"^(?:openssl|libressl|boringssl|version|master|main|branch|commit|"
+                          r"git(?:hub|lab|ea)|bitbucket|pastebin|gist|slack|discord|mattermost|"
+                          r"confluence|jira|jenkins)\b", re.IGNORECASE)
 _MODEL_MARK = re.compile(r"[A-Z]|[A-Za-z]\d|\d[A-Za-z]")  # ("2620 v2", "Pi 4"; not "4 cores")
 # The subject a sentence introducing what follows names: "Here are performance numbers for
 # 64-bit compiler generated code:", "These are the results with AES-NI disabled:".

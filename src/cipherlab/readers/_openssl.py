@@ -69,6 +69,10 @@ _BARE_VALUE = re.compile(r"-?\d[\d,]*(?:\.\d+)?k?")
 _RATE = re.compile(r"\d\s?(?:bytes?|signs?|verify|verifies|ops?|keygens?|encaps|decaps|derives?)/s\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
 _RELEASE = re.compile(r"\d\.\d+\.\d")  # (a release, "3.0.2": in no name openssl prints)
+# A whole number before a name openssl prints (`9  AES-128-CTR`): a line number of a gutter
+# the prefix pass did not take (too few lines), or a list's; no name openssl prints is one
+# (`160 bit ecdsa` is no cipher's name).
+_NUMBERED_NAME = re.compile(r"\d{1,7}[ \t]++(?=[A-Za-z])")
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 # A row name led by the machine it ran on ("FTC663: aes-256-cbc", "A73:    aes-256-cbc").
@@ -862,13 +866,20 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         """Whether a row's name is prose (``...:``, ``3) WSL 2, Ubuntu`` before ``24.04``: no
         name openssl prints holds ``, ``), holds values or a release (``OpenSSL 3.0.2 on
         Ubuntu`` before ``22.04``) or has another column's cell glued to it (``aes-128-cbc
-        Yes``): then it is no row."""
+        Yes``), or is a line number and a name (:meth:`numbered`): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or ", " in name or any(
                 T.VALUE.fullmatch(w) for w in name.split()) or _RELEASE.search(name) is not None \
-                or glued_condition(self.algorithm_of[name])
+                or glued_condition(self.algorithm_of[name]) or self.numbered(name)
         return bad
+
+    def numbered(self, name: str) -> bool:
+        """Whether a row's name is a known name behind a line number (``9  AES-128-CTR``):
+        no row of its own, reported (the number is no part of the name, and where it comes
+        from cannot be told)."""
+        m = _NUMBERED_NAME.match(name) if name[:1].isdigit() else None
+        return m is not None and is_known(self.algorithm_of[name[m.end():]])
 
     def other_line(self, i: int, line: str) -> bool:
         """Progress results on their own line, notices, failures, harness output."""

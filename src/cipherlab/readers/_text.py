@@ -519,6 +519,15 @@ _WRAPPED = 2  # lines without a stamp a log's block may hold between two (a mail
 # mark pass has a block to find only where one scan of the text in C finds these
 _MARKED = r"\n[ \t]*+[>/#;%!*|\d\[-][^\n]*+"
 _MARK_BLOCK = re.compile(rf"{_MARKED}(?:{_MARKED}){{{_SHARED_BLOCK - 1}}}")
+# A gutter's line longer than the width of a mail client or a viewer is wrapped: its tail, on
+# lines of their own, has no number (the viewer numbers lines, not rows of the screen). Up to
+# this many lines, none blank, may stand between two numbers of one gutter (a 3.x `compiler:`
+# line at 72 columns takes five or six).
+_GUTTER_WRAPPED = 8
+# (three numbered lines with lines between: the gutter pass has a wrapped block to find only
+# where this finds one)
+_GUTTERED = r"\n[ \t]*+\d{1,7}+(?:[ \t]*+[|:]|\.[ \t]|[ \t])[^\n]*+"
+_GUTTER_BLOCK = re.compile(rf"{_GUTTERED}(?:(?:\n[^\n]++){{0,{_GUTTER_WRAPPED}}}?{_GUTTERED}){{2}}")
 
 
 # The prefix a logger writes before each line it records, in two layers, each stripped from
@@ -927,8 +936,9 @@ def strip_shared_prefix(lines: list[str], logs: list[int] | None = None
     """
     if logs is None:
         lines, logs = strip_log_prefixes(lines)
-    if _MARK_BLOCK.search("\n" + "\n".join(lines)) is None:  # (three marked lines in a row:
-        return lines, logs  # most texts have none)
+    text = "\n" + "\n".join(lines)
+    if _MARK_BLOCK.search(text) is None and _GUTTER_BLOCK.search(text) is None:
+        return lines, logs  # (three marked lines in a row, or a wrapped gutter: most texts have none)
     return _stripped_marks(lines, logs)
 
 
@@ -962,15 +972,22 @@ def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], lis
     while k < n:
         i, (key, _) = found[k]
         j = k + 1
-        if type(key) is int:  # a gutter: numbers that count up by one
-            while j < n and found[j][0] == i + j - k and found[j][1][0] == key + j - k:
+        if type(key) is int:  # a gutter: numbers that count up by one, a wrapped line's
+            block, last, end = [found[k]], i, k  # tail (no number, not blank) between two
+            while j < n and found[j][0] <= last + 1 + _GUTTER_WRAPPED:
+                line = found[j][0]
+                if found[j][1][0] == key + len(block) and all(map(str.strip, lines[last + 1:line])):
+                    block.append(found[j])
+                    last, end = line, j
                 j += 1
+            j = end + 1  # (what the tails held that looked like a lead is read again after)
         else:
             while j < n and found[j][0] == i + j - k and found[j][1][0] == key:
                 j += 1
-        if j - k >= _SHARED_BLOCK:
+            block = found[k:j]
+        if len(block) >= _SHARED_BLOCK:
             comment = key in _COMMENT_MARKS
-            for line, (_, begin) in found[k:j]:
+            for line, (_, begin) in block:
                 out[line] = lines[line][begin:]
                 if comment:
                     blocks[line] = i + 1
