@@ -626,3 +626,22 @@ def test_where_a_paste_was_copied_from_names_no_run():
                     "Pasted from my terminal:", "I get the same thing on our GitHub:"):
         assert _runs(_read(f"{caption}\n\n{TABLE}"), "label") == [None], caption
     assert _runs(_read(f"That matches what I see on a 2620 v2 (AES-NI on):\n\n{TABLE}"), "label") == ["2620 v2"]
+
+
+def test_ipython_prompts_run_the_command_and_env_magic_sets_the_mask():
+    """055: an IPython console's `In [2]: !openssl speed -elapsed ...` is a prompt (its options
+    the run's), `In [3]: %env OPENSSL_ia32cap=...` sets the mask for the commands after it, and
+    no `In [N]:` or `Out[N]:` line is a label; here a Jupyter console's `!!` and `%set_env`
+    on 1.1.1 output (no CPUINFO line to show the mask). A 3.x CPUINFO line whose ` env:` part
+    a mail client wrapped onto a line of its own still shows the mask."""
+    text = (f"In [1]: !!openssl speed -elapsed -evp aes-128-cbc\n{TABLE}\n"
+            "In [2]: %set_env OPENSSL_ia32cap ~0x200000200000000\n\n"
+            f"In [3]: !openssl speed -evp aes-128-cbc\n{TABLE}\nIn [4]: 412873.11 / 441206.30\n"
+            "Out[4]: 0.9357829\n\nIn [5]: exit\n")
+    df = _read(text)
+    assert _runs(df, "label") == [None, None]
+    assert _runs(df, "timing") == ["elapsed", "cpu"] and _runs(df, "isa_mask") == [None, "~0x200000200000000"]
+    cpuinfo = "CPUINFO: OPENSSL_ia32cap=0x7dfef3f5ffebffff:0x40069c219c97a9\nenv:~0x200000200000000\n"
+    df = _read(f"Doing aes-128-cbc for 3s on 16 size blocks: 1000 aes-128-cbc's in 3.00s\n"
+               f"version: 3.0.13\n{cpuinfo}{TABLE}")
+    assert _runs(df, "cpuinfo") == [cpuinfo[9:].replace("\n", " ").strip()]

@@ -62,7 +62,7 @@ _NOT_LABEL_LINE = re.compile(
     r"(?:Windows\s+PowerShell|PowerShell\s+\d|Microsoft\s+Windows\s+\[Version|\(c\)\s+Microsoft|"
     r"Copyright\s+\(C\)\s+Microsoft|Install\s+the\s+latest\s+PowerShell|Transcript\s+(?:started|stopped),)|"
     r"(?:From|To|Cc|Date|Subject|Reply-To|Message-ID|In-Reply-To|References|Sent):\s|"
-    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
+    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|(?:In\s?|Out)\[\d+\]:|"  # (IPython's prompts)
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
     r"//|/\*|\*/|#\[|"
@@ -578,12 +578,12 @@ def prose_mask(line: str) -> str | None:
 
 # A shell statement that sets or clears a capability variable for every command after it, the
 # whole rest of a (prompt) line: sh's `export`, csh's `setenv`, fish's `set -gx`, cmd's `set`,
-# PowerShell's `$env:X = "v"`; `unset`, `unsetenv`, `set -e`, `Remove-Item Env:X`, cmd's `set X=`.
+# PowerShell's `$env:X = "v"`, IPython's `%env X=v` and `%set_env X v`; `unset`, `unsetenv`, `set -e`, `Remove-Item Env:X`, cmd's `set X=`.
 def shell_sets(variable: str, cleared: str) -> str:
     """The pattern of a shell statement that sets the variable ``variable`` matches (its value in
     the group ``value``, the verb in ``verb``) or clears the one ``cleared`` matches, for every
     command after it: the one place those shells' statements are spelled."""
-    return (r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
+    return (r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*|%env|%set_env)\s+|\$env:)"
             rf"{variable}(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
             r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*"
             rf"{cleared}\s*$")

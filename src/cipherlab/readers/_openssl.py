@@ -72,6 +72,9 @@ _RELEASE = re.compile(r"\d\.\d+\.\d")  # (a release, "3.0.2": in no name openssl
 # A whole number before a name openssl prints (`9  AES-128-CTR`): a line number of a gutter
 # the prefix pass did not take (too few lines), or a list's; no name openssl prints is one
 # (`160 bit ecdsa` is no cipher's name).
+# The ` env:` part of a 3.x `CPUINFO:` line (the variable's value, `env:~0x200000200000000`)
+# that a mail client wrapped onto a line of its own: the run's mask is that line's too.
+_CPUINFO_ENV = re.compile(r"env:\S+$")
 _NUMBERED_NAME = re.compile(r"\d{1,7}[ \t]++(?=[A-Za-z])")
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
@@ -313,6 +316,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if T.pkey_header_head(text):
                 self.pending_hdr_text = text
                 return True
+        if self.cont_field == "cpuinfo":
+            run = self.cur
+            run.meta["cpuinfo"] = f"{run.meta['cpuinfo']} {line}"
+            check_cpuinfo(run, run.meta["cpuinfo"])
+            run.last, self.cont_field = i, None
+            return True
         if self.cont_field is not None:
             rx = T.OPTIONS_CONT if self.cont_field == "options" else T.COMPILER_CONT
             if rx.match(line):
@@ -787,6 +796,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
             run.meta[field] = value
             if field == "cpuinfo":
+                if " env:" not in value and i < len(self.lines) and \
+                        _CPUINFO_ENV.match(clean(self.lines[i])) is not None:
+                    self.cont_field = field  # (its env: part on the next line: checked there)
+                    return True
                 check_cpuinfo(run, value)
             if field in ("options", "compiler"):
                 self.cont_field = field

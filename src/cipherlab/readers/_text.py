@@ -60,11 +60,13 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\
 _QUOTE_STEP = re.compile(r"\s*(?:>|(\|)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?")
 # A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, PowerShell's
 # `PS C:\Users\me> `, `>>> `, `❯ `, cmder's `λ `, oh-my-zsh's `➜  dir git:(main) ✗ `, after a
-# virtualenv's or conda's `(base) ` and before a git branch's `(master)`.
+# virtualenv's or conda's `(base) ` and before a git branch's `(master)`; IPython's and Jupyter
+# console's `In [3]: !` (a shell command run from Python: `!`, `!!`, `%sx`, `%system`).
 _PS = r"(?:\([\w.-]{1,40}\)\s+|\[[\d:]{5,8}\]\s+)?(?:(?:(?:PS\s)?[A-Za-z]:\\[^>]{0,120}|\[[^\]]{0,80}\]|" \
       r"[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?(?:\s\([\w./-]{1,60}\))?)" \
       r"\s?[$#%>\u276f\u279c\u00bb\u03bb]\s*|" \
-      r"\u279c\s+\S{1,80}(?:\s+git:\([^)]{0,60}\))?(?:\s+\u2717)?\s+)|>>>\s*"
+      r"\u279c\s+\S{1,80}(?:\s+git:\([^)]{0,60}\))?(?:\s+\u2717)?\s+)|>>>\s*|" \
+      r"In\s?\[\d{1,5}\]:\s+(?:!!?|%(?:sx|system)\s+)\s*"
 # What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
 # `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
 # environment assignments (`OPENSSL_ia32cap=...`), in any order.
