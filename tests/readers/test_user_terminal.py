@@ -645,3 +645,18 @@ def test_ipython_prompts_run_the_command_and_env_magic_sets_the_mask():
     df = _read(f"Doing aes-128-cbc for 3s on 16 size blocks: 1000 aes-128-cbc's in 3.00s\n"
                f"version: 3.0.13\n{cpuinfo}{TABLE}")
     assert _runs(df, "cpuinfo") == [cpuinfo[9:].replace("\n", " ").strip()]
+
+
+def test_a_two_line_prompts_command_line_runs_openssl_and_its_first_line_is_no_label():
+    """056: oh-my-zsh's bira theme prints `╭─user@host dir ‹branch›`, then `╰─$ command`: the
+    second line is the prompt (its OPENSSL_ia32cap= prefix the run's mask), the first no
+    caption. Here powerlevel10k's `╰─ command ─╯` (a right frame) and Kali's `┌──(kali㉿kali)-[~]`
+    / `└─$ `, over 1.1.1 output (no CPUINFO line: only the prompt tells the mask)."""
+    for top, bottom, end in (("╭─ ~/bench  on  main ········· ✔  at 14:02:11 ─╮", "╰─ ", "   ─╯"),
+                             ("┌──(kali㉿kali)-[~]", "└─$ ", ""), ("╭─alice@ws ~ ‹main●›", "╰─➤  ", "")):
+        text = (f"{top}\n{bottom}openssl speed -elapsed -evp aes-128-cbc{end}\n{TABLE}\n{top}\n"
+                f"{bottom}OPENSSL_ia32cap=~0x200000200000000 openssl speed -elapsed -evp aes-128-cbc{end}\n"
+                f"{TABLE}")
+        df = _read(text)
+        assert _runs(df, "label") == [None, None], text
+        assert _runs(df, "timing") == ["elapsed"] * 2 and _runs(df, "isa_mask") == [None, "~0x200000200000000"], text

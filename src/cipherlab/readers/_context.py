@@ -63,6 +63,7 @@ _NOT_LABEL_LINE = re.compile(
     r"Copyright\s+\(C\)\s+Microsoft|Install\s+the\s+latest\s+PowerShell|Transcript\s+(?:started|stopped),)|"
     r"(?:From|To|Cc|Date|Subject|Reply-To|Message-ID|In-Reply-To|References|Sent):\s|"
     r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|(?:In\s?|Out)\[\d+\]:|"  # (IPython's prompts)
+    r"[\u256d\u2570\u250c\u2514]\u2500|"  # (a two-line prompt's lines: `╭─user@host ~`, `╰─$ `)
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
     r"//|/\*|\*/|#\[|"
@@ -621,7 +622,7 @@ _SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
 _SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+(?::\S*|\s[^\s$#%]{1,80})\s?[$#%]|"
                            r"\[[\w.-]+@[^\]]{1,80}\][$#%]|"
                            r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|"
-                           r"[$%\u276f\u279c])\s*\S")
+                           r"[$%\u276f\u279c]|[\u2570\u2514]\u2500++[$#%\u276f]?)\s*\S")
 
 
 def is_shell_command(line: str) -> bool:
@@ -634,7 +635,7 @@ def is_shell_command(line: str) -> bool:
     (False, False, False)
     """
     return ("$" in line or "#" in line or ">" in line or "%" in line or "\u276f" in line or
-            "\u279c" in line) and _SHELL_PROMPT.match(line) is not None
+            "\u279c" in line or "\u2500" in line) and _SHELL_PROMPT.match(line) is not None
 
 
 def shell_host(line: str) -> str | None:

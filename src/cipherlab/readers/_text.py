@@ -61,12 +61,15 @@ _QUOTE_STEP = re.compile(r"\s*(?:>|(\|)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|vers
 # A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, PowerShell's
 # `PS C:\Users\me> `, `>>> `, `❯ `, cmder's `λ `, oh-my-zsh's `➜  dir git:(main) ✗ `, after a
 # virtualenv's or conda's `(base) ` and before a git branch's `(master)`; IPython's and Jupyter
-# console's `In [3]: !` (a shell command run from Python: `!`, `!!`, `%sx`, `%system`).
+# console's `In [3]: !` (a shell command run from Python: `!`, `!!`, `%sx`, `%system`); the
+# second line of a two-line prompt (oh-my-zsh's bira `╰─$ `, powerlevel10k's `╰─ `, Kali's
+# `└─$ `; p10k's right frame `─╯` after the command is no argument).
 _PS = r"(?:\([\w.-]{1,40}\)\s+|\[[\d:]{5,8}\]\s+)?(?:(?:(?:PS\s)?[A-Za-z]:\\[^>]{0,120}|\[[^\]]{0,80}\]|" \
       r"[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?(?:\s\([\w./-]{1,60}\))?)" \
       r"\s?[$#%>\u276f\u279c\u00bb\u03bb]\s*|" \
       r"\u279c\s+\S{1,80}(?:\s+git:\([^)]{0,60}\))?(?:\s+\u2717)?\s+)|>>>\s*|" \
-      r"In\s?\[\d{1,5}\]:\s+(?:!!?|%(?:sx|system)\s+)\s*"
+      r"In\s?\[\d{1,5}\]:\s+(?:!!?|%(?:sx|system)\s+)\s*|" \
+      r"[\u2570\u2514]\u2500++(?:[$#%\u276f\u279c\u27a4\u00bb\u03bb]\s*|\s+)"
 # What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
 # `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
 # environment assignments (`OPENSSL_ia32cap=...`), in any order.
@@ -88,7 +91,7 @@ _PROMPT = re.compile(
     r"(?:(?<=openssl)|(?<=tongsuo)|(?<=openssl\.exe)|(?<=tongsuo\.exe))(?P=q)"
     rf"|(?:[\w.~:@+${{}}\\/-]*[/\\])?{_OPENSSL}(?:\d+|-[\w.]+)?(?:\.exe)?)"
     r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?|%%?\w+))*+)\s*"
-    r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*)?\s*$")  # (a comment: `# the second try`)
+    r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*|(?<=\s)\u2500*+\u256f)?\s*$")  # (a comment: `# the second try`)
 # A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl
 # version; openssl speed ...`, `for c in a b; do openssl speed -evp $c; done`, PowerShell's
 # `... | % { openssl speed -evp $_ }`, cmd's `for %h in (a b) do @echo %h & ssh %h openssl speed`):
