@@ -660,3 +660,22 @@ def test_a_two_line_prompts_command_line_runs_openssl_and_its_first_line_is_no_l
         df = _read(text)
         assert _runs(df, "label") == [None, None], text
         assert _runs(df, "timing") == ["elapsed"] * 2 and _runs(df, "isa_mask") == [None, "~0x200000200000000"], text
+
+
+def test_a_run_stopped_with_ctrl_c_keeps_its_records_and_the_next_run_is_its_own():
+    """057, 058: a run stopped with ^C before its table, then openssl again (no prompt between,
+    058): the stopped run's finished Doing lines were given the next run's table values, in
+    one run. ^C ends a run; a record repeating one of a run without cells starts the next and
+    leaves the stopped run its records. Here ^C on a line of its own before another digest,
+    and a repeat with the ^C line trimmed away; `^C` is never a label."""
+    doing = "Doing {a} for 3s on {n} size blocks: {c} {a}'s in 3.00s\n"
+    first = doing.format(a="md5", n=16, c=30000000) + "Doing md5 for 3s on 64 size blocks: \n"
+    second = (doing.format(a="sha1", n=16, c=3000000) + doing.format(a="sha1", n=64, c=1500000)
+              + "type             16 bytes     64 bytes\nsha1             16000.00k    32000.00k\n")
+    df = _read(f"{first}^C\n{second}")
+    assert sorted(zip(df.run, df.algorithm, df.block_bytes)) == [(0, "md5", 16), (1, "sha1", 16), (1, "sha1", 64)]
+    assert _runs(df, "label") == [None, None]
+    again = doing.format(a="sha1", n=16, c=2400000) + doing.format(a="sha1", n=64, c=1200000)
+    df = _read(f"{again}{second}")
+    assert sorted(zip(df.run, df.block_bytes, df.bytes_per_s.round())) == [
+        (0, 16, 12800000.0), (0, 64, 25600000.0), (1, 16, 16000000.0), (1, 64, 32000000.0)]

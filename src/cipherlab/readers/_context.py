@@ -64,6 +64,7 @@ _NOT_LABEL_LINE = re.compile(
     r"(?:From|To|Cc|Date|Subject|Reply-To|Message-ID|In-Reply-To|References|Sent):\s|"
     r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|(?:In\s?|Out)\[\d+\]:|"  # (IPython's prompts)
     r"[\u256d\u2570\u250c\u2514]\u2500|"  # (a two-line prompt's lines: `╭─user@host ~`, `╰─$ `)
+    r"\^[A-Z\\]|"  # (a control key a terminal echoed: `^C`, `^Z`, `^\`)
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
     r"//|/\*|\*/|#\[|"

@@ -119,7 +119,7 @@ _SYM_END = frozenset("0123456789kfn")
 _DIGIT = re.compile(r"\d")
 _MARK_CHARS = re.compile("[\x1b\x7f\x08^`*]")  # (the characters of INNER_MARKS)
 _PLACED_WORDS = ("inf", "nan", "speed", *T.FAILURE_WORDS)
-_PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type",
+_PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type", "^C",
                   *T.VERSION_PREFIXES, *T.META_PREFIXES, *T.ELAPSED_NOTICES, *T.NOTICES,
                   *T.FAILURE_STARTS)
 
@@ -903,6 +903,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if line.startswith(T.ELAPSED_NOTICES):
             self.bind(i, "elapsed", True)
             return True
+        if line == "^C":  # (a run stopped on a line of its own: see _after_an_interrupt)
+            if self.cur is not None:
+                self.cur.killed = True
+            return True
         if line.startswith(T.NOTICES):
             if line.startswith("[exit status:"):
                 self.ended = i  # a capture's last line: what follows is another run's
@@ -1048,6 +1052,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.done.add(rec.key())
         else:
             self.pending_doing = rec if not rest.strip() else None
+            if rest.rstrip().endswith("^C"):
+                run.killed = True  # (stopped on this size: it prints nothing more)
         run.dialects.add("progress")
         return True
 

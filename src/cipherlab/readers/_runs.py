@@ -97,6 +97,7 @@ class _Run:
         self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
         self.context_rule: str | None = None  # the rule that gave it a condition of the prose
         self.prose_version = None  # (tool, version) the prose above states; False: two do
+        self.killed = False  # a ^C stopped it: what openssl prints after is another run's
 
     def pk_keys(self) -> set:
         """The :func:`pk_id` of the run's public-key cells (a row prints once per table).
