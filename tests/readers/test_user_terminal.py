@@ -679,3 +679,21 @@ def test_a_run_stopped_with_ctrl_c_keeps_its_records_and_the_next_run_is_its_own
     df = _read(f"{again}{second}")
     assert sorted(zip(df.run, df.block_bytes, df.bytes_per_s.round())) == [
         (0, 16, 12800000.0), (0, 64, 25600000.0), (1, 16, 16000000.0), (1, 64, 32000000.0)]
+
+
+def test_wrappers_that_pin_openssl_are_read_through_and_a_command_broken_after_an_option_rejoined():
+    """059: `nice -n -20 hwloc-bind core:2 -- openssl speed ... -primes 3 rsa2048` was no
+    command line (its -primes 3 condition lost); re-wrapped at 72 columns, `... -seconds 2 -evp`
+    / `aes-128-gcm` gave the run a condition evp=yes. Here `/usr/bin/time -v`, `cset shield
+    --exec --` and `systemd-run --scope -p AllowedCPUs=2`, and a command broken after `-primes`
+    and before a second algorithm name."""
+    rsa = "                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.000337s 0.000016s   2967.5  63211.0\n"
+    for wrapper in ("/usr/bin/time -v", "cset shield --exec --", "systemd-run --scope -p AllowedCPUs=2",
+                    "sudo /usr/bin/numactl -N 0 -m 0"):
+        df = _read(f"$ {wrapper} openssl speed -elapsed -primes 3 rsa2048\n{rsa}")
+        assert (_runs(df, "primes"), _runs(df, "timing")) == (["3"], ["elapsed"]), wrapper
+    df = _read(f"root@epyc-01:~# taskset -c 2 openssl speed -elapsed -seconds 2 -primes\n3 rsa2048\n{rsa}")
+    assert (_runs(df, "primes"), _runs(df, "timing")) == (["3"], ["elapsed"])
+    df = _read(f"root@epyc-01:~# taskset -c 2 openssl speed -elapsed -seconds 2 -evp aes-128-cbc\n"
+               f"sha256\n{TABLE}")
+    assert _runs(df, "timing") == ["elapsed"] and "evp" not in df

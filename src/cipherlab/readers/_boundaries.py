@@ -146,10 +146,11 @@ def _after_an_interrupt(p, run: _Run, ev: Event) -> bool:
 def _record_repeats(p, run: _Run, ev: Event) -> bool:
     """A record (or a public-key row) of a cell the run measured already: one run measures
     each cell once, so it is the next run's (``openssl speed md5`` twice; also after a run
-    that has records only, one stopped with ^C before its table)."""
+    that has records only, one stopped with ^C before its table, where the record is of a
+    block size: a public-key record's key does not tell curves of one size apart)."""
     if ev.kind == PK_ROW:
         return any(k in run.pk_keys() for k in ev.key)
-    return ev.child is None and ev.key in run.done
+    return ev.child is None and ev.key in run.done and (run.has_cells() or ev.block is not None)
 
 
 def _not_a_record_of_the_table(p, run: _Run, ev: Event) -> bool:

@@ -75,6 +75,11 @@ _RELEASE = re.compile(r"\d\.\d+\.\d")  # (a release, "3.0.2": in no name openssl
 # The ` env:` part of a 3.x `CPUINFO:` line (the variable's value, `env:~0x200000200000000`)
 # that a mail client wrapped onto a line of its own: the run's mask is that line's too.
 _CPUINFO_ENV = re.compile(r"env:\S+$")
+# A command line a mail client broke after an option that takes a value (`... -evp` /
+# `aes-128-gcm`), and a tail of arguments only (no option, no output line) that may complete it.
+_VALUED_OPTION_END = re.compile(r"\s-(?:evp|hmac|cmac|seconds|bytes|multi|primes|engine|provider|"
+                                r"provider-path|propquery|async_jobs|misalign)$")
+_ARGUMENTS = re.compile(r"[\w.+()/:,=-]+(?:[ \t]+[\w.+()/:,=-]+)*")
 _NUMBERED_NAME = re.compile(r"\d{1,7}[ \t]++(?=[A-Za-z])")
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
@@ -567,7 +572,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         when the next line is no such tail (a separator, ``-bash: openssl: not found``)."""
         nxt = clean(self.lines[idx + 1]) if idx + 1 < len(self.lines) and idx + 1 not in self.skip \
             else ""
-        if nxt[:1] != "-" or not nxt[1:2].isalpha() or ": " in nxt or _parse_prompt(line) is None:
+        if nxt[:1] != "-" or not nxt[1:2].isalpha() or ": " in nxt:
+            # (or broken after an option that takes a value, `... -evp` / `aes-128-gcm`, or
+            # before more algorithms, `... -evp aes-128-gcm` / `rsa2048 ecdsap256`)
+            if not nxt or nxt[:1] == "-" or _ARGUMENTS.fullmatch(nxt) is None or not (
+                    _VALUED_OPTION_END.search(line) or all(is_known(canonical(w)[0]) for w in nxt.split())):
+                return line, 0
+        if _parse_prompt(line) is None:
             return line, 0
         joined = f"{line} {nxt}"
         return (joined, 1) if _parse_prompt(joined) is not None else (line, 0)

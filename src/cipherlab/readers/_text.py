@@ -72,9 +72,14 @@ _PS = r"(?:\([\w.-]{1,40}\)\s+|\[[\d:]{5,8}\]\s+)?(?:(?:(?:PS\s)?[A-Za-z]:\\[^>]
       r"[\u2570\u2514]\u2500++(?:[$#%\u276f\u279c\u27a4\u00bb\u03bb]\s*|\s+)"
 # What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
 # `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
-# environment assignments (`OPENSSL_ia32cap=...`), in any order.
-_WRAPPER = r"(?:sudo|doas|time|nice|taskset|env|arch|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
-           r"\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*))*+\s+"
+# environment assignments (`OPENSSL_ia32cap=...`), in any order; a wrapper may be named by its
+# path (`/usr/bin/time -v`); what pins openssl to CPUs or nodes (`numactl`, `taskset`,
+# `hwloc-bind core:2 --`, `cset shield --exec --`, `systemd-run --scope -p AllowedCPUs=2`)
+# is read through too (a place, `core:2`, is its argument).
+_WRAPPER = r"(?:(?:/[\w.-]+)*/)?(?:sudo|doas|time|nice|taskset|env|arch|perf\s+stat|numactl|chrt|ionice|" \
+           r"stdbuf|timeout|nohup|hwloc-bind|systemd-run|cset\s+(?:shield|proc)|cpulimit|schedtool|" \
+           r"prlimit|setarch\s+[\w-]+|" \
+           r"\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*|[a-z]+:\d[\w.:,-]*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # (the command ends at the shell's first `|`, `>`, `2>`, `&>`, `;` or `&&`: `2>&1 | tail`,
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
