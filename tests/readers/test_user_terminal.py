@@ -697,3 +697,16 @@ def test_wrappers_that_pin_openssl_are_read_through_and_a_command_broken_after_a
     df = _read(f"root@epyc-01:~# taskset -c 2 openssl speed -elapsed -seconds 2 -evp aes-128-cbc\n"
                f"sha256\n{TABLE}")
     assert _runs(df, "timing") == ["elapsed"] and "evp" not in df
+
+
+def test_no_label_from_a_question_or_a_lone_connective_and_a_version_ending_a_sentence_is_stated():
+    """060: a lone `and` between two fenced outputs labelled the second run; "All runs below on
+    OpenSSL 3.0.13." (its full stop right after the version) stated no version. Here a mail's
+    plain text: "vs." and "Compared to:" alone between runs, a question above one, and the
+    version ending "All of these are with openssl 1.1.1w."."""
+    run = f"$ openssl speed -evp aes-128-cbc\n{TABLE}"
+    for between in ("and", "vs.", "Compared to:", "Any idea why the second one is faster?"):
+        df = _read(f"All of these are with openssl 1.1.1w.\n\n{run}\n{between}\n\n{run}")
+        assert _runs(df, "label") == [None, None], between
+        assert _runs(df, "tool_version") == ["1.1.1w"] * 2, between
+    assert _runs(_read(f"Pi 4:\n\n{run}\nPi 5:\n\n{run}"), "label") == ["Pi 4", "Pi 5"]

@@ -366,8 +366,9 @@ class _RunBoundaries:
 
 #: The rule (``rule`` column) of a run whose tool version the prose above it stated.
 VERSION_RULE = "version in the prose above"
-_SAME_VERSION = re.compile(r"\bsame\s+v?(\d+\.\d+\.\d+[a-z]{0,2})(?![\w.])")
-_ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+[a-z]{0,2}(?![\w.])")
+# (a full stop may end the sentence after it: "All runs below on OpenSSL 3.0.13.")
+_SAME_VERSION = re.compile(r"\bsame\s+v?(\d+\.\d+\.\d+[a-z]{0,2})(?!\w|\.\w)")
+_ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+[a-z]{0,2}(?!\w|\.\w)")
 
 
 def prose_version(line: str) -> tuple[str, str] | None:

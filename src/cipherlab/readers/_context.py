@@ -51,7 +51,10 @@ _REMARK = re.compile(r"\s*\([^()]*\)")
 _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:[kKMGT]i?B|bytes?|ops?|bits?|[kMG]bps)/s(?:ec)?$|"
-                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:", re.I)
+                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:|"
+                        # (a connective alone between two outputs joins them, names neither)
+                        r"^(?:and|or|but|then|and then|also|plus|vs\.?|versus|compared (?:to|with))\s*[:.,]?\s*$",
+                        re.I)
 # Lines that name no machine or condition, whatever they hold: a code fence, a shell command
 # (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
 # source code, markup, links and arithmetic. A run label is never one of them.
