@@ -710,3 +710,19 @@ def test_no_label_from_a_question_or_a_lone_connective_and_a_version_ending_a_se
         assert _runs(df, "label") == [None, None], between
         assert _runs(df, "tool_version") == ["1.1.1w"] * 2, between
     assert _runs(_read(f"Pi 4:\n\n{run}\nPi 5:\n\n{run}"), "label") == ["Pi 4", "Pi 5"]
+
+
+def test_bytes_sets_the_one_size_of_an_aead_run_and_openssl_version_above_is_that_binarys():
+    """061: `openssl speed -seconds 1 -bytes 4096 -aead -evp aes-128-gcm | tail -1` prints the row
+    alone; its size is 4096 (openssl measures the -bytes size, -aead or not), not -aead's six
+    sizes (the row was reported unplaced); `$ openssl version` printed the version of the
+    binary the later prompts run. Here 1.1.1w, another binary that the version is not carried
+    to, and a command broken after `-evp` before its `| tail -1`."""
+    row = "AES-128-GCM    7587065.86k\n"
+    text = ("$ openssl version\nOpenSSL 1.1.1w  11 Sep 2023\n"
+            f"$ openssl speed -bytes 4096 -aead -evp aes-128-gcm | tail -1\n{row}"
+            f"$ ./apps/openssl speed -bytes 4096 -aead -evp aes-128-gcm | tail -1\n{row}"
+            f"me@box:~$ openssl speed -seconds 1 -elapsed -bytes 4096 -aead -evp\naes-128-gcm 2>/dev/null | tail -1\n{row}")
+    df = _read(text)
+    assert list(df.block_bytes) == [4096] * 3 and "evp" not in df
+    assert _runs(df, "tool_version") == ["1.1.1w", None, "1.1.1w"] and _runs(df, "timing") == ["cpu", "cpu", "elapsed"]

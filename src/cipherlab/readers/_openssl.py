@@ -79,7 +79,11 @@ _CPUINFO_ENV = re.compile(r"env:\S+$")
 # `aes-128-gcm`), and a tail of arguments only (no option, no output line) that may complete it.
 _VALUED_OPTION_END = re.compile(r"\s-(?:evp|hmac|cmac|seconds|bytes|multi|primes|engine|provider|"
                                 r"provider-path|propquery|async_jobs|misalign)$")
-_ARGUMENTS = re.compile(r"[\w.+()/:,=-]+(?:[ \t]+[\w.+()/:,=-]+)*")
+_ARGUMENTS = re.compile(r"[\w.+()/:,=-]+(?:[ \t]+[\w.+()/:,=-]+)*(?:[ \t]+(?:\d?>|[|;&<]).*)?")
+# A shell command that prints a binary's version (`$ openssl version`, `# /opt/x/bin/openssl
+# version -a`): the version line after it is that binary's.
+_VERSION_COMMAND = re.compile(r"(?:^|[\s$#%>])(?P<bin>(?:[\w.~@+-]*/)*(?:openssl|tongsuo)[\w.@-]*)"
+                              r"\s+version(?:\s+-[a-z]+)*\s*$")
 _NUMBERED_NAME = re.compile(r"\d{1,7}[ \t]++(?=[A-Za-z])")
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
@@ -231,6 +235,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.output_to = -1  # last line of a shell command's output in prose (see note_prose)
+        # (`$ openssl version` and the version it printed: that binary's, for its later prompts)
+        self.version_command: tuple[int, str] | None = None  # (line, binary)
+        self.binary_versions: dict[str, tuple] = {}  # binary -> (tool, version)
         self.listed = 0  # line of the last value of a list under an algorithm (listed_value)
         self.quoted: dict[tuple, str] = {}
         # continuation state
@@ -612,6 +619,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
             # it elsewhere may print the hosts' names (clush's frames, a loop's echo)
             output, self.output_to = self.output_to == i - 1, i
+            m = _VERSION_COMMAND.search(line) if not output and "version" in line else None
+            if m is not None:
+                self.version_command = (i, m["bin"])
             if not output or not prose_cpu(line):
                 self.verdicts[i] = SKIP
         mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
@@ -794,6 +804,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
             run.version = _parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
+            if self.version_command is not None and self.version_command[0] == i - 1:
+                self.binary_versions[self.version_command[1]] = tuple(ver)
             return True
         meta = _meta_line(line) if line.startswith(T.META_PREFIXES) else None
         if meta is not None:
@@ -1010,6 +1022,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                          if k not in ("conditions", "exported", "environment")})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
+        known = self.binary_versions.get(prompt.get("binary")) if self.binary_versions else None
+        if known is not None and "tool_version" not in run.meta:  # (its own version line wins)
+            run.meta["tool"], run.meta["tool_version"] = known
         if prompt.get("timing") == "elapsed":
             run.elapsed = True
         if prompt.get("multi"):

@@ -175,12 +175,12 @@ class _Run:
         if self.sizes_unknown:
             return None  # a `type` header that could not be read: never the default sizes
         o = self.opts
-        if o.get("aead"):
-            return _SIZES_AEAD
         if o.get("mb"):
             return _SIZES_MB
-        if o.get("bytes"):
+        if o.get("bytes"):  # (the one size, -aead or not: openssl measures it alone)
             return [o["bytes"]]
+        if o.get("aead"):
+            return _SIZES_AEAD
         if n not in (5, 6):
             return None
         # no header: openssl's own sizes by the row's length, an inference the `rule` says
