@@ -192,7 +192,10 @@ def _name_then_numbers(line: str) -> bool:
     """
     if len(line) > 200:
         return False  # (a row of a long table is short; a longer line is no such row)
-    first, *rest = [t for t in _FIELDS.split(line) if t]
+    fields = [t for t in _FIELDS.split(line) if t]
+    if not fields:
+        return False  # (separators only: `;`, `,,`)
+    first, *rest = fields
     return (len(rest) >= 2 and all(_BARE_VALUE.fullmatch(t) for t in rest)
             and is_known(canonical(first)[0]))
 
