@@ -591,3 +591,138 @@ def test_a_root_prompt_running_a_versioned_binary_is_a_prompt_never_a_label():
             assert (_runs(df, "label"), _runs(df, "multi")) == ([None], [2]), text
     df = _read(f"# Results on my laptop\n\n```\n# openssl3 speed -evp aes-128-cbc\n{TABLE}```\n")
     assert _runs(df, "label") == ["Results on my laptop"]
+
+
+def test_a_gutters_line_wrapped_onto_unnumbered_lines_is_still_a_gutter():
+    """054: a code viewer's ` 1 | ` gutter, the text re-wrapped at 72 columns: each long line's
+    tail is on lines of its own, without a number, and the gutter was not seen (the row read as
+    `15-|-aes-128-ctr`, silently). Numbers that count up by one with such tails between them
+    are a gutter; here `cat -n`'s (number, TAB) and a `12  ` gutter, with a `compiler:` line
+    wrapped over several lines. A number before a name that the gutter pass cannot take (too
+    few lines) makes the row no row, reported: never `9-aes-128-ctr`."""
+    import warnings
+
+    import cipherlab
+
+    body = ["$ openssl speed -evp aes-128-cbc", "version: 3.0.13",
+            "compiler: gcc -fPIC -pthread -m64 -Wa,--noexecstack\n-Wall -O3 -DOPENSSL_USE_NODELETE\n"
+            "-DL_ENDIAN -DOPENSSL_PIC -DNDEBUG", "type             16 bytes     64 bytes\n256 bytes",
+            "aes-128-cbc     412873.11k   441206.30k\n449013.20k"]
+    for gutter in ("{:6d}\t", "{:<4d}", "{:3d} | "):
+        text = "\n".join(gutter.format(n) + line for n, line in enumerate(body, 7)) + "\n"
+        df = _read(text)
+        assert sorted(df.block_bytes) == [16, 64, 256] and set(df.algorithm) == {"aes-128-cbc"}, text
+        assert _runs(df, "tool_version") == ["3.0.13"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(f"{TABLE}9  aes-128-cbc     412873.11k   441206.30k\n")
+    assert list(df.algorithm) == ["aes-128-cbc"] * 2 and any("not placed" in str(w.message) for w in caught)
+
+
+def test_where_a_paste_was_copied_from_names_no_run():
+    """054: "Copied from the snippet viewer on our GitLab (...):" told where the paste came from
+    (a caption, then the model 'GitLab'); a code host or a chat is no model either."""
+    for caption in ("Copied from the snippet viewer on our GitLab (it adds the line numbers):",
+                    "Pasted from my terminal:", "I get the same thing on our GitHub:"):
+        assert _runs(_read(f"{caption}\n\n{TABLE}"), "label") == [None], caption
+    assert _runs(_read(f"That matches what I see on a 2620 v2 (AES-NI on):\n\n{TABLE}"), "label") == ["2620 v2"]
+
+
+def test_ipython_prompts_run_the_command_and_env_magic_sets_the_mask():
+    """055: an IPython console's `In [2]: !openssl speed -elapsed ...` is a prompt (its options
+    the run's), `In [3]: %env OPENSSL_ia32cap=...` sets the mask for the commands after it, and
+    no `In [N]:` or `Out[N]:` line is a label; here a Jupyter console's `!!` and `%set_env`
+    on 1.1.1 output (no CPUINFO line to show the mask). A 3.x CPUINFO line whose ` env:` part
+    a mail client wrapped onto a line of its own still shows the mask."""
+    text = (f"In [1]: !!openssl speed -elapsed -evp aes-128-cbc\n{TABLE}\n"
+            "In [2]: %set_env OPENSSL_ia32cap ~0x200000200000000\n\n"
+            f"In [3]: !openssl speed -evp aes-128-cbc\n{TABLE}\nIn [4]: 412873.11 / 441206.30\n"
+            "Out[4]: 0.9357829\n\nIn [5]: exit\n")
+    df = _read(text)
+    assert _runs(df, "label") == [None, None]
+    assert _runs(df, "timing") == ["elapsed", "cpu"] and _runs(df, "isa_mask") == [None, "~0x200000200000000"]
+    cpuinfo = "CPUINFO: OPENSSL_ia32cap=0x7dfef3f5ffebffff:0x40069c219c97a9\nenv:~0x200000200000000\n"
+    df = _read(f"Doing aes-128-cbc for 3s on 16 size blocks: 1000 aes-128-cbc's in 3.00s\n"
+               f"version: 3.0.13\n{cpuinfo}{TABLE}")
+    assert _runs(df, "cpuinfo") == [cpuinfo[9:].replace("\n", " ").strip()]
+
+
+def test_a_two_line_prompts_command_line_runs_openssl_and_its_first_line_is_no_label():
+    """056: oh-my-zsh's bira theme prints `╭─user@host dir ‹branch›`, then `╰─$ command`: the
+    second line is the prompt (its OPENSSL_ia32cap= prefix the run's mask), the first no
+    caption. Here powerlevel10k's `╰─ command ─╯` (a right frame) and Kali's `┌──(kali㉿kali)-[~]`
+    / `└─$ `, over 1.1.1 output (no CPUINFO line: only the prompt tells the mask)."""
+    for top, bottom, end in (("╭─ ~/bench  on  main ········· ✔  at 14:02:11 ─╮", "╰─ ", "   ─╯"),
+                             ("┌──(kali㉿kali)-[~]", "└─$ ", ""), ("╭─alice@ws ~ ‹main●›", "╰─➤  ", "")):
+        text = (f"{top}\n{bottom}openssl speed -elapsed -evp aes-128-cbc{end}\n{TABLE}\n{top}\n"
+                f"{bottom}OPENSSL_ia32cap=~0x200000200000000 openssl speed -elapsed -evp aes-128-cbc{end}\n"
+                f"{TABLE}")
+        df = _read(text)
+        assert _runs(df, "label") == [None, None], text
+        assert _runs(df, "timing") == ["elapsed"] * 2 and _runs(df, "isa_mask") == [None, "~0x200000200000000"], text
+
+
+def test_a_run_stopped_with_ctrl_c_keeps_its_records_and_the_next_run_is_its_own():
+    """057, 058: a run stopped with ^C before its table, then openssl again (no prompt between,
+    058): the stopped run's finished Doing lines were given the next run's table values, in
+    one run. ^C ends a run; a record repeating one of a run without cells starts the next and
+    leaves the stopped run its records. Here ^C on a line of its own before another digest,
+    and a repeat with the ^C line trimmed away; `^C` is never a label."""
+    doing = "Doing {a} for 3s on {n} size blocks: {c} {a}'s in 3.00s\n"
+    first = doing.format(a="md5", n=16, c=30000000) + "Doing md5 for 3s on 64 size blocks: \n"
+    second = (doing.format(a="sha1", n=16, c=3000000) + doing.format(a="sha1", n=64, c=1500000)
+              + "type             16 bytes     64 bytes\nsha1             16000.00k    32000.00k\n")
+    df = _read(f"{first}^C\n{second}")
+    assert sorted(zip(df.run, df.algorithm, df.block_bytes)) == [(0, "md5", 16), (1, "sha1", 16), (1, "sha1", 64)]
+    assert _runs(df, "label") == [None, None]
+    again = doing.format(a="sha1", n=16, c=2400000) + doing.format(a="sha1", n=64, c=1200000)
+    df = _read(f"{again}{second}")
+    assert sorted(zip(df.run, df.block_bytes, df.bytes_per_s.round())) == [
+        (0, 16, 12800000.0), (0, 64, 25600000.0), (1, 16, 16000000.0), (1, 64, 32000000.0)]
+
+
+def test_wrappers_that_pin_openssl_are_read_through_and_a_command_broken_after_an_option_rejoined():
+    """059: `nice -n -20 hwloc-bind core:2 -- openssl speed ... -primes 3 rsa2048` was no
+    command line (its -primes 3 condition lost); re-wrapped at 72 columns, `... -seconds 2 -evp`
+    / `aes-128-gcm` gave the run a condition evp=yes. Here `/usr/bin/time -v`, `cset shield
+    --exec --` and `systemd-run --scope -p AllowedCPUs=2`, and a command broken after `-primes`
+    and before a second algorithm name."""
+    rsa = "                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.000337s 0.000016s   2967.5  63211.0\n"
+    for wrapper in ("/usr/bin/time -v", "cset shield --exec --", "systemd-run --scope -p AllowedCPUs=2",
+                    "sudo /usr/bin/numactl -N 0 -m 0"):
+        df = _read(f"$ {wrapper} openssl speed -elapsed -primes 3 rsa2048\n{rsa}")
+        assert (_runs(df, "primes"), _runs(df, "timing")) == (["3"], ["elapsed"]), wrapper
+    df = _read(f"root@epyc-01:~# taskset -c 2 openssl speed -elapsed -seconds 2 -primes\n3 rsa2048\n{rsa}")
+    assert (_runs(df, "primes"), _runs(df, "timing")) == (["3"], ["elapsed"])
+    df = _read(f"root@epyc-01:~# taskset -c 2 openssl speed -elapsed -seconds 2 -evp aes-128-cbc\n"
+               f"sha256\n{TABLE}")
+    assert _runs(df, "timing") == ["elapsed"] and "evp" not in df
+
+
+def test_no_label_from_a_question_or_a_lone_connective_and_a_version_ending_a_sentence_is_stated():
+    """060: a lone `and` between two fenced outputs labelled the second run; "All runs below on
+    OpenSSL 3.0.13." (its full stop right after the version) stated no version. Here a mail's
+    plain text: "vs." and "Compared to:" alone between runs, a question above one, and the
+    version ending "All of these are with openssl 1.1.1w."."""
+    run = f"$ openssl speed -evp aes-128-cbc\n{TABLE}"
+    for between in ("and", "vs.", "Compared to:", "Any idea why the second one is faster?"):
+        df = _read(f"All of these are with openssl 1.1.1w.\n\n{run}\n{between}\n\n{run}")
+        assert _runs(df, "label") == [None, None], between
+        assert _runs(df, "tool_version") == ["1.1.1w"] * 2, between
+    assert _runs(_read(f"Pi 4:\n\n{run}\nPi 5:\n\n{run}"), "label") == ["Pi 4", "Pi 5"]
+
+
+def test_bytes_sets_the_one_size_of_an_aead_run_and_openssl_version_above_is_that_binarys():
+    """061: `openssl speed -seconds 1 -bytes 4096 -aead -evp aes-128-gcm | tail -1` prints the row
+    alone; its size is 4096 (openssl measures the -bytes size, -aead or not), not -aead's six
+    sizes (the row was reported unplaced); `$ openssl version` printed the version of the
+    binary the later prompts run. Here 1.1.1w, another binary that the version is not carried
+    to, and a command broken after `-evp` before its `| tail -1`."""
+    row = "AES-128-GCM    7587065.86k\n"
+    text = ("$ openssl version\nOpenSSL 1.1.1w  11 Sep 2023\n"
+            f"$ openssl speed -bytes 4096 -aead -evp aes-128-gcm | tail -1\n{row}"
+            f"$ ./apps/openssl speed -bytes 4096 -aead -evp aes-128-gcm | tail -1\n{row}"
+            f"me@box:~$ openssl speed -seconds 1 -elapsed -bytes 4096 -aead -evp\naes-128-gcm 2>/dev/null | tail -1\n{row}")
+    df = _read(text)
+    assert list(df.block_bytes) == [4096] * 3 and "evp" not in df
+    assert _runs(df, "tool_version") == ["1.1.1w", None, "1.1.1w"] and _runs(df, "timing") == ["cpu", "cpu", "elapsed"]

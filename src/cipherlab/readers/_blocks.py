@@ -296,7 +296,10 @@ class _BlockReaders:
         run, k, n = self.cur, 0, len(lines)
         kind = PROGRESS if dialect == "progress" else MR_PROMPT
         opened = False
-        if run is None or run.has_cells():
+        # (a run without cells whose records a record of the block repeats, or a block that
+        # repeats one of its own, is a run stopped before its table: the rules decide too)
+        if run is None or run.has_cells() or run.killed or (run.has_progress() and not run.done.isdisjoint(
+                zip(algorithms, blocks))) or len(set(zip(algorithms, blocks))) != n:
             # Records join a run that has cells until one opens the next (the rules of
             # _boundaries, asked of each record as the line path asks them; one repeating a
             # record of this block repeats one of the run's): that one starts the next run.
@@ -330,6 +333,8 @@ class _BlockReaders:
                 return
             run, opened = self.open_at(lines[k], rule, kind), True
             cols = [c[k:] for c in cols]
+            if len(set(zip(cols[3], cols[2]))) != n - k:  # (a record of the rest repeats one:
+                return self.add_records(cols, span, dialect)  # the rules decide again)
         # A run without cells takes all the rest (no record of the block adds cells).
         if dialect == "progress" and n - k > opened and not run.opts.get("decrypt"):
             self.pending_doing = None  # as complete_doing() says

@@ -137,12 +137,20 @@ def _record_of_a_table_above(p, run: _Run, ev: Event) -> bool:
     return ev.child is None and run.has_cells() and p.table_above(ev) is not None
 
 
+def _after_an_interrupt(p, run: _Run, ev: Event) -> bool:
+    """Anything openssl prints after a ``^C`` stopped the run (``Doing ... blocks: ^C``, or a
+    ``^C`` line): the run printed its last, so it is another run's (the command run again)."""
+    return run.killed
+
+
 def _record_repeats(p, run: _Run, ev: Event) -> bool:
     """A record (or a public-key row) of a cell the run measured already: one run measures
-    each cell once, so it is the next run's (``openssl speed md5`` twice)."""
+    each cell once, so it is the next run's (``openssl speed md5`` twice; also after a run
+    that has records only, one stopped with ^C before its table, where the record is of a
+    block size: a public-key record's key does not tell curves of one size apart)."""
     if ev.kind == PK_ROW:
         return any(k in run.pk_keys() for k in ev.key)
-    return ev.child is None and run.has_cells() and ev.key in run.done
+    return ev.child is None and ev.key in run.done and (run.has_cells() or ev.block is not None)
 
 
 def _not_a_record_of_the_table(p, run: _Run, ev: Event) -> bool:
@@ -167,6 +175,9 @@ BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("first run", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
                                      HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}),
              _no_run, inferred=False),
+    Boundary("after an interrupt", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
+                                              HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, SYM_ROW,
+                                              FORKED}), _after_an_interrupt, inferred=False),
     Boundary("header block again", frozenset({VERSION}), _header_block_again,
              next=frozenset({VERSION}), inferred=False),
     Boundary("header line after a table", frozenset({HEADER_LINE}), _header_line_after_a_table,
@@ -321,7 +332,9 @@ class _RunBoundaries:
         """A new run at line ``i`` that the text shows is the next one (a header block, or a
         record repeating one of the current run's): it takes the current run's trailing
         progress records that are not that run's (see :func:`trailing_progress`)."""
-        moved = trailing_progress(self.cur) if self.cur is not None else []
+        cur = self.cur  # (a run without cells that a record repeats keeps its records: ^C
+        moved = trailing_progress(cur) if cur is not None and (  # stopped it before its table)
+            cur.has_cells() or rule is not REPEATS) else []
         run = self.new_run(i, rule)
         run.progress.extend(moved)
         return run
@@ -353,8 +366,9 @@ class _RunBoundaries:
 
 #: The rule (``rule`` column) of a run whose tool version the prose above it stated.
 VERSION_RULE = "version in the prose above"
-_SAME_VERSION = re.compile(r"\bsame\s+v?(\d+\.\d+\.\d+[a-z]{0,2})(?![\w.])")
-_ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+[a-z]{0,2}(?![\w.])")
+# (a full stop may end the sentence after it: "All runs below on OpenSSL 3.0.13.")
+_SAME_VERSION = re.compile(r"\bsame\s+v?(\d+\.\d+\.\d+[a-z]{0,2})(?!\w|\.\w)")
+_ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+[a-z]{0,2}(?!\w|\.\w)")
 
 
 def prose_version(line: str) -> tuple[str, str] | None:

@@ -51,7 +51,10 @@ _REMARK = re.compile(r"\s*\([^()]*\)")
 _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:[kKMGT]i?B|bytes?|ops?|bits?|[kMG]bps)/s(?:ec)?$|"
-                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:", re.I)
+                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:|"
+                        # (a connective alone between two outputs joins them, names neither)
+                        r"^(?:and|or|but|then|and then|also|plus|vs\.?|versus|compared (?:to|with))\s*[:.,]?\s*$",
+                        re.I)
 # Lines that name no machine or condition, whatever they hold: a code fence, a shell command
 # (any prompt, wrapper or binary path), program output (version lines, uname, table headers),
 # source code, markup, links and arithmetic. A run label is never one of them.
@@ -62,7 +65,9 @@ _NOT_LABEL_LINE = re.compile(
     r"(?:Windows\s+PowerShell|PowerShell\s+\d|Microsoft\s+Windows\s+\[Version|\(c\)\s+Microsoft|"
     r"Copyright\s+\(C\)\s+Microsoft|Install\s+the\s+latest\s+PowerShell|Transcript\s+(?:started|stopped),)|"
     r"(?:From|To|Cc|Date|Subject|Reply-To|Message-ID|In-Reply-To|References|Sent):\s|"
-    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|"
+    r"(?:>>>|\$|%|\u276f|\u279c|\u03bb)\s|(?:In\s?|Out)\[\d+\]:|"  # (IPython's prompts)
+    r"[\u256d\u2570\u250c\u2514]\u2500|"  # (a two-line prompt's lines: `╭─user@host ~`, `╰─$ `)
+    r"\^[A-Z\\]|"  # (a control key a terminal echoed: `^C`, `^Z`, `^\`)
     r"(?:sudo|time|taskset|nice|env|perf|docker|uname|cat|echo|\./|\.\./|apps/|util/|bin/)\b|"
     r"(?:let|const|var|import|from|fn|def|func|return|assert|static|struct|class|public|private)\s|"
     r"//|/\*|\*/|#\[|"
@@ -96,7 +101,10 @@ _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)
 _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[.,]\s*$|"
                        r"^(?:\S+\s+){9,}\S|"
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s|"
-                       r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S")  # (a story goes on)
+                       r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S|"  # (a story goes on)
+                       # (where the paste was taken from, "Copied from the snippet viewer on our
+                       # GitLab:", tells how it came here, names no run)
+                       r"^(?:Copied|Pasted|Copy-pasted)\s+(?:from|out\s+of|off|straight)\s")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
@@ -139,8 +147,10 @@ _PRESENTED_MODEL = re.compile(r"\b(?i:here's|here is)\s+(?:the|my|our)\s+(?:(?:o
 _MACHINE_CPU = re.compile(r"\bon\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
                           r"([A-Z][\w.+-]*(?:[ \t]+[\w.+-]+){0,2}?)\s*\(([^()]{3,60})\)")
 _CPU_MARK = re.compile(r"[A-Za-z]\d|\d[A-Za-z]|\d\s*[GM]Hz", re.IGNORECASE)  # "4650U", "A76", "2.4 GHz"
-_NOT_A_MODEL = re.compile(r"^(?:openssl|libressl|boringssl|version|master|main|branch|commit)\b",
-                          re.IGNORECASE)
+# (nor is a code host, a paste site or a chat where the text was posted: "on our GitLab:")
+_NOT_A_MODEL = re.compile(r"^(?:openssl|libressl|boringssl|version|master|main|branch|commit|"
+                          r"git(?:hub|lab|ea)|bitbucket|pastebin|gist|slack|discord|mattermost|"
+                          r"confluence|jira|jenkins)\b", re.IGNORECASE)
 _MODEL_MARK = re.compile(r"[A-Z]|[A-Za-z]\d|\d[A-Za-z]")  # ("2620 v2", "Pi 4"; not "4 cores")
 # The subject a sentence introducing what follows names: "Here are performance numbers for
 # 64-bit compiler generated code:", "These are the results with AES-NI disabled:".
@@ -573,12 +583,12 @@ def prose_mask(line: str) -> str | None:
 
 # A shell statement that sets or clears a capability variable for every command after it, the
 # whole rest of a (prompt) line: sh's `export`, csh's `setenv`, fish's `set -gx`, cmd's `set`,
-# PowerShell's `$env:X = "v"`; `unset`, `unsetenv`, `set -e`, `Remove-Item Env:X`, cmd's `set X=`.
+# PowerShell's `$env:X = "v"`, IPython's `%env X=v` and `%set_env X v`; `unset`, `unsetenv`, `set -e`, `Remove-Item Env:X`, cmd's `set X=`.
 def shell_sets(variable: str, cleared: str) -> str:
     """The pattern of a shell statement that sets the variable ``variable`` matches (its value in
     the group ``value``, the verb in ``verb``) or clears the one ``cleared`` matches, for every
     command after it: the one place those shells' statements are spelled."""
-    return (r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*)\s+|\$env:)"
+    return (r"(?:^|[\s>$#%])(?:(?P<verb>export|setenv|set(?:\s+-[gUx]+)*|%env|%set_env)\s+|\$env:)"
             rf"{variable}(?:\s*=\s*|\s+)(?P<q>[\"']?)(?P<value>[^\"'\s]*)(?P=q)\s*$"
             r"|(?:^|[\s>$#%])(?:unset|unsetenv|set\s+-e|Remove-Item\s+Env:\\?|rm\s+env:)\s*"
             rf"{cleared}\s*$")
@@ -616,7 +626,7 @@ _SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
 _SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+(?::\S*|\s[^\s$#%]{1,80})\s?[$#%]|"
                            r"\[[\w.-]+@[^\]]{1,80}\][$#%]|"
                            r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|"
-                           r"[$%\u276f\u279c])\s*\S")
+                           r"[$%\u276f\u279c]|[\u2570\u2514]\u2500++[$#%\u276f]?)\s*\S")
 
 
 def is_shell_command(line: str) -> bool:
@@ -629,7 +639,7 @@ def is_shell_command(line: str) -> bool:
     (False, False, False)
     """
     return ("$" in line or "#" in line or ">" in line or "%" in line or "\u276f" in line or
-            "\u279c" in line) and _SHELL_PROMPT.match(line) is not None
+            "\u279c" in line or "\u2500" in line) and _SHELL_PROMPT.match(line) is not None
 
 
 def shell_host(line: str) -> str | None:

@@ -69,6 +69,22 @@ _BARE_VALUE = re.compile(r"-?\d[\d,]*(?:\.\d+)?k?")
 _RATE = re.compile(r"\d\s?(?:bytes?|signs?|verify|verifies|ops?|keygens?|encaps|decaps|derives?)/s\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
 _RELEASE = re.compile(r"\d\.\d+\.\d")  # (a release, "3.0.2": in no name openssl prints)
+# A whole number before a name openssl prints (`9  AES-128-CTR`): a line number of a gutter
+# the prefix pass did not take (too few lines), or a list's; no name openssl prints is one
+# (`160 bit ecdsa` is no cipher's name).
+# The ` env:` part of a 3.x `CPUINFO:` line (the variable's value, `env:~0x200000200000000`)
+# that a mail client wrapped onto a line of its own: the run's mask is that line's too.
+_CPUINFO_ENV = re.compile(r"env:\S+$")
+# A command line a mail client broke after an option that takes a value (`... -evp` /
+# `aes-128-gcm`), and a tail of arguments only (no option, no output line) that may complete it.
+_VALUED_OPTION_END = re.compile(r"\s-(?:evp|hmac|cmac|seconds|bytes|multi|primes|engine|provider|"
+                                r"provider-path|propquery|async_jobs|misalign)$")
+_ARGUMENTS = re.compile(r"[\w.+()/:,=-]+(?:[ \t]+[\w.+()/:,=-]+)*(?:[ \t]+(?:\d?>|[|;&<]).*)?")
+# A shell command that prints a binary's version (`$ openssl version`, `# /opt/x/bin/openssl
+# version -a`): the version line after it is that binary's.
+_VERSION_COMMAND = re.compile(r"(?:^|[\s$#%>])(?P<bin>(?:[\w.~@+-]*/)*(?:openssl|tongsuo)[\w.@-]*)"
+                              r"\s+version(?:\s+-[a-z]+)*\s*$")
+_NUMBERED_NAME = re.compile(r"\d{1,7}[ \t]++(?=[A-Za-z])")
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:\([\w-]+\))?")
 _MARKER_CONDITION = re.compile(r"\b([a-z][a-z0-9_]*)=([\w.~+-]+)")
 # A row name led by the machine it ran on ("FTC663: aes-256-cbc", "A73:    aes-256-cbc").
@@ -112,7 +128,7 @@ _SYM_END = frozenset("0123456789kfn")
 _DIGIT = re.compile(r"\d")
 _MARK_CHARS = re.compile("[\x1b\x7f\x08^`*]")  # (the characters of INNER_MARKS)
 _PLACED_WORDS = ("inf", "nan", "speed", *T.FAILURE_WORDS)
-_PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type",
+_PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type", "^C",
                   *T.VERSION_PREFIXES, *T.META_PREFIXES, *T.ELAPSED_NOTICES, *T.NOTICES,
                   *T.FAILURE_STARTS)
 
@@ -176,7 +192,10 @@ def _name_then_numbers(line: str) -> bool:
     """
     if len(line) > 200:
         return False  # (a row of a long table is short; a longer line is no such row)
-    first, *rest = [t for t in _FIELDS.split(line) if t]
+    fields = [t for t in _FIELDS.split(line) if t]
+    if not fields:
+        return False  # (separators only: `;`, `,,`)
+    first, *rest = fields
     return (len(rest) >= 2 and all(_BARE_VALUE.fullmatch(t) for t in rest)
             and is_known(canonical(first)[0]))
 
@@ -219,6 +238,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.output_to = -1  # last line of a shell command's output in prose (see note_prose)
+        # (`$ openssl version` and the version it printed: that binary's, for its later prompts)
+        self.version_command: tuple[int, str] | None = None  # (line, binary)
+        self.binary_versions: dict[str, tuple] = {}  # binary -> (tool, version)
         self.listed = 0  # line of the last value of a list under an algorithm (listed_value)
         self.quoted: dict[tuple, str] = {}
         # continuation state
@@ -309,6 +331,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if T.pkey_header_head(text):
                 self.pending_hdr_text = text
                 return True
+        if self.cont_field == "cpuinfo":
+            run = self.cur
+            run.meta["cpuinfo"] = f"{run.meta['cpuinfo']} {line}"
+            check_cpuinfo(run, run.meta["cpuinfo"])
+            run.last, self.cont_field = i, None
+            return True
         if self.cont_field is not None:
             rx = T.OPTIONS_CONT if self.cont_field == "options" else T.COMPILER_CONT
             if rx.match(line):
@@ -554,7 +582,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         when the next line is no such tail (a separator, ``-bash: openssl: not found``)."""
         nxt = clean(self.lines[idx + 1]) if idx + 1 < len(self.lines) and idx + 1 not in self.skip \
             else ""
-        if nxt[:1] != "-" or not nxt[1:2].isalpha() or ": " in nxt or _parse_prompt(line) is None:
+        if nxt[:1] != "-" or not nxt[1:2].isalpha() or ": " in nxt:
+            # (or broken after an option that takes a value, `... -evp` / `aes-128-gcm`, or
+            # before more algorithms, `... -evp aes-128-gcm` / `rsa2048 ecdsap256`)
+            if not nxt or nxt[:1] == "-" or _ARGUMENTS.fullmatch(nxt) is None or not (
+                    _VALUED_OPTION_END.search(line) or all(is_known(canonical(w)[0]) for w in nxt.split())):
+                return line, 0
+        if _parse_prompt(line) is None:
             return line, 0
         joined = f"{line} {nxt}"
         return (joined, 1) if _parse_prompt(joined) is not None else (line, 0)
@@ -588,6 +622,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
             # it elsewhere may print the hosts' names (clush's frames, a loop's echo)
             output, self.output_to = self.output_to == i - 1, i
+            m = _VERSION_COMMAND.search(line) if not output and "version" in line else None
+            if m is not None:
+                self.version_command = (i, m["bin"])
             if not output or not prose_cpu(line):
                 self.verdicts[i] = SKIP
         mask = prose_mask(line) if "cap" in line else None  # (OPENSSL_ia32cap, OPENSSL_armcap)
@@ -770,6 +807,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.has_version = True
             run.meta["tool"], run.meta["tool_version"] = ver
             run.version = _parse_version(ver[1]) if ver[0] == "openssl" else (1, 0, 1)
+            if self.version_command is not None and self.version_command[0] == i - 1:
+                self.binary_versions[self.version_command[1]] = tuple(ver)
             return True
         meta = _meta_line(line) if line.startswith(T.META_PREFIXES) else None
         if meta is not None:
@@ -783,6 +822,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
             run.meta[field] = value
             if field == "cpuinfo":
+                if " env:" not in value and i < len(self.lines) and \
+                        _CPUINFO_ENV.match(clean(self.lines[i])) is not None:
+                    self.cont_field = field  # (its env: part on the next line: checked there)
+                    return True
                 check_cpuinfo(run, value)
             if field in ("options", "compiler"):
                 self.cont_field = field
@@ -862,13 +905,20 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         """Whether a row's name is prose (``...:``, ``3) WSL 2, Ubuntu`` before ``24.04``: no
         name openssl prints holds ``, ``), holds values or a release (``OpenSSL 3.0.2 on
         Ubuntu`` before ``22.04``) or has another column's cell glued to it (``aes-128-cbc
-        Yes``): then it is no row."""
+        Yes``), or is a line number and a name (:meth:`numbered`): then it is no row."""
         bad = self.not_names.get(name)
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or ", " in name or any(
                 T.VALUE.fullmatch(w) for w in name.split()) or _RELEASE.search(name) is not None \
-                or glued_condition(self.algorithm_of[name])
+                or glued_condition(self.algorithm_of[name]) or self.numbered(name)
         return bad
+
+    def numbered(self, name: str) -> bool:
+        """Whether a row's name is a known name behind a line number (``9  AES-128-CTR``):
+        no row of its own, reported (the number is no part of the name, and where it comes
+        from cannot be told)."""
+        m = _NUMBERED_NAME.match(name) if name[:1].isdigit() else None
+        return m is not None and is_known(self.algorithm_of[name[m.end():]])
 
     def other_line(self, i: int, line: str) -> bool:
         """Progress results on their own line, notices, failures, harness output."""
@@ -878,6 +928,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return _progress.result(rec, line)
         if line.startswith(T.ELAPSED_NOTICES):
             self.bind(i, "elapsed", True)
+            return True
+        if line == "^C":  # (a run stopped on a line of its own: see _after_an_interrupt)
+            if self.cur is not None:
+                self.cur.killed = True
             return True
         if line.startswith(T.NOTICES):
             if line.startswith("[exit status:"):
@@ -971,6 +1025,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                          if k not in ("conditions", "exported", "environment")})
         run.meta.update(prompt["conditions"])
         run.opts["prompt"] = True  # the command line is known: no -elapsed means CPU time
+        known = self.binary_versions.get(prompt.get("binary")) if self.binary_versions else None
+        if known is not None and "tool_version" not in run.meta:  # (its own version line wins)
+            run.meta["tool"], run.meta["tool_version"] = known
         if prompt.get("timing") == "elapsed":
             run.elapsed = True
         if prompt.get("multi"):
@@ -1024,6 +1081,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             run.done.add(rec.key())
         else:
             self.pending_doing = rec if not rest.strip() else None
+            if rest.rstrip().endswith("^C"):
+                run.killed = True  # (stopped on this size: it prints nothing more)
         run.dialects.add("progress")
         return True
 

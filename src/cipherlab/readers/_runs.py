@@ -97,6 +97,7 @@ class _Run:
         self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
         self.context_rule: str | None = None  # the rule that gave it a condition of the prose
         self.prose_version = None  # (tool, version) the prose above states; False: two do
+        self.killed = False  # a ^C stopped it: what openssl prints after is another run's
 
     def pk_keys(self) -> set:
         """The :func:`pk_id` of the run's public-key cells (a row prints once per table).
@@ -174,12 +175,12 @@ class _Run:
         if self.sizes_unknown:
             return None  # a `type` header that could not be read: never the default sizes
         o = self.opts
-        if o.get("aead"):
-            return _SIZES_AEAD
         if o.get("mb"):
             return _SIZES_MB
-        if o.get("bytes"):
+        if o.get("bytes"):  # (the one size, -aead or not: openssl measures it alone)
             return [o["bytes"]]
+        if o.get("aead"):
+            return _SIZES_AEAD
         if n not in (5, 6):
             return None
         # no header: openssl's own sizes by the row's length, an inference the `rule` says

@@ -60,16 +60,26 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]_P^][^\x07\x1b\n]{0,512}(?:\
 _QUOTE_STEP = re.compile(r"\s*(?:>|(\|)|[*-]\s|#\s(?=\s*(?:[+]|Doing|type\s|version:)))\s?")
 # A shell prompt: `$ `, `pi@pi5:~ $ `, `[root@host ~]# `, `C:\Users\me>`, PowerShell's
 # `PS C:\Users\me> `, `>>> `, `❯ `, cmder's `λ `, oh-my-zsh's `➜  dir git:(main) ✗ `, after a
-# virtualenv's or conda's `(base) ` and before a git branch's `(master)`.
+# virtualenv's or conda's `(base) ` and before a git branch's `(master)`; IPython's and Jupyter
+# console's `In [3]: !` (a shell command run from Python: `!`, `!!`, `%sx`, `%system`); the
+# second line of a two-line prompt (oh-my-zsh's bira `╰─$ `, powerlevel10k's `╰─ `, Kali's
+# `└─$ `; p10k's right frame `─╯` after the command is no argument).
 _PS = r"(?:\([\w.-]{1,40}\)\s+|\[[\d:]{5,8}\]\s+)?(?:(?:(?:PS\s)?[A-Za-z]:\\[^>]{0,120}|\[[^\]]{0,80}\]|" \
       r"[\w.@:~/\\-]{0,80}(?:\s[~\w/.-]{1,80})?(?:\s\([\w./-]{1,60}\))?)" \
       r"\s?[$#%>\u276f\u279c\u00bb\u03bb]\s*|" \
-      r"\u279c\s+\S{1,80}(?:\s+git:\([^)]{0,60}\))?(?:\s+\u2717)?\s+)|>>>\s*"
+      r"\u279c\s+\S{1,80}(?:\s+git:\([^)]{0,60}\))?(?:\s+\u2717)?\s+)|>>>\s*|" \
+      r"In\s?\[\d{1,5}\]:\s+(?:!!?|%(?:sx|system)\s+)\s*|" \
+      r"[\u2570\u2514]\u2500++(?:[$#%\u276f\u279c\u27a4\u00bb\u03bb]\s*|\s+)"
 # What runs openssl for the user: wrappers with their options (`time -v`, `taskset -c 0`,
 # `nice -n 19`, `sudo -E`, `perf stat -e cycles`, `env`), wrapper scripts (`util/wrap.pl`) and
-# environment assignments (`OPENSSL_ia32cap=...`), in any order.
-_WRAPPER = r"(?:sudo|doas|time|nice|taskset|env|arch|perf\s+stat|numactl|chrt|ionice|stdbuf|timeout|nohup|" \
-           r"\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*))*+\s+"
+# environment assignments (`OPENSSL_ia32cap=...`), in any order; a wrapper may be named by its
+# path (`/usr/bin/time -v`); what pins openssl to CPUs or nodes (`numactl`, `taskset`,
+# `hwloc-bind core:2 --`, `cset shield --exec --`, `systemd-run --scope -p AllowedCPUs=2`)
+# is read through too (a place, `core:2`, is its argument).
+_WRAPPER = r"(?:(?:/[\w.-]+)*/)?(?:sudo|doas|time|nice|taskset|env|arch|perf\s+stat|numactl|chrt|ionice|" \
+           r"stdbuf|timeout|nohup|hwloc-bind|systemd-run|cset\s+(?:shield|proc)|cpulimit|schedtool|" \
+           r"prlimit|setarch\s+[\w-]+|" \
+           r"\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*|[a-z]+:\d[\w.:,-]*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # (the command ends at the shell's first `|`, `>`, `2>`, `&>`, `;` or `&&`: `2>&1 | tail`,
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
@@ -86,7 +96,7 @@ _PROMPT = re.compile(
     r"(?:(?<=openssl)|(?<=tongsuo)|(?<=openssl\.exe)|(?<=tongsuo\.exe))(?P=q)"
     rf"|(?:[\w.~:@+${{}}\\/-]*[/\\])?{_OPENSSL}(?:\d+|-[\w.]+)?(?:\.exe)?)"
     r"\s+speed(?P<args>(?:\s+(?:[\w./=+:,-]+(?:\([\w.,-]*\))?|\$\(\w+\)|\"?\$\{?\w+\}?\"?|%%?\w+))*+)\s*"
-    r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*)?\s*$")  # (a comment: `# the second try`)
+    r"(?:\(.*\)|(?P<shell>[|;&<>].*)|(?<=\s)#.*|(?<=\s)\u2500*+\u256f)?\s*$")  # (a comment: `# the second try`)
 # A command list or a loop around openssl speed (`cd build && apps/openssl speed ...`, `openssl
 # version; openssl speed ...`, `for c in a b; do openssl speed -evp $c; done`, PowerShell's
 # `... | % { openssl speed -evp $_ }`, cmd's `for %h in (a b) do @echo %h & ssh %h openssl speed`):
@@ -519,6 +529,15 @@ _WRAPPED = 2  # lines without a stamp a log's block may hold between two (a mail
 # mark pass has a block to find only where one scan of the text in C finds these
 _MARKED = r"\n[ \t]*+[>/#;%!*|\d\[-][^\n]*+"
 _MARK_BLOCK = re.compile(rf"{_MARKED}(?:{_MARKED}){{{_SHARED_BLOCK - 1}}}")
+# A gutter's line longer than the width of a mail client or a viewer is wrapped: its tail, on
+# lines of their own, has no number (the viewer numbers lines, not rows of the screen). Up to
+# this many lines, none blank, may stand between two numbers of one gutter (a 3.x `compiler:`
+# line at 72 columns takes five or six).
+_GUTTER_WRAPPED = 8
+# (three numbered lines with lines between: the gutter pass has a wrapped block to find only
+# where this finds one)
+_GUTTERED = r"\n[ \t]*+\d{1,7}+(?:[ \t]*+[|:]|\.[ \t]|[ \t])[^\n]*+"
+_GUTTER_BLOCK = re.compile(rf"{_GUTTERED}(?:(?:\n[^\n]++){{0,{_GUTTER_WRAPPED}}}?{_GUTTERED}){{2}}")
 
 
 # The prefix a logger writes before each line it records, in two layers, each stripped from
@@ -927,8 +946,9 @@ def strip_shared_prefix(lines: list[str], logs: list[int] | None = None
     """
     if logs is None:
         lines, logs = strip_log_prefixes(lines)
-    if _MARK_BLOCK.search("\n" + "\n".join(lines)) is None:  # (three marked lines in a row:
-        return lines, logs  # most texts have none)
+    text = "\n" + "\n".join(lines)
+    if _MARK_BLOCK.search(text) is None and _GUTTER_BLOCK.search(text) is None:
+        return lines, logs  # (three marked lines in a row, or a wrapped gutter: most texts have none)
     return _stripped_marks(lines, logs)
 
 
@@ -962,15 +982,22 @@ def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], lis
     while k < n:
         i, (key, _) = found[k]
         j = k + 1
-        if type(key) is int:  # a gutter: numbers that count up by one
-            while j < n and found[j][0] == i + j - k and found[j][1][0] == key + j - k:
+        if type(key) is int:  # a gutter: numbers that count up by one, a wrapped line's
+            block, last, end = [found[k]], i, k  # tail (no number, not blank) between two
+            while j < n and found[j][0] <= last + 1 + _GUTTER_WRAPPED:
+                line = found[j][0]
+                if found[j][1][0] == key + len(block) and all(map(str.strip, lines[last + 1:line])):
+                    block.append(found[j])
+                    last, end = line, j
                 j += 1
+            j = end + 1  # (what the tails held that looked like a lead is read again after)
         else:
             while j < n and found[j][0] == i + j - k and found[j][1][0] == key:
                 j += 1
-        if j - k >= _SHARED_BLOCK:
+            block = found[k:j]
+        if len(block) >= _SHARED_BLOCK:
             comment = key in _COMMENT_MARKS
-            for line, (_, begin) in found[k:j]:
+            for line, (_, begin) in block:
                 out[line] = lines[line][begin:]
                 if comment:
                     blocks[line] = i + 1
