@@ -1146,3 +1146,26 @@ def test_a_size_that_names_a_column_of_openssls_table_is_the_block_size(tmp_path
     assert set(df["block_bytes"]) == {16384} and len(df) == 4
     assert sorted(set(df["label"])) == ["c7g.large", "c7i.large"]
     assert df.loc[df["algorithm"].eq("aes-128-gcm"), "bytes_per_s"].tolist() == [6312.4e6, 4107.2e6]
+
+
+@pytest.mark.parametrize("name, sentence, factor", [
+    ("ruled.txt", "Numbers in Gbit/s rather than GB/s (divide by 8 to get GB/s).", 1e9 / 8),
+    ("ruled.md", "All in MB/s, not Mbit/s.", 1e6),
+    ("either.md", "Values are MB/s or Mbit/s, I don't remember which.", None),
+])
+def test_a_unit_a_sentence_rules_out_or_converts_to_is_not_the_tables(tmp_path, name, sentence,
+                                                                      factor):
+    """188: "Gb/s, not GB/s: multiply by 125 for MB/s" above a table states Gb/s (the last unit
+    named, MB/s, was read: 125 times too low, silently); a sentence that still names two units
+    leaves the unit unknown (flagged), never the last one guessed."""
+    sep = "\t" if name.endswith(".txt") else " | "
+    rows = ["cipher", "1024 bytes", "8192 bytes"], ["aes-256-gcm", "31.42", "38.07"]
+    table = "".join((sep.join(r) if sep == "\t" else f"| {sep.join(r)} |") + "\n" for r in rows)
+    if sep != "\t":
+        table = table.replace("\n", "\n|---|---|---|\n", 1)
+    df = _ingest(tmp_path, name, f"openssl speed -evp aes-256-gcm, OpenSSL 3.0.11\n\n{sentence}\n\n{table}")
+    if factor is None:
+        assert df["flag"].eq("unit unknown").all()
+    else:
+        assert df["flag"].isna().all()
+        assert df["bytes_per_s"].tolist() == pytest.approx([31.42 * factor, 38.07 * factor])

@@ -46,6 +46,7 @@ _HTML_HEADING = re.compile(r"<h([1-6])\b[^>]{0,200}>(.{0,200}?)</h\1\s*>", re.IG
 _FOR_ALL_TABLES = re.compile(r"\ball\b[^.;]{0,80}?\b(?:below|numbers|values|figures|results|tables|"
                              r"throughputs?)\b|\bthroughout\b|\b(?:every|each) table\b",
                              re.IGNORECASE)
+_AMBIGUOUS = -1.0  # (stated_unit's answer for a sentence that states two units)
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
 UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a raw line (lower case) holds when, read as prose, it may state a fact, a block size
@@ -287,7 +288,9 @@ class Context:
         if UNIT_HINT.search(low):
             last = above[-1] if above else ""
             wrapped = text[:1].islower() and UNIT_HINT.search(last.lower())
-            unit = stated_unit(f"{last} {text}" if wrapped else text)
+            unit = stated_unit(f"{last} {text}" if wrapped else text, ambiguous=_AMBIGUOUS)
+            if unit == _AMBIGUOUS:  # ("MB/s or Mbit/s, I forget": the unit it had is no longer sure)
+                self._unit = unit = None
             self._unit = unit or self._unit
             if unit and for_all:
                 self._unit_all = unit  # ("All numbers below are MB/s": every table's below)
