@@ -1169,3 +1169,26 @@ def test_a_unit_a_sentence_rules_out_or_converts_to_is_not_the_tables(tmp_path, 
     else:
         assert df["flag"].isna().all()
         assert df["bytes_per_s"].tolist() == pytest.approx([31.42 * factor, 38.07 * factor])
+
+
+def test_a_build_named_by_a_cpu_switch_is_a_run_of_that_name_with_its_condition(tmp_path):
+    """191: a row "AES-NI on" under a "Build" column is a run named so (it was labelled by the
+    heading above, as if the table's), with ``aesni=on``; a derived column whose numbers are
+    bare ("relative to AES-NI off": 16.49) gives no cell."""
+    text = ("OpenSSL 3.0.13 on an i7-1265U, MB/s at 8192-byte blocks\n\n"
+            "Build\tsha256\tsha256 relative to baseline\n"
+            "without SHA-NI\t702.5\t1.00\nwith SHA-NI\t2011.3\t2.86\n")
+    df = _ingest(tmp_path, "builds.txt", text)
+    assert df["label"].tolist() == ["without SHA-NI", "with SHA-NI"]
+    assert df["bytes_per_s"].tolist() == [702.5e6, 2011.3e6]
+    assert df["shani"].tolist() == ["off", "on"]
+
+
+def test_a_block_size_whose_words_a_line_break_parts_is_the_block_size(tmp_path):
+    """192: "... (OpenSSL 3.0.13, 8192-byte" / "blocks). Absolute numbers ..." states the block
+    size over the break (the table was not read at all: no size)."""
+    text = ("Numbers are MB/s, from openssl speed -evp on the fleet, all at 16384-byte\n"
+            "blocks as usual.\n\nHost\taes-128-gcm\tsha256\nweb-1\t6120.3\t1702.4\n")
+    df = _ingest(tmp_path, "wrapped.txt", text)
+    assert set(df["block_bytes"]) == {16384}
+    assert df["bytes_per_s"].tolist() == [6120.3e6, 1702.4e6]

@@ -239,9 +239,21 @@ def is_derived(text: str) -> bool:
 
     >>> is_derived("Speed-up"), is_derived("Off/On (%)"), is_derived("aes-128-gcm")
     (True, True, False)
+
+    An algorithm's name before the quantity's words names what it is derived from (the
+    vocabulary takes "sha256 relative to baseline" for a name of its own, a variant of sha256):
+
+    >>> is_derived("sha256 relative to baseline"), is_derived("AES-128-GCM speed-up")
+    (True, True)
     """
-    return bool(text) and (_DERIVED.search(text) is not None or _SUMMARY.match(text) is not None) \
-        and block_size(text) is None and algorithm_of(text) is None
+    if not text or block_size(text) is not None:
+        return False
+    if _SUMMARY.match(text) is not None:
+        return algorithm_of(text) is None
+    m = _DERIVED.search(text)
+    if m is None:
+        return False
+    return algorithm_of(text) is None or (m.start() > 0 and algorithm_of(text[:m.start()].strip()) is not None)
 
 
 # The rate columns of cipherlab's tidy frame (a table of it exported: ``stats.to_markdown``).
@@ -599,8 +611,10 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
                 conditions[condition_key(header[k])] = name
         else:
             own = role(name, sizes=sizes)
-            if name and RUN_HEADER.match(header[k]) and own.kind not in (SWITCH, STAT, DERIVED):
-                own = Role(RUN, name, run=name)  # "Version | ...": each row is a run
+            if name and RUN_HEADER.match(header[k]) and own.kind not in (STAT, DERIVED):
+                # "Version | ...": each row is a run ("Build | ..." / "AES-NI on": a run named
+                # so, with its condition)
+                own = Role(RUN, name, run=name, conditions=own.conditions)
             roles.append(own)
     return roles, conditions
 

@@ -282,6 +282,8 @@ class Context:
                 scope = self._scoped.setdefault(self._level, {})
             _add_facts(scope, facts)
         size = block_size_in_prose(text)  # ("16 KiB blocks")
+        if size is None and above and text[:1].islower():  # ("... 8192-byte" / "blocks). ...")
+            size = block_size_in_prose(f"{above[-1][-40:]} {text}")
         self._block_bytes = size or self._block_bytes
         if size and for_all:
             self._block_all = size  # ("All results below at 8,192-byte blocks")
