@@ -1192,3 +1192,20 @@ def test_a_block_size_whose_words_a_line_break_parts_is_the_block_size(tmp_path)
     df = _ingest(tmp_path, "wrapped.txt", text)
     assert set(df["block_bytes"]) == {16384}
     assert df["bytes_per_s"].tolist() == [6120.3e6, 1702.4e6]
+
+
+def test_a_mask_in_the_caption_above_a_table_is_that_tables_not_the_one_before(tmp_path):
+    """194: "Without AES-NI (OPENSSL_ia32cap=~0x200000200000000):" above the second of two
+    tables gives its runs that ``isa_mask`` (it was lost: the two tables read alike), and not
+    the first table's, above it; a version a line break parts from "OpenSSL" is stated."""
+    row = "<tr><td>aes-128-gcm</td><td>{}</td><td>{}</td></tr>"
+    table = "<table><tr><th>type</th><th>1024 bytes</th><th>8192 bytes</th></tr>{}</table>"
+    text = ("<p>Both on the Pentium Silver N6000 with OpenSSL\n3.0.2, all figures in MB/s.</p>\n"
+            "<p>With AES-NI:</p>\n" + table.format(row.format("2210.4", "2501.9")) + "\n"
+            "<p>With OPENSSL_ia32cap=~0x200000200000000:</p>\n"
+            + table.format(row.format("401.2", "430.7")) + "\n")
+    df = _ingest(tmp_path, "masked.html", text)
+    assert df["bytes_per_s"].tolist() == [2210.4e6, 2501.9e6, 401.2e6, 430.7e6]
+    assert df["isa_mask"].isna().tolist() == [True, True, False, False]
+    assert set(df["isa_mask"].dropna()) == {"~0x200000200000000"}
+    assert set(df["tool_version"]) == {"3.0.2"}
