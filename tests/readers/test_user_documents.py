@@ -1209,3 +1209,24 @@ def test_a_mask_in_the_caption_above_a_table_is_that_tables_not_the_one_before(t
     assert df["isa_mask"].isna().tolist() == [True, True, False, False]
     assert set(df["isa_mask"].dropna()) == {"~0x200000200000000"}
     assert set(df["tool_version"]) == {"3.0.2"}
+
+
+def test_a_column_of_one_sizes_rate_over_anothers_is_derived_not_a_condition(tmp_path):
+    """195: "16K / 1K" beside the size columns is a ratio: no condition of the cells (they
+    carried ``16k_1k = 1.32``, each row a condition of its own)."""
+    text = ("OpenSSL 3.0.13, MB/s\n\n| cipher | 64 bytes | 8192 bytes | 8192 B \u00f7 64 B |\n"
+            "|---|---|---|---|\n| aes-128-ctr | 1201.5 | 6210.7 | 5.17 |\n| sha256 | 402.3 | 1688.0 | 4.20 |\n")
+    df = _ingest(tmp_path, "ratio.md", text)
+    assert len(df) == 4 and df["flag"].isna().all()
+    assert not [c for c in df.columns if "8192" in c or "64" in c]
+    assert df["bytes_per_s"].tolist() == [1201.5e6, 6210.7e6, 402.3e6, 1688.0e6]
+
+
+@pytest.mark.parametrize("keyword", ["#+NAME: tab:cbc", "#+ATTR_HTML: :border 1", "#+PLOT: title:\"cbc\""])
+def test_an_org_keyword_line_is_no_label(keyword):
+    """195: ``#+NAME: tab:soft-crypto`` above an org table named its run ('+NAME: ...'); an
+    org keyword is markup, and a ``#+CAPTION:`` is judged by its text."""
+    from cipherlab.readers._context import SKIP, Label, label_verdict
+
+    assert label_verdict(keyword) == SKIP
+    assert label_verdict("#+CAPTION: Raspberry Pi 4") == Label("Raspberry Pi 4", "caption", 0)

@@ -234,6 +234,9 @@ def algorithm_of(name: str) -> str | None:
     return algorithm
 
 
+_RATIO_OF = re.compile(r"^([^/\u00f7]{1,40})[/\u00f7]([^/\u00f7]{1,40})$")  # ("16K / 1K")
+
+
 def is_derived(text: str) -> bool:
     """Whether a column title names a quantity derived from the measurements (``Gain``).
 
@@ -245,9 +248,14 @@ def is_derived(text: str) -> bool:
 
     >>> is_derived("sha256 relative to baseline"), is_derived("AES-128-GCM speed-up")
     (True, True)
+    >>> is_derived("16K / 1K"), is_derived("16384 B \u00f7 64 B"), is_derived("MB/s")
+    (True, True, False)
     """
     if not text or block_size(text) is not None:
         return False
+    ratio = _RATIO_OF.match(text) if "/" in text or "\u00f7" in text else None
+    if ratio and all(block_size(side.strip()) is not None for side in ratio.groups()):
+        return True  # ("16K / 1K": one size's rate over another's)
     if _SUMMARY.match(text) is not None:
         return algorithm_of(text) is None
     m = _DERIVED.search(text)
