@@ -1230,3 +1230,13 @@ def test_an_org_keyword_line_is_no_label(keyword):
 
     assert label_verdict(keyword) == SKIP
     assert label_verdict("#+CAPTION: Raspberry Pi 4") == Label("Raspberry Pi 4", "caption", 0)
+
+
+def test_a_column_titled_in_cycles_per_byte_is_never_read_in_the_prose_unit(tmp_path):
+    """193 (quoted twice in a mail): "In MB/s that is roughly 3000 / cpb." right below a table
+    whose columns say "(cpb)" made its cycles per byte MB/s; a column titled in cycles per byte
+    is a cost whatever unit the text around it names: flagged."""
+    text = ("OpenSSL 3.0.13 on a 3.0 GHz Xeon:\n\ncipher\t1024 B (cpb)\t8192 B (cycles/byte)\n"
+            "aes-128-gcm\t0.71\t0.64\nIn MB/s that is roughly 3000 / cpb.\n")
+    df = _ingest(tmp_path, "cpb.txt", text)
+    assert df is None or df["flag"].eq("unit unknown").all()
