@@ -619,10 +619,8 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
                 conditions[condition_key(header[k])] = name
         else:
             own = role(name, sizes=sizes)
-            if name and RUN_HEADER.match(header[k]) and own.kind not in (STAT, DERIVED):
-                # "Version | ...": each row is a run ("Build | ..." / "AES-NI on": a run named
-                # so, with its condition)
-                own = Role(RUN, name, run=name, conditions=own.conditions)
+            if name and RUN_HEADER.match(header[k]) and own.kind not in (SWITCH, STAT, DERIVED):
+                own = Role(RUN, name, run=name)  # "Version | ...": each row is a run
             roles.append(own)
     return roles, conditions
 
