@@ -1146,3 +1146,97 @@ def test_a_size_that_names_a_column_of_openssls_table_is_the_block_size(tmp_path
     assert set(df["block_bytes"]) == {16384} and len(df) == 4
     assert sorted(set(df["label"])) == ["c7g.large", "c7i.large"]
     assert df.loc[df["algorithm"].eq("aes-128-gcm"), "bytes_per_s"].tolist() == [6312.4e6, 4107.2e6]
+
+
+@pytest.mark.parametrize("name, sentence, factor", [
+    ("ruled.txt", "Numbers in Gbit/s rather than GB/s (divide by 8 to get GB/s).", 1e9 / 8),
+    ("ruled.md", "All in MB/s, not Mbit/s.", 1e6),
+    ("either.md", "Values are MB/s or Mbit/s, I don't remember which.", None),
+])
+def test_a_unit_a_sentence_rules_out_or_converts_to_is_not_the_tables(tmp_path, name, sentence,
+                                                                      factor):
+    """188: "Gb/s, not GB/s: multiply by 125 for MB/s" above a table states Gb/s (the last unit
+    named, MB/s, was read: 125 times too low, silently); a sentence that still names two units
+    leaves the unit unknown (flagged), never the last one guessed."""
+    sep = "\t" if name.endswith(".txt") else " | "
+    rows = ["cipher", "1024 bytes", "8192 bytes"], ["aes-256-gcm", "31.42", "38.07"]
+    table = "".join((sep.join(r) if sep == "\t" else f"| {sep.join(r)} |") + "\n" for r in rows)
+    if sep != "\t":
+        table = table.replace("\n", "\n|---|---|---|\n", 1)
+    df = _ingest(tmp_path, name, f"openssl speed -evp aes-256-gcm, OpenSSL 3.0.11\n\n{sentence}\n\n{table}")
+    if factor is None:
+        assert df["flag"].eq("unit unknown").all()
+    else:
+        assert df["flag"].isna().all()
+        assert df["bytes_per_s"].tolist() == pytest.approx([31.42 * factor, 38.07 * factor])
+
+
+def test_a_column_titled_by_an_algorithm_then_a_derived_quantity_gives_no_cell(tmp_path):
+    """191-192: "sha256 relative to baseline" beside "sha256" is derived (its bare ratios were
+    read as MB/s of an algorithm 'sha256-relative-to-baseline', silently); the rows named by
+    a CPU switch stay conditions of the cells."""
+    text = ("OpenSSL 3.0.13 on an i7-1265U, MB/s at 8192-byte blocks\n\n"
+            "Build\tsha256\tsha256 relative to baseline\n"
+            "without SHA-NI\t702.5\t1.00\nwith SHA-NI\t2011.3\t2.86\n")
+    df = _ingest(tmp_path, "builds.txt", text)
+    assert set(df["algorithm"]) == {"sha256"}
+    assert df["bytes_per_s"].tolist() == [702.5e6, 2011.3e6]
+    assert df["shani"].tolist() == ["off", "on"]
+
+
+def test_a_block_size_whose_words_a_line_break_parts_is_the_block_size(tmp_path):
+    """192: "... (OpenSSL 3.0.13, 8192-byte" / "blocks). Absolute numbers ..." states the block
+    size over the break (the table was not read at all: no size)."""
+    text = ("Numbers are MB/s, from openssl speed -evp on the fleet, all at 16384-byte\n"
+            "blocks as usual.\n\nHost\taes-128-gcm\tsha256\nweb-1\t6120.3\t1702.4\n")
+    df = _ingest(tmp_path, "wrapped.txt", text)
+    assert set(df["block_bytes"]) == {16384}
+    assert df["bytes_per_s"].tolist() == [6120.3e6, 1702.4e6]
+
+
+def test_a_mask_in_the_caption_above_a_table_is_that_tables_not_the_one_before(tmp_path):
+    """194: "Without AES-NI (OPENSSL_ia32cap=~0x200000200000000):" above the second of two
+    tables gives its runs that ``isa_mask`` (it was lost: the two tables read alike), and not
+    the first table's, above it; a version a line break parts from "OpenSSL" is stated."""
+    row = "<tr><td>aes-128-gcm</td><td>{}</td><td>{}</td></tr>"
+    table = "<table><tr><th>type</th><th>1024 bytes</th><th>8192 bytes</th></tr>{}</table>"
+    text = ("<p>Both on the Pentium Silver N6000 with OpenSSL\n3.0.2, all figures in MB/s.</p>\n"
+            "<p>With AES-NI:</p>\n" + table.format(row.format("2210.4", "2501.9")) + "\n"
+            "<p>With OPENSSL_ia32cap=~0x200000200000000:</p>\n"
+            + table.format(row.format("401.2", "430.7")) + "\n")
+    df = _ingest(tmp_path, "masked.html", text)
+    assert df["bytes_per_s"].tolist() == [2210.4e6, 2501.9e6, 401.2e6, 430.7e6]
+    assert df["isa_mask"].isna().tolist() == [True, True, False, False]
+    assert set(df["isa_mask"].dropna()) == {"~0x200000200000000"}
+    assert set(df["tool_version"]) == {"3.0.2"}
+
+
+def test_a_column_of_one_sizes_rate_over_anothers_is_derived_not_a_condition(tmp_path):
+    """195: "16K / 1K" beside the size columns is a ratio: no condition of the cells (they
+    carried ``16k_1k = 1.32``, each row a condition of its own)."""
+    text = ("OpenSSL 3.0.13, MB/s\n\n| cipher | 64 bytes | 8192 bytes | 8192 B \u00f7 64 B |\n"
+            "|---|---|---|---|\n| aes-128-ctr | 1201.5 | 6210.7 | 5.17 |\n| sha256 | 402.3 | 1688.0 | 4.20 |\n")
+    df = _ingest(tmp_path, "ratio.md", text)
+    assert len(df) == 4 and df["flag"].isna().all()
+    assert not [c for c in df.columns if "8192" in c or "64" in c]
+    assert df["bytes_per_s"].tolist() == [1201.5e6, 6210.7e6, 402.3e6, 1688.0e6]
+
+
+@pytest.mark.parametrize("keyword", ["#+NAME: tab:cbc", "#+ATTR_HTML: :border 1", "#+PLOT: title:\"cbc\""])
+def test_an_org_keyword_line_is_no_label(keyword):
+    """195: ``#+NAME: tab:soft-crypto`` above an org table named its run ('+NAME: ...'); an
+    org keyword is markup, and a ``#+CAPTION:`` is judged by its text."""
+    from cipherlab.readers._context import SKIP, Label, label_verdict
+
+    assert label_verdict(keyword) == SKIP
+    assert label_verdict("#+CAPTION: Raspberry Pi 4") == Label("Raspberry Pi 4", "caption", 0)
+
+
+def test_a_column_titled_in_cycles_per_byte_is_never_read_in_the_prose_unit(tmp_path):
+    """193 (quoted twice in a mail): "In MB/s that is roughly 3000 / cpb." right below a table
+    whose columns say "(cpb)" made its cycles per byte MB/s; a column titled in cycles per byte
+    is a cost whatever unit the text around it names: flagged."""
+    text = ("OpenSSL 3.0.13 on a 3.0 GHz Xeon:\n\ncipher\t1024 B (cpb)\t8192 B (cycles/byte)\n"
+            "aes-128-gcm\t0.71\t0.64\nIn MB/s that is roughly 3000 / cpb.\n")
+    df = _ingest(tmp_path, "cpb.txt", text)
+    assert df is None or df["flag"].eq("unit unknown").all()

@@ -464,6 +464,9 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
 )
 
 
+_ORG_KEYWORD = re.compile(r"^\s*#\+([A-Za-z_]+)(?:\[[^\]]{0,80}\])?:")
+
+
 def label_verdict(line: str, raw: str | None = None) -> Label | str:
     """How a line of prose bears on the runs below it: a :class:`Label`, :data:`SKIP` or
     :data:`STOP` (``line`` is cleaned, ``raw`` as written: it shows list markers).
@@ -474,6 +477,12 @@ def label_verdict(line: str, raw: str | None = None) -> Label | str:
     ('skip', 'stop', 'stop')
     """
     raw = line if raw is None else raw
+    if line[:2] == "#+" or line.lstrip()[:2] == "#+":  # (an org-mode keyword: "#+NAME: tab:x")
+        org = _ORG_KEYWORD.match(line)
+        if org:
+            if org[1].upper() != "CAPTION":
+                return SKIP  # (markup: a table's name, its export attributes, a formula)
+            line = raw = line[org.end():].strip()  # (a caption: judged by its text)
     if "://" in line and not line.lstrip().startswith(("http", "```", "~~~")):
         line = _LINK_FRAME.sub("", _LINK.sub("", line)).strip()  # ("Pi 5 (https://...)")
         if not line.strip(" \t*-+:"):

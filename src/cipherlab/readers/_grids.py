@@ -234,14 +234,34 @@ def algorithm_of(name: str) -> str | None:
     return algorithm
 
 
+_RATIO_OF = re.compile(r"^([^/\u00f7]{1,40})[/\u00f7]([^/\u00f7]{1,40})$")  # ("16K / 1K")
+
+
 def is_derived(text: str) -> bool:
     """Whether a column title names a quantity derived from the measurements (``Gain``).
 
     >>> is_derived("Speed-up"), is_derived("Off/On (%)"), is_derived("aes-128-gcm")
     (True, True, False)
+
+    An algorithm's name before the quantity's words names what it is derived from (the
+    vocabulary takes "sha256 relative to baseline" for a name of its own, a variant of sha256):
+
+    >>> is_derived("sha256 relative to baseline"), is_derived("AES-128-GCM speed-up")
+    (True, True)
+    >>> is_derived("16K / 1K"), is_derived("16384 B \u00f7 64 B"), is_derived("MB/s")
+    (True, True, False)
     """
-    return bool(text) and (_DERIVED.search(text) is not None or _SUMMARY.match(text) is not None) \
-        and block_size(text) is None and algorithm_of(text) is None
+    if not text or block_size(text) is not None:
+        return False
+    ratio = _RATIO_OF.match(text) if "/" in text or "\u00f7" in text else None
+    if ratio and all(block_size(side.strip()) is not None for side in ratio.groups()):
+        return True  # ("16K / 1K": one size's rate over another's)
+    if _SUMMARY.match(text) is not None:
+        return algorithm_of(text) is None
+    m = _DERIVED.search(text)
+    if m is None:
+        return False
+    return algorithm_of(text) is None or (m.start() > 0 and algorithm_of(text[:m.start()].strip()) is not None)
 
 
 # The rate columns of cipherlab's tidy frame (a table of it exported: ``stats.to_markdown``).

@@ -41,6 +41,11 @@ _UNIT_ONLY = re.compile(_UNIT)
 _THOUSANDS = re.compile(r"1000s of bytes|thousands of bytes|\(k\)", re.IGNORECASE)
 # A number right before a unit makes a quantity ("500 MB/s"), not a statement of the unit.
 _QUANTITY_END = re.compile(r"\d(?:[\d,.]*\d)?\s*$")  # (not "OpenSSL 3.0.13, MB/s": a comma ends it)
+# A unit a sentence rules out ("Gb/s, not GB/s"; "Gbit/s rather than GB/s") or names as what to
+# convert the numbers to ("multiply by 125 for MB/s", "divide by 8 to get bytes/s") is not the
+# unit the numbers are in (checked on the 40 characters before it: bounded).
+_RULED_OUT = re.compile(r"(?:\b(?:not|nor|rather\s+than|instead\s+of)(?:\s+in)?\s+|"
+                        r"\b(?:multipl|divid)\w*\b[^,;:.()]*)$", re.IGNORECASE)
 # A number as people write one: thousands marked by ",", "'" (Swiss) or U+2019 (a typeset
 # apostrophe), any decimals.
 _SEPARATOR = "[,'\u2019]"
@@ -199,10 +204,10 @@ def _factor(m: re.Match) -> float:
     return scale / 8 if what.startswith("b") and what != "bytes" and what != "byte" else scale
 
 
-def stated_unit(text: str) -> float | None:
+def stated_unit(text: str, ambiguous: float | None = None) -> float | None:
     """Bytes/s per unit of the numbers ``text`` says a table is in; None when it says none.
 
-    Quantities ("it reached 500 MB/s") state no unit; the last statement wins.
+    Quantities ("it reached 500 MB/s") state no unit.
 
     >>> stated_unit("Throughput (MB/s)"), stated_unit("16 bytes (KiB/s)"), stated_unit("Gbps")
     (1000000.0, 1024.0, 125000000.0)
@@ -212,13 +217,25 @@ def stated_unit(text: str) -> float | None:
     (True, True)
     >>> stated_unit("OpenSSL 3.0.13, MB/s")
     1000000.0
+
+    A unit the text rules out or names as a conversion's target states nothing; a text that
+    still states two different units gives ``ambiguous`` (the numbers' unit cannot be told):
+
+    >>> stated_unit("Gb/s, not GB/s: multiply by 125 for MB/s"), stated_unit("in Gbps (not MB/s)")
+    (125000000.0, 125000000.0)
+    >>> stated_unit("Mbit/s or MB/s, I forget") is None, stated_unit("MB/s or Mbit/s", ambiguous=0.0)
+    (True, 0.0)
     """
     if _THOUSANDS.search(text):
         return 1e3
     found = None
     for m in _UNIT_RE.finditer(text):
-        if not _QUANTITY_END.search(text[max(0, m.start() - 40):m.start()]):
-            found = _factor(m)
+        before = text[max(0, m.start() - 40):m.start()]
+        if not _QUANTITY_END.search(before) and not _RULED_OUT.search(before):
+            factor = _factor(m)
+            if found is not None and factor != found:
+                return ambiguous
+            found = factor
     return found
 
 

@@ -168,6 +168,7 @@ def find_tables(lines: list[str], source: str, *,
             ragged = sorted(table.ragged) if found else []  # (only a table read has rows cut short)
             unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear), *ragged]))
         if found or used:  # (no run, but lines used: a table of derived figures, recognised)
+            _switched_cells_keep_no_mask(found)
             runs.extend(by_process_count(found))
             consumed |= used
             context.after_table()
@@ -180,3 +181,16 @@ def find_tables(lines: list[str], source: str, *,
             warnings.warn(LineWarning(message.format(source=source, lines="{lines}"), cells),
                           stacklevel=2)
     return runs, consumed
+
+
+_SWITCHED = ("aesni", "vaes", "avx", "shani", "shaext", "pclmul", "isa")  # (_grids._switched's keys)
+
+
+def _switched_cells_keep_no_mask(runs: list[Run]) -> None:
+    """An ``OPENSSL_ia32cap`` value the caption above a table states is the table's runs' unless
+    its cells switch a CPU feature themselves (an "AES-NI on" and an "AES-NI off" column: the
+    mask masked one of them, not the table; which one the cells' condition says)."""
+    if any("isa_mask" in run.meta for run in runs) and any(
+            key.startswith(_SWITCHED) for run in runs for cell in run.cells for key in cell):
+        for run in runs:
+            run.meta.pop("isa_mask", None)

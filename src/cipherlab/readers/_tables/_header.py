@@ -142,8 +142,8 @@ def read_header(cells: list[str], context: Context, dialect: str,
         name_col = next((j for j in others if cleaned[j].lower() in _NAME_HEADERS), others[0])
         if any(RUN_HEADER.match(cleaned[j]) for j in others):
             return None  # (rows of hosts or versions, not of algorithms: a grid, read by _grids)
-        conditions = {j: condition_key(cleaned[j]) for j in others
-                      if j != name_col and cleaned[j]}
+        conditions = {j: condition_key(cleaned[j]) for j in others  # (a ratio: no condition)
+                      if j != name_col and cleaned[j] and not is_derived(cleaned[j])}
         return Header("sizes", name_col, sizes, conditions, {}, width=len(cleaned))
     # A blank corner cell is normal in a marked-up table; in a TAB paste it is what openssl's
     # own public-key header ("\t\tsign\tverify\tsign/s") looks like, so it is not taken there.

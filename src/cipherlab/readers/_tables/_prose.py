@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict
+from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict, prose_mask
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
                                              line_facts, prose_cpu)
@@ -46,6 +46,9 @@ _HTML_HEADING = re.compile(r"<h([1-6])\b[^>]{0,200}>(.{0,200}?)</h\1\s*>", re.IG
 _FOR_ALL_TABLES = re.compile(r"\ball\b[^.;]{0,80}?\b(?:below|numbers|values|figures|results|tables|"
                              r"throughputs?)\b|\bthroughout\b|\b(?:every|each) table\b",
                              re.IGNORECASE)
+# A program's name ending a line of prose: the next line may begin with its version (wrapped).
+_TOOL_AT_END = re.compile(r"\b(?:openssl|libressl|boringssl|tongsuo|aws-lc)\s*$", re.IGNORECASE)
+_AMBIGUOUS = -1.0  # (stated_unit's answer for a sentence that states two units)
 # Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
 UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a raw line (lower case) holds when, read as prose, it may state a fact, a block size
@@ -144,6 +147,8 @@ class Context:
     _unit_all: float | None = None  # the unit the prose states for every table below it
     _sizes: bool = False  # the prose says the table's bare numbers are block sizes
     _multi: int | None = None  # the processes a command above the table ran (-multi N)
+    _mask: str | None = None  # the OPENSSL_ia32cap value a caption says the table below ran with
+    _mask_all: str | None = None  # ... every table below ran with
     _named: dict[str, None] = field(default_factory=dict)
     _label: tuple[str | None] | None = None  # (the label of the prose taken so far), once found
     _template: bool = False  # the prose is under an issue template's section heading
@@ -264,8 +269,11 @@ class Context:
         runs below on ..., gcc 12.2," / "numbers in MB/s.")."""
         low = text.lower()
         for_all = _FOR_ALL_TABLES.search(" ".join([*above, text])) is not None
-        if FACT_HINT.search(low):
+        wrapped = bool(above) and text[:1].isdigit() and _TOOL_AT_END.search(above[-1][-20:])
+        if wrapped or FACT_HINT.search(low):
             facts = line_facts(text)
+            if wrapped:  # ("... (J5005, OpenSSL" / "1.1.1f from Ubuntu 20.04)": its version)
+                facts = {**line_facts(f"{above[-1][-20:]} {text[:40]}"), **facts}
             self._multi = facts.pop("multi", self._multi)  # (the table right below's only)
             if "tool" in facts and facts["tool"] not in self._tools:
                 self._tools.append(facts["tool"])
@@ -281,18 +289,27 @@ class Context:
                 scope = self._scoped.setdefault(self._level, {})
             _add_facts(scope, facts)
         size = block_size_in_prose(text)  # ("16 KiB blocks")
+        if size is None and above and text[:1].islower():  # ("... 8192-byte" / "blocks). ...")
+            size = block_size_in_prose(f"{above[-1][-40:]} {text}")
         self._block_bytes = size or self._block_bytes
         if size and for_all:
             self._block_all = size  # ("All results below at 8,192-byte blocks")
         if UNIT_HINT.search(low):
             last = above[-1] if above else ""
             wrapped = text[:1].islower() and UNIT_HINT.search(last.lower())
-            unit = stated_unit(f"{last} {text}" if wrapped else text)
+            unit = stated_unit(f"{last} {text}" if wrapped else text, ambiguous=_AMBIGUOUS)
+            if unit == _AMBIGUOUS:  # ("MB/s or Mbit/s, I forget": the unit it had is no longer sure)
+                self._unit = unit = None
             self._unit = unit or self._unit
             if unit and for_all:
                 self._unit_all = unit  # ("All numbers below are MB/s": every table's below)
         if "size" in low:
             self._sizes = self._sizes or _SIZES_STATED.search(text) is not None
+        if "cap" in low:  # ("Without AES-NI (OPENSSL_ia32cap=~0x200000200000000):")
+            mask = prose_mask(text)
+            self._mask = mask or self._mask
+            if mask and for_all:
+                self._mask_all = mask
 
     @property
     def named(self) -> dict[str, None]:
@@ -311,7 +328,7 @@ class Context:
         self._read()  # (the facts stay: they are read before the label, heading, unit go)
         self._tables += 1
         self._heading, self._unit, self._block_bytes = None, self._unit_all, self._block_all
-        self._sizes, self._multi = False, None
+        self._sizes, self._multi, self._mask = False, None, self._mask_all
         self._unlabelled, self._unnamed, self._named, self._label = [], [], {}, None
 
     @contextlib.contextmanager
@@ -344,6 +361,8 @@ class Context:
                 meta[key] = facts[key]
         if self._multi:  # (read with the facts above)
             meta["multi"] = self._multi
+        if self._mask:  # (the caption right above the table states it: the table below's)
+            meta["isa_mask"] = self._mask
         # (a caption of a sentence or more, a paper's, describes the table: it names no run)
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label

@@ -258,12 +258,20 @@ def _count_key(cells: list) -> str | None:
     return None
 
 
+#: The unit of a column of cycles per byte (a cost: never bytes/s; the cells are flagged).
+COST = -2.0
+_COST = re.compile(r"\bcpb\b|\bcycles?\s*(?:/|per)\s*b(?:yte)?\b")
+
+
 def _read_units(header: Header, cells: list[str], table: Table, context: Context) -> None:
     """The units a header row, its table's caption, the prose above and, where those say
     nothing, the caption or sentence right below it state ("Figures in MB/s"; not a line that
     introduces what follows it, ending in ':')."""
     for j, c in enumerate(cells):
-        unit = stated_unit(c) if UNIT_HINT.search(c.lower()) else None
+        low = c.lower()
+        unit = stated_unit(c) if UNIT_HINT.search(low) else None
+        if ("cycle" in low or "cpb" in low) and _COST.search(low):
+            unit = COST  # ("64 B (cpb)": a cost, no rate whatever the prose says)
         if unit is not None:
             if j in header.sizes or j in header.algorithms:
                 header.units[j] = unit  # "16 bytes (MB/s)": that column's
@@ -301,7 +309,7 @@ def _finish(header: Header | None, context: Context) -> None:
                 context.plain_large.append(index)
             continue
         unit = header.units.get(col, header.unit)
-        if unit is None:
+        if unit is None or unit == COST:
             if cell["bytes_per_s"]:  # (0 is openssl's "not measured" in any unit)
                 cell["flag"] = FLAG_UNIT_UNKNOWN
                 context.unknown.append(index)
