@@ -119,6 +119,7 @@ def test_type_header_block_sizes_in_any_spelling(header, sizes):
 @pytest.mark.parametrize("token, value", [
     ("1'250 Mbps", 1250e6 / 8), ("2\u2019500.5 kB/s", 2500500.0), ("3,000 MiB/s", 3000 * 2.0 ** 20),
     ("12.5 GiB/s", 12.5 * 2.0 ** 30), ("7 GB/s", 7e9), ("0.5 Gbps", 0.5e9 / 8), ("64 KiB/s", 65536.0),
+    ("812 MBit/s", 812e6 / 8), ("1.5 GBits/s", 1.5e9 / 8),  # (a capital B before "it": bits)
 ])
 def test_values_with_units_and_thousands_marks(token, value):
     from cipherlab.readers._units import value_with_unit

@@ -7,7 +7,7 @@ whose unit is not known is never guessed (a MB/s table read as bytes/s is 10^6 t
 readers flag it. This module reads the unit statements; it knows nothing of tables.
 
 Decimal prefixes are powers of 1000 (``kB/s``, ``KB/s``, ``MB/s``), binary ones of 1024
-(``KiB/s``); a lower-case ``b`` or ``bit`` is bits (``Mbps`` = 10^6 / 8 bytes/s). ``mb/s``
+(``KiB/s``); a lower-case ``b`` or ``bit`` (or ``Bit``: ``MBit/s``) is bits (``Mbps`` = 10^6 / 8 bytes/s). ``mb/s``
 (milli?) is not read: ambiguous, so unknown.
 
 Numbers as people write them are typed here too: thousands grouped by ``,``, ``'``, blanks, or
@@ -34,7 +34,7 @@ FLAG_UNIT_UNKNOWN = "unit unknown"
 _PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _BINARY = {"k": 2.0 ** 10, "K": 2.0 ** 10, "M": 2.0 ** 20, "G": 2.0 ** 30, "T": 2.0 ** 40}
 # (atomic alternatives, no nested quantifiers: linear on any input)
-_UNIT = r"(?P<prefix>[kKMGT]?)(?P<binary>i?)(?P<what>Bytes|bytes|Byte|byte|B|bits|bit|b)" \
+_UNIT = r"(?P<prefix>[kKMGT]?)(?P<binary>i?)(?P<what>Bytes|bytes|Byte|byte|Bits|Bit|B|bits|bit|b)" \
         r"(?:/s(?:ec(?:ond)?)?|ps|\s+per\s+sec(?:ond)?)(?![A-Za-z])"
 _UNIT_RE = re.compile(r"(?<![A-Za-z0-9.,])" + _UNIT)
 _UNIT_ONLY = re.compile(_UNIT)
@@ -201,7 +201,7 @@ def _size_of(m: re.Match) -> int:
 def _factor(m: re.Match) -> float:
     prefix, what = m["prefix"], m["what"]
     scale = _BINARY[prefix] if m["binary"] and prefix else _PREFIX[prefix]
-    return scale / 8 if what.startswith("b") and what != "bytes" and what != "byte" else scale
+    return scale / 8 if what == "b" or what.lower().startswith("bit") else scale  # (MBit/s: bits)
 
 
 def stated_unit(text: str, ambiguous: float | None = None) -> float | None:
@@ -211,6 +211,8 @@ def stated_unit(text: str, ambiguous: float | None = None) -> float | None:
 
     >>> stated_unit("Throughput (MB/s)"), stated_unit("16 bytes (KiB/s)"), stated_unit("Gbps")
     (1000000.0, 1024.0, 125000000.0)
+    >>> stated_unit("Durchsatz (MBit/s)"), stated_unit("in Gbit/s")
+    (125000.0, 125000000.0)
     >>> stated_unit("Numbers in 1000s of bytes per second:"), stated_unit("in bytes/s")
     (1000.0, 1.0)
     >>> stated_unit("the disk reads at 500 MB/s") is None, stated_unit("16 bytes") is None
