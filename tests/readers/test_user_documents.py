@@ -1240,3 +1240,13 @@ def test_a_column_titled_in_cycles_per_byte_is_never_read_in_the_prose_unit(tmp_
             "aes-128-gcm\t0.71\t0.64\nIn MB/s that is roughly 3000 / cpb.\n")
     df = _ingest(tmp_path, "cpb.txt", text)
     assert df is None or df["flag"].eq("unit unknown").all()
+
+
+def test_a_table_of_one_size_in_cycles_per_byte_is_reported_not_dropped(tmp_path):
+    """193's second table ("| Cipher | cycles/byte @ 16 KiB |") took its lines and read
+    nothing, without a word: a cost is no derived figure of the rows, so its rows are reported."""
+    text = ("<table><tr><th>Hash</th><th>cycles per byte @ 8 KiB</th></tr>\n"
+            "<tr><td>sha256</td><td>1.98</td></tr>\n<tr><td>sha512</td><td>3.07</td></tr></table>\n")
+    df, messages = _ingest_warned(tmp_path, "cpb.html", text)
+    assert df is None or df["flag"].eq("unit unknown").all()
+    assert any("line(s) 2, 3" in m for m in messages)

@@ -208,6 +208,10 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
             run.cells.append(cell)
         runs.append(run)
     _finish(header, context)
+    if not runs and not bad and any(_COST.search(t.lower()) for t in titles if t):
+        # (cycles per byte: a cost, no rate; not a figure derived from the rows either, so
+        # its rows are reported, not dropped)
+        bad = [line for line, cells in rows[1:] if any(DIGIT.search(c) for c in cells[1:])]
     if not runs and bad:
         return [], set(), bad  # (rows to report, none read: the text parser sees the table too)
     used = {r.line for r in table.rows} | table.markup  # (no run, no row bad: derived figures)
