@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+import pandas as pd
 import pytest
 
 import cipherlab
@@ -302,3 +303,19 @@ def test_cmds_loop_with_an_ampersand_list_names_each_run_by_its_echo():
     assert df.label.tolist() == ["hv1", "hv2"]
     assert parse_prompt("$ openssl speed md5 & openssl speed sha1 &")["unbound"] == \
         "one command line runs openssl speed 2 times"
+
+
+def test_wrappers_that_place_the_process_are_the_runs_pinning_condition():
+    # the same cipher on the near and the far NUMA node: two settings, not two replicates of one
+    run = ("$ {pre}openssl speed -evp aes-128-gcm\n"
+           "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+           "AES-128-GCM     {v}.08k  2007808.38k  3994474.37k  5342114.30k  5764116.48k  5786124.29k\n")
+    text = "".join(run.format(pre=pre, v=v) for pre, v in [
+        ("numactl --cpunodebind=0 --membind=0 ", 754546), ("numactl --cpunodebind=0 --membind=1 ", 731002),
+        ("sudo /usr/bin/time -v ", 750001)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    pinning = df.drop_duplicates("run")["pinning"].astype(object).tolist()
+    assert pinning[:2] == ["numactl --cpunodebind=0 --membind=0", "numactl --cpunodebind=0 --membind=1"]
+    assert pd.isna(pinning[2])  # (sudo and time run it unchanged)

@@ -1112,7 +1112,7 @@ def parse_prompt(line: str) -> dict | None:
     >>> parse_prompt("root@wrt32x:/# time -v openssl speed -elapsed -engine afalg md5")["conditions"]
     {'engine': 'afalg'}
     >>> parse_prompt("[root@box ~]# taskset -c 0 ./openssl-1.0.1h speed -primes 3 rsa2048")["conditions"]
-    {'primes': '3'}
+    {'pinning': 'taskset -c 0', 'primes': '3'}
     >>> parse_prompt("$ openssl speed -evp aes-128-gcm 2>&1 | tail -20")["args"]
     ['-evp', 'aes-128-gcm']
     >>> parse_prompt("I ran openssl speed on my laptop"), parse_prompt("openssl speed")
@@ -1384,6 +1384,36 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
     return out
 
 
+# Wrappers that place or prioritise the process (CPUs, NUMA nodes, scheduler, CPU share): they
+# change what openssl measures, so two runs behind different ones are no replicates of one
+# setting. The other wrappers (sudo, time, env, nohup, stdbuf, ...) run it unchanged.
+_PLACERS = frozenset({"taskset", "numactl", "hwloc-bind", "cset", "chrt", "nice", "schedtool",
+                      "cpulimit"})
+_WRAPPER_NAMES = _PLACERS | {"sudo", "doas", "time", "env", "arch", "perf", "numactl", "ionice",
+                             "stdbuf", "timeout", "nohup", "systemd-run", "prlimit", "setarch"}
+
+
+def placement(pre: str) -> str | None:
+    """The words of the wrappers before a command that place or prioritise it, as written
+    (None: none does).
+
+    >>> placement("numactl --cpunodebind=0 --membind=0 "), placement("sudo nice -n -20 hwloc-bind core:2 -- ")
+    ('numactl --cpunodebind=0 --membind=0', 'nice -n -20 hwloc-bind core:2')
+    >>> placement("sudo /usr/bin/time -v "), placement("OPENSSL_ia32cap=~0x200000000000000 taskset -c 3 ")
+    (None, 'taskset -c 3')
+    """
+    words, placing = [], False
+    for token in pre.split():
+        name = token.rsplit("/", 1)[-1]
+        if name in _WRAPPER_NAMES or "=" in token.partition("-")[0] or token == "--":
+            placing = name in _PLACERS
+            if not placing:
+                continue
+        if placing:
+            words.append(name if name in _PLACERS else token)
+    return " ".join(words) or None
+
+
 def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
     """What one ``openssl speed`` command (a match of ``_PROMPT``) says of its run; ``outer``:
     the words of a runner that runs it elsewhere (``kubectl exec pod -- env OPENSSL_...=``)."""
@@ -1401,6 +1431,8 @@ def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
         out["isa_mask"] = mask
     if assigned and "OPENSSL_" in f"{outer}{m['pre']}":
         out["conditions"].update(environment_conditions(f"{outer} {m['pre']}"))
+    if m["pre"] and (pinning := placement(m["pre"])):
+        out["conditions"]["pinning"] = pinning
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None
