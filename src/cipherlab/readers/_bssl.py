@@ -32,7 +32,6 @@ _DID = re.compile(r"^Did (?P<count>\d+) (?P<what>.+?) operations in (?P<us>\d+)u
                   r" \((?P<rate>[\d.]+) ops/sec\)(?:: [\d.]+ [KMG]?B/s)?\s*$")
 _DID_START = re.compile(r"Did \d+ \S.* operations\b")  # how only a bssl record starts
 _PIECES = 2  # lines a wrapped record may continue on
-_JSON_PIECES = 8  # lines a -json record may continue on (pretty-printed: one key a line)
 # A -json record (one object; bssl prints them one per line inside a JSON array).
 # (keys whose values are numbers may come first: `python -m json.tool --sort-keys`)
 _JSON = re.compile(r'\{(?:\s*"\w+"\s*:\s*-?[\d.]+\s*,)*\s*"description"\s*:\s*"[^"\n]*"[^{}\n]*\}')
@@ -198,7 +197,8 @@ def find_runs(lines: list[str], source: str, taken: set[int],
     records, in_json, cut_short = _json_records(lines, taken) if '"description"' in blob else ({}, set(), [])
     if unplaced is not None:
         unplaced += [(k + 1, lines[k]) for k in cut_short]
-    used |= in_json - set(cut_short) if records else set()
+    if records:  # (a block of records takes its lines, but those of a record cut short)
+        used |= in_json - set(cut_short)
     for i, raw in enumerate(lines):
         if i in taken or i < resume:
             continue

@@ -1389,7 +1389,7 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
 # setting. The other wrappers (sudo, time, env, nohup, stdbuf, ...) run it unchanged.
 _PLACERS = frozenset({"taskset", "numactl", "hwloc-bind", "cset", "chrt", "nice", "schedtool",
                       "cpulimit"})
-_WRAPPER_NAMES = _PLACERS | {"sudo", "doas", "time", "env", "arch", "perf", "numactl", "ionice",
+_WRAPPER_NAMES = _PLACERS | {"sudo", "doas", "time", "env", "arch", "perf", "ionice",
                              "stdbuf", "timeout", "nohup", "systemd-run", "prlimit", "setarch"}
 
 
