@@ -24,18 +24,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from ingest_speed import DATA  # noqa: E402
+from ingest_speed import DATA, real_paths  # noqa: E402
 
 from cipherlab._gc import paused  # noqa: E402
 from cipherlab.readers import _api  # noqa: E402
 from cipherlab.readers._text import decode, normalise  # noqa: E402
-
-
-def real_texts() -> list[Path]:
-    """The real dumps and pastes of ``tests/data`` (as ``ingest_speed.real_corpus`` takes them)."""
-    return [p for p in sorted(DATA.rglob("*"))
-            if p.is_file() and p.suffix in (".txt", ".md", ".html") and "synthetic" not in p.parts
-            and not p.name.startswith("README") and ".expected." not in p.name]
 
 
 def run_finders(lines: list[str], source: str, clock=None) -> tuple[list, set, list]:
@@ -60,7 +53,7 @@ def main() -> None:
     args = ap.parse_args()
     rows, dump = [], []
     shares = [0.0] * len(_api.FINDERS)
-    for path in real_texts():
+    for path in real_paths():
         data = path.read_bytes()
         lines, _ = normalise(decode(data, str(path)))
         best, best_clock = float("inf"), [float("inf")] * len(_api.FINDERS)

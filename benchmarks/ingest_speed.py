@@ -109,13 +109,18 @@ def make_corpus(megabytes: float, seed: int = 0, folder: Path = CORPUS) -> Path:
     return folder
 
 
-def real_texts() -> list[bytes]:
+def real_paths() -> list[Path]:
     """Every real dump and paste bundled under tests/data (not the generated ``synthetic`` ones,
     not the ``user`` texts the tests wrote in users' shapes, not expected tables, not READMEs)."""
-    return [p.read_bytes() for p in sorted(DATA.rglob("*"))
+    return [p for p in sorted(DATA.rglob("*"))
             if p.is_file() and p.suffix in (".txt", ".md", ".html")
             and not {"synthetic", "user"} & set(p.relative_to(DATA).parts)
             and not p.name.startswith("README") and ".expected." not in p.name]
+
+
+def real_texts() -> list[bytes]:
+    """The bytes of :func:`real_paths`."""
+    return [p.read_bytes() for p in real_paths()]
 
 
 def real_corpus(megabytes: float, folder: Path = REAL_CORPUS, files: int | None = None) -> Path:

@@ -76,10 +76,21 @@ _PS = r"(?:\([\w.-]{1,40}\)\s+|\[[\d:]{5,8}\]\s+)?(?:(?:(?:PS\s)?[A-Za-z]:\\[^>]
 # path (`/usr/bin/time -v`); what pins openssl to CPUs or nodes (`numactl`, `taskset`,
 # `hwloc-bind core:2 --`, `cset shield --exec --`, `systemd-run --scope -p AllowedCPUs=2`)
 # is read through too (a place, `core:2`, is its argument).
-_WRAPPER = r"(?:(?:/[\w.-]+)*/)?(?:sudo|doas|time|nice|taskset|env|arch|perf\s+stat|numactl|chrt|ionice|" \
-           r"stdbuf|timeout|nohup|hwloc-bind|systemd-run|cset\s+(?:shield|proc)|cpulimit|schedtool|" \
-           r"prlimit|setarch\s+[\w-]+|" \
-           r"\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*|[a-z]+:\d[\w.:,-]*))*+\s+"
+# Each wrapper's name, as placement() sees it, and how a command spells it.
+_WRAPPER_SPELLINGS = {
+    "sudo": "sudo", "doas": "doas", "time": "time", "nice": "nice", "taskset": "taskset",
+    "env": "env", "arch": "arch", "perf": r"perf\s+stat", "numactl": "numactl", "chrt": "chrt",
+    "ionice": "ionice", "stdbuf": "stdbuf", "timeout": "timeout", "nohup": "nohup",
+    "hwloc-bind": "hwloc-bind", "systemd-run": "systemd-run", "cset": r"cset\s+(?:shield|proc)",
+    "cpulimit": "cpulimit", "schedtool": "schedtool", "prlimit": "prlimit",
+    "setarch": r"setarch\s+[\w-]+"}
+# Wrappers that place or prioritise the process (CPUs, NUMA nodes, scheduler, CPU share): they
+# change what openssl measures, so two runs behind different ones are no replicates of one
+# setting. The other wrappers (sudo, time, env, nohup, stdbuf, ...) run it unchanged.
+_PLACERS = frozenset({"taskset", "numactl", "hwloc-bind", "cset", "chrt", "nice", "schedtool",
+                      "cpulimit"})
+_WRAPPER_NAMES = frozenset(_WRAPPER_SPELLINGS)
+_WRAPPER = rf"(?:(?:/[\w.-]+)*/)?(?:{'|'.join(_WRAPPER_SPELLINGS.values())}|\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*|[a-z]+:\d[\w.:,-]*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
 # (the command ends at the shell's first `|`, `>`, `2>`, `&>`, `;` or `&&`: `2>&1 | tail`,
 # `> out.txt`, `|& tee log`; arguments are `[\w./=+:,-]+`, with a parenthesised tail for
@@ -1382,15 +1393,6 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
         if "unbound" not in out:
             out["conditions"] = {**{k: v for k, v in environment.items() if v}, **out["conditions"]}
     return out
-
-
-# Wrappers that place or prioritise the process (CPUs, NUMA nodes, scheduler, CPU share): they
-# change what openssl measures, so two runs behind different ones are no replicates of one
-# setting. The other wrappers (sudo, time, env, nohup, stdbuf, ...) run it unchanged.
-_PLACERS = frozenset({"taskset", "numactl", "hwloc-bind", "cset", "chrt", "nice", "schedtool",
-                      "cpulimit"})
-_WRAPPER_NAMES = _PLACERS | {"sudo", "doas", "time", "env", "arch", "perf", "ionice",
-                             "stdbuf", "timeout", "nohup", "systemd-run", "prlimit", "setarch"}
 
 
 def placement(pre: str) -> str | None:
