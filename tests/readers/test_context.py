@@ -67,6 +67,10 @@ RULES = [
     ("bold lead-in", "Edit: re-ran it with -elapsed.", "**Edit**: re-ran it with -elapsed.", C.STOP),
     ("caption", "Graviton 3 (c7g.large):", None, C.Label("Graviton 3 (c7g.large)", "caption")),
     ("caption", "Stock firmware.", None, C.Label("Stock firmware", "caption")),
+    ("caption", "1.0.2u:", None, C.Label("1.0.2u", "caption")),
+    ("caption", "3.3.2:", None, C.Label("3.3.2", "caption")),  # (a release without a letter)
+    ("caption", "(2):", None, C.STOP),  # (introduces output, names none: the one above is not it)
+    ("caption", "With AES-NI off, we got:", None, C.Label("With AES-NI off", "caption")),
 ]
 
 
@@ -153,6 +157,13 @@ def test_a_caption_tail_joined_to_program_output_keeps_its_own_verdict():
 def test_runs_back_to_back_share_the_label_above_them():
     runs = "".join(f"version: 3.2.{n}\n{TABLE}" for n in range(3))
     assert labels(f"Batch B\n{runs}Batch C\n{runs}") == ["Batch B"] * 3 + ["Batch C"] * 3
+
+
+def test_a_caption_that_names_nothing_does_not_pass_the_one_above_it_on():
+    """"Take 1:" then "2:": the second run is not "Take 1"'s; "1.0.2u:" then "3.3.2:" name two
+    releases, though the second holds no letter."""
+    assert labels(f"Take 1:\n{TABLE}\n2:\n{TABLE}") == ["Take 1", None]
+    assert labels(f"> 1.0.2u:\n> {TABLE}>\n> 3.3.2:\n> {TABLE}") == ["1.0.2u", "3.3.2"]
 
 
 def test_a_status_line_names_the_run_below_it():

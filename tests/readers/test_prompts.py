@@ -162,6 +162,24 @@ def test_openssl_versions_line_and_the_speed_header_after_it_are_one_run():
     assert df.tool_version.tolist() == ["3.2.1"]
 
 
+@pytest.mark.parametrize("prompt", ["builder ~ #", "alpine:~#", "web01 /srv/bench #"])
+def test_a_root_prompt_without_a_user_is_a_prompt(prompt):
+    """Gentoo's root prompt (``host dir #``) and Alpine's (``host:dir#``) show no ``user@``: the
+    version their ``openssl version`` prints is still the run's, and a mask one host exports is
+    no other host's."""
+    table = "type             16 bytes\nAES-128-GCM     {}k\n"
+    text = (f"{prompt} openssl version\nOpenSSL 1.1.1w  11 Sep 2023\n"
+            f"{prompt} export OPENSSL_ia32cap=~0x200000000000000\n"
+            f"{prompt} openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("31287.11") +
+            "\nother ~ # openssl speed -bytes 16 -evp aes-128-gcm\n" + table.format("612873.11"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cipherlab.ingest(text)
+    first = df.groupby("run", observed=True).first()
+    assert first.tool_version.tolist()[0] == "1.1.1w"
+    assert [m if m == m else None for m in first.isa_mask] == ["~0x200000000000000", None]
+
+
 def test_an_exported_mask_is_no_other_shells():
     """``alice@a`` exports the mask; ``bob@b``'s prompt, and any prompt after another author's
     byline, ran in another shell: neither gets it."""

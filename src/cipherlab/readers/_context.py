@@ -50,6 +50,7 @@ _LABEL_JUNK = re.compile(r"^[#*=\-_\s>]+|(?:\s+:(?:[\w@#%+-]++:)++)*+(?<!\.)[*=\
 _REMARK = re.compile(r"\s*\([^()]*\)")
 _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
+_RELEASE = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,3}")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:[kKMGT]i?B|bytes?|ops?|bits?|[kMG]bps)/s(?:ec)?$|"
                         r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:|"
                         # (a connective alone between two outputs joins them, names neither)
@@ -182,7 +183,7 @@ def _clean_label(text: str) -> str | None:
         # not a CPU's clocks, "Core i5-8250U 1.60GHz-3.40GHz")
     # (ASCII letters are what isalpha() finds in ASCII text: one regex instead of a loop)
     if not (_ASCII_LETTER.search(s) if s.isascii() else any(c.isalpha() for c in s)):
-        return None
+        return s if _RELEASE.fullmatch(s) else None  # (a caption "3.0.13:" names a release)
     return s
 
 
@@ -437,11 +438,24 @@ def _fragment(line: str, raw: str):
     return None
 
 
+# The clause that ends a caption introducing output, "... I get:": the circumstances before it
+# name the run ("With -elapsed on 3.0.13 I get:" -> "With -elapsed on 3.0.13").
+_TELLING_CLAUSE = re.compile(r"[\s,]+(?:I|we|you|it)\s+(?:get|got|see|saw|measured|obtained|"
+                             r"gets?|gives?|gave|shows?|showed)\s*:$", re.IGNORECASE)
+
+
 def _caption(line: str, raw: str):
     """A short line is a caption: it names the run right below it
-    (``Linux (P3 750Mhz; 512MBram):``, ``with:``, ``Round 1``)."""
+    (``Linux (P3 750Mhz; 512MBram):``, ``with:``, ``Round 1``; ``With AES-NI off I get:``
+    names it by what comes before its clause)."""
+    if line.endswith(":") and " " in line:
+        told = _TELLING_CLAUSE.search(line)
+        line = line if told is None else line[:told.start()] + ":"
     text = _clean_label(line)
-    return SKIP if text is None else Label(text, "caption")
+    if text is None:  # (a caption that names nothing, "2:", still introduces what follows:
+        # the caption above it is an earlier run's)
+        return STOP if line.endswith(":") and line.strip(" :*_-=#>") else SKIP
+    return Label(text, "caption")
 
 
 #: The rules that judge a line of prose, in order; the first that decides wins.
@@ -628,11 +642,16 @@ def shell_assignment(line: str) -> tuple[str | None] | None:
     return (mask_value(m["cap"], m["value"]),)
 
 
-_SHELL_HOST = re.compile(r"^\s*\[?([\w.-]+@[\w.-]+)")
+# (the host of a prompt without a user, Gentoo's root `box ~ #`, Alpine's `box:~#`: the word
+# before its directory, which starts with `~` or `/`, and a sign a blank follows: "Cost ~ $5"
+# is no prompt)
+_HOST_DIRECTORY = r"(?:\s[~/][^\s$#%]{0,80}\s|:[~/][^\s$#%]{0,80}\s?)[$#](?=\s)"
+_SHELL_HOST = re.compile(rf"^\s*\[?([\w.-]+@[\w.-]+|[\w.-]+(?={_HOST_DIRECTORY}))")
 # A shell's prompt before a command: `user@host:~$`, zsh's `user@host ~ %`, `[root@box ~]#`,
-# `~ $` (Termux), `/ #` (BusyBox), a bare `$`, PowerShell's `PS C:\>`, cmd's `C:\>` (not
-# Markdown's `# heading`).
+# Gentoo's and Alpine's root prompts, `~ $` (Termux), `/ #` (BusyBox), a bare `$`,
+# PowerShell's `PS C:\>`, cmd's `C:\>` (not Markdown's `# heading`).
 _SHELL_PROMPT = re.compile(r"\s*(?:[\w.-]+@[\w.-]+(?::\S*|\s[^\s$#%]{1,80})\s?[$#%]|"
+                           rf"[\w.-]+{_HOST_DIRECTORY}|"
                            r"\[[\w.-]+@[^\]]{1,80}\][$#%]|"
                            r"(?:PS\s)?[A-Za-z]:\\[^>]{0,120}>|[~/][\w./~-]{0,80}\s?[$#]|"
                            r"[$%\u276f\u279c]|[\u2570\u2514]\u2500++[$#%\u276f]?)\s*\S")
@@ -644,8 +663,12 @@ def is_shell_command(line: str) -> bool:
 
     >>> is_shell_command("~ $ pkg install openssl-tool"), is_shell_command("me@mbp ~ % brew list")
     (True, True)
+    >>> is_shell_command("builder ~ # openssl version"), is_shell_command("alpine:~# apk add openssl")
+    (True, True)
     >>> is_shell_command("# Results"), is_shell_command("Cost: $5"), is_shell_command("$")
     (False, False, False)
+    >>> is_shell_command("Cost ~ $5 a month"), is_shell_command("Gains ~ #3 overall")
+    (False, False)
     """
     return ("$" in line or "#" in line or ">" in line or "%" in line or "\u276f" in line or
             "\u279c" in line or "\u2500" in line) and _SHELL_PROMPT.match(line) is not None
@@ -657,6 +680,8 @@ def shell_host(line: str) -> str | None:
 
     >>> shell_host("pi@pi5:~ $ export OPENSSL_armcap=0x1"), shell_host("[root@gw01 ~]# ls"), shell_host("$ ls")
     ('pi@pi5', 'root@gw01', None)
+    >>> shell_host("builder-old ~ # openssl version"), shell_host("alpine:/srv# ls")
+    ('builder-old', 'alpine')
     """
     m = _SHELL_HOST.match(line)
     return m[1] if m else None
