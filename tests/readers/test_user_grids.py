@@ -295,3 +295,44 @@ def test_a_ratio_or_difference_of_two_columns_or_rows_is_derived(text):
     """``box-a / box-b`` beside the two boxes' columns was read as a third machine (1.13 MB/s)."""
     df, _ = read(text)
     assert sorted(set(df["label"])) == ["box-a", "box-b"] and len(df) == 4
+
+
+@pytest.mark.parametrize("tag, factor", [("(k)", 1e3), ("(K)", 1e3), ("(1000s of bytes/s)", 1e3),
+                                         ("(MB/s)", 1e6)])
+def test_a_unit_tagged_to_a_machine_column_is_its_unit_and_no_part_of_its_name(tag, factor):
+    """``Pi 4 (k)`` titles the Pi 4's column in openssl's 1000s of bytes/s: the run is the
+    ``Pi 4``, its cells are ``k``."""
+    printed = {"ODROID-N2": [41220.10, 52870.94], "Rock 5B": [301118.45, 1402663.11]}
+    printed = {k: [v * 1e3 / factor for v in vs] for k, vs in printed.items()}
+    rows = [f"| {size} bytes | {a:.2f} | {b:.2f} |" for size, a, b in
+            zip((16, 8192), printed["ODROID-N2"], printed["Rock 5B"])]
+    text = ("`openssl speed -evp aes-128-gcm` on both boards:\n\n"
+            f"| size | ODROID-N2 {tag} | Rock 5B {tag} |\n|---:|---:|---:|\n" + "\n".join(rows) + "\n")
+    df, warned = read(text)
+    assert not warned and df.flag.isna().all()
+    got = df.groupby("label", observed=True).bytes_per_s.agg(list).to_dict()
+    assert got == {k: pytest.approx([round(v, 2) * factor for v in vs]) for k, vs in printed.items()}
+
+
+@pytest.mark.parametrize("title", ["rep", "Iteration", "trial #", "Run"])
+def test_a_column_counting_repetitions_makes_each_row_a_replicate(title):
+    """A script's long table with a repetition column: each row is a run of its own, of the
+    same machine and setting as the other repetitions (replicates, the unit the statistics
+    count), the number naming none of them; a machine column still does."""
+    rows = [("box-a", 1, "612.4"), ("box-a", 2, "609.8"), ("box-a", 3, "614.1"),
+            ("box-b", 1, "455.2"), ("box-b", 2, "456.0")]
+    text = f"host,cipher,block,{title},MB/s\n" + "".join(
+        f"{h},chacha20-poly1305,8192,{n},{v}\n" for h, n, v in rows)
+    df, warned = read(text)
+    assert not warned and df.flag.isna().all()
+    runs = df.groupby("run", observed=True).agg(label=("label", "first"), mb=("bytes_per_s", "first"))
+    assert runs.label.tolist() == ["box-a"] * 3 + ["box-b"] * 2
+    assert (runs.mb / 1e6).tolist() == pytest.approx([float(v) for _, _, v in rows])
+    assert df.block_bytes.eq(8192).all() and df.rule.str.contains("repeat column").all()
+
+
+def test_a_repetition_column_of_names_is_a_column_of_runs():
+    text = ("| Run | aes-128-gcm @ 16 KiB (MB/s) |\n|---|---:|\n"
+            "| baseline | 4012.5 |\n| patched | 4391.0 |\n")
+    df, _ = read(text)
+    assert df.label.tolist() == ["baseline", "patched"]

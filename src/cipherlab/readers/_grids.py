@@ -40,7 +40,7 @@ from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation,
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
-__all__ = ["ALGORITHM_CLASS", "CPU_COUNTS", "RUN_HEADER", "Role", "algorithm_of", "algorithm_words",
+__all__ = ["ALGORITHM_CLASS", "CPU_COUNTS", "RUN_HEADER", "Repeat", "Role", "algorithm_of", "algorithm_words",
            "condition_key", "is_derived", "named_algorithms", "read_grid", "role", "run_meta",
            "split_tag"]
 
@@ -48,6 +48,7 @@ __all__ = ["ALGORITHM_CLASS", "CPU_COUNTS", "RUN_HEADER", "Role", "algorithm_of"
 SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, PROPERTY, VALUE, RUN, SWITCH, BLANK = (
     "size", "algorithm", "operation", "measure", "stat", "derived", "property", "value", "run",
     "switch", "blank")
+REPEAT = "repeat"  # (a row's repetition: a run of its own, of the same setting as the others)
 _MEASURED = (SIZE, OPERATION, MEASURE, STAT, DERIVED, VALUE, BLANK)  # (a column's title says so)
 
 _DECIMAL = re.compile(r"\d[.,]\d")  # (in a value or a version, never in an algorithm's name)
@@ -122,6 +123,18 @@ _COUNT = re.compile(r"n(?:\u00bd|\s+\w+|_\w+)?|p(?:[\s_-]?(?:values?|adj(?:usted
 _PK_OP_WORD = re.compile(r"\b(?:sign|signing|signs|verify|verification|key generation|keygen|"
                          r"generate|parse|encaps?|decaps?|encrypt|decrypt|derive)\b", re.IGNORECASE)
 #: A header cell saying its column names runs (builds, versions, machines), not algorithms.
+# A column counting repetitions of one setting ("rep", "iteration", "trial", "run #"): with
+# whole numbers under it, each row is a run of its own, and the number names no machine or
+# setting (the runs are replicates, the unit the statistics count).
+_REPEAT_HEADER = re.compile(r"^(?:reps?|repeats?|repetitions?|replicates?|iterations?|iter|"
+                            r"trials?|rounds?|attempts?|samples?|runs?)(?:\s*(?:#|no\.?|n|id|idx|index))?$",
+                            re.IGNORECASE)
+
+
+class Repeat(str):
+    """A repetition's number in a run key: it keeps the runs apart, it names none of them."""
+
+
 RUN_HEADER = re.compile(r"^(?:openssl\s+)?(?:version|versions|release|build|builds|library|"
                          r"libraries|lib|machine|machines|host|hosts|system|systems|platform|"
                          r"device|board|cpu|processor|implementation|variant|tool)s?$",
@@ -354,7 +367,14 @@ def split_tag(text: str) -> tuple[str, str | None]:
 
 
 def _tag_unit(tag: str | None) -> float | None:
-    return stated_unit(tag) if tag and "/" in tag or tag and "ps" in tag.lower() else None
+    """The unit a title's parenthesised tag states: ``MB/s``, ``Gbps``, openssl's ``k``.
+
+    >>> _tag_unit("k"), _tag_unit("MiB/s"), _tag_unit("1000s of bytes/s"), _tag_unit("8K")
+    (1000.0, 1048576.0, 1000.0, None)
+    """
+    low = tag.lower() if tag else ""
+    return stated_unit(f"({tag})") if low == "k" or "/" in low or "ps" in low or "1000s" in low \
+        else None
 
 
 def named_algorithms(text: str) -> list[str]:
@@ -423,7 +443,8 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
             break  # a column title of measurements ("16 bytes", "sign", "avg")
         cells = [r[n] for r in body if n < len(r) and r[n]]
         if _names_sizes(head) or _CONDITION_HEADER.match(head) or _counts_processes(head) or \
-                _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)):
+                _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)) or \
+                _REPEAT_HEADER.match(head) and cells and all(INTEGER.match(c) for c in cells):
             n += 1
         else:
             break
@@ -617,6 +638,8 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
                 _counts_processes(header[k]) and INTEGER.match(name):
             if name:  # (a count of processes names no run, even in the first column)
                 conditions[condition_key(header[k])] = name
+        elif _REPEAT_HEADER.match(header[k]) and INTEGER.match(name):
+            roles.append(Role(REPEAT, name))
         else:
             own = role(name, sizes=sizes)
             if name and RUN_HEADER.match(header[k]) and own.kind not in (SWITCH, STAT, DERIVED):
@@ -626,8 +649,10 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
 
 
 def _names_sizes(header: str) -> bool:
-    """Whether a row-name column holds block sizes ("Block (bytes)"; not "Key size")."""
-    return bool(_SIZE_HEADER.search(header)) and not _NOT_BLOCK_SIZE.search(header)
+    """Whether a row-name column holds block sizes ("Block (bytes)"; not "Key size", nor a
+    column of rates whose unit names bytes, "Rock 5B (1000s of bytes/s)")."""
+    return bool(_SIZE_HEADER.search(header)) and not _NOT_BLOCK_SIZE.search(header) and \
+        stated_unit(header) is None
 
 
 def _counts_processes(header: str) -> bool:
@@ -699,6 +724,8 @@ def _combine(roles: list[Role], defaults, context):
             block = r.block
         if r.kind == RUN:
             run.append(r.run)
+        elif r.kind == REPEAT:
+            run.append(Repeat(r.text))
         if r.tag:
             run.append(r.tag)
         conditions.update(r.conditions)

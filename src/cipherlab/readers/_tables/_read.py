@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cipherlab.model import CELL_FIELDS, Run
-from cipherlab.readers._grids import (ALGORITHM_CLASS, CPU_COUNTS, algorithm_of, algorithm_words,
-                                      is_derived, read_grid, role, run_meta, split_tag)
+from cipherlab.readers._grids import (ALGORITHM_CLASS, CPU_COUNTS, Repeat, algorithm_of,
+                                      algorithm_words, is_derived, read_grid, role, run_meta,
+                                      split_tag)
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, is_known, made_up
 from cipherlab.readers._tables._cells import BLANK_CELLS, Table, clean_value
 from cipherlab.readers._tables._facts import VERSION, prose_cpu
@@ -188,7 +189,7 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     runs = []
     for key, cells in groups.items():
         meta = context.meta(table)
-        names = [k for k in key if k]
+        names = [k for k in key if k and not isinstance(k, Repeat)]
         for name in names:  # a version, a library, a CPU ("EPYC 7763", "i7-4770 @ 3.40GHz")
             meta.update(run_meta(name))
             meta.update(prose_cpu(name))
@@ -196,6 +197,8 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
             meta["label"] = " / ".join(names)
         elif meta.get("label") and _names_only(meta["label"]):
             meta["label"] = None  # ("**chacha20 256** (KB/s)" titles the grid's algorithm, no run)
+        if any(isinstance(k, Repeat) for k in key):  # (a replicate, as the table says: provenance)
+            meta["rule"] = "; ".join(filter(None, (meta.get("rule"), "run: repeat column")))
         run = Run(meta={k: v for k, v in meta.items() if v is not None})
         for cell, ops, text, col in cells:
             _add_note([cell], notes.get(cell["line"]))
