@@ -336,3 +336,19 @@ def test_a_repetition_column_of_names_is_a_column_of_runs():
             "| baseline | 4012.5 |\n| patched | 4391.0 |\n")
     df, _ = read(text)
     assert df.label.tolist() == ["baseline", "patched"]
+
+
+def test_a_column_of_words_beside_a_data_files_measurements_is_no_reason_to_refuse_it():
+    text = ("host;cipher;block;MB/s;note\nbox-a;aes-256-gcm;16;512.4;fan at 100%\n"
+            "box-a;aes-256-gcm;16384;5123.5;ok\n")
+    df, warned = read(text)
+    assert not warned and (df.bytes_per_s / 1e6).tolist() == pytest.approx([512.4, 5123.5])
+
+
+def test_a_data_files_rows_that_no_reader_reads_are_reported_by_line():
+    """A column of numbers no title calls a measurement (``t0_ns``): the file is not read, and
+    its rows, which name a cipher beside numbers, are the error's, by line."""
+    text = "host,cipher,block,MB/s,t0_ns\nbox-a,sha256,16,212.4,12\nbox-a,sha256,16384,2123.5,13\n"
+    with pytest.raises(IngestError) as e:
+        cipherlab.ingest(text)
+    assert [n for n, _ in e.value.unplaced] == [2, 3] and "line 2" in str(e.value)

@@ -477,8 +477,9 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
         return None  # a row of openssl's values is no header ("ghash<TAB>1091439.55k")
     body = rows[n_head:]
     keys = _key_columns(header, [cells for _, cells in body], number)
-    if measured_only and not all(role(c).kind in _MEASURED for c in header[keys:]):
-        return None
+    if measured_only and not all(role(c).kind in _MEASURED or _no_numbers(body, j, number)
+                                 for j, c in enumerate(header[keys:], keys)):
+        return None  # (a column of words, "note", is no measurement of a run of its own)
     corner = next((cells[0] for _, cells in rows[:n_head] if cells[0]), "")
     # (the grid's own algorithm and operation, looked for when a cell first needs them)
     defaults = functools.cache(lambda: _table_defaults(corner, caption, context))
@@ -535,6 +536,11 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     measured = any(r.kind == OPERATION for _, col_roles in columns for r in col_roles)
     bad = [line for line, unplaced in short if groups or unplaced or measured]
     return (groups, bad, joined) if groups or bad else None
+
+
+def _no_numbers(body: list[tuple[int, list[str]]], j: int, number) -> bool:
+    """Whether column ``j`` holds no number in any row."""
+    return all(j >= len(cells) or number(cells[j]) is None for _, cells in body)
 
 
 def _derived_figures(body: list[tuple[int, list[str]]], keys: int) -> bool:

@@ -48,8 +48,9 @@ from __future__ import annotations
 import warnings
 
 from cipherlab.model import Run
-from cipherlab.readers._tables._cells import (DIALECTS, Table, may_hold_measurements, parse_value, plain_numbers,
-                                              unfolded)
+from cipherlab.readers._names import canonical, is_known
+from cipherlab.readers._tables._cells import (DIALECTS, Table, clean_value, may_hold_measurements,
+                                              parse_value, plain_numbers, unfolded)
 from cipherlab.readers._tables._facts import prose_cpu
 from cipherlab.readers._tables._header import tier_name
 from cipherlab.readers._tables._html import html_tables
@@ -164,6 +165,8 @@ def find_tables(lines: list[str], source: str, *,
             if not found:  # not openssl's orientation: perhaps another one (_grids)
                 found, used, grid_bad = read_grid_table(table, context)
                 bad = grid_bad if found or grid_bad else bad
+        if not (found or used or bad) and table.dialect == "csv":
+            bad = _measured_rows(table)  # (no other reader reads a data file's rows: reported)
         if unplaced is not None:
             ragged = sorted(table.ragged) if found else []  # (only a table read has rows cut short)
             unplaced.extend((j + 1, lines[j]) for j in dict.fromkeys([*bad, *sorted(table.unclear), *ragged]))
@@ -181,6 +184,19 @@ def find_tables(lines: list[str], source: str, *,
             warnings.warn(LineWarning(message.format(source=source, lines="{lines}"), cells),
                           stacklevel=2)
     return runs, consumed
+
+
+def _measured_rows(table: Table) -> list[int]:
+    """The rows (0-based lines) of a table no reader could read that look like measurements:
+    a cell naming a known algorithm, another holding a number (other programs' tables, of
+    disks or memory, name none)."""
+    rows = []
+    for row in table.rows[1:]:
+        cells = row.clean_cells
+        named = [k for k, c in enumerate(cells) if c and is_known(canonical(c)[0])]
+        if named and any(clean_value(c) is not None for k, c in enumerate(cells) if k not in named):
+            rows.append(row.line)
+    return rows
 
 
 _SWITCHED = ("aesni", "vaes", "avx", "shani", "shaext", "pclmul", "isa")  # (_grids._switched's keys)
