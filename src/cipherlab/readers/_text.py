@@ -261,6 +261,13 @@ def _screen(line: str) -> str:
     return "".join(screen)
 
 
+_FULL_WIDTH = re.compile("[\uff01-\uff5e]")
+# (U+FF01..FF5E: "!" .. "~"; the punctuation that spaces CJK text itself is spaced as ASCII's)
+_TO_ASCII = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {
+    ord(w): a for w, a in zip("\uff0c\uff1a\uff1b\uff01\uff1f\uff08\uff09",
+                              (", ", ": ", "; ", "! ", "? ", " (", ") "), strict=True)}
+
+
 def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] | None]:
     """Text -> its lines (:func:`split_lines`) with the transfer encodings it shows undone, and
     the map back to the original line numbers (``None`` when they did not change).
@@ -280,7 +287,15 @@ def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] |
     (['md5  1.00k  2.00k  3.00k', 'CPUINFO: OPENSSL_ia32cap=0x1 ', ''], [0, 1, 3, 4])
     >>> normalise("x &lt; y&nbsp;z\\na = b=\\n")
     (['x < y z', 'a = b=', ''], None)
+
+    The full-width forms of ASCII that CJK text writes (``（关闭AES-NI）``, ``：``, ``１６``) are
+    ASCII's, so a tag in parentheses is one and a number a number:
+
+    >>> normalise("aes-128-gcm（关闭AES-NI）：１６")[0]
+    ['aes-128-gcm (关闭AES-NI) :  16']
     """
+    if not text.isascii() and _FULL_WIDTH.search(text):
+        text = text.translate(_TO_ASCII)
     held = _json.held_text(text, source)
     if held is not None:
         lines, origin = held
