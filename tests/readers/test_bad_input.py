@@ -159,3 +159,22 @@ def test_standard_input_is_a_file_object(tmp_path):
         out = subprocess.run([sys.executable, "-c", code.replace("sys.stdin)", "sys.stdin.buffer)")],
                              stdin=stdin, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "2 {'<stdin>'}"
+
+
+@pytest.mark.parametrize("row", ["sha256  1024 bytes  1345678.12k", "run 2: sha256 @ 1024 B: 1345678.12k",
+                                 "aes-128-gcm 16 1345678.12k"])
+def test_a_retyped_row_of_one_value_is_reported_by_line(row):
+    """One value in openssl's ``k`` after a cipher's name, retyped one cell a line with no table
+    to place it in: the error names the lines, never just "no measurements"."""
+    text = f"CI runners, three runs each:\n\nx86_64:\n{row}\n{row.replace('1345', '1338')}\n"
+    with pytest.raises(IngestError) as e:
+        cipherlab.ingest(text)
+    assert [n for n, _ in e.value.unplaced] == [4, 5] and "line 4" in str(e.value)
+
+
+def test_a_sentence_quoting_a_value_is_no_row():
+    text = ("type 16 bytes\nmd5 1.00k\n\nThat is, the first row means OpenSSL hashed 1.00k bytes "
+            "with md5 in 3 seconds on this box.\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IngestWarning)
+        assert len(cipherlab.ingest(text)) == 1

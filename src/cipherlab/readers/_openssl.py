@@ -158,6 +158,8 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
 
     >>> looks_like_data("Average: 7610554920 byte/s"), looks_like_data("copied, 0.5 s, 2.1 GB/s")
     (True, False)
+    >>> looks_like_data("run 1: sha256  1024 bytes  1345678.12k"), looks_like_data("sda 1.00k")
+    (True, False)
     """
     if line[:1] == "+" and len(line) > 2 and line[1].isalpha() and ":" in line:
         return True
@@ -167,6 +169,10 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
         return False  # (the time a command took, with its name: "openssl speed md5  9.1s user ...")
     if "/s" in line and _RATE.search(line):
         return True
+    if "k" in line and _K_VALUE.search(line):
+        head = _FIRST_VALUE.split(line, 1)[0]  # (one value in openssl's k after a cipher's name,
+        if len(head) <= 48 and _names_a_cipher(head):  # "sha256 1024 bytes 1345.67k"; not
+            return True  # a sentence that quotes a table's value)
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
             next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
@@ -176,7 +182,11 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
     # a row's name comes first, its values after it (BYTEmark's "IDEA   :  6520.5 : ..." is
     # no openssl row)
     head = _FIRST_VALUE.split(line, 1)[0]
-    return " : " not in line and any(is_known(canonical(w)[0]) for w in _WORD.findall(head))
+    return " : " not in line and _names_a_cipher(head)
+
+
+def _names_a_cipher(text: str) -> bool:
+    return any(is_known(canonical(w)[0]) for w in _WORD.findall(text))
 
 
 # The fields of a row of a long table: blanks, commas, semicolons or bars between them.
