@@ -305,7 +305,7 @@ def test_a_unit_tagged_to_a_machine_column_is_its_unit_and_no_part_of_its_name(t
     printed = {"ODROID-N2": [41220.10, 52870.94], "Rock 5B": [301118.45, 1402663.11]}
     printed = {k: [v * 1e3 / factor for v in vs] for k, vs in printed.items()}
     rows = [f"| {size} bytes | {a:.2f} | {b:.2f} |" for size, a, b in
-            zip((16, 8192), printed["ODROID-N2"], printed["Rock 5B"])]
+            zip((16, 8192), printed["ODROID-N2"], printed["Rock 5B"], strict=True)]
     text = ("`openssl speed -evp aes-128-gcm` on both boards:\n\n"
             f"| size | ODROID-N2 {tag} | Rock 5B {tag} |\n|---:|---:|---:|\n" + "\n".join(rows) + "\n")
     df, warned = read(text)
@@ -352,3 +352,13 @@ def test_a_data_files_rows_that_no_reader_reads_are_reported_by_line():
     with pytest.raises(IngestError) as e:
         cipherlab.ingest(text)
     assert [n for n, _ in e.value.unplaced] == [2, 3] and "line 2" in str(e.value)
+
+
+@pytest.mark.parametrize("title", ["\u0394", "\u2206 vs base", "\u0394 (%)"])
+def test_a_delta_column_is_derived(title):
+    """A column titled with a delta sign holds differences of the others: no run, nothing to
+    report, whatever decorates its cells (``+14.5% 🚀``, ``~0%``)."""
+    text = (f"AES-256-GCM, KB/s\n\n| block | base | patched | {title} |\n|---:|---:|---:|---:|\n"
+            "| 16 B | 612,345 | 701,223 | +14.5% \U0001f680 |\n| 16 KiB | 5,120,113 | 5,119,870 | ~0% |\n")
+    df, warned = read(text)
+    assert not warned and sorted(df.label.unique()) == ["base", "patched"] and len(df) == 4
