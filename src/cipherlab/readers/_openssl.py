@@ -133,6 +133,11 @@ _PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child
                   *T.FAILURE_STARTS)
 
 
+# What a loop fills in that each run's output states: the row's name (`-evp $c`, `$c`), the
+# `type` header's size or the loop's words (`-bytes $b`), the seconds (no condition of a run).
+_FILLED_BY_OUTPUT = frozenset({"evp", "hmac", "cmac", "algorithm", "bytes", "seconds"})
+
+
 def is_prose(line: str) -> bool:
     """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS).
 
@@ -263,6 +268,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.tagged_rows: int | None = None  # rows with words in parentheses after their values
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
+        self.loop: dict | None = None  # the loop whose output this is (see unbound_prompt)
 
     # --- pending continuations ------------------------------------------------------------
     def flush_pending(self) -> None:
@@ -510,6 +516,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 else:
                     self.note_prose(i, line)
         self.flush_pending()
+        if self.loop is not None:
+            self.close_loop()
 
     def listed_value(self, i: int, line: str) -> bool:
         """Whether line ``i`` (cleaned: ``line``) is a value alone in a list of them right under
@@ -846,6 +854,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
         if "speed" in line:
             prompt = _parse_prompt(line)
+            if prompt is not None and self.loop is not None:
+                self.close_loop()
             if prompt is not None and "unbound" in prompt:
                 return self.unbound_prompt(i, prompt)
             if prompt is not None:
@@ -885,11 +895,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # paste) is a cipher's only when it names one: `sda` in iostat is not.
             if not is_known(self.algorithm_of[name]):
                 return False
-        if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
+        if self.loop is not None and not self.in_loop(run):
+            run = self.new_run(i, "a loop's output")  # (the loop's command: its options)
+        elif run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
             if len(toks) not in (5, 6):
                 return False  # no table here, and not a whole header-less row either
             run = self.run(i)
-        elif run.rows and run.sizes:
+        elif run.rows and (run.sizes or self.loop is not None):
             new = self.open(i, Event(SYM_ROW, self.algorithm_of[name]))
             if new is not run:  # (the table again, under the header above)
                 new.sizes, new.header_used, run = run.sizes, run.header_used, new
@@ -1006,11 +1018,65 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
         if "environment" in prompt:
             self.set_shell_conditions(prompt["environment"], self.lines[i - 1])
-        warnings.warn(LineWarning(
-            f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
-            f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
         self.ended = i
+        loop = prompt.get("loop")
+        if loop is None:
+            warnings.warn(LineWarning(
+                f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
+                f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
+            return True
+        # The loop's one command: what it states of every run holds for each run it prints
+        # (as a prompt's), each iteration a run; what the loop fills in, the output says
+        # (the row's name, the `type` header's size) or the loop's words in order (-bytes $b
+        # under `| tail -1`: checked when the loop's output ends, see close_loop).
+        unstated = [o for o in loop["filled"] if o not in _FILLED_BY_OUTPUT]
+        if unstated:
+            warnings.warn(LineWarning(
+                f"{self.source}: line {{lines}}: a loop runs openssl speed: its "
+                f"{', '.join('-' + o if o.islower() else o for o in unstated)} changes from run "
+                f"to run and is bound to none (run each command on a prompt of its own)", [i - 1]),
+                stacklevel=3)
+        by_order = "bytes" in loop["filled"] and loop["words"] is not None and \
+            all(w.isdigit() for w in loop["words"])
+        self.loop = {"line": i, "body": loop["body"], "tail1": loop["tail1"], "runs": [],
+                     "bytes": [int(w) for w in loop["words"]] if by_order else None}
         return True
+
+    def in_loop(self, run: _Run | None) -> bool:
+        """Whether ``run`` is one the current loop printed."""
+        return run is not None and any(r is run for r in self.loop["runs"])
+
+    def loop_run(self, run: _Run) -> None:
+        """A run the loop prints (opened by :meth:`new_run`): the loop's command's options are
+        its own, and its ``-bytes``, where the loop fills it from literal words, the word of
+        its iteration (the k-th run the k-th word)."""
+        loop = self.loop
+        k = len(loop["runs"])
+        loop["runs"].append(run)
+        body = loop["body"]
+        if loop["bytes"] is not None and k < len(loop["bytes"]):
+            body = {**body, "bytes": loop["bytes"][k]}
+        self.apply_prompt(run, loop["line"], body)
+
+    def close_loop(self) -> None:
+        """The loop's output ended: when its ``-bytes`` was taken from its words in order but
+        it printed another number of runs than it has words (an iteration failed, or printed
+        two), which size each headerless row measured is unknown: its rows are reported."""
+        loop, self.loop = self.loop, None
+        sizes, runs = loop["bytes"], loop["runs"]
+        if sizes is None or len(runs) == len(sizes):
+            return
+        lost = []
+        for run in runs:
+            if run.rows and not (run.sizes or run.mr_sizes):
+                lost += [(r[0], self.lines[r[0] - 1]) for r in run.rows]
+                run.rows = []
+        if lost:
+            self.unplaced.extend(lost)
+            warnings.warn(LineWarning(
+                f"{self.source}: line {{lines}}: a loop over -bytes printed {len(runs)} runs for "
+                f"its {len(sizes)} sizes: which size each row measured cannot be told (reported)",
+                [loop["line"] - 1]), stacklevel=3)
 
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
         if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)
