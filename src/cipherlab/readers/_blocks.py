@@ -71,8 +71,9 @@ class _BlockReaders:
         ``clean`` leaves as it is, a prompt with its result).
         """
         run = self.cur
-        if run is None or run.has_cells() or self.pending_doing is not None:
-            return 0
+        if run is None or run.has_cells() or self.pending_doing is not None or \
+                self.loop is not None and not self.in_loop(run):
+            return 0  # (a loop's first output: the line pass opens its run)
         m = _progress.DOING_PLAIN_LINES.match(self.text, self.starts[idx])
         if m is None:
             return 0
@@ -299,7 +300,8 @@ class _BlockReaders:
         # (a run without cells whose records a record of the block repeats, or a block that
         # repeats one of its own, is a run stopped before its table: the rules decide too)
         if run is None or run.has_cells() or run.killed or (run.has_progress() and not run.done.isdisjoint(
-                zip(algorithms, blocks))) or len(set(zip(algorithms, blocks))) != n:
+                zip(algorithms, blocks))) or len(set(zip(algorithms, blocks))) != n or \
+                self.loop is not None and not self.in_loop(run):  # (a loop's first output)
             # Records join a run that has cells until one opens the next (the rules of
             # _boundaries, asked of each record as the line path asks them; one repeating a
             # record of this block repeats one of the run's): that one starts the next run.
