@@ -1250,3 +1250,29 @@ def test_a_table_of_one_size_in_cycles_per_byte_is_reported_not_dropped(tmp_path
     df, messages = _ingest_warned(tmp_path, "cpb.html", text)
     assert df is None or df["flag"].eq("unit unknown").all()
     assert any("line(s) 2, 3" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("bare.md", "Throughput in MB/s:\n\n| cipher | 16 | 64 | 256 | 1024 |\n|---|---|---|---|---|\n"
+                "| sm4-cbc | 101.2 | 118.7 | 121.9 | 122.8 |\n| aes-128-cbc | 1012.3 | 1203.5 | 1251.1 | 1263.0 |\n"),
+    ("bare.txt", "Results (MiB/s), OpenSSL 3.2.1\n\n```\nalgorithm        16      64     256    1024\n"
+                 "sm4-cbc       101.2   118.7   121.9   122.8\naes-128-cbc  1012.3  1203.5  1251.1  1263.0\n```\n"),
+])
+def test_column_titles_that_are_bare_block_sizes_are_read_in_the_prose_unit(tmp_path, name, text):
+    """196 as a pipe table and an aligned block: a header row of bare integers, rising, each a
+    size openssl measures, is a row of block sizes; the unit is the prose's."""
+    df = _ingest(tmp_path, name, text)
+    assert df is not None and not df["flag"].notna().any()
+    assert df.block_bytes.tolist()[:4] == [16, 64, 256, 1024]
+    scale = 1e6 if name.endswith(".md") else 2.0 ** 20
+    assert df.bytes_per_s.iloc[0] == pytest.approx(101.2 * scale)
+
+
+def test_bare_size_titles_without_a_unit_stay_loud_and_counts_of_threads_are_no_sizes(tmp_path):
+    """No unit stated: each cell flagged (never read as bytes/s); `1 2 4 8` are counts, not
+    block sizes (the columns of a thread sweep)."""
+    rows = "aes-128-gcm\t812.3\t2301.7\t4688.2\t6512.9\n"
+    df = _ingest(tmp_path, "nounit.txt", "Results:\ncipher\t16\t64\t256\t1024\n" + rows)
+    assert df is None or df["flag"].eq("unit unknown").all()
+    df = _ingest(tmp_path, "threads.txt", "Throughput in MB/s:\ncipher\t1\t2\t4\t8\n" + rows)
+    assert df is None or "block_bytes" not in df or not df.block_bytes.isin([1, 2, 4, 8]).any()
