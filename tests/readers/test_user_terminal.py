@@ -776,3 +776,20 @@ def test_a_loops_bytes_are_taken_in_order_only_when_each_word_printed_one_run():
         df = cipherlab.ingest(loop + "SM4-CBC     112873.11k\nSM4-CBC     125873.11k\n"
                               "$ openssl speed -bytes 16 md5\nmd5     212873.11k\n")
     assert df.algorithm.tolist() == ["md5"]
+
+
+def test_a_loops_command_line_a_mail_client_broke_is_joined_up_to_its_done():
+    """200 wrapped at 72: `$ for c in a b` / `c; do openssl speed ... -evp` / `$c | tail -1;
+    done`: the pieces are one loop (its rows were lost without a word); a row of one `k` value
+    after a cipher's name that no command explains is reported, not taken for a label."""
+    text = ("admin@build-host:~/bench$ for c in aes-128-ctr aes-192-ctr\naes-256-ctr; do openssl "
+            "speed -elapsed -bytes 1024 -evp\n$c 2>/dev/null | tail -1; done\n"
+            "AES-128-CTR    9012873.11k\nAES-192-CTR    7722873.11k\nAES-256-CTR    6622873.11k\n")
+    df = _read(text)
+    assert df.algorithm.tolist() == ["aes-128-ctr", "aes-192-ctr", "aes-256-ctr"]
+    assert set(df.block_bytes) == {1024} and (df.timing == "elapsed").all() and df.run.nunique() == 3
+    import cipherlab
+    with pytest.warns(UserWarning, match=r"line\(s\) 2, 3"):
+        df = cipherlab.ingest("some words here\nAES-128-CTR    9012873.11k\nAES-192-CTR    7722873.11k\n"
+                              "$ openssl speed -bytes 16 md5\nmd5    212873.11k\n")
+    assert _runs(df, "label") != ["AES-192-CTR 7722873.11k"]

@@ -59,6 +59,7 @@ ENGINE = "blocks"
 _NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
+_LONE_K_ROW = re.compile(r"([A-Za-z][\w()-]*(?: [\w()-]+){0,2})\s+\d[\d,]*\.\d\dk\s*$")  # (name, one rate)
 _HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz")
 # A value in one of openssl's own rates, spelled out (a benchmark harness's summary of its
 # trials: the Phoronix Test Suite's `Average: 7610554920 byte/s`, `1834.5 sign/s`); a disk's or a
@@ -95,6 +96,11 @@ _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 _SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _WRAPPED_COMMAND = 50  # a command line this long, its next line an option: a mail client broke it
+# A loop at a prompt (in the line's first _LOOP_AT characters), and the words that close one
+# (sh's `done`, fish's `end`, PowerShell's `}`): a loop's line without them was broken.
+_LOOP_START = re.compile(r"(?:^|[$#%>\u276f]\s*)(?:for|while|until|foreach)\s")
+_LOOP_AT = 64
+_LOOP_CLOSED = re.compile(r"(?:^|[;&|\s])(?:done|end)\b|\}")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 # What time(1) prints of a command, on one line: zsh's "<command>  18.00s user 0.09s system 99%
 # cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%";
@@ -175,6 +181,9 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
             next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
+        lone = _LONE_K_ROW.match(line) if _K_VALUE.search(line) is not None else None
+        if lone is not None and is_known(canonical(lone[1])[0]):
+            return True  # (a row cut to its last line, `| tail -1`, that no command explains)
         return _name_then_numbers(line)  # (two number tokens, found without splitting a line)
     if in_table and not _HEADING.match(line) or _K_VALUE.search(line):
         return True  # (under a table, numbers are its rows; a Markdown heading's are no row)
@@ -493,6 +502,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             elif line.startswith("Got:") and _GOT.match(line) is None:
                 line, extra = self.rejoined_got(idx, line)  # (wrapped the same way)
                 resume = idx + 1 + extra
+            elif len(line) >= _WRAPPED_COMMAND and _LOOP_START.search(line, 0, _LOOP_AT) and \
+                    _LOOP_CLOSED.search(line) is None and (joined := self.rejoined_loop(idx, line))[1]:
+                line, extra = joined  # (a loop's command line a mail client broke)
+                resume = idx + 1 + extra
             elif "speed" in line and len(line) >= _WRAPPED_COMMAND:
                 line, extra = self.rejoined_command(idx, line)
                 resume = idx + 1 + extra
@@ -600,6 +613,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return line, 0
         joined = f"{line} {nxt}"
         return (joined, 1) if _parse_prompt(joined) is not None else (line, 0)
+
+    def rejoined_loop(self, idx: int, line: str) -> tuple[str, int]:
+        """A loop's command line a mail client broke (``$ for c in a b`` / ``c; do openssl speed
+        -evp`` / ``$c | tail -1; done``) joined with its pieces up to the one that closes the
+        loop, when the whole is a loop that runs openssl speed; ``(line, 0)`` else."""
+        text = line
+        for j, nxt in self.pieces(idx, ("Doing ", "+")):
+            text = f"{text} {nxt}"
+            if _LOOP_CLOSED.search(nxt) is not None:
+                prompt = _parse_prompt(text) if "speed" in text else None
+                return (text, j - idx) if prompt is not None and "loop" in prompt else (line, 0)
+        return line, 0
 
     def rejoined_got(self, idx: int, line: str) -> tuple[str, int]:
         """A ``-multi`` child's ``Got: +F:... from N`` line cut short (a mail client breaks it
