@@ -1276,3 +1276,14 @@ def test_bare_size_titles_without_a_unit_stay_loud_and_counts_of_threads_are_no_
     assert df is None or df["flag"].eq("unit unknown").all()
     df = _ingest(tmp_path, "threads.txt", "Throughput in MB/s:\ncipher\t1\t2\t4\t8\n" + rows)
     assert df is None or "block_bytes" not in df or not df.block_bytes.isin([1, 2, 4, 8]).any()
+
+
+def test_headerless_rows_of_bare_numbers_are_reported_never_read_as_bytes_per_second(tmp_path):
+    """197 without its header row: six bare numbers after a cipher's name were read as openssl's
+    header-less row, in bytes/s (the prose said MB/s); openssl prints its rates with a `k`, so
+    such a row is another table's, whose sizes are not stated: reported."""
+    text = ("Throughput in MB/s:\naes-128-gcm\t1712.42\t4371.90\t6802.13\t7930.44\t8301.76\t8327.15\n"
+            "aes-256-gcm  1398.01  3520.66  5311.57  6040.32  6288.99  6305.02\n")
+    df, messages = _ingest_warned(tmp_path, "bare.txt", text)
+    assert df is None or df["flag"].notna().all()
+    assert any("line(s) 2, 3" in m for m in messages)

@@ -59,6 +59,7 @@ ENGINE = "blocks"
 _NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
+_K_ENDS = frozenset("kK")
 _LONE_K_ROW = re.compile(r"([A-Za-z][\w()-]*(?: [\w()-]+){0,2})\s+\d[\d,]*\.\d\dk\s*$")  # (name, one rate)
 _HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz")
 # A value in one of openssl's own rates, spelled out (a benchmark harness's summary of its
@@ -923,8 +924,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if self.loop is not None and not self.in_loop(run):
             run = self.new_run(i, "a loop's output")  # (the loop's command: its options)
         elif run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
-            if len(toks) not in (5, 6):
-                return False  # no table here, and not a whole header-less row either
+            if len(toks) not in (5, 6) or toks[0][-1:] not in _K_ENDS:
+                # no table here, and not a whole header-less row either: openssl prints its
+                # rates in 1000s with a `k` (bare numbers are another table's, in a unit
+                # this row does not state: reported, never read as bytes/s)
+                return False
             run = self.run(i)
         elif run.rows and (run.sizes or self.loop is not None):
             new = self.open(i, Event(SYM_ROW, self.algorithm_of[name]))
