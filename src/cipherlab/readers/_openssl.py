@@ -198,6 +198,18 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
 _FIELDS = re.compile(r"[\s,;|]+")
 
 
+@_memo
+def _names_only(text: str) -> bool:
+    """Whether a label's words are all names of algorithms (``sm4-cbc aes-128-cbc``): a list
+    of what a loop reads, no name of a run.
+
+    >>> _names_only("sm4-cbc aes-128-cbc"), _names_only("Raspberry Pi 4"), _names_only("")
+    (True, False, False)
+    """
+    words = text.split()
+    return bool(words) and len(words) <= 8 and all(is_known(canonical(w)[0]) for w in words)
+
+
 def _name_then_numbers(line: str) -> bool:
     """A cipher's name, then nothing but two or more numbers: a row of a long table whose
     header was not read (``aes-128-gcm,16,512.3``: name, size, rate), which must be reported.
@@ -773,8 +785,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     v = v if joined == SKIP else joined  # (joined, it may be program output)
                 elif wrapped_tail(prose[k - 1][1], text, by_case=False):
                     continue  # (not after a fence: "```" / "without:")
-            if self.vetoed_in_a_log(v, j, i, text):
-                continue
+            if self.vetoed_in_a_log(v, j, i, text) or isinstance(v, Label) and bool(v.text) and \
+                    _names_only(v.text):
+                continue  # (a list of cipher names, `cat ciphers.txt`'s output, names no run)
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
                 break  # (a comment's line labels only the runs inside that comment)
