@@ -515,7 +515,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             elif line.startswith("Got:") and _GOT.match(line) is None:
                 line, extra = self.rejoined_got(idx, line)  # (wrapped the same way)
                 resume = idx + 1 + extra
-            elif len(line) >= _WRAPPED_COMMAND and _LOOP_START.search(line, 0, _LOOP_AT) and \
+            elif len(line) >= _WRAPPED_COMMAND and ("for" in line or "while" in line or "until" in line) \
+                    and _LOOP_START.search(line, 0, _LOOP_AT) and \
                     _LOOP_CLOSED.search(line) is None and (joined := self.rejoined_loop(idx, line))[1]:
                 line, extra = joined  # (a loop's command line a mail client broke)
                 resume = idx + 1 + extra
