@@ -1287,3 +1287,14 @@ def test_headerless_rows_of_bare_numbers_are_reported_never_read_as_bytes_per_se
     df, messages = _ingest_warned(tmp_path, "bare.txt", text)
     assert df is None or df["flag"].notna().all()
     assert any("line(s) 2, 3" in m for m in messages)
+
+
+def test_a_lower_case_mbps_is_read_only_where_the_text_spells_it_out(tmp_path):
+    """`mbps` alone may be megabits or megabytes: flagged; where the text defines it ("mbps =
+    megabits per second") the cells are read in that unit."""
+    table = "| cipher | 16 bytes | 8192 bytes |\n|---|---|---|\n| aes-128-gcm | 6498.4 | 57611.2 |\n"
+    df = _ingest(tmp_path, "def.md", "Results (mbps = megabits per second):\n\n" + table)
+    assert df is not None and df["flag"].isna().all()
+    assert df.bytes_per_s.tolist() == pytest.approx([6498.4e6 / 8, 57611.2e6 / 8])
+    df = _ingest(tmp_path, "undef.md", "Results in mbps:\n\n" + table)
+    assert df is None or df["flag"].eq("unit unknown").all()

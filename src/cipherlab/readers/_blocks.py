@@ -88,6 +88,8 @@ class _BlockReaders:
                     rec.operation = "decrypt"
                 if rec.count is None and not _progress.result(rec, rest):
                     break  # (a prompt waiting for its result: see doing)
+                if rec.key() in run.done:
+                    break  # (a record the run has: the rules decide, line by line)
             except (ValueError, IndexError):
                 break
             run.progress.append(rec)
