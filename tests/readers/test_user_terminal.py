@@ -793,3 +793,14 @@ def test_a_loops_command_line_a_mail_client_broke_is_joined_up_to_its_done():
         df = cipherlab.ingest("some words here\nAES-128-CTR    9012873.11k\nAES-192-CTR    7722873.11k\n"
                               "$ openssl speed -bytes 16 md5\nmd5    212873.11k\n")
     assert _runs(df, "label") != ["AES-192-CTR 7722873.11k"]
+
+
+def test_a_loops_output_ends_at_the_next_command_and_a_header_after_headerless_rows_is_a_new_run():
+    """The loop's `-elapsed` is no option of what `ssh other cat old.txt` shows after it; a
+    `type` header after rows read without one (`| tail -1`'s) opens the next run."""
+    text = ("$ for c in aes-128-gcm aes-256-gcm; do openssl speed -elapsed -bytes 16 -evp $c "
+            "2>/dev/null | tail -1; done\nAES-128-GCM     612873.11k\nAES-256-GCM     512873.11k\n"
+            "$ ssh other cat /tmp/old-run.txt\ntype             16 bytes\nAES-128-GCM     412873.11k\n")
+    df = _read(text)
+    assert df.run.nunique() == 3
+    assert [t if t == t else None for t in df.timing] == ["elapsed", "elapsed", None]

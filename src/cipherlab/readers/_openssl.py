@@ -669,6 +669,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
             # it elsewhere may print the hosts' names (clush's frames, a loop's echo)
             output, self.output_to = self.output_to == i - 1, i
+            if self.loop is not None and not output:
+                self.close_loop()  # (another command: the loop's output is over)
             m = _VERSION_COMMAND.search(line) if not output and "version" in line else None
             if m is not None:
                 self.version_command = (i, m["bin"])
