@@ -74,11 +74,17 @@ class _BlockReaders:
         if run is None or run.has_cells() or self.pending_doing is not None or \
                 self.loop is not None and not self.in_loop(run):
             return 0  # (a loop's first output: the line pass opens its run)
-        m = _progress.DOING_PLAIN_LINES.match(self.text, self.starts[idx])
-        if m is None:
-            return 0
+        span = self.plain_doing_span  # (a block a repeated record cut: its end is known)
+        if span is not None and span[0] <= idx < span[1]:
+            end = span[1]
+        else:
+            m = _progress.DOING_PLAIN_LINES.match(self.text, self.starts[idx])
+            if m is None:
+                return 0
+            end = idx + m[0].count("\n")
+            self.plain_doing_span = (idx, end)
         decrypt, used = run.opts.get("decrypt"), 0
-        for i, line in enumerate(self.lines[idx:idx + m[0].count("\n")], start=idx + 1):
+        for i, line in enumerate(self.lines[idx:end], start=idx + 1):
             try:  # (what the line pass does to a line that fails, it does: see parse)
                 got = _progress.doing(line, i)
                 if got is None:

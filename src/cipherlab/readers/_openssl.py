@@ -291,6 +291,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
         self.loop: dict | None = None  # the loop whose output this is (see unbound_prompt)
+        self.plain_doing_span: tuple[int, int] | None = None  # (see plain_doing_block)
 
     # --- pending continuations ------------------------------------------------------------
     def flush_pending(self) -> None:
