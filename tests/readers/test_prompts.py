@@ -106,17 +106,29 @@ def test_other_systems_prompts_and_lists_bind_their_speed_commands_options(line,
     "C:\\bench>for %%c in (aes-128-gcm sm4-cbc) do openssl speed -elapsed -evp %%c",
 ])
 def test_a_loop_or_a_list_of_several_speed_commands_binds_none(line):
+    """The line binds no run (a loop's command is given to the runs it prints: see below)."""
     prompt = parse_prompt(line)
     assert prompt is not None and prompt["unbound"] and "timing" not in prompt
 
 
-def test_a_loops_runs_are_read_with_a_warning_and_none_of_its_options():
+def test_a_loops_options_that_it_does_not_fill_in_are_each_runs():
+    """`-elapsed` in a loop's body holds for every run it prints; `-seconds $s` is no condition
+    (no warning); each iteration's output is a run."""
     text = ("$ for s in 1 2; do openssl speed -elapsed -seconds $s -evp aes-128-gcm 2>/dev/null; done\n"
             "type             16 bytes     64 bytes\nAES-128-GCM     612873.11k  1641206.30k\n"
             "type             16 bytes     64 bytes\nAES-128-GCM     622873.11k  1651206.30k\n")
-    with pytest.warns(UserWarning, match=r"line 1: a loop runs openssl speed: none of its options"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         df = cipherlab.ingest(text)
-    assert df.run.nunique() == 2 and df.timing.isna().all()
+    assert df.run.nunique() == 2 and (df.timing == "elapsed").all()
+
+
+def test_an_option_a_loop_fills_in_that_no_output_states_is_bound_to_none_loudly():
+    text = ("$ for p in default legacy; do openssl speed -provider $p -bytes 16 md5; done\n"
+            "type             16 bytes\nmd5     212873.11k\ntype             16 bytes\nmd5     202873.11k\n")
+    with pytest.warns(UserWarning, match=r"line 1: a loop runs openssl speed: its -provider changes"):
+        df = cipherlab.ingest(text)
+    assert df.run.nunique() == 2 and "provider" not in df
 
 
 def test_an_exported_mask_holds_for_every_command_until_it_is_cleared():
@@ -234,14 +246,16 @@ def test_a_command_run_elsewhere_binds_its_options_and_the_runners_mask(line, bo
 
 
 def test_each_run_a_loop_prints_is_named_by_the_line_the_loop_echoes_above_it():
-    """A loop's command line binds no options (loud) and opens no run: the first host's output,
-    right below it, is named by its echo as the others are (it had no label)."""
+    """A loop's command line opens no run: the first host's output, right below it, is named
+    by its echo as the others are (it had no label); the loop's command is each run's."""
     table = "type             16 bytes\nsha256           {}k\n"
     text = ("$ for h in pi4 pi5; do echo \"$h:\"; ssh $h openssl speed -bytes 16 sha256; done\n"
             "pi4:\n" + table.format("21870.33") + "pi5:\n" + table.format("61604.29"))
-    with pytest.warns(UserWarning, match="line 1: a loop runs openssl speed"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (what the loop fills in, the host, the echo names)
         df = cipherlab.ingest(text)
     assert df.groupby("run", observed=True).label.first().tolist() == ["pi4", "pi5"]
+    assert set(df.block_bytes) == {16}  # (the loop's command's -bytes 16)
 
 
 def test_a_command_without_the_mask_of_its_twin_ran_with_nothing_switched_off():
@@ -316,7 +330,8 @@ def test_cmds_loop_with_an_ampersand_list_names_each_run_by_its_echo():
     table = "type             16 bytes\naes-256-gcm     {}k\n"
     text = ("C:\\>for %h in (hv1 hv2) do @echo == %h & ssh %h openssl speed -bytes 16 -evp aes-256-gcm\n"
             "== hv1\n" + table.format("412873.11") + "== hv2\n" + table.format("392873.11"))
-    with pytest.warns(UserWarning, match="a loop runs openssl speed"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         df = cipherlab.ingest(text)
     assert df.label.tolist() == ["hv1", "hv2"]
     assert parse_prompt("$ openssl speed md5 & openssl speed sha1 &")["unbound"] == \

@@ -1250,3 +1250,51 @@ def test_a_table_of_one_size_in_cycles_per_byte_is_reported_not_dropped(tmp_path
     df, messages = _ingest_warned(tmp_path, "cpb.html", text)
     assert df is None or df["flag"].eq("unit unknown").all()
     assert any("line(s) 2, 3" in m for m in messages)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("bare.md", "Throughput in MB/s:\n\n| cipher | 16 | 64 | 256 | 1024 |\n|---|---|---|---|---|\n"
+                "| sm4-cbc | 101.2 | 118.7 | 121.9 | 122.8 |\n| aes-128-cbc | 1012.3 | 1203.5 | 1251.1 | 1263.0 |\n"),
+    ("bare.txt", "Results (MiB/s), OpenSSL 3.2.1\n\n```\nalgorithm        16      64     256    1024\n"
+                 "sm4-cbc       101.2   118.7   121.9   122.8\naes-128-cbc  1012.3  1203.5  1251.1  1263.0\n```\n"),
+])
+def test_column_titles_that_are_bare_block_sizes_are_read_in_the_prose_unit(tmp_path, name, text):
+    """196 as a pipe table and an aligned block: a header row of bare integers, rising, each a
+    size openssl measures, is a row of block sizes; the unit is the prose's."""
+    df = _ingest(tmp_path, name, text)
+    assert df is not None and not df["flag"].notna().any()
+    assert df.block_bytes.tolist()[:4] == [16, 64, 256, 1024]
+    scale = 1e6 if name.endswith(".md") else 2.0 ** 20
+    assert df.bytes_per_s.iloc[0] == pytest.approx(101.2 * scale)
+
+
+def test_bare_size_titles_without_a_unit_stay_loud_and_counts_of_threads_are_no_sizes(tmp_path):
+    """No unit stated: each cell flagged (never read as bytes/s); `1 2 4 8` are counts, not
+    block sizes (the columns of a thread sweep)."""
+    rows = "aes-128-gcm\t812.3\t2301.7\t4688.2\t6512.9\n"
+    df = _ingest(tmp_path, "nounit.txt", "Results:\ncipher\t16\t64\t256\t1024\n" + rows)
+    assert df is None or df["flag"].eq("unit unknown").all()
+    df = _ingest(tmp_path, "threads.txt", "Throughput in MB/s:\ncipher\t1\t2\t4\t8\n" + rows)
+    assert df is None or "block_bytes" not in df or not df.block_bytes.isin([1, 2, 4, 8]).any()
+
+
+def test_headerless_rows_of_bare_numbers_are_reported_never_read_as_bytes_per_second(tmp_path):
+    """197 without its header row: six bare numbers after a cipher's name were read as openssl's
+    header-less row, in bytes/s (the prose said MB/s); openssl prints its rates with a `k`, so
+    such a row is another table's, whose sizes are not stated: reported."""
+    text = ("Throughput in MB/s:\naes-128-gcm\t1712.42\t4371.90\t6802.13\t7930.44\t8301.76\t8327.15\n"
+            "aes-256-gcm  1398.01  3520.66  5311.57  6040.32  6288.99  6305.02\n")
+    df, messages = _ingest_warned(tmp_path, "bare.txt", text)
+    assert df is None or df["flag"].notna().all()
+    assert any("line(s) 2, 3" in m for m in messages)
+
+
+def test_a_lower_case_mbps_is_read_only_where_the_text_spells_it_out(tmp_path):
+    """`mbps` alone may be megabits or megabytes: flagged; where the text defines it ("mbps =
+    megabits per second") the cells are read in that unit."""
+    table = "| cipher | 16 bytes | 8192 bytes |\n|---|---|---|\n| aes-128-gcm | 6498.4 | 57611.2 |\n"
+    df = _ingest(tmp_path, "def.md", "Results (mbps = megabits per second):\n\n" + table)
+    assert df is not None and df["flag"].isna().all()
+    assert df.bytes_per_s.tolist() == pytest.approx([6498.4e6 / 8, 57611.2e6 / 8])
+    df = _ingest(tmp_path, "undef.md", "Results in mbps:\n\n" + table)
+    assert df is None or df["flag"].eq("unit unknown").all()

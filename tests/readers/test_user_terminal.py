@@ -726,3 +726,81 @@ def test_bytes_sets_the_one_size_of_an_aead_run_and_openssl_version_above_is_tha
     df = _read(text)
     assert list(df.block_bytes) == [4096] * 3 and "evp" not in df
     assert _runs(df, "tool_version") == ["1.1.1w", None, "1.1.1w"] and _runs(df, "timing") == ["cpu", "cpu", "elapsed"]
+
+
+def test_a_fish_loops_command_binds_each_run_it_prints_and_each_iteration_is_a_run():
+    """200/201 in fish (`for ...; ...; end`, no `do`): the body's `-elapsed` and `-bytes 64`
+    hold for every run; `| tail -n 1` leaves one row an iteration, each its own run, the cipher
+    the loop fills in named by the row."""
+    text = ("> for c in aes-128-ctr sm4-ctr aes-128-ctr; openssl speed -elapsed -bytes 64 -evp $c "
+            "2>/dev/null | tail -n 1; end\n"
+            "AES-128-CTR    3012873.11k\nSM4-CTR     212873.11k\nAES-128-CTR    3022873.11k\n")
+    df = _read(text)
+    assert df.algorithm.tolist() == ["aes-128-ctr", "sm4-ctr", "aes-128-ctr"]
+    assert df.run.nunique() == 3 and set(df.block_bytes) == {64} and (df.timing == "elapsed").all()
+
+
+def test_a_while_read_loops_mask_and_multi_are_each_runs_but_not_a_provider_it_fills_in():
+    """`while read c; do OPENSSL_ia32cap=... openssl speed -multi 2 ...; done < list`: the mask
+    before the command and `-multi 2` hold for each run; `-provider $p` is filled in by the
+    loop and no output states it: bound to none, and said so."""
+    table = "type             16 bytes\n{}     {}k\n"
+    text = ("$ while read c; do OPENSSL_ia32cap=~0x200000200000000 openssl speed -multi 2 -bytes 16 "
+            "-evp $c; done < aeads.txt\n" + table.format("AES-128-GCM", "81287.11") +
+            table.format("AES-256-GCM", "61287.11"))
+    df = _read(text)
+    assert _runs(df, "isa_mask") == ["~0x200000200000000"] * 2 and _runs(df, "multi") == [2, 2]
+    import warnings
+
+    import cipherlab
+    with pytest.warns(UserWarning, match=r"its -provider changes from run to run"):
+        df = cipherlab.ingest("PS> foreach ($p in 'default','fips') { openssl speed -provider $p "
+                              "-bytes 16 -evp aes-128-gcm }\n" + table.format("AES-128-GCM", "81287.11")
+                              + table.format("AES-128-GCM", "71287.11"))
+    assert df.run.nunique() == 2 and "provider" not in df
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # (what the loop fills in, the rows state: no warning)
+        cipherlab.ingest(text)
+    assert not [w for w in caught if "loop" in str(w.message)]
+
+
+def test_a_loops_bytes_are_taken_in_order_only_when_each_word_printed_one_run():
+    """`for b in 16 64 256; do openssl speed -bytes $b ... | tail -1; done`: the k-th row
+    measured the k-th size; when the loop printed another number of rows than it has words
+    (an iteration failed), which size each row measured is unknown: reported, never guessed."""
+    loop = "$ for b in 16 64 256; do openssl speed -bytes $b -evp sm4-cbc 2>/dev/null | tail -1; done\n"
+    df = _read(loop + "SM4-CBC     112873.11k\nSM4-CBC     122873.11k\nSM4-CBC     125873.11k\n")
+    assert df.block_bytes.tolist() == [16, 64, 256] and df.run.nunique() == 3
+    import cipherlab
+    with pytest.warns(UserWarning, match=r"printed 2 runs for its 3 sizes"):
+        df = cipherlab.ingest(loop + "SM4-CBC     112873.11k\nSM4-CBC     125873.11k\n"
+                              "$ openssl speed -bytes 16 md5\nmd5     212873.11k\n")
+    assert df.algorithm.tolist() == ["md5"]
+
+
+def test_a_loops_command_line_a_mail_client_broke_is_joined_up_to_its_done():
+    """200 wrapped at 72: `$ for c in a b` / `c; do openssl speed ... -evp` / `$c | tail -1;
+    done`: the pieces are one loop (its rows were lost without a word); a row of one `k` value
+    after a cipher's name that no command explains is reported, not taken for a label."""
+    text = ("admin@build-host:~/bench$ for c in aes-128-ctr aes-192-ctr\naes-256-ctr; do openssl "
+            "speed -elapsed -bytes 1024 -evp\n$c 2>/dev/null | tail -1; done\n"
+            "AES-128-CTR    9012873.11k\nAES-192-CTR    7722873.11k\nAES-256-CTR    6622873.11k\n")
+    df = _read(text)
+    assert df.algorithm.tolist() == ["aes-128-ctr", "aes-192-ctr", "aes-256-ctr"]
+    assert set(df.block_bytes) == {1024} and (df.timing == "elapsed").all() and df.run.nunique() == 3
+    import cipherlab
+    with pytest.warns(UserWarning, match=r"line\(s\) 2, 3"):
+        df = cipherlab.ingest("some words here\nAES-128-CTR    9012873.11k\nAES-192-CTR    7722873.11k\n"
+                              "$ openssl speed -bytes 16 md5\nmd5    212873.11k\n")
+    assert _runs(df, "label") != ["AES-192-CTR 7722873.11k"]
+
+
+def test_a_loops_output_ends_at_the_next_command_and_a_header_after_headerless_rows_is_a_new_run():
+    """The loop's `-elapsed` is no option of what `ssh other cat old.txt` shows after it; a
+    `type` header after rows read without one (`| tail -1`'s) opens the next run."""
+    text = ("$ for c in aes-128-gcm aes-256-gcm; do openssl speed -elapsed -bytes 16 -evp $c "
+            "2>/dev/null | tail -1; done\nAES-128-GCM     612873.11k\nAES-256-GCM     512873.11k\n"
+            "$ ssh other cat /tmp/old-run.txt\ntype             16 bytes\nAES-128-GCM     412873.11k\n")
+    df = _read(text)
+    assert df.run.nunique() == 3
+    assert [t if t == t else None for t in df.timing] == ["elapsed", "elapsed", None]

@@ -71,13 +71,20 @@ class _BlockReaders:
         ``clean`` leaves as it is, a prompt with its result).
         """
         run = self.cur
-        if run is None or run.has_cells() or self.pending_doing is not None:
-            return 0
-        m = _progress.DOING_PLAIN_LINES.match(self.text, self.starts[idx])
-        if m is None:
-            return 0
+        if run is None or run.has_cells() or self.pending_doing is not None or \
+                self.loop is not None and not self.in_loop(run):
+            return 0  # (a loop's first output: the line pass opens its run)
+        span = self.plain_doing_span  # (a block a repeated record cut: its end is known)
+        if span is not None and span[0] <= idx < span[1]:
+            end = span[1]
+        else:
+            m = _progress.DOING_PLAIN_LINES.match(self.text, self.starts[idx])
+            if m is None:
+                return 0
+            end = idx + m[0].count("\n")
+            self.plain_doing_span = (idx, end)
         decrypt, used = run.opts.get("decrypt"), 0
-        for i, line in enumerate(self.lines[idx:idx + m[0].count("\n")], start=idx + 1):
+        for i, line in enumerate(self.lines[idx:end], start=idx + 1):
             try:  # (what the line pass does to a line that fails, it does: see parse)
                 got = _progress.doing(line, i)
                 if got is None:
@@ -87,6 +94,8 @@ class _BlockReaders:
                     rec.operation = "decrypt"
                 if rec.count is None and not _progress.result(rec, rest):
                     break  # (a prompt waiting for its result: see doing)
+                if rec.key() in run.done:
+                    break  # (a record the run has: the rules decide, line by line)
             except (ValueError, IndexError):
                 break
             run.progress.append(rec)
@@ -299,7 +308,8 @@ class _BlockReaders:
         # (a run without cells whose records a record of the block repeats, or a block that
         # repeats one of its own, is a run stopped before its table: the rules decide too)
         if run is None or run.has_cells() or run.killed or (run.has_progress() and not run.done.isdisjoint(
-                zip(algorithms, blocks))) or len(set(zip(algorithms, blocks))) != n:
+                zip(algorithms, blocks))) or len(set(zip(algorithms, blocks))) != n or \
+                self.loop is not None and not self.in_loop(run):  # (a loop's first output)
             # Records join a run that has cells until one opens the next (the rules of
             # _boundaries, asked of each record as the line path asks them; one repeating a
             # record of this block repeats one of the run's): that one starts the next run.

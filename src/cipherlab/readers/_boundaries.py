@@ -94,14 +94,28 @@ def _header_line_after_a_table(p, run: _Run, ev: Event) -> bool:
 
 def _table_header_again(p, run: _Run, ev: Event) -> bool:
     """A ``type 16 bytes ...`` header after a table of rows under a header: the next table is
-    another run's (``-bytes 16384`` then ``-bytes 8192``)."""
-    return bool(run.rows and run.header_used) or "harness" in run.dialects
+    another run's (``-bytes 16384`` then ``-bytes 8192``); so is one after rows read without
+    a header (``| tail -1``'s): openssl prints its header above its rows."""
+    return bool(run.rows and (run.header_used or not (run.sizes or run.mr_sizes))) or \
+        "harness" in run.dialects
 
 
 def _command_line(p, run: _Run, ev: Event) -> bool:
     """A command line (``$ openssl speed -evp md5``) or a harness's header after anything of
     the run's: what follows is the output of that command."""
     return run.has_content()
+
+
+def _loops_output(p, run: _Run, ev: Event) -> bool:
+    """Output after a loop's command line, while the current run is none the loop printed
+    (the run above the loop), or, each run's output cut to its last line (``| tail -1``), a
+    row after the run's row: each iteration is a run of its own (the process is)."""
+    loop = p.loop
+    if loop is None:
+        return False
+    if not p.in_loop(run):
+        return run.has_content()
+    return loop["tail1"] and ev.kind == SYM_ROW and bool(run.rows)
 
 
 def _forked_after_cells(p, run: _Run, ev: Event) -> bool:
@@ -175,6 +189,9 @@ BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("first run", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
                                      HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}),
              _no_run, inferred=False),
+    Boundary("a loop's output", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
+                                          HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, SYM_ROW,
+                                          FORKED}), _loops_output, inferred=False),
     Boundary("after an interrupt", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
                                               HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, SYM_ROW,
                                               FORKED}), _after_an_interrupt, inferred=False),
@@ -308,6 +325,8 @@ class _RunBoundaries:
         if run.prose_version is None and self.stated_version is not None:
             run.prose_version = self.standing_version(i)
         self.runs.append(run)
+        if self.loop is not None:
+            self.loop_run(run)
         return run
 
     def state_version(self, i: int, version) -> None:

@@ -583,8 +583,9 @@ def _value_columns(titles: list[list[str]], keys: int, body: list[list[str]],
     """The measurement columns after the ``keys`` row-name columns, with their roles
     (``counted``: the rows count processes, and a ``Total`` column is their sum, measured)."""
     columns = []
+    bare = _bare_sizes([t[-1] for t in titles[keys:]])
     every = [_titled_runs([_measured_total(r) if counted else r
-                           for r in map(role, titles[j]) if r.kind != BLANK])
+                           for r in (role(t, sizes=bare) for t in titles[j]) if r.kind != BLANK])
              for j in range(keys, len(titles))]
     stats = sum(any(r.kind == STAT for r in roles) for roles in every)
     named = {" ".join(t).lower() for t in titles[keys:]}
@@ -597,6 +598,25 @@ def _value_columns(titles: list[list[str]], keys: int, body: list[list[str]],
                 not _is_derived_column(values) and not _of_columns(" ".join(titles[j]).lower(), named):
             columns.append((j, roles))
     return columns
+
+
+# The block sizes openssl measures (its default, -aead's and -mb's series, and 4096): a row of
+# column titles that are bare integers, each one of these, rising, is a row of block sizes
+# (a spreadsheet's copy of openssl's table: `cipher<TAB>16<TAB>64<TAB>256 ...`).
+_OPENSSL_SIZES = frozenset({2, 16, 31, 64, 136, 256, 1024, 4096, 8192, 16384, 32768, 65536, 131072})
+
+
+def _bare_sizes(titles: list[str]) -> bool:
+    """Whether the column titles after the row names are all bare block sizes: three or more
+    integers, rising, each a size openssl measures (not counts of threads: ``1 2 4 8``).
+
+    >>> _bare_sizes(["16", "64", "256", "1024"]), _bare_sizes(["1", "2", "4", "8"]), _bare_sizes(["16", "64"])
+    (True, False, False)
+    """
+    if len(titles) < 3 or not all(t.isdigit() for t in titles):
+        return False
+    sizes = [int(t) for t in titles]
+    return all(n in _OPENSSL_SIZES for n in sizes) and all(a < b for a, b in zip(sizes, sizes[1:]))
 
 
 def _measured_total(r: Role) -> Role:

@@ -59,6 +59,7 @@ ENGINE = "blocks"
 _NUMBERS = re.compile(r"(?<!\S)(?:-?\d[\d,]*\.\d+[ks]?|[-+]?(?:inf|nan)k?)(?!\S)")
 _INTS = re.compile(r"^\S+(?:\s+\d{3,}){2,}$")
 _K_VALUE = re.compile(r"\d\.\d\dk\b")
+_K_ENDS = frozenset("kK")
 _HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 GHz / 4.70 GHz")
 # A value in one of openssl's own rates, spelled out (a benchmark harness's summary of its
 # trials: the Phoronix Test Suite's `Average: 7610554920 byte/s`, `1834.5 sign/s`); a disk's or a
@@ -95,6 +96,11 @@ _ROW_LABEL = re.compile(r"^([^:\s][^:]{0,39}?):\s+(\S.*)$")
 _SIZES_TAIL = re.compile(r"type\s+\d+\s*(?:bytes?|byts|B)\b")
 _GOT = re.compile(r"^Got: (?P<rec>\+.*?) from (?P<child>\d+)\s*$")
 _WRAPPED_COMMAND = 50  # a command line this long, its next line an option: a mail client broke it
+# A loop at a prompt (in the line's first _LOOP_AT characters), and the words that close one
+# (sh's `done`, fish's `end`, PowerShell's `}`): a loop's line without them was broken.
+_LOOP_START = re.compile(r"(?:^|[$#%>\u276f]\s*)(?:for|while|until|foreach)\s")
+_LOOP_AT = 64
+_LOOP_CLOSED = re.compile(r"(?:^|[;&|\s])(?:done|end)\b|\}")
 _FORKED = re.compile(r"^Forked child (?P<child>\d+)\s*$")
 # What time(1) prints of a command, on one line: zsh's "<command>  18.00s user 0.09s system 99%
 # cpu 18.127 total", BSD's "18.12 real  18.00 user  0.09 sys", tcsh's "18.004u 0.092s 0:18.12 99.8%";
@@ -131,6 +137,11 @@ _PLACED_WORDS = ("inf", "nan", "speed", *T.FAILURE_WORDS)
 _PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child", "type", "^C",
                   *T.VERSION_PREFIXES, *T.META_PREFIXES, *T.ELAPSED_NOTICES, *T.NOTICES,
                   *T.FAILURE_STARTS)
+
+
+# What a loop fills in that each run's output states: the row's name (`-evp $c`, `$c`), the
+# `type` header's size or the loop's words (`-bytes $b`), the seconds (no condition of a run).
+_FILLED_BY_OUTPUT = frozenset({"evp", "hmac", "cmac", "algorithm", "bytes", "seconds"})
 
 
 def is_prose(line: str) -> bool:
@@ -171,8 +182,8 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
         return True
     if "k" in line and _K_VALUE.search(line):
         head = _FIRST_VALUE.split(line, 1)[0]  # (one value in openssl's k after a cipher's name,
-        if len(head) <= 48 and _names_a_cipher(head):  # "sha256 1024 bytes 1345.67k"; not
-            return True  # a sentence that quotes a table's value)
+        if len(head) <= 48 and _names_a_cipher(head):  # "sha256 1024 bytes 1345.67k", a row
+            return True  # cut to its last line by `| tail -1`; not a sentence quoting a value)
     # (a number token holds "." or is inf/nan: prose mostly holds none)
     if not (("." in line or "inf" in line or "nan" in line) and
             next(islice(_NUMBERS.finditer(line), 1, None), None)) and not _INTS.match(line):
@@ -186,11 +197,25 @@ def looks_like_data(line: str, in_table: bool = False) -> bool:
 
 
 def _names_a_cipher(text: str) -> bool:
-    return any(is_known(canonical(w)[0]) for w in _WORD.findall(text))
+    """Whether a row's head names a cipher: a word of it, or the whole (``des ede3``)."""
+    return any(is_known(canonical(w)[0]) for w in _WORD.findall(text)) or \
+        is_known(canonical(" ".join(text.split()))[0])
 
 
 # The fields of a row of a long table: blanks, commas, semicolons or bars between them.
 _FIELDS = re.compile(r"[\s,;|]+")
+
+
+@_memo
+def _names_only(text: str) -> bool:
+    """Whether a label's words are all names of algorithms (``sm4-cbc aes-128-cbc``): a list
+    of what a loop reads, no name of a run.
+
+    >>> _names_only("sm4-cbc aes-128-cbc"), _names_only("Raspberry Pi 4"), _names_only("")
+    (True, False, False)
+    """
+    words = text.split()
+    return bool(words) and len(words) <= 8 and all(is_known(canonical(w)[0]) for w in words)
 
 
 def _name_then_numbers(line: str) -> bool:
@@ -273,6 +298,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.tagged_rows: int | None = None  # rows with words in parentheses after their values
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
+        self.loop: dict | None = None  # the loop whose output this is (see unbound_prompt)
+        self.plain_doing_span: tuple[int, int] | None = None  # (see plain_doing_block)
 
     # --- pending continuations ------------------------------------------------------------
     def flush_pending(self) -> None:
@@ -497,6 +524,11 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             elif line.startswith("Got:") and _GOT.match(line) is None:
                 line, extra = self.rejoined_got(idx, line)  # (wrapped the same way)
                 resume = idx + 1 + extra
+            elif len(line) >= _WRAPPED_COMMAND and ("for" in line or "while" in line or "until" in line) \
+                    and _LOOP_START.search(line, 0, _LOOP_AT) and \
+                    _LOOP_CLOSED.search(line) is None and (joined := self.rejoined_loop(idx, line))[1]:
+                line, extra = joined  # (a loop's command line a mail client broke)
+                resume = idx + 1 + extra
             elif "speed" in line and len(line) >= _WRAPPED_COMMAND:
                 line, extra = self.rejoined_command(idx, line)
                 resume = idx + 1 + extra
@@ -520,6 +552,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 else:
                     self.note_prose(i, line)
         self.flush_pending()
+        if self.loop is not None:
+            self.close_loop()
 
     def listed_value(self, i: int, line: str) -> bool:
         """Whether line ``i`` (cleaned: ``line``) is a value alone in a list of them right under
@@ -603,6 +637,18 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         joined = f"{line} {nxt}"
         return (joined, 1) if _parse_prompt(joined) is not None else (line, 0)
 
+    def rejoined_loop(self, idx: int, line: str) -> tuple[str, int]:
+        """A loop's command line a mail client broke (``$ for c in a b`` / ``c; do openssl speed
+        -evp`` / ``$c | tail -1; done``) joined with its pieces up to the one that closes the
+        loop, when the whole is a loop that runs openssl speed; ``(line, 0)`` else."""
+        text = line
+        for j, nxt in self.pieces(idx, ("Doing ", "+")):
+            text = f"{text} {nxt}"
+            if _LOOP_CLOSED.search(nxt) is not None:
+                prompt = _parse_prompt(text) if "speed" in text else None
+                return (text, j - idx) if prompt is not None and "loop" in prompt else (line, 0)
+        return line, 0
+
     def rejoined_got(self, idx: int, line: str) -> tuple[str, int]:
         """A ``-multi`` child's ``Got: +F:... from N`` line cut short (a mail client breaks it
         after ``Got:``, inside the record, before ``from``) joined with the lines that complete
@@ -632,6 +678,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
             # it elsewhere may print the hosts' names (clush's frames, a loop's echo)
             output, self.output_to = self.output_to == i - 1, i
+            if self.loop is not None and not output:
+                self.close_loop()  # (another command: the loop's output is over)
             m = _VERSION_COMMAND.search(line) if not output and "version" in line else None
             if m is not None:
                 self.version_command = (i, m["bin"])
@@ -749,8 +797,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     v = v if joined == SKIP else joined  # (joined, it may be program output)
                 elif wrapped_tail(prose[k - 1][1], text, by_case=False):
                     continue  # (not after a fence: "```" / "without:")
-            if self.vetoed_in_a_log(v, j, i, text):
-                continue
+            if self.vetoed_in_a_log(v, j, i, text) or isinstance(v, Label) and bool(v.text) and \
+                    _names_only(v.text):
+                continue  # (a list of cipher names, `cat ciphers.txt`'s output, names no run)
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
                 break  # (a comment's line labels only the runs inside that comment)
@@ -856,6 +905,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 return True
         if "speed" in line:
             prompt = _parse_prompt(line)
+            if prompt is not None and self.loop is not None:
+                self.close_loop()
             if prompt is not None and "unbound" in prompt:
                 return self.unbound_prompt(i, prompt)
             if prompt is not None:
@@ -895,11 +946,16 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # paste) is a cipher's only when it names one: `sda` in iostat is not.
             if not is_known(self.algorithm_of[name]):
                 return False
-        if run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
-            if len(toks) not in (5, 6):
-                return False  # no table here, and not a whole header-less row either
+        if self.loop is not None and not self.in_loop(run):
+            run = self.new_run(i, "a loop's output")  # (the loop's command: its options)
+        elif run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
+            if len(toks) not in (5, 6) or toks[0][-1:] not in _K_ENDS:
+                # no table here, and not a whole header-less row either: openssl prints its
+                # rates in 1000s with a `k` (bare numbers are another table's, in a unit
+                # this row does not state: reported, never read as bytes/s)
+                return False
             run = self.run(i)
-        elif run.rows and run.sizes:
+        elif run.rows and (run.sizes or self.loop is not None):
             new = self.open(i, Event(SYM_ROW, self.algorithm_of[name]))
             if new is not run:  # (the table again, under the header above)
                 new.sizes, new.header_used, run = run.sizes, run.header_used, new
@@ -1016,11 +1072,65 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
         if "environment" in prompt:
             self.set_shell_conditions(prompt["environment"], self.lines[i - 1])
-        warnings.warn(LineWarning(
-            f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
-            f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
         self.ended = i
+        loop = prompt.get("loop")
+        if loop is None:
+            warnings.warn(LineWarning(
+                f"{self.source}: line {{lines}}: {prompt['unbound']}: none of its options is bound "
+                f"to a run (run each command on a prompt of its own)", [i - 1]), stacklevel=3)
+            return True
+        # The loop's one command: what it states of every run holds for each run it prints
+        # (as a prompt's), each iteration a run; what the loop fills in, the output says
+        # (the row's name, the `type` header's size) or the loop's words in order (-bytes $b
+        # under `| tail -1`: checked when the loop's output ends, see close_loop).
+        unstated = [o for o in loop["filled"] if o not in _FILLED_BY_OUTPUT]
+        if unstated:
+            warnings.warn(LineWarning(
+                f"{self.source}: line {{lines}}: a loop runs openssl speed: its "
+                f"{', '.join('-' + o if o.islower() else o for o in unstated)} changes from run "
+                f"to run and is bound to none (run each command on a prompt of its own)", [i - 1]),
+                stacklevel=3)
+        by_order = "bytes" in loop["filled"] and loop["words"] is not None and \
+            all(w.isdigit() for w in loop["words"])
+        self.loop = {"line": i, "body": loop["body"], "tail1": loop["tail1"], "runs": [],
+                     "bytes": [int(w) for w in loop["words"]] if by_order else None}
         return True
+
+    def in_loop(self, run: _Run | None) -> bool:
+        """Whether ``run`` is one the current loop printed."""
+        return run is not None and any(r is run for r in self.loop["runs"])
+
+    def loop_run(self, run: _Run) -> None:
+        """A run the loop prints (opened by :meth:`new_run`): the loop's command's options are
+        its own, and its ``-bytes``, where the loop fills it from literal words, the word of
+        its iteration (the k-th run the k-th word)."""
+        loop = self.loop
+        k = len(loop["runs"])
+        loop["runs"].append(run)
+        body = loop["body"]
+        if loop["bytes"] is not None and k < len(loop["bytes"]):
+            body = {**body, "bytes": loop["bytes"][k]}
+        self.apply_prompt(run, loop["line"], body)
+
+    def close_loop(self) -> None:
+        """The loop's output ended: when its ``-bytes`` was taken from its words in order but
+        it printed another number of runs than it has words (an iteration failed, or printed
+        two), which size each headerless row measured is unknown: its rows are reported."""
+        loop, self.loop = self.loop, None
+        sizes, runs = loop["bytes"], loop["runs"]
+        if sizes is None or len(runs) == len(sizes):
+            return
+        lost = []
+        for run in runs:
+            if run.rows and not (run.sizes or run.mr_sizes):
+                lost += [(r[0], self.lines[r[0] - 1]) for r in run.rows]
+                run.rows = []
+        if lost:
+            self.unplaced.extend(lost)
+            warnings.warn(LineWarning(
+                f"{self.source}: line {{lines}}: a loop over -bytes printed {len(runs)} runs for "
+                f"its {len(sizes)} sizes: which size each row measured cannot be told (reported)",
+                [loop["line"] - 1]), stacklevel=3)
 
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
         if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)

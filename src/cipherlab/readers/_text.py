@@ -1393,6 +1393,8 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
         return None
     if looped or _LOOP.match(line, start):
         out = {"args": [], "conditions": {}, "unbound": "a loop runs openssl speed"}
+        if len(found) == 1:
+            out["loop"] = _loop_body(line, *found[0])
     elif len(found) > 1:
         out = {"args": [], "conditions": {},
                "unbound": f"one command line runs openssl speed {len(found)} times"}
@@ -1408,6 +1410,94 @@ def _listed(line: str, prompted: bool = False) -> dict | None:
         if "unbound" not in out:
             out["conditions"] = {**{k: v for k, v in environment.items() if v}, **out["conditions"]}
     return out
+
+
+# A loop's variable and the words it takes, as written: sh's and fish's `for c in a b c;`
+# (`{1..3}`, `$(seq 1 5)`, `` `seq 3` `` too), cmd's `for %c in (a b) do`, PowerShell's
+# `foreach ($c in 'a','b')` and `'a','b' | % {` / `1..3 | ForEach-Object {`.
+_FOR_WORDS = re.compile(r"\bfor\s+(?:%%?(?P<cvar>\w+)\s+in\s+\((?P<cwords>[^)]*)\)"
+                        r"|(?P<var>\w+)\s+in\s+(?P<words>[^;]*?)\s*;)"
+                        r"|\bforeach\s*\(\s*\$(?P<pvar>\w+)\s+in\s+(?P<pwords>[^)]*)\)"
+                        r"|(?P<piped>(?:['\"][^'\"]*['\"]\s*,\s*)*['\"][^'\"]*['\"]|\d+\.\.\d+)\s*\|\s*"
+                        r"(?:%|ForEach-Object)\s*\{", re.I)
+_SEQ = re.compile(r"^(?:\$\(|`)seq\s+(?:(\d+)\s+)?(\d+)\s*(?:\)|`)$|^\{(\d+)\.\.(\d+)\}$|^(\d+)\.\.(\d+)$")
+# A word of a command the shell fills in (`$c`, `"${b}"`, `%%c`, `$_`, xargs's `{}`): no
+# value the line states.
+_FILLED = re.compile(r"[$%]|\{\}")
+# The body's output cut to its last line: one row an iteration.
+_TAIL_1 = re.compile(r"\|\s*tail\s+(?:-n\s*)?-?1\b")
+# An assignment before the command whose value the shell fills in (`OPENSSL_ia32cap=$m`).
+_FILLED_ASSIGNMENT = re.compile(r"\S+=\S*[$%]\S*\s+")
+
+
+def _loop_words(line: str) -> tuple[str | None, list[str] | None]:
+    """The loop's variable and its words as the line states them (``None``: it does not, as
+    ``while read c`` or ``for ((i=0; ...))``).
+
+    >>> _loop_words("$ for b in 16 64 1024; do openssl speed -bytes $b md5; done")
+    ('b', ['16', '64', '1024'])
+    >>> _loop_words("$ for i in $(seq 3); do openssl speed md5; done"), _loop_words("$ for i in {1..2}; do x; done")
+    (('i', ['1', '2', '3']), ('i', ['1', '2']))
+    >>> _loop_words("PS> foreach ($c in 'aes-128-gcm','sm4-cbc') { openssl speed -evp $c }")
+    ('c', ['aes-128-gcm', 'sm4-cbc'])
+    >>> _loop_words("$ while read c; do openssl speed -evp $c; done < ciphers.txt")
+    (None, None)
+    """
+    m = _FOR_WORDS.search(line)
+    if m is None:
+        return None, None
+    var = m["cvar"] or m["var"] or m["pvar"] or ("_" if m["piped"] else None)
+    text = (m["cwords"] or m["words"] or m["pwords"] or m["piped"] or "").strip()
+    seq = _SEQ.match(text)
+    if seq is not None:
+        a, b = [int(g) for g in seq.groups() if g is not None][-2:] if sum(
+            g is not None for g in seq.groups()) == 2 else (1, int(seq[2]))
+        return var, [str(n) for n in range(a, b + 1)] if b - a < 1000 else None
+    words = [w.strip("'\"") for w in re.split(r"\s*,\s*|\s+", text) if w.strip("'\"")]
+    if not words or any(_FILLED.search(w) or "*" in w or "`" in w for w in words):
+        return var, None  # (`$(cat list)`, a glob: the words are not on the line)
+    return var, words
+
+
+def _loop_body(line: str, m: re.Match, outer: str) -> dict:
+    """What a loop's one ``openssl speed`` command (``m``, run by ``outer``) says of every run
+    it prints: ``body``, the command without the words the loop fills in (its options that do
+    not change from run to run: each run's); ``filled``, the options the loop fills in
+    (``-bytes $b``: their value differs from run to run); ``var`` and ``words``, the loop's
+    variable and its words (:func:`_loop_words`); ``tail1``, whether each run's output is
+    cut to its last line (one row an iteration).
+
+    >>> out = _listed("$ for c in a b; do OPENSSL_ia32cap=~0x2 openssl speed -elapsed -bytes 64 -evp $c | tail -1; done")
+    >>> out["loop"]["body"]["timing"], out["loop"]["body"]["bytes"], out["loop"]["body"]["isa_mask"]
+    ('elapsed', 64, '~0x2')
+    >>> out["loop"]["filled"], out["loop"]["tail1"], out["loop"]["words"]
+    (['evp'], True, ['a', 'b'])
+    """
+    args, kept, filled = m["args"].split(), [], []
+    if m["shell"] and m["shell"][0] in "<>" and m.start("shell") == m.end("args") and args \
+            and args[-1].isdigit():
+        args.pop()  # (`2>/dev/null`: the stream redirected, no argument)
+    for j, a in enumerate(args):
+        if _FILLED.search(a) is None:
+            kept.append(a)
+            continue
+        option = args[j - 1] if j and args[j - 1].startswith("-") and kept and kept[-1] == args[j - 1] else None
+        if option is not None:
+            kept.pop()
+        filled.append(option.lstrip("-") if option else "algorithm")
+    pre = m["pre"] or ""
+    if "=" in pre and _FILLED_ASSIGNMENT.search(pre):
+        filled += [w.partition("=")[0] for w in _FILLED_ASSIGNMENT.findall(pre)]
+        pre = _FILLED_ASSIGNMENT.sub("", pre)
+    binary = m.string[m.end("pre"):m.start("args")]
+    command = _PROMPT.match(f"{pre}{binary} {' '.join(kept)}".rstrip() + (" " if kept else ""))
+    outer = _FILLED_ASSIGNMENT.sub("", outer) if "=" in outer else outer
+    body = _command(command, True, outer) if command is not None else None
+    if body is None:
+        body = {"args": [], "conditions": {}}
+    var, words = _loop_words(line)
+    return {"body": body, "filled": filled, "var": var, "words": words,
+            "tail1": _TAIL_1.search(m.string, m.end("args")) is not None}
 
 
 def placement(pre: str) -> str | None:

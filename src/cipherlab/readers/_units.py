@@ -231,14 +231,34 @@ def stated_unit(text: str, ambiguous: float | None = None) -> float | None:
     if _THOUSANDS.search(text):
         return 1e3
     found = None
-    for m in _UNIT_RE.finditer(text):
+    spelled = _SPELLED_RE.finditer(text) if "per" in text or "/s" in text else ()
+    for m in (*_UNIT_RE.finditer(text), *spelled):
         before = text[max(0, m.start() - 40):m.start()]
         if not _QUANTITY_END.search(before) and not _RULED_OUT.search(before):
-            factor = _factor(m)
+            factor = _factor(m) if "prefix" in m.re.groupindex else _spelled_factor(m)
             if found is not None and factor != found:
                 return ambiguous
             found = factor
     return found
+
+
+# A unit spelled out ("megabits per second", "kilobytes/s"): a lower-case `mbps` is read only
+# where the text defines it so ("mbps = megabits per second"), never guessed.
+_SPELLED_RE = re.compile(r"\b(?P<word>kilo|mega|giga|tera)(?P<unit>bits?|bytes?)\s*"
+                         r"(?:per\s+sec(?:ond)?|/\s?s(?:ec)?)\b", re.I)
+_SPELLED_PREFIX = {"kilo": 1e3, "mega": 1e6, "giga": 1e9, "tera": 1e12}
+
+
+def _spelled_factor(m: re.Match) -> float:
+    """Bytes/s per unit spelled out (``megabits per second``: 10^6 / 8).
+
+    >>> stated_unit("Throughput (mbps = megabits per second)"), stated_unit("in megabytes per second")
+    (125000.0, 1000000.0)
+    >>> stated_unit("a link of 100 megabits per second") is None
+    True
+    """
+    scale = _SPELLED_PREFIX[m["word"].lower()]
+    return scale / 8 if m["unit"].lower().startswith("bit") else scale
 
 
 def unit_only(text: str) -> float | None:
