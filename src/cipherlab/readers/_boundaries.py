@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from cipherlab.readers._context import MASK_RULE
+from cipherlab.readers._context import HOST_RULE, HOST_RULES, MASK_RULE, Label
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
 from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
@@ -294,9 +294,11 @@ class _RunBoundaries:
         found = self.find_label(i, prev_end)
         conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
         self.flush_pending()
+        if not (found and found.text) and self.loop_machine is not None:
+            found = Label(self.loop_machine, HOST_RULE)  # (a loop's output: its prompt's host)
         self.cur = run = _Run(i, found.text if found else None, dict(conds))
         run.label_rule = found.rule if found and found.text else None
-        if found and found.text:
+        if found and found.text and found.rule not in HOST_RULES:  # (a host names no CPU)
             run.meta.update(prose_cpu(found.text))  # ("Xeon E5-2680 @ 2.70GHz": cpu, clock_hz)
         if isinstance(rule, str):
             run.boundary = rule

@@ -25,7 +25,7 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "MASK_RULE", "is_shell_command", "label_above", "label_verdict", "mask_value",
+           "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command", "prompt_machine", "label_above", "label_verdict", "mask_value",
            "shell_assignment", "shell_host", "prose_label", "prose_mask", "setext_level"]
 
 
@@ -660,6 +660,75 @@ def shell_host(line: str) -> str | None:
     """
     m = _SHELL_HOST.match(line)
     return m[1] if m else None
+
+
+# The host of a prompt before a command: `user@host:~$`, zsh's `user@host ~ %`, `[user@host
+# dir]#` (the prompt's shape, not an address in prose: `bob@example.com wrote`).
+_PROMPT_HOST = re.compile(r"\s*(?:\[[\w.-]+@(?P<bracketed>[\w.-]+)[^\]]{0,80}\]\s?[$#%]|"
+                          r"[\w.-]+@(?P<host>[\w.-]+)(?::\S*|\s[^\s$#%]{1,80})?\s?[$#%\u276f])")
+# A command that runs elsewhere: on another host (ssh, a cluster's shells, a pod, a phone), not
+# on the machine the prompt names (a container, WSL or a local VM run on it: its CPU).
+_REMOTE = re.compile(r"(?:^|[\s$#%>;&|(])(?:ssh|mosh|rsh|kubectl|oc|adb|pdsh|pssh|parallel-ssh|"
+                     r"clush|ansible|salt|srun|gcloud|az)\s")
+# ssh's target host, written out (not a loop's `$h`), after its options (`-p 2222`, `-i key`).
+_SSH_TARGET = re.compile(r"(?:^|[\s$#%>;&|(])ssh(?:\s+-[46AaCfGgKkMNnqsTtVvXxYy]+|"
+                         r"\s+-[BbcDEeFIiJLlmOoPpQRSWw]\s*\S+)*\s+(?:[\w.-]+@)?"
+                         r"(?P<host>[A-Za-z0-9][\w.-]*)\s+\S")
+# A container's generated hostname (Docker's, Podman's: the container id, 12 or 64 hex digits):
+# it names one container, gone with it, not the machine (another container, another id).
+_CONTAINER_ID = re.compile(r"(?=[a-f]*\d)[0-9a-f]{12}(?:[0-9a-f]{52})?")
+#: The rule (``rule`` column) of a run labelled by the host its command line ran on, and of a
+#: run that took such a label from the run above it (nothing but output between them).
+HOST_RULE, INHERITED_HOST_RULE = "host of its prompt", "host of the run above"
+HOST_RULES = frozenset({HOST_RULE, INHERITED_HOST_RULE})  # (a host names no CPU)
+
+
+# The first line of a two-line prompt, which names the host (the command is on the next line,
+# after `$` or `╰─$`): oh-my-zsh's `╭─user@host ~/dir`, Kali's `┌──(user㉿host)-[~]`, Git
+# Bash's `user@host MINGW64 ~`.
+_TITLE_HOST = re.compile(r"\s*(?:[\u256d\u250c]\u2500+\(?[\w.-]+[@\u327f](?P<boxed>[\w.-]+)|"
+                         r"[\w.-]+@(?P<host>[\w.-]+)\s+(?:MINGW(?:32|64)|MSYS|UCRT64|CLANG(?:32|64|ARM64))\b)")
+_SECOND_LINE = re.compile(r"\s*(?:[\u2570\u2514]\u2500*|\$\s)")
+
+
+def prompt_machine(line: str, above: str = "") -> str | None:
+    """The machine a command line (one running ``openssl speed``) ran on, as the line names
+    it: the host of its prompt (``root@web01:~#`` -> ``web01``: the host names the machine,
+    the user does not), or the host ``ssh`` ran the command on; None when the line names
+    none (a bare ``$``, a loop's ``ssh $h``, a pod or a cluster job) or only a container's
+    generated id (``root@3f2a9c1b7d4e:/#``).
+
+    >>> prompt_machine("root@web01:~# openssl speed md5"), prompt_machine("[admin@rhel9-bench ~]$ x")
+    ('web01', 'rhel9-bench')
+    >>> prompt_machine("me@laptop:~$ ssh -p 2222 pi@pi5 openssl speed md5")
+    'pi5'
+    >>> prompt_machine("root@3f2a9c1b7d4e:/# openssl speed md5"), prompt_machine("$ openssl speed md5")
+    (None, None)
+    >>> prompt_machine("me@laptop:~$ for h in a b; do ssh $h openssl speed md5; done") is None
+    True
+
+    A two-line prompt names the host on the line ``above`` the command:
+
+    >>> prompt_machine("$ openssl speed md5", "mira@T14 MINGW64 ~")
+    'T14'
+    """
+    if "ssh" in line:
+        m = _SSH_TARGET.search(line)
+        if m is not None:
+            return m["host"]
+    m = _PROMPT_HOST.match(line) if "@" in line else None
+    if m is not None:
+        at, host = m.end(), m["host"] or m["bracketed"]
+    elif above and ("@" in above or "\u327f" in above) and _SECOND_LINE.match(line):
+        m = _TITLE_HOST.match(above)
+        if m is None:
+            return None
+        at, host = 0, m["host"] or m["boxed"]
+    else:
+        return None
+    if _REMOTE.search(line, at) is not None:
+        return None  # (it ran elsewhere: not on the prompt's host)
+    return None if _CONTAINER_ID.fullmatch(host) else host
 
 
 def mask_value(cap: str, value: str) -> str:

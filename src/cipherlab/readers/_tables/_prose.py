@@ -474,6 +474,12 @@ def prose_text(line: str) -> str:
     return " ".join(text.split())
 
 
+def _host_label(run) -> str | None:
+    """The label of a run when it is the host its prompt names (see ``prompt_machine``)."""
+    rule = run.meta.get("rule")
+    return run.meta.get("label") if rule and "label: host of" in rule else None
+
+
 def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]) -> None:
     """Give runs of program output the CPU and clock the prose around them names, as a
     document table is given them (:meth:`Context.machine`): ``spans`` holds each run's first
@@ -487,6 +493,12 @@ def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]
     >>> [(r.meta.get("cpu"), r.meta.get("clock_hz"), r.meta.get("rule")) for r in runs]
     [('Ryzen 7 5800X', 3800000000.0, 'cpu: prose'), (None, None, None)]
     """
+    for run in runs:  # (a CPU its own label names: "Old file server (Core 2 Duo E8400):")
+        label = run.meta.get("label")
+        if label and run.meta.get("cpu") is None and _host_label(run) is None:
+            named = prose_cpu(label)
+            if named:
+                run.meta.update({k: v for k, v in named.items() if run.meta.get(k) is None})
     if all(run.meta.get("cpu") is not None for run in runs):
         return  # (each names its own: "Xeon E5-2680 box:" above it)
     gaps, done = [], 0  # (the lines between runs: the prose, and the runs' headers)
@@ -497,9 +509,12 @@ def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]
     if not any(prose_cpu(prose_text(lines[i])) for i in named):
         return  # (most output names no CPU around it: no prose to read)
     context = Context(lines, hint=_MACHINE_HINT)
-    for run, gap in zip(runs, gaps, strict=True):
+    hosts = [_host_label(run) for run in runs]
+    one_host = len(set(filter(None, hosts))) == 1  # (one machine's prompts: as if unlabelled)
+    for run, gap, host in zip(runs, gaps, hosts, strict=True):
         context.read_prose(*gap)
-        found = {k: v for k, v in context.machine(run.meta.get("label")).items()
+        label = None if host is not None and one_host else run.meta.get("label")
+        found = {k: v for k, v in context.machine(label).items()
                  if run.meta.get(k) is None} if run.meta.get("cpu") is None else {}
         if found:
             run.meta.update(found)
