@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from cipherlab.readers._context import HOST_RULE, HOST_RULES, MASK_RULE, Label
+from cipherlab.readers._context import HOST_RULES, MASK_RULE
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
 from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
@@ -294,8 +294,6 @@ class _RunBoundaries:
         found = self.find_label(i, prev_end)
         conds = self.marker[1] if self.marker and self.marker[0] > prev_end else {}
         self.flush_pending()
-        if not (found and found.text) and self.loop_machine is not None:
-            found = Label(self.loop_machine, HOST_RULE)  # (a loop's output: its prompt's host)
         self.cur = run = _Run(i, found.text if found else None, dict(conds))
         run.label_rule = found.rule if found and found.text else None
         if found and found.text and found.rule not in HOST_RULES:  # (a host names no CPU)
@@ -310,6 +308,8 @@ class _RunBoundaries:
         if run.prose_version is None and self.stated_version is not None:
             run.prose_version = self.standing_version(i)
         self.runs.append(run)
+        if self.loop_machine is not None:  # (a loop's output: the host of its prompt)
+            self.name_machine(run, self.loop_machine)
         return run
 
     def state_version(self, i: int, version) -> None:

@@ -104,7 +104,7 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S|"  # (a story goes on)
                        # (where the paste was taken from, "Copied from the snippet viewer on our
                        # GitLab:", tells how it came here, names no run)
-                       r"^(?:Copied|Pasted|Copy-pasted)\s+(?:from|out\s+of|off|straight)\s")
+                       r"^(?:Cop(?:ied|ying)|Past(?:ed|ing)|Copy-past(?:ed|ing))\s+(?:from|out\s+of|off|straight)\s")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict, prose_mask
+from cipherlab.readers._context import (TEMPLATE_SECTION, is_shell_command, label_above, label_verdict,
+                                        prose_mask)
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
                                              line_facts, prose_cpu)
@@ -505,12 +506,20 @@ def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]
     for first, last in spans:
         gaps.append((done, first))
         done = max(done, last + 1)
-    named = (i for a, b in gaps if a < b for i in lines_with(CPU_HINT, "\n".join(lines[a:b]), a))
-    if not any(prose_cpu(prose_text(lines[i])) for i in named):
+    named = [i for a, b in gaps if a < b for i in lines_with(CPU_HINT, "\n".join(lines[a:b]), a)
+             if prose_cpu(prose_text(lines[i]))]
+    commands = [i for i in named if is_shell_command(lines[i])]
+    if commands:  # (a command line's host names no CPU: `root@bench-i7-8700K:~# openssl ...`)
+        lines = list(lines)
+        for i in commands:
+            lines[i] = ""
+    if len(commands) == len(named):
         return  # (most output names no CPU around it: no prose to read)
     context = Context(lines, hint=_MACHINE_HINT)
     hosts = [_host_label(run) for run in runs]
-    one_host = len(set(filter(None, hosts))) == 1  # (one machine's prompts: as if unlabelled)
+    # (one machine's prompts, no other name: as if unlabelled; beside another name, a host is
+    # another machine's name, "desktop" then `me@laptop:~$ ssh nas ...`)
+    one_host = any(hosts) and len({run.meta.get("label") for run in runs} - {None}) == 1
     for run, gap, host in zip(runs, gaps, hosts, strict=True):
         context.read_prose(*gap)
         label = None if host is not None and one_host else run.meta.get("label")
