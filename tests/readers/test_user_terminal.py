@@ -654,7 +654,8 @@ def test_a_two_line_prompts_command_line_runs_openssl_and_its_first_line_is_no_l
     caption (its host names the machine). Here powerlevel10k's `╰─ command ─╯` (a right frame,
     no host) and Kali's `┌──(kali㉿kali)-[~]` / `└─$ `, over 1.1.1 output (no CPUINFO line:
     only the prompt tells the mask)."""
-    for top, bottom, end, host in (("╭─ ~/bench  on  main ········· ✔  at 14:02:11 ─╮", "╰─ ", "   ─╯", None),
+    for top, bottom, end, host in (("╭─ ~/bench  on  main ········· ✔  at 14:02:11 ─╮", "╰─ ", "   ─╯",
+                                    None),
                                    ("┌──(kali㉿kali)-[~]", "└─$ ", "", "kali"),
                                    ("╭─alice@ws ~ ‹main●›", "╰─➤  ", "", "ws")):
         text = (f"{top}\n{bottom}openssl speed -elapsed -evp aes-128-cbc{end}\n{TABLE}\n{top}\n"
@@ -759,6 +760,7 @@ def test_a_host_names_no_cpu_and_a_label_names_the_cpu_of_its_model():
     df = _read(f"Xeon E-2388G server:\n\n{TABLE}\nRock 5B (RK3588):\n\n{TABLE}\nRock 5B:\n\n{TABLE}\n"
                f"Mac mini:\n\nroot@bench-i7-8700K:~# openssl speed md5\n{TABLE}")
     assert _runs(df, "cpu") == ["Xeon E-2388G", "RK3588", None, None]
-    df = _read(f"Ran it on my desktop (Ryzen 5 3600) first and then over ssh on the NAS:\n\nme@desk:~$ openssl speed md5\n{TABLE}"
+    df = _read("Ran it on my desktop (Ryzen 5 3600) first and then over ssh on the NAS:\n\n"
+               f"me@desk:~$ openssl speed md5\n{TABLE}"
                f"me@desk:~$ ssh nas openssl speed md5\n{TABLE}")
     assert _runs(df, "label") == ["desktop", "nas"] and _runs(df, "cpu") == ["Ryzen 5 3600", None]

@@ -25,7 +25,8 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command", "prompt_machine", "label_above", "label_verdict", "mask_value",
+           "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command",
+           "prompt_machine", "label_above", "label_verdict", "mask_value",
            "shell_assignment", "shell_host", "prose_label", "prose_mask", "setext_level"]
 
 
@@ -104,7 +105,8 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S|"  # (a story goes on)
                        # (where the paste was taken from, "Copied from the snippet viewer on our
                        # GitLab:", tells how it came here, names no run)
-                       r"^(?:Cop(?:ied|ying)|Past(?:ed|ing)|Copy-past(?:ed|ing))\s+(?:from|out\s+of|off|straight)\s")
+                       r"^(?:Cop(?:ied|ying)|Past(?:ed|ing)|Copy-past(?:ed|ing))\s+"
+                       r"(?:from|out\s+of|off|straight)\s")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
@@ -673,7 +675,7 @@ _REMOTE = re.compile(r"(?:^|[\s$#%>;&|(])(?:ssh|mosh|rsh|kubectl|oc|adb|pdsh|pss
 # ssh's target host, written out (not a loop's `$h`), after its options (`-p 2222`, `-i key`).
 _SSH_TARGET = re.compile(r"(?:^|[\s$#%>;&|(])ssh(?:\s+-[46AaCfGgKkMNnqsTtVvXxYy]+|"
                          r"\s+-[BbcDEeFIiJLlmOoPpQRSWw]\s*\S+)*\s+(?:[\w.-]+@)?"
-                         r"(?P<host>[A-Za-z0-9][\w.-]*)\s+\S")
+                         r"(?P<host>[A-Za-z0-9][\w.-]*)(?=\s)")
 # A container's generated hostname (Docker's, Podman's: the container id, 12 or 64 hex digits):
 # it names one container, gone with it, not the machine (another container, another id).
 _CONTAINER_ID = re.compile(r"(?=[a-f]*\d)[0-9a-f]{12}(?:[0-9a-f]{52})?")
@@ -687,7 +689,8 @@ HOST_RULES = frozenset({HOST_RULE, INHERITED_HOST_RULE})  # (a host names no CPU
 # after `$` or `╰─$`): oh-my-zsh's `╭─user@host ~/dir`, Kali's `┌──(user㉿host)-[~]`, Git
 # Bash's `user@host MINGW64 ~`.
 _TITLE_HOST = re.compile(r"\s*(?:[\u256d\u250c]\u2500+\(?[\w.-]+[@\u327f](?P<boxed>[\w.-]+)|"
-                         r"[\w.-]+@(?P<host>[\w.-]+)\s+(?:MINGW(?:32|64)|MSYS|UCRT64|CLANG(?:32|64|ARM64))\b)")
+                         r"[\w.-]+@(?P<host>[\w.-]+)\s+"
+                         r"(?:MINGW(?:32|64)|MSYS|UCRT64|CLANG(?:32|64|ARM64))\b)")
 _SECOND_LINE = re.compile(r"\s*(?:[\u2570\u2514]\u2500*|\$\s)")
 
 
@@ -706,14 +709,18 @@ def prompt_machine(line: str, above: str = "") -> str | None:
     (None, None)
     >>> prompt_machine("me@laptop:~$ for h in a b; do ssh $h openssl speed md5; done") is None
     True
+    >>> prompt_machine("me@db02:~$ openssl speed md5 2>&1 | ssh logs tee -a speed.txt")
+    'db02'
 
     A two-line prompt names the host on the line ``above`` the command:
 
     >>> prompt_machine("$ openssl speed md5", "mira@T14 MINGW64 ~")
     'T14'
     """
-    if "ssh" in line:
-        m = _SSH_TARGET.search(line)
+    cut = line.find("openssl")  # (what runs openssl comes before it: `... | ssh log` does not)
+    command = line if cut < 0 else line[:cut]
+    if "ssh" in command:
+        m = _SSH_TARGET.search(command)
         if m is not None:
             return m["host"]
     m = _PROMPT_HOST.match(line) if "@" in line else None
@@ -726,7 +733,7 @@ def prompt_machine(line: str, above: str = "") -> str | None:
         at, host = 0, m["host"] or m["boxed"]
     else:
         return None
-    if _REMOTE.search(line, at) is not None:
+    if _REMOTE.search(command, at) is not None:
         return None  # (it ran elsewhere: not on the prompt's host)
     return None if _CONTAINER_ID.fullmatch(host) else host
 

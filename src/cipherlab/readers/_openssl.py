@@ -39,7 +39,8 @@ from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR
                                            prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._tables._facts import prose_cpu
-from cipherlab.readers._context import (HOST_RULE, HOST_RULES, INHERITED_HOST_RULE, SKIP, STOP, Label, is_byline, is_list_item,
+from cipherlab.readers._context import (HOST_RULE, HOST_RULES, INHERITED_HOST_RULE, SKIP, STOP, Label,
+                                        is_byline, is_list_item,
                                         is_shell_command, label_verdict, prompt_machine,
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
