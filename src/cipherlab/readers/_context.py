@@ -13,7 +13,12 @@ a run's label, nearest first (:meth:`~cipherlab.readers._openssl._Parser.find_la
    (a label names every run under it, until the text says something else);
 3. else the nearest heading above the run: a heading applies to every run under it until the
    next heading, which ends its scope whatever it says (a heading that is a command names no
-   run); the title of a thread (a heading above its first byline) names none of its posts.
+   run); the title of a thread (a heading above its first byline) names none of its posts;
+4. else the machine its command line ran on (:func:`prompt_machine`): the host of its prompt
+   (``root@web01:~#`` -> ``web01``), or the host ``ssh`` ran it on. A label taken from the run
+   above yields to it when the run above ran on another host. The host, not ``user@host``: the
+   host names the machine (two users on one box are one machine, one user on two boxes two);
+   a container's generated id names none. A host is never read as a CPU.
 
 Where no rule finds a name the label stays empty: right or loud, never junk. The name of the
 rule that found a label is kept in the tidy table's ``rule`` column.
