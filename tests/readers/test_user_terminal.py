@@ -764,3 +764,15 @@ def test_a_host_names_no_cpu_and_a_label_names_the_cpu_of_its_model():
                f"me@desk:~$ openssl speed md5\n{TABLE}"
                f"me@desk:~$ ssh nas openssl speed md5\n{TABLE}")
     assert _runs(df, "label") == ["desktop", "nas"] and _runs(df, "cpu") == ["Ryzen 5 3600", None]
+
+
+def test_a_command_run_on_an_unnamed_machine_takes_no_label_of_the_run_above():
+    """041/130: a loop's `ssh $h` or `kubectl exec` ran on a machine the line does not name,
+    so the run takes neither the prompt's host nor the label the run above took from its
+    host; a container's id keeps it (the container runs on that machine)."""
+    cmd = "openssl speed -seconds 1 -evp aes-128-cbc"
+    for elsewhere in (f"for h in a b; do ssh $h {cmd}; done", f"kubectl exec -it bench-0 -- {cmd}"):
+        text = f"me@laptop:~$ {cmd}\n{TABLE}me@laptop:~$ {elsewhere}\nversion: 3.0.13\n{TABLE}"
+        assert _runs(_read(text), "label") == ["laptop", None], elsewhere
+    text = f"me@laptop:~$ {cmd}\n{TABLE}root@5d1e0f3b9a2c:/# {cmd}\n{TABLE}"
+    assert _runs(_read(text), "label") == ["laptop", "laptop"]

@@ -702,9 +702,10 @@ _SECOND_LINE = re.compile(r"\s*(?:[\u2570\u2514]\u2500*|\$\s)")
 def prompt_machine(line: str, above: str = "") -> str | None:
     """The machine a command line (one running ``openssl speed``) ran on, as the line names
     it: the host of its prompt (``root@web01:~#`` -> ``web01``: the host names the machine,
-    the user does not), or the host ``ssh`` ran the command on; None when the line names
-    none (a bare ``$``, a loop's ``ssh $h``, a pod or a cluster job) or only a container's
-    generated id (``root@3f2a9c1b7d4e:/#``).
+    the user does not), or the host ``ssh`` ran the command on; ``""`` when it ran on another
+    machine the line does not name (a loop's ``ssh $h``, a pod, a cluster job: not the
+    prompt's); None when the line names none (a bare ``$``) or only a container's generated
+    id (``root@3f2a9c1b7d4e:/#``: the container runs on the machine of the prompts around).
 
     >>> prompt_machine("root@web01:~# openssl speed md5"), prompt_machine("[admin@rhel9-bench ~]$ x")
     ('web01', 'rhel9-bench')
@@ -712,8 +713,8 @@ def prompt_machine(line: str, above: str = "") -> str | None:
     'pi5'
     >>> prompt_machine("root@3f2a9c1b7d4e:/# openssl speed md5"), prompt_machine("$ openssl speed md5")
     (None, None)
-    >>> prompt_machine("me@laptop:~$ for h in a b; do ssh $h openssl speed md5; done") is None
-    True
+    >>> prompt_machine("me@laptop:~$ for h in a b; do ssh $h openssl speed md5; done")
+    ''
     >>> prompt_machine("me@db02:~$ openssl speed md5 2>&1 | ssh logs tee -a speed.txt")
     'db02'
 
@@ -728,19 +729,16 @@ def prompt_machine(line: str, above: str = "") -> str | None:
         m = _SSH_TARGET.search(command)
         if m is not None:
             return m["host"]
+    host, at = None, 0
     m = _PROMPT_HOST.match(line) if "@" in line else None
     if m is not None:
-        at, host = m.end(), m["host"] or m["bracketed"]
+        host, at = m["host"] or m["bracketed"], m.end()
     elif above and ("@" in above or "\u327f" in above) and _SECOND_LINE.match(line):
         m = _TITLE_HOST.match(above)
-        if m is None:
-            return None
-        at, host = 0, m["host"] or m["boxed"]
-    else:
-        return None
+        host = m and (m["host"] or m["boxed"])
     if _REMOTE.search(command, at) is not None:
-        return None  # (it ran elsewhere: not on the prompt's host)
-    return None if _CONTAINER_ID.fullmatch(host) else host
+        return ""  # (it ran elsewhere, on a host the line does not name: not the prompt's)
+    return None if host is None or _CONTAINER_ID.fullmatch(host) else host
 
 
 def mask_value(cap: str, value: str) -> str:

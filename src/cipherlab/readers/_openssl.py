@@ -1065,9 +1065,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         another host: the prompt says the text moved on to another machine. A host is no CPU:
         ``cpu`` is never read from it (``bench-i7`` may have been upgraded)."""
         run.host = machine
-        if machine is None:
-            return
         label, rule = run.meta.get("label"), run.label_rule
+        if not machine:  # ("": it ran on a machine the line does not name, not the one above's)
+            if machine == "" and (rule == INHERITED_HOST_RULE or rule == _INHERITED and
+                                  self.runs[-2:-1] and self.runs[-2].host):
+                run.meta["label"] = run.label_rule = None
+                for key in ("cpu", "clock_hz"):
+                    run.meta.pop(key, None)
+            return
         if label and rule != INHERITED_HOST_RULE and not (
                 rule == _INHERITED and self.runs[-2:-1] and self.runs[-2].host not in (None, machine)):
             return
