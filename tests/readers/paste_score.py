@@ -18,6 +18,8 @@ text (never from the reader's output). Its format::
     tool = "openssl"           # tool, tool_version, timing: checked when given
     tool_version = "1.1.1n"
     timing = "elapsed"
+    cpu = "Cortex-A72"         # the CPU the text names for the run (as written; "": none, as
+                               # where only a board or a host is named); checked when given
     conditions = {aesni = "off"}   # conditions the cells must carry (none others)
     optional = {aesni = "off"}     # conditions that may be absent, but must match when present
     unit = "k"                 # unit of values printed without one: k (1000 B/s), B/s, KB/s
@@ -501,9 +503,9 @@ def _check_runs(exp: Expectation, df, runs: dict[int, int], s: Score) -> None:
             if not label_ok(run, _text(row["label"])):
                 s.problems.append(f"run {e + 1}: label {_text(row['label'])!r}, expected "
                                   f"{' or '.join(map(repr, _labels(run))) or 'none'}")
-            for col in ("tool", "tool_version", "timing"):
-                if col in run and (_text(row[col]) or "").lower() != str(run[col]).lower():
-                    s.problems.append(f"run {e + 1}: {col} {_text(row[col])!r}, "
+            for col in ("tool", "tool_version", "timing", "cpu"):
+                if col in run and (_text(row.get(col)) or "").lower() != str(run[col]).lower():
+                    s.problems.append(f"run {e + 1}: {col} {_text(row.get(col))!r}, "
                                       f"expected {run[col]!r}")
 
 

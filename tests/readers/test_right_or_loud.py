@@ -58,7 +58,9 @@ def test_empty_read_carries_its_unplaced_lines():
 def test_a_label_is_never_a_fence_a_command_or_program_output(junk):
     text = f"{junk}\ntype 16 bytes 64 bytes\nmd5 1.00k 2.00k\n"
     df = cipherlab.ingest(text)
-    assert df.label.isna().all(), df.label.tolist()
+    # (a prompt's host names the machine the command ran on: that, never the command line)
+    host = {"pi@pi5": "pi5", "root@wrt32x": "wrt32x"}.get(junk.split(":")[0])
+    assert df.label.isna().all() if host is None else set(df.label) == {host}, df.label.tolist()
 
 
 def test_a_prose_label_still_names_its_run():

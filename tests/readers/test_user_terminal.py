@@ -56,11 +56,12 @@ def test_a_model_ending_the_sentence_above_names_the_run():
 
 def test_terminal_and_forum_furniture_names_no_run():
     """A BBCode tag (005) and macOS's 'Last login:' banner (011) are no labels, in either
-    paste's shape and in a second variant (a [quote] block, a Terminal.app session)."""
+    paste's shape and in a second variant (a [quote] block, a Terminal.app session, whose
+    prompt's host names the machine)."""
     assert _runs(_read(f"[code]\n{TABLE}[/code]\n"), "label") == [None]
     assert _runs(_read(f"[quote]\n[pre]\n{TABLE}[/pre]\n[/quote]\n"), "label") == [None]
     text = f"Last login: Mon Mar  4 08:01:12 on console\nbob@mini ~ % openssl speed aes-128-cbc\n{TABLE}"
-    assert _runs(_read(text), "label") == [None]
+    assert _runs(_read(text), "label") == ["mini"]
 
 
 def test_a_public_key_row_repeated_in_one_block_opens_a_run_in_both_engines():
@@ -650,15 +651,18 @@ def test_ipython_prompts_run_the_command_and_env_magic_sets_the_mask():
 def test_a_two_line_prompts_command_line_runs_openssl_and_its_first_line_is_no_label():
     """056: oh-my-zsh's bira theme prints `╭─user@host dir ‹branch›`, then `╰─$ command`: the
     second line is the prompt (its OPENSSL_ia32cap= prefix the run's mask), the first no
-    caption. Here powerlevel10k's `╰─ command ─╯` (a right frame) and Kali's `┌──(kali㉿kali)-[~]`
-    / `└─$ `, over 1.1.1 output (no CPUINFO line: only the prompt tells the mask)."""
-    for top, bottom, end in (("╭─ ~/bench  on  main ········· ✔  at 14:02:11 ─╮", "╰─ ", "   ─╯"),
-                             ("┌──(kali㉿kali)-[~]", "└─$ ", ""), ("╭─alice@ws ~ ‹main●›", "╰─➤  ", "")):
+    caption (its host names the machine). Here powerlevel10k's `╰─ command ─╯` (a right frame,
+    no host) and Kali's `┌──(kali㉿kali)-[~]` / `└─$ `, over 1.1.1 output (no CPUINFO line:
+    only the prompt tells the mask)."""
+    for top, bottom, end, host in (("╭─ ~/bench  on  main ········· ✔  at 14:02:11 ─╮", "╰─ ", "   ─╯",
+                                    None),
+                                   ("┌──(kali㉿kali)-[~]", "└─$ ", "", "kali"),
+                                   ("╭─alice@ws ~ ‹main●›", "╰─➤  ", "", "ws")):
         text = (f"{top}\n{bottom}openssl speed -elapsed -evp aes-128-cbc{end}\n{TABLE}\n{top}\n"
                 f"{bottom}OPENSSL_ia32cap=~0x200000200000000 openssl speed -elapsed -evp aes-128-cbc{end}\n"
                 f"{TABLE}")
         df = _read(text)
-        assert _runs(df, "label") == [None, None], text
+        assert _runs(df, "label") == [host, host], text
         assert _runs(df, "timing") == ["elapsed"] * 2 and _runs(df, "isa_mask") == [None, "~0x200000200000000"], text
 
 
@@ -804,3 +808,49 @@ def test_a_loops_output_ends_at_the_next_command_and_a_header_after_headerless_r
     df = _read(text)
     assert df.run.nunique() == 3
     assert [t if t == t else None for t in df.timing] == ["elapsed", "elapsed", None]
+
+
+def test_a_prompts_host_labels_a_run_nothing_nearer_names():
+    """129/130/131/133: the host of a prompt (`[admin@gw-a ~]#`, not the user) labels a run no
+    caption names, so two machines' runs are not one setting's replicates; a caption wins
+    over it; ssh's target names the machine a command ran on (here `ssh -J bastion
+    ops@gw-c`); a container's generated id names none (the run above's host stays); a loop
+    on a prompt labels every run it prints; a zsh prompt's host too."""
+    cmd = "openssl speed -seconds 1 -evp aes-128-cbc"
+    text = (f"[admin@gw-a ~]# {cmd}\n{TABLE}[admin@gw-b ~]# {cmd}\n{TABLE}\n"
+            f"The spare:\n\n[admin@gw-b ~]# {cmd}\n{TABLE}\n"
+            f"me@laptop ~ % ssh -J bastion ops@gw-c {cmd}\n{TABLE}"
+            f"root@0b7e4c21a9f3:/# {cmd}\n{TABLE}")
+    assert _runs(_read(text), "label") == ["gw-a", "gw-b", "The spare", "gw-c", "gw-c"]
+    loop = (f"bob@nuc7 ~ % for i in 1 2; do {cmd}; done\n"
+            f"version: 3.0.13\n{TABLE}version: 3.0.13\n{TABLE}")
+    assert _runs(_read(loop), "label") == ["nuc7", "nuc7"]
+    # (a loop's ssh $h names no host: not the prompt's either)
+    remote = f"me@laptop:~$ for h in a b; do ssh $h {cmd}; done\nversion: 3.0.13\n{TABLE}"
+    assert _runs(_read(remote), "label") == [None]
+
+
+def test_a_host_names_no_cpu_and_a_label_names_the_cpu_of_its_model():
+    """132: a caption naming a CPU model without a clock fills cpu (`Xeon E-2388G server`: the
+    model, not the server; `Rock 5B (RK3588)`: the SoC named); a board alone (`Rock 5B`) or
+    a host (`i7-box`, as an admin named it) fills none; prose naming the first machine's
+    CPU is not the other hosts'."""
+    df = _read(f"Xeon E-2388G server:\n\n{TABLE}\nRock 5B (RK3588):\n\n{TABLE}\nRock 5B:\n\n{TABLE}\n"
+               f"Mac mini:\n\nroot@bench-i7-8700K:~# openssl speed md5\n{TABLE}")
+    assert _runs(df, "cpu") == ["Xeon E-2388G", "RK3588", None, None]
+    df = _read("Ran it on my desktop (Ryzen 5 3600) first and then over ssh on the NAS:\n\n"
+               f"me@desk:~$ openssl speed md5\n{TABLE}"
+               f"me@desk:~$ ssh nas openssl speed md5\n{TABLE}")
+    assert _runs(df, "label") == ["desktop", "nas"] and _runs(df, "cpu") == ["Ryzen 5 3600", None]
+
+
+def test_a_command_run_on_an_unnamed_machine_takes_no_label_of_the_run_above():
+    """041/130: a loop's `ssh $h` or `kubectl exec` ran on a machine the line does not name,
+    so the run takes neither the prompt's host nor the label the run above took from its
+    host; a container's id keeps it (the container runs on that machine)."""
+    cmd = "openssl speed -seconds 1 -evp aes-128-cbc"
+    for elsewhere in (f"for h in a b; do ssh $h {cmd}; done", f"kubectl exec -it bench-0 -- {cmd}"):
+        text = f"me@laptop:~$ {cmd}\n{TABLE}me@laptop:~$ {elsewhere}\nversion: 3.0.13\n{TABLE}"
+        assert _runs(_read(text), "label") == ["laptop", None], elsewhere
+    text = f"me@laptop:~$ {cmd}\n{TABLE}root@5d1e0f3b9a2c:/# {cmd}\n{TABLE}"
+    assert _runs(_read(text), "label") == ["laptop", "laptop"]

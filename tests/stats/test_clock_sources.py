@@ -27,10 +27,11 @@ def _quiet(fn, *args, **kwargs):
 def test_a_pastes_prose_clock_is_nominal_and_its_cycles_per_byte_say_so():
     df = _quiet(cipherlab.ingest, PI5)
     assert set(df["clock_hz"]) == {2.4e9}  # (from "Cortex-A76 @ 2.4GHz" in the prose)
+    # (the runs are labelled by their prompts' host, `pi@pi5:~ $`: the warning names it too)
     # it was called "reported (by the capturing host)": no host reported anything here
     assert set(st.clock_source(df)) == {"nominal"}
     with pytest.warns(CipherlabWarning, match=r"24 of 24 row\(s\) have only a nominal clock "
-                                              r"\(named in a label or CPU: 'Cortex-A76'\)"):
+                                              r"\(named in a label or CPU: 'Cortex-A76', 'pi5'\)"):
         out = st.cycles_per_byte(df)
     rate = df["bytes_per_s"].to_numpy(float)
     assert np.allclose(out["cycles_per_byte"], 2.4e9 / rate)

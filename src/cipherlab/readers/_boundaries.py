@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from cipherlab.readers._context import MASK_RULE
+from cipherlab.readers._context import HOST_RULES, MASK_RULE
 from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
 from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
@@ -313,7 +313,7 @@ class _RunBoundaries:
         self.flush_pending()
         self.cur = run = _Run(i, found.text if found else None, dict(conds))
         run.label_rule = found.rule if found and found.text else None
-        if found and found.text:
+        if found and found.text and found.rule not in HOST_RULES:  # (a host names no CPU)
             run.meta.update(prose_cpu(found.text))  # ("Xeon E5-2680 @ 2.70GHz": cpu, clock_hz)
         if isinstance(rule, str):
             run.boundary = rule
@@ -325,8 +325,10 @@ class _RunBoundaries:
         if run.prose_version is None and self.stated_version is not None:
             run.prose_version = self.standing_version(i)
         self.runs.append(run)
-        if self.loop is not None:
+        if self.loop is not None:  # (a loop's output: its command's options, its prompt's host)
             self.loop_run(run)
+        elif self.loop_machine is not None:  # (a command list's: the host of its prompt)
+            self.name_machine(run, self.loop_machine)
         return run
 
     def state_version(self, i: int, version) -> None:

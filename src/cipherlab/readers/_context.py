@@ -13,7 +13,12 @@ a run's label, nearest first (:meth:`~cipherlab.readers._openssl._Parser.find_la
    (a label names every run under it, until the text says something else);
 3. else the nearest heading above the run: a heading applies to every run under it until the
    next heading, which ends its scope whatever it says (a heading that is a command names no
-   run); the title of a thread (a heading above its first byline) names none of its posts.
+   run); the title of a thread (a heading above its first byline) names none of its posts;
+4. else the machine its command line ran on (:func:`prompt_machine`): the host of its prompt
+   (``root@web01:~#`` -> ``web01``), or the host ``ssh`` ran it on. A label taken from the run
+   above yields to it when the run above ran on another host. The host, not ``user@host``: the
+   host names the machine (two users on one box are one machine, one user on two boxes two);
+   a container's generated id names none. A host is never read as a CPU.
 
 Where no rule finds a name the label stays empty: right or loud, never junk. The name of the
 rule that found a label is kept in the tidy table's ``rule`` column.
@@ -25,7 +30,8 @@ import re
 from typing import Callable, NamedTuple
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
-           "MASK_RULE", "is_shell_command", "label_above", "label_verdict", "mask_value",
+           "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command",
+           "prompt_machine", "label_above", "label_verdict", "mask_value",
            "shell_assignment", "shell_host", "prose_label", "prose_mask", "setext_level"]
 
 
@@ -105,7 +111,8 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S|"  # (a story goes on)
                        # (where the paste was taken from, "Copied from the snippet viewer on our
                        # GitLab:", tells how it came here, names no run)
-                       r"^(?:Copied|Pasted|Copy-pasted)\s+(?:from|out\s+of|off|straight)\s")
+                       r"^(?:Cop(?:ied|ying)|Past(?:ed|ing)|Copy-past(?:ed|ing))\s+"
+                       r"(?:from|out\s+of|off|straight)\s")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
@@ -685,6 +692,78 @@ def shell_host(line: str) -> str | None:
     """
     m = _SHELL_HOST.match(line)
     return m[1] if m else None
+
+
+# The host of a prompt before a command: `user@host:~$`, zsh's `user@host ~ %`, `[user@host
+# dir]#` (the prompt's shape, not an address in prose: `bob@example.com wrote`).
+_PROMPT_HOST = re.compile(r"\s*(?:\[[\w.-]+@(?P<bracketed>[\w.-]+)[^\]]{0,80}\]\s?[$#%]|"
+                          r"[\w.-]+@(?P<host>[\w.-]+)(?::\S*|\s[^\s$#%]{1,80})?\s?[$#%\u276f])")
+# A command that runs elsewhere: on another host (ssh, a cluster's shells, a pod, a phone), not
+# on the machine the prompt names (a container, WSL or a local VM run on it: its CPU).
+_REMOTE = re.compile(r"(?:^|[\s$#%>;&|(])(?:ssh|mosh|rsh|kubectl|oc|adb|pdsh|pssh|parallel-ssh|"
+                     r"clush|ansible|salt|srun|gcloud|az)\s")
+# ssh's target host, written out (not a loop's `$h`), after its options (`-p 2222`, `-i key`).
+_SSH_TARGET = re.compile(r"(?:^|[\s$#%>;&|(])ssh(?:\s+-[46AaCfGgKkMNnqsTtVvXxYy]+|"
+                         r"\s+-[BbcDEeFIiJLlmOoPpQRSWw]\s*\S+)*\s+(?:[\w.-]+@)?"
+                         r"(?P<host>[A-Za-z0-9][\w.-]*)(?=\s)")
+# A container's generated hostname (Docker's, Podman's: the container id, 12 or 64 hex digits):
+# it names one container, gone with it, not the machine (another container, another id).
+_CONTAINER_ID = re.compile(r"(?=[a-f]*\d)[0-9a-f]{12}(?:[0-9a-f]{52})?")
+#: The rule (``rule`` column) of a run labelled by the host its command line ran on, and of a
+#: run that took such a label from the run above it (nothing but output between them).
+HOST_RULE, INHERITED_HOST_RULE = "host of its prompt", "host of the run above"
+HOST_RULES = frozenset({HOST_RULE, INHERITED_HOST_RULE})  # (a host names no CPU)
+
+
+# The first line of a two-line prompt, which names the host (the command is on the next line,
+# after `$` or `╰─$`): oh-my-zsh's `╭─user@host ~/dir`, Kali's `┌──(user㉿host)-[~]`, Git
+# Bash's `user@host MINGW64 ~`.
+_TITLE_HOST = re.compile(r"\s*(?:[\u256d\u250c]\u2500+\(?[\w.-]+[@\u327f](?P<boxed>[\w.-]+)|"
+                         r"[\w.-]+@(?P<host>[\w.-]+)\s+"
+                         r"(?:MINGW(?:32|64)|MSYS|UCRT64|CLANG(?:32|64|ARM64))\b)")
+_SECOND_LINE = re.compile(r"\s*(?:[\u2570\u2514]\u2500*|\$\s)")
+
+
+def prompt_machine(line: str, above: str = "") -> str | None:
+    """The machine a command line (one running ``openssl speed``) ran on, as the line names
+    it: the host of its prompt (``root@web01:~#`` -> ``web01``: the host names the machine,
+    the user does not), or the host ``ssh`` ran the command on; ``""`` when it ran on another
+    machine the line does not name (a loop's ``ssh $h``, a pod, a cluster job: not the
+    prompt's); None when the line names none (a bare ``$``) or only a container's generated
+    id (``root@3f2a9c1b7d4e:/#``: the container runs on the machine of the prompts around).
+
+    >>> prompt_machine("root@web01:~# openssl speed md5"), prompt_machine("[admin@rhel9-bench ~]$ x")
+    ('web01', 'rhel9-bench')
+    >>> prompt_machine("me@laptop:~$ ssh -p 2222 pi@pi5 openssl speed md5")
+    'pi5'
+    >>> prompt_machine("root@3f2a9c1b7d4e:/# openssl speed md5"), prompt_machine("$ openssl speed md5")
+    (None, None)
+    >>> prompt_machine("me@laptop:~$ for h in a b; do ssh $h openssl speed md5; done")
+    ''
+    >>> prompt_machine("me@db02:~$ openssl speed md5 2>&1 | ssh logs tee -a speed.txt")
+    'db02'
+
+    A two-line prompt names the host on the line ``above`` the command:
+
+    >>> prompt_machine("$ openssl speed md5", "mira@T14 MINGW64 ~")
+    'T14'
+    """
+    cut = line.find("openssl")  # (what runs openssl comes before it: `... | ssh log` does not)
+    command = line if cut < 0 else line[:cut]
+    if "ssh" in command:
+        m = _SSH_TARGET.search(command)
+        if m is not None:
+            return m["host"]
+    host, at = None, 0
+    m = _PROMPT_HOST.match(line) if "@" in line else None
+    if m is not None:
+        host, at = m["host"] or m["bracketed"], m.end()
+    elif above and ("@" in above or "\u327f" in above) and _SECOND_LINE.match(line):
+        m = _TITLE_HOST.match(above)
+        host = m and (m["host"] or m["boxed"])
+    if _REMOTE.search(command, at) is not None:
+        return ""  # (it ran elsewhere, on a host the line does not name: not the prompt's)
+    return None if host is None or _CONTAINER_ID.fullmatch(host) else host
 
 
 def mask_value(cap: str, value: str) -> str:

@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 
 from cipherlab.model import Run
-from cipherlab.readers._context import prose_label
+from cipherlab.readers._context import HOST_RULE, prompt_machine, prose_label
 from cipherlab.readers._text import clean
 
 __all__ = ["BLOCK_BYTES", "find_runs"]
@@ -170,8 +170,12 @@ def find_runs(lines: list[str], source: str, skip: set[int],
         keys = {(c["algorithm"], c["operation"], c.get("key_bits")) for c in cells}
         if run is None or moved_on or keys & seen:
             label = next(filter(None, map(prose_label, reversed(prose))), None)
-            run = Run(meta={"label": label, "tool": "cryptsetup", "tool_version": version,
+            host = None if label is not None else next(filter(None, (
+                prompt_machine(p) for p in reversed(prose) if "cryptsetup" in p)), None)
+            run = Run(meta={"label": label or host, "tool": "cryptsetup", "tool_version": version,
                             "timing": "elapsed", "dialect": "cryptsetup benchmark"})
+            if host is not None:  # (no caption: the host its command ran on names it)
+                run.meta["rule"] = f"label: {HOST_RULE}"
             runs.append(run)
             seen, prose, moved_on = set(), [], False
         seen |= keys

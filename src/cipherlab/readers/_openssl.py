@@ -39,8 +39,9 @@ from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR
                                            prose_version)
 from cipherlab.readers._runs import ALG, _memo, _Run, pk_id
 from cipherlab.readers._tables._facts import prose_cpu
-from cipherlab.readers._context import (SKIP, STOP, Label, is_byline, is_list_item,
-                                        is_shell_command, label_verdict,
+from cipherlab.readers._context import (HOST_RULE, HOST_RULES, INHERITED_HOST_RULE, SKIP, STOP, Label,
+                                        is_byline, is_list_item,
+                                        is_shell_command, label_verdict, prompt_machine,
                                         prose_mask, setext_level, shell_assignment, shell_host,
                                         wrapped_tail)
 from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clean, parse_prompt,
@@ -48,6 +49,9 @@ from cipherlab.readers._text import (INNER_MARKS, QUOTE_FIRST, LineWarning, clea
                                      shows_a_file, stands_in_a_log)
 
 __all__ = ["ENGINE", "ENGINES", "parse"]
+
+# The rule of a label taken from the run above (see find_label; a host's: INHERITED_HOST_RULE).
+_INHERITED = "label of the run above"
 
 #: How the pass reads lines: ``"blocks"`` (the default: runs of the commonest lines read at once
 #: by the block readers) or ``"lines"`` (every line through the per-line dispatch). Both must
@@ -273,6 +277,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.marker: tuple[int, dict[str, str]] | None = None
         self.ended = 0  # line of the last "[exit status: N]" (captures end with it)
         self.output_to = -1  # last line of a shell command's output in prose (see note_prose)
+        # (the machine a loop's command line ran on, for the runs it prints: see unbound_prompt)
+        self.loop_machine: str | None = None
         # (`$ openssl version` and the version it printed: that binary's, for its later prompts)
         self.version_command: tuple[int, str] | None = None  # (line, binary)
         self.binary_versions: dict[str, tuple] = {}  # binary -> (tool, version)
@@ -678,8 +684,10 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             # output names a CPU (lscpu's "Model name: AMD EPYC 7763 ..."); a command that runs
             # it elsewhere may print the hosts' names (clush's frames, a loop's echo)
             output, self.output_to = self.output_to == i - 1, i
-            if self.loop is not None and not output:
-                self.close_loop()  # (another command: the loop's output is over)
+            if not output:  # (another command: a loop's or a list's output is over)
+                if self.loop is not None:
+                    self.close_loop()
+                self.loop_machine = None
             m = _VERSION_COMMAND.search(line) if not output and "version" in line else None
             if m is not None:
                 self.version_command = (i, m["bin"])
@@ -805,7 +813,9 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 break  # (a comment's line labels only the runs inside that comment)
             return v
         if not said and self.runs and self.runs[-1].label_rule:
-            return Label(self.runs[-1].meta["label"], "label of the run above")
+            above = self.runs[-1]
+            return Label(above.meta["label"], INHERITED_HOST_RULE if above.label_rule in HOST_RULES
+                         else _INHERITED)
         for j, h in reversed(self.headings):
             if j < i and not self.vetoed_in_a_log(h, j, i, self.lines[j - 1]):
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
@@ -910,6 +920,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if prompt is not None and "unbound" in prompt:
                 return self.unbound_prompt(i, prompt)
             if prompt is not None:
+                self.loop_machine = None  # (a command of its own: its prompt names its machine)
                 run = self.open(i, Event(PROMPT))
                 run.last = i
                 self.apply_prompt(run, i, prompt)
@@ -1072,6 +1083,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
         if "environment" in prompt:
             self.set_shell_conditions(prompt["environment"], self.lines[i - 1])
+        self.loop_machine = self.prompt_machine(i)  # (the runs it prints ran there)
         self.ended = i
         loop = prompt.get("loop")
         if loop is None:
@@ -1135,6 +1147,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
     def apply_prompt(self, run: _Run, i: int, prompt: dict) -> None:
         if "exported" in prompt:  # (`export OPENSSL_ia32cap=... && openssl speed ...`)
             self.set_shell_mask(prompt["exported"][0], self.lines[i - 1])
+        self.name_machine(run, self.prompt_machine(i))
         host = shell_host(self.lines[i - 1])
         for name, (value, shell) in self.shell_conditions.items():
             if shell in (None, host):  # (the same shell: its prompts name the same user@host)
@@ -1159,6 +1172,34 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if mask is not None:
             run.meta["isa_mask"] = mask
         run.opts["shell_mask"] = mask  # (None: its shell set none: see _Assembly.native_runs)
+
+    def prompt_machine(self, i: int) -> str | None:
+        """The machine the command line ``i`` ran on (:func:`prompt_machine`)."""
+        return prompt_machine(self.lines[i - 1], self.lines[i - 2] if i > 1 else "")
+
+    def name_machine(self, run: _Run, machine: str | None) -> None:
+        """Label ``run`` with the ``machine`` its command line ran on (the host of its prompt,
+        see :func:`~cipherlab.readers._context.prompt_machine`) when nothing nearer names it:
+        a caption, heading or machine phrase above the run wins. A label the run took from
+        the run above (nothing but output between them) yields when the run above ran on
+        another host: the prompt says the text moved on to another machine. A host is no CPU:
+        ``cpu`` is never read from it (``bench-i7`` may have been upgraded)."""
+        run.host = machine
+        label, rule = run.meta.get("label"), run.label_rule
+        if not machine:  # ("": it ran on a machine the line does not name, not the one above's)
+            if machine == "" and (rule == INHERITED_HOST_RULE or rule == _INHERITED and
+                                  self.runs[-2:-1] and self.runs[-2].host):
+                run.meta["label"] = run.label_rule = None
+                for key in ("cpu", "clock_hz"):
+                    run.meta.pop(key, None)
+            return
+        if label and rule != INHERITED_HOST_RULE and not (
+                rule == _INHERITED and self.runs[-2:-1] and self.runs[-2].host not in (None, machine)):
+            return
+        if rule not in HOST_RULES:
+            for key in ("cpu", "clock_hz"):  # (what the label it replaces said)
+                run.meta.pop(key, None)
+        run.meta["label"], run.label_rule = machine, HOST_RULE
 
     def pk_row(self, i: int, parsed: tuple) -> bool:
         run = self.cur if self.cur is not None else self.run(i)  # (its last line: see below)

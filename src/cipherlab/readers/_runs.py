@@ -94,6 +94,7 @@ class _Run:
         self.extra: list[Run] = []  # sub-runs from other dialects (python harness)
         self.row_label: str | None = None  # the machine its rows name ("FTC663: aes-256-cbc")
         self.label_rule: str | None = None  # the rule that found its label (_context)
+        self.host: str | None = None  # the machine its command line ran on (prompt_machine)
         self.boundary: str | None = None  # the inferred rule that opened it (_boundaries)
         self.context_rule: str | None = None  # the rule that gave it a condition of the prose
         self.prose_version = None  # (tool, version) the prose above states; False: two do

@@ -42,6 +42,16 @@ _APPLE_TIER = re.compile(r"M[1-5]$")
 _MAC_BEFORE = re.compile(r"(?:MacBook(?:\s+(?:Air|Pro))?|Mac\s*(?:mini|Studio|Pro)|iMac|iPad\s+\w+)"
                          r"(?:\s+\d\d(?:-inch|\u2033|\")?)?\s+$")
 _CHIP_TIERS = ("Pro", "Max", "Ultra")
+_MAC_AFTER = re.compile(r"\s+(?:MacBook|Mac\s*(?:mini|Studio|Pro)|iMac|iPad)\b")  # ("M1 MacBook Air")
+# Words that name the machine, not its CPU: they end a CPU's name ("Celeron J4125 NUC", "Ryzen
+# 5 5600X Desktop"); after a vendor alone they name none ("Intel NUC").
+_MACHINE_NOUNS = frozenset({"NUC", "PC", "VM", "NAS", "SBC", "Box", "Server", "Desktop", "Laptop",
+                            "Workstation", "Notebook", "Machine", "Host", "Node", "Board", "Mac",
+                            "MacBook", "iMac", "Mini", "Instance", "System"})
+# A board's SoC, named by its part number (Raspberry Pi's BCM2711/BCM2712, Rockchip's RK3588):
+# the CPU where the text names no core ("Raspberry Pi 5 (BCM2712)"; a board's name alone, "Pi
+# 5", names none: which CPU a board has, the text must say).
+_SOC = re.compile(r"(?<![\w-])(?:BCM2\d{3}|RK3\d{3}[A-Z]?)(?![\w-])")
 # CPUs named by their code name ("Sapphire Rapids", "Zen 4"): prose also names them for the
 # generation a feature came with ("AES-NI since Westmere"), so one names no run's CPU, but
 # beside another CPU it is a second one (and a code name in parentheses after a CPU is its own).
@@ -92,12 +102,13 @@ def by_first_letter(alternatives: list[str]) -> re.Pattern:
 
 # Lower-case words one of which a line must contain to state a fact _facts() looks for (the
 # weak family words name a CPU only beside a vendor or a model number, which this finds).
-MACHINE_WORDS = ["aws", "hz", "core", *_VENDORS.lower().split("|"), *_FAMILIES.lower().split("|")]
+MACHINE_WORDS = ["aws", "hz", "core", "bcm2", "rk3", *_VENDORS.lower().split("|"),
+                 *_FAMILIES.lower().split("|")]
 FACT_WORDS = ["ssl", "gcc", *MACHINE_WORDS]
 FACT_HINT = by_first_letter(FACT_WORDS)
 # The words a CPU name starts with (see prose_cpu), for a quick "none here" (in a line or a text).
 CPU_HINT = by_first_letter([*_VENDORS.split("|"), *_FAMILIES.split("|"),
-                              *_WEAK_FAMILIES.split("|")])
+                              *_WEAK_FAMILIES.split("|"), "BCM2", "RK3"])
 
 
 _OPENSSL = re.compile(r"\bopenssl\b", re.IGNORECASE)
@@ -153,6 +164,13 @@ def prose_cpu(text: str) -> dict[str, Any]:
     ({'cpu': 'EPYC 9654'}, {})
     >>> prose_cpu("a Pi 5 (Cortex-A76 @ 2.4GHz) and a Pi 4 (Cortex-A72 @ 1.8GHz)")
     {}
+
+    A word naming the machine ends the name; a board's SoC is its CPU when no core is named:
+
+    >>> prose_cpu("Celeron J4125 NUC"), prose_cpu("M1 MacBook Air"), prose_cpu("Intel NUC")
+    ({'cpu': 'Celeron J4125'}, {'cpu': 'M1'}, {})
+    >>> prose_cpu("Raspberry Pi 5 (BCM2712)"), prose_cpu("Pi 5"), prose_cpu("Pi 4 (BCM2711, Cortex-A72)")
+    ({'cpu': 'BCM2712'}, {}, {'cpu': 'Cortex-A72'})
     """
     text = _TRADEMARK.sub("", text)
     if "@" not in text and not CPU_HINT.search(text):
@@ -171,6 +189,9 @@ def prose_cpu(text: str) -> dict[str, Any]:
     if found:
         name, clock, _ = found[0]
         return {"cpu": name} if clock is None else {"cpu": name, "clock_hz": clock}
+    socs = set(_SOC.findall(text)) if "BCM" in text or "RK" in text else None
+    if socs:
+        return {"cpu": socs.pop()} if len(socs) == 1 else {}
     c = _CLOCK.search(text)
     if c is None or _CLOCK.search(text, c.end()):
         return {}
@@ -206,8 +227,9 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
             ranged = _RANGE_ON.match(text, after) is not None
             clock = None if ranged else hz(c[1], c[2])
             break
-        if words and not (word[0].isupper() or any(ch.isdigit() for ch in word)):
-            break  # (a model number may start in lower case: "i7-4770", "v2")
+        if words and (not (word[0].isupper() or any(ch.isdigit() for ch in word))
+                      or word.rstrip(".") in _MACHINE_NOUNS):
+            break  # (a model number may start in lower case: "i7-4770", "v2"; "NUC" is no model)
         words.append(word)
         end = w.end()
         if len(words) == 2 and word in _CHIP_TIERS and _APPLE_TIER.match(words[0]):
@@ -218,7 +240,8 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
              or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail))
              or _APPLE_TIER.match(words[0]) is not None and (
                  tail[:1] and tail[0] in _CHIP_TIERS
-                 or _MAC_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None))
+                 or _MAC_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None
+                 or not tail and _MAC_AFTER.match(text, end) is not None))
     if not named:
         return None
     if clock is None and not ranged:

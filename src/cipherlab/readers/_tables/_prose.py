@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cipherlab.readers._context import TEMPLATE_SECTION, label_above, label_verdict, prose_mask
+from cipherlab.readers._context import (TEMPLATE_SECTION, is_shell_command, label_above, label_verdict,
+                                        prose_mask)
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
                                              line_facts, prose_cpu)
@@ -474,6 +475,12 @@ def prose_text(line: str) -> str:
     return " ".join(text.split())
 
 
+def _host_label(run) -> str | None:
+    """The label of a run when it is the host its prompt names (see ``prompt_machine``)."""
+    rule = run.meta.get("rule")
+    return run.meta.get("label") if rule and "label: host of" in rule else None
+
+
 def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]) -> None:
     """Give runs of program output the CPU and clock the prose around them names, as a
     document table is given them (:meth:`Context.machine`): ``spans`` holds each run's first
@@ -487,19 +494,36 @@ def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]
     >>> [(r.meta.get("cpu"), r.meta.get("clock_hz"), r.meta.get("rule")) for r in runs]
     [('Ryzen 7 5800X', 3800000000.0, 'cpu: prose'), (None, None, None)]
     """
+    for run in runs:  # (a CPU its own label names: "Old file server (Core 2 Duo E8400):")
+        label = run.meta.get("label")
+        if label and run.meta.get("cpu") is None and _host_label(run) is None:
+            named = prose_cpu(label)
+            if named:
+                run.meta.update({k: v for k, v in named.items() if run.meta.get(k) is None})
     if all(run.meta.get("cpu") is not None for run in runs):
         return  # (each names its own: "Xeon E5-2680 box:" above it)
     gaps, done = [], 0  # (the lines between runs: the prose, and the runs' headers)
     for first, last in spans:
         gaps.append((done, first))
         done = max(done, last + 1)
-    named = (i for a, b in gaps if a < b for i in lines_with(CPU_HINT, "\n".join(lines[a:b]), a))
-    if not any(prose_cpu(prose_text(lines[i])) for i in named):
+    named = [i for a, b in gaps if a < b for i in lines_with(CPU_HINT, "\n".join(lines[a:b]), a)
+             if prose_cpu(prose_text(lines[i]))]
+    commands = [i for i in named if is_shell_command(lines[i])]
+    if commands:  # (a command line's host names no CPU: `root@bench-i7-8700K:~# openssl ...`)
+        lines = list(lines)
+        for i in commands:
+            lines[i] = ""
+    if len(commands) == len(named):
         return  # (most output names no CPU around it: no prose to read)
     context = Context(lines, hint=_MACHINE_HINT)
-    for run, gap in zip(runs, gaps, strict=True):
+    hosts = [_host_label(run) for run in runs]
+    # (one machine's prompts, no other name: as if unlabelled; beside another name, a host is
+    # another machine's name, "desktop" then `me@laptop:~$ ssh nas ...`)
+    one_host = any(hosts) and len({run.meta.get("label") for run in runs} - {None}) == 1
+    for run, gap, host in zip(runs, gaps, hosts, strict=True):
         context.read_prose(*gap)
-        found = {k: v for k, v in context.machine(run.meta.get("label")).items()
+        label = None if host is not None and one_host else run.meta.get("label")
+        found = {k: v for k, v in context.machine(label).items()
                  if run.meta.get(k) is None} if run.meta.get("cpu") is None else {}
         if found:
             run.meta.update(found)
