@@ -177,8 +177,8 @@ def test_openssl_versions_line_and_the_speed_header_after_it_are_one_run():
 @pytest.mark.parametrize("prompt", ["builder ~ #", "alpine:~#", "web01 /srv/bench #"])
 def test_a_root_prompt_without_a_user_is_a_prompt(prompt):
     """Gentoo's root prompt (``host dir #``) and Alpine's (``host:dir#``) show no ``user@``: the
-    version their ``openssl version`` prints is still the run's, and a mask one host exports is
-    no other host's."""
+    version their ``openssl version`` prints is still the run's, a mask one host exports is no
+    other host's, and the host labels the run."""
     table = "type             16 bytes\nAES-128-GCM     {}k\n"
     text = (f"{prompt} openssl version\nOpenSSL 1.1.1w  11 Sep 2023\n"
             f"{prompt} export OPENSSL_ia32cap=~0x200000000000000\n"
@@ -189,6 +189,7 @@ def test_a_root_prompt_without_a_user_is_a_prompt(prompt):
         df = cipherlab.ingest(text)
     first = df.groupby("run", observed=True).first()
     assert first.tool_version.tolist()[0] == "1.1.1w"
+    assert first.label.tolist() == [prompt.split(":")[0].split()[0], "other"]  # (their hosts)
     assert [m if m == m else None for m in first.isa_mask] == ["~0x200000000000000", None]
 
 

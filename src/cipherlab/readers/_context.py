@@ -698,6 +698,7 @@ def shell_host(line: str) -> str | None:
 # dir]#` (the prompt's shape, not an address in prose: `bob@example.com wrote`).
 _PROMPT_HOST = re.compile(r"\s*(?:\[[\w.-]+@(?P<bracketed>[\w.-]+)[^\]]{0,80}\]\s?[$#%]|"
                           r"[\w.-]+@(?P<host>[\w.-]+)(?::\S*|\s[^\s$#%]{1,80})?\s?[$#%\u276f])")
+_USERLESS_HOST = re.compile(rf"\s*(?P<host>[\w.-]+){_HOST_DIRECTORY}")  # (Gentoo's, Alpine's root)
 # A command that runs elsewhere: on another host (ssh, a cluster's shells, a pod, a phone), not
 # on the machine the prompt names (a container, WSL or a local VM run on it: its CPU).
 _REMOTE = re.compile(r"(?:^|[\s$#%>;&|(])(?:ssh|mosh|rsh|kubectl|oc|adb|pdsh|pssh|parallel-ssh|"
@@ -738,6 +739,8 @@ def prompt_machine(line: str, above: str = "") -> str | None:
     'pi5'
     >>> prompt_machine("root@3f2a9c1b7d4e:/# openssl speed md5"), prompt_machine("$ openssl speed md5")
     (None, None)
+    >>> prompt_machine("builder ~ # openssl speed md5"), prompt_machine("alpine:~# openssl speed md5")
+    ('builder', 'alpine')
     >>> prompt_machine("me@laptop:~$ for h in a b; do ssh $h openssl speed md5; done")
     ''
     >>> prompt_machine("me@db02:~$ openssl speed md5 2>&1 | ssh logs tee -a speed.txt")
@@ -758,6 +761,8 @@ def prompt_machine(line: str, above: str = "") -> str | None:
     m = _PROMPT_HOST.match(line) if "@" in line else None
     if m is not None:
         host, at = m["host"] or m["bracketed"], m.end()
+    elif (u := _USERLESS_HOST.match(line) if "~" in line or "/" in line else None) is not None:
+        host, at = u["host"], u.end()
     elif above and ("@" in above or "\u327f" in above) and _SECOND_LINE.match(line):
         m = _TITLE_HOST.match(above)
         host = m and (m["host"] or m["boxed"])
