@@ -362,3 +362,13 @@ def test_a_delta_column_is_derived(title):
             "| 16 B | 612,345 | 701,223 | +14.5% \U0001f680 |\n| 16 KiB | 5,120,113 | 5,119,870 | ~0% |\n")
     df, warned = read(text)
     assert not warned and sorted(df.label.unique()) == ["base", "patched"] and len(df) == 4
+
+
+@pytest.mark.parametrize("title, tool", [("openssl", "openssl"), ("LibreSSL", "libressl")])
+def test_a_column_titled_with_a_library_gives_its_versions_tool(title, tool):
+    text = (f"host,{title},cipher,block,MB/s\nbox-a,3.0.13,aes-128-gcm,16,712.4\n"
+            "box-a,3.3.1,aes-128-gcm,16,731.0\n")
+    df, warned = read(text)
+    assert not warned
+    runs = df.groupby("run", observed=True).first()
+    assert runs.tool.tolist() == [tool] * 2 and runs.tool_version.tolist() == ["3.0.13", "3.3.1"]

@@ -667,6 +667,8 @@ def _row_roles(header: list[str], names: list[str]) -> tuple[list[Role], dict[st
         elif _REPEAT_HEADER.match(header[k]) and INTEGER.match(name):
             roles.append(Role(REPEAT, name))
         else:
+            if _VERSION_LABEL.match(name) and _LIBRARY_VERSION.fullmatch(header[k].strip()):
+                name = f"{header[k].strip()} {name}"  # ("openssl" over "3.0.13": the tool's)
             own = role(name, sizes=sizes)
             if name and RUN_HEADER.match(header[k]) and own.kind not in (SWITCH, STAT, DERIVED):
                 own = Role(RUN, name, run=name)  # "Version | ...": each row is a run
