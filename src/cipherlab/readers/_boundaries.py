@@ -528,8 +528,7 @@ def _name_machine(run: _Run, label: str) -> None:
     says, not what the label found above it said (the row above, another machine's)."""
     run.row_label = run.meta["label"] = label
     run.label_rule = "machine named by its rows"
-    for key in ("cpu", "clock_hz"):
-        run.meta.pop(key, None)
+    run.forget_machine()
     run.meta.update(prose_cpu(label))
 
 

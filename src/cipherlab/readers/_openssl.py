@@ -211,11 +211,11 @@ _FIELDS = re.compile(r"[\s,;|]+")
 
 
 @_memo
-def _names_only(text: str) -> bool:
+def _lists_ciphers(text: str) -> bool:
     """Whether a label's words are all names of algorithms (``sm4-cbc aes-128-cbc``): a list
     of what a loop reads, no name of a run.
 
-    >>> _names_only("sm4-cbc aes-128-cbc"), _names_only("Raspberry Pi 4"), _names_only("")
+    >>> _lists_ciphers("sm4-cbc aes-128-cbc"), _lists_ciphers("Raspberry Pi 4"), _lists_ciphers("")
     (True, False, False)
     """
     words = text.split()
@@ -806,7 +806,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 elif wrapped_tail(prose[k - 1][1], text, by_case=False):
                     continue  # (not after a fence: "```" / "without:")
             if self.vetoed_in_a_log(v, j, i, text) or isinstance(v, Label) and bool(v.text) and \
-                    _names_only(v.text):
+                    _lists_ciphers(v.text):
                 continue  # (a list of cipher names, `cat ciphers.txt`'s output, names no run)
             said = True
             if v == STOP or (blocks and blocks[j - 1] and blocks[j - 1] != blocks[i - 1]):
@@ -1186,19 +1186,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         ``cpu`` is never read from it (``bench-i7`` may have been upgraded)."""
         run.host = machine
         label, rule = run.meta.get("label"), run.label_rule
+        above = self.runs[-2].host if len(self.runs) > 1 else None  # (the run above's machine)
         if not machine:  # ("": it ran on a machine the line does not name, not the one above's)
-            if machine == "" and (rule == INHERITED_HOST_RULE or rule == _INHERITED and
-                                  self.runs[-2:-1] and self.runs[-2].host):
+            if machine == "" and (rule == INHERITED_HOST_RULE or rule == _INHERITED and above):
                 run.meta["label"] = run.label_rule = None
-                for key in ("cpu", "clock_hz"):
-                    run.meta.pop(key, None)
+                run.forget_machine()
             return
         if label and rule != INHERITED_HOST_RULE and not (
-                rule == _INHERITED and self.runs[-2:-1] and self.runs[-2].host not in (None, machine)):
+                rule == _INHERITED and above not in (None, machine)):
             return
         if rule not in HOST_RULES:
-            for key in ("cpu", "clock_hz"):  # (what the label it replaces said)
-                run.meta.pop(key, None)
+            run.forget_machine()  # (what the label it replaces said)
         run.meta["label"], run.label_rule = machine, HOST_RULE
 
     def pk_row(self, i: int, parsed: tuple) -> bool:

@@ -112,6 +112,11 @@ class _Run:
             self.pk_counted = len(cells)
         return self.pk_ids
 
+    def forget_machine(self) -> None:
+        """Drop the CPU and clock a label the run no longer has said of its machine."""
+        for key in ("cpu", "clock_hz"):
+            self.meta.pop(key, None)
+
     def has_cells(self) -> bool:
         return bool(self.rows or self.pk or self.children)
 
