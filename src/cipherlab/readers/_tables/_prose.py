@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cipherlab.readers._context import (TEMPLATE_SECTION, is_shell_command, label_above, label_verdict,
-                                        prose_mask)
+from cipherlab.readers._context import (HOST_RULES, TEMPLATE_SECTION, is_shell_command, label_above,
+                                        label_verdict, prose_mask)
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
                                              line_facts, prose_cpu)
@@ -478,7 +478,7 @@ def prose_text(line: str) -> str:
 def _host_label(run) -> str | None:
     """The label of a run when it is the host its prompt names (see ``prompt_machine``)."""
     rule = run.meta.get("rule")
-    return run.meta.get("label") if rule and "label: host of" in rule else None
+    return run.meta.get("label") if rule and any(f"label: {r}" in rule for r in HOST_RULES) else None
 
 
 def machines_in_prose(lines: list[str], runs: list, spans: list[tuple[int, int]]) -> None:
