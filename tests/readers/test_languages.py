@@ -47,11 +47,12 @@ def test_a_section_of_results_is_no_environment(tmp_path):
 def test_full_width_punctuation_is_asciis():
     """CJK posts write ASCII's full-width forms: ``（…）`` around a row's tag, ``：`` after a
     caption. The tag is a tag (the algorithm is ``aes-128-gcm``, never a name with the tag in
-    it), and full-width digits are numbers."""
+    it): here it switches AES-NI (开启 on, 关闭 off), the row's condition. Full-width digits
+    are numbers, and a heading that only states the unit ("结果（单位：MB/s）") names no run."""
     text = ("## 结果（单位：MB/s）\n\n| 算法 | 16字节 | 8192字节 |\n|---|---|---|\n"
             "| aes-128-gcm（开启AES-NI） | 702.31 | ５０１２.８８ |\n"
             "| aes-128-gcm（关闭AES-NI） | 180.12 | 240.03 |\n")
     df = cipherlab.ingest(text)
     assert set(df.algorithm) == {"aes-128-gcm"} and df.flag.isna().all()
     assert (df.bytes_per_s / 1e6).tolist() == pytest.approx([702.31, 5012.88, 180.12, 240.03])
-    assert df.groupby("run", observed=True).ngroups == 2
+    assert df.aesni.tolist() == ["on", "on", "off", "off"] and df.label.isna().all()

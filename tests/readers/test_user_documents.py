@@ -1298,3 +1298,39 @@ def test_a_lower_case_mbps_is_read_only_where_the_text_spells_it_out(tmp_path):
     assert df.bytes_per_s.tolist() == pytest.approx([6498.4e6 / 8, 57611.2e6 / 8])
     df = _ingest(tmp_path, "undef.md", "Results in mbps:\n\n" + table)
     assert df is None or df["flag"].eq("unit unknown").all()
+
+
+@pytest.mark.parametrize("name, text", [
+    ("tags.md", "## Laptop\n\n| cipher | 16 bytes | 8192 bytes |\n|---|---|---|\n"
+                "| aes-128-gcm (without AVX2) | 412.5 | 2901.3 |\n| aes-128-gcm (AVX2 on) | 498.1 | 3807.2 |\n"
+                "| sha256 | 301.2 | 1720.9 |\n\nAll numbers in MB/s.\n"),
+    ("tags.txt", "Laptop (MB/s):\ncipher\t16 bytes\t8192 bytes\n"
+                 "aes-128-gcm（无AVX2）\t412.5\t2901.3\naes-128-gcm（AVX2 开启）\t498.1\t3807.2\n"
+                 "sha256\t301.2\t1720.9\n"),
+    ("tags_ja.md", "## Laptop\n\n単位: MB/s\n\n| 暗号 | 16バイト | 8192バイト |\n|---|---|---|\n"
+                   "| aes-128-gcm（AVX2無効） | 412.5 | 2901.3 |\n| aes-128-gcm（AVX2有効） | 498.1 | 3807.2 |\n"
+                   "| sha256 | 301.2 | 1720.9 |\n"),
+])
+def test_a_tag_switching_a_cpu_feature_is_the_rows_condition(tmp_path, name, text):
+    """301: "AES-128-GCM (AES-NI off)" was a note, and in 302 (an openssl table) part of the
+    algorithm's name; a tag that switches a feature, in English or Chinese, is the row's
+    condition, and a row without one has none. A caption's unit is no part of its label."""
+    df = _ingest(tmp_path, name, text)
+    assert df is not None and df["flag"].isna().all()
+    gcm = df[df.algorithm == "aes-128-gcm"]
+    assert gcm.algorithm.nunique() == 1 and sorted(gcm["avx2"].unique()) == ["off", "on"]
+    assert df[df.algorithm == "sha256"]["avx2"].isna().all()
+    assert set(df.label) == {"Laptop"} and "note" not in df
+
+
+@pytest.mark.parametrize("caption", ["Throughput in MB/s:", "Numbers in MB/s", "Results (MB/s):",
+                                     "测试结果如下（单位：MB/s）：", "结果（单位 MB/s）："])
+def test_a_caption_that_only_states_the_unit_names_no_run(tmp_path, caption):
+    """A caption saying what the numbers are labels nothing: the heading above does, and
+    without one the run has no label; the unit is read."""
+    table = "| cipher | 16 bytes | 8192 bytes |\n|---|---|---|\n| aes-128-gcm | 649.4 | 5761.2 |\n"
+    df = _ingest(tmp_path, "unit.md", f"## Pi 5\n\n{caption}\n\n{table}")
+    assert df is not None and set(df.label) == {"Pi 5"}
+    assert df.bytes_per_s.tolist() == pytest.approx([649.4e6, 5761.2e6])
+    df = _ingest(tmp_path, "bare.md", f"{caption}\n\n{table}")
+    assert df is not None and df.label.isna().all()

@@ -854,3 +854,27 @@ def test_a_command_run_on_an_unnamed_machine_takes_no_label_of_the_run_above():
         assert _runs(_read(text), "label") == ["laptop", None], elsewhere
     text = f"me@laptop:~$ {cmd}\n{TABLE}root@5d1e0f3b9a2c:/# {cmd}\n{TABLE}"
     assert _runs(_read(text), "label") == ["laptop", "laptop"]
+
+
+@pytest.mark.parametrize("rows", [
+    # (the tag in the name, 302; after the values, as a machine's tag is)
+    ["aes-128-cbc (AES-NI on)   883995.06k  1214270.46k", "aes-128-cbc (AES-NI off)  199005.46k   236993.60k",
+     "sha256 (AES-NI on)        512345.67k   998765.43k", "sha256 (AES-NI off)       509876.54k   991234.56k"],
+    ["aes-128-cbc   883995.06k  1214270.46k  (AES-NI on)", "aes-128-cbc   199005.46k   236993.60k  (AES-NI off)",
+     "sha256        512345.67k   998765.43k  (AES-NI on)", "sha256        509876.54k   991234.56k  (AES-NI off)"],
+])
+def test_rows_tagged_with_a_switched_feature_make_a_run_per_state_without_the_prose_mask(rows):
+    """302: rows of two runs merged into one table, each tagged "(AES-NI on)"/"(AES-NI off)":
+    the rows of one state are one run with that aesni condition, the algorithm is the name
+    without its tag, and the mask the prose names is no run's own (the off rows say which)."""
+    text = ("Second run with OPENSSL_ia32cap=~0x200000200000000, rows merged:\n\n"
+            "type             16 bytes     64 bytes\n" + "\n".join(rows) + "\n")
+    df = _read(text)
+    assert sorted(df.algorithm.unique()) == ["aes-128-cbc", "sha256"] and df["flag"].isna().all()
+    assert df.groupby("run", observed=True)["aesni"].agg(lambda s: tuple(s.unique())).tolist() == \
+        [("on",), ("off",)]
+    assert "isa_mask" not in df or df["isa_mask"].isna().all()
+    one = _read("type             16 bytes     64 bytes\n" + rows[0].replace("AES-NI on", "x") + "\n"
+                + rows[1] + "\n")  # (the only tag that switches a feature: still the condition)
+    assert _runs(one, "aesni")[-1] == "off" and set(one.algorithm) == {"aes-128-cbc"}
+

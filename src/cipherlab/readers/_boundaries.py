@@ -367,14 +367,44 @@ class _RunBoundaries:
         if run.row_label is None and not run.rows and not run.pk:
             _name_machine(run, label)
             return run
-        new = self.new_run(i, "machine named by its rows")
+        new = self.sibling_run(run, i, "machine named by its rows")
+        _name_machine(new, label)
+        return new
+
+    def switched_run(self, run: _Run, i: int, condition: tuple[str, str], algorithm: str) -> _Run:
+        """The run of rows that switch a CPU feature (``aes-128-gcm (AES-NI off)``: ``condition``
+        ``("aesni", "off")``), from line ``i``: the run of the table's rows that switch it the
+        same way while ``algorithm`` is new to it, else a new run of the same table, header
+        block and machine. A mask the prose above stated was one of these runs': which one,
+        their rows say."""
+        key, value = condition
+        if run.context_rule == MASK_RULE:
+            run.meta.pop("isa_mask", None)
+            run.context_rule = None
+        if not run.rows and not run.pk and key not in run.meta:
+            run.meta[key] = value
+            self.switch_runs[id(run.sizes), key, value] = run
+            return run
+        known = self.switch_runs.get((id(run.sizes), key, value))
+        if known is not None and not any(r[ALG] == algorithm for r in known.rows):
+            return known
+        new = self.sibling_run(run, i, "CPU feature switched by its rows")
+        for field in ("label", "cpu", "clock_hz"):
+            if field in run.meta:
+                new.meta[field] = run.meta[field]
+        new.label_rule, new.row_label, new.meta[key] = run.label_rule, run.row_label, value
+        self.switch_runs[id(run.sizes), key, value] = new
+        return new
+
+    def sibling_run(self, run: _Run, i: int, rule: str) -> _Run:
+        """A new run from line ``i`` of the table and header block of ``run``."""
+        new = self.new_run(i, rule)
         for field in ("tool", "tool_version", "built_on", "options", "compiler", "cpuinfo"):
             if field in run.meta:
                 new.meta[field] = run.meta[field]
         new.version, new.has_version, new.opts = run.version, run.has_version, dict(run.opts)
         new.sizes, new.header_used, new.pk_kind = run.sizes, True, run.pk_kind
         new.sizes_unknown = run.sizes_unknown
-        _name_machine(new, label)
         return new
 
     def prose_after(self, run: _Run) -> bool:

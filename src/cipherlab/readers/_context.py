@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
+from cipherlab.readers._units import stated_unit, without_units
+
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
            "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command",
            "prompt_machine", "label_above", "label_verdict", "mask_value",
@@ -113,6 +115,9 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        # GitLab:", tells how it came here, names no run)
                        r"^(?:Cop(?:ied|ying)|Past(?:ed|ing)|Copy-past(?:ed|ing))\s+"
                        r"(?:from|out\s+of|off|straight)\s")
+# Clauses of CJK text joined by a comma ("第一次正常运行, 第二次 ...": normalised from "，"), or
+# a full stop ending it: a sentence (CJK text puts no blanks between its words to count).
+_CJK_SENTENCE = re.compile(r"[\u3400-\u9fff][^,;\u3001]*[,;\u3001]\s*\S.*[\u3400-\u9fff]|\u3002\s*$")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
 _WRAP_WIDTH = 60  # a line at least this long, then another in its paragraph: wrapped
@@ -430,7 +435,8 @@ def _sentence(line: str, raw: str):
     s = _LEADING_JUNK.sub("", line.strip())
     if "(" in s:
         s = _REMARK.sub("", s)  # ("Apple G5 1.8GHz (Note this is 32 bit code)": a name)
-    if len(line) > 400 or _SENTENCE.search(s) or (s[:1].islower() and s.count(" ") >= 3):
+    if len(line) > 400 or _SENTENCE.search(s) or (s[:1].islower() and s.count(" ") >= 3) or \
+            not s.isascii() and _CJK_SENTENCE.search(s):
         return STOP
     return None
 
@@ -447,15 +453,17 @@ def _fragment(line: str, raw: str):
 
 # The clause that ends a caption introducing output, "... I get:": the circumstances before it
 # name the run ("With -elapsed on 3.0.13 I get:" -> "With -elapsed on 3.0.13").
-_TELLING_CLAUSE = re.compile(r"[\s,]+(?:I|we|you|it)\s+(?:get|got|see|saw|measured|obtained|"
-                             r"gets?|gives?|gave|shows?|showed)\s*:$", re.IGNORECASE)
+# (in Chinese, "... 的结果如下:", "the results ... are as follows")
+_TELLING_CLAUSE = re.compile(r"(?:[\s,]+(?:I|we|you|it)\s+(?:get|got|see|saw|measured|obtained|"
+                             r"gets?|gives?|gave|shows?|showed)|\s*的?(?:测试|运行|跑分)?"
+                             r"(?:结果|数据|输出)?(?:如下(?:所示)?|是|为))\s*:$", re.IGNORECASE)
 
 
 def _caption(line: str, raw: str):
     """A short line is a caption: it names the run right below it
     (``Linux (P3 750Mhz; 512MBram):``, ``with:``, ``Round 1``; ``With AES-NI off I get:``
     names it by what comes before its clause)."""
-    if line.endswith(":") and " " in line:
+    if line.endswith(":") and (" " in line or not line.isascii()):
         told = _TELLING_CLAUSE.search(line)
         line = line if told is None else line[:told.start()] + ":"
     text = _clean_label(line)
@@ -465,9 +473,36 @@ def _caption(line: str, raw: str):
     return Label(text, "caption")
 
 
+# Words that say what a table's numbers are, and nothing of the run that measured them.
+_WHAT_NUMBERS_ARE = re.compile(r"(?:all|the|numbers?|values?|figures?|results?|rates?|throughput|"
+                               r"speeds?|performance|bandwidth|units?|are|is|in|as|shown|given|"
+                               r"reported|measured|below|here|table|data|"
+                               r"(?:测试|运行)?(?:结果|数据|吞吐量?|性能|速度)?(?:如下(?:所示)?)?)",
+                               re.IGNORECASE)
+_UNIT_HINT = re.compile(r"/s|ps\b|per\s+s|1000s|thousands|\(k\)", re.IGNORECASE)
+
+
+def _unit_statement(line: str, raw: str):
+    """A line that only states the unit of the numbers (``Throughput in MB/s:``, ``Numbers in
+    1000s of bytes per second``) names no run: the search goes on above it."""
+    rest = _without_unit(line)
+    if rest is not None and all(_WHAT_NUMBERS_ARE.fullmatch(w) for w in re.findall(r"[^\W_]+", rest)):
+        return SKIP
+    return None
+
+
+def _without_unit(text: str) -> str | None:
+    """``text`` without the unit it states, or None when it states none (a quantity, "it
+    reached 500 MB/s", states none)."""
+    if not _UNIT_HINT.search(text) or stated_unit(text) is None:
+        return None
+    return without_units(text)
+
+
 #: The rules that judge a line of prose, in order; the first that decides wins.
 LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("byline", _byline),
+    ("unit statement", _unit_statement),
     ("caption around a command", _around_command),
     ("heading", _heading),
     ("bold lead-in", _lead_in),
@@ -511,7 +546,8 @@ def label_verdict(line: str, raw: str | None = None) -> Label | str:
     for _, rule in LABEL_RULES:
         verdict = rule(line, raw)
         if verdict is not None:
-            return verdict
+            rest = _without_unit(verdict.text) if isinstance(verdict, Label) and verdict.text else None
+            return verdict._replace(text=rest.rstrip(" :")) if rest else verdict  # ("Laptop (MB/s)")
     return SKIP
 
 

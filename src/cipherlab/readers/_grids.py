@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cipherlab.readers._bssl import TOOL_NAME, describe
-from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known
+from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known, switch
 from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
@@ -66,12 +66,6 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
-# A CPU feature switched on or off ("AES-NI on", "without AVX2", "SHA-NI disabled"): a
-# condition of the cells under it, not an algorithm nor a run of its own.
-_SWITCH = re.compile(r"^(?:(?P<pre>with|without|no)[\s-]+)?(?P<feature>aes[\s_-]?ni|vaes|"
-                     r"avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|sve2?|pclmul\w*|"
-                     r"padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled))?$",
-                     re.IGNORECASE)
 # A title stating how many processes measured the cells under it (``-multi 4``, ``8 threads``,
 # ``single-threaded``): openssl's ``-multi``, a condition of those cells. ("16 cores" may as
 # well be a machine's size, a VM's: a run's name.)
@@ -297,9 +291,9 @@ def role(text: str, *, sizes: bool = False) -> Role:
     low = text.lower()
     if low in _TIDY_RATES:  # (cipherlab's own columns, in a table it wrote: the unit is the name)
         return replace(_TIDY_RATES[low], text=text)
-    switch = _SWITCH.match(text)
-    if switch and (switch["pre"] or switch["post"]):
-        return Role(SWITCH, text, conditions=(_switched(switch),))
+    switched = switch(text)
+    if switched is not None:
+        return Role(SWITCH, text, conditions=(switched,))
     count = _PROCESS_COUNT.match(text)
     if count:  # (a condition of the cells under it, as a switch is)
         n = count["option"] or count["key"] or count["n"] or "1"
@@ -325,6 +319,9 @@ def role(text: str, *, sizes: bool = False) -> Role:
     name, size = sized if sized and algorithm_of(sized[0]) else (base, block_size(tag) if tag else None)
     algorithm = algorithm_of(name)
     if algorithm is not None:
+        switched = switch(tag) if tag and size is None else None
+        if switched is not None:  # ("AES-128-GCM (AES-NI off)": that row's condition)
+            return Role(ALGORITHM, text, algorithm, canonical(name)[1], conditions=(switched,))
         return Role(ALGORITHM, text, algorithm, canonical(name)[1], block=size, unit=unit,
                      tag=None if size is not None or unit is not None or ops else tag)
     if _PROPERTY.search(text) or _COUNT.fullmatch(base):
@@ -341,14 +338,6 @@ def role(text: str, *, sizes: bool = False) -> Role:
     if unit is not None:
         return Role(VALUE, text, unit=unit)
     return Role(VALUE, text) if _VALUE_WORDS.fullmatch(text) else Role(RUN, text, run=text)
-
-
-def _switched(m: re.Match) -> tuple[str, str]:
-    """The condition a :data:`_SWITCH` match states: ``("aesni", "off")`` for ``AES-NI off``."""
-    feature = re.sub(r"[\s_-]", "", m["feature"].lower())
-    off = (m["pre"] or "").lower() in ("without", "no") or \
-        (m["post"] or "").lower() in ("off", "no", "disabled")
-    return feature, "off" if off else "on"
 
 
 def split_tag(text: str) -> tuple[str, str | None]:

@@ -159,6 +159,16 @@ NO = {"no", "n", "false", "off", "disabled", "disable", "0", "\u2717", "\u2718",
 # (those of them a name can end in, glued on: words, not a letter or a digit)
 _CONDITION_WORDS = {w for w in YES | NO if len(w) > 1 and w.isalpha()}
 _WHOLE = {*_ALIASES.values(), "chacha20"}
+# A CPU feature switched on or off ("AES-NI on", "without AVX2", "SHA-NI disabled", in Chinese
+# "关闭AES-NI", "AES-NI 开启", in Japanese "AES-NI 無効"): a condition of the cells it covers, not
+# an algorithm nor a run.
+_CJK_SWITCH = "已?(?:开启|启用|打开|关闭|禁用)|有効|無効|あり|なし|有り|無し"
+_SWITCH = re.compile(rf"^(?:(?P<pre>with|without|no)[\s-]+|(?P<pre_short>w/o?)\s*|"
+                     rf"(?P<cjk_pre>{_CJK_SWITCH}|无)\s*)?"
+                     r"(?P<feature>aes[\s_-]?ni|vaes|avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|"
+                     rf"sve2?|pclmul\w*|padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled|"
+                     rf"{_CJK_SWITCH}))?$", re.IGNORECASE)
+_CJK_OFF = ("关闭", "禁用", "无", "無効", "なし", "無し")
 # Families a size alone does not complete: a curve (ecdsa 256), a mode (aes 128: CBC? GCM?).
 _NEEDS_MORE = {"ecdsa", "ecdh", "aes", "aria", "camellia"}
 
@@ -194,6 +204,23 @@ def glued_condition(algorithm: str) -> bool:
     """
     head, dash, word = algorithm.rpartition("-")
     return bool(dash and head) and word in _CONDITION_WORDS
+
+
+def switch(text: str) -> tuple[str, str] | None:
+    """The condition a title or tag states by switching a CPU feature on or off, else None.
+
+    >>> switch("AES-NI off"), switch("without AVX2"), switch("关闭AES-NI"), switch("AES-NI")
+    (('aesni', 'off'), ('avx2', 'off'), ('aesni', 'off'), None)
+    >>> switch("AES-NI 有効"), switch("AES-NI無効"), switch("已开启 AES-NI"), switch("w/o AES-NI")
+    (('aesni', 'on'), ('aesni', 'off'), ('aesni', 'on'), ('aesni', 'off'))
+    """
+    m = _SWITCH.match(text)
+    if m is None or not (m["pre"] or m["pre_short"] or m["cjk_pre"] or m["post"]):
+        return None  # (a feature's name alone switches nothing: "AES-NI" titles a column of yes/no)
+    pre, post = (m["pre"] or m["pre_short"] or "").lower(), (m["post"] or "").lower()
+    off = pre in ("without", "no", "w/o") or post in ("off", "no", "disabled") or \
+        any(w.lstrip("已") in _CJK_OFF for w in (post, m["cjk_pre"] or ""))
+    return re.sub(r"[\s_-]", "", m["feature"].lower()), "off" if off else "on"
 
 
 def curve_name(curve: str) -> str:

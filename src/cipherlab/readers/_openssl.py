@@ -31,7 +31,8 @@ from cipherlab.model import Run
 from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
-from cipherlab.readers._names import canonical, glued_condition, is_known
+from cipherlab.readers._grids import split_tag
+from cipherlab.readers._names import canonical, glued_condition, is_known, switch
 from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR_PROMPT, MR_TABLE,
                                            PK_HEADER, PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW,
                                            VERSION, Event, _RunBoundaries, bind_context,
@@ -303,6 +304,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.notes: dict[int, str] = {}  # line -> words after a row's values that are no value
         self.tagged_rows: int | None = None  # rows with words in parentheses after their values
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
+        self.switch_runs: dict[tuple, _Run] = {}  # (table, feature, on/off) -> the run of its rows
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
         self.loop: dict | None = None  # the loop whose output this is (see unbound_prompt)
         self.plain_doing_span: tuple[int, int] | None = None  # (see plain_doing_block)
@@ -420,16 +422,15 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             if toks[0] != "0.00":  # all-zero rows repeat legitimately (unavailable algorithms)
                 quoted.setdefault(key, name)
             algorithm, op = canonical(name)
-            labelled = _ROW_LABEL.match(name) if ":" in name and not is_known(algorithm) else None
             tag = self.row_tags.get(lineno) if self.row_tags else None
-            if labelled and is_known(canonical(labelled[2])[0]):
-                # "FTC663: aes-256-cbc ...": the machine the row ran on labels its run
-                algorithm, op = canonical(labelled[2])
-                tag = labelled[1]
+            if name[-1] == ")" or ":" in name and not is_known(algorithm):
+                algorithm, op, tag = self.named_tag(name, algorithm, op, tag)
+            switched = switch(tag) if tag is not None else None
             if tag is not None:
                 if added:
                     run.dialects.add("text")
-                run = self.tagged_run(run, lineno, tag, algorithm)
+                run = self.tagged_run(run, lineno, tag, algorithm) if switched is None else \
+                    self.switched_run(run, lineno, switched, algorithm)
             if op == "encrypt" and decrypt:
                 op = "decrypt"
             cells = T.row_bytes_per_s(toks) if values is None else values[j * n:j * n + n]
@@ -439,6 +440,19 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             added = True
         if added:
             run.dialects.add("text")
+
+    @staticmethod
+    def named_tag(name: str, algorithm: str, op: str | None, tag: str | None) -> tuple:
+        """``(algorithm, operation, tag)`` of a row whose name holds its tag: the machine it
+        ran on before it (``FTC663: aes-256-cbc``) or in parentheses after it
+        (``aes-128-gcm (Cortex-A720)``, ``aes-128-gcm (AES-NI off)``)."""
+        labelled = _ROW_LABEL.match(name) if name[-1] != ")" else None
+        if labelled and is_known(canonical(labelled[2])[0]):
+            return (*canonical(labelled[2]), labelled[1])
+        base, in_name = split_tag(name) if name[-1:] == ")" else (name, None)
+        if in_name is not None and is_known(canonical(base)[0]):
+            return (*canonical(base), in_name)
+        return algorithm, op, tag
 
     def tagged_run(self, run: _Run, lineno: int, label: str, algorithm: str) -> _Run:
         """The run of a row that names the machine it ran on (``label``): the current run
@@ -578,18 +592,19 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         """A table row without the words in parentheses after its values. Where other rows
         have such words too (``... 2065623.72k (Cortex-A720)``, one row per cluster; a mail's
         ``(PIV 2GHz)`` and ``(PII 350MHz)``) they name the machine each row ran on and label
-        its run (``row_tags``); on the only row with them (``(padlock engine)``, ``(default)``)
-        they are the row's ``note``."""
+        its run (``row_tags``), as do words that switch a CPU feature (``(AES-NI off)``); on the
+        only row with them (``(padlock engine)``, ``(default)``) they are the row's ``note``."""
         m = self.tagged(line)
         if m is None:
             return line
         if self.tagged_rows is None:  # (counted once, over the lines ending in ")")
             self.tagged_rows = sum(1 for raw in self.lines if raw.rstrip(" \t`*")[-1:] == ")"
                                    and self.tagged(clean(raw)) is not None)
-        if self.tagged_rows > 1:
-            self.row_tags[i] = m[2].strip()
+        tag = m[2].strip()
+        if self.tagged_rows > 1 or switch(tag) is not None:  # ("(AES-NI off)": its condition)
+            self.row_tags[i] = tag
         else:
-            self.notes[i] = m[2].strip()
+            self.notes[i] = tag
         return m[1]
 
     def unnumbered(self, i: int, line: str) -> str:

@@ -26,7 +26,7 @@ from cipherlab.readers._names import canonical, is_digest, is_known
 __all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
            "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
-           "sized_name", "stated_unit", "unit_only", "value_with_unit"]
+           "sized_name", "stated_unit", "unit_only", "value_with_unit", "without_units"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -240,6 +240,24 @@ def stated_unit(text: str, ambiguous: float | None = None) -> float | None:
                 return ambiguous
             found = factor
     return found
+
+
+# What a caption says of a unit besides the unit: "(in MB/s)", ", in 1000s of bytes per second",
+# "(unit: MB/s)", "(单位 MB/s)".
+_UNIT_PHRASE = re.compile(r"[\s,;]*[(\[]?\s*"
+                          r"(?i:(?:all\s+)?(?:numbers|values|figures)\s+|units?\s*:?\s*|单位\s*:?\s*)?"
+                          r"(?i:(?:are|is)\s+)?(?i:in\s+|as\s+)?(?:%s|(?i:(?:1000s|thousands) of bytes)"
+                          r"(?:\s*(?:/s|per\s+sec(?:ond)?))?|\(k\))\s*[)\]]?" % _UNIT)
+
+
+def without_units(text: str) -> str:
+    """``text`` without the unit it states and the words that state it (a caption's
+    ``(MB/s)``, ``, in 1000s of bytes per second``): what else it says.
+
+    >>> without_units("Laptop (MB/s):"), without_units("Results on the Pi 5, in 1000s of bytes per second")
+    ('Laptop:', 'Results on the Pi 5')
+    """
+    return " ".join(_UNIT_PHRASE.sub(" ", text).split()).replace(" :", ":")
 
 
 # A unit spelled out ("megabits per second", "kilobytes/s"): a lower-case `mbps` is read only

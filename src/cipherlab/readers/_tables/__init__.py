@@ -199,7 +199,7 @@ def _measured_rows(table: Table) -> list[int]:
     return rows
 
 
-_SWITCHED = ("aesni", "vaes", "avx", "shani", "shaext", "pclmul", "isa")  # (_grids._switched's keys)
+_SWITCHED = ("aesni", "vaes", "avx", "shani", "shaext", "pclmul", "isa")  # (_names.switch's keys)
 
 
 def _switched_cells_keep_no_mask(runs: list[Run]) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cipherlab.readers._context import (HOST_RULES, TEMPLATE_SECTION, is_shell_command, label_above,
+from cipherlab.readers._context import (HOST_RULES, TEMPLATE_SECTION, Label, is_shell_command, label_above,
                                         label_verdict, prose_mask)
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
@@ -173,7 +173,8 @@ class Context:
         """The heading the table is under, if it names a run (as the label rules judge it)."""
         self._read()
         text = self._heading
-        return text if text is not None and label_verdict(f"# {text}").text is not None else None
+        verdict = label_verdict(f"# {text}") if text is not None else None
+        return verdict.text if isinstance(verdict, Label) else None  # ("Pi 5 (MB/s)": "Pi 5")
 
     _below: Any = None  # (the table read, whose caption below may state its block size)
     _from_below: bool = False  # (the block size is that caption's: no other table's)

@@ -15,7 +15,7 @@ from cipherlab.model import CELL_FIELDS, Run
 from cipherlab.readers._grids import (ALGORITHM_CLASS, CPU_COUNTS, Repeat, algorithm_of,
                                       algorithm_words, is_derived, read_grid, role, run_meta,
                                       split_tag)
-from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, is_known, made_up
+from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, is_known, made_up, switch
 from cipherlab.readers._tables._cells import BLANK_CELLS, Table, clean_value
 from cipherlab.readers._tables._facts import VERSION, prose_cpu
 from cipherlab.readers._tables._header import (SIZE_HINT, Header, condition_value,
@@ -348,9 +348,13 @@ def _row_cells(index: int, cells: list[str], header: Header,
             return None
         conditions = {key: condition_value(key, cells[j]) for j, key in header.conditions.items()}
         base, tag = split_tag(name)  # ("aes-256-cbc (AES-NI)": the algorithm, and a note)
-        if tag is not None and algorithm_of(base) is not None:
-            conditions["note"] = tag
-        algorithm, operation = canonical(base if "note" in conditions else name)
+        if tag is None or algorithm_of(base) is None:
+            base = name
+        else:
+            switched = switch(tag)  # ("aes-256-cbc (AES-NI off)": the row's condition)
+            key, value = switched if switched is not None else ("note", tag)
+            conditions[key] = value
+        algorithm, operation = canonical(base)
         if made_up(algorithm):  # ("md5 1024", "ecdsa 256": no such algorithm; never guessed)
             conditions["flag"] = FLAG_NAME_UNCLEAR
         values = _values(header, cells, header.sizes, index)
