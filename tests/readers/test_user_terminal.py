@@ -878,3 +878,18 @@ def test_rows_tagged_with_a_switched_feature_make_a_run_per_state_without_the_pr
                 + rows[1] + "\n")  # (the only tag that switches a feature: still the condition)
     assert _runs(one, "aesni")[-1] == "off" and set(one.algorithm) == {"aes-128-cbc"}
 
+
+@pytest.mark.parametrize("between", ["", "```\n\n```\n", "\n"])
+def test_runs_on_two_hosts_under_one_heading_are_labelled_by_their_hosts(between):
+    """Two prompts on different hosts under one heading ("## Results"): the first run took
+    the heading and the second its host (or both the heading: two machines looking like
+    repeats of one setting); each is its host's."""
+    run = ("root@{}:~# openssl speed -evp aes-128-cbc\n"
+           "type             16 bytes     64 bytes\naes-128-cbc     {}k   441206.30k\n")
+    text = ("## Results on the Xeon E5-2680 v4 boxes\n\n```\n" + run.format("web01", "412873.11")
+            + between + run.format("web02", "402873.11") + "```\n")
+    df = _read(text)
+    assert _runs(df, "label") == ["web01", "web02"]
+    assert _runs(df, "cpu") == ["Xeon E5-2680 v4"] * 2  # (the heading's, of both)
+    one = _read("## Results\n\n```\n" + run.format("web01", "412873.11") + "```\n")
+    assert _runs(one, "label") == ["Results"]  # (one host under it: the heading still names it)

@@ -1201,7 +1201,15 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         ``cpu`` is never read from it (``bench-i7`` may have been upgraded)."""
         run.host = machine
         label, rule = run.meta.get("label"), run.label_rule
-        above = self.runs[-2].host if len(self.runs) > 1 else None  # (the run above's machine)
+        prev = self.runs[-2] if len(self.runs) > 1 else None
+        above = prev.host if prev is not None else None  # (the run above's machine)
+        if machine and above and above != machine and prev.label_rule == "heading" and \
+                rule in ("heading", _INHERITED) and label == prev.meta.get("label"):
+            # one heading over runs on two hosts: each is its host's (not repeats of one
+            # setting); what the heading says of their CPU holds for both
+            prev.meta["label"], run.meta["label"] = above, machine
+            prev.label_rule = run.label_rule = HOST_RULE
+            return
         if not machine:  # ("": it ran on a machine the line does not name, not the one above's)
             if machine == "" and (rule == INHERITED_HOST_RULE or rule == _INHERITED and above):
                 run.meta["label"] = run.label_rule = None
