@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
-from cipherlab.readers._units import stated_unit, without_units
+from cipherlab.readers._units import UNIT_HINT, stated_unit, without_units
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
            "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command",
@@ -476,10 +476,9 @@ def _caption(line: str, raw: str):
 # Words that say what a table's numbers are, and nothing of the run that measured them.
 _WHAT_NUMBERS_ARE = re.compile(r"(?:all|the|numbers?|values?|figures?|results?|rates?|throughput|"
                                r"speeds?|performance|bandwidth|units?|are|is|in|as|shown|given|"
-                               r"reported|measured|below|here|table|data|"
+                               r"reported|measured|below|here|table|data|higher|lower|better|"
                                r"(?:测试|运行)?(?:结果|数据|吞吐量?|性能|速度)?(?:如下(?:所示)?)?)",
                                re.IGNORECASE)
-_UNIT_HINT = re.compile(r"/s|ps\b|per\s+s|1000s|thousands|\(k\)", re.IGNORECASE)
 
 
 def _unit_statement(line: str, raw: str):
@@ -494,7 +493,7 @@ def _unit_statement(line: str, raw: str):
 def _without_unit(text: str) -> str | None:
     """``text`` without the unit it states, or None when it states none (a quantity, "it
     reached 500 MB/s", states none)."""
-    if not _UNIT_HINT.search(text) or stated_unit(text) is None:
+    if not UNIT_HINT.search(text.lower()) or stated_unit(text) is None:
         return None
     return without_units(text)
 

@@ -23,7 +23,7 @@ import re
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
+__all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "UNIT_HINT",
            "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
            "sized_name", "stated_unit", "unit_only", "value_with_unit", "without_units"]
@@ -242,6 +242,8 @@ def stated_unit(text: str, ambiguous: float | None = None) -> float | None:
     return found
 
 
+#: Lower-case texts one of which a line must hold to state a unit (see :func:`stated_unit`).
+UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a caption says of a unit besides the unit: "(in MB/s)", ", in 1000s of bytes per second",
 # "(unit: MB/s)", "(单位 MB/s)".
 _UNIT_PHRASE = re.compile(r"[\s,;]*[(\[]?\s*"

@@ -24,7 +24,7 @@ from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
                                              line_facts, prose_cpu)
 from cipherlab.readers._tables._tex import tex_text
-from cipherlab.readers._units import block_size_in_prose, stated_unit
+from cipherlab.readers._units import UNIT_HINT, block_size_in_prose, stated_unit
 
 if TYPE_CHECKING:  # (a Table's module imports this one)
     from cipherlab.readers._tables._cells import Table
@@ -50,8 +50,6 @@ _FOR_ALL_TABLES = re.compile(r"\ball\b[^.;]{0,80}?\b(?:below|numbers|values|figu
 # A program's name ending a line of prose: the next line may begin with its version (wrapped).
 _TOOL_AT_END = re.compile(r"\b(?:openssl|libressl|boringssl|tongsuo|aws-lc)\s*$", re.IGNORECASE)
 _AMBIGUOUS = -1.0  # (stated_unit's answer for a sentence that states two units)
-# Lower-case texts one of which a line must hold to state a unit (see _units.stated_unit).
-UNIT_HINT = re.compile(r"/s|ps\b|per s|1000s|thousands|\(k\)")
 # What a raw line (lower case) holds when, read as prose, it may state a fact, a block size
 # (the words block_size_in_prose looks for; its " at " may have any blanks around it here), a
 # unit or a heading: the hints above, with any space in them, or markup that may hide them.
