@@ -893,3 +893,17 @@ def test_runs_on_two_hosts_under_one_heading_are_labelled_by_their_hosts(between
     assert _runs(df, "cpu") == ["Xeon E5-2680 v4"] * 2  # (the heading's, of both)
     one = _read("## Results\n\n```\n" + run.format("web01", "412873.11") + "```\n")
     assert _runs(one, "label") == ["Results"]  # (one host under it: the heading still names it)
+
+
+def test_a_host_that_labels_one_run_labels_its_runs_under_a_heading_too():
+    """web01's first run under the heading, web02's under a caption, web01's again after it
+    (labelled by its host): both web01 runs are web01's, not a heading's and a host's."""
+    run = ("root@{}:~# openssl speed -evp aes-128-cbc\n"
+           "type             16 bytes     64 bytes\naes-128-cbc     {}k   441206.30k\n\n")
+    text = ("## Xeon E5-2680 v4 boxes\n\n" + run.format("web01", "412873.11")
+            + "The second box, older BIOS:\n\n" + run.format("web02", "402873.11")
+            + run.format("web01", "413873.11"))
+    df = _read(text)
+    labels = _runs(df, "label")
+    assert labels[0] == labels[2] == "web01" and labels[1] != "web01"
+    assert _runs(df, "cpu") == ["Xeon E5-2680 v4"] * 3

@@ -574,6 +574,16 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.flush_pending()
         if self.loop is not None:
             self.close_loop()
+        self.one_label_per_host()
+
+    def one_label_per_host(self) -> None:
+        """A run a heading labels whose prompt names a host that labels other runs of the text
+        takes the host's label too: one machine, one label (its runs would look like two
+        machines' otherwise); what the heading says of its CPU stays."""
+        hosts = {run.host for run in self.runs if run.label_rule == HOST_RULE and run.host}
+        for run in self.runs if hosts else ():
+            if run.label_rule == "heading" and run.host in hosts:
+                run.meta["label"], run.label_rule = run.host, HOST_RULE
 
     def listed_value(self, i: int, line: str) -> bool:
         """Whether line ``i`` (cleaned: ``line``) is a value alone in a list of them right under
