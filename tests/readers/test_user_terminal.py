@@ -854,3 +854,23 @@ def test_a_command_run_on_an_unnamed_machine_takes_no_label_of_the_run_above():
         assert _runs(_read(text), "label") == ["laptop", None], elsewhere
     text = f"me@laptop:~$ {cmd}\n{TABLE}root@5d1e0f3b9a2c:/# {cmd}\n{TABLE}"
     assert _runs(_read(text), "label") == ["laptop", "laptop"]
+
+
+def test_retyped_name_size_value_lines_are_cells_of_the_command_above_and_below_a_table():
+    """``sha256   1024 bytes  1345678.12k`` (one cell a line, retyped after a prompt) is that
+    cell of the prompt's run, ``-decrypt`` making it decryption; right under a printed table
+    (whose rows it would otherwise be read as) it is a cell too, never reported as a short row;
+    one with a second value on it is reported (terminal 400, in a mail's quoting here)."""
+    df = _read("> % openssl speed -elapsed -evp aes-128-cbc -decrypt\n"
+               "> aes-128-cbc  16 bytes   701234.50k\n> aes-128-cbc  8192 bytes 5012345.25k\n")
+    assert set(df["operation"]) == {"decrypt"} and sorted(df["block_bytes"]) == [16, 8192]
+    assert df.loc[df.block_bytes == 8192, "bytes_per_s"].item() == pytest.approx(5012345250.0)
+    import warnings
+
+    import cipherlab
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(f"$ openssl speed -evp aes-128-cbc\n{TABLE}"
+                              "md5  1024 bytes  612345.67k\nmd5  16 bytes  91234.56k  93120.11k\n")
+    assert ("md5", 1024) in set(zip(df.algorithm, df.block_bytes)) and len(df) == 3
+    assert any("line(s) 5" in str(w.message) for w in caught)

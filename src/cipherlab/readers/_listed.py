@@ -29,6 +29,7 @@ or a prompt between, a cell repeated) end it, as for any run.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from cipherlab.readers._names import canonical, canonical_operation, is_digest, is_known, needs_more
@@ -53,8 +54,9 @@ LOUD = "loud"
 
 # A size may be in the line: a digit before a unit of bytes, or "bytes" before a number (one
 # scan that most lines fail: the cheap rejection before anything else is looked for).
-_SIZE_HINT = re.compile(r"\d[ -]?(?:[bBkKM]|[Bb]ytes?|[Oo]ctet|\u30d0\u30a4\u30c8|\u5b57|"
-                        r"\u0431\u0430\u0439\u0442)|[Bb]ytes?[ -]?\d")
+_SIZE_HINT = re.compile(r"(?<![A-Za-z\d.])\d+[ -]?(?:[Bb](?![A-Za-z/])|[kKM](?:i?B)?(?![A-Za-z/])|"
+                        r"[Bb]ytes?|[Oo]ctet|\u30d0\u30a4\u30c8|\u5b57|\u0431\u0430\u0439\u0442)|"
+                        r"[Bb]ytes?[ -]?\d")
 # The words a list row may hold beside its name, size, value and operation.
 _FILLER = frozenset({"at", "with", "blocks", "block", "byte", "bytes", "of", "size", "buffer",
                      "buffers", "for", "in", "=", "->", "=>", "\u2192", "\u2013", "\u2014", "-",
@@ -80,6 +82,7 @@ def may_be_sized(name: str) -> bool:
     return name[-1:] in _SIZE_LAST
 
 
+@lru_cache(maxsize=1024)  # (pure; a list's lines repeat from machine to machine)
 def read(line: str) -> Cell | str | None:
     """The :class:`Cell` of a list row, :data:`LOUD` for a line that looks like one (or a
     sentence stating a cell) but cannot be read, else None (none of this module's).
