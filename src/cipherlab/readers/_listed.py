@@ -32,7 +32,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from cipherlab.readers._names import canonical, canonical_operation, is_digest, is_known, needs_more
+from cipherlab.readers._names import (canonical, canonical_operation, glued_condition, is_digest,
+                                     is_known, needs_more)
 from cipherlab.readers._units import PK_FAMILY, rates_in, sizes_in, states_a_rate
 
 __all__ = ["LOUD", "Cell", "may_be_sized", "read"]
@@ -68,6 +69,10 @@ _BULLET = re.compile(r"^\s*(?:[-*+\u2022\u00b7>]+|\d{1,2}[.)])\s+")
 # dashes, slashes and parentheses (``aes-128-gcm``, ``sha512/256``, ``hmac(sha256)``).
 _TOKEN = re.compile(r"[\w/]+(?:[-.][\w/]+)*(?:\([\w-]+\))?|[=\u2192\u2013\u2014~\u2248@|+*\u2022]|->|=>")
 _BARE = re.compile(r"\d[\d,.']*")
+# The words after a name's first that openssl's own names hold (``aes-128 cbc``, ``des ede3``):
+# any other word is no part of the name (``aes-256-gcm on the laptop``, ``sha256 (laptop)``).
+_NAME_PART = re.compile(r"(?i)(?:cbc|ecb|cfb\d*|ofb|ctr|gcm|ccm|ocb|xts|ige|wrap|siv|ede3?|"
+                        r"hmac|poly1305|cbc-hmac-sha\d+)$")
 # The characters a sized name may end in (see may_be_sized).
 _SIZE_LAST = frozenset("sSbBkKMeEt\u30c8\u8282\u7bc0\u0442\u0430\u0432")
 
@@ -103,6 +108,14 @@ def read(line: str) -> Cell | str | None:
     (None, None)
     >>> read("aes-128-gcm 16 bytes"), read("Ran it at 16 bytes, see below")
     (None, None)
+
+    A name is one word, or openssl's legacy spelling (``aes-128 cbc``, ``des ede3``): other
+    words beside a known name make the line a sentence (reported), never a longer name.
+
+    >>> read("aes-128 cbc 16 bytes 1.1 GB/s")[1], read("aes-256-gcm on the laptop: 1.6 GB/s at 8K")
+    ('aes-128-cbc', 'loud')
+    >>> read("sha256 (laptop) 16 bytes: 500 MB/s"), read("aes-128-gcm aesni 16 bytes 1.2 GB/s")
+    ('loud', 'loud')
     """
     if len(line) > 200 or _SIZE_HINT.search(line) is None:
         return None  # (most lines state no size: one scan)
@@ -133,7 +146,8 @@ def read(line: str) -> Cell | str | None:
     name = " ".join(words)
     algorithm, operation = canonical(name)
     if not is_known(algorithm) or needs_more(algorithm) or PK_FAMILY.match(algorithm) or \
-            operation not in ("encrypt", "digest"):
+            operation not in ("encrypt", "digest") or glued_condition(algorithm) or \
+            not all(_NAME_PART.match(w) for w in words[1:]):
         # no list row; a sentence that names a known algorithm beside a size and a rate states
         # a cell in prose: reported, never read
         named = any(is_known(canonical(w)[0]) and not PK_FAMILY.match(w) for w in words)
