@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from cipherlab.readers._names import (canonical, canonical_operation, glued_condition, is_digest,
                                      is_known, needs_more)
-from cipherlab.readers._units import PK_FAMILY, rates_in, sizes_in, states_a_rate
+from cipherlab.readers._units import PK_FAMILY, rates_in, sizes_in, unit_only
 
 __all__ = ["LOUD", "Cell", "may_be_sized", "read"]
 
@@ -108,6 +108,9 @@ def read(line: str) -> Cell | str | None:
     (None, None)
     >>> read("aes-128-gcm 16 bytes"), read("Ran it at 16 bytes, see below")
     (None, None)
+    >>> read("## Benchmarks (MB/s, aes-128-gcm, 16 KiB blocks)")  # (a unit, but no value)
+    >>> read("- aes-256-gcm, 16 bytes: 3,9 GB/s")  # (a decimal comma: no value read)
+    'loud'
 
     A name is one word, or openssl's legacy spelling (``aes-128 cbc``, ``des ede3``): other
     words beside a known name make the line a sentence (reported), never a longer name.
@@ -138,11 +141,10 @@ def read(line: str) -> Cell | str | None:
             ops.append(canonical_operation(low))
         elif _BARE.fullmatch(tok):
             bare += 1
-        else:
+        elif unit_only(tok) is None:  # (a unit left without its value: "3,9 GB/s", "MB/s")
             words.append(tok)
     if not words:
         return None
-    stated = bool(rates) or states_a_rate(line)
     name = " ".join(words)
     algorithm, operation = canonical(name)
     if not is_known(algorithm) or needs_more(algorithm) or PK_FAMILY.match(algorithm) or \
@@ -151,9 +153,9 @@ def read(line: str) -> Cell | str | None:
         # no list row; a sentence that names a known algorithm beside a size and a rate states
         # a cell in prose: reported, never read
         named = any(is_known(canonical(w)[0]) and not PK_FAMILY.match(w) for w in words)
-        return LOUD if named and stated else None
+        return LOUD if named and rates else None
     if len(rates) != 1 or len(sizes) != 1 or bare or len(ops) > 1:
-        return LOUD if stated or bare else None  # (a bare number, two values or sizes: untold)
+        return LOUD if rates or bare else None  # (a bare number, two values or sizes: untold)
     if ops:
         if is_digest(algorithm):
             return LOUD  # (a hash decrypts nothing: which cell it is cannot be told)

@@ -26,7 +26,7 @@ from cipherlab.readers._names import canonical, is_digest, is_known
 __all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
            "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
-           "rates_in", "sized_name", "sizes_in", "stated_unit", "states_a_rate", "unit_only",
+           "rates_in", "sized_name", "sizes_in", "stated_unit", "unit_only",
            "value_with_unit"]
 
 #: The flag of a cell whose number has no known unit.
@@ -293,7 +293,6 @@ def value_with_unit(cell: str) -> float | None:
 # 1000s of bytes/s as it prints them ("1345678.12k": with its decimals; "8K" is a size).
 _RATE_IN_TEXT = re.compile(rf"(?<![\w.,'\u2019])(?P<value>{_NUMBER})\s*{_UNIT}|"
                            r"(?<![\w.,])(?P<k>\d[\d,]*\.\d+)k(?![\w/])")
-_K_IN_TEXT = re.compile(r"\d\.\d+k(?![\w/])")
 
 
 def rates_in(text: str) -> list[tuple[int, int, float]]:
@@ -312,17 +311,6 @@ def rates_in(text: str) -> list[tuple[int, int, float]]:
         else:
             out.append((m.start(), m.end(), number(m["value"]) * _factor(m)))
     return out
-
-
-def states_a_rate(text: str) -> bool:
-    """Whether ``text`` holds a rate's unit or an openssl ``k`` value, with or without a value
-    it can read (``4,21 GB/s`` with a decimal comma, ``n/a MB/s``).
-
-    >>> states_a_rate("aes 16 bytes: 4,21 GB/s"), states_a_rate("sha1 1.5k"), states_a_rate("16 KiB")
-    (True, True, False)
-    """
-    return (("/s" in text or "ps" in text or " per " in text) and _UNIT_ONLY.search(text) is not None) \
-        or ("k" in text and _K_IN_TEXT.search(text) is not None)
 
 
 def sizes_in(text: str) -> list[tuple[int, int, int]]:
