@@ -1334,3 +1334,74 @@ def test_a_caption_that_only_states_the_unit_names_no_run(tmp_path, caption):
     assert df.bytes_per_s.tolist() == pytest.approx([649.4e6, 5761.2e6])
     df = _ingest(tmp_path, "bare.md", f"{caption}\n\n{table}")
     assert df is not None and df.label.isna().all()
+
+
+def _read_list(text: str):
+    """The cells of a text (algorithm, operation, block, bytes/s, label), the warnings it
+    gives, and the error it raises (None when it reads)."""
+    import warnings
+
+    import cipherlab
+    from cipherlab.errors import IngestError
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df = cipherlab.ingest(text)
+        except IngestError as err:
+            return [], [str(w.message) for w in caught], str(err)
+    cells = list(df[["algorithm", "operation", "block_bytes", "bytes_per_s", "label"]]
+                 .astype(object).itertuples(index=False, name=None))
+    return cells, [str(w.message) for w in caught], None
+
+
+@pytest.mark.parametrize("line, want", [
+    ("1. sha512 at 16 KiB: 1.2 GiB/s", ("sha512", "digest", 16384, 1.2 * 2 ** 30)),
+    ("+ sha1 (64B) -> 980 Mbps", ("sha1", "digest", 64, 980e6 / 8)),
+    ("aes-128-cbc decrypt @ 8 KB: 5.1 GB/s", ("aes-128-cbc", "decrypt", 8192, 5.1e9)),
+    ("\u2022 AES-128-CTR with 256-byte blocks = 2'950.5 MB/s", ("aes-128-ctr", "encrypt", 256, 2950.5e6)),
+    ("md5    bytes16384   812345.67k", ("md5", "digest", 16384, 812345670.0)),
+])
+def test_a_list_row_holding_one_name_size_and_value_with_its_unit_is_a_cell(line, want):
+    """A line of a list (bullet, number or none) with one known name, one block size and one
+    value in a known unit is that cell; an operation word on it is its operation (_listed)."""
+    text = f"Numbers from my box:\n\n{line}\n- md4, 16 bytes: 100.5 MB/s\n"
+    cells, _, _ = _read_list(text)
+    assert ("md4", "digest", 16, 100.5e6) in [c[:4] for c in cells]
+    got = [c[:4] for c in cells if c[0] == want[0]]
+    assert len(got) == 1 and got[0][:3] == want[:3] and got[0][3] == pytest.approx(want[3])
+
+
+def test_list_rows_of_two_machines_are_two_runs_by_headings_or_a_repeated_cell():
+    text = ("**NUC (i5-1135G7)**\n- sha256 @ 16 bytes: 512 MB/s\n- sha256 @ 8 KB: 2,010 MB/s\n\n"
+            "**Pi 4**\n- sha256 @ 16 bytes: 41 MB/s\n- sha256 @ 8 KB: 98 MB/s\n\n"
+            "- sha256 @ 16 bytes: 43 MB/s\n- sha256 @ 8 KB: 99 MB/s\n")
+    import cipherlab
+    df = cipherlab.ingest(text)
+    assert df.groupby("run", sort=False).size().tolist() == [2, 2, 2]
+    assert df.drop_duplicates("run")["label"].tolist()[:2] == ["NUC (i5-1135G7)", "Pi 4"]
+
+
+@pytest.mark.parametrize("line", [
+    "we got about 1.6 GB/s with aes-256-gcm at 8K on the laptop, which is odd",  # a sentence
+    "- aes-128-gcm, 16-byte blocks: 712",  # a bare number: its unit is not known
+    "- aes-128-gcm, 16-byte blocks: 712 MB/s (was 650 MB/s)",  # two values
+    "* chacha20 @ 16 bytes / 64 bytes: 402.5 MB/s",  # two sizes
+    "- aes-256-gcm, 16 bytes: 3,9 GB/s",  # a decimal comma: no value read
+    "aes-256-gcm on the laptop: 1.6 GB/s at 8K",  # words beside the name: no longer name
+    "sha256 (laptop) 16 bytes: 500 MB/s",
+])
+def test_a_line_stating_a_cell_that_is_no_list_row_is_reported_never_read(line):
+    text = f"Some results:\n\n{line}\n\n* sha1 @ 16 bytes: 612.5 MB/s\n"
+    cells, said, _ = _read_list(text)
+    assert [c[0] for c in cells] == ["sha1"]  # (the list row beside it is read)
+    assert any("line(s) 3" in w for w in said), said
+
+
+def test_list_rows_of_no_cipher_are_neither_read_nor_reported():
+    """``memcpy`` or a disk in a list is no openssl data: no cell, no report; bare
+    lines without a size are not list rows."""
+    cells, said, error = _read_list("- memcpy, 16-byte blocks: 9.1 GB/s\n"
+                                        "* nvme0n1 @ 128 KB: 3.2 GB/s\n"
+                                        "we got about 1.6 GB/s at 8K on the laptop\n")
+    assert cells == [] and said == [] and "no measurements found" in error

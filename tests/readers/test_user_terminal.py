@@ -907,3 +907,23 @@ def test_a_host_that_labels_one_run_labels_its_runs_under_a_heading_too():
     labels = _runs(df, "label")
     assert labels[0] == labels[2] == "web01" and labels[1] != "web01"
     assert _runs(df, "cpu") == ["Xeon E5-2680 v4"] * 3
+
+
+def test_retyped_name_size_value_lines_are_cells_of_the_command_above_and_below_a_table():
+    """``sha256   1024 bytes  1345678.12k`` (one cell a line, retyped after a prompt) is that
+    cell of the prompt's run, ``-decrypt`` making it decryption; right under a printed table
+    (whose rows it would otherwise be read as) it is a cell too, never reported as a short row;
+    one with a second value on it is reported (terminal 400, in a mail's quoting here)."""
+    df = _read("> % openssl speed -elapsed -evp aes-128-cbc -decrypt\n"
+               "> aes-128-cbc  16 bytes   701234.50k\n> aes-128-cbc  8192 bytes 5012345.25k\n")
+    assert set(df["operation"]) == {"decrypt"} and sorted(df["block_bytes"]) == [16, 8192]
+    assert df.loc[df.block_bytes == 8192, "bytes_per_s"].item() == pytest.approx(5012345250.0)
+    import warnings
+
+    import cipherlab
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(f"$ openssl speed -evp aes-128-cbc\n{TABLE}"
+                              "md5  1024 bytes  612345.67k\nmd5  16 bytes  91234.56k  93120.11k\n")
+    assert ("md5", 1024) in set(zip(df.algorithm, df.block_bytes)) and len(df) == 3
+    assert any("line(s) 5" in str(w.message) for w in caught)

@@ -18,7 +18,7 @@ from collections import defaultdict
 from typing import Callable, NamedTuple
 
 from cipherlab.readers._context import HOST_RULES, MASK_RULE
-from cipherlab.readers._runs import ALG, LINE, OPS, SIZES, VALUES, _Run
+from cipherlab.readers._runs import ALG, LINE, OP, OPS, SIZES, VALUES, _Run
 from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
 # The kinds of event that may open a run.
@@ -34,6 +34,7 @@ PK_ROW = "pk row"                # a public-key table row
 PROMPT = "prompt"                # a command line running openssl speed, or a harness's header
 FORKED = "forked"                # `Forked child N`
 SYM_ROW = "sym row"              # a throughput table row (key: its algorithm)
+LIST_CELL = "list cell"          # a cell retyped on a line of its own (key: algorithm, op, size)
 
 
 class Event(NamedTuple):
@@ -176,6 +177,13 @@ def _not_a_record_of_the_table(p, run: _Run, ev: Event) -> bool:
     return foreign(run, _printed_rates(run), ev.key, ev.count, ev.block, ev.seconds)
 
 
+def _cell_again(p, run: _Run, ev: Event) -> bool:
+    """A list row (``- aes-128-gcm, 16 bytes: 712 MB/s``) of a cell the run has already: one
+    run measures each cell once, so it is the next run's (a second machine's list)."""
+    algorithm, op, size = ev.key
+    return any(r[ALG] == algorithm and r[OP] == op and size in r[SIZES] for r in run.rows)
+
+
 def _row_again_after_prose(p, run: _Run, ev: Event) -> bool:
     """A table row of an algorithm the run's table has already, with prose between (``and
     with OPENSSL_ia32cap=...:`` then the row again, its header not repeated): the next run's,
@@ -187,14 +195,15 @@ _RECORDS = frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT})
 #: Every rule of where a run ends, in the order they are asked (the first that holds wins).
 BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("first run", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
-                                     HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED}),
+                                     HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, PROMPT, FORKED,
+                                     LIST_CELL}),
              _no_run, inferred=False),
     Boundary("a loop's output", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
                                           HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, SYM_ROW,
-                                          FORKED}), _loops_output, inferred=False),
+                                          FORKED, LIST_CELL}), _loops_output, inferred=False),
     Boundary("after an interrupt", frozenset({PROGRESS, MR_PROMPT, MR_PK_PROMPT, MR_TABLE, VERSION,
                                               HEADER_LINE, SYM_HEADER, PK_HEADER, PK_ROW, SYM_ROW,
-                                              FORKED}), _after_an_interrupt, inferred=False),
+                                              FORKED, LIST_CELL}), _after_an_interrupt, inferred=False),
     Boundary("header block again", frozenset({VERSION}), _header_block_again,
              next=frozenset({VERSION}), inferred=False),
     Boundary("header line after a table", frozenset({HEADER_LINE}), _header_line_after_a_table,
@@ -205,7 +214,7 @@ BOUNDARIES: tuple[Boundary, ...] = (
     # (children send their results only, +H/+F: the rule is asked of those records alone)
     Boundary("child after its parent's table", frozenset({MR_TABLE}),
              _child_after_its_parents_table, inferred=False),
-    Boundary("text moved on", _RECORDS | {PK_HEADER}, _text_moved_on),
+    Boundary("text moved on", _RECORDS | {PK_HEADER, LIST_CELL}, _text_moved_on),
     Boundary("after a printed table", frozenset({MR_PROMPT, MR_PK_PROMPT, MR_TABLE}),
              _after_a_printed_table),
     Boundary("record of a table above", frozenset({PROGRESS}), _record_of_a_table_above,
@@ -215,6 +224,7 @@ BOUNDARIES: tuple[Boundary, ...] = (
     Boundary("not a record of the table", _RECORDS, _not_a_record_of_the_table,
              next=frozenset({PROGRESS})),
     Boundary("row again after prose", frozenset({SYM_ROW}), _row_again_after_prose),
+    Boundary("cell again", frozenset({LIST_CELL}), _cell_again),
 )
 REPEATS = next(b for b in BOUNDARIES if b.name == "record repeats")
 # The rules of each kind of event, in order (asked once per event).

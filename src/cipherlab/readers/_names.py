@@ -39,7 +39,7 @@ from functools import lru_cache
 
 __all__ = ["FLAG_NAME_UNCLEAR", "NO", "OPERATIONS", "YES", "canonical", "canonical_operation",
            "curve_name", "glued_condition", "is_curve", "is_digest", "is_known", "made_up",
-           "pkey_algorithm"]
+           "needs_more", "pkey_algorithm"]
 
 #: The flag of a cell whose name is a whole algorithm with a bare number glued on (``md5 1024``,
 #: ``chacha20 256``) or a curve family with a size only (``ecdsa 256``: which curve?).
@@ -190,6 +190,16 @@ def made_up(algorithm: str) -> bool:
     base = m[1]
     return base in _NEEDS_MORE or base in _DIGESTS or base in _WHOLE or \
         bool(_SYM_MODE.match(base))
+
+
+def needs_more(algorithm: str) -> bool:
+    """Whether a name is a family alone that names no one algorithm (``aes``: which key size
+    and mode? ``ecdsa``: which curve?).
+
+    >>> needs_more("aes"), needs_more("aes-128-gcm"), needs_more("chacha20")
+    (True, False, False)
+    """
+    return algorithm in _NEEDS_MORE
 
 
 def glued_condition(algorithm: str) -> bool:

@@ -28,12 +28,12 @@ from itertools import accumulate, islice
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers import _harness, _mr, _progress, _terminal as T, _units
+from cipherlab.readers import _harness, _listed, _mr, _progress, _terminal as T, _units
 from cipherlab.readers._assembly import _Assembly
 from cipherlab.readers._blocks import _BlockReaders, _pk_kind
 from cipherlab.readers._grids import split_tag
 from cipherlab.readers._names import canonical, glued_condition, is_known, switch
-from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, MR_PK_PROMPT, MR_PROMPT, MR_TABLE,
+from cipherlab.readers._boundaries import (FORKED, HEADER_LINE, LIST_CELL, MR_PK_PROMPT, MR_PROMPT, MR_TABLE,
                                            PK_HEADER, PK_ROW, PROGRESS, PROMPT, SYM_HEADER, SYM_ROW,
                                            VERSION, Event, _RunBoundaries, bind_context,
                                            check_cpuinfo, merged_fact, names_a_version,
@@ -563,6 +563,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 placed = (row is not None and self.sym_line(i, *row)) or self.line(i, line)
             except (ValueError, IndexError):
                 placed = False
+            if not placed and (listed := _listed.read(line)) is not None:
+                placed = self.list_row(i, raw, listed)  # ("- aes-128-gcm, 16 bytes: 712 MB/s")
             if not placed:
                 run = self.cur
                 if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind or run.pk)
@@ -974,6 +976,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
 
     def sym_line(self, i: int, name: str, toks: list[str]) -> bool:
         """A throughput row (possibly cut short by a mail client)."""
+        if _listed.may_be_sized(name) and (listed := _listed.read(f"{name} {' '.join(toks)}")):
+            return self.list_row(i, self.lines[i - 1], listed)  # ("sha256 1024 bytes 1345.67k")
         if self.bad_name(name):
             return False  # prose, or values where a name should be
         run = self.cur
@@ -1001,6 +1005,22 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.pending_row = (run, i, name, toks)
         else:
             self.add_row(run, i, name, toks)
+        return True
+
+    def list_row(self, i: int, raw: str, listed: _listed.Cell | str) -> bool:
+        """A cell retyped on a line of its own (``_listed``): a cell of the current run, or of
+        the next where a run rule says so; a line of that shape that cannot be read is
+        reported."""
+        if listed is _listed.LOUD:
+            self.unplaced.append((i, raw))
+            return True
+        name, algorithm, op, size, value = listed
+        if op == "encrypt" and self.cur is not None and self.cur.opts.get("decrypt"):
+            op = "decrypt"
+        self.open(i, Event(LIST_CELL, (algorithm, op, size)))
+        run = self.run(i)
+        run.rows.append([i, algorithm, name, op, [size], [value], None, None])
+        run.dialects.add("text")
         return True
 
     def bad_name(self, name: str) -> bool:

@@ -26,7 +26,8 @@ from cipherlab.readers._names import canonical, is_digest, is_known
 __all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "UNIT_HINT",
            "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
-           "sized_name", "stated_unit", "unit_only", "value_with_unit", "without_units"]
+           "rates_in", "sized_name", "sizes_in", "stated_unit", "unit_only",
+           "value_with_unit", "without_units"]
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
@@ -306,6 +307,40 @@ def value_with_unit(cell: str) -> float | None:
     """
     m = _VALUE_UNIT.match(cell)
     return number(m[1]) * _factor(m) if m else None
+
+
+# A value with its unit inside a line ("712 MB/s", "4,210 MB/s", "1.1 GB/s"), or in openssl's
+# 1000s of bytes/s as it prints them ("1345678.12k": with its decimals; "8K" is a size).
+_RATE_IN_TEXT = re.compile(rf"(?<![\w.,'\u2019])(?P<value>{_NUMBER})\s*{_UNIT}|"
+                           r"(?<![\w.,])(?P<k>\d[\d,]*\.\d+)k(?![\w/])")
+
+
+def rates_in(text: str) -> list[tuple[int, int, float]]:
+    """``(start, end, bytes/s)`` of each value written with a known unit in ``text``: a rate
+    unit (``MB/s``, ``GiB/s``, ``Mbps``; see :func:`value_with_unit`) or openssl's ``k``.
+
+    >>> rates_in("- aes-128-gcm, 8192-byte blocks: 4,210 MB/s")
+    [(33, 43, 4210000000.0)]
+    >>> rates_in("sha256 1024 bytes 1345678.12k"), rates_in("16 KB blocks: 12.5"), rates_in("8K")
+    ([(18, 29, 1345678120.0)], [], [])
+    """
+    out = []
+    for m in _RATE_IN_TEXT.finditer(text):
+        if m["k"] is not None:
+            out.append((m.start(), m.end(), float(m["k"].replace(",", "")) * 1e3))
+        else:
+            out.append((m.start(), m.end(), number(m["value"]) * _factor(m)))
+    return out
+
+
+def sizes_in(text: str) -> list[tuple[int, int, int]]:
+    """``(start, end, bytes)`` of each block size written with its unit in ``text`` (see
+    :data:`SIZE`); a bare number is none.
+
+    >>> sizes_in("AES-256-CBC @ 1 KB: 1.1 GB/s"), sizes_in("16-byte blocks"), sizes_in("at 16")
+    ([(14, 18, 1024)], [(0, 14, 16)], [])
+    """
+    return [(m.start(), m.end(), _size_of(m)) for m in _SIZE_IN_PROSE.finditer(text)]
 
 
 def footnote_mark(cell: str) -> tuple[str, str | None]:

@@ -1,0 +1,163 @@
+"""List rows: benchmark figures retyped one measurement a line, not as a table.
+
+Why this module exists: people post openssl's figures as a list, one cell a line, in whatever
+unit they like::
+
+    sha256   1024 bytes  1345678.12k
+    - aes-128-gcm, 8192-byte blocks: 4,210 MB/s
+    * AES-256-CBC @ 1 KB: 1.1 GB/s
+    chacha20-poly1305 (16 bytes) = 402.5 MB/s
+    aes-256-gcm decrypt, 16 KiB: 3.9 GB/s
+
+Such a line is a **cell** when it holds exactly one known algorithm name (``_names``), exactly
+one block size with its unit and exactly one value with a known unit (openssl's ``k``, or a rate
+unit of ``_units``: ``MB/s``, ``GiB/s``, ``Mbps`` ...), and nothing else but a bullet,
+punctuation, filler words (``at``, ``@``, ``with``, ``blocks``, ``byte``, ``=``, ``:``) and at
+most one operation word (``decrypt``, ``sign``, ``verify``: the cell's operation).
+
+Right or loud: a line of that shape that holds a bare number instead of a value with its unit,
+two values or two sizes, is **loud** (reported, never guessed); so is a sentence that names an
+algorithm, a block size and a rate with other words around them ("we got about 1.6 GB/s with
+aes-256-gcm at 8K on the laptop"): only list-shaped lines are read. A line that names no known
+algorithm (``memcpy 16 bytes: 9.1 GB/s``) is none of this module's.
+
+This module only recognises lines (:func:`read`); the line pass (``_openssl``) places the cells
+in runs: consecutive cells make one run, and the run rules of ``_boundaries`` (prose, a heading
+or a prompt between, a cell repeated) end it, as for any run.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from cipherlab.readers._names import (canonical, canonical_operation, glued_condition, is_digest,
+                                     is_known, needs_more)
+from cipherlab.readers._units import PK_FAMILY, rates_in, sizes_in, unit_only
+
+__all__ = ["LOUD", "Cell", "may_be_sized", "read"]
+
+
+class Cell(NamedTuple):
+    """A list row's one cell: the name as written, its algorithm, operation, block size and
+    value in bytes/s."""
+
+    name: str
+    algorithm: str
+    operation: str | None
+    block_bytes: int
+    bytes_per_s: float
+
+
+#: What :func:`read` gives for a line that looks like a list row but cannot be read: report it.
+LOUD = "loud"
+
+# A size may be in the line: a digit before a unit of bytes, or "bytes" before a number (one
+# scan that most lines fail: the cheap rejection before anything else is looked for).
+_SIZE_HINT = re.compile(r"(?<![A-Za-z\d.])\d+[ -]?(?:[Bb](?![A-Za-z/])|[kKM](?:i?B)?(?![A-Za-z/])|"
+                        r"[Bb]ytes?|[Oo]ctet|\u30d0\u30a4\u30c8|\u5b57|\u0431\u0430\u0439\u0442)|"
+                        r"[Bb]ytes?[ -]?\d")
+# The words a list row may hold beside its name, size, value and operation.
+_FILLER = frozenset({"at", "with", "blocks", "block", "byte", "bytes", "of", "size", "buffer",
+                     "buffers", "for", "in", "=", "->", "=>", "\u2192", "\u2013", "\u2014", "-",
+                     "+", "*", "\u2022", "\u00b7", "~", "\u2248", "@", ":", "|"})
+_OPERATION_WORDS = frozenset({"encrypt", "encryption", "decrypt", "decryption", "sign", "verify"})
+# A leading bullet or list number ("- ", "* ", "1. ", "2) ").
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022\u00b7>]+|\d{1,2}[.)])\s+")
+# The words of what is left once the sizes and values are cut out: a name keeps its inner
+# dashes, slashes and parentheses (``aes-128-gcm``, ``sha512/256``, ``hmac(sha256)``).
+_TOKEN = re.compile(r"[\w/]+(?:[-.][\w/]+)*(?:\([\w-]+\))?|[=\u2192\u2013\u2014~\u2248@|+*\u2022]|->|=>")
+_BARE = re.compile(r"\d[\d,.']*")
+# The words after a name's first that openssl's own names hold (``aes-128 cbc``, ``des ede3``):
+# any other word is no part of the name (``aes-256-gcm on the laptop``, ``sha256 (laptop)``).
+_NAME_PART = re.compile(r"(?i)(?:cbc|ecb|cfb\d*|ofb|ctr|gcm|ccm|ocb|xts|ige|wrap|siv|ede3?|"
+                        r"hmac|poly1305|cbc-hmac-sha\d+)$")
+# The characters a sized name may end in (see may_be_sized).
+_SIZE_LAST = frozenset("sSbBkKMeEt\u30c8\u8282\u7bc0\u0442\u0430\u0432")
+
+
+def may_be_sized(name: str) -> bool:
+    """Whether a table row's name may end in a block size (``sha256 1024 bytes``): a list row
+    read as a row of values (cheap: its last character).
+
+    >>> may_be_sized("sha256 1024 bytes"), may_be_sized("aes-128 cbc"), may_be_sized("md5")
+    (True, False, False)
+    """
+    return name[-1:] in _SIZE_LAST
+
+
+@lru_cache(maxsize=1024)  # (pure; a list's lines repeat from machine to machine)
+def read(line: str) -> Cell | str | None:
+    """The :class:`Cell` of a list row, :data:`LOUD` for a line that looks like one (or a
+    sentence stating a cell) but cannot be read, else None (none of this module's).
+
+    >>> read("- aes-128-gcm, 8192-byte blocks: 4,210 MB/s")
+    Cell(name='aes-128-gcm', algorithm='aes-128-gcm', operation='encrypt', block_bytes=8192, bytes_per_s=4210000000.0)
+    >>> read("sha256   1024 bytes  1345678.12k")[2:]
+    ('digest', 1024, 1345678120.0)
+    >>> read("* AES-256-CBC @ 1 KB: 1.1 GB/s")[3:], read("chacha20-poly1305 (16 bytes) = 402.5 MB/s")[3:]
+    ((1024, 1100000000.0), (16, 402500000.0))
+    >>> read("aes-256-gcm decrypt, 16 KiB: 3.9 GB/s")[2:4]
+    ('decrypt', 16384)
+    >>> read("- aes-128-gcm, 16-byte blocks: 712"), read("aes-128-gcm 16 bytes: 712 MB/s (was 650 MB/s)")
+    ('loud', 'loud')
+    >>> read("we got about 1.6 GB/s with aes-256-gcm at 8K on the laptop, which is odd")
+    'loud'
+    >>> read("- memcpy, 16-byte blocks: 9.1 GB/s"), read("we got about 1.6 GB/s at 8K on the laptop")
+    (None, None)
+    >>> read("aes-128-gcm 16 bytes"), read("Ran it at 16 bytes, see below")
+    (None, None)
+    >>> read("## Benchmarks (MB/s, aes-128-gcm, 16 KiB blocks)")  # (a unit, but no value)
+    >>> read("- aes-256-gcm, 16 bytes: 3,9 GB/s")  # (a decimal comma: no value read)
+    'loud'
+
+    A name is one word, or openssl's legacy spelling (``aes-128 cbc``, ``des ede3``): other
+    words beside a known name make the line a sentence (reported), never a longer name.
+
+    >>> read("aes-128 cbc 16 bytes 1.1 GB/s")[1], read("aes-256-gcm on the laptop: 1.6 GB/s at 8K")
+    ('aes-128-cbc', 'loud')
+    >>> read("sha256 (laptop) 16 bytes: 500 MB/s"), read("aes-128-gcm aesni 16 bytes 1.2 GB/s")
+    ('loud', 'loud')
+    """
+    if len(line) > 200 or _SIZE_HINT.search(line) is None:
+        return None  # (most lines state no size: one scan)
+    rates = rates_in(line)
+    rest = line
+    for start, end, _ in reversed(rates):
+        rest = rest[:start] + " " + rest[end:]
+    sizes = sizes_in(rest)
+    if not sizes:
+        return None
+    for start, end, _ in reversed(sizes):
+        rest = rest[:start] + " " + rest[end:]
+    rest = _BULLET.sub("", rest)
+    words, ops, bare = [], [], 0
+    for tok in _TOKEN.findall(rest):
+        low = tok.lower()
+        if low in _FILLER:
+            continue
+        if low in _OPERATION_WORDS:
+            ops.append(canonical_operation(low))
+        elif _BARE.fullmatch(tok):
+            bare += 1
+        elif unit_only(tok) is None:  # (a unit left without its value: "3,9 GB/s", "MB/s")
+            words.append(tok)
+    if not words:
+        return None
+    name = " ".join(words)
+    algorithm, operation = canonical(name)
+    if not is_known(algorithm) or needs_more(algorithm) or PK_FAMILY.match(algorithm) or \
+            operation not in ("encrypt", "digest") or glued_condition(algorithm) or \
+            not all(_NAME_PART.match(w) for w in words[1:]):
+        # no list row; a sentence that names a known algorithm beside a size and a rate states
+        # a cell in prose: reported, never read
+        named = any(is_known(canonical(w)[0]) and not PK_FAMILY.match(w) for w in words)
+        return LOUD if named and rates else None
+    if len(rates) != 1 or len(sizes) != 1 or bare or len(ops) > 1:
+        return LOUD if rates or bare else None  # (a bare number, two values or sizes: untold)
+    if ops:
+        if is_digest(algorithm):
+            return LOUD  # (a hash decrypts nothing: which cell it is cannot be told)
+        operation = ops[0]
+    return Cell(name, algorithm, operation, sizes[0][2], rates[0][2])
