@@ -1405,3 +1405,16 @@ def test_list_rows_of_no_cipher_are_neither_read_nor_reported():
                                         "* nvme0n1 @ 128 KB: 3.2 GB/s\n"
                                         "we got about 1.6 GB/s at 8K on the laptop\n")
     assert cells == [] and said == [] and "no measurements found" in error
+
+
+def test_list_rows_tagged_with_a_switched_feature_are_a_run_per_state(tmp_path):
+    """A list of cells one a line, tagged "(AES-NI off)" / "(AES-NI on)": each state is a run
+    with that condition; a cell without a tag is in neither state (never the last tag's)."""
+    text = ("## Laptop\n\n- aes-128-gcm (AES-NI off), 16 bytes: 142 MB/s\n"
+            "- aes-128-gcm (AES-NI on), 16 bytes: 742 MB/s\n"
+            "- aes-256-gcm (AES-NI off), 16 bytes: 121 MB/s\n"
+            "- aes-256-gcm (AES-NI on), 16 bytes: 650 MB/s\n- sha256, 16 bytes: 301 MB/s\n")
+    df = _ingest(tmp_path, "list.md", text)
+    assert df is not None and len(df) == 5 and set(df.label) == {"Laptop"}
+    assert df.loc[df.algorithm == "sha256", "aesni"].isna().all()
+    assert df.groupby("aesni", observed=True).run.nunique().tolist() == [1, 1]

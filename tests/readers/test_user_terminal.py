@@ -877,6 +877,10 @@ def test_rows_tagged_with_a_switched_feature_make_a_run_per_state_without_the_pr
     one = _read("type             16 bytes     64 bytes\n" + rows[0].replace("AES-NI on", "x") + "\n"
                 + rows[1] + "\n")  # (the only tag that switches a feature: still the condition)
     assert _runs(one, "aesni")[-1] == "off" and set(one.algorithm) == {"aes-128-cbc"}
+    plain = _read("type             16 bytes     64 bytes\n" + "\n".join(rows[:2]) + "\n"
+                  "md5           312345.67k   598765.43k\n")  # (no tag: in neither state)
+    assert plain.loc[plain.algorithm == "md5", "aesni"].isna().all()
+    assert plain.loc[plain.algorithm == "aes-128-cbc", "aesni"].notna().all()
 
 
 @pytest.mark.parametrize("between", ["", "```\n\n```\n", "\n"])

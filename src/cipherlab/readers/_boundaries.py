@@ -34,7 +34,8 @@ PK_ROW = "pk row"                # a public-key table row
 PROMPT = "prompt"                # a command line running openssl speed, or a harness's header
 FORKED = "forked"                # `Forked child N`
 SYM_ROW = "sym row"              # a throughput table row (key: its algorithm)
-LIST_CELL = "list cell"          # a cell retyped on a line of its own (key: algorithm, op, size)
+LIST_CELL = "list cell"          # a cell retyped on a line of its own (key: algorithm, op, size,
+#                                  and the feature it switches)
 
 
 class Event(NamedTuple):
@@ -180,7 +181,9 @@ def _not_a_record_of_the_table(p, run: _Run, ev: Event) -> bool:
 def _cell_again(p, run: _Run, ev: Event) -> bool:
     """A list row (``- aes-128-gcm, 16 bytes: 712 MB/s``) of a cell the run has already: one
     run measures each cell once, so it is the next run's (a second machine's list)."""
-    algorithm, op, size = ev.key
+    algorithm, op, size, switched = ev.key
+    if switched != run.switched:
+        return False  # (a cell in another state of a switched feature: its run's, switched_run)
     return any(r[ALG] == algorithm and r[OP] == op and size in r[SIZES] for r in run.rows)
 
 
@@ -381,29 +384,34 @@ class _RunBoundaries:
         _name_machine(new, label)
         return new
 
-    def switched_run(self, run: _Run, i: int, condition: tuple[str, str], algorithm: str) -> _Run:
+    def switched_run(self, run: _Run, i: int, condition: tuple[str, str] | None, algorithm: str) -> _Run:
         """The run of rows that switch a CPU feature (``aes-128-gcm (AES-NI off)``: ``condition``
         ``("aesni", "off")``), from line ``i``: the run of the table's rows that switch it the
         same way while ``algorithm`` is new to it, else a new run of the same table, header
-        block and machine. A mask the prose above stated was one of these runs': which one,
-        their rows say."""
-        key, value = condition
-        if run.context_rule == MASK_RULE:
+        block and machine. ``condition`` None: the run of its rows that switch nothing (a row
+        without a tag under rows with one is in neither state). A mask the prose above stated
+        was one of these runs': which one, their rows say."""
+        if condition is not None and run.context_rule == MASK_RULE:
             run.meta.pop("isa_mask", None)
             run.context_rule = None
-        if not run.rows and not run.pk and key not in run.meta:
-            run.meta[key] = value
-            self.switch_runs[id(run.sizes), key, value] = run
+        if run.switched == condition:
             return run
-        known = self.switch_runs.get((id(run.sizes), key, value))
-        if known is not None and not any(r[ALG] == algorithm for r in known.rows):
-            return known
-        new = self.sibling_run(run, i, "CPU feature switched by its rows")
-        for field in ("label", "cpu", "clock_hz"):
-            if field in run.meta:
-                new.meta[field] = run.meta[field]
-        new.label_rule, new.row_label, new.meta[key] = run.label_rule, run.row_label, value
-        self.switch_runs[id(run.sizes), key, value] = new
+        table = run.table or run
+        if not run.rows and not run.pk and run.switched is None:
+            new = run  # (no row yet: the table's first rows are in this state)
+        else:
+            known = self.switch_runs.get((id(table), condition))
+            if known is not None and not any(r[ALG] == algorithm for r in known.rows):
+                return known
+            new = self.sibling_run(run, i, "CPU feature switched by its rows")
+            for field in ("label", "cpu", "clock_hz"):
+                if field in run.meta:
+                    new.meta[field] = run.meta[field]
+            new.label_rule, new.row_label, new.table = run.label_rule, run.row_label, table
+        if condition is not None:
+            new.meta[condition[0]] = condition[1]
+        new.switched = condition
+        self.switch_runs[id(table), condition] = new
         return new
 
     def sibling_run(self, run: _Run, i: int, rule: str) -> _Run:

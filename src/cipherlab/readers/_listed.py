@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from cipherlab.readers._names import (canonical, canonical_operation, glued_condition, is_digest,
-                                     is_known, needs_more)
+                                     is_known, needs_more, switch)
 from cipherlab.readers._units import PK_FAMILY, rates_in, sizes_in, unit_only
 
 __all__ = ["LOUD", "Cell", "may_be_sized", "read"]
@@ -48,6 +48,7 @@ class Cell(NamedTuple):
     operation: str | None
     block_bytes: int
     bytes_per_s: float
+    switched: tuple[str, str] | None = None  # ("aesni", "off") for a "(AES-NI off)" tag
 
 
 #: What :func:`read` gives for a line that looks like a list row but cannot be read: report it.
@@ -69,6 +70,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+\u2022\u00b7>]+|\d{1,2}[.)])\s+")
 # dashes, slashes and parentheses (``aes-128-gcm``, ``sha512/256``, ``hmac(sha256)``).
 _TOKEN = re.compile(r"[\w/]+(?:[-.][\w/]+)*(?:\([\w-]+\))?|[=\u2192\u2013\u2014~\u2248@|+*\u2022]|->|=>")
 _BARE = re.compile(r"\d[\d,.']*")
+_TAG = re.compile(r"\(([^()]{1,40})\)")  # (words in parentheses: a switch, see _names.switch)
 # The words after a name's first that openssl's own names hold (``aes-128 cbc``, ``des ede3``):
 # any other word is no part of the name (``aes-256-gcm on the laptop``, ``sha256 (laptop)``).
 _NAME_PART = re.compile(r"(?i)(?:cbc|ecb|cfb\d*|ofb|ctr|gcm|ccm|ocb|xts|ige|wrap|siv|ede3?|"
@@ -93,10 +95,10 @@ def read(line: str) -> Cell | str | None:
     sentence stating a cell) but cannot be read, else None (none of this module's).
 
     >>> read("- aes-128-gcm, 8192-byte blocks: 4,210 MB/s")
-    Cell(name='aes-128-gcm', algorithm='aes-128-gcm', operation='encrypt', block_bytes=8192, bytes_per_s=4210000000.0)
-    >>> read("sha256   1024 bytes  1345678.12k")[2:]
+    Cell(name='aes-128-gcm', algorithm='aes-128-gcm', operation='encrypt', block_bytes=8192, bytes_per_s=4210000000.0, switched=None)
+    >>> read("sha256   1024 bytes  1345678.12k")[2:5]
     ('digest', 1024, 1345678120.0)
-    >>> read("* AES-256-CBC @ 1 KB: 1.1 GB/s")[3:], read("chacha20-poly1305 (16 bytes) = 402.5 MB/s")[3:]
+    >>> read("* AES-256-CBC @ 1 KB: 1.1 GB/s")[3:5], read("chacha20-poly1305 (16 bytes) = 402.5 MB/s")[3:5]
     ((1024, 1100000000.0), (16, 402500000.0))
     >>> read("aes-256-gcm decrypt, 16 KiB: 3.9 GB/s")[2:4]
     ('decrypt', 16384)
@@ -119,6 +121,11 @@ def read(line: str) -> Cell | str | None:
     ('aes-128-cbc', 'loud')
     >>> read("sha256 (laptop) 16 bytes: 500 MB/s"), read("aes-128-gcm aesni 16 bytes 1.2 GB/s")
     ('loud', 'loud')
+
+    A tag in parentheses that switches a CPU feature is the cell's condition:
+
+    >>> read("- aes-128-gcm (AES-NI off), 16 bytes: 142 MB/s").switched
+    ('aesni', 'off')
     """
     if len(line) > 200 or _SIZE_HINT.search(line) is None:
         return None  # (most lines state no size: one scan)
@@ -132,6 +139,15 @@ def read(line: str) -> Cell | str | None:
     for start, end, _ in reversed(sizes):
         rest = rest[:start] + " " + rest[end:]
     rest = _BULLET.sub("", rest)
+    switched = None
+    if "(" in rest:  # ("aes-128-gcm (AES-NI off), 16 bytes": the cell's condition)
+        tags = [(m, switch(m[1].strip())) for m in _TAG.finditer(rest)]
+        tags = [(m, c) for m, c in tags if c is not None]
+        if len(tags) > 1:
+            return LOUD
+        if tags:
+            (m, switched), = tags
+            rest = rest[:m.start()] + " " + rest[m.end():]
     words, ops, bare = [], [], 0
     for tok in _TOKEN.findall(rest):
         low = tok.lower()
@@ -160,4 +176,4 @@ def read(line: str) -> Cell | str | None:
         if is_digest(algorithm):
             return LOUD  # (a hash decrypts nothing: which cell it is cannot be told)
         operation = ops[0]
-    return Cell(name, algorithm, operation, sizes[0][2], rates[0][2])
+    return Cell(name, algorithm, operation, sizes[0][2], rates[0][2], switched)

@@ -431,6 +431,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                     run.dialects.add("text")
                 run = self.tagged_run(run, lineno, tag, algorithm) if switched is None else \
                     self.switched_run(run, lineno, switched, algorithm)
+            elif run.switched is not None:  # (no tag under rows that switch a feature)
+                run = self.switched_run(run, lineno, None, algorithm)
             if op == "encrypt" and decrypt:
                 op = "decrypt"
             cells = T.row_bytes_per_s(toks) if values is None else values[j * n:j * n + n]
@@ -1014,11 +1016,13 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if listed is _listed.LOUD:
             self.unplaced.append((i, raw))
             return True
-        name, algorithm, op, size, value = listed
+        name, algorithm, op, size, value, switched = listed
         if op == "encrypt" and self.cur is not None and self.cur.opts.get("decrypt"):
             op = "decrypt"
-        self.open(i, Event(LIST_CELL, (algorithm, op, size)))
+        self.open(i, Event(LIST_CELL, (algorithm, op, size, switched)))
         run = self.run(i)
+        if switched != run.switched:  # ("(AES-NI off)": the run of the list's cells in that state)
+            run = self.switched_run(run, i, switched, algorithm)
         run.rows.append([i, algorithm, name, op, [size], [value], None, None])
         run.dialects.add("text")
         return True

@@ -99,6 +99,8 @@ class _Run:
         self.context_rule: str | None = None  # the rule that gave it a condition of the prose
         self.prose_version = None  # (tool, version) the prose above states; False: two do
         self.killed = False  # a ^C stopped it: what openssl prints after is another run's
+        self.table: _Run | None = None  # the run whose table or list its rows share (switched_run)
+        self.switched: tuple[str, str] | None = None  # the feature its rows switch (switched_run)
 
     def pk_keys(self) -> set:
         """The :func:`pk_id` of the run's public-key cells (a row prints once per table).
