@@ -1307,6 +1307,10 @@ def test_a_lower_case_mbps_is_read_only_where_the_text_spells_it_out(tmp_path):
     ("tags.txt", "Laptop (MB/s):\ncipher\t16 bytes\t8192 bytes\n"
                  "aes-128-gcm（无AVX2）\t412.5\t2901.3\naes-128-gcm（AVX2 开启）\t498.1\t3807.2\n"
                  "sha256\t301.2\t1720.9\n"),
+    ("tags_transposed.md", "## Laptop\n\nAll numbers in MB/s.\n\n"
+                           "| size | aes-128-gcm (without AVX2) | aes-128-gcm (AVX2 on) | sha256 |\n"
+                           "|---|---|---|---|\n| 16 bytes | 412.5 | 498.1 | 301.2 |\n"
+                           "| 8192 bytes | 2901.3 | 3807.2 | 1720.9 |\n"),
     ("tags_ja.md", "## Laptop\n\n単位: MB/s\n\n| 暗号 | 16バイト | 8192バイト |\n|---|---|---|\n"
                    "| aes-128-gcm（AVX2無効） | 412.5 | 2901.3 |\n| aes-128-gcm（AVX2有効） | 498.1 | 3807.2 |\n"
                    "| sha256 | 301.2 | 1720.9 |\n"),

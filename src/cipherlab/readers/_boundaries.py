@@ -400,7 +400,7 @@ class _RunBoundaries:
         if not run.rows and not run.pk and run.switched is None:
             new = run  # (no row yet: the table's first rows are in this state)
         else:
-            known = self.switch_runs.get((id(table), condition))
+            known = self.switch_runs.get((table, condition))
             if known is not None and not any(r[ALG] == algorithm for r in known.rows):
                 return known
             new = self.sibling_run(run, i, "CPU feature switched by its rows")
@@ -411,7 +411,7 @@ class _RunBoundaries:
         if condition is not None:
             new.meta[condition[0]] = condition[1]
         new.switched = condition
-        self.switch_runs[id(table), condition] = new
+        self.switch_runs[table, condition] = new
         return new
 
     def sibling_run(self, run: _Run, i: int, rule: str) -> _Run:

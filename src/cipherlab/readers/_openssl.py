@@ -304,7 +304,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         self.notes: dict[int, str] = {}  # line -> words after a row's values that are no value
         self.tagged_rows: int | None = None  # rows with words in parentheses after their values
         self.tag_runs: dict[str, _Run | None] = {}  # machine tag -> its one run (None: several)
-        self.switch_runs: dict[tuple, _Run] = {}  # (table, feature, on/off) -> the run of its rows
+        self.switch_runs: dict[tuple, _Run] = {}  # (table's first run, (feature, on/off) or None) -> its run
         self.plain_spans: dict = {}  # block candidates pattern -> end of a span not all records
         self.loop: dict | None = None  # the loop whose output this is (see unbound_prompt)
         self.plain_doing_span: tuple[int, int] | None = None  # (see plain_doing_block)
