@@ -9,9 +9,9 @@ cleaned line and says what it is. The run-building state machine lives in ``_ope
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
 
 from cipherlab.readers import _units
+from cipherlab.readers._units import times_1000
 from cipherlab.readers._names import pkey_algorithm
 
 # --- header block (§3.2) --------------------------------------------------------------------
@@ -257,26 +257,6 @@ def plain_values(text: str) -> list[float]:
     [1354589590.0, 4948.62, 0.0]
     """
     return list(map(float, text.replace("k", "e3").split()))
-
-
-def times_1000(number: str) -> float:
-    """Decimal text times 1000 as the float nearest the exact product (``k`` cells -> bytes/s).
-
-    ``float(number) * 1000`` can be off by an ulp (``16791378.47`` gives 16791378469.999998):
-    shifting the decimal point in the text is exact and cheap; :class:`~decimal.Decimal`
-    covers what a shift cannot (exponents, more than three decimals, ``inf``).
-
-    >>> times_1000("16791378.47"), times_1000("-6916.7"), times_1000("12"), times_1000("1e-3")
-    (16791378470.0, -6916700.0, 12000.0, 1.0)
-    """
-    head, _, frac = number.partition(".")
-    digits = head[1:] if head[:1] in "+-" else head
-    if len(frac) <= 3 and digits.isdecimal() and (frac.isdecimal() or not frac):
-        return float(head + frac + "000"[len(frac):])
-    try:
-        return float(Decimal(number) * 1000)
-    except InvalidOperation:
-        raise ValueError(f"not a decimal number: {number!r}") from None
 
 
 # --- public-key tables (§5) -------------------------------------------------------------------

@@ -20,13 +20,14 @@ that may be either (:func:`dot_grouped`) are no value.
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
 __all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "UNIT_HINT",
            "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
-           "rates_in", "sized_name", "sizes_in", "stated_unit", "unit_only",
+           "rates_in", "sized_name", "sizes_in", "stated_unit", "times_1000", "unit_only",
            "value_with_unit", "without_units"]
 
 #: The flag of a cell whose number has no known unit.
@@ -315,6 +316,26 @@ _RATE_IN_TEXT = re.compile(rf"(?<![\w.,'\u2019])(?P<value>{_NUMBER})\s*{_UNIT}|"
                            r"(?<![\w.,])(?P<k>\d[\d,]*\.\d+)k(?![\w/])")
 
 
+def times_1000(number: str) -> float:
+    """Decimal text times 1000 as the float nearest the exact product (``k`` cells -> bytes/s).
+
+    ``float(number) * 1000`` can be off by an ulp (``16791378.47`` gives 16791378469.999998):
+    shifting the decimal point in the text is exact and cheap; :class:`~decimal.Decimal`
+    covers what a shift cannot (exponents, more than three decimals, ``inf``).
+
+    >>> times_1000("16791378.47"), times_1000("-6916.7"), times_1000("12"), times_1000("1e-3")
+    (16791378470.0, -6916700.0, 12000.0, 1.0)
+    """
+    head, _, frac = number.partition(".")
+    digits = head[1:] if head[:1] in "+-" else head
+    if len(frac) <= 3 and digits.isdecimal() and (frac.isdecimal() or not frac):
+        return float(head + frac + "000"[len(frac):])
+    try:
+        return float(Decimal(number) * 1000)
+    except InvalidOperation:
+        raise ValueError(f"not a decimal number: {number!r}") from None
+
+
 def rates_in(text: str) -> list[tuple[int, int, float]]:
     """``(start, end, bytes/s)`` of each value written with a known unit in ``text``: a rate
     unit (``MB/s``, ``GiB/s``, ``Mbps``; see :func:`value_with_unit`) or openssl's ``k``.
@@ -327,7 +348,7 @@ def rates_in(text: str) -> list[tuple[int, int, float]]:
     out = []
     for m in _RATE_IN_TEXT.finditer(text):
         if m["k"] is not None:
-            out.append((m.start(), m.end(), float(m["k"].replace(",", "")) * 1e3))
+            out.append((m.start(), m.end(), times_1000(m["k"].replace(",", ""))))
         else:
             out.append((m.start(), m.end(), number(m["value"]) * _factor(m)))
     return out
