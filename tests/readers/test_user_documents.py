@@ -1422,3 +1422,30 @@ def test_list_rows_tagged_with_a_switched_feature_are_a_run_per_state(tmp_path):
     assert df is not None and len(df) == 5 and set(df.label) == {"Laptop"}
     assert df.loc[df.algorithm == "sha256", "aesni"].isna().all()
     assert df.groupby("aesni", observed=True).run.nunique().tolist() == [1, 1]
+
+
+@pytest.mark.parametrize("text, switched", [
+    ("- aes-128-gcm w/o AES-NI, 16 bytes: 142 MB/s\n- aes-128-gcm w/o AES-NI, 8 KB: 402 MB/s\n",
+     ("aesni", "off")),
+    ("* AES-256-GCM with AES-NI: 4.1 GB/s at 16 KB\n* AES-256-GCM with AES-NI: 690 MB/s at 16 bytes\n",
+     ("aesni", "on")),
+    ("- sha256 without SHA-NI 1024 bytes 512 MB/s\n- sha256 without SHA-NI 16 bytes 98 MB/s\n",
+     ("shani", "off")),
+    ("- AES-128-GCM ohne AES-NI, 16 KB: 402 MB/s\n- AES-128-GCM ohne AES-NI, 1 KB: 377 MB/s\n",
+     ("aesni", "off")),
+    ("- aes-128-gcm AES-NI off, 16 bytes: 142 MB/s\n- aes-128-gcm AES-NI off, 8 KB: 402 MB/s\n",
+     ("aesni", "off")),
+])
+def test_a_list_rows_switch_words_without_parentheses_are_its_condition(tmp_path, text, switched):
+    """"w/o AES-NI", "with AES-NI", "without SHA-NI" in a list row say what "(AES-NI off)"
+    says (one vocabulary, ``_names.switch``): the rows' condition, never a longer name."""
+    df = _ingest(tmp_path, "list.md", f"## Laptop\n\n{text}")
+    feature, state = switched
+    assert df is not None and len(df) == 2 and df[feature].eq(state).all(), df
+    assert df.name.str.fullmatch(r"(?i)aes-\d+-gcm|sha256").all()
+
+
+def test_a_list_row_switching_two_features_is_reported(tmp_path):
+    cells, said, _ = _read_list("Laptop:\n\n- aes-128-gcm with AES-NI, without AVX2, 16 bytes: 1.2 GB/s\n"
+                                "- sha1 @ 16 bytes: 612.5 MB/s\n")
+    assert [c[0] for c in cells] == ["sha1"] and any("line(s) 3" in w for w in said), said

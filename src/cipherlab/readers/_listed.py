@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from cipherlab.readers._names import (canonical, canonical_operation, glued_condition, is_digest,
-                                     is_known, needs_more, switch)
+                                     is_known, needs_more, switch, switches_in)
 from cipherlab.readers._units import PK_FAMILY, rates_in, sizes_in, unit_only
 
 __all__ = ["LOUD", "Cell", "may_be_sized", "read"]
@@ -71,6 +71,8 @@ _BULLET = re.compile(r"^\s*(?:[-*+\u2022\u00b7>]+|\d{1,2}[.)])\s+")
 _TOKEN = re.compile(r"[\w/]+(?:[-.][\w/]+)*(?:\([\w-]+\))?|[=\u2192\u2013\u2014~\u2248@|+*\u2022]|->|=>")
 _BARE = re.compile(r"\d[\d,.']*")
 _TAG = re.compile(r"\(([^()]{1,40})\)")  # (words in parentheses: a switch, see _names.switch)
+# A CPU feature's name may be in the line (the cheap test before _names.switches_in).
+_FEATURE_HINT = re.compile(r"(?i)ni(?![a-z])|avx|vaes|neon|sve|pclmul|padlock|sha[\s_-]?ext")
 # The words after a name's first that openssl's own names hold (``aes-128 cbc``, ``des ede3``):
 # any other word is no part of the name (``aes-256-gcm on the laptop``, ``sha256 (laptop)``).
 _NAME_PART = re.compile(r"(?i)(?:cbc|ecb|cfb\d*|ofb|ctr|gcm|ccm|ocb|xts|ige|wrap|siv|ede3?|"
@@ -126,6 +128,17 @@ def read(line: str) -> Cell | str | None:
 
     >>> read("- aes-128-gcm (AES-NI off), 16 bytes: 142 MB/s").switched
     ('aesni', 'off')
+
+    and so are the same words without parentheses (``_names.switches_in``: one vocabulary):
+
+    >>> read("- aes-128-gcm w/o AES-NI, 16 bytes: 142 MB/s").switched
+    ('aesni', 'off')
+    >>> read("* AES-256-GCM with AES-NI: 4.1 GB/s at 16 KB")[3:]
+    (16384, 4100000000.0, ('aesni', 'on'))
+    >>> read("- sha256 without SHA-NI 1024 bytes 512 MB/s")[3:]
+    (1024, 512000000.0, ('shani', 'off'))
+    >>> read("- aes-128-gcm with AES-NI, without AVX2, 16 bytes: 1.2 GB/s")
+    'loud'
     """
     if len(line) > 200 or _SIZE_HINT.search(line) is None:
         return None  # (most lines state no size: one scan)
@@ -148,6 +161,13 @@ def read(line: str) -> Cell | str | None:
         if tags:
             (m, switched), = tags
             rest = rest[:m.start()] + " " + rest[m.end():]
+    if _FEATURE_HINT.search(rest):  # ("aes-128-gcm w/o AES-NI, 16 bytes": the same condition)
+        said = switches_in(rest)
+        if len(said) + (switched is not None) > 1:
+            return LOUD  # (two states in one row: which cell is which cannot be told)
+        if said:
+            (start, end, switched), = said
+            rest = rest[:start] + " " + rest[end:]
     words, ops, bare = [], [], 0
     for tok in _TOKEN.findall(rest):
         low = tok.lower()

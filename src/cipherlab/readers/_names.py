@@ -163,12 +163,16 @@ _WHOLE = {*_ALIASES.values(), "chacha20"}
 # "关闭AES-NI", "AES-NI 开启", in Japanese "AES-NI 無効"): a condition of the cells it covers, not
 # an algorithm nor a run.
 _CJK_SWITCH = "已?(?:开启|启用|打开|关闭|禁用)|有効|無効|あり|なし|有り|無し"
-_SWITCH = re.compile(rf"^(?:(?P<pre>with|without|no)[\s-]+|(?P<pre_short>w/o?)\s*|"
-                     rf"(?P<cjk_pre>{_CJK_SWITCH}|无)\s*)?"
-                     r"(?P<feature>aes[\s_-]?ni|vaes|avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|"
-                     rf"sve2?|pclmul\w*|padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled|"
-                     rf"{_CJK_SWITCH}))?$", re.IGNORECASE)
+_SWITCH_BODY = (rf"(?:(?P<pre>with|without|mit|ohne|no)[\s-]+|(?P<pre_short>w/o?)\s*|"
+                rf"(?P<cjk_pre>{_CJK_SWITCH}|无)\s*)?"
+                r"(?P<feature>aes[\s_-]?ni|vaes|avx[\s_-]?(?:2|512\w*)|sha[\s_-]?(?:ni|ext\w*)|neon|"
+                rf"sve2?|pclmul\w*|padlock)(?:\s*[:=]?\s*(?P<post>on|off|yes|no|enabled|disabled|an|aus|"
+                rf"{_CJK_SWITCH}))?")
+_SWITCH = re.compile(rf"^{_SWITCH_BODY}$", re.IGNORECASE)
+# The same words inside a line ("aes-128-gcm w/o AES-NI, 16 bytes"): not inside another word.
+_SWITCH_IN = re.compile(rf"(?<![A-Za-z\d/-]){_SWITCH_BODY}(?![A-Za-z\d-])", re.IGNORECASE)
 _CJK_OFF = ("关闭", "禁用", "无", "無効", "なし", "無し")
+_OFF_WORDS = ("without", "ohne", "no", "w/o", "off", "disabled", "aus")
 # Families a size alone does not complete: a curve (ecdsa 256), a mode (aes 128: CBC? GCM?).
 _NEEDS_MORE = {"ecdsa", "ecdh", "aes", "aria", "camellia"}
 
@@ -223,12 +227,37 @@ def switch(text: str) -> tuple[str, str] | None:
     (('aesni', 'off'), ('avx2', 'off'), ('aesni', 'off'), None)
     >>> switch("AES-NI 有効"), switch("AES-NI無効"), switch("已开启 AES-NI"), switch("w/o AES-NI")
     (('aesni', 'on'), ('aesni', 'off'), ('aesni', 'on'), ('aesni', 'off'))
+    >>> switch("ohne AES-NI"), switch("mit SHA-NI")
+    (('aesni', 'off'), ('shani', 'on'))
     """
     m = _SWITCH.match(text)
-    if m is None or not (m["pre"] or m["pre_short"] or m["cjk_pre"] or m["post"]):
+    return None if m is None else _switched(m)
+
+
+def switches_in(text: str) -> list[tuple[int, int, tuple[str, str]]]:
+    """The CPU features a line switches on or off in its words, not in a tag of their own
+    (``aes-128-gcm w/o AES-NI, 16 bytes``): each phrase's span and condition, as :func:`switch`
+    reads it (one vocabulary). A feature's name alone is none.
+
+    >>> switches_in("- aes-128-gcm w/o AES-NI, 16 bytes: 142 MB/s")
+    [(14, 24, ('aesni', 'off'))]
+    >>> [c for *_, c in switches_in("sha256 without SHA-NI 1024 bytes, aes-128-gcm AES-NI on")]
+    [('shani', 'off'), ('aesni', 'on')]
+    >>> switches_in("aes-128-gcm aesni 16 bytes"), switches_in("windows-avx2 build")
+    ([], [])
+    """
+    out = []
+    for m in _SWITCH_IN.finditer(text):
+        if (got := _switched(m)) is not None:
+            out.append((m.start(), m.end(), got))
+    return out
+
+
+def _switched(m: re.Match) -> tuple[str, str] | None:
+    if not (m["pre"] or m["pre_short"] or m["cjk_pre"] or m["post"]):
         return None  # (a feature's name alone switches nothing: "AES-NI" titles a column of yes/no)
     pre, post = (m["pre"] or m["pre_short"] or "").lower(), (m["post"] or "").lower()
-    off = pre in ("without", "no", "w/o") or post in ("off", "no", "disabled") or \
+    off = pre in _OFF_WORDS or post in _OFF_WORDS or \
         any(w.lstrip("已") in _CJK_OFF for w in (post, m["cjk_pre"] or ""))
     return re.sub(r"[\s_-]", "", m["feature"].lower()), "off" if off else "on"
 
