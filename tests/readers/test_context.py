@@ -71,6 +71,16 @@ RULES = [
     ("caption", "3.3.2:", None, C.Label("3.3.2", "caption")),  # (a release without a letter)
     ("caption", "(2):", None, C.STOP),  # (introduces output, names none: the one above is not it)
     ("caption", "With AES-NI off, we got:", None, C.Label("With AES-NI off", "caption")),
+    # (a clause makes a caption a sentence: it names the machine it holds, or no run)
+    ("sentence", "The second box is older BIOS:", None, C.STOP),
+    ("sentence", "Here is what I get on the old one:", None, C.STOP),
+    ("sentence", "After the upgrade the numbers look like this:", None, C.STOP),
+    ("machine phrase", "Ran it on the EPYC 7763 box:", None, C.Label("EPYC 7763 box", "machine phrase")),
+    ("lead clause", "Here you go, Sheevaplug (Kirkwood 1.2GHz)", None,
+     C.Label("Sheevaplug (Kirkwood 1.2GHz)", "caption")),
+    ("caption", "On the Xeon E5-2620 v2 box I get:", None, C.Label("Xeon E5-2620 v2 box", "caption")),
+    ("caption", "On my Ryzen 7 5800X:", None, C.Label("Ryzen 7 5800X", "caption")),
+    ("caption", "On the left:", None, C.STOP),  # (a place, no machine)
 ]
 
 

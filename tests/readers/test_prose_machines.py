@@ -57,7 +57,7 @@ def test_a_cpu_named_above_two_machines_is_the_first_ones_only(tmp_path):
 
         {_output(v=50000)}
         """)
-    assert [label for label, *_ in rows] == ["On my Threadripper 3970X workstation", "Raspberry Pi 4"]
+    assert [label for label, *_ in rows] == ["Threadripper 3970X workstation", "Raspberry Pi 4"]  # (the machine)
     assert _cpus(rows) == ["Threadripper 3970X", None]
 
 

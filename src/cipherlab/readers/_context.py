@@ -117,6 +117,14 @@ _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[
                        r"(?:from|out\s+of|off|straight)\s")
 # Clauses of CJK text joined by a comma ("第一次正常运行, 第二次 ...": normalised from "，"), or
 # a full stop ending it: a sentence (CJK text puts no blanks between its words to count).
+# A clause inside a line: a finite verb or a subject pronoun before a word ("The second box is
+# older BIOS:", "Here is what I get on the old one:", "the numbers look like this:"); a short
+# line is a sentence too then (the clause ending a caption, "... I get:", is judged apart).
+_FINITE = re.compile(r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|hasn't|haven't|"
+                     r"does|did|doesn't|didn't|gets|got|gives|gave|shows|showed|looks?|seems?|seemed|"
+                     r"goes|went|ran|makes|drops|dropped|can|could|will|would|should|might|must|"
+                     r"can't|won't)\b|\b(?:I|[Ww]e|[Yy]ou|[Tt]hey|[Ww]hat)\s+\w|\blike this\b|"
+                     r"\bas follows\b|^(?:Ran|Got|Did|Tested|Measured|Tried|Is|Are|Was|Were|Has|Had)\s")
 _CJK_SENTENCE = re.compile(r"[\u3400-\u9fff][^,;\u3001]*[,;\u3001]\s*\S.*[\u3400-\u9fff]|\u3002\s*$")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
@@ -438,7 +446,25 @@ def _sentence(line: str, raw: str):
     if len(line) > 400 or _SENTENCE.search(s) or (s[:1].islower() and s.count(" ") >= 3) or \
             not s.isascii() and _CJK_SENTENCE.search(s):
         return STOP
+    told = _TELLING_CLAUSE.search(s) if s[-1:] == ":" else None
+    if _FINITE.search(s if told is None else s[:told.start()]):
+        return STOP  # ("The second box is older BIOS:"; "With -elapsed on 3.0.13 I get:" is none)
     return None
+
+
+# A short clause before a comma that tells how the rest is given ("Here you go, Sheevaplug
+# (Kirkwood 1.2GHz), Debian wheezy", "As you asked, Pi 5:"): the rest is judged alone.
+_LEAD_CLAUSE = re.compile(r"^((?:[\w']+\s+){1,2}[\w']+),\s+(\S.*)$")
+
+
+def _lead_clause(line: str, raw: str):
+    """A caption behind a short clause of its own is judged without it: ``Here you go,
+    Sheevaplug (Kirkwood 1.2GHz)`` -> ``Sheevaplug (Kirkwood 1.2GHz)``."""
+    m = _LEAD_CLAUSE.match(line) if ", " in line[:24] else None
+    if m is None or not _FINITE.search(m[1]) or _FINITE.search(m[2]) or is_list_item(raw):
+        return None
+    verdict = label_verdict(m[2])
+    return verdict if isinstance(verdict, Label) else None
 
 
 def _fragment(line: str, raw: str):
@@ -459,6 +485,12 @@ _TELLING_CLAUSE = re.compile(r"(?:[\s,]+(?:I|we|you|it)\s+(?:get|got|see|saw|mea
                              r"(?:结果|数据|输出)?(?:如下(?:所示)?|是|为))\s*:$", re.IGNORECASE)
 
 
+# The machine a caption names after "on": a model (a capital, a letter beside a digit) or a
+# machine's noun ("On the Xeon E5-2620 v2 box I get:" -> "Xeon E5-2620 v2 box").
+_ON_MACHINE = re.compile(rf"^[Oo]n\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
+                         rf"(?=[^:]*(?:[A-Z]|[A-Za-z]\d|\d[A-Za-z]|\b{_MACHINE_NOUN}\b))")
+
+
 def _caption(line: str, raw: str):
     """A short line is a caption: it names the run right below it
     (``Linux (P3 750Mhz; 512MBram):``, ``with:``, ``Round 1``; ``With AES-NI off I get:``
@@ -466,6 +498,11 @@ def _caption(line: str, raw: str):
     if line.endswith(":") and (" " in line or not line.isascii()):
         told = _TELLING_CLAUSE.search(line)
         line = line if told is None else line[:told.start()] + ":"
+    if line[:3] in ("On ", "on ") and line.endswith(":"):  # ("On my Ryzen 7 5800X:" names the machine)
+        on = _ON_MACHINE.match(line)
+        if on is None:
+            return STOP  # ("On the left:" names a place, no run)
+        line = line[on.end():]
     text = _clean_label(line)
     if text is None:  # (a caption that names nothing, "2:", still introduces what follows:
         # the caption above it is an earlier run's)
@@ -513,6 +550,7 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("not a name", _not_a_name),
     ("status line", _status_line),
     ("list item", _list_item),
+    ("lead clause", _lead_clause),
     ("sentence", _sentence),
     ("fragment", _fragment),
     ("caption", _caption),
