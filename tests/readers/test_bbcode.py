@@ -51,7 +51,7 @@ aes-128-cbc     311234.12k   651234.12k   801234.12k   851234.12k   871234.12k  
 [/code]
 """)
     runs = df.groupby("run", observed=True).first()
-    assert list(runs.label) == ["Here is my Xeon D-1518 box", "Mine (Celeron N5105 @ 2.00GHz)"]
+    assert list(runs.label) == ["Xeon D-1518 box", "Mine (Celeron N5105 @ 2.00GHz)"]  # (the machine)
     assert list(runs.cpu) == ["Xeon D-1518", "Celeron N5105"]
     assert list(runs.line) == [4, 10] and len(df) == 12
 

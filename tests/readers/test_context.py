@@ -81,6 +81,12 @@ RULES = [
     ("caption", "On the Xeon E5-2620 v2 box I get:", None, C.Label("Xeon E5-2620 v2 box", "caption")),
     ("caption", "On my Ryzen 7 5800X:", None, C.Label("Ryzen 7 5800X", "caption")),
     ("caption", "On the left:", None, C.STOP),  # (a place, no machine)
+    ("model ending a sentence", "Here is my Xeon D-1518 box:", None,
+     C.Label("Xeon D-1518 box", "model ending a sentence")),
+    ("sentence", "Same package on both (OpenSSL 1.1.1k FIPS, RHEL 8.9), same command:", None, C.STOP),
+    ("heading", "### Fixed", None, C.Label(None, "heading", 3)),  # (a changelog's section)
+    ("byline", "u/ferrous_wheel · 14h", None, C.STOP),
+    ("caption", "2.1 GB/s", None, C.SKIP),  # (a value alone: a list row's, broken off)
 ]
 
 

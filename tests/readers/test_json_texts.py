@@ -252,7 +252,7 @@ def test_the_posts_of_a_reply_are_read_apart_and_no_label_crosses_them():
                            {"id": 2, "body": second}], indent=2)
     df = _read(comments)
     assert [None if v != v else v for v in df.groupby("run", observed=True).label.first()] == \
-        ["On the laptop", None]
+        ["laptop", None]  # (the machine the caption names)
     assert df.line.tolist() == [_json_line(comments, "On the laptop")] * 3 + \
         [_json_line(comments, "30617.28k")] * 3
     with pytest.raises(IngestError, match="no measurements"):  # (each post alone is no error)

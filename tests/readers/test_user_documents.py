@@ -1449,3 +1449,44 @@ def test_a_list_row_switching_two_features_is_reported(tmp_path):
     cells, said, _ = _read_list("Laptop:\n\n- aes-128-gcm with AES-NI, without AVX2, 16 bytes: 1.2 GB/s\n"
                                 "- sha1 @ 16 bytes: 612.5 MB/s\n")
     assert [c[0] for c in cells] == ["sha1"] and any("line(s) 3" in w for w in said), said
+
+
+@pytest.mark.parametrize("head, tail, want", [
+    ("- aes-256-gcm, 16384 bytes:", "  3,912 MB/s", ("aes-256-gcm", 16384, 3.912e9)),
+    ("* chacha20-poly1305 (16 KB blocks):", "2.1 GB/s", ("chacha20-poly1305", 16384, 2.1e9)),
+    ("> - sha256 @ 1 KB:", ">   ~ 1,310 MB/s", ("sha256", 1024, 1.31e9)),
+    ("- aes-128-gcm w/o AES-NI, 16 bytes:", "    142 MB/s", ("aes-128-gcm", 16, 1.42e8)),
+])
+def test_a_list_row_broken_before_its_value_is_one_row(head, tail, want):
+    """A mail client (or the writer) put a list row's value on the next line: one cell, at
+    the head's line, and the value alone is no label of the rows below."""
+    cells, said, _ = _read_list(f"Laptop:\n\n{head}\n{tail}\n- sha1 @ 16 bytes: 612.5 MB/s\n")
+    assert [c[0] for c in cells] == [want[0], "sha1"] and said == [], (cells, said)
+    assert cells[0][2:4] == want[1:] or abs(cells[0][3] / want[2] - 1) < 1e-9
+    assert {c[4] for c in cells} == {"Laptop"}
+
+
+@pytest.mark.parametrize("head, tail", [
+    ("- aes-256-gcm, 16384 bytes:", "  3912"),  # a bare number: its unit is not told
+    ("- aes-256-gcm, 16384 bytes:", "\n  3,912 MB/s"),  # a blank between: its own value?
+])
+def test_a_broken_list_row_that_cannot_be_told_is_reported(head, tail):
+    cells, said, _ = _read_list(f"Laptop:\n\n{head}\n{tail}\n- sha1 @ 16 bytes: 612.5 MB/s\n")
+    assert [c[0] for c in cells] == ["sha1"] and {c[4] for c in cells} == {"Laptop"}
+    assert any("2 line(s)" in w and "line(s) 3, " in w for w in said), said
+
+
+def test_a_list_value_that_may_group_thousands_is_reported_never_read():
+    """409: "5.412 MB/s" is 5412 MB/s in a German post, 5.412 MB/s in an English one: the line
+    cannot tell (it was read as 5.412 MB/s, 1000x low); a plain value beside it is read."""
+    cells, said, _ = _read_list("## Ergebnisse\n\n- AES-128-GCM mit AES-NI, 16 KB: 5.412 MB/s\n"
+                                "- AES-128-GCM ohne AES-NI, 16 KB: 268 MB/s\n")
+    assert [c[3] for c in cells] == [268e6] and any("line(s) 3" in w for w in said), said
+
+
+def test_a_version_in_a_posts_environment_section_holds_for_each_switched_list_run(tmp_path):
+    """A version stated under "## Testumgebung" is every run's below (as the document tables
+    read it), the run of the list's second state too (it had none past the next heading)."""
+    df = _ingest(tmp_path, "post.md", "## Testumgebung\n\n- Debian 12, OpenSSL 3.0.15\n\n## Ergebnisse\n\n"
+                 "- AES-128-GCM mit AES-NI, 16 Byte: 684 MB/s\n- AES-128-GCM ohne AES-NI, 16 Byte: 97 MB/s\n")
+    assert df is not None and df.run.nunique() == 2 and (df.tool_version == "3.0.15").all(), df

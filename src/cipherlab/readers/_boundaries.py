@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from cipherlab.readers._context import HOST_RULES, MASK_RULE
+from cipherlab.readers._context import HOST_RULES, MASK_RULE, TEMPLATE_SECTION, heading
 from cipherlab.readers._runs import ALG, LINE, OP, OPS, SIZES, VALUES, _Run
 from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
@@ -347,7 +347,11 @@ class _RunBoundaries:
     def state_version(self, i: int, version) -> None:
         """The prose on line ``i`` stated the tool ``version`` (False: two it cannot tell
         apart) of the run below it, and of the runs after that (:meth:`standing_version`)."""
-        level = next((h.level for j, h in reversed(self.headings) if j < i), None)
+        at, h = next(((j, h) for j, h in reversed(self.headings) if j < i), (None, None))
+        level = None if h is None or h.text is None and TEMPLATE_SECTION.match(
+            (heading(self.lines[at - 1]) or (0, ""))[1]) else h.level
+        # (stated in a post's "## Test setup" section: for every run below, as the document
+        # tables read it)
         self.stated_version = (i, version, level)
 
     def standing_version(self, i: int):

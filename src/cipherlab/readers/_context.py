@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
-from cipherlab.readers._units import UNIT_HINT, stated_unit, without_units
+from cipherlab.readers._units import UNIT_HINT, rates_in, stated_unit, without_units
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
            "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command",
@@ -103,7 +103,9 @@ _LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|"
 # Today at 10:51"): capitalised names, then the time, nothing else.
 _CHAT_BYLINE = re.compile(r"^[A-Z][\w.'-]*(?:(?: [A-Z][\w.'-]*){1,3}\s+\d{1,2}:\d\d|(?: [A-Z][\w.'-]*){0,3}"
                           r"(?:\s+(?:\u2014|-)\s+(?:Today|Yesterday)\s+at)?\s+\d{1,2}:\d\d\s*[AaPp][Mm])$")
-_BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)", re.I)
+# (a Reddit or Hacker News comment's author and age: "u/ferrous_wheel · 14h", "kees · 3 hr. ago")
+_BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)|"
+                     r"^\S{2,40}\s+\u00b7\s+\d{1,2}\s*(?:[smhdwy]|min|mins|hr|hrs|mo|yr)\.?(?:\s+ago)?$", re.I)
 # A sentence of the prose: it ends like one (not in "..."), or is long, or its subject is a
 # pronoun ("I get here:"). It tells a story, it does not name a run.
 # (A full stop ends a sentence of three words or more: "Original code." names a run.)
@@ -125,6 +127,9 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have
                      r"goes|went|ran|makes|drops|dropped|can|could|will|would|should|might|must|"
                      r"can't|won't)\b|\b(?:I|[Ww]e|[Yy]ou|[Tt]hey|[Ww]hat)\s+\w|\blike this\b|"
                      r"\bas follows\b|^(?:Ran|Got|Did|Tested|Measured|Tried|Is|Are|Was|Were|Has|Had)\s")
+# Words that speak of several runs at once ("Same package on both (...), same command:"): a
+# line about the comparison, which names none of them.
+_SEVERAL = re.compile(r"\b(?:on|for|of|in|across)\s+(?:both|all\s+(?:two|three|four|of\s+them))\b", re.I)
 _CJK_SENTENCE = re.compile(r"[\u3400-\u9fff][^,;\u3001]*[,;\u3001]\s*\S.*[\u3400-\u9fff]|\u3002\s*$")
 _SENTENCE_END = re.compile(r"[.!?][)\]\"']?\s+\S")  # one sentence ends, another begins
 _MEASURE = re.compile(r"\d\.\d\d(?!\d*\s*[GM]Hz)", re.IGNORECASE)  # (a clock is no measurement)
@@ -164,6 +169,10 @@ _CLOSING_TAGS = re.compile(r"(?:</\w+>\s*)+$")
 # A model a sentence presents for what follows: "here's the old c6i.xlarge for comparison".
 _PRESENTED_MODEL = re.compile(r"\b(?i:here's|here is)\s+(?:the|my|our)\s+(?:(?:old|new)\s+)?"
                               r"(?P<name>[\w.+-]*[A-Za-z]\d[\w.+-]*)\s+for\s+comparison\b")
+# A model a short sentence presents as what follows: "Here is my Xeon D-1518 box:".
+_PRESENTED_AT_END = re.compile(r"^(?i:here\s+is|here's|this\s+is)\s+(?:(?:my|our|the|a|an)\s+)?"
+                               r"(?:(?:old|new)\s+)?(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,3}?)\s*"
+                               r"(?:\([^()]{0,60}\))?\s*:\s*$")
 # A machine named with its CPU in parentheses: "on the ThinkPad X13 (Ryzen 5 PRO 4650U)".
 _MACHINE_CPU = re.compile(r"\bon\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
                           r"([A-Z][\w.+-]*(?:[ \t]+[\w.+-]+){0,2}?)\s*\(([^()]{3,60})\)")
@@ -193,10 +202,21 @@ _TOOL_BANNER = re.compile(
 _ELLIPSIS = re.compile(r"^[A-Z0-9][^.!?]*[^.]\.{3}$|^[A-Z0-9][^.!?]*\u2026$")
 
 
+_QUANTITY_FIRST = frozenset("0123456789~(\u2248")
+
+
+def _quantity(text: str) -> bool:
+    """Whether ``text`` is a value with its unit alone (``2.1 GB/s``, ``~ 410 MB/s``): a
+    measurement (a list row's, broken off), never a name."""
+    rates = rates_in(text)
+    return len(rates) == 1 and not text[:rates[0][0]].strip(" ~\u2248(") and \
+        not text[rates[0][1]:].strip(" ):.")
+
+
 def _clean_label(text: str) -> str | None:
     """``text`` without the decoration around it, if it is a short name; else None."""
     s = " ".join(_LABEL_JUNK.sub("", text.strip()).split())  # (one blank between words)
-    if not s or len(s) > 100 or _NOT_LABEL.match(s):
+    if not s or len(s) > 100 or _NOT_LABEL.match(s) or s[:1] in _QUANTITY_FIRST and _quantity(s):
         return None
     if len(_MEASURE.findall(s)) >= 2:
         return None  # measurements typed into a line ("sign/s: 1533.00; verify/s 51018.50";
@@ -242,6 +262,8 @@ def is_byline(line: str) -> bool:
     (True, True)
     >>> is_byline("Priya Raman  10:42 AM"), is_byline("Round 2 at 10:42")
     (True, False)
+    >>> is_byline("u/ferrous_wheel · 14h"), is_byline("kees · 3 hr. ago"), is_byline("Pi 5 · 4 cores")
+    (True, True, False)
     """
     if line[-1:] in "MmP0123456789" and ":" in line[-8:]:
         return _CHAT_BYLINE.match(line) is not None
@@ -306,7 +328,10 @@ TEMPLATE_SECTION = re.compile(
     r"testumgebung|umgebung|environnement(?: de test)?|entorno(?: de pruebas)?|"
     r"\u691c\u8a3c\u74b0\u5883|\u6e2c\u5b9a\u74b0\u5883|\u5b9f\u884c\u74b0\u5883|\u6d4b\u8bd5\u73af\u5883|\u73af\u5883|\u74b0\u5883|"
     r"system information|(?:relevant )?log(?:s| output)?|screenshots?|checklist|"
-    r"possible (?:solution|fix)|proposed (?:solution|change)|alternatives(?: considered)?)\W*$",
+    r"possible (?:solution|fix)|proposed (?:solution|change)|alternatives(?: considered)?|"
+    # (a changelog's sections, as Keep a Changelog and release notes name them)
+    r"added|changed|deprecated|removed|fixed|security|(?:bug ?)?fixes|(?:new )?features|"
+    r"improvements|breaking changes|upgrading|upgrade notes|known issues)\W*$",
     re.IGNORECASE)
 
 
@@ -369,13 +394,16 @@ def _model(line: str, raw: str):
     matches what I see on a 2620 v2 (AES-NI on):`` -> ``2620 v2`` (``on the left:`` names none;
     in a paragraph, its last sentence is the one that introduces); so do a model after the
     version a caption states, ``OpenSSL 3.1.4 on the Pi 5:`` -> ``Pi 5``, and one a sentence
-    presents for comparison: ``here's the old c6i.xlarge for comparison (same AMI)``."""
+    presents for comparison: ``here's the old c6i.xlarge for comparison (same AMI)``, or as
+    what follows: ``Here is my Xeon D-1518 box:`` -> ``Xeon D-1518 box``."""
     m = None
     if line.endswith(">"):  # (an HTML paragraph's closing tags: "... E8400, OpenSSL 1.1.1f:</p>")
         line = _CLOSING_TAGS.sub("", line)
     if line.endswith(":") and (" on " in line or "On " in line):
         ends = [e.end() - 1 for e in _SENTENCE_END.finditer(line)]
         m = _MODEL_AT_END.search(line, ends[-1] if ends else 0)
+    elif line.endswith(":") and line[:1] in "HhTt":
+        m = _PRESENTED_AT_END.match(line)
     elif "comparison" in line:
         m = _PRESENTED_MODEL.search(line)
     if m is None or _NOT_A_MODEL.match(m["name"]) or not _MODEL_MARK.search(m["name"]):
@@ -447,7 +475,7 @@ def _sentence(line: str, raw: str):
             not s.isascii() and _CJK_SENTENCE.search(s):
         return STOP
     told = _TELLING_CLAUSE.search(s) if s[-1:] == ":" else None
-    if _FINITE.search(s if told is None else s[:told.start()]):
+    if _FINITE.search(s if told is None else s[:told.start()]) or _SEVERAL.search(s):
         return STOP  # ("The second box is older BIOS:"; "With -elapsed on 3.0.13 I get:" is none)
     return None
 

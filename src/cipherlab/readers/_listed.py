@@ -21,7 +21,11 @@ algorithm, a block size and a rate with other words around them ("we got about 1
 aes-256-gcm at 8K on the laptop"): only list-shaped lines are read. A line that names no known
 algorithm (``memcpy 16 bytes: 9.1 GB/s``) is none of this module's.
 
-This module only recognises lines (:func:`read`); the line pass (``_openssl``) places the cells
+A row broken over two lines (a mail client wrapped it after its size, or the writer put the
+value under it: ``- aes-256-gcm, 16384 bytes:`` / ``  3,912 MB/s``) is one row where the
+second line is its value alone (:func:`continued`); where the two make no row they are reported.
+
+This module only recognises lines (:func:`read`, :func:`continued`); the line pass (``_openssl``) places the cells
 in runs: consecutive cells make one run, and the run rules of ``_boundaries`` (prose, a heading
 or a prompt between, a cell repeated) end it, as for any run.
 """
@@ -34,9 +38,9 @@ from typing import NamedTuple
 
 from cipherlab.readers._names import (canonical, canonical_operation, glued_condition, is_digest,
                                      is_known, needs_more, switch, switches_in)
-from cipherlab.readers._units import PK_FAMILY, rates_in, sizes_in, unit_only
+from cipherlab.readers._units import DOT_GROUP, PK_FAMILY, rates_in, sizes_in, unit_only
 
-__all__ = ["LOUD", "Cell", "may_be_sized", "read"]
+__all__ = ["LOUD", "Cell", "continued", "may_be_sized", "read"]
 
 
 class Cell(NamedTuple):
@@ -115,6 +119,8 @@ def read(line: str) -> Cell | str | None:
     >>> read("## Benchmarks (MB/s, aes-128-gcm, 16 KiB blocks)")  # (a unit, but no value)
     >>> read("- aes-256-gcm, 16 bytes: 3,9 GB/s")  # (a decimal comma: no value read)
     'loud'
+    >>> read("- AES-128-GCM, 16 KB: 5.412 MB/s")  # (decimals, or a thousands group: untold)
+    'loud'
 
     A name is one word, or openssl's legacy spelling (``aes-128 cbc``, ``des ede3``): other
     words beside a known name make the line a sentence (reported), never a longer name.
@@ -192,8 +198,37 @@ def read(line: str) -> Cell | str | None:
         return LOUD if named and rates else None
     if len(rates) != 1 or len(sizes) != 1 or bare or len(ops) > 1:
         return LOUD if rates or bare else None  # (a bare number, two values or sizes: untold)
+    if DOT_GROUP.search(line, rates[0][0], rates[0][1]):
+        return LOUD  # ("5.412 MB/s": 5.412, or 5412 as German groups thousands: untold)
     if ops:
         if is_digest(algorithm):
             return LOUD  # (a hash decrypts nothing: which cell it is cannot be told)
         operation = ops[0]
     return Cell(name, algorithm, operation, sizes[0][2], rates[0][2], switched)
+
+
+# A line that may be the value of the list row above it, broken off: it starts with a number
+# (or "~ 2.1 GB/s", "(3,912 MB/s)") and is short; a bullet or a list number starts a new item.
+_TAIL = re.compile(r"^[~\u2248=(]?\s*\d[\d,.'\u2019]*(?:\s*[^\W\d]\S*)?\s*\)?\s*\S{0,3}$")
+
+
+def continued(line: str, nxt: str) -> Cell | str | None:
+    """The cell of a list row broken after its size, its value alone on the next line ``nxt``
+    (both cleaned); :data:`LOUD` where the two lines state a cell together but cannot be
+    read (a bare number: its unit is not told); None where ``nxt`` continues no list row.
+
+    >>> continued("- aes-256-gcm, 16384 bytes:", "3,912 MB/s")[1:5]
+    ('aes-256-gcm', 'encrypt', 16384, 3912000000.0)
+    >>> continued("* chacha20-poly1305 (16 KB blocks):", "2.1 GB/s")[3:5]
+    (16384, 2100000000.0)
+    >>> continued("- aes-256-gcm, 16384 bytes:", "3912"), continued("- aes-256-gcm:", "3,912 MB/s")
+    ('loud', None)
+    >>> continued("Ran it at 16 bytes, see below", "2.1 GB/s"), continued("- aes-256-gcm, 16 bytes:", "- 3.9 GB/s")
+    (None, None)
+    """
+    if len(nxt) > 24 or _TAIL.match(nxt) is None or _BULLET.match(nxt) or read(line) is not None:
+        return None
+    cell = read(f"{line} {nxt}")
+    if cell is None or cell is LOUD and read(f"{line} 1 MB/s") is None:
+        return None  # (the line above states no cell that lacks only its value: no row's head)
+    return cell

@@ -149,6 +149,9 @@ _PLACED_STARTS = ("+", "s", "k", "o", "E", "e", "Doing ", "Got: ", "Forked child
 _FILLED_BY_OUTPUT = frozenset({"evp", "hmac", "cmac", "algorithm", "bytes", "seconds"})
 
 
+_TAIL_FIRST = frozenset("0123456789~(=\u2248")  # (the value of a list row broken onto its own line)
+
+
 def is_prose(line: str) -> bool:
     """Whether no handler of the dispatch can take a cleaned line (see _PLACED_WORDS).
 
@@ -567,6 +570,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
                 placed = False
             if not placed and (listed := _listed.read(line)) is not None:
                 placed = self.list_row(i, raw, listed)  # ("- aes-128-gcm, 16 bytes: 712 MB/s")
+            elif not placed and (n := self.broken_list_row(idx, line)):
+                placed, resume = True, idx + 1 + n
             if not placed:
                 run = self.cur
                 if looks_like_data(line, run is not None and bool(run.sizes or run.pk_kind or run.pk)
@@ -1026,6 +1031,30 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         run.rows.append([i, algorithm, name, op, [size], [value], None, None])
         run.dialects.add("text")
         return True
+
+    def broken_list_row(self, idx: int, line: str) -> int:
+        """A list row broken after its size, its value alone on the next line (``- aes-256-gcm,
+        16384 bytes:`` / ``3,912 MB/s``): read as one row (``_listed.continued``), or both lines
+        reported where they state a cell that cannot be read (``3912``: which unit?), or where a
+        blank line parts them (a value of its own? the row's?). Returns how many lines after
+        ``idx`` it took (0: none, no such row)."""
+        if line[-1:] not in ":)sSBkKb":
+            return 0  # (cheap: the head ends in its size or a colon)
+        nxt = idx + 1
+        if nxt < len(self.lines) and not self.lines[nxt].strip(" \t>"):
+            nxt += 1  # (a blank between: reported, never read)
+        if nxt >= len(self.lines) or nxt in self.skip or \
+                self.lines[nxt].lstrip(" \t>")[:1] not in _TAIL_FIRST:
+            return 0  # (the value starts the next line)
+        raw = self.lines[nxt]
+        cell = _listed.continued(line, clean(raw))
+        if cell is None:
+            return 0
+        if cell is _listed.LOUD or nxt > idx + 1:
+            self.unplaced += [(idx + 1, self.lines[idx]), (nxt + 1, raw)]
+        else:
+            self.list_row(idx + 1, self.lines[idx], cell)
+        return nxt - idx
 
     def bad_name(self, name: str) -> bool:
         """Whether a row's name is prose (``...:``, ``3) WSL 2, Ubuntu`` before ``24.04``: no
