@@ -99,12 +99,12 @@ def test_terminal_table(case):
        st.booleans())
 def test_wrapped_mail_paste(case, width, quote, crlf):
     text, rows, sizes, rsa = case
-    pasted = "Here are my numbers:\n" + R.mail_wrap(text, width, quote=quote) + "\nCheers\n"
+    pasted = "Old laptop (i5-8250U):\n" + R.mail_wrap(text, width, quote=quote) + "\nCheers\n"
     if crlf:
         pasted = pasted.replace("\n", "\r\n")
     df = cipherlab.ingest(pasted, strict=True)
     _check_table(df, rows, sizes, rsa)
-    assert set(df.label) == {"Here are my numbers"}
+    assert set(df.label) == {"Old laptop (i5-8250U)"}  # (a sentence, "Here are my numbers:", names none)
 
 
 @st.composite
