@@ -25,7 +25,8 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _bssl, _cache, _collapsed, _cryptsetup, _gnutls, _json, _openssl
+from cipherlab.readers import (_bssl, _cache, _collapsed, _cryptsetup, _gnutls, _json, _mbedtls,
+                               _openssl, _wolfcrypt)
 from cipherlab.readers._bbcode import from_bbcode
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._tables._prose import machines_in_prose
@@ -558,6 +559,8 @@ def _document_tables(lines: list[str], source: str, taken: set[int],
 #: of the lines it took (which no later reader sees). Another tool's reader joins this list.
 FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
     _cryptsetup.find_runs,  # (first: its header row has the pipes of a document table)
+    _wolfcrypt.find_runs,  # (before them too: their records line up as an aligned table's rows)
+    _mbedtls.find_runs,
     _document_tables,
     _bssl.find_runs,
     _collapsed.find_runs,

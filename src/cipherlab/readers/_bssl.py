@@ -23,7 +23,7 @@ from typing import Any
 
 from cipherlab.model import Run
 from cipherlab.readers._names import canonical, curve_name, pkey_algorithm
-from cipherlab.readers._context import prose_label
+from cipherlab.readers._records import RecordRuns
 from cipherlab.readers._text import clean
 
 __all__ = ["TOOL_NAME", "describe", "find_runs"]
@@ -186,13 +186,9 @@ def find_runs(lines: list[str], source: str, taken: set[int],
     blob = "\n".join(lines)
     if "Did " not in blob and ("{" not in blob or '"description"' not in blob):
         return [], set()
-    runs: list[Run] = []
+    runs = RecordRuns()
     used: set[int] = set()
-    run: Run | None = None
-    seen: set = set()
-    prose: list[str] = []  # the lines of prose since the last run opened: its label's
     tool = None
-    moved_on = True  # text since the last record: the next record opens a run
     resume = 0
     records, in_json, cut_short = _json_records(lines, taken) if '"description"' in blob else ({}, set(), [])
     if unplaced is not None:
@@ -218,24 +214,14 @@ def find_runs(lines: list[str], source: str, taken: set[int],
             if cell is None:
                 if not line or line.startswith(("```", "~~~", "[", "]")):
                     continue
-                moved_on = True
                 t = TOOL_NAME.search(line)
                 if t:
                     tool = "aws-lc" if t[1].lower().startswith("aws") else "boringssl"
-                if not _PROMPT.search(line):
-                    prose.append(line)
+                runs.text(None if _PROMPT.search(line) else line)
                 continue
             cells = [cell]
         for cell in cells:
             key = (cell["algorithm"], cell["operation"], cell["block_bytes"], cell.get("key"))
-            if run is None or moved_on or key in seen:
-                # (the label is the last line of prose that can be one: looked for from the end)
-                label = next(filter(None, map(prose_label, reversed(prose))), None)
-                run = Run(meta={"label": label, "tool": tool or "bssl", "dialect": "bssl",
-                                "timing": "elapsed"})
-                runs.append(run)
-                seen, prose, moved_on = set(), [], False
-            seen.add(key)
-            run.cells.append(cell)
+            runs.add([cell], {key}, {"tool": tool or "bssl", "dialect": "bssl", "timing": "elapsed"})
             used.add(i)
-    return runs, used
+    return runs.runs, used

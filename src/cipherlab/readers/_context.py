@@ -89,6 +89,7 @@ _NOT_LABEL_LINE = re.compile(
     r"\d[\d,]*\.\d+(?:\s+\+-\s+[\d.]+)?\s+(?:seconds?|msec|ms)\b|\d{1,3}(?:,\d{3})+\s+[a-z][\w:/-]*(?:\s+#|\s+\(|\s*$)|"
     r"Performance\s+counter\s+stats\s+for\s|\(?\d+\s+(?:runs?|repeats?|iterations?|trials?|times)\)?:?\s*$)"
     r"|(?-i:\b(?:(?:openssl|tongsuo)\d*(?:\.exe)?\s+(?:speed|version|engine|enc|s_client|s_server|list)|cryptsetup\s+benchmark)\b)"
+    r"|\b(?:bssl\s+speed|gnutls-cli\s+--benchmark|(?:wolfcrypt|wolfssl|mbed\s?tls|polarssl)\s+benchmark)\b"
     r"|[{};\\]\s*$|\s=\s|\d=\d|\w=\d[\d.]*\w*\s*$|\s=$|<br\s*/?>|^\s*(?:labels:|@\w|\[turn\b|\(\w+\)\s)"
     r"|(?-i:\b[A-Z]+_[A-Z_]+\b)"
     r"|^\s*\[/?(?:code|quote|pre|php|spoiler|size|color|font|b|i|u)\b[^\]]{0,40}\]\s*$",  # BBCode

@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 
 from cipherlab.model import Run
-from cipherlab.readers._context import HOST_RULE, prompt_machine, prose_label
+from cipherlab.readers._records import RecordRuns
 from cipherlab.readers._text import clean
 
 __all__ = ["BLOCK_BYTES", "find_runs"]
@@ -130,13 +130,10 @@ def find_runs(lines: list[str], source: str, skip: set[int],
     blob = "\n".join(lines)
     if "MiB/s" not in blob and "PBKDF2-" not in blob:  # (a cheap look before the lines)
         return [], set()
-    runs: list[Run] = []
+    runs = RecordRuns(command="cryptsetup")
     taken: set[int] = set()
-    run: Run | None = None
-    seen: set[tuple] = set()
-    prose: list[str] = []  # the lines of prose since the last run opened: its label's
     version = None
-    in_table = moved_on = started = False  # started: a benchmark's first line was just seen
+    in_table = started = False  # started: a benchmark's first line was just seen
 
     for idx, raw in enumerate(lines):
         if idx in skip:
@@ -146,38 +143,30 @@ def find_runs(lines: list[str], source: str, skip: set[int],
             in_table = False  # (rows are rows anywhere: the table only says what else is data)
             continue
         if "cryptsetup" in line and (m := _VERSION.match(line)):
-            version, run = m["version"], None  # a new invocation's output follows
+            version = m["version"]  # a new invocation's output follows
+            runs.text()
             taken.add(idx)
             continue
         if _START.match(line) and _above_output(lines, idx + 1):
-            run, moved_on, started = None, True, True
+            started = True
+            runs.text()
             taken.add(idx)
             continue
         cells = _cells(idx, line)
         if cells is None:
             if in_table and _HEADER.match(line) is None and any(ch.isdigit() for ch in line):
                 unplaced.append((idx + 1, raw))
-            elif _HEADER.match(line) and ("Algorithm" in line or run is not None or started):
+            elif _HEADER.match(line) and ("Algorithm" in line or runs.runs or started):
                 in_table = True
                 taken.add(idx)
                 continue
             else:
-                in_table, moved_on, started = False, True, False
-                prose.append(line)
+                in_table, started = False, False
+                runs.text(line)
             continue
         taken.add(idx)
         started = False
         keys = {(c["algorithm"], c["operation"], c.get("key_bits")) for c in cells}
-        if run is None or moved_on or keys & seen:
-            label = next(filter(None, map(prose_label, reversed(prose))), None)
-            host = None if label is not None else next(filter(None, (
-                prompt_machine(p) for p in reversed(prose) if "cryptsetup" in p)), None)
-            run = Run(meta={"label": label or host, "tool": "cryptsetup", "tool_version": version,
-                            "timing": "elapsed", "dialect": "cryptsetup benchmark"})
-            if host is not None:  # (no caption: the host its command ran on names it)
-                run.meta["rule"] = f"label: {HOST_RULE}"
-            runs.append(run)
-            seen, prose, moved_on = set(), [], False
-        seen |= keys
-        run.cells.extend(cells)
-    return [r for r in runs if r.cells], taken
+        runs.add(cells, keys, {"tool": "cryptsetup", "tool_version": version, "timing": "elapsed",
+                               "dialect": "cryptsetup benchmark"})
+    return [r for r in runs.runs if r.cells], taken

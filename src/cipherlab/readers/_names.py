@@ -70,6 +70,7 @@ _ALIASES = {
     "sha2-512": "sha512", "sha2-512/224": "sha512-224", "sha2-512/256": "sha512-256",
     "sha512/224": "sha512-224", "sha512/256": "sha512-256",
     "md-5": "md5", "chacha20-poly1305": "chacha20-poly1305", "chacha-poly": "chacha20-poly1305",
+    "arc4": "rc4",  # (RSA's trademark kept "RC4" out of free libraries' names: mbed TLS, wolfSSL)
     "aes-ni": "aes-ni",
 }
 

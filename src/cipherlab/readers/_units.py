@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "UNIT_HINT",
+__all__ = ["DOT_GROUP", "FLAG_UNIT_BASE", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "UNIT_HINT",
            "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
            "rates_in", "sized_name", "sizes_in", "stated_unit", "times_1000", "unit_only",
@@ -32,6 +32,9 @@ __all__ = ["DOT_GROUP", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAM
 
 #: The flag of a cell whose number has no known unit.
 FLAG_UNIT_UNKNOWN = "unit unknown"
+#: The flag of a cell whose unit may be decimal or binary (a tool's ``MB`` that meant 2^20
+#: bytes in some releases, 10^6 in others): read as decimal, 5 % from the other reading.
+FLAG_UNIT_BASE = "unit base unknown"
 
 _PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _BINARY = {"k": 2.0 ** 10, "K": 2.0 ** 10, "M": 2.0 ** 20, "G": 2.0 ** 30, "T": 2.0 ** 40}
