@@ -187,3 +187,14 @@ def test_a_folder_reads_eml_and_mbox_files_by_content(tmp_path):
     (tmp_path / "b.mbox.gz").write_bytes(gzip.compress(mbox_message(1, "x", "Pi 4:\n\n" + OUTPUT).encode()))
     df = cipherlab.ingest(tmp_path)
     assert sorted(set(df.label)) == ["Pi 4", "Pi 5"]
+
+
+def test_an_html_mails_table_is_read_as_a_table_its_rows_lines_the_sources():
+    mail = head(ctype="text/html; charset=utf-8") + (
+        "<div dir=\"ltr\"><div>openssl speed -evp aes-128-gcm, in MB/s:</div><div><br></div>\n"
+        "<table><tr><th>Machine</th><th>16 bytes</th><th>16384 bytes</th></tr>\n"
+        "<tr><td>Pi 5</td><td>612.4</td><td>2650.1</td></tr>\n"
+        "<tr><td>NUC 13</td><td>1480.2</td><td>8012.3</td></tr></table></div>\n")
+    df = read(mail, strict=True)
+    assert df.groupby("label").bytes_per_s.max().to_dict() == {"NUC 13": 8012.3e6, "Pi 5": 2650.1e6}
+    assert sorted(set(df.line)) == [line_of(mail, "<tr><td>Pi 5"), line_of(mail, "<tr><td>NUC")]

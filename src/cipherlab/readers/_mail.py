@@ -337,21 +337,25 @@ class _Text(HTMLParser):
         self.rows = 0  # rows of the table being read (a separator row after the first)
         self.cells = 0
         self.quote = 0
+        self.shown = False  # (the line shows something: a blank paragraph, ``&nbsp;``, is one)
 
-    def _end(self):
+    def _end(self, force: bool = False):
+        """The line read so far ends: kept where it shows text, or a blank line the page shows
+        (a ``<br>``, a paragraph of ``&nbsp;``, a blank line of preformatted text), not where
+        only the source's line breaks stood between two tags."""
         text = "".join(self.line)
         if not self.pre:
             text = " ".join(text.split())
-        if text or self.line:
+        if text or self.shown or force:
             self.lines.append(("> " * self.quote) + text)
             self.at.append(self.start or self.getpos()[0])
-        self.line, self.start = [], None
+        self.line, self.start, self.shown = [], None, False
 
     def handle_starttag(self, tag, attrs):
         if tag in _SILENT:
             self.silent += 1
         elif tag in _BREAKS:
-            self._end()
+            self._end(force=tag == "br")
             if tag == "pre":
                 self.pre += 1
             elif tag == "table":
@@ -368,7 +372,7 @@ class _Text(HTMLParser):
 
     def handle_startendtag(self, tag, attrs):
         if tag in _BREAKS:
-            self._end()
+            self._end(force=tag == "br")
 
     def handle_endtag(self, tag):
         if tag in _SILENT:
@@ -397,7 +401,7 @@ class _Text(HTMLParser):
             pieces = data.split("\n")
             for i, piece in enumerate(pieces):
                 if i:
-                    self._end()
+                    self._end(force=True)
                     line += 1
                 if piece and self.start is None:
                     self.start = line
@@ -405,6 +409,7 @@ class _Text(HTMLParser):
             return
         if data.strip() and self.start is None:
             self.start = line + data[:len(data) - len(data.lstrip())].count("\n")
+        self.shown = self.shown or "\u00a0" in data
         self.line.append(data.replace("\u00a0", " "))
 
 
