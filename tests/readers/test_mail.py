@@ -198,3 +198,13 @@ def test_an_html_mails_table_is_read_as_a_table_its_rows_lines_the_sources():
     df = read(mail, strict=True)
     assert df.groupby("label").bytes_per_s.max().to_dict() == {"NUC 13": 8012.3e6, "Pi 5": 2650.1e6}
     assert sorted(set(df.line)) == [line_of(mail, "<tr><td>Pi 5"), line_of(mail, "<tr><td>NUC")]
+
+
+def test_a_mail_forwarded_as_an_attachment_is_a_message_of_its_own_named_by_its_subject():
+    inner = ("From: raj@example.io\nSubject: speed numbers on the Ampere Altra server\n"
+             "MIME-Version: 1.0\nContent-Type: text/plain\n\n" + OUTPUT)
+    mail = (head("Fwd: numbers", 'multipart/mixed; boundary="f"') +
+            "--f\nContent-Type: text/plain\n\nFYI, below.\n--f\nContent-Type: message/rfc822\n"
+            'Content-Disposition: attachment; filename="numbers.eml"\n\n' + inner + "--f--\n")
+    df = read(mail, strict=True)
+    assert set(df.label) == {"Ampere Altra server"} and line_of(mail, "md5") in set(df.line)
