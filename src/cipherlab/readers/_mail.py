@@ -34,6 +34,8 @@ from bisect import bisect_right
 from html.parser import HTMLParser
 from typing import NamedTuple
 
+from cipherlab.readers._context import subject_machine
+
 __all__ = ["Fallback", "Part", "documents", "is_mail", "looks_like_mail"]
 
 # A header line (``Name: value``), a folded continuation (starts with a blank), an mbox's
@@ -148,12 +150,14 @@ def _message_starts(lines: list[str]) -> list[int]:
 
 
 def _message_parts(lines: list[str], a: int, b: int, number: int) -> list[Part]:
-    """The texts of the message on ``lines[a:b]`` (a digest's messages each a message of its own:
-    numbered ``number`` and on, in tenths)."""
+    """The texts of the message on ``lines[a:b]``, numbered ``number``; the messages inside it
+    (a digest's, one forwarded as an attachment) each a message of its own."""
     text = "\n".join(lines[a:b])
     msg = email.message_from_string(text)
     out: list[Part] = []
-    cursor = [0]  # (where the next part's body is looked for in ``text``: parts come in order)
+    # (where the next part's body is looked for in ``text``, parts coming in order, and the
+    # lines before it: counted on from the last part's, once over the text)
+    cursor, counted = [0, 0], [0]
     counter = [0]
 
     def walk(part: email.message.Message, message: int, subject: str | None):
@@ -172,17 +176,16 @@ def _message_parts(lines: list[str], a: int, b: int, number: int) -> list[Part]:
                 else:
                     walk(child, message, subject)
             return
-        if part.get_content_maintype() != "text" or ctype not in ("text/plain", "text/html"):
+        if ctype not in ("text/plain", "text/html"):
             return  # (images, signatures, calendar files: no benchmark text)
         raw = part.get_payload()
         if not isinstance(raw, str):
             return
         at = text.find(raw, cursor[0]) if raw else -1
-        if at < 0:
-            at = cursor[0]
-        else:
-            cursor[0] = at + len(raw)
-        first = a + text.count("\n", 0, at) + 1  # (1-based line of the file)
+        at = cursor[0] if at < 0 else at
+        counted[0] += text.count("\n", cursor[1], at)
+        cursor[:] = [at + len(raw), at]
+        first = a + counted[0] + 1  # (1-based line of the file)
         got = _decoded(part, raw, first)
         if got is None:
             return
@@ -208,7 +211,6 @@ def _fallback(part: email.message.Message, subject: str | None) -> Fallback | No
     if filename and disposition == "attachment":
         return Fallback(_header_text(filename), "file name of the mail's attachment")
     if subject:
-        from cipherlab.readers._context import subject_machine
         machine = subject_machine(_header_text(subject))
         if machine:
             return Fallback(machine, "machine the mail's subject names")
