@@ -127,7 +127,8 @@ class Expectation:
 
 
 def expectation_path(paste: Path) -> Path:
-    return paste.with_name(f"{paste.stem}.expected.toml")
+    stem = Path(paste.stem).stem if paste.suffix == ".gz" else paste.stem  # (t.mbox.gz: t)
+    return paste.with_name(f"{stem}.expected.toml")
 
 
 def pastes(folder: Path = PASTES) -> list[Path]:
@@ -137,7 +138,8 @@ def pastes(folder: Path = PASTES) -> list[Path]:
                   if p.suffix in SUFFIXES and expectation_path(p).exists())
 
 
-SUFFIXES = (".txt", ".md", ".html", ".ipynb", ".json", ".jsonl", ".cast")
+SUFFIXES = (".txt", ".md", ".html", ".ipynb", ".json", ".jsonl", ".cast", ".eml", ".mbox", ".gz")
+MAIL = (".eml", ".mbox", ".gz")  # (raw mail: its texts decoded from their parts)
 
 
 def numbered_lines(paste: Path) -> list[tuple[int, str]]:
@@ -146,6 +148,11 @@ def numbered_lines(paste: Path) -> list[tuple[int, str]]:
     cut across two JSON strings: a stream's chunks), each with the JSON line it came from."""
     from cipherlab.readers._json import held_text
 
+    if paste.suffix in MAIL:  # (each part's lines decoded, with the file's line each came from)
+        from cipherlab.readers._mail import documents
+        from cipherlab.readers._text import decode, split_lines
+        parts = documents(split_lines(decode(paste.read_bytes(), str(paste))), copies=True) or []
+        return [(n, line) for part in parts for n, line in zip(part.origin[1:], part.lines, strict=True)]
     text = paste.read_text(encoding="utf-8-sig", errors="replace")
     held = held_text(text) if paste.suffix in (".ipynb", ".json", ".jsonl", ".cast") else None
     if held is None:

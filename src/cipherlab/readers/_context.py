@@ -61,6 +61,8 @@ _ASCII_LETTER = re.compile("[A-Za-z]")
 _RELEASE = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,3}")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:[kKMGT]i?B|bytes?|ops?|bits?|[kMG]bps)/s(?:ec)?$|"
                         r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:|"
+                        # (a reply's agreement names nothing: "Same here, with the 3.3.1 build:")
+                        r"^(?:same here|me too|here too|likewise|ditto)\b|"
                         # (a connective alone between two outputs joins them, names neither)
                         r"^(?:and|or|but|then|and then|also|plus|vs\.?|versus|compared (?:to|with))\s*[:.,]?\s*$",
                         re.I)
@@ -584,6 +586,40 @@ LABEL_RULES: tuple[tuple[str, Callable], ...] = (
     ("fragment", _fragment),
     ("caption", _caption),
 )
+
+
+# A mail subject's replies, forwards and list tags: ``Re: [openssl-users] Fwd:``.
+_SUBJECT_LEAD = re.compile(r"^(?:\s*(?:(?:re|fwd?|aw|sv|wg|antw)\s*:|\[[^\]\n]{1,60}\]))+\s*", re.I)
+# A model a subject ends on: "openssl speed numbers on EPYC 7543", "... on the Pi 5?".
+_SUBJECT_MODEL = re.compile(r"\b(?i:on)\s+(?:(?:my|our|a|an|the|this|that)\s+)?(?:(?:old|new)\s+)?"
+                            r"(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,3}?)\s*(?:\((?P<cpu>[^()]{0,60})\))?"
+                            r"[\s?!.]*$")
+_COMPARISON = re.compile(r"\b(?:than|vs\.?|versus|and|or)\b|\d+\.\d+", re.I)
+
+
+def subject_machine(subject: str) -> str | None:
+    """The machine a mail's subject names, else None: the name its runs take where their own
+    lines give none (a subject says what a thread is about; only a machine it names is a
+    run's name, never its question).
+
+    >>> subject_machine("Re: [openssl-users] speed numbers on EPYC 7543 (Milan)")
+    'EPYC 7543 (Milan)'
+    >>> subject_machine("Re: [openssl-users] AES-NI slow?"), subject_machine("AES-GCM slower on 3.0 than 1.1.1?")
+    (None, None)
+    >>> subject_machine("[arm-users] openssl speed on my old Xeon box")
+    'old Xeon box'
+    """
+    s = _SUBJECT_LEAD.sub("", subject).strip()
+    if " on " not in s and not s.lower().startswith("on "):
+        return None
+    m = _MACHINE.search(s)
+    if m:
+        return m[1] or m[2]
+    m = _SUBJECT_MODEL.search(s)
+    if m is None or _NOT_A_MODEL.match(m["name"]) or not _MODEL_MARK.search(m["name"]) or \
+            _COMPARISON.search(m["name"]):
+        return None
+    return f"{m['name']} ({m['cpu'].strip()})" if m["cpu"] and m["cpu"].strip() else m["name"]
 
 
 _ORG_KEYWORD = re.compile(r"^\s*#\+([A-Za-z_]+)(?:\[[^\]]{0,80}\])?:")

@@ -25,7 +25,7 @@ from itertools import compress, groupby, islice
 from operator import itemgetter
 
 from cipherlab.errors import IngestError, IngestWarning
-from cipherlab.readers import _json
+from cipherlab.readers import _json, _mail
 from cipherlab.readers._context import mask_value, shell_assignment, shell_sets
 from cipherlab.readers._names import canonical, is_known
 
@@ -348,11 +348,34 @@ def documents(text: str, source: str = "<text>"
     [(['a', 'b'], [0, 1, 1], None), (['c', 'd'], [0, 1, 1], None)]
     """
     held = _json.held_documents(text, source)
+    mail = _mail_documents(text) if held is None else None
+    if mail is not None:  # (a raw mail: its parts and messages, each a text; see _mail)
+        return [(lines, at, name) for part in mail for pane, origin in panes(part.lines, part.origin)
+                for lines, at, own in sources(pane, origin) for name in [own or part.name]]
     parts = [normalise(text, source)] if held is None else [
         (_unentitied(text, lines), origin) for lines, origin in held]
     if _PANE_BORDER in text:
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
     return [got for lines, origin in parts for got in sources(lines, origin)]
+
+
+def _mail_documents(text: str) -> list[_mail.Part] | None:
+    """The texts of a raw mail (:func:`cipherlab.readers._mail.documents`), each cleaned as
+    :func:`normalise` cleans a text (mojibake, full-width forms, entities); None when ``text``
+    is no mail (its first lines tell: one look at its head)."""
+    if not _mail.looks_like_mail(text):
+        return None
+    if not text.isascii() and _FULL_WIDTH.search(text):
+        text = text.translate(_TO_ASCII)
+    parts = _mail.documents(split_lines(text))
+    out = []
+    for part in parts or ():
+        joined = "\n".join(part.lines)
+        lines = split_lines(joined) if not joined.isascii() else part.lines
+        if len(lines) != len(part.lines):  # (a line never splits: bare CRs left as they were)
+            lines = part.lines
+        out.append(part._replace(lines=_unentitied(joined, lines)))
+    return out if parts is not None else None
 
 
 # A terminal split in panes (tmux, screen, a tiling terminal) copied with the mouse: each line
@@ -810,6 +833,13 @@ def name_by_source(runs: list, name: str | None) -> None:
     """Name ``runs``, read from the text of one source of a log (:func:`sources`), by its
     source (before their own label, where a line of theirs gave one)."""
     if name is None:
+        return
+    if isinstance(name, _mail.Fallback):  # (a mail's: only where the run's own lines name none)
+        for run in runs:
+            if not run.meta.get("label"):
+                rule = run.meta.get("rule")
+                run.meta["label"] = str(name)
+                run.meta["rule"] = f"{rule}; label: {name.rule}" if rule else f"label: {name.rule}"
         return
     for run in runs:
         label, rule = run.meta.get("label"), run.meta.get("rule")
