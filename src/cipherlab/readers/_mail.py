@@ -265,6 +265,16 @@ def _decoded(part: email.message.Message, raw: str, first: int) -> tuple[list[st
 
 def _quoted_printable(rows: list[str], first: int, charset: str) -> tuple[list[str], list[int]]:
     """QP lines decoded in ``charset``, soft breaks joined; each line mapped to the one it began on."""
+    return unquoted_printable(rows, first, _QP_ESCAPES,
+                              lambda m: _bytes_text(bytes.fromhex(m[0].replace("=", "")), charset))
+
+
+def unquoted_printable(rows: list[str], first: int, escapes: re.Pattern,
+                       unescape) -> tuple[list[str], list[int]]:
+    """Quoted-printable ``rows`` with their soft breaks (``=`` at the end) joined and each
+    match of ``escapes`` replaced by ``unescape(match)``; and the origin map of the result
+    (:func:`cipherlab.readers._text.normalise`'s): each line's number, counted from ``first``,
+    of the row it began on. Mail parts (in their charset) and QP text pasted whole share it."""
     out, origin, pieces, start = [], [0], [], None
     for n, line in enumerate(rows, start=first):
         if start is None:
@@ -274,20 +284,16 @@ def _quoted_printable(rows: list[str], first: int, charset: str) -> tuple[list[s
             pieces.append(body[:-1])
             continue
         pieces.append(line)
-        out.append(_qp_line("".join(pieces), charset))
+        out.append(escapes.sub(unescape, "".join(pieces)))
         origin.append(start)
         pieces, start = [], None
     if start is not None:
-        out.append(_qp_line("".join(pieces), charset))
+        out.append(escapes.sub(unescape, "".join(pieces)))
         origin.append(start)
     return out, origin
 
 
 _QP_ESCAPES = re.compile(r"(?:=[0-9A-Fa-f]{2})+")
-
-
-def _qp_line(line: str, charset: str) -> str:
-    return _QP_ESCAPES.sub(lambda m: _bytes_text(bytes.fromhex(m[0].replace("=", "")), charset), line)
 
 
 def _base64(rows: list[str], first: int, charset: str) -> tuple[list[str], list[int]] | None:

@@ -466,23 +466,7 @@ def _is_quoted_printable(text: str) -> bool:
 
 def _unquoted_printable(lines: list[str]) -> tuple[list[str], list[int]]:
     """QP lines decoded, soft breaks joined; and each result line's original line number."""
-    out, origin, pieces = [], [0], []
-    start = None
-    for n, line in enumerate(lines, start=1):
-        if start is None:
-            start = n
-        body = line.rstrip(" \t")
-        if body.endswith("="):
-            pieces.append(body[:-1])
-            continue
-        pieces.append(line)
-        out.append(_QP_ESCAPES.sub(_qp_bytes, "".join(pieces)))
-        origin.append(start)
-        pieces, start = [], None
-    if start is not None:
-        out.append(_QP_ESCAPES.sub(_qp_bytes, "".join(pieces)))
-        origin.append(start)
-    return out, origin
+    return _mail.unquoted_printable(lines, 1, _QP_ESCAPES, _qp_bytes)
 
 
 def _qp_bytes(m: re.Match) -> str:
