@@ -24,6 +24,11 @@ Errors subclass the built-in a caller would catch anyway (``ValueError`` for bad
 
 from __future__ import annotations
 
+import contextlib
+import threading
+import warnings
+from collections.abc import Iterator
+
 __all__ = [
     "AnalysisError",
     "CaptureError",
@@ -37,6 +42,7 @@ __all__ = [
     "PlausibilityWarning",
     "RemoteError",
     "UnsupportedAlgorithmError",
+    "caught_warnings",
 ]
 
 
@@ -144,3 +150,28 @@ def warn_caller(message: str, category: type[Warning]) -> None:
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
 
+
+# (one lock for every block that swaps the warnings module's global state: see caught_warnings)
+_CATCHING = threading.RLock()
+
+
+@contextlib.contextmanager
+def caught_warnings() -> Iterator[list]:
+    """``warnings.catch_warnings(record=True)`` recording every warning, safe across threads.
+
+    ``catch_warnings`` swaps the warnings module's global state and restores what it saved, so
+    two threads inside it at once (a fleet capture reads each host's runs in a thread of its
+    own) restore each other's state: the caller's filters and handler are lost, and every
+    warning after that with them. Blocks entered through here take turns (the lock is
+    reentrant: a reader nested in a reader is one turn). A warning another thread issues
+    meanwhile lands in the list too; the holder re-issues what it caught, so none is lost.
+
+    >>> import warnings
+    >>> with caught_warnings() as caught:
+    ...     warnings.warn("seen", UserWarning)
+    >>> [str(w.message) for w in caught]
+    ['seen']
+    """
+    with _CATCHING, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield caught

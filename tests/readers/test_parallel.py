@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import shutil
+import threading
 import warnings
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pandas as pd
 import pytest
 
 import cipherlab
-from cipherlab.errors import IngestError
+from cipherlab.errors import IngestError, IngestWarning
 from cipherlab.readers import _api
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -142,3 +143,27 @@ def test_columns_of_parts_join_into_the_frame_of_one_pass():
                                                                    "7", "7", None]
     assert list(joined["algorithm"].cat.categories) == ["md5", "sha1", "sha256", "zz"]
     assert joined["repeat"].dtype.name == "Int64" and joined["multi"].dtype.name == "Int64"
+
+
+def test_readers_in_threads_leave_the_callers_warnings_alone():
+    # (a fleet capture reads each host's runs in a thread: two readers swapping the warnings
+    # module's global state at once left a reader's recorder installed, and the caller's
+    # warnings after that went into it, lost; see errors.caught_warnings)
+    text = ("type 16 bytes 64 bytes\nmd5 1000.00k 2000.00k\n"
+            "sha1 1000.00k 20x0.00k\n")  # (a damaged row: every read warns)
+
+    def read():
+        for _ in range(40):
+            cipherlab.ingest(text)
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        warnings.warn("after the threads", UserWarning)
+    messages = [str(w.message) for w in seen]
+    assert messages[-1] == "after the threads"
+    assert sum(issubclass(w.category, IngestWarning) for w in seen) == 4 * 40  # (none lost)

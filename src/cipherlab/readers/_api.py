@@ -24,7 +24,7 @@ import pandas as pd
 
 from cipherlab import model
 from cipherlab._gc import paused, return_freed
-from cipherlab.errors import IngestError, IngestWarning
+from cipherlab.errors import IngestError, IngestWarning, caught_warnings
 from cipherlab.readers import (_bssl, _cache, _collapsed, _cryptsetup, _gnutls, _json, _mbedtls,
                                _openssl, _wolfcrypt)
 from cipherlab.readers._bbcode import from_bbcode
@@ -129,8 +129,7 @@ def ingest(source: Any, *, label: str | None = None, strict: bool = False,
     written = 0  # entries the cache got
     # (parsing makes millions of small objects and no cycles: on a 20 MB folder the collector
     # took about a third of the time while freeing nothing)
-    with warnings.catch_warnings(record=True) as caught, paused():
-        warnings.simplefilter("always")
+    with caught_warnings() as caught, paused():
         items = list(_resolve(source))
         for chunk in _read_chunks(items, strict, conditions, hints, cache, n_jobs):
             for message, category in chunk.warnings:  # as if read here, in file order
@@ -192,8 +191,7 @@ def _read_chunk(items: list, strict: bool, conditions: dict[str, Any], hints: di
     out = _Chunk()
     stored = cache.written if cache is not None else 0
     runs: list[model.Run] = []
-    with warnings.catch_warnings(record=True) as caught:  # in the order they were issued
-        warnings.simplefilter("always")
+    with caught_warnings() as caught:  # in the order they were issued
         for text_or_path, name, optional in items:
             try:
                 got = _read_one(text_or_path, name, optional, strict, conditions, hints, cache)
@@ -509,8 +507,7 @@ def _parse_cached(data: Any, name: str, strict: bool, hints: dict[str, Any],
         return runs
     caught: list = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with caught_warnings() as caught:
             runs = _parse(data, name, strict, hints)
     except IngestError as err:  # (a text without measurements costs a whole parse too)
         error = {k: getattr(err, k) for k in ("msg", "source", "lineno", "line", "unplaced")}

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from itertools import compress, groupby, islice
 from operator import itemgetter
 
-from cipherlab.errors import IngestError, IngestWarning
+from cipherlab.errors import IngestError, IngestWarning, caught_warnings
 from cipherlab.readers import _json, _mail
 from cipherlab.readers._context import mask_value, shell_assignment, shell_sets
 from cipherlab.readers._names import canonical, is_known
@@ -527,8 +527,7 @@ def renumbered_warnings(origin: list[int] | None):
         yield
         return
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with caught_warnings() as caught:
             yield
     finally:  # (re-issued in order once the readers return, or raise: none is lost)
         for w in caught:
