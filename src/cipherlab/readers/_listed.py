@@ -96,6 +96,27 @@ def may_be_sized(name: str) -> bool:
 
 
 @lru_cache(maxsize=1024)  # (pure; a list's lines repeat from machine to machine)
+def _switched(rest: str) -> tuple[str, tuple[str, str] | None] | str:
+    """A row's text without the words that switch a CPU feature, and the condition they state
+    (``("aesni", "off")``; None), or :data:`LOUD` when it switches two (which cell is which?)."""
+    switched = None
+    if "(" in rest:  # ("aes-128-gcm (AES-NI off), 16 bytes": the cell's condition)
+        tags = [(m, c) for m in _TAG.finditer(rest) if (c := switch(m[1].strip())) is not None]
+        if len(tags) > 1:
+            return LOUD
+        if tags:
+            (m, switched), = tags
+            rest = rest[:m.start()] + " " + rest[m.end():]
+    if _FEATURE_HINT.search(rest):  # ("aes-128-gcm w/o AES-NI, 16 bytes": the same condition)
+        said = switches_in(rest)
+        if len(said) + (switched is not None) > 1:
+            return LOUD
+        if said:
+            (start, end, switched), = said
+            rest = rest[:start] + " " + rest[end:]
+    return rest, switched
+
+
 def read(line: str) -> Cell | str | None:
     """The :class:`Cell` of a list row, :data:`LOUD` for a line that looks like one (or a
     sentence stating a cell) but cannot be read, else None (none of this module's).
@@ -157,23 +178,10 @@ def read(line: str) -> Cell | str | None:
         return None
     for start, end, _ in reversed(sizes):
         rest = rest[:start] + " " + rest[end:]
-    rest = _BULLET.sub("", rest)
-    switched = None
-    if "(" in rest:  # ("aes-128-gcm (AES-NI off), 16 bytes": the cell's condition)
-        tags = [(m, switch(m[1].strip())) for m in _TAG.finditer(rest)]
-        tags = [(m, c) for m, c in tags if c is not None]
-        if len(tags) > 1:
-            return LOUD
-        if tags:
-            (m, switched), = tags
-            rest = rest[:m.start()] + " " + rest[m.end():]
-    if _FEATURE_HINT.search(rest):  # ("aes-128-gcm w/o AES-NI, 16 bytes": the same condition)
-        said = switches_in(rest)
-        if len(said) + (switched is not None) > 1:
-            return LOUD  # (two states in one row: which cell is which cannot be told)
-        if said:
-            (start, end, switched), = said
-            rest = rest[:start] + " " + rest[end:]
+    got = _switched(_BULLET.sub("", rest))
+    if got == LOUD:
+        return LOUD
+    rest, switched = got
     words, ops, bare = [], [], 0
     for tok in _TOKEN.findall(rest):
         low = tok.lower()
