@@ -931,3 +931,65 @@ def test_retyped_name_size_value_lines_are_cells_of_the_command_above_and_below_
                               "md5  1024 bytes  612345.67k\nmd5  16 bytes  91234.56k  93120.11k\n")
     assert ("md5", 1024) in set(zip(df.algorithm, df.block_bytes)) and len(df) == 3
     assert any("line(s) 5" in str(w.message) for w in caught)
+
+
+# --- wild (issue 12): knitr, org-babel, chat exports, side-by-side diffs -----------------------
+ROW6 = ("type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+        "ChaCha20-Poly1305   261805.12k   519640.47k  1513294.85k  2707931.14k  2995372.03k  3013427.20k\n")
+
+
+@pytest.mark.parametrize("block", [
+    "".join(f"    ## {line}\n" for line in ROW6.splitlines()),  # (github_document: indented)
+    "```\n" + "".join(f"## {line}\n" for line in ROW6.splitlines()) + "```\n",  # (a fence)
+])
+def test_a_code_block_whose_two_lines_share_a_mark_is_read_behind_it(block):
+    """knitr puts ``## `` before each line of a chunk's output (terminal 600): a whole code block
+    of two such lines (a table's header and row) is output, not two headings; R's ``## [1]``
+    vector under it is no row of the table (no name openssl prints holds a bracket)."""
+    df = _read(f"Some text.\n\n{block}\n``` r\nround(x, 2)\n```\n\n    ## [1] 1.99 2.86 2.03 1.54 1.54 1.54\n")
+    assert set(df.algorithm) == {"chacha20-poly1305"} and len(df) == 6
+
+
+def test_a_single_root_prompt_in_a_code_block_keeps_its_mark():
+    from cipherlab.readers._text import strip_shared_prefix
+    lines = ["", "    # openssl speed md5", ""]
+    assert strip_shared_prefix(lines)[0] == lines
+
+
+def test_an_org_babel_results_block_and_its_headings():
+    """org-mode (terminal 601): a ``#+RESULTS:`` block's ``: `` lines are output, its keywords
+    and block delimiters (``#+begin_src``, ``#+end_example``) label no run, and a line of stars
+    at the margin is a heading naming the runs under it."""
+    text = ("#+TITLE: notes\n\n* laptop (Ryzen 7 PRO 4750U)\n\n#+begin_src sh :results output\n"
+            "openssl speed -evp chacha20-poly1305\n#+end_src\n\n#+RESULTS:\n"
+            + "".join(f": {line}\n" for line in ROW6.splitlines())
+            + "\n* server\n\n#+begin_example\n$ openssl speed -evp chacha20-poly1305\n"
+            + ROW6.replace("261805.12", "161805.12") + "#+end_example\n")
+    df = _read(text)
+    assert _runs(df, "label") == ["laptop (Ryzen 7 PRO 4750U)", "server"]
+    assert len(df) == 12
+
+
+def test_a_chat_export_with_nick_and_colon_is_one_prefix():
+    """``[12:03] kwame: `` before every line (terminal 602), whoever speaks: a paste cut after
+    its header goes on under the next message's stamp."""
+    text = "".join(f"[12:0{n}] kwame: {line}\n" for n, line in enumerate(
+        ["$ openssl speed -evp chacha20-poly1305", ROW6.splitlines()[0], "rest is:", ROW6.splitlines()[1]]))
+    text += "[12:07] marta: 2315758 vs 4684677, about half\n"
+    df = _read(text)
+    assert set(df.algorithm) == {"chacha20-poly1305"} and len(df) == 6
+
+
+def test_two_files_side_by_side_in_sdiff_are_two_runs():
+    """sdiff/diff -y (terminal 603): the left file's line, TABs to the gutter, ``|`` and a TAB,
+    the right file's: two texts, never one row of twelve values."""
+    from cipherlab.readers._text import sides
+    a = "md5             106781.73k   276154.88k"
+    b = "md5             116781.73k   286154.88k"
+    head = "type             16 bytes     64 bytes"
+    lines = [f"{head:<48} \t{head}", f"{a:<48}|\t{b}", f"{a:<48}|\t{b}", f"{a:<48}|\t{b}", "$"]
+    got = sides(lines, None)
+    assert [g[0][:3] for g in got] == [[head, a, a], [head, b, b]]
+    df = _read("\n".join(lines) + "\n")
+    assert df.run.nunique() == 2 and sorted(set(df.bytes_per_s)) == [106781730.0, 116781730.0,
+                                                                      276154880.0, 286154880.0]

@@ -622,7 +622,8 @@ def subject_machine(subject: str) -> str | None:
     return f"{m['name']} ({m['cpu'].strip()})" if m["cpu"] and m["cpu"].strip() else m["name"]
 
 
-_ORG_KEYWORD = re.compile(r"^\s*#\+([A-Za-z_]+)(?:\[[^\]]{0,80}\])?:")
+# (and a block's delimiters, which take no colon: "#+begin_src sh :results output", "#+end_example")
+_ORG_KEYWORD = re.compile(r"^\s*#\+(?:([A-Za-z_]+)(?:\[[^\]]{0,80}\])?:|(?i:begin|end)_[A-Za-z]+\b)")
 
 
 def label_verdict(line: str, raw: str | None = None) -> Label | str:
@@ -638,7 +639,7 @@ def label_verdict(line: str, raw: str | None = None) -> Label | str:
     if line[:2] == "#+" or line.lstrip()[:2] == "#+":  # (an org-mode keyword: "#+NAME: tab:x")
         org = _ORG_KEYWORD.match(line)
         if org:
-            if org[1].upper() != "CAPTION":
+            if (org[1] or "").upper() != "CAPTION":
                 return SKIP  # (markup: a table's name, its export attributes, a formula)
             line = raw = line[org.end():].strip()  # (a caption: judged by its text)
     if "://" in line and not line.lstrip().startswith(("http", "```", "~~~")):

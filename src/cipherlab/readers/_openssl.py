@@ -74,6 +74,10 @@ _HEADING = re.compile(r"#{1,6}\s+[^\W\d]")  # ("### Desktop, Ryzen 7 5800X 3.80 
 _BARE_VALUE = re.compile(r"-?\d[\d,]*(?:\.\d+)?k?")
 _RATE = re.compile(r"\d\s?(?:bytes?|signs?|verify|verifies|ops?|keygens?|encaps|decaps|derives?)/s\b")
 _FIRST_VALUE = re.compile(r"\s-?\d[\d,]*\.\d")  # where a row's name ends
+# Characters no name openssl prints holds: an R console's `[1]` index, a comment's `#`, an
+# assignment's `=`, a shell's `<`/`>`/`{`: such a line under a table is another program's; nor
+# starts with org's `:` (a fixed-width line whose block a wrap broke: reported, not read).
+_NOT_IN_NAMES = re.compile(r"[\[\]#=<>{}]|^:")
 _RELEASE = re.compile(r"\d\.\d+\.\d")  # (a release, "3.0.2": in no name openssl prints)
 # A whole number before a name openssl prints (`9  AES-128-CTR`): a line number of a gutter
 # the prefix pass did not take (too few lines), or a list's; no name openssl prints is one
@@ -1065,7 +1069,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if bad is None:  # (a table repeats its names: judged once each)
             bad = self.not_names[name] = name.endswith(":") or ", " in name or any(
                 T.VALUE.fullmatch(w) for w in name.split()) or _RELEASE.search(name) is not None \
-                or glued_condition(self.algorithm_of[name]) or self.numbered(name)
+                or glued_condition(self.algorithm_of[name]) or self.numbered(name) \
+                or _NOT_IN_NAMES.search(name) is not None
         return bad
 
     def numbered(self, name: str) -> bool:

@@ -305,7 +305,30 @@ def normalise(text: str, source: str = "<text>") -> tuple[list[str], list[int] |
             lines, origin = _unquoted_printable(lines)
         if text[:1024].lstrip()[:14].lower().startswith(("<!doctype html", "<html")):
             lines = _page_text(lines)  # (a whole page: nbconvert's, a saved web page)
+        elif "#+" in text and _ORG_DOCUMENT.search(text):
+            lines = _org_headings(lines)
     return _unentitied(text, lines), origin
+
+
+# An org-mode document shows itself by its keywords and blocks (``#+TITLE:``, ``#+begin_src``,
+# ``#+RESULTS:``); in it a line of stars at the margin is a heading (``** laptop``), not
+# Markdown's bullet: it is written as the ATX heading of its level, which names the runs under
+# it as a Markdown heading does.
+_ORG_DOCUMENT = re.compile(r"^#\+(?:title:|results:|begin_(?:src|example)\b)", re.I | re.M)
+_ORG_HEADING = re.compile(r"(\*{1,6}) +(?=\S)")
+
+
+def _org_headings(lines: list[str]) -> list[str]:
+    """An org document's headings as Markdown's (see ``_ORG_DOCUMENT``).
+
+    >>> _org_headings(["* laptop", "** run 2 :crypto:", "*bold* text", " * item"])
+    ['# laptop', '## run 2 :crypto:', '*bold* text', ' * item']
+    """
+    out = []
+    for line in lines:
+        m = _ORG_HEADING.match(line) if line[:1] == "*" else None
+        out.append(line if m is None else "#" * len(m[1]) + " " + line[m.end():])
+    return out
 
 
 # In a whole HTML page (a notebook exported by nbconvert, a saved web page): the elements that
@@ -356,6 +379,8 @@ def documents(text: str, source: str = "<text>"
         (_unentitied(text, lines), origin) for lines, origin in held]
     if _PANE_BORDER in text:
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
+    if "|\t" in text:
+        parts = [side for lines, origin in parts for side in sides(lines, origin)]
     return [got for lines, origin in parts for got in sources(lines, origin)]
 
 
@@ -415,6 +440,46 @@ def panes(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
             left.append("" if _BORDER_ONLY.fullmatch(line) else line)
             right.append("")
     return [(left, origin)] + ([(right, origin)] if any(_DIGIT.search(r) for r in right) else [])
+
+
+# Two files side by side as ``sdiff`` and ``diff -y`` print them: the left file's line cut at
+# half the width and padded with TABs to the gutter, whose mark (`|` where the lines differ,
+# `<`, `>`, blank where they agree) a TAB follows, then the right file's line, cut the same.
+_GUTTER_MARKS = frozenset(" |<>()")
+
+
+def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], list[int] | None]]:
+    """The two files of a side-by-side diff, each a text of the same lines (numbered as the
+    copy), where a ``|`` and a TAB stand at one column (TABs expanded) on three lines or more
+    and every line between them has its gutter there; else ``[(lines, origin)]``.
+
+    >>> diff = ["md5 1.00k\\t\\t\\t\\t|\\tmd5 3.00k", "sha1 2.00k\\t\\t\\t\\t|\\tsha1 4.00k", "x\\t\\t\\t\\t\\t \\tx",
+    ...         "y\\t\\t\\t\\t\\t|\\tz"]
+    >>> sides(diff, None)
+    [(['md5 1.00k', 'sha1 2.00k', 'x', 'y'], None), (['md5 3.00k', 'sha1 4.00k', 'x', 'z'], None)]
+    """
+    expanded = [line.expandtabs() if "\t" in line else line for line in lines]
+    at = [len(line[:k].expandtabs()) if (k := line.find("|\t")) >= 0 else -1 for line in lines]
+    column = Counter(c for c in at if c >= _PANE_WIDTH).most_common(1)
+    if not column or column[0][1] < _SHARED_BLOCK:
+        return [(lines, origin)]
+    g = column[0][0]
+    r = (g + 1 + 7) // 8 * 8  # (the TAB after the mark: the right file's first column)
+    def gutter(e: str) -> bool:  # (the line has its mark at g, nothing between it and r)
+        return len(e) > g and e[g] in _GUTTER_MARKS and not e[g + 1:r].strip()
+
+    first, last = at.index(g), len(at) - at[::-1].index(g)
+    if not all(map(gutter, filter(str.strip, expanded[first:last]))):
+        return [(lines, origin)]  # (no gutter at that column: no side-by-side diff)
+    while first > 0 and expanded[first - 1].strip() and gutter(expanded[first - 1]):
+        first -= 1  # (a line only one file has, `<` or `>`, or one both agree on)
+    while last < len(lines) and expanded[last].strip() and gutter(expanded[last]):
+        last += 1
+    left, right = list(lines), [""] * len(lines)
+    for n in range(first, last):
+        e = expanded[n]
+        left[n], right[n] = e[:g].rstrip(), e[r:].rstrip()
+    return [(left, origin), (right, origin)]
 
 
 # The words that start ansible-playbook's task results (``changed: [host] => {...}``).
@@ -537,11 +602,12 @@ def renumbered_warnings(origin: list[int] | None):
 
 # The prefix a block of pasted lines may share, whatever it is: mail quoting (``>``, ``> >``),
 # a comment marker (a Perl or shell ``#``, a C++ or Go ``//``, a Lisp or ini ``;``, a TeX
-# ``%``, ``!``), a list bullet (``*``, ``-``), a ``|`` margin, and the blanks around them. Its
+# ``%``, ``!``), a list bullet (``*``, ``-``), org-mode's fixed-width ``: `` (a babel block's
+# ``#+RESULTS:``; its keywords, ``#+TITLE:``, are no comment), a ``|`` margin, and the blanks around them. Its
 # identity is its first mark (``> >`` quotes deeper than ``>``, ``#!`` is a shebang in a ``#``
 # comment: each line loses its whole prefix). A ``|`` ending the line makes it a table row,
 # not a margin (tested with endswith: a lookahead per ``|`` is quadratic).
-_MARKS = r">|//|#|;|%|!|[*-](?=[ \t]|$)"
+_MARKS = r">|//|#(?!\+)|;|%|!|[*:-](?=[ \t]|$)"
 # A line-number gutter (``  12 | ``, ``12: ``, ``     12\t`` from ``cat -n``, ``12. ``).
 _NUMBER_GUTTER = r"(?P<n>\d{1,7})(?:[ \t]*+[|:][ \t]?|\.[ \t]|[ \t]++|$)"
 # One match per line tells both: its prefix's marks (group "marks") or its gutter's number.
@@ -551,16 +617,22 @@ _LEAD_NO_PIPE = re.compile(rf"[ \t]*+(?:(?P<marks>(?:(?:{_MARKS})[ \t]*+)++)|{_N
 _COMMENT_MARKS = ("#", "//", ";", "%", "!")
 # A chat log's time stamp and nick ("[14:02] <mk> ", "14:02:11 <@mk> "): one prefix, whoever
 # speaks (tried before a gutter: "14:02" is no line number).
-_CHAT = re.compile(r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]++<[@+%~&]?[^<>\s]{1,32}>[ \t]?")
+# (or the nick and a colon, as Matrix, Slack and Discord exports write it: "[12:03] kwame: ")
+_CHAT = re.compile(r"\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]++(?:<[@+%~&]?[^<>\s]{1,32}>|[\w.@-]{1,32}:(?=[ \t]|$))[ \t]?")
 _CHAT_KEY = "<chat>"
-_LEAD_START = frozenset(" \t>#/;%!*-|0123456789[")
+_LEAD_START = frozenset(" \t>#/;%!*:-|0123456789[")
 _FIRST_CHAR = itemgetter(slice(None, 1))
 _SHARED_BLOCK = 3  # lines a block must have for its shared prefix to be stripped
 _WRAPPED = 2  # lines without a stamp a log's block may hold between two (a mail client's wrap)
 # Three lines in a row that may start with a mark, a gutter or a chat's stamp (see _lead): the
 # mark pass has a block to find only where one scan of the text in C finds these
-_MARKED = r"\n[ \t]*+[>/#;%!*|\d\[-][^\n]*+"
+_MARKED = r"\n[ \t]*+[>/#;%!*:|\d\[-][^\n]*+"
 _MARK_BLOCK = re.compile(rf"{_MARKED}(?:{_MARKED}){{{_SHARED_BLOCK - 1}}}")
+# Two such lines that are a whole code block (see _whole_code_block): between fences, or
+# indented after a blank line and before one
+_MARKED_CODE = r"[ \t]*+[>/#;%!*:|-][^\n]*+"
+_CODE_PAIR = re.compile(rf"\n(?:```|~~~|#\+(?i:results):)[^\n]*+\n{_MARKED_CODE}\n{_MARKED_CODE}\n(?:```|~~~|\n|$)"
+                        rf"|\n\n(?=    |\t){_MARKED_CODE}\n(?=    |\t){_MARKED_CODE}(?:\n\n|\n?$)")
 # A gutter's line longer than the width of a mail client or a viewer is wrapped: its tail, on
 # lines of their own, has no number (the viewer numbers lines, not rows of the screen). Up to
 # this many lines, none blank, may stand between two numbers of one gutter (a 3.x `compiler:`
@@ -986,7 +1058,8 @@ def strip_shared_prefix(lines: list[str], logs: list[int] | None = None
     if logs is None:
         lines, logs = strip_log_prefixes(lines)
     text = "\n" + "\n".join(lines)
-    if _MARK_BLOCK.search(text) is None and _GUTTER_BLOCK.search(text) is None:
+    if _MARK_BLOCK.search(text) is None and _GUTTER_BLOCK.search(text) is None and \
+            _CODE_PAIR.search(text) is None:
         return lines, logs  # (three marked lines in a row, or a wrapped gutter: most texts have none)
     return _stripped_marks(lines, logs)
 
@@ -1034,7 +1107,8 @@ def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], lis
             while j < n and found[j][0] == i + j - k and found[j][1][0] == key:
                 j += 1
             block = found[k:j]
-        if len(block) >= _SHARED_BLOCK:
+        if len(block) >= _SHARED_BLOCK or (len(block) == 2 and type(key) is not int and
+                                           _whole_code_block(lines, block[0][0], block[-1][0])):
             comment = key in _COMMENT_MARKS
             for line, (_, begin) in block:
                 out[line] = lines[line][begin:]
@@ -1042,6 +1116,21 @@ def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], lis
                     blocks[line] = i + 1
         k = j
     return out, blocks
+
+
+def _whole_code_block(lines: list[str], first: int, last: int) -> bool:
+    """Whether ``lines[first:last + 1]`` are a whole Markdown code block: between fences, or
+    indented four blanks (a tab) with blank lines around, or org-babel's ``#+RESULTS:`` block. Its lines are code, never headings, so
+    a mark they all share is a prefix even on two of them (knitr's ``## `` before each line of
+    a chunk's output; a single ``# openssl speed`` root prompt is no block)."""
+    before = lines[first - 1].strip() if first > 0 else ""
+    after = lines[last + 1].strip() if last + 1 < len(lines) else ""
+    if before.startswith(("```", "~~~")) and after.startswith(("```", "~~~")):
+        return True
+    if before[:10].upper() == "#+RESULTS:" and not after:
+        return True  # (org-babel's results, each line behind ": ")
+    return not before and not after and all(
+        lines[n].startswith(("    ", "\t")) for n in range(first, last + 1))
 
 
 def clean(line: str) -> str:
