@@ -14,7 +14,8 @@ text (never from the reader's output). Its format::
 
     [[run]]                    # one per run, in order of appearance
     label = "Raspberry Pi 4"   # what a careful reader calls it; omitted: no sensible label (NA)
-    labels = ["RPi 4"]         # other acceptable labels
+    labels = ["RPi 4"]         # other acceptable labels (each compared whole: case, blanks
+                               # and markup aside; a label that only holds one is no match)
     tool = "openssl"           # tool, tool_version, timing: checked when given
     tool_version = "1.1.1n"
     timing = "elapsed"
@@ -351,18 +352,17 @@ def _labels(run: dict[str, Any]) -> list[str]:
 
 
 def label_ok(run: dict[str, Any], got_label: str | None) -> bool:
-    """A label is right when it holds one of the expected labels (normalised, as whole words,
-    and not inside a much longer text nor in a command line), or, when the expectation names
-    none, when there is none."""
+    """A label is right when it is one of the expected labels (normalised: case, blanks and
+    markup; never a command line), or, when the expectation names none, when there is none.
+    Exact: a label that only holds an expected one (a list number, a version or a sentence
+    glued to it) is junk, unless the expectation accepts it as a name of its own."""
     accepted = _labels(run)
     got = _norm_label(got_label)
     if not accepted or "" in accepted and not got:
         return not got
     if _COMMAND.search(got_label or ""):  # a command line is never a label, whatever it holds
         return False
-    # (a whole paragraph that happens to hold the label is not a label)
-    return any(_norm_label(a) and re.search(rf"(?<!\w){re.escape(_norm_label(a))}(?!\w)", got)
-               and len(got) <= max(60, 2 * len(a)) for a in accepted)
+    return bool(got) and got in {_norm_label(a) for a in accepted}
 
 
 @dataclass

@@ -27,7 +27,7 @@ RULES = [
     ("caption around a command", "After the fix: $ ./apps/openssl speed -evp sm4", None,
      C.Label("After the fix", "caption around a command")),
     ("caption around a command", "`openssl speed sha512` output on the old kernel:", None,
-     C.Label("output on the old kernel", "caption around a command")),
+     C.Label("old kernel", "caption around a command")),
     ("caption around a command", "Numbers with `openssl speed -multi 8 rsa` on our build box:", None,
      C.Label("build box", "caption around a command")),
     ("caption around a command", "Results of `openssl speed -evp sm4-cbc` (Kunpeng 920):", None,
@@ -373,3 +373,70 @@ def test_the_same_machine_names_no_machine():
     df = cipherlab.ingest(text)
     assert [v if v == v else None for v in df.label] == [None, "old Xeon server"]
     assert C.label_verdict("and a normal run on the same box for comparison:") == C.STOP
+
+
+# --- what a label's line glues to the name (label_text): issue 12's "often junk" labels ------
+@pytest.mark.parametrize("line, label", [
+    ("3. version: 1.1.1q", "1.1.1q"),  # (a numbered item's number; a version's key)
+    ("2) Pi 4 at stock clocks:", "Pi 4 at stock clocks"),
+    ("3.0.13:", "3.0.13"),  # (a release is no list number)
+    ("while in mingw", "in mingw"),  # (a connective to the prose before)
+    ("\u3010\u6d4b\u8bd5\u73af\u58832\u3011", "\u6d4b\u8bd5\u73af\u58832"),  # (CJK title brackets)
+    ('Without (OPENSSL_ia32cap="~0x200000000000000"):', "Without"),  # (the mask: isa_mask)
+    ("with OPENSSL_armcap=0x1 (NEON only):", "with (NEON only)"),
+    ("Results (OpenSSL 3.0.13, Xeon E-2388G)", "Xeon E-2388G"),  # (the facts name it)
+    ("#### 1024-byte blocks, KB/s (OpenSSL 1.1.1t, i5-4590)", "i5-4590"),
+    ("## AES-NI on vs off (OpenSSL 3.0.13, Ryzen 7 5800X)", "Ryzen 7 5800X"),  # (a comparison)
+    ("Hashing on the NAS (Atom C3758, OpenSSL 1.1.1n):", "NAS (Atom C3758)"),  # (the version: a fact)
+    ("Graviton 3 (LibreSSL 3.8.2):", "Graviton 3"),
+    ("Apple G5 1.8GHz (Note this is 32 bit code)", "Apple G5 1.8GHz"),  # (a note names nothing)
+    ("Pi 4 (turbo off):", "Pi 4 (turbo off)"),  # (a condition stays: it tells two runs apart)
+    ("For comparison, my numbers on the same Xeon E3-1230 v5:", "Xeon E3-1230 v5"),
+    ("'apps/openssl speed rsa dsa' output with no-asm:", "with no-asm"),
+    ("## Post-quantum speed on the Framework 13 (Ryzen 7 7840U)", "Framework 13 (Ryzen 7 7840U)"),
+    ("## Benchmarking ChaCha20 vs AES on a Celeron J4125", "Celeron J4125"),
+    ("## Notes on AES-NI", "Notes on AES-NI"),  # (no measurement: the title names it)
+])
+def test_a_label_loses_what_its_line_glues_to_the_name(line, label):
+    assert C.prose_label(line) == label
+
+
+def test_a_label_is_no_number_version_or_mask_in_a_text():
+    text = ("1. version: 3.0.8\n" + TABLE + "\n2. version: 1.1.1q\n" + TABLE.replace("2.00k", "3.00k")
+            + '\nWithout (OPENSSL_ia32cap="~0x200000000000000"):\n' + TABLE.replace("1.00k", "0.50k"))
+    df = cipherlab.ingest(text)
+    assert labels(text) == ["3.0.8", "1.1.1q", "Without"]
+    assert df.groupby("run").isa_mask.first().tolist()[2] == "~0x200000000000000"
+
+
+def test_a_board_named_in_lower_case_is_no_sentence_going_on():
+    """``i.MX 8M Mini EVK`` starts in lower case as a board's name does (a capital or a digit in
+    its first word: ``iPhone``, ``imx8``), not as the tail of a sentence."""
+    assert C.label_verdict("i.MX 8M Mini EVK") == C.Label("i.MX 8M Mini EVK", "caption")
+    assert C.prose_label("*i.MX 8M Mini EVK (Cortex-A53 @ 1.8 GHz)*") == "i.MX 8M Mini EVK (Cortex-A53 @ 1.8 GHz)"
+    assert C.prose_label("iPhone 15 Pro, openssl 3.3 via a-Shell:") == "iPhone 15 Pro, openssl 3.3 via a-Shell"
+    assert C.label_verdict("load the default config") == C.STOP  # (a sentence's words still are)
+    assert C.label_verdict("h3. Crypto throughput after the OpenSSL 3.0.13 upgrade") == C.STOP
+    assert not C.wrapped_tail("Pi 4 numbers:", "imx8 board")
+    df = cipherlab.ingest(f"*i.MX 8M Mini EVK (Cortex-A53 @ 1.8 GHz)*\n\n{TABLE}")
+    assert (df.label.iloc[0], df.cpu.iloc[0], df.clock_hz.iloc[0]) == (
+        "i.MX 8M Mini EVK (Cortex-A53 @ 1.8 GHz)", "Cortex-A53", 1.8e9)
+
+
+def test_a_servers_generation_is_no_second_cpu():
+    """``M2`` after a server's model number (``Primergy TX1320 M2``, ``UCS C220 M5``) is its
+    generation, not Apple's M2: the Xeon beside it is the run's CPU."""
+    df = cipherlab.ingest(f"Fujitsu Primergy TX1320 M2, Xeon E3-1230 v5, 32 GB RAM:\n{TABLE}")
+    assert df.cpu.iloc[0] == "Xeon E3-1230 v5"
+    df = cipherlab.ingest(f"### Cisco UCS C220 M5 (Xeon Silver 4110)\n\n{TABLE}")
+    assert df.cpu.iloc[0] == "Xeon Silver 4110"
+    assert cipherlab.ingest(f"### Mac mini M2\n\n{TABLE}").cpu.iloc[0] == "M2"
+
+
+def test_a_list_of_names_is_no_sentence_for_its_length():
+    """Ten words or more make a sentence where one is a lower-case word or no comma parts them:
+    a machine's list of parts (a numbered item here) names the run below it."""
+    assert C.prose_label("1. Fujitsu Primergy TX1320 M2, Xeon E3-1230 v5, 32 GB RAM:") == \
+        "Fujitsu Primergy TX1320 M2, Xeon E3-1230 v5, 32 GB RAM"
+    assert C.label_verdict("How To Benchmark OpenSSL Speed On Your Raspberry Pi 4 Model B") == C.STOP
+    assert C.label_verdict("Ran it on the three boxes I have here, all of them on 1.1.1 builds:") == C.STOP

@@ -59,7 +59,7 @@ def test_a_run_that_names_no_machine_is_not_pooled_with_one_that_does():
     r = quiet(st.cost_model, df)
     assert len(r) == 2 and "label" in r.columns and "rule" not in r.columns
     assert (r["n_units"] == 1).all() and (r["max_misfit"] < 0.1).all()
-    mingw = r[r["label"] == "while in mingw"].iloc[0]
+    mingw = r[r["label"] == "in mingw"].iloc[0]
     msys = r[r["label"].isna()].iloc[0]
     assert mingw["asymptotic_bytes_per_s"] > 10 * msys["asymptotic_bytes_per_s"]
     # compare describes each build apart instead of pooling them into one side

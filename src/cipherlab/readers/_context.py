@@ -33,7 +33,7 @@ from cipherlab.readers._units import UNIT_HINT, rates_in, stated_unit, without_u
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
            "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command",
-           "prompt_machine", "label_above", "label_verdict", "mask_value",
+           "prompt_machine", "label_above", "label_text", "label_verdict", "mask_value",
            "shell_assignment", "shell_host", "prose_label", "prose_mask", "setext_level"]
 
 
@@ -113,7 +113,10 @@ _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)
 # pronoun ("I get here:"). It tells a story, it does not name a run.
 # (A full stop ends a sentence of three words or more: "Original code." names a run.)
 _SENTENCE = re.compile(r"[!?\u3002\uff01\uff1f\uff0c]\s*$|^\S+\s+\S+\s.*(?<!\.)[.,]\s*$|"
-                       r"^(?:\S+\s+){9,}\S|"
+                       # (ten words or more, one of them a lower-case word or no comma among
+                       # them: a list of names, "Fujitsu Primergy TX1320 M2, Xeon E3-1230 v5,
+                       # 32 GB RAM:", is none; a title in Title Case still is)
+                       r"^(?=.*(?<!\S)[a-z]+(?![^\s,.;:!?)])|[^,]*$)(?:\S+\s+){9,}\S|"
                        r"^(?:I|I'm|I've|We|We're|You|It|It's|This|That|There's)\s|"
                        r"^(?:Then|And|So|Now|Next|Finally|Also|But)\s+\S+\s+\S|"  # (a story goes on)
                        # (where the paste was taken from, "Copied from the snippet viewer on our
@@ -286,12 +289,15 @@ _CUT_AT_COMMAND = re.compile(r"\b(?:from|of|with|using|by|via|in|on|for|and|or|t
 
 
 _AFTER_COMMAND = re.compile(r"^(?:on|for|from|in)\s+(?:(?:my|our|the|a|an|this)\s+)?", re.IGNORECASE)
+# (the command's "output" before what it ran with names nothing: "output with no-asm")
+_OUTPUT_OF = re.compile(r"^(?:output|results?|numbers)\s+(?=(?:with|without|on|for|from|in|under)\s)",
+                        re.IGNORECASE)
 
 
 def _after_command(text: str) -> str:
     """The words after a command as a name: ``on our build box`` -> ``build box``, ``(Graviton
-    3)`` -> ``Graviton 3``."""
-    text = _AFTER_COMMAND.sub("", text.strip(" \t:;,"))
+    3)`` -> ``Graviton 3``, ``output with no-asm`` -> ``with no-asm``."""
+    text = _AFTER_COMMAND.sub("", _OUTPUT_OF.sub("", text.strip(" \t:;,")))
     return text[1:-1] if text[:1] == "(" and text[-1:] == ")" and text.count("(") == 1 else text
 
 
@@ -338,6 +344,13 @@ TEMPLATE_SECTION = re.compile(
     re.IGNORECASE)
 
 
+# A title that says what was measured on a machine: "Post-quantum speed on the Framework 13
+# (Ryzen 7 7840U)", "Benchmarking ChaCha20 vs AES on a Celeron J4125" (the machine names its runs).
+_MEASURED_ON = re.compile(r"\b(?:speed|benchmark\w*|results|numbers|performance|throughput|timings)\b"
+                          r"(?:\s+\S+){0,4}?\s+on\s", re.IGNORECASE)
+_MACHINE_NAMED = re.compile(rf"\d|\b{_MACHINE_NOUN}\b", re.IGNORECASE)  # (a model's number, a machine's noun)
+
+
 def _heading(line: str, raw: str):
     """A Markdown heading or a bold line names every run under it (``### Results``); one that
     is a command or output names none but still ends the scope of the heading before it."""
@@ -346,7 +359,10 @@ def _heading(line: str, raw: str):
         return None
     level, text = h
     ok = not _NOT_LABEL_LINE.search(text) and not TEMPLATE_SECTION.match(text)
-    return Label(_clean_label(text) if ok else None, "heading", level)
+    machine = subject_machine(text) if ok and " on " in text and _MEASURED_ON.search(text) else None
+    if machine and not _MACHINE_NAMED.search(machine):
+        machine = None  # ("OpenSSL Cipher Speed on AWS": a cloud, no machine; the title names it)
+    return Label(_clean_label(machine or text) if ok else None, "heading", level)
 
 
 # A bold lead-in before a description: "**EPYC VM, 2 vCPU**: both cores at once, wall-clock
@@ -474,7 +490,7 @@ def _sentence(line: str, raw: str):
     s = _LEADING_JUNK.sub("", line.strip())
     if "(" in s:
         s = _REMARK.sub("", s)  # ("Apple G5 1.8GHz (Note this is 32 bit code)": a name)
-    if len(line) > 400 or _SENTENCE.search(s) or (s[:1].islower() and s.count(" ") >= 3) or \
+    if len(line) > 400 or _SENTENCE.search(s) or (lower_first(s) and s.count(" ") >= 3) or \
             not s.isascii() and _CJK_SENTENCE.search(s):
         return STOP
     told = _TELLING_CLAUSE.search(s) if s[-1:] == ":" else None
@@ -501,7 +517,10 @@ def _lead_clause(line: str, raw: str):
 def _fragment(line: str, raw: str):
     """A piece of a line broken in two (by a mail client, in a parenthesis or a list) tells
     part of a story, no name: ``(from``, ``AES CBC encryption assembler implementation)``,
-    ``AES-128-ECB, AES-192-ECB, AES-256-ECB]`` (its brackets do not pair up)."""
+    ``AES-128-ECB, AES-192-ECB, AES-256-ECB]`` (its brackets do not pair up; a list item's
+    number, ``2)``, is no bracket)."""
+    if line[:1].isdigit():
+        line = _LIST_NUMBER.sub("", line, count=1)
     for left, right in ("()", "[]"):
         if line.count(left) != line.count(right) and (left in line or right in line):
             return STOP
@@ -625,6 +644,77 @@ def subject_machine(subject: str) -> str | None:
 # (and a block's delimiters, which take no colon: "#+begin_src sh :results output", "#+end_example")
 _ORG_KEYWORD = re.compile(r"^\s*#\+(?:([A-Za-z_]+)(?:\[[^\]]{0,80}\])?:|(?i:begin|end)_[A-Za-z]+\b)")
 
+# What a label's line glues to the name of the run (label_text): a list item's number ("3. Pi 4"),
+# a version's key ("version: 1.1.1q": the release names the run), CJK title brackets
+# ("【测试环境1】"), a connective that ties the line to the prose before it ("while in mingw"),
+# and "same" before a model ("the same Xeon E3-1230 v5": the model names it; "same box" does not).
+_LIST_NUMBER = re.compile(r"^\d{1,2}[.)]\s+(?:(\*\*?|__?)(?=\S))?")  # (and an emphasis after it)
+_VERSION_KEY = re.compile(r"^(?i:version|ver\.?)\s*:\s*(?=v?\d+\.\d)")
+_CONNECTIVE = re.compile(r"^(?i:while|whilst|whereas|and|but)\s+(?=(?i:in|on|under|with|without|for)\s+\S)")
+_SAME_MODEL = re.compile(r"^same\s+(?=[A-Z]|[\w.-]*\d)")
+# A name with facts in parentheses after it: "NAS (Atom C3758, OpenSSL 1.1.1n)".
+_TRAILING_FACTS = re.compile(r"^(?P<head>[^()]*?)\s*\((?P<facts>[^()]*)\)$")
+# A fact that only states the tool's version ("OpenSSL 3.0.13", "1.1.1t"): a fact of the run,
+# its own column, no part of its name.
+_VERSION_FACT = re.compile(r"(?i:(?:openssl|libressl|boringssl|aws-lc|tongsuo)\s+(?:version\s+)?v?\d+\.\d+\S*|"
+                           r"v?\d+\.\d+\.\d+[a-z]{0,2})")
+# A note in parentheses ("(Note this is 32 bit code)") tells something, it names nothing.
+_NOTE = re.compile(r"^(?i:note|nb|n\.b\.|ps|fyi)\b")
+# A head that names no run before facts that do: what the numbers are ("Results"), a block
+# size ("1024-byte blocks"), or a comparison ("AES-NI on vs off": both runs of it).
+_NO_RUN_HEAD = re.compile(r"^\d+(?:\s*[KkMm]i?B|\s*k)?[- ]?(?:bytes?[- ])?blocks?$|\b(?i:vs\.?|versus)\s")
+
+
+def _named_part(text: str) -> str:
+    """A label without the facts in its trailing parentheses that name nothing (a version, a
+    note), and only those facts where the words before them name no run.
+
+    >>> _named_part("NAS (Atom C3758, OpenSSL 1.1.1n)"), _named_part("Results (OpenSSL 3.0.13, Xeon E-2388G)")
+    ('NAS (Atom C3758)', 'Xeon E-2388G')
+    >>> _named_part("1024-byte blocks (OpenSSL 1.1.1t, i5-4590)"), _named_part("Pi 4 (OpenSSL 3.0.2)")
+    ('i5-4590', 'Pi 4')
+    >>> _named_part("Mac OS X, Apple G5 1.8GHz (Note this is 32 bit code)"), _named_part("Pi 5 (BCM2712)")
+    ('Mac OS X, Apple G5 1.8GHz', 'Pi 5 (BCM2712)')
+    """
+    m = _TRAILING_FACTS.match(text) if text[-1:] == ")" else None
+    if m is None or not m["head"]:
+        return text
+    head = m["head"].rstrip(" ,;:-")
+    facts = [f for f in re.split(r"\s*[,;]\s*", m["facts"].strip()) if f]
+    if _NOTE.match(m["facts"].strip()):
+        return head
+    named = [f for f in facts if not _VERSION_FACT.fullmatch(f)]
+    if not named:
+        return head
+    if _NO_RUN_HEAD.search(head) or all(_WHAT_NUMBERS_ARE.fullmatch(w) for w in re.findall(r"[^\W_]+", head)):
+        return ", ".join(named)  # ("Results (Xeon E-2388G)": the facts name the run)
+    return text if len(named) == len(facts) else f"{head} ({', '.join(named)})"
+
+
+def label_text(text: str, line: str = "") -> str:
+    """The name a label's ``text`` gives its run, without what the ``line`` glues to it: the
+    unit it states ("Laptop (MB/s)"), a list item's number, a version's key, title brackets, a
+    connective, a capability mask the line sets (the run's ``isa_mask``, no name), and facts
+    in parentheses that name nothing (see :func:`_named_part`).
+
+    >>> label_text("3. version: 1.1.1q"), label_text("while in mingw"), label_text("\u3010\u6d4b\u8bd5\u73af\u58831\u3011")
+    ('1.1.1q', 'in mingw', '\u6d4b\u8bd5\u73af\u58831')
+    >>> label_text('Without (OPENSSL_ia32cap="~0x200000000000000")', 'Without (OPENSSL_ia32cap="~0x200000000000000"):')
+    'Without'
+    >>> label_text("same Xeon E3-1230 v5"), label_text("same box"), label_text("Laptop (MB/s)")
+    ('Xeon E3-1230 v5', 'same box', 'Laptop')
+    """
+    rest = _without_unit(text)
+    if rest:
+        text = rest.rstrip(" :")  # ("Laptop (MB/s)")
+    if "cap" in line and prose_mask(line) is not None:
+        text = _MASK_TEXT.sub("", text).strip() or text  # (the run's isa_mask, said once)
+    if text[:1] in "\u3010\u3014" and text[-1:] in "\u3011\u3015":
+        text = text[1:-1].strip() or text
+    for lead in (_LIST_NUMBER, _VERSION_KEY, _CONNECTIVE, _SAME_MODEL):
+        text = lead.sub("", text, count=1)
+    return _named_part(text) if "(" in text else text
+
 
 def label_verdict(line: str, raw: str | None = None) -> Label | str:
     """How a line of prose bears on the runs below it: a :class:`Label`, :data:`SKIP` or
@@ -649,8 +739,9 @@ def label_verdict(line: str, raw: str | None = None) -> Label | str:
     for _, rule in LABEL_RULES:
         verdict = rule(line, raw)
         if verdict is not None:
-            rest = _without_unit(verdict.text) if isinstance(verdict, Label) and verdict.text else None
-            return verdict._replace(text=rest.rstrip(" :")) if rest else verdict  # ("Laptop (MB/s)")
+            if isinstance(verdict, Label) and verdict.text:
+                return verdict._replace(text=label_text(verdict.text, line))
+            return verdict
     return SKIP
 
 
@@ -674,6 +765,20 @@ def prose_label(line: str) -> str | None:
     return verdict.text if isinstance(verdict, Label) else None
 
 
+# A name that starts in lower case: its first word holds a capital or a digit ("i.MX 8M Mini
+# EVK", "iPhone 15", "imx8 board"), as no word that goes on a sentence does.
+_LOWER_CASE_NAME = re.compile(r"[a-z][a-z.]*[A-Z0-9][\w.+-]*(?<!\.)(?=\s|$)")
+
+
+def lower_first(text: str) -> bool:
+    """Whether ``text`` starts in lower case as a sentence's words do (not as a board's name).
+
+    >>> lower_first("generated code:"), lower_first("i.MX 8M Mini EVK"), lower_first("iPhone 15 Pro")
+    (True, False, False)
+    """
+    return text[:1].islower() and _LOWER_CASE_NAME.match(text) is None
+
+
 def wrapped_tail(above: str, line: str, *, by_case: bool = True) -> bool:
     """Whether a line of prose continues the one above it, a sentence broken by a mail client
     or an editor: it starts in lower case (unless not ``by_case``), or the line above is as
@@ -684,7 +789,7 @@ def wrapped_tail(above: str, line: str, *, by_case: bool = True) -> bool:
     >>> wrapped_tail("Here are the 32-bit", "generated code:"), wrapped_tail("Pi 4:", "Pi 5")
     (True, False)
     """
-    return by_case and line[:1].islower() or len(above) >= _WRAP_WIDTH and \
+    return by_case and lower_first(line) or len(above) >= _WRAP_WIDTH and \
         above[-1:] not in ":.!?" and heading(above) is None
 
 
@@ -718,6 +823,10 @@ _CAPS = "ia32cap|armcap|ppccap|riscvcap|s390xcap|sparcv9cap"
 # a ":" after the value ends the sentence's clause, it empties no word of the mask.
 _MASK = re.compile(rf"\bOPENSSL_(?P<cap>{_CAPS})\s*=\s*[\"'`\u201c\u201d\u2018\u2019\u2033]?"
                    r"(?P<value>~?(?:0x[0-9a-fA-F]+|\d+)?(?::~?(?:0x[0-9a-fA-F]+|\d+))*)", re.IGNORECASE)
+# The assignment as a label's text holds it (its closing quote too, and parentheses around it
+# alone): the run's isa_mask, no part of its name (label_text).
+_MASK_SPAN = _MASK.pattern + r"[\"'`\u201c\u201d\u2018\u2019\u2033]?"
+_MASK_TEXT = re.compile(rf"\s*(?P<open>\(\s*)?{_MASK_SPAN}(?(open)\s*\))", re.IGNORECASE)
 # ... unless the prose says it was not set ("without OPENSSL_ia32cap=...", "unset ...").
 # (A parenthesis says how "without" was done: "Without (OPENSSL_ia32cap=~0x2000...):".)
 _NEGATED = re.compile(r"\b(?:without|unset|no|not|minus)[^\w(]+(?:\w+[^\w(]+)?$", re.IGNORECASE)

@@ -45,9 +45,18 @@ _CHIP_TIERS = ("Pro", "Max", "Ultra")
 _MAC_AFTER = re.compile(r"\s+(?:MacBook|Mac\s*(?:mini|Studio|Pro)|iMac|iPad)\b")  # ("M1 MacBook Air")
 # Words that name the machine, not its CPU: they end a CPU's name ("Celeron J4125 NUC", "Ryzen
 # 5 5600X Desktop"); after a vendor alone they name none ("Intel NUC").
+# (and the machine lines of the CPU vendors that also build machines: "Fujitsu Primergy",
+# "Samsung Galaxy S21 (Exynos 2100)", "NVIDIA Jetson Nano")
 _MACHINE_NOUNS = frozenset({"NUC", "PC", "VM", "NAS", "SBC", "Box", "Server", "Desktop", "Laptop",
                             "Workstation", "Notebook", "Machine", "Host", "Node", "Board", "Mac",
-                            "MacBook", "iMac", "Mini", "Instance", "System"})
+                            "MacBook", "iMac", "Mini", "Instance", "System", "Primergy", "PRIMERGY",
+                            "Esprimo", "ESPRIMO", "Lifebook", "LIFEBOOK", "Celsius", "CELSIUS",
+                            "Galaxy", "Jetson"})
+# A server model's generation after its model number ("TX1320 M2", "DL380 G9", "DL360 Gen10",
+# "C220 M5"): the name is a machine's, and the suffix no chip of its own (Apple's M2 is named
+# after a Mac or with its tier).
+_GENERATION = re.compile(r"(?:M\d|G\d{1,2}|Gen\d{1,2})$")
+_MODEL_NUMBER = re.compile(r"[A-Z]+\d+[A-Za-z]*$")
 # A board's SoC, named by its part number (Raspberry Pi's BCM2711/BCM2712, Rockchip's RK3588):
 # the CPU where the text names no core ("Raspberry Pi 5 (BCM2712)"; a board's name alone, "Pi
 # 5", names none: which CPU a board has, the text must say).
@@ -171,6 +180,13 @@ def prose_cpu(text: str) -> dict[str, Any]:
     ({'cpu': 'Celeron J4125'}, {'cpu': 'M1'}, {})
     >>> prose_cpu("Raspberry Pi 5 (BCM2712)"), prose_cpu("Pi 5"), prose_cpu("Pi 4 (BCM2711, Cortex-A72)")
     ({'cpu': 'BCM2712'}, {}, {'cpu': 'Cortex-A72'})
+
+    A server's model and generation name the machine, not a second CPU:
+
+    >>> prose_cpu("Fujitsu Primergy TX1320 M2, Xeon E3-1230 v5, 32 GB RAM")
+    {'cpu': 'Xeon E3-1230 v5'}
+    >>> prose_cpu("Cisco UCS C220 M5 (Xeon Silver 4110)"), prose_cpu("Mac mini M2")
+    ({'cpu': 'Xeon Silver 4110'}, {'cpu': 'M2'})
     """
     text = _TRADEMARK.sub("", text)
     if "@" not in text and not CPU_HINT.search(text):
@@ -235,6 +251,8 @@ def _cpu_at(text: str, m: re.Match) -> tuple[str, float | None, int] | None:
         if len(words) == 2 and word in _CHIP_TIERS and _APPLE_TIER.match(words[0]):
             break  # ("M2 Pro Mac mini": the chip's name ends at its tier)
     tail = words[1:]
+    if len(words) >= 3 and _GENERATION.match(words[-1]) and _MODEL_NUMBER.match(words[-2]):
+        return None  # ("Fujitsu Primergy TX1320 M2": a server, not a CPU)
     named = (m["family"] is not None
              or any(ch.isdigit() for w in tail for ch in w)
              or (m["vendor"] is not None and any(_IS_FAMILY.match(w) for w in tail))
