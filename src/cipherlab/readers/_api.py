@@ -35,7 +35,8 @@ from cipherlab.readers._text import (decode, documents, name_by_source, renumber
 
 __all__ = ["ingest"]
 
-_TEXT_SUFFIXES = {".txt", ".log", ".out", ".md", ".markdown", ".html", ".htm", ".text", ".eml", ".mbox", ".gz", ""}
+_TEXT_SUFFIXES = {".txt", ".log", ".out", ".md", ".markdown", ".html", ".htm", ".text", ".eml", ".mbox",
+                  ".gz", ""}
 _TABLE_SUFFIXES = {".csv", ".parquet"}
 _TIMINGS = ("cpu", "elapsed")
 _SHOWN = 5  # line numbers named in a warning

@@ -163,7 +163,7 @@ def find_runs(lines: list[str], source: str, skip: set[int],
         cell = _cell(idx + 1, line)
         if cell is None and (m := _VERSION.search(line)):
             version = m["version"]  # (for the records below it)
-            if m.span() == (len(line) - len(line.lstrip()), len(line.rstrip())):
+            if _VERSION.fullmatch(line.strip()):
                 runs.text()  # (a line of its own: no caption either)
                 taken.add(idx)
                 continue

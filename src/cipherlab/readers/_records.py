@@ -28,16 +28,20 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Iterable
 from typing import Any
 
 from cipherlab.model import Run
-from cipherlab.readers._context import HOST_RULE, prompt_machine, prose_label
+from cipherlab.readers._context import HOST_RULE, heading, prompt_machine, prose_label
 
 __all__ = ["RecordRuns"]
 
-_HEADING = re.compile(r"^\s*#{1,6}\s+\S")  # (Markdown's; a shell comment bounds as well)
+
+
+def _is_heading(line: str) -> bool:
+    """A Markdown ``#`` heading (a shell comment bounds as well); a bold line, a caption, not."""
+    h = heading(line)
+    return h is not None and h[0] <= 6 and bool(h[1])
 
 
 class RecordRuns:
@@ -66,7 +70,7 @@ class RecordRuns:
         """The label of a run opened now (and the rule that found it, for a host): the nearest
         line of prose above that can be one, else the host of the tool's prompt, both looked
         for below the last heading (a caption above it is another section's)."""
-        start = max((i for i, line in enumerate(self.prose) if _HEADING.match(line)), default=0)
+        start = max((i for i, line in enumerate(self.prose) if _is_heading(line)), default=0)
         scope = self.prose[start:][::-1]
         label = next(filter(None, map(prose_label, scope)), None)
         if label is not None or self.command is None:

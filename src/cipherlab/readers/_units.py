@@ -24,8 +24,8 @@ from decimal import Decimal, InvalidOperation
 
 from cipherlab.readers._names import canonical, is_digest, is_known
 
-__all__ = ["DOT_GROUP", "FLAG_UNIT_BASE", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY", "UNIT_HINT",
-           "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
+__all__ = ["DOT_GROUP", "FLAG_UNIT_BASE", "FLAG_UNIT_UNKNOWN", "FOOTNOTE_MARK", "INTEGER", "PK_FAMILY",
+           "UNIT_HINT", "SIZE", "around_value", "block_size", "block_size_in_prose", "decimal_comma", "dot_grouped",
            "footnote_mark", "is_range", "labelled_rates", "mark_key", "number", "plain_number",
            "rates_in", "sized_name", "sizes_in", "stated_unit", "times_1000", "unit_only",
            "value_with_unit", "without_units"]

@@ -56,7 +56,7 @@ from cipherlab.model import Run
 from cipherlab.readers._names import FLAG_NAME_UNCLEAR, canonical, is_known, pkey_algorithm
 from cipherlab.readers._records import RecordRuns
 from cipherlab.readers._text import clean
-from cipherlab.readers._units import FLAG_UNIT_BASE
+from cipherlab.readers._units import FLAG_UNIT_BASE, unit_only
 
 __all__ = ["find_runs"]
 
@@ -76,8 +76,6 @@ _PK_3X = re.compile(r"^\s*(?P<what>[A-Za-z][\w-]*(?:\s+[\w-]+)*?)\s+(?:took\s+)?
                     r"\s+milliseconds,\s+avg over\s+\d+\s+iterations\s*$")
 # What shows a line is meant as a record (for unplaced): the words every record has.
 _RECORDISH = re.compile(r"\btook\b.*\d|\d.*\bops/sec\b")
-_UNITS = {"bytes": 1.0, "KiB": 2.0 ** 10, "MiB": 2.0 ** 20, "GiB": 2.0 ** 30}
-_AMBIGUOUS = {"KB": 1e3, "kB": 1e3, "MB": 1e6, "mB": 1e6, "GB": 1e9, "gB": 1e9}
 # The first release whose code was read to print MiB/KiB for 2^n and MB/KB for 10^n (5.5.4)
 _IEC_SINCE = (5, 5, 4)
 # wolfSSL's names for what openssl calls otherwise.
@@ -163,10 +161,10 @@ def _unit(unit: str, version: str | None) -> tuple[float, bool]:
     >>> _unit("MiB", None), _unit("MB", None), _unit("MB", "5.5.4"), _unit("mB", None)
     ((1048576.0, True), (1000000.0, False), (1000000.0, True), (1000000.0, True))
     """
-    if unit in _UNITS:
-        return _UNITS[unit], True
-    decimal = unit[0].islower() or (version is not None and _release(version) >= _IEC_SINCE)
-    return _AMBIGUOUS[unit], decimal
+    scale = unit_only(unit[0].upper() + unit[1:] + "/s")  # (its threaded summary's "mB": MB)
+    if "i" in unit or unit == "bytes":
+        return scale, True
+    return scale, unit[0].islower() or (version is not None and _release(version) >= _IEC_SINCE)
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -211,7 +209,7 @@ def find_runs(lines: list[str], source: str, skip: set[int],
     """
     if " took " not in "\n".join(lines):  # (a cheap look before the lines)
         return [], set()
-    events: list[tuple[int, str, Any]] = []  # (line, "fact" | "cell" | "text", what)
+    events: list[tuple[int, str, Any, str]] = []  # (index, "fact" | "cell" | "text", what, line)
     version, block = None, None
     for idx, raw in enumerate(lines):
         line = clean(raw) if idx not in skip else ""
@@ -222,15 +220,15 @@ def find_runs(lines: list[str], source: str, skip: set[int],
         elif m := _HEADER.match(line):
             block = int(m["block"]) if m["block"] else None
         elif _BANNER.match(line) and events and events[-1][1] == "fact":
-            events.append((idx, "banner", None))  # (its math library: taken, no caption)
+            events.append((idx, "banner", None, line))  # (its math library: taken, no caption)
             continue
         cell = None if m else _cell(idx + 1, line, block, version)
-        events.append((idx, "fact", version) if m else (idx, "cell", cell) if cell else (idx, "text", line))
+        events.append((idx, *(("fact", version) if m else ("cell", cell) if cell else ("text", None)), line))
     ours = any(kind == "fact" or (kind == "cell" and what.get("flag") != FLAG_NAME_UNCLEAR)
-               for _, kind, what in events)
+               for _, kind, what, _ in events)
     runs = RecordRuns(command="benchmark")
     taken: set[int] = set()
-    for idx, kind, what in events:
+    for idx, kind, what, line in events:
         if kind == "fact":
             version = what
             runs.text()
@@ -242,8 +240,8 @@ def find_runs(lines: list[str], source: str, skip: set[int],
             key = (what["algorithm"], what["operation"], what.get("aad"), what["name"])
             runs.add([what], {key}, {"tool": "wolfssl", "tool_version": version, "timing": "elapsed",
                                      "dialect": "wolfcrypt benchmark"})
-        elif ours and _RECORDISH.search(line := clean(lines[idx])):
+        elif ours and _RECORDISH.search(line):
             unplaced.append((idx + 1, lines[idx]))
         else:
-            runs.text(clean(lines[idx]))
+            runs.text(line)
     return runs.runs, taken
