@@ -51,6 +51,33 @@ def test_report_writes_every_figure_in_three_formats_and_every_table_in_three(bu
     assert "\\toprule" in (out / "tables" / "aesni-2x-test.tex").read_text()
 
 
+@pytest.mark.openssl
+def test_a_captures_tables_name_what_every_row_shares_once_in_the_caption(captured_report):
+    """One machine, one tool, one timing base: the real capture's tables show the fits and
+    ratios, not six columns of the same words; the caption says what they share, and the CSV
+    keeps every column."""
+    import pandas as pd
+
+    from cipherlab.reporting._tables import _header, _is_text
+
+    out = captured_report[0].parent / "tables"
+    folded = 0
+    for csv in sorted(out.glob("*.csv")):
+        full = pd.read_csv(csv)
+        caption, _, table = (out / f"{csv.stem}.md").read_text().partition("\n\n")
+        header = [h.strip() for h in table.splitlines()[0].strip("|").split("|")]
+        same = [c for c in full.columns if _is_text(full[c])
+                and full[c].nunique(dropna=False) == 1] if len(full) > 1 else []
+        for column in same:
+            assert _header(column) not in header, (csv.name, column, header)
+        if same and len(same) < len(full.columns):
+            assert "Same in every row: " in caption, (csv.name, caption)
+            folded += 1
+    assert folded >= 3  # the cost model, the crossover, the overhead: one machine's
+    fits = (out / "cost-model.md").read_text()
+    assert "t0 (ns)" in fits and "Machine " in fits.split("\n\n")[0]
+
+
 def test_every_figure_is_embedded_so_the_page_opens_offline(built):
     page, html = built
     srcs = re.findall(r"<img[^>]*\ssrc='([^']*)'", html)

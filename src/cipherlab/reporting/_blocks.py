@@ -80,7 +80,8 @@ class Writer:
               columns: Sequence[str] | None = None) -> Table:
         from cipherlab.reporting import _tables
 
-        cols = [c for c in columns if c in result.columns] if columns else None
+        cols, same = _tables.same_in_every_row(result, columns)
+        caption += same
         csv = self.tables / f"{name}.csv"
         pd.DataFrame(result).to_csv(csv, index=False)
         tex = self.tables / f"{name}.tex"

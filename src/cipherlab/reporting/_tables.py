@@ -45,7 +45,7 @@ HEADERS = {
     "per_ghz_min": "Min per GHz", "per_ghz_max": "Max per GHz",
     "cycles_per_byte": "Cycles/B", "clock_hz": "Clock (GHz)", "check": "Check",
     "source": "File", "line": "Line", "message": "Why", "runs": "Runs", "cells": "Cells",
-    "algorithms": "Algorithms", "tools": "Tools", "fact": "",
+    "algorithms": "Algorithms", "tools": "Tools", "fact": "", "capture_id": "Capture",
 }
 
 
@@ -76,11 +76,43 @@ def presented(result: pd.DataFrame, columns: Sequence[str] | None) -> pd.DataFra
             out[c] = s  # formatted and merged by stats' export
         elif c == "aesni":  # (the AES instructions' on/off, named by the CPU family: ARMv8 AES)
             out[aes_name(frame)] = s.astype("object").map(_short_text)
-        elif s.dtype == object or isinstance(s.dtype, (pd.CategoricalDtype, pd.StringDtype)):
+        elif _is_text(s):
             out[_header(c)] = s.astype("object").map(_short_text)
         else:
             out[_header(c)] = s
     return pd.DataFrame(out, index=frame.index)
+
+
+def same_in_every_row(result: pd.DataFrame, columns: Sequence[str] | None
+                      ) -> tuple[list[str] | None, str]:
+    """The columns worth a column of their own, and a caption note naming the text columns
+    that hold one value in every row (a machine, a tool, a timing base shared by the whole
+    table says nothing row by row, and pushes the measured numbers off a page's right edge).
+
+    Only text columns fold (names, conditions, ids), never numbers or yes/no results; a table of
+    one row keeps them all, as there is nothing to compare.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"machine": ["vm", "vm"], "algorithm": ["aes-128-gcm", "aes-128-cbc"],
+    ...                   "tool": ["openssl", "openssl"], "n": [3, 3]})
+    >>> same_in_every_row(t, None)
+    (['algorithm', 'n'], ' Same in every row: Machine vm, Tool openssl.')
+    """
+    frame = pd.DataFrame(result)
+    cols = [c for c in columns if c in frame.columns] if columns else list(frame.columns)
+    if len(frame) < 2:
+        return (cols if columns else None), ""
+    folded = [c for c in cols if _is_text(frame[c]) and frame[c].nunique(dropna=False) == 1]
+    if not folded or len(folded) == len(cols):
+        return (cols if columns else None), ""
+    shown = [c for c in cols if c not in folded]
+    values = presented(frame.iloc[:1], folded).iloc[0]
+    named = ", ".join(f"{name} {'–' if pd.isna(v) else v}" for name, v in values.items())
+    return shown, f" Same in every row: {named}."
+
+
+def _is_text(s: pd.Series) -> bool:
+    return s.dtype == object or isinstance(s.dtype, (pd.CategoricalDtype, pd.StringDtype))
 
 
 _LONGEST = 40  # characters of a text cell in the printed table (the CSV keeps it whole)
