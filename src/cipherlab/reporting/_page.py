@@ -20,10 +20,10 @@ h1{font-size:1.8em;margin-bottom:.1em} h2{margin-top:2.2em;border-bottom:1px sol
 figure{margin:1.2em 0;overflow-x:auto} figure img{height:auto;border:1px solid #eee}
 figure img{width:100%;min-width:640px} /* on a phone a figure scrolls, its text stays legible */
 figcaption{font-size:.88em;color:#444;margin-top:.3em} figcaption a,.files a{color:#0072B2}
-table{border-collapse:collapse;font-size:.8em;margin:.6em 0;display:block;overflow-x:auto}
+.table{margin:.6em 0} .scroll{overflow-x:auto} table{border-collapse:collapse;font-size:.8em}
 th,td{padding:.25em .6em;border-bottom:1px solid #e5e5e5;white-space:nowrap;text-align:left}
 th{background:#f6f6f6} td.num{text-align:right;font-variant-numeric:tabular-nums}
-caption{caption-side:top;text-align:left;font-size:.95em;color:#444;padding:.3em 0}
+.caption{font-size:.76em;color:#444;margin:.3em 0}
 .findings{background:#f4f8fb;border-left:4px solid #0072B2;padding:.6em 1.2em;margin:1.2em 0}
 .warn{background:#fff8ef;border-left:4px solid #D55E00;padding:.6em 1.2em}
 .ok{color:#007a56;font-weight:600} .bad{color:#b34700;font-weight:600}
@@ -49,8 +49,11 @@ def _md_table_html(table: Table, out: Path) -> str:
                          for c, r in zip(row, right)) + "</tr>" for row in rows)
     links = " · ".join(f"<a href='{esc(p.relative_to(out).as_posix())}'>{p.suffix[1:].upper()}"
                        f"</a>" for p in table.files)
-    html_table = (f"<table><caption>{esc(table.caption)} <span class='files'>({links})</span>"
-                  f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    # the caption sits above the scrolling box, not in it: a table wider than the page scrolls
+    # sideways while its caption wraps at the page's width and stays whole
+    html_table = (f"<div class='table'><p class='caption'>{esc(table.caption)} <span "
+                  f"class='files'>({links})</span></p><div class='scroll'><table><thead><tr>"
+                  f"{head}</tr></thead><tbody>{body}</tbody></table></div></div>")
     if len(rows) <= _OPEN_TABLE_ROWS:
         return html_table
     # long tables fold away so the text stays readable; the files hold them in full anyway
