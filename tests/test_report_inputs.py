@@ -144,6 +144,24 @@ def test_two_dumps_of_two_machines_are_compared_by_machine_not_by_file(two_machi
     assert "<figure" in _section(html, "small-blocks")
 
 
+def test_the_machine_ratio_figure_draws_what_its_caption_counts(tmp_path):
+    """Two capture folders whose machines share only some algorithms: the ratio figure draws
+    the compared ones (the heatmap's most measured, aes-128-gcm among them, were timed under
+    other conditions and compared nowhere), as many as its caption says."""
+    folders = [cipherlab.datasets.root() / "captures" / h for h in
+               ("host-a-openssl-3.0.19", "host-b-openssl-3.0.22")]
+    page = _quiet(cipherlab.report, [str(f) for f in folders], out=tmp_path, progress=False)
+    html = page.read_text(encoding="utf-8")
+    svg = next((page.parent / "figures").glob("machines-ratio-*.svg")).read_text()
+    legend = set(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    compared = set(pd.read_csv(page.parent / "tables" / "machines.csv")["algorithm"])
+    caption = re.search(r"machines-ratio-[^<]*</b>(.*?)</figcaption>", html).group(1)
+    drawn = compared & legend
+    said = re.search(r"The (\d+) algorithms compared at the most block sizes, of (\d+)", caption)
+    assert said and (int(said[1]), int(said[2])) == (len(drawn), len(compared)), caption
+    assert len(drawn) == 4 and "aes-128-cbc" in drawn
+
+
 def test_labels_baseline_dataframes_and_tidy_tables_give_the_same_comparison(
         two_machines, tmp_path):
     alice, bob = two_machines

@@ -203,14 +203,21 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
             sub[sub["algorithm"] == focus], hue=by, style=None, ax=ax),
         f"{focus} throughput by block size with each {noun} ({title}): the median of its runs, "
         "the band their range."))
+    # the ratio figure draws what the comparison holds: the algorithms compared at the most
+    # block sizes (long lines), among as many the heatmap's order
+    counts = res["algorithm"].astype("object").value_counts()
+    compared = unique_values(res["algorithm"])
+    drawn = sorted(compared, key=lambda a: (-counts[a], shown.index(a) if a in shown
+                                            else len(shown)))[:4]
     sec.blocks.append(w.figure(
-        f"{noun}s-ratio-{slug}", lambda ax, res=res[res["algorithm"].isin(shown[:4])]: plots.speedup(
+        f"{noun}s-ratio-{slug}", lambda ax, res=res[res["algorithm"].isin(drawn)]: plots.speedup(
             res, expected=None, hue="algorithm", palette=w.colours, ax=ax,
             ylabel=f"Relative to {baseline}" if len(baseline) < 16 else "Relative to baseline"),
         f"Throughput of each {noun} relative to {baseline} ({title}), with 95 % intervals "
         "where runs are repeated; dotted: equal speed. Filled: significantly different from 1×."
-        + (f" The {_algorithms(min(len(shown), 4))} most {noun}s measured; all in the table."
-           if min(len(shown), 4) < sub["algorithm"].nunique() else ""), aspect=0.45 + 0.1 * len(hosts)))
+        + (f" The {_algorithms(len(drawn))} compared at the most block sizes, of "
+           f"{len(compared)}; all in the table." if len(drawn) < len(compared) else ""),
+        aspect=0.45 + 0.1 * len(hosts)))
     return results, pairs
 
 
