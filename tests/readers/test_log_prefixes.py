@@ -314,3 +314,33 @@ def test_ansible_yaml_results_are_read_each_named_by_its_host():
         ["edge-a.lab", "elapsed", 64], ["edge-b.lab", "elapsed", 64]]
     assert df.bytes_per_s.tolist() == [412871330.0, 398201410.0]
     assert df.line.tolist() == [10, 19]  # (the lines of the log that hold them)
+
+
+def test_travis_fold_and_time_markers_end_in_a_cr_that_ends_no_line():
+    """Travis CI's raw log (logs 041): `travis_time:start:ID CR ESC[0K` before the script's
+    `$ openssl speed ...` on the same line, `travis_time:end:...,event=script CR ESC[0K`
+    before the step's result: no text, and the command stays the run's."""
+    body = ["travis_fold:start:worker_info\r\x1b[0K\x1b[33;1mWorker information\x1b[0m",
+            "travis_fold:end:worker_info\r\x1b[0K",
+            "travis_time:start:5e0a17c2\r\x1b[0K$ openssl speed -seconds 3 -elapsed sha1", *BARE[:2],
+            *BARE[4:11], "travis_time:end:5e0a17c2:start=1764500000123456789,finish=1764500009"
+            "123456789,duration=9000000000,event=script\r\x1b[0K\x1b[32;1mThe command exited with 0.\x1b[0m"]
+    df = _read(body)
+    assert df.block_bytes.tolist() == [16, 64] and df.timing.tolist() == ["elapsed"] * 2
+    assert df.line.tolist() == [body.index(BARE[10]) + 1] * 2
+
+
+def test_valgrind_lines_are_another_programs_and_its_run_is_instrumented():
+    """valgrind's `==PID==` lines before and after the run it wraps (terminal 630) are its own
+    output: no caption of the next run; the wrapped run's cells carry the instrument, the
+    plain rerun's do not."""
+    vg = ["==4242== Memcheck, a memory error detector", "==4242== Command: openssl speed sha1",
+          "==4242== "]
+    tail = ["==4242== ", "==4242== HEAP SUMMARY:", "==4242==     in use at exit: 0 bytes in 0 blocks",
+            "==4242== ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 0 from 0)"]
+    lines = ["$ valgrind --tool=memcheck openssl speed -seconds 3 sha1", *vg, *BARE[:2], *BARE[4:11],
+             *tail, "$ openssl speed -seconds 3 sha1", *BARE[:2], *BARE[4:11]]
+    df = _read(lines)
+    assert [None if v != v else v for v in df.groupby("run").instrumentation.first()] == \
+        ["valgrind --tool=memcheck", None]
+    assert pd.isna(df.label).all() and df.run.nunique() == 2

@@ -993,3 +993,12 @@ def test_two_files_side_by_side_in_sdiff_are_two_runs():
     df = _read("\n".join(lines) + "\n")
     assert df.run.nunique() == 2 and sorted(set(df.bytes_per_s)) == [106781730.0, 116781730.0,
                                                                       276154880.0, 286154880.0]
+
+
+def test_line_ends_shown_as_caret_m_are_no_text():
+    """`cat -v` of a file saved with CRLF ends (terminal 634) shows each CR as `^M` at the end
+    of its line: the line without it, so a row's last value is read; `^M` inside a line stays."""
+    from cipherlab.readers._text import split_lines
+    assert split_lines("md5 1.00k^M\nsee ^M here^M\n") == ["md5 1.00k", "see ^M here", ""]
+    df = _read("".join(f"{line}^M\n" for line in TABLE.splitlines()))
+    assert df.bytes_per_s.tolist() == [412873110.0, 441206300.0]

@@ -855,7 +855,8 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             return Label(above.meta["label"], INHERITED_HOST_RULE if above.label_rule in HOST_RULES
                          else _INHERITED)
         for j, h in reversed(self.headings):
-            if j < i and not self.vetoed_in_a_log(h, j, i, self.lines[j - 1]):
+            if j < i and not self.vetoed_in_a_log(h, j, i, self.lines[j - 1]) and \
+                    not self.in_another_log(j, i):
                 if any(j < b < i for b in self.bylines[-1::-1] if b < i and b > j):
                     return None  # a heading above a byline (a thread's title) names no post
                 return h
@@ -867,6 +868,12 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         blocks = self.comment_blocks
         return bool(blocks) and (blocks[j - 1] < 0 or blocks[i - 1] < 0) and \
             isinstance(v, Label) and not stands_in_a_log(v.rule, text)
+
+    def in_another_log(self, j: int, i: int) -> bool:
+        """Whether line ``j`` is in a log that line ``i`` is not in: another program's output
+        (valgrind's ``==4242== HEAP SUMMARY:``), whose headings name none of the run's lines."""
+        blocks = self.comment_blocks
+        return bool(blocks) and blocks[j - 1] < 0 and blocks[j - 1] != blocks[i - 1]
 
     def code_blocks_above(self, i: int) -> list[tuple[int, int]]:
         """The fenced code blocks closed above line ``i`` (opening and closing fence lines)."""

@@ -83,12 +83,15 @@ _WRAPPER_SPELLINGS = {
     "ionice": "ionice", "stdbuf": "stdbuf", "timeout": "timeout", "nohup": "nohup",
     "hwloc-bind": "hwloc-bind", "systemd-run": "systemd-run", "cset": r"cset\s+(?:shield|proc)",
     "cpulimit": "cpulimit", "schedtool": "schedtool", "prlimit": "prlimit",
-    "setarch": r"setarch\s+[\w-]+"}
+    "setarch": r"setarch\s+[\w-]+", "valgrind": "valgrind"}
 # Wrappers that place or prioritise the process (CPUs, NUMA nodes, scheduler, CPU share): they
 # change what openssl measures, so two runs behind different ones are no replicates of one
 # setting. The other wrappers (sudo, time, env, nohup, stdbuf, ...) run it unchanged.
 _PLACERS = frozenset({"taskset", "numactl", "hwloc-bind", "cset", "chrt", "nice", "schedtool",
                       "cpulimit"})
+# Wrappers that run openssl on a synthetic CPU of their own (valgrind's tools: many times
+# slower, with a capability vector that is not the host's): what it measures is theirs.
+_INSTRUMENTS = frozenset({"valgrind"})
 _WRAPPER_NAMES = frozenset(_WRAPPER_SPELLINGS)
 _WRAPPER = rf"(?:(?:/[\w.-]+)*/)?(?:{'|'.join(_WRAPPER_SPELLINGS.values())}|\S+\.(?:sh|pl|py))(?:\s+(?:-[ugeC]\s+(?!openssl\b)[\w.,:-]+|-\S+|\d\S*|[a-z]+:\d[\w.:,-]*))*+\s+"
 _ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S+)\s+"
@@ -193,7 +196,12 @@ def _bomless_utf16(data: bytes) -> str | None:
 # `(END)`, `nohup.out (END)`, `-M`'s `speed.log lines 1-24/64 37%`): no text, a line blank.
 _PAGER = re.compile(r"^[ \t]*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
                     r"(?:lines \d+-\d+/\d+(?: \d{1,3}%| \(END\))?|\(END\)))[ \t]*$", re.M)
-_GITLAB_SECTION = re.compile(r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?\r(?:\x1b\[0K)?")
+# A CI log's markers that end in a CR ending no line (GitLab's `section_start:1772600706:step`,
+# Travis CI's `travis_fold:start:worker_info` and `travis_time:end:0b7e21d5:start=...,event=script`)
+_CI_MARKER = re.compile(r"(?:section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?"
+                        r"|travis_(?:fold|time):(?:start|end):[\w.:=,-]*)\r(?:\x1b\[0K)?")
+# A CR as `cat -v` or an editor shows it, ending a line saved with CRLF ends (`^M`)
+_SHOWN_CR = re.compile(r"\^M$", re.M)
 
 
 def split_lines(text: str) -> list[str]:
@@ -209,13 +217,15 @@ def split_lines(text: str) -> list[str]:
     """
     overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
-        if "section_" in text:  # (GitLab's section markers end in a CR that ends no line)
-            text = _GITLAB_SECTION.sub("", text)
+        if "section_" in text or "travis_" in text:  # (CI markers: see _CI_MARKER)
+            text = _CI_MARKER.sub("", text)
         if "\r\n" not in text:
             text = text.replace("\r", "\n")  # (old Mac line ends)
         else:
             text = text.replace("\r\n", "\n")
             overwritten = overwritten or "\r" in text  # (a terminal's progress, overwritten)
+    if "^M\n" in text:
+        text = _SHOWN_CR.sub("", text)
     if any(c in text for c in _MOJIBAKE_HINT):
         for bad, good in _MOJIBAKE:
             text = text.replace(bad, good)
@@ -673,7 +683,7 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
 # (GNU parallel's `--tag`, `xargs`-driven scripts: the job's argument, then a TAB, `md5\t`,
 # `-evp aes-128-gcm\t`, a word first (`#\t` starts a comment); a TAB an editor put for spaces
 # is no tag: a tag repeats on every line of its block, a table's first column does not)
-_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]"
+_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]|==\d{1,9}+=="
         r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
         r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)"
         r"|[ ]*+-?\w\S{0,63}+(?:[ ]\S{1,63}+){0,3}+\t")
@@ -1602,9 +1612,10 @@ def _loop_body(line: str, m: re.Match, outer: str) -> dict:
             "tail1": _TAIL_1.search(m.string, m.end("args")) is not None}
 
 
-def placement(pre: str) -> str | None:
+def placement(pre: str, kinds: frozenset[str] = _PLACERS) -> str | None:
     """The words of the wrappers before a command that place or prioritise it, as written
-    (None: none does).
+    (None: none does); ``kinds``: the wrappers looked for (``_INSTRUMENTS``: those that run
+    it on a CPU of their own, ``valgrind --tool=callgrind``).
 
     >>> placement("numactl --cpunodebind=0 --membind=0 "), placement("sudo nice -n -20 hwloc-bind core:2 -- ")
     ('numactl --cpunodebind=0 --membind=0', 'nice -n -20 hwloc-bind core:2')
@@ -1615,11 +1626,11 @@ def placement(pre: str) -> str | None:
     for token in pre.split():
         name = token.rsplit("/", 1)[-1]
         if name in _WRAPPER_NAMES or "=" in token.partition("-")[0] or token == "--":
-            placing = name in _PLACERS
+            placing = name in kinds
             if not placing:
                 continue
         if placing:
-            words.append(name if name in _PLACERS else token)
+            words.append(name if name in kinds else token)
     return " ".join(words) or None
 
 
@@ -1642,6 +1653,8 @@ def _command(m: re.Match, prompted: bool, outer: str = "") -> dict | None:
         out["conditions"].update(environment_conditions(f"{outer} {m['pre']}"))
     if m["pre"] and (pinning := placement(m["pre"])):
         out["conditions"]["pinning"] = pinning
+    if m["pre"] and (instrument := placement(m["pre"], _INSTRUMENTS)):
+        out["conditions"]["instrumentation"] = instrument
     it = iter(range(len(args)))
     for i in it:
         a = args[i].lstrip("-") if args[i].startswith("-") else None
