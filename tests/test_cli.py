@@ -106,6 +106,26 @@ def test_no_progress_bar_in_redirected_stderr_and_quiet_is_quiet(tmp_path):
     assert (tmp_path / "again.csv").read_bytes() == (tmp_path / "all.csv").read_bytes()
 
 
+@pytest.mark.openssl
+def test_capture_python_times_the_ciphers_of_algorithms_it_can(tmp_path):
+    """`--python` beside `--algorithms`: cryptography times the same ciphers as openssl (those
+    it has), so the two libraries compare cell by cell; with none it has, its default, said."""
+    out = tmp_path / "cap"
+    common = ["--sizes", "1024", "--repeats", "1", "--seconds", "1", "--isa", "native",
+              "--python"]
+    done = run("capture", "--algorithms", "chacha20-poly1305,sha256", *common, "-o", out)
+    assert done.returncode == 0, done.stderr.decode()
+    df = cipherlab.ingest(out)
+    by_tool = df.groupby(df["tool"].astype(str))["algorithm"].agg(lambda a: set(a.astype(str)))
+    assert by_tool.to_dict() == {"openssl": {"chacha20-poly1305", "sha256"},
+                                 "cryptography": {"chacha20-poly1305"}}
+    none = run("capture", "--algorithms", "sha256", *common, "-o", tmp_path / "none")
+    assert none.returncode == 0, none.stderr.decode()
+    assert "cryptography times none of --algorithms (sha256)" in none.stderr.decode()
+    assert set(cipherlab.ingest(tmp_path / "none").query("tool == 'cryptography'")[
+        "algorithm"].astype(str)) == {"aes-128-gcm", "aes-128-cbc"}
+
+
 @pytest.mark.parametrize("command, needs, args, by", [
     ("capture-gnutls", "gnutls-cli", ["--isa", "native"], "isa"),
     ("capture-jca", "java", ["--sizes", "16384", "--seconds", "0.3", "--warmup", "0.2",

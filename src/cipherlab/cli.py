@@ -232,7 +232,7 @@ def _capture(args) -> int:
                        f"({st['elapsed_s']:g} s); the rule is in {out}/stopping.json")
     failed = frames[0].attrs.get("failed_hosts", {}) if frames else {}
     if args.python or args.python_only:
-        algs = args.python_algorithms or (args.algorithms if args.python_only else None)
+        algs = args.python_algorithms or _python_algorithms(args)
         frames.append(cipherlab.capture_python(algs, out=out, timing=args.timing,
                                                progress=_progress(args), **given, **sequential))
     df = cipherlab.concat(frames)
@@ -243,6 +243,22 @@ def _capture(args) -> int:
               f"them with the same command and --resume", file=sys.stderr)
         return 1
     return 0
+
+
+def _python_algorithms(args) -> list[str] | None:
+    """What ``--python`` times without ``--python-algorithms``: the ``--algorithms`` that
+    cryptography can time (the same ciphers on both sides, so the libraries compare), all of
+    them with ``--python-only``; none given, or none it can time: its default, said."""
+    from cipherlab.runners._pyworker import ALGORITHMS
+
+    if args.python_only or not args.algorithms:
+        return args.algorithms
+    common = [a for a in args.algorithms if a in ALGORITHMS]
+    if not common:
+        _say(args, f"cipherlab capture: note: cryptography times none of --algorithms "
+                   f"({','.join(args.algorithms)}); --python times its default "
+                   f"(aes-128-gcm,aes-128-cbc); choose with --python-algorithms", err=True)
+    return common or None
 
 
 def _progress(args) -> bool:
@@ -438,7 +454,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--python-only", action="store_true",
                    help="time only the cryptography package (--algorithms then names its ciphers)")
     s.add_argument("--python-algorithms", type=_csv, default=None,
-                   help="ciphers for --python (default aes-128-gcm,aes-128-cbc)")
+                   help="ciphers for --python (default: those of --algorithms it can "
+                        "time, else aes-128-gcm,aes-128-cbc)")
     s.add_argument("--hosts", default=None, metavar="HOSTS",
                    help="benchmark these machines over SSH (at the same time, each one run "
                         "after another) instead of this one: names or ~/.ssh/config aliases "
