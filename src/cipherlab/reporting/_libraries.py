@@ -96,8 +96,9 @@ def libraries(df: pd.DataFrame, w: Writer) -> Section:
         f"log scale); blank: not measured by that library.",
         aspect=0.3 + 0.06 * d["library · ISA"].nunique()))
     sec.blocks.append(w.table(
-        "libraries", res, "Each library's throughput over the openssl CLI's, per algorithm, "
-        "message size and ISA preset.",
-        ["algorithm", "operation", "block_bytes", "isa", "candidate", "baseline", "ratio",
+        "libraries", res.rename(columns={"candidate": "library"}),
+        "Each library's throughput over the openssl CLI's, per algorithm, message size and ISA "
+        "preset.",
+        ["algorithm", "operation", "block_bytes", "isa", "library", "baseline", "ratio",
          "ci_low", "ci_high", "p_adjusted", "n_candidate", "n_baseline"]))
     return sec

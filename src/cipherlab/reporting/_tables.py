@@ -46,6 +46,7 @@ HEADERS = {
     "cycles_per_byte": "Cycles/B", "clock_hz": "Clock (GHz)", "check": "Check",
     "source": "File", "line": "Line", "message": "Why", "runs": "Runs", "cells": "Cells",
     "algorithms": "Algorithms", "tools": "Tools", "fact": "", "capture_id": "Capture",
+    "library": "Library",
 }
 
 
