@@ -21,8 +21,8 @@ text with a fixed-format reader; the ratio is still printed.) Last, an archive: 
 watcher process samples the memory of this process and its workers (target: peak under 4x the
 input), and read twice more through a content-hash cache in a temporary folder (filled, then
 read from it: the warm figure). Every figure but that one reads with ``cache=False``: a cold
-read is the target, whatever ``CIPHERLAB_CACHE`` says. Every figure line ends with the load average, which says how much other work shared the
-CPUs.
+read is the target, whatever ``CIPHERLAB_CACHE`` says. Every figure line ends with the load
+average, which says how much other work shared the CPUs.
 Timings are the best of ``--repeat`` runs (the minimum is the least disturbed by other load);
 CPU times include the worker processes'.
 """
@@ -73,7 +73,8 @@ def legacy_post(rng) -> str:
     body = [f"Box {rng.randrange(1000)} (P3 {rng.choice([500, 750, 1000])}Mhz):\n",
             R.header_098("0.9.8g", "19 Oct 2007")]
     body.append(R.sym_table([(n, _rates(rng, 5)) for n in LEGACY], R.SIZES_5))
-    body.append(R.rsa_table([(b, rng.uniform(10, 500), rng.uniform(500, 6000)) for b in (512, 1024, 2048, 4096)]))
+    body.append(R.rsa_table([(b, rng.uniform(10, 500), rng.uniform(500, 6000))
+                             for b in (512, 1024, 2048, 4096)]))
     body.append(R.dsa_table([(b, rng.uniform(50, 500), rng.uniform(50, 500)) for b in (512, 1024, 2048)]))
     text = "".join(body)
     return R.mail_wrap(text, 72, quote="> " if rng.random() < 0.5 else "") + "\n"

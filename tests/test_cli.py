@@ -50,7 +50,8 @@ def test_version_and_help_are_plain_text_with_help_for_every_option():
 @pytest.mark.parametrize("args, status, needle", [
     (["report", "nothere.txt", "-o", "{tmp}/r"], 1, "nothere.txt"),
     (["ingest", SEED, "-o", "out.xlsx"], 2, "expected a .csv or .parquet path"),
-    (["ingest", SEED, "-o", "/missing/dir/x.csv"], 2, "'/missing/dir' of '/missing/dir/x.csv' does not exist"),
+    (["ingest", SEED, "-o", "/missing/dir/x.csv"], 2,
+     "'/missing/dir' of '/missing/dir/x.csv' does not exist"),
     (["ingest", SEED, "-c", "timing=bogus"], 2, "`timing` must be one of 'cpu' or 'elapsed'; not 'bogus'"),
     (["ingest", "{tmp}/empty.txt"], 1, "no measurements"),
 ])

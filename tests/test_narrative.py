@@ -73,7 +73,8 @@ def test_crossover_text_reads_the_crossover_of_the_bundled_aws_seed():
     cross = cipherlab.stats.crossover(pair, groupby=["aesni", "algorithm", "operation"])
     on = narrative.pick(cross, aesni="on")
     assert on.regime == "a overtakes b"
-    assert narrative.crossover_text(on).startswith(f"at **{cipherlab.plots.format_bytes(on.crossover_bytes)}**")
+    at = cipherlab.plots.format_bytes(on.crossover_bytes)
+    assert narrative.crossover_text(on).startswith(f"at **{at}**")
     assert narrative.crossover_text(narrative.pick(cross, aesni="off")).startswith("never")
 
 

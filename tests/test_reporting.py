@@ -1,8 +1,9 @@
 """cipherlab.report(): the whole analysis of the bundled data, its files, and the page in Chromium.
 
 The bundled report is built once per test session (tests/conftest.py: it is the slow part, ~10-30 s
-on 2 cores) and shared by the file checks, the layout test and the browser test. Expected numbers are recomputed here through the public API
-(stats on the bundled data) or from the seed text by hand, with the arithmetic in a comment.
+on 2 cores) and shared by the file checks, the layout test and the browser test. Expected numbers
+are recomputed here through the public API (stats on the bundled data) or from the seed text by
+hand, with the arithmetic in a comment.
 """
 
 import io

@@ -205,9 +205,11 @@ def faster_by_size(result: pd.DataFrame) -> str:
     ...                   "ci_low": [4.91, 2.14, 2.01, 0.869], "ci_high": [5.66, 2.25, 2.28, 1.013],
     ...                   "significant": [True, True, True, False]})
     >>> faster_by_size(t)
-    'chacha20-poly1305 is faster than aes-128-gcm at 16 B–1 KiB (2.14–5.27×); not significantly different at 16 KiB (0.94× [0.87, 1.01])'
+    'chacha20-poly1305 is faster than aes-128-gcm at 16 B–1 KiB (2.14–5.27×); not significantly
+    different at 16 KiB (0.94× [0.87, 1.01])'
     >>> faster_by_size(t.assign(significant=None, ci_low=None, ci_high=None)[:2])
-    'chacha20-poly1305 against aes-128-gcm, described (one run per side: not tested): 2.19–5.27× at 16 B–256 B'
+    'chacha20-poly1305 against aes-128-gcm, described (one run per side: not tested): 2.19–5.27×
+    at 16 B–256 B'
     """
     for column in ("candidate", "baseline", "block_bytes", "ratio", "significant"):
         if column not in result.columns:

@@ -116,7 +116,7 @@ def _series(frame: pd.DataFrame, keys: Sequence[str], hue: str | None):
     others = [k for k in keys if k != hue]
     other_labels = label_from_keys(firsts, others) if others else ["" for _ in labels]
     style_of = {lab: i for i, lab in enumerate(dict.fromkeys(other_labels))}
-    for (name, rows), label, other in zip(groups, labels, other_labels):
+    for (_, rows), label, other in zip(groups, labels, other_labels):
         hue_value = rows[hue].iloc[0] if hue in rows.columns else None
         yield label, hue_value, rows, style_of[other], other
 
@@ -257,10 +257,10 @@ def _splitting_columns(d: pd.DataFrame, fixed: list[str]) -> list[str]:
     candidate is chosen when it takes several values among such rows, unless it merely numbers
     their repeats: a run (or file, label) per repeat, each of its values holding one numbered
     ``repeat`` and no two values the same one. What was measured (``isa_off``, ``aesni``, ``tier``,
-    ``isa``, the ``operation``, the ``tool``) never numbers repeats, and rows without a repeat number are repeats of nothing:
-    openssl rows (no repeat) and ``cryptography`` rows (repeats 0-4) of one algorithm, block size
-    and condition are two lines, not one line with a band. Columns implied by the chosen ones (a
-    label naming the condition, a run number) are skipped.
+    ``isa``, the ``operation``, the ``tool``) never numbers repeats, and rows without a repeat
+    number are repeats of nothing: openssl rows (no repeat) and ``cryptography`` rows (repeats
+    0-4) of one algorithm, block size and condition are two lines, not one line with a band.
+    Columns implied by the chosen ones (a label naming the condition, a run number) are skipped.
     """
     chosen: list[str] = []
     # repeat numbers as codes (NaN: none), whatever their dtype (ints, categories, NA)
@@ -305,8 +305,9 @@ def throughput(df: pd.DataFrame, *, x: str = "block_bytes", y: str = "bytes_per_
         Column coloured by :func:`cipherlab.plots.palette` (consistent colours per algorithm).
     style
         Column told apart by markers and dashes. ``"auto"`` picks the columns among ``isa_off``,
-        ``aesni``, ``tier``, ``isa``, ``operation``, ``tool``, ``label``, ``source``, ``run`` whose values differ within one
-        hue level and block size (joined when several do), so that a line pools only the
+        ``aesni``, ``tier``, ``isa``, ``operation``, ``tool``, ``label``, ``source``, ``run``
+        whose values differ within one hue level and block size (joined when several do), so
+        that a line pools only the
         numbered repeats of one measurement: different tools, conditions or runs are never one
         line, while a run per repeat (as :func:`cipherlab.capture` makes) is one line with its
         band. ``None`` pools everything.

@@ -179,7 +179,8 @@ def save_figure(fig, path: str | Path, formats: Sequence[str] = ("pdf", "svg", "
     formats = [str(f).lower().lstrip(".") for f in ([formats] if isinstance(formats, str) else formats)]
     bad = [f for f in formats if f not in _FORMATS]
     if bad or not formats:
-        raise ValueError(f"`formats` must be a non-empty selection of {list(_FORMATS)}; not {bad or formats!r}")
+        raise ValueError(f"`formats` must be a non-empty selection of {list(_FORMATS)}; "
+                         f"not {bad or formats!r}")
     if not float(dpi) > 0:
         raise ValueError(f"`dpi` must be a positive number; not {dpi!r}")
     from matplotlib.figure import Figure

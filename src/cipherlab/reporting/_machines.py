@@ -209,8 +209,9 @@ def _comparison(sec: Section, w: Writer, title: str, sub: pd.DataFrame, note: st
     compared = unique_values(res["algorithm"])
     drawn = sorted(compared, key=lambda a: (-counts[a], shown.index(a) if a in shown
                                             else len(shown)))[:4]
+    ratios = res[res["algorithm"].isin(drawn)]
     sec.blocks.append(w.figure(
-        f"{noun}s-ratio-{slug}", lambda ax, res=res[res["algorithm"].isin(drawn)]: plots.speedup(
+        f"{noun}s-ratio-{slug}", lambda ax, res=ratios: plots.speedup(
             res, expected=None, hue="algorithm", palette=w.colours, ax=ax,
             ylabel=f"Relative to {baseline}" if len(baseline) < 16 else "Relative to baseline"),
         f"Throughput of each {noun} relative to {baseline} ({title}), with 95 % intervals "

@@ -73,10 +73,11 @@ def small_blocks(df: pd.DataFrame, w: Writer) -> Section:
     for _, first in fit.drop_duplicates(group_keys).iterrows():
         key = {k: first[k] for k in group_keys}
         rows, sub_rows = fit[rows_of(fit, key)], sub[rows_of(sub, key)]
+        crossing = cross[rows_of(cross, key)]
         where = _context(first, keys)
         sec.blocks.append(w.figure(
             f"cost-model-{slugify(where)}",
-            lambda ax, rows=rows, sub_rows=sub_rows, c=cross[rows_of(cross, key)]:
+            lambda ax, rows=rows, sub_rows=sub_rows, c=crossing:
             plots.cost_model(rows, sub_rows, crossover=c, palette=w.colours, ax=ax),
             f"Time per call against block size with the fitted t0 + c·n lines and their 95 % "
             f"bands, {where}; dashed vertical: where the two lines cross (shaded: its interval)."

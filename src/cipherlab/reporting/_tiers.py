@@ -23,7 +23,8 @@ def tiers(df: pd.DataFrame, w: Writer) -> Section:
         "OpenSSL can run a cipher as portable C (<code>no-asm</code>), as hand-written assembler "
         "(<code>asm</code>, which on recent CPUs already uses AES-NI and SHA extensions), or "
         "through hardware and kernel engines (VIA PadLock, the Linux kernel's AF_ALG). The "
-        "ratios below are each tier's throughput over the baseline tier (<code>no-asm</code> unless <code>--baseline</code> names another) on the same machine and "
+        "ratios below are each tier's throughput over the baseline tier (<code>no-asm</code> "
+        "unless <code>--baseline</code> names another) on the same machine and "
         "build. These tables hold one run per machine and tier at one block size, so the ratios "
         "are descriptive: there is nothing to test them against (the table says "
         "<code>no replication</code>).")

@@ -496,7 +496,9 @@ def qualified(table: pd.DataFrame, folder: str | os.PathLike) -> pd.DataFrame:
         return table
     name = Path(folder).name
     src = table["source"]
-    fix = (lambda v: f"{name}/{v}" if str(v).startswith("runs/") else v)
+
+    def fix(v):
+        return f"{name}/{v}" if str(v).startswith("runs/") else v
     if isinstance(src.dtype, pd.CategoricalDtype):
         new = src.cat.rename_categories([fix(c) for c in src.cat.categories])
     else:

@@ -24,9 +24,11 @@ Examples
 ['alice', 'bob@build-box']
 >>> import tempfile, pathlib
 >>> inv = pathlib.Path(tempfile.mkdtemp()) / "hosts.ini"
->>> _ = inv.write_text("[arm]\\npi[3:4] ansible_user=pi board=rpi\\n[arm:vars]\\nopenssl_path=/opt/ssl/bin/openssl\\n")
+>>> _ = inv.write_text("[arm]\\npi[3:4] ansible_user=pi board=rpi\\n"
+...                    "[arm:vars]\\nopenssl_path=/opt/ssl/bin/openssl\\n")
 >>> read_hosts(f"@{inv}")
-[SshHost(name='pi3', user='pi', openssl='/opt/ssl/bin/openssl', labels={'board': 'rpi'}), SshHost(name='pi4', user='pi', openssl='/opt/ssl/bin/openssl', labels={'board': 'rpi'})]
+[SshHost(name='pi3', user='pi', openssl='/opt/ssl/bin/openssl', labels={'board': 'rpi'}),
+ SshHost(name='pi4', user='pi', openssl='/opt/ssl/bin/openssl', labels={'board': 'rpi'})]
 """
 
 from __future__ import annotations

@@ -923,7 +923,8 @@ def _label_cpuinfo(frame):
                         continue
                     warnings.warn(f"{source}: no run without OPENSSL_{m['cap']} to compare with, "
                                   f"so isa_off lists what OPENSSL_{m['cap']}={m['env']} asks to "
-                                  f"switch off, whether or not this CPU had it", IngestWarning)
+                                  f"switch off, whether or not this CPU had it", IngestWarning,
+                                  stacklevel=2)
             if ref is not None:
                 labels[p] = (isa_off(ref, mask), aesni_state(ref, mask))
     for found in groups.values():  # the other files' runs that served: nothing was off there
@@ -955,7 +956,8 @@ def _label_cpuinfo(frame):
         what = sorted(set(out.loc[clash, "isa_off"].astype(str)))
         warnings.warn(f"{', '.join(map(str, frame.loc[clash, 'source'].unique()))}: rows labelled "
                       f"aesni=off ran with a mask that switched off {' / '.join(what)} (the isa_off "
-                      f"column): their speed-up is not AES-NI's alone", IngestWarning)
+                      f"column): their speed-up is not AES-NI's alone", IngestWarning,
+                      stacklevel=2)
     out["aesni"] = _filled(given, derived)
     return out
 
@@ -975,8 +977,6 @@ def label_asked(frame, *, stacklevel: int = 3):
     >>> label_asked(df)[["isa", "isa_off", "aesni"]].astype(object).values.tolist()
     [[nan, nan, nan], ['no-aesni', 'aesni+pclmulqdq+vaes+vpclmulqdq', 'off']]
     """
-    import pandas as pd
-
     from cipherlab.errors import IngestWarning
     if "isa_mask" not in frame.columns or frame.empty:
         return frame

@@ -39,11 +39,11 @@ __all__ = ["RunProgress", "add_note", "check_busy", "finish", "interleave", "pai
            "stop_before", "verify_presets"]
 
 C = TypeVar("C")
-I = TypeVar("I")
+K = TypeVar("K")  # a condition
 
 
-def interleave(cells: Sequence[C], conds: Sequence[I], repeats: int,
-               seed: int | None = 0) -> list[tuple[C, I, int]]:
+def interleave(cells: Sequence[C], conds: Sequence[K], repeats: int,
+               seed: int | None = 0) -> list[tuple[C, K, int]]:
     """The run order: ``(cell, condition, repeat)`` in seeded random blocks (see module docstring).
 
     Repeats are numbered from 1.

@@ -174,7 +174,8 @@ def explain_ssh_failure(stderr: str, running: str | None = None) -> str:
     """What a failed ``ssh`` means, from its message (``running``: the command it ran).
 
     >>> explain_ssh_failure("root@10.0.0.9: Permission denied (publickey).")
-    'login refused (no key that this host accepts; ... use ssh-agent or an identity file): root@10.0.0.9: Permission denied (publickey).'
+    'login refused (no key that this host accepts; ... use ssh-agent or an identity file):
+    root@10.0.0.9: Permission denied (publickey).'
     >>> explain_ssh_failure("", running="openssl")
     'the connection dropped (or the remote shell died) while `openssl` ran: ssh printed nothing'
     """

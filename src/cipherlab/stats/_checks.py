@@ -497,7 +497,8 @@ def physical_floor(algorithm: str, operation: str = "encrypt", cpu_class: str = 
 
     Examples
     --------
-    >>> physical_floor("aes-128-gcm"), physical_floor("aes-256-cbc"), physical_floor("aes-256-cbc", cpu_class="via")
+    >>> (physical_floor("aes-128-gcm"), physical_floor("aes-256-cbc"),
+    ...  physical_floor("aes-256-cbc", cpu_class="via"))
     (0.15, 1.4, 1.05)
     >>> physical_floor("hmac(sha256)"), physical_floor("idea-cbc")
     (1.0, nan)

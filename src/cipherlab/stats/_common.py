@@ -86,8 +86,9 @@ def unit_columns(df: pd.DataFrame, unit, *, what: str) -> list[str] | None:
 
     ``unit="run"`` (the default of every comparing function) is one process: the rows of one
     ``(source, run)`` of one ``capture_id``. A table without those columns cannot say where runs
-    begin: every row is then taken as its own run, with a warning. ``unit="repeat"`` makes each row a unit (repeats
-    inside one process share its state, so this understates the variance: only on request);
+    begin: every row is then taken as its own run, with a warning. ``unit="repeat"`` makes each
+    row a unit (repeats inside one process share its state, so this understates the variance:
+    only on request);
     a column name or list names the unit directly.
     """
     if unit == "run":

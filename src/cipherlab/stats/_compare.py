@@ -113,7 +113,9 @@ def _refuse_namesakes(df, by, what):
     >>> _refuse_namesakes(df, "host", "compare")
     Traceback (most recent call last):
     ...
-    cipherlab.errors.AnalysisError: compare: host 'ubuntu' names 2 machines (host_id a1, b2: two machines with one host name); compare by='host_id', or name them apart first, e.g. df['host'] = df['host'].astype(str) + ' ' + df['host_id'].astype(str).str[:8]
+    cipherlab.errors.AnalysisError: compare: host 'ubuntu' names 2 machines (host_id a1, b2: two
+    machines with one host name); compare by='host_id', or name them apart first, e.g.
+    df['host'] = df['host'].astype(str) + ' ' + df['host_id'].astype(str).str[:8]
     """
     if by != "host" or "host_id" not in df.columns:
         return

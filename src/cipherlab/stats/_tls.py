@@ -100,7 +100,7 @@ def record_layer_rates(speed: pd.DataFrame, suites: Iterable[str], *,
     for group in list(groups):
         for suite in dict.fromkeys(suites):
             out.append({"algorithm": suite, **dict(zip(keys, group)),
-                        **_predict_one(suite, lambda a, op: lookup.get((*group, a, op)))})
+                        **_predict_one(suite, lambda a, op, g=group: lookup.get((*g, a, op)))})
     cols = ["algorithm", *keys, "primitives", "predicted_send_bytes_per_s",
             "predicted_receive_bytes_per_s", "predicted_bytes_per_s", "bound", "basis"]
     return pd.DataFrame(out, columns=cols)

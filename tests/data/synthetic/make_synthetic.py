@@ -118,10 +118,14 @@ def openssl_35_rsa4_kem_sig() -> str:
     out = ["$ openssl speed -seconds 2 sha256 rsa2048 ffdh2048 ML-KEM-768 ML-DSA-65\n"]
     for size, count in zip(R.SIZES_6, [9400000, 8200000, 5600000, 2300000, 340000, 171000]):
         out.append(R.doing_sym("sha256", 2, size, count, 2.00, ops=True))
-    out += ["Doing 2048 bits private rsa sign ops for 2s: 6203 2048 bits private RSA sign ops in 1.99s\n",
-            "Doing 2048 bits public rsa verify ops for 2s: 201034 2048 bits public RSA verify ops in 2.00s\n",
-            "Doing 2048 bits public rsa encrypt ops for 2s: 190211 2048 bits public RSA encrypt ops in 2.00s\n",
-            "Doing 2048 bits private rsa decrypt ops for 2s: 6100 2048 bits private RSA decrypt ops in 2.00s\n",
+    out += ["Doing 2048 bits private rsa sign ops for 2s: "
+            "6203 2048 bits private RSA sign ops in 1.99s\n",
+            "Doing 2048 bits public rsa verify ops for 2s: "
+            "201034 2048 bits public RSA verify ops in 2.00s\n",
+            "Doing 2048 bits public rsa encrypt ops for 2s: "
+            "190211 2048 bits public RSA encrypt ops in 2.00s\n",
+            "Doing 2048 bits private rsa decrypt ops for 2s: "
+            "6100 2048 bits private RSA decrypt ops in 2.00s\n",
             "Doing 2048 bits  ffdh ops for 2s: 7801 2048-bits FFDH ops in 2.00s\n",
             "Doing ML-KEM-768 keygen ops for 2s: 120345 ML-KEM-768 KEM keygen ops in 2.00s\n",
             "Doing ML-KEM-768 encaps ops for 2s: 110234 ML-KEM-768 KEM encaps ops in 2.00s\n",
@@ -142,8 +146,10 @@ def openssl_35_rsa4_kem_sig() -> str:
 def openssl_35_mr() -> str:
     """3.2+ -mr: RSA 4-rate +F2, renumbered +R<n>, KEM/SIG +DTP prompts, +F9 (KEM) and +F10 (SIG)."""
     out = []
-    for bits, what, n, count in ((2048, "private:rsa sign", 1, 31171), (2048, "public:rsa verify", 2, 1005170),
-                                 (2048, "public:rsa encrypt", 3, 951055), (2048, "private:rsa decrypt", 4, 30500),
+    for bits, what, n, count in ((2048, "private:rsa sign", 1, 31171),
+                                 (2048, "public:rsa verify", 2, 1005170),
+                                 (2048, "public:rsa encrypt", 3, 951055),
+                                 (2048, "private:rsa decrypt", 4, 30500),
                                  (256, "sign:ecdsa", 7, 477660), (256, "verify:ecdsa", 8, 160980)):
         out.append("+DTP:%d:%s:%d\n+R%d:%ld:%d:%.2f\n" % (bits, what, 10, n, count, bits, 10.0))
     for name, ops, first in (("ML-KEM-768", ("keygen", "encaps", "decaps"), 15),
@@ -164,7 +170,8 @@ def libressl() -> str:
             ("aes-128 cbc", [150234560.0, 160345670.0, 162456780.0, 163567890.0, 163678900.0])]
     return "".join([
         "MacBook Air (M1), stock LibreSSL\n",
-        "LibreSSL 2.8.3\nbuilt on: date not available\noptions:bn(64,64) rc4(16x,int) des(idx,cisc,16,int) aes(partial) blowfish(idx) \n"
+        "LibreSSL 2.8.3\nbuilt on: date not available\n"
+        "options:bn(64,64) rc4(16x,int) des(idx,cisc,16,int) aes(partial) blowfish(idx) \n"
         "compiler: information not available\n",
         R.sym_table(rows, R.SIZES_5),
         R.rsa_table([(2048, 1500.2, 52345.6)]),
