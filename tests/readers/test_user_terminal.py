@@ -993,3 +993,50 @@ def test_two_files_side_by_side_in_sdiff_are_two_runs():
     df = _read("\n".join(lines) + "\n")
     assert df.run.nunique() == 2 and sorted(set(df.bytes_per_s)) == [106781730.0, 116781730.0,
                                                                       276154880.0, 286154880.0]
+
+
+def test_paste_of_two_speed_files_is_two_runs_and_a_two_column_tsv_is_no_paste():
+    """``paste a b`` (610): one TAB between the files' lines, both sides openssl lines: two
+    runs, the right side's values no columns of the left's; a variant where the left file
+    ends first (its lines empty before the TAB). A TSV of a name and a value is left whole."""
+    left = ["type             16 bytes     64 bytes", "md5              42413.95k   162547.78k",
+            "sha1             73942.72k   248119.98k", "sha256           77937.70k   264955.46k"]
+    right = ["version: 3.0.19", "type             16 bytes     64 bytes",
+             "md5             106781.73k   276154.88k", "sha1            241007.63k   640528.75k",
+             "sha256          217350.81k   780407.23k"]
+    text = "$ paste b.txt a.txt\n" + "\n".join(
+        f"{a}\t{b}" for a, b in zip(left + [""], right)) + "\n"
+    df = _read(text)
+    assert df.run.nunique() == 2
+    assert _runs(df, "tool_version") == [None, "3.0.19"]
+    md5 = df[df.algorithm == "md5"].sort_values(["run", "block_bytes"])
+    assert list(md5.bytes_per_s / 1e3) == pytest.approx([42413.95, 162547.78, 106781.73, 276154.88])
+    tsv = "algorithm\tops\nrsa2048 sign\t2054.0\nrsa2048 verify\t38975.0\necdsa-p256 sign\t29380.8\n"
+    from cipherlab.readers._text import pasted_sides
+    lines = tsv.split("\n")
+    assert pasted_sides(lines, None) == [(lines, None)]
+
+
+def test_a_narrow_sdiff_cuts_values_and_no_cut_value_is_read_as_a_number():
+    """``sdiff -w 80`` cuts each file's line at 37 columns (`162547.7` of `162547.78k`): the
+    cut rows are reported or flagged, never read as values."""
+    import warnings
+
+    import cipherlab
+    from cipherlab.errors import IngestError
+    rows = [("md5              42413.95k   162547.7", "md5             106781.73k   276154.8"),
+            ("sha1             73942.72k   248119.9", "sha1            241007.63k   640528.7"),
+            ("sha256           77937.70k   264955.4", "sha256          217350.81k   780407.2")]
+    head = "type             16 bytes     64 byte\ttype             16 bytes     64 byte\n"
+    text = "$ sdiff -w 80 b.txt a.txt\n" + head + "".join(f"{a} |\t{b}\n" for a, b in rows)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df = cipherlab.ingest(text)
+        except IngestError as err:
+            assert "look like measurements" in str(err)
+            return
+    cut = {162547.7e3, 276154.8e3, 248119.9e3, 640528.7e3, 264955.4e3, 780407.2e3}
+    unflagged = df[df.flag.isna()] if "flag" in df else df
+    assert not set(unflagged.bytes_per_s.round(-2)) & {round(v, -2) for v in cut}
+    assert any("not placed" in str(w.message) for w in caught) or df.flag.notna().any()

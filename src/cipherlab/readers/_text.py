@@ -381,6 +381,8 @@ def documents(text: str, source: str = "<text>"
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
     if "|\t" in text:
         parts = [side for lines, origin in parts for side in sides(lines, origin)]
+    elif "\t" in text:
+        parts = [side for lines, origin in parts for side in pasted_sides(lines, origin)]
     return [got for lines, origin in parts for got in sources(lines, origin)]
 
 
@@ -479,6 +481,42 @@ def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
     for n in range(first, last):
         e = expanded[n]
         left[n], right[n] = e[:g].rstrip(), e[r:].rstrip()
+    return [(left, origin), (right, origin)]
+
+
+# A line of openssl speed output as ``paste a.txt b.txt`` puts one beside another (a TAB
+# between, no gutter): a table's header or row (a name, then two values), a public-key
+# header, a version or progress line.
+_OPENSSL_HALF = re.compile(r"\s*(?:type\s+\d+ bytes|sign\s+verify|version:|built on:|options:|"
+                           r"compiler:|CPUINFO:|Doing\s|\S[^\t]*?\s\d[\d.]*k?\s+\d[\d.]*k?(?:\s|$))")
+
+
+def pasted_sides(lines: list[str], origin: list[int] | None
+                 ) -> list[tuple[list[str], list[int] | None]]:
+    """The two files of ``paste a.txt b.txt`` (each line: a's line, a TAB, b's line), each a
+    text of the same lines, where lines of one TAB each hold an openssl line on both sides on
+    three lines or more (a two-column TSV table holds a name or a number on one side: no
+    openssl line); the block of one-TAB lines around them is split; else ``[(lines, origin)]``.
+
+    >>> row = "md5  1.00k  2.00k\\tmd5  3.00k  4.00k"
+    >>> pasted_sides(["$ paste a b", row, row, row, "\\tsha1  5.00k  6.00k"], None)[1][0]
+    ['', 'md5  3.00k  4.00k', 'md5  3.00k  4.00k', 'md5  3.00k  4.00k', 'sha1  5.00k  6.00k']
+    """
+    one = [line.count("\t") == 1 for line in lines]
+    both = [n for n, line in enumerate(lines) if one[n] and all(
+        _OPENSSL_HALF.match(half) for half in line.split("\t"))]
+    if len(both) < _SHARED_BLOCK:
+        return [(lines, origin)]
+    first, last = both[0], both[-1] + 1
+    if not all(one[first:last]):
+        return [(lines, origin)]  # (a line of no TAB or of several inside: no paste of two files)
+    while first > 0 and one[first - 1]:
+        first -= 1
+    while last < len(lines) and one[last]:
+        last += 1
+    left, right = list(lines), [""] * len(lines)
+    for n in range(first, last):
+        left[n], right[n] = (half.rstrip() for half in lines[n].split("\t"))
     return [(left, origin), (right, origin)]
 
 
