@@ -481,7 +481,29 @@ def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
     for n in range(first, last):
         e = expanded[n]
         left[n], right[n] = e[:g].rstrip(), e[r:].rstrip()
-    return [(left, origin), (right, origin)]
+    return [(_uncut(side, first, last, origin), origin) for side in (left, right)]
+
+
+def _uncut(side: list[str], first: int, last: int, origin: list[int] | None) -> list[str]:
+    """One file's lines of a side-by-side diff without the last word of each line the diff cut
+    at its half width (``sdiff -w 80`` prints 37 columns of each: ``162547.7`` of
+    ``162547.78k``), which is no value; a warning names those lines. The width is the longest
+    line's: a line as long may have lost its end (a text that fits has none; one cut right
+    after a blank is stripped of it, and stays loud where its rest is no cell: a header's
+    ``16384`` without ``bytes``)."""
+    width = max(map(len, side[first:last]), default=0)
+    cut = [n for n in range(first, last) if len(side[n]) == width]
+    if not cut or width < _PANE_WIDTH:
+        return side
+    side = list(side)
+    for n in cut:  # (back to the gap before the last cell: `64 byte` of `64 bytes` goes whole)
+        gap = side[n].rfind("  ")
+        side[n] = side[n][:max(gap if gap >= 0 else side[n].rfind(" "), 0)].rstrip()
+    numbers = [origin[n + 1] if origin else n + 1 for n in cut]
+    warnings.warn(LineWarning(f"line(s) {{lines}} are cut at column {width} by the side-by-side "
+                              "view: their last word may be part of a value, not read",
+                              numbers=numbers), IngestWarning, stacklevel=3)
+    return side
 
 
 # A line of openssl speed output as ``paste a.txt b.txt`` puts one beside another (a TAB
