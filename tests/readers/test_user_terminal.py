@@ -1005,7 +1005,7 @@ def test_paste_of_two_speed_files_is_two_runs_and_a_two_column_tsv_is_no_paste()
              "md5             106781.73k   276154.88k", "sha1            241007.63k   640528.75k",
              "sha256          217350.81k   780407.23k"]
     text = "$ paste b.txt a.txt\n" + "\n".join(
-        f"{a}\t{b}" for a, b in zip(left + [""], right)) + "\n"
+        f"{a}\t{b}" for a, b in zip(left + [""], right, strict=True)) + "\n"
     df = _read(text)
     assert df.run.nunique() == 2
     assert _runs(df, "tool_version") == [None, "3.0.19"]
@@ -1037,3 +1037,16 @@ def test_a_narrow_sdiff_cuts_values_and_no_cut_value_is_read_as_a_number():
     assert df.run.nunique() == 2 and set(df.block_bytes) == {16}
     assert sorted(df.bytes_per_s / 1e3) == pytest.approx(
         sorted([42413.95, 73942.72, 77937.70, 106781.73, 241007.63, 217350.81]))
+
+
+def test_a_pagers_status_line_quoted_in_a_reply_is_no_caption():
+    """`more`'s `--More--(81%)` between two tables (037) behind a reply's `> `: a blank line,
+    not a caption naming (and starting) a run of its own; a variant quoted twice, `less`'s."""
+    rsa = (">                   sign    verify    sign/s verify/s\n"
+           "> rsa 2048 bits 0.000248s 0.000015s   4030.0  65251.0\n")
+    ecdsa = (">                               sign    verify    sign/s verify/s\n"
+             ">  256 bits ecdsa (nistp256)   0.0000s   0.0001s  63565.3  19985.7\n")
+    for status in ("> --More--(81%)", "> > speed.log lines 1-24/64 37%"):
+        df = _read(f"On the Pi:\n>\n> $ more nohup.out\n{rsa}{status}\n{ecdsa}")
+        assert df.run.nunique() == 1 and set(df.label) == {"Pi"}
+        assert sorted(df.ops_per_s) == pytest.approx([4030.0, 19985.7, 63565.3, 65251.0])

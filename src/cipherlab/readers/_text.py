@@ -190,8 +190,9 @@ def _bomless_utf16(data: bytes) -> str | None:
 
 
 # A pager's status line, left in a copy of the screen it paged (more's `--More--(81%)`, less's
-# `(END)`, `nohup.out (END)`, `-M`'s `speed.log lines 1-24/64 37%`): no text, a line blank.
-_PAGER = re.compile(r"^[ \t]*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
+# `(END)`, `nohup.out (END)`, `-M`'s `speed.log lines 1-24/64 37%`): no text, a line blank;
+# behind a mail reply's quote marks too (`> --More--(81%)`).
+_PAGER = re.compile(r"^[ \t]*+(?:>[ \t]?)*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
                     r"(?:lines \d+-\d+/\d+(?: \d{1,3}%| \(END\))?|\(END\)))[ \t]*$", re.M)
 _GITLAB_SECTION = re.compile(r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?\r(?:\x1b\[0K)?")
 
@@ -204,8 +205,8 @@ def split_lines(text: str) -> list[str]:
 
     >>> split_lines("a\\r\\nb\\u00c2\\u00a0c\\r\\n")
     ['a', 'b c', '']
-    >>> split_lines("md5 1.00k\\n--More--(81%)\\nsha1 2.00k\\nspeed.log lines 1-24/64 37%")
-    ['md5 1.00k', '', 'sha1 2.00k', '']
+    >>> split_lines("md5 1.00k\\n--More--(81%)\\nsha1 2.00k\\nspeed.log lines 1-24/64 37%\\n> > --More--")
+    ['md5 1.00k', '', 'sha1 2.00k', '', '']
     """
     overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
