@@ -1050,3 +1050,28 @@ def test_a_pagers_status_line_quoted_in_a_reply_is_no_caption():
         df = _read(f"On the Pi:\n>\n> $ more nohup.out\n{rsa}{status}\n{ecdsa}")
         assert df.run.nunique() == 1 and set(df.label) == {"Pi"}
         assert sorted(df.ops_per_s) == pytest.approx([4030.0, 19985.7, 63565.3, 65251.0])
+
+
+def test_a_header_less_row_wrapped_by_a_mail_client_is_rejoined_never_a_run_of_its_own():
+    """A row copied alone (613: no `type` header above it) that a client wrapped after its
+    fourth value: the next line's two rates complete openssl's six sizes, one run, one row; a
+    variant quoted and cut after two of a five-size (1.0.x) row; a tail of bare numbers (no
+    `k`: another table's) completes nothing and stays loud."""
+    import warnings
+
+    import cipherlab
+    row = "aes-256-cbc     701344.20k  1070531.33k  1121088.17k  1137413.76k"
+    df = _read(f"The new box:\n\n{row}\n1140120.38k  1141002.45k\n")
+    assert df.run.nunique() == 1 and list(df.block_bytes) == [16, 64, 256, 1024, 8192, 16384]
+    assert df.bytes_per_s.iloc[-1] == pytest.approx(1141002.45e3)
+    df = _read("> md5              42413.95k   162547.78k\n> 346679.81k   467208.19k   517201.92k\n")
+    assert list(df.block_bytes) == [16, 64, 256, 1024, 8192]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df = cipherlab.ingest(f"{row}\n1140120.38  1141002.45\n")
+        except cipherlab.errors.IngestError as err:
+            assert "look like measurements" in str(err)
+        else:
+            assert df.empty or not set(df.block_bytes) & {8192, 16384}
+            assert any("not placed" in str(w.message) for w in caught)
