@@ -1075,3 +1075,28 @@ def test_a_header_less_row_wrapped_by_a_mail_client_is_rejoined_never_a_run_of_i
         else:
             assert df.empty or not set(df.block_bytes) & {8192, 16384}
             assert any("not placed" in str(w.message) for w in caught)
+
+
+def test_a_wide_sdiff_whose_lines_fit_loses_no_word():
+    """At ``sdiff -w 206`` each half is 101 columns (mark at 102, right file at 104): rows of
+    90 columns fit, the longest line is no cut one, every value is read and none is warned
+    about (the cut width is the one the gutter's column allows, not merely the longest line)."""
+    import warnings
+
+    import cipherlab
+    head = "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes"
+    left = [head,
+            "md5              42413.95k   162547.78k   346679.81k   467208.19k   517201.92k   510066.69k",
+            "sha1             73942.72k   248119.98k   653008.13k  1067820.03k  1286332.42k  1339506.69k",
+            "sha256           77937.70k   264955.46k   644097.28k  1010601.98k  1190658.05k  1221017.60k"]
+    right = [head,
+             "md5             105819.77k   271891.20k   531052.90k   669282.83k   733991.33k   754808.91k",
+             "sha1            241007.63k   640528.75k  1330811.90k  1843614.38k  2107520.34k  2129936.21k",
+             "sha256          217350.81k   780407.23k  1850842.37k  2674297.86k  3082944.51k  3177988.10k"]
+    text = "$ sdiff -w 206 b.txt a.txt\n" + "".join(
+        f"{a:<102}{' ' if a == b else '|'}\t{b}\n" for a, b in zip(left, right, strict=True))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(text)
+    assert not [w for w in caught if "cut at column" in str(w.message)]
+    assert df.run.nunique() == 2 and len(df) == 36

@@ -482,20 +482,24 @@ def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
     for n in range(first, last):
         e = expanded[n]
         left[n], right[n] = e[:g].rstrip(), e[r:].rstrip()
-    return [(_uncut(side, first, last, origin), origin) for side in (left, right)]
+    # (the half width each file's line is cut to: diff puts the mark half way between its end
+    # and the right file's column, so the mark's column leaves two widths)
+    halves = {r - d for d in range(2, 12) if r - d + (d - 1) // 2 == g}
+    return [(_uncut(side, first, last, halves, origin), origin) for side in (left, right)]
 
 
-def _uncut(side: list[str], first: int, last: int, origin: list[int] | None) -> list[str]:
+def _uncut(side: list[str], first: int, last: int, halves: set[int],
+           origin: list[int] | None) -> list[str]:
     """One file's lines of a side-by-side diff without the last word of each line the diff cut
     at its half width (``sdiff -w 80`` prints 37 columns of each: ``162547.7`` of
-    ``162547.78k``), which is no value; a warning names those lines. The width is the longest
-    line's: a line as long may have lost its end (a text that fits has none; one cut right
-    after a blank is stripped of it, and stays loud where its rest is no cell: a header's
-    ``16384`` without ``bytes``)."""
+    ``162547.78k``), which is no value; a warning names those lines. A line is cut where it is
+    as long as the longest and that is one of the ``halves`` the gutter's column allows (a
+    file that fits has none; a line cut right after a blank is stripped of it, and stays loud
+    where its rest is no cell: a header's ``16384`` without ``bytes``)."""
     width = max(map(len, side[first:last]), default=0)
-    cut = [n for n in range(first, last) if len(side[n]) == width]
-    if not cut or width < _PANE_WIDTH:
+    if width not in halves:
         return side
+    cut = [n for n in range(first, last) if len(side[n]) == width]
     side = list(side)
     for n in cut:  # (back to the gap before the last cell: `64 byte` of `64 bytes` goes whole)
         gap = side[n].rfind("  ")
