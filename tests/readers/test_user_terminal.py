@@ -1056,7 +1056,8 @@ def test_a_header_less_row_wrapped_by_a_mail_client_is_rejoined_never_a_run_of_i
     """A row copied alone (613: no `type` header above it) that a client wrapped after its
     fourth value: the next line's two rates complete openssl's six sizes, one run, one row; a
     variant quoted and cut after two of a five-size (1.0.x) row; a tail of bare numbers (no
-    `k`: another table's) completes nothing and stays loud."""
+    `k`: another table's) completes nothing and stays loud, nor does one under a tag and a name
+    (GNU parallel's `md5<TAB>md5 ...`, the TAB made blanks by a mail client)."""
     import warnings
 
     import cipherlab
@@ -1066,6 +1067,10 @@ def test_a_header_less_row_wrapped_by_a_mail_client_is_rejoined_never_a_run_of_i
     assert df.bytes_per_s.iloc[-1] == pytest.approx(1141002.45e3)
     df = _read("> md5              42413.95k   162547.78k\n> 346679.81k   467208.19k   517201.92k\n")
     assert list(df.block_bytes) == [16, 64, 256, 1024, 8192]
+    tagged = ("md5     md5              66533.43k   216947.47k   445535.91k   633303.62k\n"
+              "724718.93k   729799.41k\n")
+    with pytest.raises(cipherlab.errors.IngestError):  # (a tag beside the name, TAB made blanks)
+        cipherlab.ingest(tagged)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

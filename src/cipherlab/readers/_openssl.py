@@ -1000,7 +1000,7 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if self.loop is not None and not self.in_loop(run):
             run = self.new_run(i, "a loop's output")  # (the loop's command: its options)
         elif run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
-            tail = self.row_tail(i) if len(toks) < 5 else []
+            tail = self.row_tail(i, toks) if len(toks) < 5 else []
             if len(toks) + len(tail) not in (5, 6) or toks[0][-1:] not in _K_ENDS:
                 # no table here, and not a whole header-less row either: openssl prints its
                 # rates in 1000s with a `k` (bare numbers are another table's, in a unit
@@ -1022,10 +1022,14 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
             self.add_row(run, i, name, toks)
         return True
 
-    def row_tail(self, i: int) -> list[str]:
-        """The values of the line after line ``i`` (1-based) where it holds openssl rates only
-        (``1140120.38k  1141002.45k``: the tail of a row wrapped after ``i``), else none."""
-        nxt = clean(self.lines[i]) if i < len(self.lines) and i not in self.skip else ""
+    def row_tail(self, i: int, toks: list[str]) -> list[str]:
+        """The values on the line after line ``i`` (1-based) that complete its row, which a mail
+        client wrapped: openssl rates only (``1140120.38k  1141002.45k``), under a row named by
+        one name (a run of blanks in it, ``md5     md5``, is a tag beside the name: GNU
+        parallel's, its TAB made blanks); else none."""
+        head = clean(self.lines[i - 1]).partition(toks[0])[0].strip()
+        nxt = clean(self.lines[i]) if i < len(self.lines) and i not in self.skip and "  " not in head \
+            else ""
         vals = T.values_only(nxt) if nxt else None
         return vals if vals and all(v[-1:] in _K_ENDS for v in vals) else []
 
