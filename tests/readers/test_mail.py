@@ -208,3 +208,43 @@ def test_a_mail_forwarded_as_an_attachment_is_a_message_of_its_own_named_by_its_
             'Content-Disposition: attachment; filename="numbers.eml"\n\n' + inner + "--f--\n")
     df = read(mail, strict=True)
     assert set(df.label) == {"Ampere Altra server"} and line_of(mail, "md5") in set(df.line)
+
+
+def flowed(body: str, params: str = "") -> str:
+    return head(ctype=f"text/plain; charset=utf-8; format=flowed{params}") + body
+
+
+def test_format_flowed_soft_breaks_are_joined_at_one_quote_depth_a_row_whole_again():
+    cut = MD5.rindex("  ") + 2  # (the row soft-broken before its last value, as a client wraps)
+    mail = flowed(f"Pi 5:\n\n> {HEADER}\n> {MD5[:cut]}\n> {MD5[cut:]}\n>> {SHA1[:cut]}\n> {SHA1[cut:]}\n")
+    df = cipherlab.ingest(mail)
+    md5 = df[df.algorithm == "md5"]
+    assert len(md5) == 6 and md5.bytes_per_s.iloc[-1] == pytest.approx(1209810.94e3)
+    assert set(md5.line) == {line_of(mail, "> md5")}  # (the line the row began on)
+    # (the sha1 row's tail stands one quote level up: no soft break there, the lines stay two)
+    lines = documents(mail.split("\n"))[0].lines
+    assert f">> {SHA1[:cut]}" in lines and f"> {SHA1[cut:]}" in lines
+
+
+def test_format_flowed_delsp_deletes_the_blank_of_each_soft_break_and_keeps_the_signature():
+    from cipherlab.readers._mail import unflowed
+    lines, at = unflowed(["Doing md5 for 3s on 16 size blocks: 1 md5's in  ", "2.99s", "-- ", "Ann"],
+                         [0, 7, 8, 9, 10], True)
+    assert lines == ["Doing md5 for 3s on 16 size blocks: 1 md5's in 2.99s", "-- ", "Ann"]
+    assert at == [0, 7, 9, 10]
+
+
+def test_a_continuation_of_a_flowed_line_opens_no_run_of_its_own():
+    mail = flowed("Celeron box:\n\nargon2id      4 iterations, 719853 memory, 4 parallel threads (CPUs) \n"
+                  "for 256-bit key (requested 2000 ms time)\n"
+                  "#     Algorithm |       Key |      Encryption |      Decryption\n"
+                  "        aes-xts        512b      1327.7 MiB/s      1330.5 MiB/s\n", "; delsp=no")
+    df = read(mail)
+    assert df.run.nunique() == 1 and set(df.label) == {"Celeron box"}
+    assert sorted(df.bytes_per_s / 2**20) == pytest.approx([1327.7, 1330.5])
+
+
+def test_trailing_blanks_of_a_mail_that_is_not_flowed_join_nothing():
+    mail = head() + f"{HEADER}\n{MD5[:40]} \n{MD5[40:].lstrip()}\n"
+    text = documents(mail.split("\n"))[0].lines
+    assert f"{MD5[:40]} " in text  # (no format=flowed: the lines stay as they are)

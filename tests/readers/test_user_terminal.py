@@ -1002,3 +1002,115 @@ def test_line_ends_shown_as_caret_m_are_no_text():
     assert split_lines("md5 1.00k^M\nsee ^M here^M\n") == ["md5 1.00k", "see ^M here", ""]
     df = _read("".join(f"{line}^M\n" for line in TABLE.splitlines()))
     assert df.bytes_per_s.tolist() == [412873110.0, 441206300.0]
+
+
+def test_paste_of_two_speed_files_is_two_runs_and_a_two_column_tsv_is_no_paste():
+    """``paste a b`` (610): one TAB between the files' lines, both sides openssl lines: two
+    runs, the right side's values no columns of the left's; a variant where the left file
+    ends first (its lines empty before the TAB). A TSV of a name and a value is left whole."""
+    left = ["type             16 bytes     64 bytes", "md5              42413.95k   162547.78k",
+            "sha1             73942.72k   248119.98k", "sha256           77937.70k   264955.46k"]
+    right = ["version: 3.0.19", "type             16 bytes     64 bytes",
+             "md5             106781.73k   276154.88k", "sha1            241007.63k   640528.75k",
+             "sha256          217350.81k   780407.23k"]
+    text = "$ paste b.txt a.txt\n" + "\n".join(
+        f"{a}\t{b}" for a, b in zip(left + [""], right, strict=True)) + "\n"
+    df = _read(text)
+    assert df.run.nunique() == 2
+    assert _runs(df, "tool_version") == [None, "3.0.19"]
+    md5 = df[df.algorithm == "md5"].sort_values(["run", "block_bytes"])
+    assert list(md5.bytes_per_s / 1e3) == pytest.approx([42413.95, 162547.78, 106781.73, 276154.88])
+    tsv = "algorithm\tops\nrsa2048 sign\t2054.0\nrsa2048 verify\t38975.0\necdsa-p256 sign\t29380.8\n"
+    from cipherlab.readers._text import pasted_sides
+    lines = tsv.split("\n")
+    assert pasted_sides(lines, None) == [(lines, None)]
+
+
+def test_a_narrow_sdiff_cuts_values_and_no_cut_value_is_read_as_a_number():
+    """``sdiff -w 80`` cuts each file's line at 37 columns (611, 612 at 110 and 100): the cut
+    word (`162547.7` of `162547.78k`, `64 byte` of the header) is dropped with a warning naming
+    its lines, the whole values before it are read (a wide sdiff's rows, 603, fit: read whole)."""
+    import warnings
+
+    import cipherlab
+    rows = [("md5              42413.95k   162547.7", "md5             106781.73k   276154.8"),
+            ("sha1             73942.72k   248119.9", "sha1            241007.63k   640528.7"),
+            ("sha256           77937.70k   264955.4", "sha256          217350.81k   780407.2")]
+    head = "type             16 bytes     64 byte\ttype             16 bytes     64 byte\n"
+    text = "$ sdiff -w 80 b.txt a.txt\n" + head + "".join(f"{a} |\t{b}\n" for a, b in rows)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(text)
+    cut = [str(w.message) for w in caught if "cut at column 37" in str(w.message)]
+    assert cut and all("line(s) 2, 3, 4, 5" in m for m in cut)
+    assert df.run.nunique() == 2 and set(df.block_bytes) == {16}
+    assert sorted(df.bytes_per_s / 1e3) == pytest.approx(
+        sorted([42413.95, 73942.72, 77937.70, 106781.73, 241007.63, 217350.81]))
+
+
+def test_a_pagers_status_line_quoted_in_a_reply_is_no_caption():
+    """`more`'s `--More--(81%)` between two tables (037) behind a reply's `> `: a blank line,
+    not a caption naming (and starting) a run of its own; a variant quoted twice, `less`'s."""
+    rsa = (">                   sign    verify    sign/s verify/s\n"
+           "> rsa 2048 bits 0.000248s 0.000015s   4030.0  65251.0\n")
+    ecdsa = (">                               sign    verify    sign/s verify/s\n"
+             ">  256 bits ecdsa (nistp256)   0.0000s   0.0001s  63565.3  19985.7\n")
+    for status in ("> --More--(81%)", "> > speed.log lines 1-24/64 37%"):
+        df = _read(f"On the Pi:\n>\n> $ more nohup.out\n{rsa}{status}\n{ecdsa}")
+        assert df.run.nunique() == 1 and set(df.label) == {"Pi"}
+        assert sorted(df.ops_per_s) == pytest.approx([4030.0, 19985.7, 63565.3, 65251.0])
+
+
+def test_a_header_less_row_wrapped_by_a_mail_client_is_rejoined_never_a_run_of_its_own():
+    """A row copied alone (613: no `type` header above it) that a client wrapped after its
+    fourth value: the next line's two rates complete openssl's six sizes, one run, one row; a
+    variant quoted and cut after two of a five-size (1.0.x) row; a tail of bare numbers (no
+    `k`: another table's) completes nothing and stays loud, nor does one under a tag and a name
+    (GNU parallel's `md5<TAB>md5 ...`, the TAB made blanks by a mail client)."""
+    import warnings
+
+    import cipherlab
+    row = "aes-256-cbc     701344.20k  1070531.33k  1121088.17k  1137413.76k"
+    df = _read(f"The new box:\n\n{row}\n1140120.38k  1141002.45k\n")
+    assert df.run.nunique() == 1 and list(df.block_bytes) == [16, 64, 256, 1024, 8192, 16384]
+    assert df.bytes_per_s.iloc[-1] == pytest.approx(1141002.45e3)
+    df = _read("> md5              42413.95k   162547.78k\n> 346679.81k   467208.19k   517201.92k\n")
+    assert list(df.block_bytes) == [16, 64, 256, 1024, 8192]
+    tagged = ("md5     md5              66533.43k   216947.47k   445535.91k   633303.62k\n"
+              "724718.93k   729799.41k\n")
+    with pytest.raises(cipherlab.errors.IngestError):  # (a tag beside the name, TAB made blanks)
+        cipherlab.ingest(tagged)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            df = cipherlab.ingest(f"{row}\n1140120.38  1141002.45\n")
+        except cipherlab.errors.IngestError as err:
+            assert "look like measurements" in str(err)
+        else:
+            assert df.empty or not set(df.block_bytes) & {8192, 16384}
+            assert any("not placed" in str(w.message) for w in caught)
+
+
+def test_a_wide_sdiff_whose_lines_fit_loses_no_word():
+    """At ``sdiff -w 206`` each half is 101 columns (mark at 102, right file at 104): rows of
+    90 columns fit, the longest line is no cut one, every value is read and none is warned
+    about (the cut width is the one the gutter's column allows, not merely the longest line)."""
+    import warnings
+
+    import cipherlab
+    head = "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes"
+    left = [head,
+            "md5              42413.95k   162547.78k   346679.81k   467208.19k   517201.92k   510066.69k",
+            "sha1             73942.72k   248119.98k   653008.13k  1067820.03k  1286332.42k  1339506.69k",
+            "sha256           77937.70k   264955.46k   644097.28k  1010601.98k  1190658.05k  1221017.60k"]
+    right = [head,
+             "md5             105819.77k   271891.20k   531052.90k   669282.83k   733991.33k   754808.91k",
+             "sha1            241007.63k   640528.75k  1330811.90k  1843614.38k  2107520.34k  2129936.21k",
+             "sha256          217350.81k   780407.23k  1850842.37k  2674297.86k  3082944.51k  3177988.10k"]
+    text = "$ sdiff -w 206 b.txt a.txt\n" + "".join(
+        f"{a:<102}{' ' if a == b else '|'}\t{b}\n" for a, b in zip(left, right, strict=True))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = cipherlab.ingest(text)
+    assert not [w for w in caught if "cut at column" in str(w.message)]
+    assert df.run.nunique() == 2 and len(df) == 36

@@ -190,6 +190,8 @@ def _message_parts(lines: list[str], a: int, b: int, number: int) -> list[Part]:
         if got is None:
             return
         body, origin = got
+        if ctype == "text/plain" and (part.get_param("format") or "").lower() == "flowed":
+            body, origin = unflowed(body, origin, (part.get_param("delsp") or "").lower() == "yes")
         if ctype == "text/html":
             body, origin = _html_text(body, origin)
         name = _fallback(part, subject)
@@ -294,6 +296,34 @@ def unquoted_printable(rows: list[str], first: int, escapes: re.Pattern,
 
 
 _QP_ESCAPES = re.compile(r"(?:=[0-9A-Fa-f]{2})+")
+# A flowed line's quote marks and the space that stuffs it (RFC 3676: after the marks, or at
+# the start of an unquoted line that begins with a blank, ``From `` or ``>``).
+_FLOWED_QUOTE = re.compile(r">*+ ?")
+
+
+def unflowed(lines: list[str], origin: list[int], delsp: bool) -> tuple[list[str], list[int]]:
+    """The lines of a ``format=flowed`` text (RFC 3676) with its soft breaks joined: a line
+    that ends in a blank (but the signature's ``-- ``) goes on on the next one when that has
+    as many quote marks; the next one's marks and stuffing go, and with ``delsp`` the blank
+    too. A mail client wraps long lines so (a table row broken after its fourth value, quoted
+    again in the reply): each joined line is the row as it was typed, mapped (``origin``, as
+    :func:`unquoted_printable`'s) to the line it began on. An unquoted line loses its stuffing.
+
+    >>> unflowed(["> md5  1.00k ", "> 2.00k", ">> sha1 ", "> x", " From here"], [0, 5, 6, 7, 8, 9], False)
+    (['> md5  1.00k 2.00k', '>> sha1 ', '> x', 'From here'], [0, 5, 7, 8, 9])
+    """
+    out, at, prev = [], [0], None  # (prev: the quote marks of a line that flows on, else None)
+    for n, line in enumerate(lines, start=1):
+        marks = len(line) - len(line.lstrip(">"))
+        head = _FLOWED_QUOTE.match(line).end()
+        body = line[head:]
+        if prev == marks:
+            out[-1] = (out[-1][:-1] if delsp else out[-1]) + body
+        else:
+            out.append(line if marks else body)
+            at.append(origin[n] if n < len(origin) else origin[-1])
+        prev = marks if body.endswith(" ") and body.strip() and body != "-- " else None
+    return out, at
 
 
 def _base64(rows: list[str], first: int, charset: str) -> tuple[list[str], list[int]] | None:

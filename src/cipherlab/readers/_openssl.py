@@ -1007,12 +1007,16 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         if self.loop is not None and not self.in_loop(run):
             run = self.new_run(i, "a loop's output")  # (the loop's command: its options)
         elif run is None or not (run.sizes or run.mr_sizes or run.opts or run.has_version):
-            if len(toks) not in (5, 6) or toks[0][-1:] not in _K_ENDS:
+            tail = self.row_tail(i, toks) if len(toks) < 5 else []
+            if len(toks) + len(tail) not in (5, 6) or toks[0][-1:] not in _K_ENDS:
                 # no table here, and not a whole header-less row either: openssl prints its
                 # rates in 1000s with a `k` (bare numbers are another table's, in a unit
                 # this row does not state: reported, never read as bytes/s)
                 return False
             run = self.run(i)
+            if tail:  # (a header-less row a mail client wrapped: the next line completes it)
+                run.last, self.pending_row = i, (run, i, name, toks)
+                return True
         elif run.rows and (run.sizes or self.loop is not None):
             new = self.open(i, Event(SYM_ROW, self.algorithm_of[name]))
             if new is not run:  # (the table again, under the header above)
@@ -1024,6 +1028,17 @@ class _Parser(_RunBoundaries, _BlockReaders, _Assembly):
         else:
             self.add_row(run, i, name, toks)
         return True
+
+    def row_tail(self, i: int, toks: list[str]) -> list[str]:
+        """The values on the line after line ``i`` (1-based) that complete its row, which a mail
+        client wrapped: openssl rates only (``1140120.38k  1141002.45k``), under a row named by
+        one name (a run of blanks in it, ``md5     md5``, is a tag beside the name: GNU
+        parallel's, its TAB made blanks); else none."""
+        head = clean(self.lines[i - 1]).partition(toks[0])[0].strip()
+        nxt = clean(self.lines[i]) if i < len(self.lines) and i not in self.skip and "  " not in head \
+            else ""
+        vals = T.values_only(nxt) if nxt else None
+        return vals if vals and all(v[-1:] in _K_ENDS for v in vals) else []
 
     def list_row(self, i: int, raw: str, listed: _listed.Cell | str) -> bool:
         """A cell retyped on a line of its own (``_listed``): a cell of the current run, or of

@@ -193,8 +193,9 @@ def _bomless_utf16(data: bytes) -> str | None:
 
 
 # A pager's status line, left in a copy of the screen it paged (more's `--More--(81%)`, less's
-# `(END)`, `nohup.out (END)`, `-M`'s `speed.log lines 1-24/64 37%`): no text, a line blank.
-_PAGER = re.compile(r"^[ \t]*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
+# `(END)`, `nohup.out (END)`, `-M`'s `speed.log lines 1-24/64 37%`): no text, a line blank;
+# behind a mail reply's quote marks too (`> --More--(81%)`).
+_PAGER = re.compile(r"^[ \t]*+(?:>[ \t]?)*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
                     r"(?:lines \d+-\d+/\d+(?: \d{1,3}%| \(END\))?|\(END\)))[ \t]*$", re.M)
 # A CI log's markers that end in a CR ending no line (GitLab's `section_start:1772600706:step`,
 # Travis CI's `travis_fold:start:worker_info` and `travis_time:end:0b7e21d5:start=...,event=script`)
@@ -212,8 +213,8 @@ def split_lines(text: str) -> list[str]:
 
     >>> split_lines("a\\r\\nb\\u00c2\\u00a0c\\r\\n")
     ['a', 'b c', '']
-    >>> split_lines("md5 1.00k\\n--More--(81%)\\nsha1 2.00k\\nspeed.log lines 1-24/64 37%")
-    ['md5 1.00k', '', 'sha1 2.00k', '']
+    >>> split_lines("md5 1.00k\\n--More--(81%)\\nsha1 2.00k\\nspeed.log lines 1-24/64 37%\\n> > --More--")
+    ['md5 1.00k', '', 'sha1 2.00k', '', '']
     """
     overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
@@ -391,6 +392,8 @@ def documents(text: str, source: str = "<text>"
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
     if "|\t" in text:
         parts = [side for lines, origin in parts for side in sides(lines, origin)]
+    elif "\t" in text:
+        parts = [side for lines, origin in parts for side in pasted_sides(lines, origin)]
     return [got for lines, origin in parts for got in sources(lines, origin)]
 
 
@@ -489,6 +492,68 @@ def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
     for n in range(first, last):
         e = expanded[n]
         left[n], right[n] = e[:g].rstrip(), e[r:].rstrip()
+    # (the half width each file's line is cut to: diff puts the mark half way between its end
+    # and the right file's column, so the mark's column leaves two widths)
+    halves = {r - d for d in range(2, 12) if r - d + (d - 1) // 2 == g}
+    return [(_uncut(side, first, last, halves, origin), origin) for side in (left, right)]
+
+
+def _uncut(side: list[str], first: int, last: int, halves: set[int],
+           origin: list[int] | None) -> list[str]:
+    """One file's lines of a side-by-side diff without the last word of each line the diff cut
+    at its half width (``sdiff -w 80`` prints 37 columns of each: ``162547.7`` of
+    ``162547.78k``), which is no value; a warning names those lines. A line is cut where it is
+    as long as the longest and that is one of the ``halves`` the gutter's column allows (a
+    file that fits has none; a line cut right after a blank is stripped of it, and stays loud
+    where its rest is no cell: a header's ``16384`` without ``bytes``)."""
+    width = max(map(len, side[first:last]), default=0)
+    if width not in halves:
+        return side
+    cut = [n for n in range(first, last) if len(side[n]) == width]
+    side = list(side)
+    for n in cut:  # (back to the gap before the last cell: `64 byte` of `64 bytes` goes whole)
+        gap = side[n].rfind("  ")
+        side[n] = side[n][:max(gap if gap >= 0 else side[n].rfind(" "), 0)].rstrip()
+    numbers = [origin[n + 1] if origin else n + 1 for n in cut]
+    warnings.warn(LineWarning(f"line(s) {{lines}} are cut at column {width} by the side-by-side "
+                              "view: their last word may be part of a value, not read",
+                              numbers=numbers), IngestWarning, stacklevel=3)
+    return side
+
+
+# A line of openssl speed output as ``paste a.txt b.txt`` puts one beside another (a TAB
+# between, no gutter): a table's header or row (a name, then two values), a public-key
+# header, a version or progress line.
+_OPENSSL_HALF = re.compile(r"\s*(?:type\s+\d+ bytes|sign\s+verify|version:|built on:|options:|"
+                           r"compiler:|CPUINFO:|Doing\s|\S[^\t]*?\s\d[\d.]*k?\s+\d[\d.]*k?(?:\s|$))")
+
+
+def pasted_sides(lines: list[str], origin: list[int] | None
+                 ) -> list[tuple[list[str], list[int] | None]]:
+    """The two files of ``paste a.txt b.txt`` (each line: a's line, a TAB, b's line), each a
+    text of the same lines, where lines of one TAB each hold an openssl line on both sides on
+    three lines or more (a two-column TSV table holds a name or a number on one side: no
+    openssl line); the block of one-TAB lines around them is split; else ``[(lines, origin)]``.
+
+    >>> row = "md5  1.00k  2.00k\\tmd5  3.00k  4.00k"
+    >>> pasted_sides(["$ paste a b", row, row, row, "\\tsha1  5.00k  6.00k"], None)[1][0]
+    ['', 'md5  3.00k  4.00k', 'md5  3.00k  4.00k', 'md5  3.00k  4.00k', 'sha1  5.00k  6.00k']
+    """
+    one = [line.count("\t") == 1 for line in lines]
+    both = [n for n, line in enumerate(lines) if one[n] and all(
+        _OPENSSL_HALF.match(half) for half in line.split("\t"))]
+    if len(both) < _SHARED_BLOCK:
+        return [(lines, origin)]
+    first, last = both[0], both[-1] + 1
+    if not all(one[first:last]):
+        return [(lines, origin)]  # (a line of no TAB or of several inside: no paste of two files)
+    while first > 0 and one[first - 1]:
+        first -= 1
+    while last < len(lines) and one[last]:
+        last += 1
+    left, right = list(lines), [""] * len(lines)
+    for n in range(first, last):
+        left[n], right[n] = (half.rstrip() for half in lines[n].split("\t"))
     return [(left, origin), (right, origin)]
 
 
