@@ -72,6 +72,19 @@ _SUFFIX = re.compile(r"-(\d+)$")
 # A size the name writes: "1350", "1K", "8K", "8Bytes", "16KB"
 _SIZE = re.compile(r"(?<![A-Za-z])(?P<n>\d+)(?P<unit>K|KB|KiB|Bytes|B|M|MB)?$")
 _SCALE = {None: 1, "B": 1, "Bytes": 1, "K": 1024, "KB": 1024, "KiB": 1024, "M": 2 ** 20, "MB": 2 ** 20}
+# benchstat's header rows: before 2023 "name  old time/op  new time/op  delta", "name  speed" or
+# "name \\ time/op  a.txt  b.txt"; since, a row of the files compared between box rules, "│ a.txt │",
+# then one of the units, "│ sec/op │ sec/op  vs base │"
+_BS_HEAD = re.compile(r"^\s*name(?:\s+\\\s+(?P<unit>\S+))?\s{2,}(?P<columns>\S.*?)\s*$")
+_BS_RULE = "\u2502"
+_BS_CUT = re.compile(r"\s(?:[+-]\d+(?:\.\d+)?%|~)(?:\s+\(.*\))?\s*(?:[\u00b9\u00b2\u00b3\u2074-\u2079]+\s*)*$")
+_BS_VALUE = re.compile(r"(?P<v>\d+(?:\.\d+)?)(?P<prefix>[nu\u00b5\u03bcmkKMGT]?i?)(?P<unit>s|B/s)?\s*\u00b1\s*"
+                       r"(?:\d+(?:\.\d+)?%|\u221e)")
+_BS_ROW = re.compile(r"^\s*(?P<name>[^\s\u2502]+)\s+(?P<values>\d.*?)\s*$")
+_BS_NOTE = re.compile(r"^\s*[\u00b9\u00b2\u00b3\u2074-\u2079]+\s")
+_BS_KIND = {"time/op": "time", "sec/op": "time", "speed": "speed", "B/s": "speed"}
+_PREFIX = {"": 1.0, "n": 1e-9, "u": 1e-6, "\u00b5": 1e-6, "\u03bc": 1e-6, "m": 1e-3, "k": 1e3, "K": 1e3,
+           "M": 1e6, "G": 1e9, "T": 1e12}
 _OPS = {"open": "decrypt", "seal": "encrypt", "encrypt": "encrypt", "decrypt": "decrypt",
         "sign": "sign", "signing": "sign", "verify": "verify", "verification": "verify",
         "generatekey": "keygen", "keygeneration": "keygen", "newkeyfromseed": "keygen"}
@@ -101,6 +114,8 @@ def _pk(algorithm: str):
         conditions = {k: groups[k].lower() for k in ("padding",) if groups.get(k)}
         if groups.get("primes"):
             conditions["primes"] = int(groups["primes"])
+        if m["op"] == "NewKeyFromSeed":  # (a key from a given seed: no random bytes drawn)
+            conditions["api"] = "newkeyfromseed"
         size = groups.get("size") or ""
         return algorithm.format(size=size.lower()), _OPS[m["op"].lower()], conditions
     return rule
@@ -194,9 +209,12 @@ def _agrees(block: int, ns: str, mbs: str) -> bool:
     >>> _agrees(1024, "1228", "829.67"), _agrees(8192, "10012", "817.70"), _agrees(8192, "1542", "5314.10")
     (False, False, True)
     """
-    def slack(printed: str) -> float:
-        return 0.5 * 10.0 ** -len(printed.partition(".")[2]) / float(printed)
-    return abs(float(mbs) * float(ns) * 1e-3 / block - 1) <= slack(ns) + slack(mbs) + 1e-9
+    return abs(float(mbs) * float(ns) * 1e-3 / block - 1) <= _slack(ns) + _slack(mbs) + 1e-9
+
+
+def _slack(printed: str) -> float:
+    """The relative rounding of a number as printed: half a unit of its last digit."""
+    return 0.5 * 10.0 ** -len(printed.partition(".")[2]) / float(printed)
 
 
 def _cells(records: list[tuple[int, re.Match]], pkg: str | None) -> list[dict[str, Any]]:
@@ -228,6 +246,106 @@ def _cells(records: list[tuple[int, re.Match]], pkg: str | None) -> list[dict[st
     return cells
 
 
+def _bs_value(v: str, prefix: str) -> float:
+    """A benchstat value with its SI prefix (``77.26n``) or binary one (``790.0Mi``: 2^20)."""
+    if prefix.endswith("i"):
+        return float(v) * 1024.0 ** "KMGT".index(prefix[0].upper()) * 1024
+    return float(v) * _PREFIX[prefix]
+
+
+def _bs_unit(unit: str) -> bool:
+    """Whether a column's unit is one benchstat prints (a speed, a time or memory a call)."""
+    return unit.endswith("/op") or unit in _BS_KIND
+
+
+def _bs_header(lines: list[str], idx: int) -> tuple[list[str | None], str | None, int] | None:
+    """``(column labels, unit, rows start)`` of a benchstat header at ``idx``, None for none."""
+    line = clean(lines[idx])
+    if m := _BS_HEAD.match(line):
+        columns = [c for c in re.split(r"\s{2,}", m["columns"]) if c != "delta"]
+        if m["unit"]:  # ("name \ time/op  a.txt  b.txt")
+            return (columns, m["unit"], idx + 1) if _bs_unit(m["unit"]) else None
+        split = [c.rpartition(" ") for c in columns]
+        units = {unit for _, _, unit in split}
+        return ([label or None for label, _, _ in split], units.pop(), idx + 1) if (
+            len(units) == 1 and _bs_unit(next(iter(units)))) else None
+    if _BS_RULE in line and idx + 1 < len(lines) and _BS_RULE in lines[idx + 1]:
+        labels = [c.strip() for c in line.split(_BS_RULE)[1:-1]]
+        units = [c.split()[0] for c in lines[idx + 1].split(_BS_RULE)[1:-1] if c.split()]
+        if labels and len(units) == len(labels) and len(set(units)) == 1 and _bs_unit(units[0]):
+            return labels, units[0], idx + 2
+    return None
+
+
+def _benchstat(lines: list[str], skip: set[int], unplaced: list[tuple[int, str]]) -> tuple[list[Run], set[int]]:
+    """benchstat's tables in ``lines``: one run for each file compared, its time and speed
+    tables one cell a benchmark, each a summary of the file's runs (median; mean before 2023)."""
+    by_label: dict[Any, Run] = {}
+    cells: dict[tuple, dict[str, Any]] = {}
+    slack: dict[tuple, float] = {}  # (how far a cell's rate and time may disagree, as printed)
+    taken: set[int] = set()
+    pkg = cpu = version = None
+    idx = 0
+    while idx < len(lines):
+        line = "" if idx in skip else lines[idx]
+        if "go version" in line and (m := _VERSION.match(clean(line))):
+            version = m["version"]
+        if ":" in line and (m := _HEADER.match(clean(line))):
+            pkg, cpu = (m["value"], cpu) if m["key"] == "pkg" else (pkg, m["value"]) if m["key"] == "cpu" else (pkg, cpu)
+        head = _bs_header(lines, idx) if "name" in line or _BS_RULE in line else None
+        if head is None:
+            idx += 1
+            continue
+        labels, unit, idx = head
+        taken.update(range(idx - (2 if _BS_RULE in line else 1), idx))
+        new = _BS_RULE in line
+        rows = []
+        while idx < len(lines) and idx not in skip and (row := _BS_ROW.match(clean(lines[idx]))):
+            rows.append((idx, row))
+            taken.add(idx)
+            idx += 1
+        kind = _BS_KIND.get(unit)
+        named = [r["name"] for _, r in rows if r["name"] != "geomean"]
+        procs = dict(zip(named, _procs(named)))
+        for i, row in rows:
+            values = _BS_VALUE.findall(_BS_CUT.sub("", row["values"]))
+            if row["name"] == "geomean" or kind is None:
+                continue  # (a mean of the rows; or memory, no speed)
+            if len(values) != len(labels):
+                unplaced.append((i + 1, lines[i]))  # (a column left empty: which file's?)
+                continue
+            base, gomaxprocs = procs[row["name"]]
+            for label, (v, prefix, _) in zip(labels, values):
+                key = (label, pkg, row["name"])
+                if key not in cells:
+                    algorithm, op, block, conditions, clear = _named(base, pkg)
+                    cells[key] = cell = {"line": i + 1, "algorithm": algorithm, "name": row["name"],
+                                         "operation": op, "block_bytes": block, **conditions,
+                                         "stat": "median" if new else "mean", "flag": FLAG_SUMMARY}
+                    if gomaxprocs is not None:
+                        cell["gomaxprocs"] = gomaxprocs
+                    run = by_label.setdefault((label, pkg), Run(meta={
+                        "label": label, "tool": "go", "tool_version": version, "timing": "elapsed",
+                        "dialect": "benchstat", "cpu": cpu}))
+                    run.cells.append(cell)
+                value = _bs_value(v, prefix)
+                cell = cells[key]
+                if kind == "time":
+                    cell["ops_per_s"] = 1 / value if value else None
+                else:
+                    cell["bytes_per_s"] = value
+                slack[key] = slack.get(key, 1e-3) + _slack(v)  # (a mean's or median's reciprocal: 0.1 %)
+        while idx < len(lines) and (not lines[idx].strip() or _BS_NOTE.match(lines[idx])):
+            idx += 1  # (the footnotes below it: "¹ need >= 6 samples ...")
+            if lines[idx - 1].strip():
+                taken.add(idx - 1)
+    for key, cell in cells.items():  # (the name's size, unless the summaries disagree with it)
+        block, rate, ops = cell["block_bytes"], cell.get("bytes_per_s"), cell.get("ops_per_s")
+        if block and rate and ops and abs(rate / ops / block - 1) > slack[key]:
+            cell["block_bytes"] = None
+    return list(by_label.values()), taken
+
+
 def find_runs(lines: list[str], source: str, skip: set[int],
               unplaced: list[tuple[int, str]]) -> tuple[list[Run], set[int]]:
     """Runs of ``go test -bench`` output and benchstat tables in ``lines`` (one of ``_api.FINDERS``).
@@ -239,8 +357,9 @@ def find_runs(lines: list[str], source: str, skip: set[int],
     text = "\n".join(lines)
     if "ns/op" not in text and "time/op" not in text and "sec/op" not in text:  # (a cheap look)
         return [], set()
+    found, taken = _benchstat(lines, skip, unplaced) if "/op" in text else ([], set())
+    skip = skip | taken
     runs = RecordRuns(command="go test")
-    taken: set[int] = set()
     version = None
     facts: dict[str, str] = {}
     block: list[tuple[int, re.Match]] = []
@@ -280,4 +399,4 @@ def find_runs(lines: list[str], source: str, skip: set[int],
         taken.add(idx)
     if block:
         flush()
-    return runs.runs, taken
+    return runs.runs + found, taken
