@@ -88,6 +88,7 @@ _PREFIX = {"": 1.0, "n": 1e-9, "u": 1e-6, "\u00b5": 1e-6, "\u03bc": 1e-6, "m": 1
 _OPS = {"open": "decrypt", "seal": "encrypt", "encrypt": "encrypt", "decrypt": "decrypt",
         "sign": "sign", "signing": "sign", "verify": "verify", "verification": "verify",
         "generatekey": "keygen", "keygeneration": "keygen", "newkeyfromseed": "keygen"}
+_UNSIZED = re.compile(r"^aes-[a-z]+$")  # (AES of no key size: which one, the text cannot say)
 _MODES = {"gcm": "gcm", "ctr": "ctr", "cbc": "cbc", "cfb": "cfb", "ofb": "ofb"}
 
 
@@ -155,7 +156,7 @@ def _named(name: str, pkg: str | None) -> tuple[str, str | None, int | None, dic
     >>> _named("AESGCM/Open-256-8192", "crypto/cipher"), _named("AESCTR1K", "crypto/cipher")[::4]
     (('aes-256-gcm', 'decrypt', 8192, {}, True), ('aes-128-ctr', True))
     >>> _named("AESGCM/Seal-1K", None)[::2], _named("AESCTR1K", None)[::4]  # (its key's size?)
-    (('aes-gcm', 1024, True), ('aesctr1k', False))
+    (('aes-gcm', 1024, False), ('aesctr1k', False))
     >>> _named("Hash8Bytes/Sum224", "crypto/sha256"), _named("Hash1K", None)[::4]
     (('sha224', 'digest', 8, {'api': 'sum224'}, True), ('hash1k', False))
     """
@@ -165,7 +166,7 @@ def _named(name: str, pkg: str | None) -> tuple[str, str | None, int | None, dic
             size = m.groupdict().get("size")
             sized = _SIZE.fullmatch(size) if size and not algorithm.startswith(("rsa", "ecdsa")) else None
             block = int(sized["n"]) * _SCALE[sized["unit"]] if sized else None
-            return algorithm, op, block, conditions, is_known(algorithm)
+            return algorithm, op, block, conditions, is_known(algorithm) and not _UNSIZED.match(algorithm)
     words = re.findall(r"[A-Z][a-z]+", name)
     op = next((_OPS[w.lower()] for w in reversed(words) if w.lower() in _OPS), None)
     return name.lower(), op, None, {}, False

@@ -251,6 +251,7 @@ def find_runs(lines: list[str], source: str, skip: set[int],
     for idx, raw in enumerate(lines):
         line = clean(raw) if idx not in skip else ""
         if not line.strip() or line.startswith(("```", "~~~", "---")):
+            csv = csv if line.strip() else None  # (a blank line ends a -csv section)
             continue
         if m := _VERSION.match(line):
             version, block = m["version"], None  # (a new invocation's output follows)
