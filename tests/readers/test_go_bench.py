@@ -179,3 +179,30 @@ def test_benchstat_since_2023_columns_are_runs_of_flagged_medians():
     ctr = _cell(df, "AESCTR1K-2", label="go1.19.txt")  # (1019 bytes a call, not the name's 1K)
     assert ctr.algorithm == "aes-128-ctr" and pd.isna(ctr.block_bytes)
     assert ctr.ops_per_s == pytest.approx(1 / 1.228e-6)
+
+
+def test_the_cli_writes_go_and_wolfssl_rows_in_the_tables_units(tmp_path, capsys):
+    from cipherlab.cli import main
+    from cipherlab.model import read_table
+
+    out = tmp_path / "go.csv"
+    wolf = GO.parent / "wolfssl" / "benchmark-5.5.4-csv.txt"
+    assert main(["ingest", str(GO / "cipher.txt"), str(wolf), "-o", str(out)]) == 0
+    df = read_table(out)
+    gcm = df[df.name == "BenchmarkAESGCM/Open-128-8192-2"].iloc[0]
+    assert (gcm.tool, gcm.algorithm, gcm.operation, gcm.block_bytes) == ("go", "aes-128-gcm", "decrypt", 8192)
+    assert gcm.bytes_per_s == pytest.approx(5314.10e6)  # (Go's MB/s: 10^6 bytes a second)
+    rsa = df[(df.tool == "wolfssl") & (df.name == "RSA,2048,public")].iloc[0]
+    assert (rsa.tool_version, rsa.algorithm, rsa.ops_per_s) == ("5.5.4", "rsa2048", 27752.961)
+
+
+def test_a_record_a_mail_client_wrapped_is_rejoined():
+    text = (_HEAD + "BenchmarkAESGCM/Open-128-64-2            1516135                77.26\n"
+            "ns/op      828.38 MB/s           0 B/op          0 allocs/op\n"
+            "BenchmarkAESGCM/Open-128-8192-2            77613              1542 ns/op\n"
+            "5314.10 MB/s           0 B/op          0 allocs/op\n")
+    df = _read(text)
+    assert df.line.tolist() == [2, 4] and df.bytes_per_s.tolist() == [828.38e6, 5314.10e6]
+    cut = _HEAD + "BenchmarkAESGCM/Open-128-64-2            1516135                77.26\n"
+    with pytest.warns(IngestWarning, match=r"line\(s\) 2\b"):  # (its rest lost: reported)
+        cipherlab.ingest(cut + "BenchmarkAESCTR1K-2  93895  1228 ns/op  829.67 MB/s\n")

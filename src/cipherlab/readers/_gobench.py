@@ -66,8 +66,10 @@ _CLOSING = re.compile(r"^\s*(?:PASS|FAIL|(?:ok|FAIL|\?)\s+\S+\s+(?:[\d.]+s|\(cac
 # "BenchmarkAESGCM/Open-128-64-2   1516135   77.26 ns/op   828.38 MB/s   0 B/op   0 allocs/op"
 _RECORD = re.compile(r"^\s*Benchmark(?P<name>\S+)\s+(?P<n>\d+)\s+(?P<ns>\d+(?:\.\d+)?)\s+ns/op"
                      r"(?P<rest>(?:\s+[\d.]+(?:e[+-]?\d+)?\s+\S+)*)\s*$")
+# The rest of a record a mail client wrapped onto the next line ("ns/op  828.38 MB/s  0 B/op")
+_TAIL = re.compile(r"^\s*(?:ns/op|[\d.]+(?:e[+-]?\d+)?\s+\S+)(?:\s+[\d.]+(?:e[+-]?\d+)?\s+\S+)*\s*$")
 _MBS = re.compile(r"([\d.]+)\s+MB/s")
-_RECORDISH = re.compile(r"^\s*Benchmark\S+\s.*\d.*\bns/op\b")
+_RECORDISH = re.compile(r"^\s*Benchmark\S+\s+\d+\s+\d")  # (a name, b.N and a number: a record's start)
 _SUFFIX = re.compile(r"-(\d+)$")
 # A size the name writes: "1350", "1K", "8K", "8Bytes", "16KB"
 _SIZE = re.compile(r"(?<![A-Za-z])(?P<n>\d+)(?P<unit>K|KB|KiB|Bytes|B|M|MB)?$")
@@ -77,10 +79,11 @@ _SCALE = {None: 1, "B": 1, "Bytes": 1, "K": 1024, "KB": 1024, "KiB": 1024, "M": 
 # then one of the units, "│ sec/op │ sec/op  vs base │"
 _BS_HEAD = re.compile(r"^\s*name(?:\s+\\\s+(?P<unit>\S+))?\s{2,}(?P<columns>\S.*?)\s*$")
 _BS_RULE = "\u2502"
-_BS_CUT = re.compile(r"\s(?:[+-]\d+(?:\.\d+)?%|~)(?:\s+\(.*\))?\s*(?:[\u00b9\u00b2\u00b3\u2074-\u2079]+\s*)*$")
 _BS_VALUE = re.compile(r"(?P<v>\d+(?:\.\d+)?)(?P<prefix>[nu\u00b5\u03bcmkKMGT]?i?)(?P<unit>s|B/s)?\s*\u00b1\s*"
                        r"(?:\d+(?:\.\d+)?%|\u221e)")
 _BS_ROW = re.compile(r"^\s*(?P<name>[^\s\u2502]+)\s+(?P<values>\d.*?)\s*$")
+# The end of a benchstat row a mail client wrapped onto the next line ("(p=0.008 n=5+5)", "equal)")
+_BS_TAIL = re.compile(r"^\s*(?:\(\S.*|\S.*\))\s*$")
 _BS_NOTE = re.compile(r"^\s*[\u00b9\u00b2\u00b3\u2074-\u2079]+\s")
 _BS_KIND = {"time/op": "time", "sec/op": "time", "speed": "speed", "B/s": "speed"}
 _PREFIX = {"": 1.0, "n": 1e-9, "u": 1e-6, "\u00b5": 1e-6, "\u03bc": 1e-6, "m": 1e-3, "k": 1e3, "K": 1e3,
@@ -89,12 +92,11 @@ _OPS = {"open": "decrypt", "seal": "encrypt", "encrypt": "encrypt", "decrypt": "
         "sign": "sign", "signing": "sign", "verify": "verify", "verification": "verify",
         "generatekey": "keygen", "keygeneration": "keygen", "newkeyfromseed": "keygen"}
 _UNSIZED = re.compile(r"^aes-[a-z]+$")  # (AES of no key size: which one, the text cannot say)
-_MODES = {"gcm": "gcm", "ctr": "ctr", "cbc": "cbc", "cfb": "cfb", "ofb": "ofb"}
 
 
 def _aes(m: re.Match, pkg: str | None) -> tuple[str, str, dict[str, Any]]:
     bits = m["bits"] or ("128" if pkg in ("crypto/cipher", "crypto/aes") else None)  # ([16]byte keys)
-    mode = _MODES.get((m["mode"] or "").lower(), "ecb")
+    mode = (m["mode"] or "ecb").lower()  # (crypto/aes's Encrypt: one block, no mode)
     op = _OPS.get((m["op"] or "encrypt").lower(), "encrypt")
     return (f"aes-{bits}-{mode}" if bits else f"aes-{mode}"), op, {}
 
@@ -117,8 +119,7 @@ def _pk(algorithm: str):
             conditions["primes"] = int(groups["primes"])
         if m["op"] == "NewKeyFromSeed":  # (a key from a given seed: no random bytes drawn)
             conditions["api"] = "newkeyfromseed"
-        size = groups.get("size") or ""
-        return algorithm.format(size=size.lower()), _OPS[m["op"].lower()], conditions
+        return algorithm.format(bits=groups.get("bits") or ""), _OPS[m["op"].lower()], conditions
     return rule
 
 
@@ -126,8 +127,8 @@ def _chacha(m: re.Match, pkg: str | None) -> tuple[str, str, dict[str, Any]]:
     return ("xchacha20-poly1305" if m["x"] else "chacha20-poly1305"), _OPS[m["op"].lower()], {}
 
 
-#: (package the name must come from or None, pattern of the name, rule giving
-#: ``(algorithm, operation, conditions)``): names only Go's benchmarks print.
+#: (package the name must come from, "" for any named one, None for none needed; pattern of the
+#: name; rule giving ``(algorithm, operation, conditions)``): names Go's own benchmarks print.
 _RULES = (
     (None, re.compile(r"^AES(?P<mode>GCM)/?(?P<op>Open|Seal)-?(?:(?P<bits>128|192|256)-)?(?P<size>\d+K?)$"),
      _aes),
@@ -136,14 +137,14 @@ _RULES = (
     ("crypto/aes", re.compile(r"^(?P<op>Encrypt|Decrypt)(?:/AES-(?P<bits>128|192|256))?(?P<mode>)$"),
      _aes),
     ("", re.compile(r"^Hash(?P<size>\d+(?:Bytes|K))(?:/(?P<api>New|Sum\d+(?:_\d+)?))?$"), _hash),
-    ("crypto/ecdsa", re.compile(r"^(?P<op>Sign|Verify|GenerateKey)/?P(?P<size>224|256|384|521)$"),
-     _pk("ecdsa-p{size}")),
+    ("crypto/ecdsa", re.compile(r"^(?P<op>Sign|Verify|GenerateKey)/?P(?P<bits>224|256|384|521)$"),
+     _pk("ecdsa-p{bits}")),
     ("ed25519", re.compile(r"^(?P<op>KeyGeneration|NewKeyFromSeed|Signing|Verification)$"),
      _pk("ed25519")),
-    ("crypto/rsa", re.compile(r"^(?:(?P<primes>\d)Prime)?RSA(?P<size>\d+)(?P<op>Decrypt|Sign)$"),
-     _pk("rsa{size}")),
+    ("crypto/rsa", re.compile(r"^(?:(?P<primes>\d)Prime)?RSA(?P<bits>\d+)(?P<op>Decrypt|Sign)$"),
+     _pk("rsa{bits}")),
     ("crypto/rsa", re.compile(r"^(?P<op>Encrypt|Decrypt|Sign|Verify)(?P<padding>PKCS1v15|OAEP|PSS)"
-                              r"/(?P<size>\d+)$"), _pk("rsa{size}")),
+                              r"/(?P<bits>\d+)$"), _pk("rsa{bits}")),
     ("chacha20poly1305", re.compile(r"^Chacha20Poly1305/(?P<op>Open|Seal)-(?P<size>\d+)(?P<x>-X)?$"),
      _chacha),
 )
@@ -164,7 +165,7 @@ def _named(name: str, pkg: str | None) -> tuple[str, str | None, int | None, dic
         if (m := pattern.match(name)) and (needs is None or (pkg is not None and pkg.endswith(needs))):
             algorithm, op, conditions = rule(m, pkg)
             size = m.groupdict().get("size")
-            sized = _SIZE.fullmatch(size) if size and not algorithm.startswith(("rsa", "ecdsa")) else None
+            sized = _SIZE.fullmatch(size) if size else None
             block = int(sized["n"]) * _SCALE[sized["unit"]] if sized else None
             return algorithm, op, block, conditions, is_known(algorithm) and not _UNSIZED.match(algorithm)
     words = re.findall(r"[A-Z][a-z]+", name)
@@ -248,7 +249,11 @@ def _cells(records: list[tuple[int, re.Match]], pkg: str | None) -> list[dict[st
 
 
 def _bs_value(v: str, prefix: str) -> float:
-    """A benchstat value with its SI prefix (``77.26n``) or binary one (``790.0Mi``: 2^20)."""
+    """A benchstat value with its SI prefix (``77.26n``) or binary one (``790.0Mi``: 2^20).
+
+    >>> _bs_value("790.0", "Mi") == 790.0 * 2 ** 20, round(_bs_value("77.26", "n") * 1e9, 2)
+    (True, 77.26)
+    """
     if prefix.endswith("i"):
         return float(v) * 1024.0 ** "KMGT".index(prefix[0].upper()) * 1024
     return float(v) * _PREFIX[prefix]
@@ -301,15 +306,17 @@ def _benchstat(lines: list[str], skip: set[int], unplaced: list[tuple[int, str]]
         taken.update(range(idx - (2 if _BS_RULE in line else 1), idx))
         new = _BS_RULE in line
         rows = []
-        while idx < len(lines) and idx not in skip and (row := _BS_ROW.match(clean(lines[idx]))):
-            rows.append((idx, row))
+        while idx < len(lines) and idx not in skip and (
+                (row := _BS_ROW.match(clean(lines[idx]))) or rows and _BS_TAIL.match(lines[idx])):
+            if row:
+                rows.append((idx, row))
             taken.add(idx)
             idx += 1
         kind = _BS_KIND.get(unit)
         named = [r["name"] for _, r in rows if r["name"] != "geomean"]
         procs = dict(zip(named, _procs(named)))
         for i, row in rows:
-            values = _BS_VALUE.findall(_BS_CUT.sub("", row["values"]))
+            values = _BS_VALUE.findall(row["values"])  # (each with its "±": no delta, no geomean)
             if row["name"] == "geomean" or kind is None:
                 continue  # (a mean of the rows; or memory, no speed)
             if len(values) != len(labels):
@@ -347,6 +354,19 @@ def _benchstat(lines: list[str], skip: set[int], unplaced: list[tuple[int, str]]
     return list(by_label.values()), taken
 
 
+def _record(lines: list[str], idx: int, skip: set[int]) -> tuple[re.Match, int] | None:
+    """The record at ``lines[idx]`` and the index after its last line (the rest of a record a
+    mail client wrapped onto the next lines is rejoined), None for no record."""
+    line, end = clean(lines[idx]), idx + 1
+    m = _RECORD.match(line)
+    while end < len(lines) and end not in skip and _TAIL.match(more := clean(lines[end])):
+        joined = _RECORD.match(f"{line} {more}")
+        if joined is None and m is not None:
+            break
+        line, m, end = f"{line} {more}", joined, end + 1
+    return (m, end) if m else None
+
+
 def find_runs(lines: list[str], source: str, skip: set[int],
               unplaced: list[tuple[int, str]]) -> tuple[list[Run], set[int]]:
     """Runs of ``go test -bench`` output and benchstat tables in ``lines`` (one of ``_api.FINDERS``).
@@ -373,15 +393,17 @@ def find_runs(lines: list[str], source: str, skip: set[int],
             runs.add(group, {(name, group[0].get("gomaxprocs"))}, meta)
         block.clear()
 
+    end = 0
     for idx, raw in enumerate(lines):
-        if idx in skip:
+        if idx in skip or idx < end:
             continue
         line = clean(raw)
         if not line.strip() or line.startswith(("```", "~~~")):
             continue
-        if m := _RECORD.match(line):
+        if line.lstrip().startswith("Benchmark") and (m := _record(lines, idx, skip)):
+            m, end = m
             block.append((idx, m))
-            taken.add(idx)
+            taken.update(range(idx, end))
             continue
         if block:
             flush()
