@@ -114,9 +114,7 @@ def _hash(m: re.Match, pkg: str | None) -> tuple[str, str, dict[str, Any]]:
 def _pk(algorithm: str):
     def rule(m: re.Match, pkg: str | None) -> tuple[str, str, dict[str, Any]]:
         groups = m.groupdict()
-        conditions = {k: groups[k].lower() for k in ("padding",) if groups.get(k)}
-        if groups.get("primes"):
-            conditions["primes"] = int(groups["primes"])
+        conditions = {k: groups[k].lower() for k in ("padding", "primes") if groups.get(k)}
         if m["op"] == "NewKeyFromSeed":  # (a key from a given seed: no random bytes drawn)
             conditions["api"] = "newkeyfromseed"
         return algorithm.format(bits=groups.get("bits") or ""), _OPS[m["op"].lower()], conditions
