@@ -44,7 +44,9 @@ operation defaults to what :func:`cipherlab.readers._names.canonical` implies (`
 ``SIZE:value`` for an explicit size, or ``OP=value`` for a public-key operation (ops/s). A
 value is a number as printed with an optional ``k`` (1000s of bytes/s), or ``count/seconds``
 from a progress line (count x size / seconds bytes/s; count / seconds ops/s), or a time per
-operation ``0.5s`` (1 / 0.5 ops/s, where a table prints a rate of 0.0), and a trailing
+operation ``0.5s`` (1 / 0.5 ops/s, where a table prints a rate of 0.0) or as Go prints one
+(``1228_ns``: ``1228 ns/op``; benchstat's ``77.26n``, ``1.05µs``, ``2.41ms``), or a rate with
+benchstat's prefix (``790.0Mi``: 2^20 bytes/s; ``828MB/s``), and a trailing
 ``!`` means the text cannot tell: the reader must flag the cell or leave it out. ``-`` skips a
 size. Thousands separators (``,`` ``'`` ``’``) are dropped; ``_`` stands for a blank one (a
 space or no-break space in the text: ``1_013_842``). A row's conditions add to the run's;
@@ -89,6 +91,10 @@ NOT_CONDITIONS = {"note", "rule", "table"}
 DECODED = {"isa": "isa_mask", "isa_off": "isa_mask"}
 _COMMAND = re.compile(r"(?:^|[\s/])(?:openssl|bssl|tongsuo)(?:-[\w.]+)?\s+speed\b")  # the binary, lowercase
 _THOUSANDS = re.compile(r"(?<=\d)[,'\u2019_](?=\d{3}(?!\d))")
+# A time per operation as Go and benchstat print it; a rate with benchstat's prefixes.
+_TIME = re.compile(r"^(?P<v>[\d.]+)_?(?P<unit>ns|n|\u00b5s|\u00b5|us|ms)$")
+_SECONDS = {"ns": 1e-9, "n": 1e-9, "\u00b5s": 1e-6, "\u00b5": 1e-6, "us": 1e-6, "ms": 1e-3}
+_PREFIXED = re.compile(r"^(?P<v>[\d.]+)(?P<unit>[KMGT]i|[kMGT]B/s)$")
 _CELL = re.compile(r"^(?:(?P<size>\d+):|(?P<op>[a-z][a-z_-]*)=)?(?P<value>[^!]+?)(?P<loud>!)?$")
 
 
@@ -168,6 +174,11 @@ def _number(text: str) -> float:
 
 def _value(token: str, factor: float, size: int | None) -> float:
     """A value as written in an expectation -> bytes/s (throughput) or ops/s (public key)."""
+    if m := _TIME.match(token):
+        return 1.0 / (_number(m["v"]) * _SECONDS[m["unit"]])
+    if m := _PREFIXED.match(token):
+        step = 1024.0 if m["unit"].endswith("i") else 1000.0
+        return _number(m["v"]) * step ** ("KMGT".index(m["unit"][0].upper()) + 1)
     if "/" in token:  # count/seconds from a progress line (0.00s: infinite)
         count, seconds = map(_number, token.split("/"))
         return count * (size or 1) / seconds if seconds else math.inf
@@ -190,7 +201,7 @@ def untraced(exp: Expectation) -> list[str]:
     for c in exp.cells:
         if re.sub(r"\s+", " ", c.name).lower() not in flat:
             missing.append(f"name {c.name!r}")
-        if "/" in c.token:
+        if "/" in c.token and not _PREFIXED.match(c.token):
             count, seconds = c.token.split("/")
             pair = re.compile(rf"(?<![\w.]){re.escape(count)}(?![\w.]).*(?<![\w.]){re.escape(seconds)}(?![\d])")
             if not any(pair.search(line) for line in lines):

@@ -18,6 +18,8 @@ from cipherlab.errors import IngestWarning
 DATA = Path(__file__).resolve().parents[1] / "data"
 WOLF = DATA / "wolfssl" / "benchmark-5.5.4.txt"
 WOLF_BASE10 = DATA / "wolfssl" / "benchmark-5.5.4-base10.txt"
+WOLF_CSV = DATA / "wolfssl" / "benchmark-5.5.4-csv.txt"
+WOLF_CSV_BASE10 = DATA / "wolfssl" / "benchmark-5.5.4-csv-base10.txt"
 MBED = DATA / "mbedtls" / "benchmark-2.28.3.txt"
 MIB = 2.0 ** 20
 
@@ -136,6 +138,45 @@ def test_beside_openssl_speed_each_tool_keeps_its_own_runs():
     alone = _read(openssl)
     assert (df.tool == "openssl").sum() == len(alone)
     assert df[df.tool == "openssl"].bytes_per_s.tolist() == alone.bytes_per_s.tolist()
+
+
+def _csv_records(text: str) -> list[int]:
+    return [n for n, line in enumerate(text.splitlines(), 1)
+            if line.count(",") >= 2 and not line.startswith("Algorithm,")]
+
+
+def test_the_real_csv_run_is_one_run_its_mb_base_flagged_without_the_command_line():
+    text = WOLF_CSV.read_text()
+    df = _read(WOLF_CSV)
+    assert sorted(df.line) == _csv_records(text) and df.run.nunique() == 1
+    assert set(df.tool) == {"wolfssl"} and set(df.tool_version) == {"5.5.4"}
+    rates = df[df.bytes_per_s.notna()]  # (2^20 by default, 10^6 with -base10: same header)
+    assert set(rates.flag) == {"unit base unknown"} and len(rates) == 34
+    gcm = _cell(df, "AES-128-GCM-enc")  # (values copied by hand from the text)
+    assert (gcm.algorithm, gcm.operation, gcm.block_bytes) == ("aes-128-gcm", "encrypt", 1048576)
+    assert gcm.bytes_per_s == pytest.approx(104.031589e6)
+    pk = df[df.bytes_per_s.isna()]
+    assert pk.flag.isna().all() and len(pk) == 13
+    assert _cell(df, "ECC   [      SECP256R1],256,key gen").algorithm == "ecdsa-p256"
+    assert _cell(df, "ECDHE [      SECP256R1],256,agree").ops_per_s == 1891.371
+    assert _cell(df, "RSA,2048,private").operation == "sign"
+    assert _cell(df, "ED,25519,verify").algorithm == "ed25519"
+
+
+def test_the_csv_command_line_tells_the_base_of_its_mb():
+    binary = _read("$ ./wolfcrypt/benchmark/benchmark -csv\n" + WOLF_CSV.read_text())
+    assert binary.flag.isna().all()
+    assert _cell(binary, "AES-128-GCM-enc").bytes_per_s == pytest.approx(104.031589 * MIB)
+    decimal = _read("$ ./wolfcrypt/benchmark/benchmark -csv -base10 -aes-cbc -sha256 -rsa -ecc\n"
+                    + WOLF_CSV_BASE10.read_text())
+    assert decimal.flag.isna().all() and len(decimal) == len(_csv_records(WOLF_CSV_BASE10.read_text()))
+    assert _cell(decimal, "SHA-256").bytes_per_s == pytest.approx(197.841583e6)
+
+
+def test_csv_rows_outside_a_section_are_no_records():
+    text = "Algorithm,MB/s,Cycles per byte,\nAES-128-CBC-enc,182.097377,13.596280,\n\nfoo,1.5,2.5,\n"
+    df = _read(text)
+    assert df.name.tolist() == ["AES-128-CBC-enc"]
 
 
 # --- mbed TLS -------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ PROVENANCE: dict[str, str] = {"rule": "category"}
 _HEAD = list(COLUMNS)[: list(COLUMNS).index("flag") + 1]
 _TAIL = list(COLUMNS)[len(_HEAD):]
 # Conditions whose values are whole numbers stay numeric so they sort and compare as numbers.
-_INTEGER_CONDITIONS = {"repeat", "write_bytes", "processes", "child", "key_bits"}
+_INTEGER_CONDITIONS = {"repeat", "write_bytes", "processes", "child", "key_bits", "gomaxprocs"}
 
 FLAG_NOT_MEASURED = "not measured"
 #: Flag of a ``-multi`` child's share of a measurement; the run's total is the unflagged row.

@@ -25,8 +25,8 @@ import pandas as pd
 from cipherlab import model
 from cipherlab._gc import paused, return_freed
 from cipherlab.errors import IngestError, IngestWarning, caught_warnings
-from cipherlab.readers import (_bssl, _cache, _collapsed, _cryptsetup, _gnutls, _json, _mbedtls,
-                               _openssl, _wolfcrypt)
+from cipherlab.readers import (_bssl, _cache, _collapsed, _cryptsetup, _gnutls, _gobench, _json,
+                               _mbedtls, _openssl, _wolfcrypt)
 from cipherlab.readers._bbcode import from_bbcode
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._tables._prose import machines_in_prose
@@ -559,6 +559,7 @@ FINDERS: list[Callable[..., tuple[list, set[int]]]] = [
     _cryptsetup.find_runs,  # (first: its header row has the pipes of a document table)
     _wolfcrypt.find_runs,  # (before them too: their records line up as an aligned table's rows)
     _mbedtls.find_runs,
+    _gobench.find_runs,  # (before them too: its records are tab-separated columns)
     _document_tables,
     _bssl.find_runs,
     _collapsed.find_runs,

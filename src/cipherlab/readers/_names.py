@@ -134,7 +134,7 @@ _WRAPPED = re.compile(r"^(hmac|cmac)\((.+)\)$")
 
 # Families of the canonical vocabulary: a name outside them is not a known algorithm.
 _KNOWN = re.compile(
-    r"^(?:aes|aria|camellia|sm4|des|bf|cast5?|idea|seed|rc[245]|chacha20|blowfish|evp|rand|"
+    r"^(?:aes|aria|camellia|sm4|des|bf|cast5?|idea|seed|rc[245]|x?chacha20|blowfish|evp|rand|"
     r"ghash|poly1305|siphash|md[245]|mdc2|sha|shake|ripemd|rmd|whirlpool|sm3|blake2[bs]|hmac|cmac|"
     r"kmac|rsa|dsa|ecdsa|ecdh|ffdh|ed25519|ed448|x25519|x448|sm2|ecdh-sm2|nist[pkb]|sec[pt]\d|prime\d|brainpool|gost)(?![a-z])")
 

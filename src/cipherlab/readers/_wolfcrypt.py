@@ -29,6 +29,14 @@ second). An ``ECC``/``ECDHE``/``ECDSA`` row names its curve, or only its size, f
 benchmark takes the NIST prime curve of that size (``wc_ecc_make_key``'s default); an ``ECC``
 key generation, of ECDH and ECDSA keys alike, is filed as ``ecdsa-<curve>`` ``keygen``.
 
+With ``-csv`` it prints the same measurements as two comma-separated sections, each under a
+title and a header row (``Algorithm,MB/s,Cycles per byte,`` then ``AES-128-CBC-enc,182.097377,
+13.596280,``; ``Algorithm,key size,operation,avg ms,ops/sec,`` then ``RSA,2048,public,0.036,
+27752.961,``), one run. Its ``MB/s`` is 2^20 bytes unless ``-base10`` was given, the header the
+same either way: the command line (``benchmark -csv [-base10]``) tells where the text holds it;
+elsewhere the rate is read as decimal and flagged :data:`FLAG_UNIT_BASE` (:func:`_csv_unit`).
+Names and operations are read as in the text form.
+
 A ``wolfSSL version X.Y.Z`` line gives ``tool_version`` and starts a run, as does the
 ``wolfCrypt Benchmark`` header; otherwise runs start as for every record-a-line tool
 (:class:`~cipherlab.readers._records.RecordRuns`). Lines that read like a record but are none
@@ -62,7 +70,8 @@ __all__ = ["find_runs"]
 
 _VERSION = re.compile(r"^\s*wolfSSL version (?P<version>\d+\.\d+\.\d+\S*)\s*$")
 # The lines between its version line and its header, and its last: the math library it uses
-_BANNER = re.compile(r"^\s*(?:Math:|Single Precision:|Multi-Precision:|Benchmark complete\s*$)")
+_BANNER = re.compile(r"^\s*(?:Math:|Single Precision:|Multi-Precision:|Benchmark complete\s*$|"
+                     r"This format allows you to easily copy the output to a csv file\.)")
 _HEADER = re.compile(r"^\s*wolfCrypt Benchmark \((?:block bytes (?P<block>\d+), )?[^()]*\)\s*$")
 # "AES-128-CBC-enc  1365 MiB took 1.002 seconds, 1362.280 MiB/s[ Cycles per byte = 2.10]"
 _SYM = re.compile(r"^\s*(?P<name>\S(?:.*\S)?)\s+\d+(?:\.\d+)?\s+(?:[KMG]i?B|[kmg]B|bytes|megs|kB)"
@@ -74,6 +83,16 @@ _PK = re.compile(r"^\s*(?P<what>[A-Za-z][\w-]*(?:\s*\[[^\]]*\])?(?:\s+[\w-]+)*?)
 # 3.x: "RSA 2048 encryption took  0.027 milliseconds, avg over 100 iterations"
 _PK_3X = re.compile(r"^\s*(?P<what>[A-Za-z][\w-]*(?:\s+[\w-]+)*?)\s+(?:took\s+)?(?P<ms>\d+(?:\.\d+)?)"
                     r"\s+milliseconds,\s+avg over\s+\d+\s+iterations\s*$")
+# -csv: a section's title and header row, then "AES-128-CBC-enc,182.097377,13.596280," (a rate
+# in the header's "MB/s" and the cycles per byte, which a build without a cycle counter leaves
+# out) or "RSA,2048,public,0.036,27752.961," (milliseconds per operation, operations a second)
+_CSV_TITLE = re.compile(r"^\s*(?:Symmetric|Asymmetric|Post Quantum Asymmetric) Ciphers:\s*$")
+_CSV_HEADER = re.compile(r"^\s*Algorithm,(?:(?P<sym>MB/s,Cycles per byte)|key size,operation,avg ms,"
+                         r"ops/sec),\s*$")
+_CSV_SYM = re.compile(r"^\s*(?P<name>[^,\s][^,]*),(?P<rate>\d+(?:\.\d+)?),(?:\d+(?:\.\d+)?,)?\s*$")
+_CSV_PK = re.compile(r"^\s*(?P<what>[^,\s][^,]*,\d+,[^,]+),\d+(?:\.\d+)?,(?P<rate>\d+(?:\.\d+)?),\s*$")
+# The command line of a -csv run: its -base10 says in which base its "MB/s" are
+_CSV_COMMAND = re.compile(r"\bbenchmark\b.*\s-csv\b")
 # What shows a line is meant as a record (for unplaced): the words every record has.
 _RECORDISH = re.compile(r"\btook\b.*\d|\d.*\bops/sec\b")
 # The first release whose code was read to print MiB/KiB for 2^n and MB/KB for 10^n (5.5.4)
@@ -167,15 +186,32 @@ def _unit(unit: str, version: str | None) -> tuple[float, bool]:
     return scale, unit[0].islower() or (version is not None and _release(version) >= _IEC_SINCE)
 
 
+def _csv_unit(command: str | None) -> tuple[float, bool]:
+    """Bytes in the ``MB`` of -csv's ``MB/s`` header, and whether the text tells which base.
+
+    Its code prints the rate in 2^20 bytes unless ``-base10`` was given (5.5.4; earlier releases
+    had no ``-base10`` and printed 2^20 bytes as ``MB``), under the same header: the command line
+    tells, where it is in the text.
+
+    >>> _csv_unit("$ ./wolfcrypt/benchmark/benchmark -csv"), _csv_unit(None)
+    ((1048576.0, True), (1000000.0, False))
+    """
+    if command is None:
+        return 1e6, False
+    return (1e6 if "-base10" in command else float(2 ** 20)), True
+
+
 def _release(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
 
 
-def _cell(lineno: int, line: str, block: int | None, version: str | None) -> dict[str, Any] | None:
-    """The cell of a record line, None for no record."""
-    if m := _SYM.match(line):
+def _cell(lineno: int, line: str, block: int | None, version: str | None,
+          csv: tuple[float, bool] | None = None) -> dict[str, Any] | None:
+    """The cell of a record line (of a -csv section where ``csv`` gives its unit), None for no
+    record."""
+    if m := (_CSV_SYM.match(line) if csv else _SYM.match(line)):
         algorithm, op, conditions, clear = _symmetric(m["name"])
-        scale, known = _unit(m["unit"], version)
+        scale, known = csv or _unit(m["unit"], version)
         rate = float(m["rate"]) * scale
         sized = block if op != "derive" else None  # (PBKDF2: bytes of key derived a second)
         cell = {"line": lineno, "algorithm": algorithm, "name": m["name"], "operation": op,
@@ -183,8 +219,8 @@ def _cell(lineno: int, line: str, block: int | None, version: str | None) -> dic
                 **conditions}
         flag = None if known else FLAG_UNIT_BASE
     else:
-        m = _PK.match(line) or _PK_3X.match(line)
-        described = _public_key(m["what"]) if m else None
+        m = _CSV_PK.match(line) if csv is not None else _PK.match(line) or _PK_3X.match(line)
+        described = _public_key(m["what"].replace(",", " ")) if m else None  # (-csv's commas)
         if described is None:
             return None
         algorithm, op, clear = described
@@ -207,24 +243,33 @@ def find_runs(lines: list[str], source: str, skip: set[int],
     a text that is wolfSSL's (a version or header line, or a record with a clear name):
     ``Copied 100 MB took 2.000 seconds, 50.000 MB/s`` alone is another program's.
     """
-    if " took " not in "\n".join(lines):  # (a cheap look before the lines)
+    text = "\n".join(lines)
+    if " took " not in text and "Algorithm," not in text:  # (a cheap look before the lines)
         return [], set()
     events: list[tuple[int, str, Any, str]] = []  # (index, "fact" | "cell" | "text", what, line)
-    version, block = None, None
+    version, block, command, csv = None, None, None, None  # (csv: the -csv section's unit)
     for idx, raw in enumerate(lines):
         line = clean(raw) if idx not in skip else ""
         if not line.strip() or line.startswith(("```", "~~~", "---")):
+            csv = csv if line.strip() else None  # (a blank line ends a -csv section)
             continue
         if m := _VERSION.match(line):
             version, block = m["version"], None  # (a new invocation's output follows)
         elif m := _HEADER.match(line):
             block = int(m["block"]) if m["block"] else None
-        elif _BANNER.match(line) and events and events[-1][1] == "fact":
+        elif _BANNER.match(line) and events and events[-1][1] in ("fact", "banner"):
             events.append((idx, "banner", None, line))  # (its math library: taken, no caption)
             continue
-        cell = None if m else _cell(idx + 1, line, block, version)
+        elif (h := _CSV_HEADER.match(line)) or _CSV_TITLE.match(line):
+            csv = (_csv_unit(command) if h["sym"] else ()) if h else None
+            events.append((idx, "csv", None, line))  # (a section of one run: no caption)
+            continue
+        elif _CSV_COMMAND.search(line):
+            command = line
+        cell = None if m else _cell(idx + 1, line, block, version, csv)
+        csv = csv if cell else None  # (a section ends at its first line that is no row)
         events.append((idx, *(("fact", version) if m else ("cell", cell) if cell else ("text", None)), line))
-    ours = any(kind == "fact" or (kind == "cell" and what.get("flag") != FLAG_NAME_UNCLEAR)
+    ours = any(kind in ("fact", "csv") or (kind == "cell" and what.get("flag") != FLAG_NAME_UNCLEAR)
                for _, kind, what, _ in events)
     runs = RecordRuns(command="benchmark")
     taken: set[int] = set()
@@ -233,7 +278,7 @@ def find_runs(lines: list[str], source: str, skip: set[int],
             version = what
             runs.text()
             taken.add(idx)
-        elif kind == "banner":
+        elif kind in ("banner", "csv"):
             taken.add(idx)
         elif kind == "cell" and ours:
             taken.add(idx)
