@@ -389,9 +389,11 @@ def documents(text: str, source: str = "<text>"
         (_unentitied(text, lines), origin) for lines, origin in held]
     if _PANE_BORDER in text:
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
-    if "|\t" in text:
-        parts = [side for lines, origin in parts for side in sides(lines, origin)]
-    return [got for lines, origin in parts for got in sources(lines, origin)]
+    named = [(lines, origin, None) for lines, origin in parts]
+    if "|\t" in text or "@@ -" in text and "\n+++ " in text:
+        named = [side for lines, origin, _ in named for side in sides(lines, origin)]
+    return [(lines, at, own or name) for got, origin, name in named
+            for lines, at, own in sources(got, origin)]
 
 
 def _mail_documents(text: str) -> list[_mail.Part] | None:
@@ -452,20 +454,34 @@ def panes(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
     return [(left, origin)] + ([(right, origin)] if any(_DIGIT.search(r) for r in right) else [])
 
 
+def sides(lines: list[str], origin: list[int] | None
+          ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """The texts a diff of saved outputs shows, each read as a text of its own: ``(lines,
+    origin, name)``, ``name`` the file's where the diff names it (only where the file's own
+    lines name its runs none); ``[(lines, origin, None)]`` when ``lines`` show no diff. Two
+    files side by side (:func:`_side_by_side`), or a unified diff (:func:`_unified`).
+    """
+    unified = _unified(lines, origin)
+    if unified is not None:
+        return unified
+    return [(got, at, None) for got, at in _side_by_side(lines, origin)]
+
+
 # Two files side by side as ``sdiff`` and ``diff -y`` print them: the left file's line cut at
 # half the width and padded with TABs to the gutter, whose mark (`|` where the lines differ,
 # `<`, `>`, blank where they agree) a TAB follows, then the right file's line, cut the same.
 _GUTTER_MARKS = frozenset(" |<>()")
 
 
-def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], list[int] | None]]:
+def _side_by_side(lines: list[str], origin: list[int] | None
+                  ) -> list[tuple[list[str], list[int] | None]]:
     """The two files of a side-by-side diff, each a text of the same lines (numbered as the
     copy), where a ``|`` and a TAB stand at one column (TABs expanded) on three lines or more
     and every line between them has its gutter there; else ``[(lines, origin)]``.
 
     >>> diff = ["md5 1.00k\\t\\t\\t\\t|\\tmd5 3.00k", "sha1 2.00k\\t\\t\\t\\t|\\tsha1 4.00k", "x\\t\\t\\t\\t\\t \\tx",
     ...         "y\\t\\t\\t\\t\\t|\\tz"]
-    >>> sides(diff, None)
+    >>> _side_by_side(diff, None)
     [(['md5 1.00k', 'sha1 2.00k', 'x', 'y'], None), (['md5 3.00k', 'sha1 4.00k', 'x', 'z'], None)]
     """
     expanded = [line.expandtabs() if "\t" in line else line for line in lines]
@@ -490,6 +506,98 @@ def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
         e = expanded[n]
         left[n], right[n] = e[:g].rstrip(), e[r:].rstrip()
     return [(left, origin), (right, origin)]
+
+
+# A unified diff (``diff -u``, ``git diff``): each file's header (``--- old``, ``+++ new``,
+# GNU diff's time stamp after a TAB; git's ``diff --git`` and ``index`` lines above it) and its
+# hunks (``@@ -l,n +l,n @@``), whose lines are both files' (behind a blank; a blank line where
+# the paste dropped the blank), the old file's (behind ``-``) or the new one's (behind ``+``).
+_HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_GIT_HEADER = re.compile(r"diff |index [0-9a-f]+\.\.|(?:old|new|deleted file|new file) mode "
+                         r"|(?:dis)?similarity index |(?:rename|copy) (?:from|to) ")
+_FILE_STAMP = re.compile(r"\t| +(?=\d{4}-\d\d-\d\d \d|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z])")
+_DIFF_RULE = "file name in the diff's header"
+
+
+def _unified(lines: list[str], origin: list[int] | None
+             ) -> list[tuple[list[str], list[int] | None, str | None]] | None:
+    """The texts of a unified diff (see ``_HUNK``): each file's old and new side, its lines
+    without their mark, named by its header; the lines outside the diff, when they hold any;
+    None when ``lines`` hold no file header followed by a hunk.
+
+    >>> for got in _unified(["--- a/x.txt", "+++ b/y.txt", "@@ -1,2 +1,2 @@", " type 16 bytes",
+    ...                      "-md5 1.00k", "+md5 2.00k", "thanks"], None):
+    ...     print(got)
+    (['thanks'], [0, 7], None)
+    (['type 16 bytes', 'md5 1.00k'], [0, 4, 5], 'x.txt')
+    (['type 16 bytes', 'md5 2.00k'], [0, 4, 6], 'y.txt')
+    """
+    outer: list[int] = []
+    files: list[tuple[str, str, list[int], list[int]]] = []
+    k, n = 0, len(lines)
+    while k < n:
+        if not (lines[k].startswith("--- ") and k + 2 < n and lines[k + 1].startswith("+++ ")
+                and _HUNK.match(lines[k + 2])):
+            outer.append(k)
+            k += 1
+            continue
+        top = k
+        while outer and outer[-1] == top - 1 and _GIT_HEADER.match(lines[top - 1]):
+            top = outer.pop()  # (git's header lines above: no text)
+        names = _diff_names(lines[k], lines[k + 1])
+        old, new = [], []
+        k += 2
+        while k < n and (m := _HUNK.match(lines[k])):
+            left, right = int(m[1] or 1), int(m[2] or 1)
+            k += 1
+            while k < n and (left or right or lines[k][:1] == "\\"):
+                mark = lines[k][:1]
+                if mark == "-" and left:
+                    old.append(k)
+                    left -= 1
+                elif mark == "+" and right:
+                    new.append(k)
+                    right -= 1
+                elif mark in (" ", "") and left and right:
+                    old.append(k)
+                    new.append(k)
+                    left, right = left - 1, right - 1
+                elif mark != "\\":  # (``\\ No newline at end of file``: no text)
+                    break  # (a hunk cut short: the paste ends, a fence closes it)
+                k += 1
+        files.append((*names, old, new))
+    if not files:
+        return None
+    out = [(*_picked(lines, origin, outer), None)] if any(lines[k].strip() for k in outer) else []
+    for old_name, new_name, old, new in files:
+        for name, ks in ((old_name, old), (new_name, new)):
+            if ks:
+                got, at = _picked(lines, origin, ks, 1)
+                out.append((got, at, _mail.Fallback(name, _DIFF_RULE)))
+    return out
+
+
+def _diff_names(old: str, new: str) -> tuple[str, str]:
+    """The file names of a unified diff's header lines, without GNU diff's time stamps, and
+    without git's ``a/`` and ``b/`` where the two names still differ then.
+
+    >>> _diff_names("--- speed-vm1.txt\\t2026-03-04 10:12:01.000000000 +0000", "+++ b/speed-vm2.txt")
+    ('speed-vm1.txt', 'b/speed-vm2.txt')
+    >>> _diff_names("--- a/x/speed.txt", "+++ b/y/speed.txt"), _diff_names("--- a/speed.txt", "+++ b/speed.txt")
+    (('x/speed.txt', 'y/speed.txt'), ('a/speed.txt', 'b/speed.txt'))
+    """
+    a, b = (_FILE_STAMP.split(line[4:], 1)[0].strip() for line in (old, new))
+    if a[:2] == "a/" and b[:2] == "b/" and a[2:] != b[2:]:
+        return a[2:], b[2:]
+    return a, b
+
+
+def _picked(lines: list[str], origin: list[int] | None, ks: list[int], cut: int = 0
+            ) -> tuple[list[str], list[int]]:
+    """The text of ``lines[k]`` for each of ``ks``, each less its first ``cut`` characters,
+    with the map back to the original line numbers (see :func:`normalise`)."""
+    at = [k + 1 for k in ks] if origin is None else [origin[k + 1] for k in ks]
+    return [lines[k][cut:] for k in ks], [0, *at]
 
 
 # The words that start ansible-playbook's task results (``changed: [host] => {...}``).
@@ -800,8 +908,7 @@ def sources(lines: list[str], origin: list[int] | None
     streams: dict[str | None, list[int]] = {None: []}
     for k, name in enumerate(owner):
         streams.setdefault(name, []).append(k)
-    back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
-    return [([lines[k] for k in ks], [0, *map(back, ks)], name)
+    return [(*_picked(lines, origin, ks), name)
             for name, ks in streams.items() if name or any(lines[k].strip() for k in ks)]
 
 
