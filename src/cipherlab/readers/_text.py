@@ -791,7 +791,10 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
 # (GNU parallel's `--tag`, `xargs`-driven scripts: the job's argument, then a TAB, `md5\t`,
 # `-evp aes-128-gcm\t`, a word first (`#\t` starts a comment); a TAB an editor put for spaces
 # is no tag: a tag repeats on every line of its block, a table's first column does not)
-_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]|==\d{1,9}+=="
+# (Open MPI's `--tag-output`: the job and rank, then the stream, no blank after: `[1,0]<stderr>:`;
+# Slurm's `srun --label`: the task's number, padded to the widest, `0: `, ` 7: `; a gutter's
+# numbers count up, never three lines of one)
+_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\](?:<std(?:out|err|diag)>:)?|==\d{1,9}+==|[ ]{0,4}+\d{1,5}+:(?=[ ]|$)"
         r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
         r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)"
         r"|[ ]*+-?\w\S{0,63}+(?:[ ]\S{1,63}+){0,3}+\t")
@@ -804,8 +807,8 @@ _LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
 _LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
 # (a tag is on every line of its block, one match a whole block; the rest of a wrapped line
 # ends it: `blocks:` starting the rest of every wrapped `Doing` line is no tag)
-_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?:(?<=\t)|(?=[ \t]|$))[^\n]*+"
-              rf"(?:\n(?P=p)(?:(?<=\t)|(?=[ \t]|$))[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
+_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?:(?<=\t)|(?<=>:)|(?=[ \t]|$))[^\n]*+"
+              rf"(?:\n(?P=p)(?:(?<=\t)|(?<=>:)|(?=[ \t]|$))[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
 _LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
 # Three lines or more behind heads, or behind one tag: whether a text holds a log at all (most
 # do not: one scan in C says so; the layers then scan again, for each line's prefix)
@@ -902,7 +905,8 @@ def sources(lines: list[str], origin: list[int] | None
         results = _json.held_results(lines)  # (ansible's results, JSON in the text)
         if results is not None:
             return [(got, _through(at, origin), name) for got, at, name in results]
-    owner = (piped and _headed_sources(text, lines)) or _tagged_sources(text, lines, tags)
+    owner = (piped and _headed_sources(text, lines)) or _tagged_sources(text, lines, tags) \
+        or _stamped_sources(text, lines)
     if owner is None:
         return [(lines, origin, None)]
     streams: dict[str | None, list[int]] = {None: []}
@@ -960,25 +964,33 @@ def _headed_sources(text: str, lines: list[str]) -> list[str | None] | None:
     return owner
 
 
-def _tagged_sources(text: str, lines: list[str], counts: Counter) -> list[str | None] | None:
+def _tagged_sources(text: str, lines: list[str], counts: Counter, resuming: int = 1
+                    ) -> list[str | None] | None:
     """The source of each of ``lines`` (None: of none; ``text``: the lines joined, after a
-    line break; ``counts``: the lines of each tag) where their sources' tags interleave, else
-    None (see :func:`sources`)."""
+    line break; ``counts``: the lines of each tag) where their sources' tags interleave
+    (``resuming``: so many sources resume after another's lines, at least), else None (see
+    :func:`sources`)."""
     if sum(n >= _SHARED_BLOCK and _is_tag(t) for t, n in counts.items()) < 2:
         return None
-    tags: dict[int, str] = {}  # line index -> its tag
-    texts: dict[str, list[str]] = defaultdict(list)  # tag -> the texts behind it
+    tags: dict[int, str] = {}  # line index -> its source's name
+    texts: dict[str, list[str]] = defaultdict(list)  # source -> the texts behind its tags
+    named: dict[str, str | None] = {}  # tag -> its source's name (None: no log's tag)
     count = pos = 0
     for m in _LOG_TAG.finditer(text):
         count += text.count("\n", pos, m.start() + 1)
         pos = m.start() + 1
-        tags[count - 1] = m["tag"]
-        texts[m["tag"]].append(lines[count - 1][m.end() - pos:])
+        tag = m["tag"]
+        if tag not in named:
+            named[tag] = _source_name(tag) if _is_tag(tag) else None
+        if named[tag] is not None:
+            tags[count - 1] = named[tag]
+            texts[named[tag]].append(lines[count - 1][m.end() - pos:])
     names = {t for t, behind in texts.items()  # (rows behind machines' names: see _rows_only)
-             if len(behind) >= _SHARED_BLOCK and _is_tag(t) and not _rows_only(behind)}
+             if len(behind) >= _SHARED_BLOCK and not _rows_only(behind)}
     at = [k for k, t in sorted(tags.items()) if t in names]
     order = [tags[k] for k in at]
-    if len(names) < 2 or len({t for t, _ in groupby(order)}) == len(list(groupby(order))):
+    resumed = [t for t, n in Counter(t for t, _ in groupby(order)).items() if n > 1]
+    if len(names) < 2 or len(resumed) < resuming:
         return None  # (no source resumes after another's lines)
     if 2 * len(at) < at[-1] - at[0] + 1:  # (a log tags most lines: keys of a report's records,
         return None  # `    Average: 1834.5 sign/s` among its values, are no sources)
@@ -992,9 +1004,26 @@ def _tagged_sources(text: str, lines: list[str], counts: Counter) -> list[str | 
         if last is not None and len(between) <= _WRAPPED:
             for j in between:
                 owner[j] = owner[j - 1]
-        owner[k] = _source_name(tag)
+        owner[k] = tag
         last, between = tag, []
     return owner
+
+
+def _stamped_sources(text: str, lines: list[str]) -> list[str | None] | None:
+    """The source of each of ``lines`` (see :func:`_tagged_sources`) where their tags
+    interleave behind a time stamp, else None: tags that end in ``]:``, heroku's
+    ``2026-03-04T07:05:03.79+00:00 app[worker.1]: ``, syslog's ``Mar  4 07:05:03 host
+    speed.sh[981]: ``; two sources resume after another's lines at least (there a tag is a
+    program's: a service manager's lines before and after one program's output are no second
+    source of it). (A tag without a bracket, papertrail's ``app/worker.1:``, is not looked
+    for behind a stamp: a search for a log in every text costs ~2 %.)"""
+    if "]: " not in text or _LOG_BLOCK.search(text) is None:
+        return None
+    headless = _strip_log_heads(lines, [0] * len(lines))
+    if headless is lines:
+        return None
+    behind = "\n" + "\n".join(headless)
+    return _tagged_sources(behind, headless, Counter(_LOG_TAG.findall(behind)), 2)
 
 
 #: The rule that names a run by the tag of its source in an interleaved log (see :func:`sources`).
@@ -1021,8 +1050,12 @@ def name_by_source(runs: list, name: str | None) -> None:
 
 def _source_name(tag: str) -> str:
     """A log's tag as the name of its source: ``[pod/x/c]`` -> ``pod/x/c``, ``web-1  |`` ->
-    ``web-1``, ``    amazon-ebs.x86:`` -> ``amazon-ebs.x86``."""
-    return tag.strip().strip("[]").rstrip(" :|")
+    ``web-1``, ``    amazon-ebs.x86:`` -> ``amazon-ebs.x86``; a rank's streams are one source:
+    ``[1,0]<stderr>:`` -> ``1,0``."""
+    tag = tag.strip()
+    if tag[-2:] == ">:":
+        tag = tag[:tag.rindex("<")]
+    return tag.strip("[]").rstrip(" :|")
 
 
 # (a table's row: a name, then values; not openssl's progress lines or records)
