@@ -150,6 +150,7 @@ _TAIL = ["The 'numbers' are in 1000s of bytes per second processed.", "type 16 b
     (lambda k: f"{k}: ", "{}"),  # Slurm's srun --label: the task's number
     (lambda k: f"[1,{k}]<stdout>:", "1,{}"),  # Open MPI's --tag-output: job and rank
     (lambda k: f"2025-11-30T11:0{k}:07.{k}18204+00:00 app[worker.{k}]: ", "app[worker.{}]"),  # heroku
+    (lambda k: f"\x1b[3{k}mspeed-4k2x{k}\x1b[0m \x1b[3{k}mbench\x1b[0m ", "speed-4k2x{} bench"),  # stern
 ])
 def test_two_sources_interleaved_are_read_apart_and_named_by_their_tags(tag, name):
     lines = ["$ docker compose up"] + [tag(k) + x for pair in zip(_A, _B, strict=True)
@@ -177,6 +178,16 @@ def test_a_ranks_two_streams_are_one_source():
     runs = _read(lines).groupby("run")
     assert runs.label.first().tolist() == ["1,1", "1,2"]
     assert runs.timing.first().tolist() == ["elapsed", "cpu"]
+
+
+def test_two_words_before_each_line_are_no_tag_without_their_colours():
+    """stern without colour (``pod container message``) shows no tag a reader can tell from
+    the first words of openssl's own lines (``Doing 2048 bits ...``): no sources, read loud."""
+    lines = [f"speed-4k2x{k} bench {x}" for pair in zip(_A, _B, strict=True) for k, x in enumerate(pair, 1)]
+    lines += ["Doing 2048 bits private rsa's for 10s: 12480 2048 bits private RSA's in 9.98s",
+              "Doing 2048 bits public rsa's for 10s: 411021 2048 bits public RSA's in 9.99s"] * 2
+    assert sources(lines, None) == [(lines, None, None)]
+    assert strip_shared_prefix(lines)[0] == lines
 
 
 def test_a_programs_log_between_a_service_managers_lines_is_one_source():

@@ -793,8 +793,11 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
 # is no tag: a tag repeats on every line of its block, a table's first column does not)
 # (Open MPI's `--tag-output`: the job and rank, then the stream, no blank after: `[1,0]<stderr>:`;
 # Slurm's `srun --label`: the task's number, padded to the widest, `0: `, ` 7: `; a gutter's
-# numbers count up, never three lines of one)
+# numbers count up, never three lines of one; stern's pod and container, each in its colour,
+# `ESC[32mbench-5c7d9-kq2lx ESC[0m ESC[32mspeed ESC[0m` (without colour two words start many
+# a line: no tag then)
 _TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\](?:<std(?:out|err|diag)>:)?|==\d{1,9}+==|[ ]{0,4}+\d{1,5}+:(?=[ ]|$)"
+        r"|[A-Za-z][\w.-]{0,63}+\x1b\[0?m[ ]\x1b\[[0-9;]*+m[A-Za-z][\w.-]{0,63}+(?=\x1b\[0?m[ ])"
         r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
         r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)"
         r"|[ ]*+-?\w\S{0,63}+(?:[ ]\S{1,63}+){0,3}+\t")
@@ -1051,8 +1054,8 @@ def name_by_source(runs: list, name: str | None) -> None:
 def _source_name(tag: str) -> str:
     """A log's tag as the name of its source: ``[pod/x/c]`` -> ``pod/x/c``, ``web-1  |`` ->
     ``web-1``, ``    amazon-ebs.x86:`` -> ``amazon-ebs.x86``; a rank's streams are one source:
-    ``[1,0]<stderr>:`` -> ``1,0``."""
-    tag = tag.strip()
+    ``[1,0]<stderr>:`` -> ``1,0``; stern's coloured pod and container: ``pod container``."""
+    tag = _ANSI.sub("", tag).strip() if "\x1b" in tag else tag.strip()
     if tag[-2:] == ">:":
         tag = tag[:tag.rindex("<")]
     return tag.strip("[]").rstrip(" :|")
