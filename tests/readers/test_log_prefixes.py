@@ -190,6 +190,21 @@ def test_two_words_before_each_line_are_no_tag_without_their_colours():
     assert strip_shared_prefix(lines)[0] == lines
 
 
+def test_a_raw_ci_logs_lines_are_program_output_and_name_no_run():
+    """Travis CI's raw log (logs 041): its markers show the text is the CI's log; the worker's
+    facts (`Runtime kernel version: 6.8.0-1021-gcp`) and the folds' titles above the step's run
+    are the CI's output, no caption; a framed line a step echoes still names its run."""
+    def log(above):
+        return ["travis_fold:start:system_info\r\x1b[0K\x1b[33;1mBuild system information\x1b[0m",
+                "Build language: generic", "Build dist: jammy", "Runtime kernel version: 5.15.0-1049-gcp",
+                "travis_fold:end:system_info\r\x1b[0K", *above,
+                "travis_time:start:71c0e2aa\r\x1b[0K$ openssl speed -seconds 3 sha1", *BARE[:2], *BARE[4:11],
+                "travis_time:end:71c0e2aa:start=1764500000123456789,finish=1764500009123456789,"
+                "duration=9000000000,event=script\r\x1b[0K"]
+    assert _read(log([])).label.isna().all()
+    assert _read(log(["== rpi5 =="])).label.unique().tolist() == ["rpi5"]
+
+
 def test_a_programs_log_between_a_service_managers_lines_is_one_source():
     """Behind a stamp, a tag is a program's (journald's ``host prog[pid]:``): systemd's lines
     before and after a script's are no second source of its output; nor are numbers before a

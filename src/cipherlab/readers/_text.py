@@ -197,9 +197,12 @@ def _bomless_utf16(data: bytes) -> str | None:
 _PAGER = re.compile(r"^[ \t]*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
                     r"(?:lines \d+-\d+/\d+(?: \d{1,3}%| \(END\))?|\(END\)))[ \t]*$", re.M)
 # A CI log's markers that end in a CR ending no line (GitLab's `section_start:1772600706:step`,
-# Travis CI's `travis_fold:start:worker_info` and `travis_time:end:0b7e21d5:start=...,event=script`)
-_CI_MARKER = re.compile(r"(?:section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?"
-                        r"|travis_(?:fold|time):(?:start|end):[\w.:=,-]*)\r(?:\x1b\[0K)?")
+# Travis CI's `travis_fold:start:worker_info` and `travis_time:end:0b7e21d5:start=...,event=script`):
+# the CR (and the erase after it) becomes a blank, the marker stays for the log's reader
+# (strip_log_prefixes: it shows the text is a CI's log, and goes).
+_CI_MARK = (r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?"
+            r"|travis_(?:fold|time):(?:start|end):[\w.:=,-]*")
+_CI_MARKER = re.compile(rf"({_CI_MARK})\r(?:\x1b\[0K)?")
 # A CR as `cat -v` or an editor shows it, ending a line saved with CRLF ends (`^M`)
 _SHOWN_CR = re.compile(r"\^M$", re.M)
 
@@ -218,7 +221,7 @@ def split_lines(text: str) -> list[str]:
     overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
         if "section_" in text or "travis_" in text:  # (CI markers: see _CI_MARKER)
-            text = _CI_MARKER.sub("", text)
+            text = _CI_MARKER.sub(r"\1 ", text)
         if "\r\n" not in text:
             text = text.replace("\r", "\n")  # (old Mac line ends)
         else:
@@ -1129,12 +1132,14 @@ def stands_in_a_log(rule: str, line: str) -> bool:
 
 # A CI log's own markers, no text (a group's title stays; a step's `Run <command>` is its
 # command, as a Dockerfile step's `[3/3] RUN <command>`): GitHub's `##[group]`, `##[endgroup]`,
-# `::group::`, Azure's `##[section]`, GitLab's `section_start:1709528767:step_script` (whose
-# CR ends no line: see split_lines).
-_MARKER = re.compile(r"##\[(?P<gh>[a-z]+)\]|::(?P<cmd>[a-z][\w-]*)(?:[ ][^:\n]*)?::"
-                     r"|section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?[ \r]?"
+# `::group::`, Azure's `##[section]`, GitLab's `section_start:1709528767:step_script` and
+# Travis CI's `travis_time:start:0b7e21d5` (whose CR ends no line: see split_lines).
+_MARKER = re.compile(rf"##\[(?P<gh>[a-z]+)\]|::(?P<cmd>[a-z][\w-]*)(?:[ ][^:\n]*)?::"
+                     rf"|(?:{_CI_MARK})[ \r]?"
                      r"|(?P<step>\[[^\]\n]{0,40}\d+/\d+\][ ]+)")
-_MARKER_START = frozenset("#:s[")
+_MARKER_START = frozenset("#:st[")
+# A CI's raw log without time stamps (Travis CI's, GitLab's): its markers start lines
+_CI_LINE = re.compile(rf"(?:{_CI_MARK})[ \r]")
 _MARKER_TAGS = frozenset({"[Pipeline]"})  # Jenkins' lines of its pipeline's steps
 
 
@@ -1226,13 +1231,32 @@ def strip_log_prefixes(lines: list[str]) -> tuple[list[str], list[int]]:
     (['md5 1.00k', 'sha1 2.00k', 'x'], [-1, -1, -1])
     """
     logs = [0] * len(lines)
-    if _LOG_BLOCK.search("\n" + "\n".join(lines)) is None:  # (most texts hold no log)
+    text = "\n" + "\n".join(lines)
+    if "travis_" in text or "section_" in text:
+        lines = _strip_ci_markers(lines, logs)
+    if _LOG_BLOCK.search(text) is None:  # (most texts hold no log)
         return lines, logs
     headless = _strip_log_heads(lines, logs)
     stripped = _strip_log_tags(headless, logs)
     if stripped is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
         stripped = _strip_log_heads(stripped, logs)
     return stripped, logs
+
+
+def _strip_ci_markers(lines: list[str], logs: list[int]) -> list[str]:
+    """``lines`` without the CI markers that start them (see ``_CI_LINE``), and every line
+    from the first so marked to the last marked in ``logs`` as the CI's log: each is a
+    program's output (the worker's `Worker information`, `Runtime kernel version: 6.8.0`),
+    no caption (:func:`stands_in_a_log`)."""
+    marked = [k for k, line in enumerate(lines) if line[:1] in "st" and _CI_LINE.match(line)]
+    if not marked:
+        return lines
+    out = list(lines)
+    for k in marked:
+        out[k] = _unmarked(lines[k])
+    for k in range(marked[0], marked[-1] + 1):
+        logs[k] = logs[k] or -marked[0] - 1
+    return out
 
 
 def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], list[int]]:
