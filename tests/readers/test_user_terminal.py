@@ -1045,3 +1045,20 @@ def test_lines_that_only_look_like_a_diffs_are_left_alone():
     assert sides(lines, None) == [(lines, None, None)]
     hunk = ["@@ -1,2 +1,2 @@", "-md5  1.00k", "+md5  2.00k"]
     assert sides(hunk, None) == [(hunk, None, None)]
+
+
+def test_a_unified_diff_wrapped_by_a_mail_client_or_quoted_still_shows_its_two_files():
+    """A long line a mail client wrapped goes on, unmarked or behind a `-` of its own
+    (`-fzero-call-used-regs`): the hunk no longer holds what its header counts, so it is read
+    while its lines are marked, each rest with the line above; a diff quoted in a reply is
+    read behind its quoting. Either way no row is named `-md5`."""
+    flags = "gcc -fPIC -pthread -m64 -Wa,--noexecstack -Wall -fzero-call-used-regs=used-gpr -O2"
+    diff = ["--- a/speed.txt", "+++ b/speed.txt", "@@ -1,4 +1,4 @@",
+            f"-compiler: {flags[:44]}", f"-{flags[45:]}", f"+compiler: {flags[:44]}", f"-{flags[45:]}",
+            " type             16 bytes     64 bytes",
+            "-md5             106781.73k   276154.88k", "+md5              42413.95k   162547.78k"]
+    for text in ("\n".join(diff), "\n".join(f"> {line}" for line in diff)):
+        df = _read(text + "\n\nThanks\n")
+        assert _runs(df, "label") == ["a/speed.txt", "b/speed.txt"]
+        assert set(df.algorithm) == {"md5"} and sorted(df.bytes_per_s) == [
+            42413950.0, 106781730.0, 162547780.0, 276154880.0]

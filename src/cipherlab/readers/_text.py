@@ -393,7 +393,7 @@ def documents(text: str, source: str = "<text>"
     if _PANE_BORDER in text:
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
     named = [(lines, origin, None) for lines, origin in parts]
-    if "|\t" in text or "@@ -" in text and "\n+++ " in text:
+    if "|\t" in text or "@@ -" in text and "+++ " in text:
         named = [side for lines, origin, _ in named for side in sides(lines, origin)]
     return [(lines, at, own or name) for got, origin, name in named
             for lines, at, own in sources(got, origin)]
@@ -514,12 +514,16 @@ def _side_by_side(lines: list[str], origin: list[int] | None
 # A unified diff (``diff -u``, ``git diff``): each file's header (``--- old``, ``+++ new``,
 # GNU diff's time stamp after a TAB; git's ``diff --git`` and ``index`` lines above it) and its
 # hunks (``@@ -l,n +l,n @@``), whose lines are both files' (behind a blank; a blank line where
-# the paste dropped the blank), the old file's (behind ``-``) or the new one's (behind ``+``).
+# the paste dropped the blank), the old file's (behind ``-``) or the new one's (behind ``+``);
+# all of it behind the quoting or indentation its first header has (a reply, a code block).
 _HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_DIFF_HEADER = re.compile(r"(?P<p>[ \t>]*)--- \S")
 _GIT_HEADER = re.compile(r"diff |index [0-9a-f]+\.\.|(?:old|new|deleted file|new file) mode "
                          r"|(?:dis)?similarity index |(?:rename|copy) (?:from|to) ")
 _FILE_STAMP = re.compile(r"\t| +(?=\d{4}-\d\d-\d\d \d|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z])")
 _DIFF_RULE = "file name in the diff's header"
+_WRAPPED_WIDTH = 60  # (a line this long may go on, unmarked, on the next: a mail client wrapped it)
+_OFF = "\0"  # (a line without the diff's prefix: no line of it; text holds no NUL)
 
 
 def _unified(lines: list[str], origin: list[int] | None
@@ -528,6 +532,10 @@ def _unified(lines: list[str], origin: list[int] | None
     without their mark, named by its header; the lines outside the diff, when they hold any;
     None when ``lines`` hold no file header followed by a hunk.
 
+    Each hunk holds the lines its header counts; where it does not (a mail client wrapped a
+    long line, and the rests begin with ``-``: ``-fzero-call-used-regs``), every hunk is read
+    while its lines are marked, each rest with the line above.
+
     >>> for got in _unified(["--- a/x.txt", "+++ b/y.txt", "@@ -1,2 +1,2 @@", " type 16 bytes",
     ...                      "-md5 1.00k", "+md5 2.00k", "thanks"], None):
     ...     print(got)
@@ -535,49 +543,83 @@ def _unified(lines: list[str], origin: list[int] | None
     (['type 16 bytes', 'md5 1.00k'], [0, 4, 5], 'x.txt')
     (['type 16 bytes', 'md5 2.00k'], [0, 4, 6], 'y.txt')
     """
+    first = next((m for line in lines if line[:1] in "-> \t" and (m := _DIFF_HEADER.match(line))), None)
+    if first is None:
+        return None
+    p = first["p"]
+    view = lines if not p else [line[len(p):] if line.startswith(p) else
+                                "" if line == p.rstrip() else _OFF for line in lines]
+    read = _diff(view, True)
+    if read is not None and read[3]:  # (a hunk that holds other lines than it counts)
+        read = _diff(view, False)
+    if read is None:
+        return None
+    outer, files, rests, _ = read
+    out = [(*_picked(lines, origin, outer), None)] if any(lines[k].strip() for k in outer) else []
+    unmarked = {k: view[k] if k in rests else view[k][1:] for *_, old, new in files for k in old + new}
+    for old_name, new_name, old, new in files:
+        for name, ks in ((old_name, old), (new_name, new)):
+            if ks:
+                out.append((*_picked(unmarked, origin, ks), _mail.Fallback(name, _DIFF_RULE)))
+    return out
+
+
+def _diff(view: list[str], counted: bool):
+    """``(outer, files, rests, damaged)`` of a unified diff's lines (``view``: without its
+    prefix; see :func:`_unified`): the lines outside it, each file's ``(old name, new name,
+    old lines, new lines)``, the rests of wrapped lines, and whether a hunk held other lines
+    than its header counts (``counted``: each hunk holds so many; else while its lines are
+    marked); None when no file header is followed by a hunk."""
     outer: list[int] = []
     files: list[tuple[str, str, list[int], list[int]]] = []
-    k, n = 0, len(lines)
+    rests: set[int] = set()
+    damaged, k, n = False, 0, len(view)
     while k < n:
-        if not (lines[k].startswith("--- ") and k + 2 < n and lines[k + 1].startswith("+++ ")
-                and _HUNK.match(lines[k + 2])):
+        if not (view[k].startswith("--- ") and k + 2 < n and view[k + 1].startswith("+++ ")
+                and _HUNK.match(view[k + 2])):
             outer.append(k)
             k += 1
             continue
         top = k
-        while outer and outer[-1] == top - 1 and _GIT_HEADER.match(lines[top - 1]):
+        while outer and outer[-1] == top - 1 and _GIT_HEADER.match(view[top - 1]):
             top = outer.pop()  # (git's header lines above: no text)
-        names = _diff_names(lines[k], lines[k + 1])
         old, new = [], []
+        files.append((*_diff_names(view[k], view[k + 1]), old, new))
         k += 2
-        while k < n and (m := _HUNK.match(lines[k])):
-            left, right = int(m[1] or 1), int(m[2] or 1)
-            k += 1
-            while k < n and (left or right or lines[k][:1] == "\\"):
-                mark = lines[k][:1]
-                if mark == "-" and left:
-                    old.append(k)
-                    left -= 1
-                elif mark == "+" and right:
-                    new.append(k)
-                    right -= 1
-                elif mark in (" ", "") and left and right:
-                    old.append(k)
-                    new.append(k)
-                    left, right = left - 1, right - 1
-                elif mark != "\\":  # (``\\ No newline at end of file``: no text)
-                    break  # (a hunk cut short: the paste ends, a fence closes it)
-                k += 1
-        files.append((*names, old, new))
-    if not files:
-        return None
-    out = [(*_picked(lines, origin, outer), None)] if any(lines[k].strip() for k in outer) else []
-    for old_name, new_name, old, new in files:
-        for name, ks in ((old_name, old), (new_name, new)):
-            if ks:
-                got, at = _picked(lines, origin, ks, 1)
-                out.append((got, at, _mail.Fallback(name, _DIFF_RULE)))
-    return out
+        while k < n and (m := _HUNK.match(view[k])):
+            counts = (int(m[1] or 1), int(m[2] or 1)) if counted else None
+            k, whole = _hunk(view, k + 1, counts, old, new, rests)
+            damaged = damaged or not whole or k < n and view[k][:1] in ("-", "+") and not (
+                view[k].startswith("--- ") and k + 1 < n and view[k + 1].startswith("+++ "))
+    return (outer, files, rests, damaged) if files else None
+
+
+def _hunk(view: list[str], k: int, counts: tuple[int, int] | None, old: list[int],
+          new: list[int], rests: set[int]) -> tuple[int, bool]:
+    """Read the hunk whose lines start at ``view[k]`` into ``old`` and ``new`` (and the rests
+    of wrapped lines, into ``rests`` and the sides of the line above): the index after it,
+    and whether it held the lines ``counts`` says (``None``: read while its lines are marked)."""
+    left, right = counts or (-1, -1)  # (-1: no count, never reached)
+    sides: tuple = ()
+    while k < len(view) and (left or right or view[k][:1] == "\\"):
+        line = view[k]
+        mark = line[:1]
+        if mark == "-" and left:
+            sides, left = (old,), left - 1
+        elif mark == "+" and right:
+            sides, right = (new,), right - 1
+        elif (mark == " " or mark == "" and counts) and left and right:
+            sides, left, right = (old, new), left - 1, right - 1
+        elif mark == "\\":  # (``\\ No newline at end of file``: no text)
+            sides = ()
+        elif line.strip() and line != _OFF and sides and len(view[k - 1]) >= _WRAPPED_WIDTH:
+            rests.add(k)  # (the rest of a line a mail client wrapped: its sides')
+        else:
+            break  # (a hunk cut short, or a loose one's end: the paste ends, a fence closes it)
+        for side in sides:
+            side.append(k)
+        k += 1
+    return k, counts is None or not (left or right)
 
 
 def _diff_names(old: str, new: str) -> tuple[str, str]:
@@ -595,12 +637,11 @@ def _diff_names(old: str, new: str) -> tuple[str, str]:
     return a, b
 
 
-def _picked(lines: list[str], origin: list[int] | None, ks: list[int], cut: int = 0
-            ) -> tuple[list[str], list[int]]:
-    """The text of ``lines[k]`` for each of ``ks``, each less its first ``cut`` characters,
-    with the map back to the original line numbers (see :func:`normalise`)."""
+def _picked(lines, origin: list[int] | None, ks: list[int]) -> tuple[list[str], list[int]]:
+    """The text of ``lines[k]`` for each of ``ks`` (``lines``: a list, or a dict of the lines
+    picked), with the map back to the original line numbers (see :func:`normalise`)."""
     at = [k + 1 for k in ks] if origin is None else [origin[k + 1] for k in ks]
-    return [lines[k][cut:] for k in ks], [0, *at]
+    return [lines[k] for k in ks], [0, *at]
 
 
 # The words that start ansible-playbook's task results (``changed: [host] => {...}``).
