@@ -392,11 +392,10 @@ def documents(text: str, source: str = "<text>"
         (_unentitied(text, lines), origin) for lines, origin in held]
     if _PANE_BORDER in text:
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
-    named = [(lines, origin, None) for lines, origin in parts]
     if "|\t" in text or "@@ -" in text and "+++ " in text:
-        named = [side for lines, origin, _ in named for side in sides(lines, origin)]
-    return [(lines, at, own or name) for got, origin, name in named
-            for lines, at, own in sources(got, origin)]
+        return [(lines, at, own or name) for part in parts for got, origin, name in sides(*part)
+                for lines, at, own in sources(got, origin)]
+    return [got for lines, origin in parts for got in sources(lines, origin)]
 
 
 def _mail_documents(text: str) -> list[_mail.Part] | None:
@@ -841,9 +840,8 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
 # `ESC[32mbench-5c7d9-kq2lx ESC[0m ESC[32mspeed ESC[0m` (without colour two words start many
 # a line: no tag then)
 _TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\](?:<std(?:out|err|diag)>:)?|==\d{1,9}+==|[ ]{0,4}+\d{1,5}+:(?=[ ]|$)"
-        r"|[A-Za-z][\w.-]{0,63}+\x1b\[0?m[ ]\x1b\[[0-9;]*+m[A-Za-z][\w.-]{0,63}+(?=\x1b\[0?m[ ])"
-        r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
-        r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)"
+        r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:\x1b\[0?m[ ]\x1b\[[0-9;]*+m[A-Za-z][\w.-]{0,63}+(?=\x1b\[0?m[ ])"
+        r"|(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|))"
         r"|[ ]*+-?\w\S{0,63}+(?:[ ]\S{1,63}+){0,3}+\t")
 # (each searched for in the whole text at once, in C: "\n" first, as a literal is found much
 # faster than "^", then the characters a head can start with; a chat's nick after a stamp is
@@ -953,8 +951,8 @@ def sources(lines: list[str], origin: list[int] | None
         if results is not None:
             return [(got, _through(at, origin), name) for got, at, name in results]
     owner = (piped and _headed_sources(text, lines)) or _tagged_sources(text, lines, tags) \
-        or _stamped_sources(text, lines)
-    if owner is None:
+        or "]: " in text and _stamped_sources(text, lines)
+    if not owner:
         return [(lines, origin, None)]
     streams: dict[str | None, list[int]] = {None: []}
     for k, name in enumerate(owner):
@@ -1062,9 +1060,10 @@ def _stamped_sources(text: str, lines: list[str]) -> list[str | None] | None:
     ``2026-03-04T07:05:03.79+00:00 app[worker.1]: ``, syslog's ``Mar  4 07:05:03 host
     speed.sh[981]: ``; two sources resume after another's lines at least (there a tag is a
     program's: a service manager's lines before and after one program's output are no second
-    source of it). (A tag without a bracket, papertrail's ``app/worker.1:``, is not looked
-    for behind a stamp: a search for a log in every text costs ~2 %.)"""
-    if "]: " not in text or _LOG_BLOCK.search(text) is None:
+    source of it). (:func:`sources` asks only where ``]: `` stands: a tag without a bracket,
+    papertrail's ``app/worker.1:``, is not looked for behind a stamp, as a search for a log in
+    every text costs ~2 %.)"""
+    if _LOG_BLOCK.search(text) is None:
         return None
     headless = _strip_log_heads(lines, [0] * len(lines))
     if headless is lines:
