@@ -588,9 +588,15 @@ def _diff(view: list[str], counted: bool):
         while k < n and (m := _HUNK.match(view[k])):
             counts = (int(m[1] or 1), int(m[2] or 1)) if counted else None
             k, whole = _hunk(view, k + 1, counts, old, new, rests)
-            damaged = damaged or not whole or k < n and view[k][:1] in ("-", "+") and not (
-                view[k].startswith("--- ") and k + 1 < n and view[k + 1].startswith("+++ "))
+            damaged = damaged or not whole or _goes_on(view, k)
     return (outer, files, rests, damaged) if files else None
+
+
+def _goes_on(view: list[str], k: int) -> bool:
+    """Whether the line after a hunk, ``view[k]``, is one more line of it (marked, and no
+    next file's header): the hunk held more lines than it counts."""
+    return k < len(view) and view[k][:1] in ("-", "+") and not (
+        view[k].startswith("--- ") and k + 1 < len(view) and view[k + 1].startswith("+++ "))
 
 
 def _hunk(view: list[str], k: int, counts: tuple[int, int] | None, old: list[int],
@@ -928,8 +934,10 @@ def sources(lines: list[str], origin: list[int] | None
 
     A source is named by a tag before each of its lines, where two sources or more of three
     lines or more interleave (``docker compose`` services, ``pdsh``'s or ``clush``'s hosts,
-    ``kubectl logs --prefix``'s containers; lines without a tag between two tagged ones, at
-    most two, the rest of a wrapped line, stay with the source above them), or by a head line
+    ``kubectl logs --prefix``'s containers, ``srun --label``'s tasks, ``mpirun --tag-output``'s
+    ranks, stern's pods; behind a time stamp, heroku's dynos: :func:`_stamped_sources`; lines
+    without a tag between two tagged ones, at most two, the rest of a wrapped line, stay with
+    the source above them), or by a head line
     before its block (ansible's ``host | CHANGED | rc=0 >>``); ansible's task results, each
     named by its host (:func:`~cipherlab.readers._json.held_results`); a PowerShell transcript
     is one source, named by the machine of its header (:func:`_transcript`).
