@@ -87,6 +87,11 @@ RULES = [
     ("heading", "### Fixed", None, C.Label(None, "heading", 3)),  # (a changelog's section)
     ("byline", "u/ferrous_wheel · 14h", None, C.STOP),
     ("caption", "2.1 GB/s", None, C.SKIP),  # (a value alone: a list row's, broken off)
+    ("byline", "(In reply to Marta Kowalska from comment #7)", None, C.STOP),  # (a reply's attribution)
+    ("byline", "Quoting lukas:", None, C.STOP),
+    ("byline", "Marta Kowalska 2025-11-30 11:02:44 UTC", None, C.STOP),  # (a tracker's comment head)
+    ("caption", "Welcome to Ubuntu 24.04 LTS", None, C.SKIP),  # (a greeting, a system's too)
+    ("sentence", "Press F1 to see where to find the manual", None, C.STOP),  # (a question's infinitive)
 ]
 
 
@@ -440,3 +445,15 @@ def test_a_list_of_names_is_no_sentence_for_its_length():
         "Fujitsu Primergy TX1320 M2, Xeon E3-1230 v5, 32 GB RAM"
     assert C.label_verdict("How To Benchmark OpenSSL Speed On Your Raspberry Pi 4 Model B") == C.STOP
     assert C.label_verdict("Ran it on the three boxes I have here, all of them on 1.1.1 builds:") == C.STOP
+
+
+def test_a_reply_attribution_and_a_shells_greeting_name_no_run():
+    """A reply's attribution above the run it quotes (terminal 633) names the quote's author,
+    no run, nor the replier's runs below; a shell's greeting above its first prompt (terminal
+    635) is program output; a comment's head (author and time) is a byline."""
+    quoted = "".join(f"> {line}\n" for line in TABLE.splitlines())
+    text = (f"Marta Kowalska 2025-11-30 11:02:44 UTC\n\n(In reply to Lukas Berger from comment #2)\n"
+            f"> The old box is much slower:\n{quoted}\nHere is mine:\n\n{PK}")
+    assert labels(text) == [None, None]
+    greeting = "Welcome to fish, the friendly interactive shell\nType help for instructions on how to use fish\n"
+    assert labels(f"{greeting}kim@x13s ~/bench> openssl speed md5\n{TABLE}") in ([None], ["x13s"])

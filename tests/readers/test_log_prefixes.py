@@ -74,6 +74,10 @@ PREFIXES = {  # other names, hosts and clocks than the texts of tests/data/user/
     "pdsh": lambda i: "node07: ",
     "parallel --tag": lambda i: "sha1\t",  # (a job per algorithm: its name is the tag)
     "parallel --tag, options": lambda i: "-evp aes-128-gcm\t",
+    "srun --label": lambda i: "0: ",
+    "srun --label, padded": lambda i: " 7: ",
+    "mpirun --tag-output": lambda i: "[1,0]<stdout>:",  # (no blank after the stream)
+    "heroku": _stamps(lambda t: f"2025-11-30T{_hms(t)}+00:00 app[worker.1]: "),
 }
 
 
@@ -143,6 +147,10 @@ _TAIL = ["The 'numbers' are in 1000s of bytes per second processed.", "type 16 b
     (lambda k: f"[pod/speed-4k2x{k}/bench] ", "pod/speed-4k2x{}/bench"),  # kubectl logs --prefix
     (lambda k: f"[pod/speed-4k2x{k}/bench] 2025-11-30T11:0{k}:07.{k}1Z ",  # and --timestamps
      "pod/speed-4k2x{}/bench"),
+    (lambda k: f"{k}: ", "{}"),  # Slurm's srun --label: the task's number
+    (lambda k: f"[1,{k}]<stdout>:", "1,{}"),  # Open MPI's --tag-output: job and rank
+    (lambda k: f"2025-11-30T11:0{k}:07.{k}18204+00:00 app[worker.{k}]: ", "app[worker.{}]"),  # heroku
+    (lambda k: f"\x1b[3{k}mspeed-4k2x{k}\x1b[0m \x1b[3{k}mbench\x1b[0m ", "speed-4k2x{} bench"),  # stern
 ])
 def test_two_sources_interleaved_are_read_apart_and_named_by_their_tags(tag, name):
     lines = ["$ docker compose up"] + [tag(k) + x for pair in zip(_A, _B, strict=True)
@@ -156,6 +164,60 @@ def test_two_sources_interleaved_are_read_apart_and_named_by_their_tags(tag, nam
     assert _read(lines).set_index(["algorithm", "block_bytes"]).line.to_dict() == {
         ("md5", 16): 8, ("md5", 64): 8, ("sha1", 16): 11, ("sha1", 64): 11}  # (the text's lines)
     assert runs.rule.first().str.contains("label: tag of its source").all()
+
+
+def test_a_ranks_two_streams_are_one_source():
+    """Open MPI's ``--tag-output`` tags each line with its rank's stream: a rank's progress
+    lines on stderr and its tables on stdout are one source, named by the rank alone."""
+    a = [*_A, "Doing md5 for 3s on 64 size blocks: 2000 md5's in 3.00s"]
+    b = [*_B, "Doing sha1 for 3s on 256 size blocks: 4000 sha1's in 3.00s"]
+    lines = [f"[1,{k}]<stderr>:{x}" for pair in zip(a, b, strict=True) for k, x in enumerate(pair, 1)]
+    lines += [f"[1,1]<stdout>:{x}" for x in [*_TAIL, "md5 1.00k 2.00k"]]
+    lines += [f"[1,2]<stdout>:{x}" for x in [*_TAIL, "sha1 32.00k 106.67k"]]
+    assert [name for _, _, name in sources(lines, None)] == ["1,1", "1,2"]
+    runs = _read(lines).groupby("run")
+    assert runs.label.first().tolist() == ["1,1", "1,2"]
+    assert runs.timing.first().tolist() == ["elapsed", "cpu"]
+
+
+def test_two_words_before_each_line_are_no_tag_without_their_colours():
+    """stern without colour (``pod container message``) shows no tag a reader can tell from
+    the first words of openssl's own lines (``Doing 2048 bits ...``): no sources, read loud."""
+    lines = [f"speed-4k2x{k} bench {x}" for pair in zip(_A, _B, strict=True) for k, x in enumerate(pair, 1)]
+    lines += ["Doing 2048 bits private rsa's for 10s: 12480 2048 bits private RSA's in 9.98s",
+              "Doing 2048 bits public rsa's for 10s: 411021 2048 bits public RSA's in 9.99s"] * 2
+    assert sources(lines, None) == [(lines, None, None)]
+    assert strip_shared_prefix(lines)[0] == lines
+
+
+def test_a_raw_ci_logs_lines_are_program_output_and_name_no_run():
+    """Travis CI's raw log (logs 041): its markers show the text is the CI's log; the worker's
+    facts (`Runtime kernel version: 6.8.0-1021-gcp`) and the folds' titles above the step's run
+    are the CI's output, no caption; a framed line a step echoes still names its run."""
+    def log(above):
+        return ["travis_fold:start:system_info\r\x1b[0K\x1b[33;1mBuild system information\x1b[0m",
+                "Build language: generic", "Build dist: jammy", "Runtime kernel version: 5.15.0-1049-gcp",
+                "travis_fold:end:system_info\r\x1b[0K", *above,
+                "travis_time:start:71c0e2aa\r\x1b[0K$ openssl speed -seconds 3 sha1", *BARE[:2], *BARE[4:11],
+                "travis_time:end:71c0e2aa:start=1764500000123456789,finish=1764500009123456789,"
+                "duration=9000000000,event=script\r\x1b[0K"]
+    assert _read(log([])).label.isna().all()
+    assert _read(log(["== rpi5 =="])).label.unique().tolist() == ["rpi5"]
+
+
+def test_a_programs_log_between_a_service_managers_lines_is_one_source():
+    """Behind a stamp, a tag is a program's (journald's ``host prog[pid]:``): systemd's lines
+    before and after a script's are no second source of its output; nor are numbers before a
+    colon that stand on two lines each."""
+    stamp = _stamps(lambda t: f"Nov 30 {_hms(t)[:8]} rpi5 ")
+    body = ["systemd[1]: Starting bench.service...", "systemd[1]: Started bench.service.",
+            "systemd[1]: bench.service: Scheduled.", *(f"bench.sh[981]: {x}" for x in BARE),
+            "systemd[1]: bench.service: Deactivated successfully."]
+    lines = [stamp(i) + line for i, line in enumerate(body)]
+    assert [name for _, _, name in sources(lines, None)] == [None]
+    assert _read(lines).label.isna().all()
+    numbered = ["1: md5 1.00k", "2: sha1 2.00k", "1: see above", "2: and below", "3: done"]
+    assert sources(numbered, None) == [(numbered, None, None)]
 
 
 def test_sources_keep_a_wrapped_lines_rest_and_leave_the_lines_outside_them():

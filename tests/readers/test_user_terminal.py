@@ -1114,3 +1114,63 @@ def test_a_wide_sdiff_whose_lines_fit_loses_no_word():
         df = cipherlab.ingest(text)
     assert not [w for w in caught if "cut at column" in str(w.message)]
     assert df.run.nunique() == 2 and len(df) == 36
+
+
+def test_a_unified_diff_of_two_saved_outputs_is_two_runs_named_by_its_files():
+    """`diff -u old new` (terminal 632): the old file is the context and `-` lines, the new one
+    the context and `+` lines, each a run named by its header's file (no time stamp), its cells
+    on the diff's own lines; the headers and hunk lines are no data, the prose is its own text."""
+    text = ("I diffed the two saved outputs:\n```diff\n"
+            "--- speed-vm1.txt\t2026-03-04 10:12:01.000000000 +0000\n"
+            "+++ speed-vm2.txt\t2026-03-04 10:14:40.000000000 +0000\n"
+            "@@ -1,3 +1,3 @@\n"
+            "-version: 3.0.19\n+version: 3.0.22\n"
+            " type             16 bytes     64 bytes\n"
+            "-md5             106781.73k   276154.88k\n"
+            "+md5              42413.95k   162547.78k\n```\nIs this expected?\n")
+    df = _read(text)
+    assert _runs(df, "label") == ["speed-vm1.txt", "speed-vm2.txt"]
+    assert _runs(df, "tool_version") == ["3.0.19", "3.0.22"]
+    assert df.groupby("run", observed=True).line.first().tolist() == [9, 10]
+    assert sorted(df.bytes_per_s) == [42413950.0, 106781730.0, 162547780.0, 276154880.0]
+
+
+def test_a_git_diff_names_its_sides_by_its_paths_and_its_own_lines_are_no_text():
+    """`git diff` of a tracked output: `diff --git` and `index` lines are the header's; `a/`
+    and `b/` go where the paths differ without them, stay where they would not (one file, two
+    commits); a line a paste stripped of its blank is a context line."""
+    from cipherlab.readers._text import sides
+    head = ["diff --git a/speed.txt b/speed.txt", "index 3f2a1c0..9b1d7e4 100644",
+            "--- a/speed.txt", "+++ b/speed.txt", "@@ -4,3 +4,3 @@ options: bn(64,64)"]
+    body = [" type             16 bytes     64 bytes", "", "-md5  1.00k  2.00k", "+md5  3.00k  4.00k"]
+    got = sides(["see:", *head, *body], None)
+    assert [name for _, _, name in got] == [None, "a/speed.txt", "b/speed.txt"]
+    assert got[1][:2] == ([body[0][1:], "", "md5  1.00k  2.00k"], [0, 7, 8, 9])
+    assert got[2][0][-1] == "md5  3.00k  4.00k" and got[0][0] == ["see:"]
+
+
+def test_lines_that_only_look_like_a_diffs_are_left_alone():
+    """A `---` rule and a `+++` line without a hunk after them, or a hunk header without the
+    files' header above, are no unified diff: the text is read as it is."""
+    from cipherlab.readers._text import sides
+    lines = ["--- results ---", "+++ fast +++", "md5  1.00k  2.00k"]
+    assert sides(lines, None) == [(lines, None, None)]
+    hunk = ["@@ -1,2 +1,2 @@", "-md5  1.00k", "+md5  2.00k"]
+    assert sides(hunk, None) == [(hunk, None, None)]
+
+
+def test_a_unified_diff_wrapped_by_a_mail_client_or_quoted_still_shows_its_two_files():
+    """A long line a mail client wrapped goes on, unmarked or behind a `-` of its own
+    (`-fzero-call-used-regs`): the hunk no longer holds what its header counts, so it is read
+    while its lines are marked, each rest with the line above; a diff quoted in a reply is
+    read behind its quoting. Either way no row is named `-md5`."""
+    flags = "gcc -fPIC -pthread -m64 -Wa,--noexecstack -Wall -fzero-call-used-regs=used-gpr -O2"
+    diff = ["--- a/speed.txt", "+++ b/speed.txt", "@@ -1,4 +1,4 @@",
+            f"-compiler: {flags[:44]}", f"-{flags[45:]}", f"+compiler: {flags[:44]}", f"-{flags[45:]}",
+            " type             16 bytes     64 bytes",
+            "-md5             106781.73k   276154.88k", "+md5              42413.95k   162547.78k"]
+    for text in ("\n".join(diff), "\n".join(f"> {line}" for line in diff)):
+        df = _read(text + "\n\nThanks\n")
+        assert _runs(df, "label") == ["a/speed.txt", "b/speed.txt"]
+        assert set(df.algorithm) == {"md5"} and sorted(df.bytes_per_s) == [
+            42413950.0, 106781730.0, 162547780.0, 276154880.0]

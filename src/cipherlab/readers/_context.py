@@ -60,7 +60,9 @@ _LEADING_JUNK = re.compile(r"^[#*=\-_\s>]+|[*_\s]+$")
 _ASCII_LETTER = re.compile("[A-Za-z]")
 _RELEASE = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,3}")
 _NOT_LABEL = re.compile(r"^\[exit status|^-{3,}|^\$|^(?:[kKMGT]i?B|bytes?|ops?|bits?|[kMG]bps)/s(?:ec)?$|"
-                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear)\b|^Last login:|"
+                        # (a greeting, a login's or a shell's too: "Welcome to fish, the friendly
+                        # interactive shell", "Welcome to Ubuntu 24.04 LTS")
+                        r"^(?:Most interesting|Cheers|Regards|Thanks|Hi|Hello|Hey|Dear|Welcome)\b|^Last login:|"
                         # (a reply's agreement names nothing: "Same here, with the 3.3.1 build:")
                         r"^(?:same here|me too|here too|likewise|ditto)\b|"
                         # (a connective alone between two outputs joins them, names neither)
@@ -104,10 +106,14 @@ _LINK_FRAME = re.compile(r"\(\s*(?:(?:from|see|via|source)\s*:?\s*)?\)|"
 # Page furniture that starts a post: bylines ("alice · comment · 2021-11-25", "Bob wrote:").
 # A chat message's author and time (Slack, Teams, Discord: "Priya Raman  10:42 AM", "dan —
 # Today at 10:51"): capitalised names, then the time, nothing else.
-_CHAT_BYLINE = re.compile(r"^[A-Z][\w.'-]*(?:(?: [A-Z][\w.'-]*){1,3}\s+\d{1,2}:\d\d|(?: [A-Z][\w.'-]*){0,3}"
+# (or the date before the time, as a bug tracker heads a comment: "Tomas Mraz 2026-03-05 09:14:22 UTC")
+_CHAT_BYLINE = re.compile(r"^[A-Z][\w.'-]*(?:(?: [A-Z][\w.'-]*){1,3}\s+(?:\d{4}-\d\d-\d\d\s+)?\d{1,2}:\d\d"
+                          r"(?::\d\d(?:\s+UTC)?)?|(?: [A-Z][\w.'-]*){0,3}"
                           r"(?:\s+(?:\u2014|-)\s+(?:Today|Yesterday)\s+at)?\s+\d{1,2}:\d\d\s*[AaPp][Mm])$")
 # (a Reddit or Hacker News comment's author and age: "u/ferrous_wheel · 14h", "kees · 3 hr. ago")
+# (a reply's attribution of what it quotes: Bugzilla's "(In reply to Jan Novak from comment #4)")
 _BYLINE = re.compile(r"\s\u00b7\s.*\s\u00b7\s|(?:^|\s)(?:commented|wrote|writes)(?:\s|:|$)|"
+                     r"^\(?(?:in\s+reply\s+to|replying\s+to|quoting)\s+\S|"
                      r"^\S{2,40}\s+\u00b7\s+\d{1,2}\s*(?:[smhdwy]|min|mins|hr|hrs|mo|yr)\.?(?:\s+ago)?$", re.I)
 # A sentence of the prose: it ends like one (not in "..."), or is long, or its subject is a
 # pronoun ("I get here:"). It tells a story, it does not name a run.
@@ -132,7 +138,10 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have
                      r"does|did|doesn't|didn't|gets|got|gives|gave|shows|showed|looks?|seems?|seemed|"
                      r"goes|went|ran|makes|drops|dropped|can|could|will|would|should|might|must|"
                      r"can't|won't)\b|\b(?:I|[Ww]e|[Yy]ou|[Tt]hey|[Ww]hat)\s+\w|\blike this\b|"
-                     r"\bas follows\b|^(?:Ran|Got|Did|Tested|Measured|Tried|Is|Are|Was|Were|Has|Had)\s")
+                     r"\bas follows\b|^(?:Ran|Got|Did|Tested|Measured|Tried|Is|Are|Was|Were|Has|Had)\s|"
+                     # (a question's infinitive, which no name holds: fish's greeting, "Type help
+                     # for instructions on how to use fish")
+                     r"\b(?:how|what|where|when|whether|which)\s+to\s+[a-z]")
 # Words that speak of several runs at once ("Same package on both (...), same command:"): a
 # line about the comparison, which names none of them.
 _SEVERAL = re.compile(r"\b(?:on|for|of|in|across)\s+(?:both|all\s+(?:two|three|four|of\s+them))\b", re.I)
@@ -270,10 +279,13 @@ def is_byline(line: str) -> bool:
     (True, False)
     >>> is_byline("u/ferrous_wheel · 14h"), is_byline("kees · 3 hr. ago"), is_byline("Pi 5 · 4 cores")
     (True, True, False)
+    >>> is_byline("(In reply to Jan Novak from comment #4)"), is_byline("Tomas Mraz 2026-03-05 09:14:22 UTC")
+    (True, True)
     """
-    if line[-1:] in "MmP0123456789" and ":" in line[-8:]:
+    if line[-1:] in "MmP0123456789C" and ":" in line[-8:]:
         return _CHAT_BYLINE.match(line) is not None
-    return ("\u00b7" in line or "wr" in line or "commented" in line) and bool(_BYLINE.search(line))
+    return ("\u00b7" in line or "wr" in line or "commented" in line or "eply" in line
+            or "uoting" in line) and bool(_BYLINE.search(line))
 
 
 # --- the rules, in order: each returns a verdict, or None to leave the line to the next --------

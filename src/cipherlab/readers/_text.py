@@ -198,9 +198,12 @@ def _bomless_utf16(data: bytes) -> str | None:
 _PAGER = re.compile(r"^[ \t]*+(?:>[ \t]?)*+(?:--More--(?:\([^)\n]{0,60}\))?|(?:\S{1,255}+ )?"
                     r"(?:lines \d+-\d+/\d+(?: \d{1,3}%| \(END\))?|\(END\)))[ \t]*$", re.M)
 # A CI log's markers that end in a CR ending no line (GitLab's `section_start:1772600706:step`,
-# Travis CI's `travis_fold:start:worker_info` and `travis_time:end:0b7e21d5:start=...,event=script`)
-_CI_MARKER = re.compile(r"(?:section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?"
-                        r"|travis_(?:fold|time):(?:start|end):[\w.:=,-]*)\r(?:\x1b\[0K)?")
+# Travis CI's `travis_fold:start:worker_info` and `travis_time:end:0b7e21d5:start=...,event=script`):
+# the CR (and the erase after it) becomes a blank, the marker stays for the log's reader
+# (strip_log_prefixes: it shows the text is a CI's log, and goes).
+_CI_MARK = (r"section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?"
+            r"|travis_(?:fold|time):(?:start|end):[\w.:=,-]*")
+_CI_MARKER = re.compile(rf"({_CI_MARK})\r(?:\x1b\[0K)?")
 # A CR as `cat -v` or an editor shows it, ending a line saved with CRLF ends (`^M`)
 _SHOWN_CR = re.compile(r"\^M$", re.M)
 
@@ -219,7 +222,7 @@ def split_lines(text: str) -> list[str]:
     overwritten = "\x08" in text  # (a key that erased what was typed: see _screen)
     if "\r" in text:
         if "section_" in text or "travis_" in text:  # (CI markers: see _CI_MARKER)
-            text = _CI_MARKER.sub("", text)
+            text = _CI_MARKER.sub(r"\1 ", text)
         if "\r\n" not in text:
             text = text.replace("\r", "\n")  # (old Mac line ends)
         else:
@@ -390,9 +393,10 @@ def documents(text: str, source: str = "<text>"
         (_unentitied(text, lines), origin) for lines, origin in held]
     if _PANE_BORDER in text:
         parts = [pane for lines, origin in parts for pane in panes(lines, origin)]
-    if "|\t" in text:
-        parts = [side for lines, origin in parts for side in sides(lines, origin)]
-    elif "\t" in text:
+    if "|\t" in text or "@@ -" in text and "+++ " in text:
+        return [(lines, at, own or name) for part in parts for got, origin, name in sides(*part)
+                for lines, at, own in sources(got, origin)]
+    if "\t" in text:
         parts = [side for lines, origin in parts for side in pasted_sides(lines, origin)]
     return [got for lines, origin in parts for got in sources(lines, origin)]
 
@@ -455,20 +459,34 @@ def panes(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], l
     return [(left, origin)] + ([(right, origin)] if any(_DIGIT.search(r) for r in right) else [])
 
 
+def sides(lines: list[str], origin: list[int] | None
+          ) -> list[tuple[list[str], list[int] | None, str | None]]:
+    """The texts a diff of saved outputs shows, each read as a text of its own: ``(lines,
+    origin, name)``, ``name`` the file's where the diff names it (only where the file's own
+    lines name its runs none); ``[(lines, origin, None)]`` when ``lines`` show no diff. Two
+    files side by side (:func:`_side_by_side`), or a unified diff (:func:`_unified`).
+    """
+    unified = _unified(lines, origin)
+    if unified is not None:
+        return unified
+    return [(got, at, None) for got, at in _side_by_side(lines, origin)]
+
+
 # Two files side by side as ``sdiff`` and ``diff -y`` print them: the left file's line cut at
 # half the width and padded with TABs to the gutter, whose mark (`|` where the lines differ,
 # `<`, `>`, blank where they agree) a TAB follows, then the right file's line, cut the same.
 _GUTTER_MARKS = frozenset(" |<>()")
 
 
-def sides(lines: list[str], origin: list[int] | None) -> list[tuple[list[str], list[int] | None]]:
+def _side_by_side(lines: list[str], origin: list[int] | None
+                  ) -> list[tuple[list[str], list[int] | None]]:
     """The two files of a side-by-side diff, each a text of the same lines (numbered as the
     copy), where a ``|`` and a TAB stand at one column (TABs expanded) on three lines or more
     and every line between them has its gutter there; else ``[(lines, origin)]``.
 
     >>> diff = ["md5 1.00k\\t\\t\\t\\t|\\tmd5 3.00k", "sha1 2.00k\\t\\t\\t\\t|\\tsha1 4.00k", "x\\t\\t\\t\\t\\t \\tx",
     ...         "y\\t\\t\\t\\t\\t|\\tz"]
-    >>> sides(diff, None)
+    >>> _side_by_side(diff, None)
     [(['md5 1.00k', 'sha1 2.00k', 'x', 'y'], None), (['md5 3.00k', 'sha1 4.00k', 'x', 'z'], None)]
     """
     expanded = [line.expandtabs() if "\t" in line else line for line in lines]
@@ -555,6 +573,145 @@ def pasted_sides(lines: list[str], origin: list[int] | None
     for n in range(first, last):
         left[n], right[n] = (half.rstrip() for half in lines[n].split("\t"))
     return [(left, origin), (right, origin)]
+
+
+# A unified diff (``diff -u``, ``git diff``): each file's header (``--- old``, ``+++ new``,
+# GNU diff's time stamp after a TAB; git's ``diff --git`` and ``index`` lines above it) and its
+# hunks (``@@ -l,n +l,n @@``), whose lines are both files' (behind a blank; a blank line where
+# the paste dropped the blank), the old file's (behind ``-``) or the new one's (behind ``+``);
+# all of it behind the quoting or indentation its first header has (a reply, a code block).
+_HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_DIFF_HEADER = re.compile(r"(?P<p>[ \t>]*)--- \S")
+_GIT_HEADER = re.compile(r"diff |index [0-9a-f]+\.\.|(?:old|new|deleted file|new file) mode "
+                         r"|(?:dis)?similarity index |(?:rename|copy) (?:from|to) ")
+_FILE_STAMP = re.compile(r"\t| +(?=\d{4}-\d\d-\d\d \d|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z])")
+_DIFF_RULE = "file name in the diff's header"
+_WRAPPED_WIDTH = 60  # (a line this long may go on, unmarked, on the next: a mail client wrapped it)
+_OFF = "\0"  # (a line without the diff's prefix: no line of it; text holds no NUL)
+
+
+def _unified(lines: list[str], origin: list[int] | None
+             ) -> list[tuple[list[str], list[int] | None, str | None]] | None:
+    """The texts of a unified diff (see ``_HUNK``): each file's old and new side, its lines
+    without their mark, named by its header; the lines outside the diff, when they hold any;
+    None when ``lines`` hold no file header followed by a hunk.
+
+    Each hunk holds the lines its header counts; where it does not (a mail client wrapped a
+    long line, and the rests begin with ``-``: ``-fzero-call-used-regs``), every hunk is read
+    while its lines are marked, each rest with the line above.
+
+    >>> for got in _unified(["--- a/x.txt", "+++ b/y.txt", "@@ -1,2 +1,2 @@", " type 16 bytes",
+    ...                      "-md5 1.00k", "+md5 2.00k", "thanks"], None):
+    ...     print(got)
+    (['thanks'], [0, 7], None)
+    (['type 16 bytes', 'md5 1.00k'], [0, 4, 5], 'x.txt')
+    (['type 16 bytes', 'md5 2.00k'], [0, 4, 6], 'y.txt')
+    """
+    first = next((m for line in lines if line[:1] in "-> \t" and (m := _DIFF_HEADER.match(line))), None)
+    if first is None:
+        return None
+    p = first["p"]
+    view = lines if not p else [line[len(p):] if line.startswith(p) else
+                                "" if line == p.rstrip() else _OFF for line in lines]
+    read = _diff(view, True)
+    if read is not None and read[3]:  # (a hunk that holds other lines than it counts)
+        read = _diff(view, False)
+    if read is None:
+        return None
+    outer, files, rests, _ = read
+    out = [(*_picked(lines, origin, outer), None)] if any(lines[k].strip() for k in outer) else []
+    unmarked = {k: view[k] if k in rests else view[k][1:] for *_, old, new in files for k in old + new}
+    for old_name, new_name, old, new in files:
+        for name, ks in ((old_name, old), (new_name, new)):
+            if ks:
+                out.append((*_picked(unmarked, origin, ks), _mail.Fallback(name, _DIFF_RULE)))
+    return out
+
+
+def _diff(view: list[str], counted: bool):
+    """``(outer, files, rests, damaged)`` of a unified diff's lines (``view``: without its
+    prefix; see :func:`_unified`): the lines outside it, each file's ``(old name, new name,
+    old lines, new lines)``, the rests of wrapped lines, and whether a hunk held other lines
+    than its header counts (``counted``: each hunk holds so many; else while its lines are
+    marked); None when no file header is followed by a hunk."""
+    outer: list[int] = []
+    files: list[tuple[str, str, list[int], list[int]]] = []
+    rests: set[int] = set()
+    damaged, k, n = False, 0, len(view)
+    while k < n:
+        if not (view[k].startswith("--- ") and k + 2 < n and view[k + 1].startswith("+++ ")
+                and _HUNK.match(view[k + 2])):
+            outer.append(k)
+            k += 1
+            continue
+        top = k
+        while outer and outer[-1] == top - 1 and _GIT_HEADER.match(view[top - 1]):
+            top = outer.pop()  # (git's header lines above: no text)
+        old, new = [], []
+        files.append((*_diff_names(view[k], view[k + 1]), old, new))
+        k += 2
+        while k < n and (m := _HUNK.match(view[k])):
+            counts = (int(m[1] or 1), int(m[2] or 1)) if counted else None
+            k, whole = _hunk(view, k + 1, counts, old, new, rests)
+            damaged = damaged or not whole or _goes_on(view, k)
+    return (outer, files, rests, damaged) if files else None
+
+
+def _goes_on(view: list[str], k: int) -> bool:
+    """Whether the line after a hunk, ``view[k]``, is one more line of it (marked, and no
+    next file's header): the hunk held more lines than it counts."""
+    return k < len(view) and view[k][:1] in ("-", "+") and not (
+        view[k].startswith("--- ") and k + 1 < len(view) and view[k + 1].startswith("+++ "))
+
+
+def _hunk(view: list[str], k: int, counts: tuple[int, int] | None, old: list[int],
+          new: list[int], rests: set[int]) -> tuple[int, bool]:
+    """Read the hunk whose lines start at ``view[k]`` into ``old`` and ``new`` (and the rests
+    of wrapped lines, into ``rests`` and the sides of the line above): the index after it,
+    and whether it held the lines ``counts`` says (``None``: read while its lines are marked)."""
+    left, right = counts or (-1, -1)  # (-1: no count, never reached)
+    sides: tuple = ()
+    while k < len(view) and (left or right or view[k][:1] == "\\"):
+        line = view[k]
+        mark = line[:1]
+        if mark == "-" and left:
+            sides, left = (old,), left - 1
+        elif mark == "+" and right:
+            sides, right = (new,), right - 1
+        elif (mark == " " or mark == "" and counts) and left and right:
+            sides, left, right = (old, new), left - 1, right - 1
+        elif mark == "\\":  # (``\\ No newline at end of file``: no text)
+            sides = ()
+        elif line.strip() and line != _OFF and sides and len(view[k - 1]) >= _WRAPPED_WIDTH:
+            rests.add(k)  # (the rest of a line a mail client wrapped: its sides')
+        else:
+            break  # (a hunk cut short, or a loose one's end: the paste ends, a fence closes it)
+        for side in sides:
+            side.append(k)
+        k += 1
+    return k, counts is None or not (left or right)
+
+
+def _diff_names(old: str, new: str) -> tuple[str, str]:
+    """The file names of a unified diff's header lines, without GNU diff's time stamps, and
+    without git's ``a/`` and ``b/`` where the two names still differ then.
+
+    >>> _diff_names("--- speed-vm1.txt\\t2026-03-04 10:12:01.000000000 +0000", "+++ b/speed-vm2.txt")
+    ('speed-vm1.txt', 'b/speed-vm2.txt')
+    >>> _diff_names("--- a/x/speed.txt", "+++ b/y/speed.txt"), _diff_names("--- a/speed.txt", "+++ b/speed.txt")
+    (('x/speed.txt', 'y/speed.txt'), ('a/speed.txt', 'b/speed.txt'))
+    """
+    a, b = (_FILE_STAMP.split(line[4:], 1)[0].strip() for line in (old, new))
+    if a[:2] == "a/" and b[:2] == "b/" and a[2:] != b[2:]:
+        return a[2:], b[2:]
+    return a, b
+
+
+def _picked(lines, origin: list[int] | None, ks: list[int]) -> tuple[list[str], list[int]]:
+    """The text of ``lines[k]`` for each of ``ks`` (``lines``: a list, or a dict of the lines
+    picked), with the map back to the original line numbers (see :func:`normalise`)."""
+    at = [k + 1 for k in ks] if origin is None else [origin[k + 1] for k in ks]
+    return [lines[k] for k in ks], [0, *at]
 
 
 # The words that start ansible-playbook's task results (``changed: [host] => {...}``).
@@ -748,9 +905,14 @@ _HEAD = (r"(?P<step>#\d{1,5})(?:[ ]\d+\.\d+)?"  # BuildKit: the step, its second
 # (GNU parallel's `--tag`, `xargs`-driven scripts: the job's argument, then a TAB, `md5\t`,
 # `-evp aes-128-gcm\t`, a word first (`#\t` starts a comment); a TAB an editor put for spaces
 # is no tag: a tag repeats on every line of its block, a table's first column does not)
-_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\]|==\d{1,9}+=="
-        r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?"
-        r"(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|)"
+# (Open MPI's `--tag-output`: the job and rank, then the stream, no blank after: `[1,0]<stderr>:`;
+# Slurm's `srun --label`: the task's number, padded to the widest, `0: `, ` 7: `; a gutter's
+# numbers count up, never three lines of one; stern's pod and container, each in its colour,
+# `ESC[32mbench-5c7d9-kq2lx ESC[0m ESC[32mspeed ESC[0m` (without colour two words start many
+# a line: no tag then)
+_TAG = (r"\[(?![\d:. ]+\])[^\]\n]{1,80}+\](?:<std(?:out|err|diag)>:)?|==\d{1,9}+==|[ ]{0,4}+\d{1,5}+:(?=[ ]|$)"
+        r"|(?:[ ]{4})?[A-Za-z][\w.-]{0,63}+(?:\x1b\[0?m[ ]\x1b\[[0-9;]*+m[A-Za-z][\w.-]{0,63}+(?=\x1b\[0?m[ ])"
+        r"|(?:[ ][A-Za-z][\w.-]{0,63}+|[ ]\([\w-]{1,32}+\))?(?:\[[\w.-]{1,32}+\])?(?::|[ ]*+\|))"
         r"|[ ]*+-?\w\S{0,63}+(?:[ ]\S{1,63}+){0,3}+\t")
 # (each searched for in the whole text at once, in C: "\n" first, as a literal is found much
 # faster than "^", then the characters a head can start with; a chat's nick after a stamp is
@@ -761,8 +923,8 @@ _LOG_HEAD = re.compile(rf"\n(?=[\d\[<#\x1bJFMASONDTW]){_SGR}(?P<head>{_HEAD})"
 _LOG_TAG = re.compile(rf"\n{_SGR}(?P<tag>{_TAG})", re.M)
 # (a tag is on every line of its block, one match a whole block; the rest of a wrapped line
 # ends it: `blocks:` starting the rest of every wrapped `Doing` line is no tag)
-_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?:(?<=\t)|(?=[ \t]|$))[^\n]*+"
-              rf"(?:\n(?P=p)(?:(?<=\t)|(?=[ \t]|$))[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
+_TAG_BLOCK = (rf"(?P<p>{_SGR}(?P<tag>{_TAG}){_SGR})(?:(?<=\t)|(?<=>:)|(?=[ \t]|$))[^\n]*+"
+              rf"(?:\n(?P=p)(?:(?<=\t)|(?<=>:)|(?=[ \t]|$))[^\n]*+){{{_SHARED_BLOCK - 1},}}+")
 _LOG_TAGGED = re.compile(rf"\n{_TAG_BLOCK}", re.M)
 # Three lines or more behind heads, or behind one tag: whether a text holds a log at all (most
 # do not: one scan in C says so; the layers then scan again, for each line's prefix)
@@ -837,8 +999,10 @@ def sources(lines: list[str], origin: list[int] | None
 
     A source is named by a tag before each of its lines, where two sources or more of three
     lines or more interleave (``docker compose`` services, ``pdsh``'s or ``clush``'s hosts,
-    ``kubectl logs --prefix``'s containers; lines without a tag between two tagged ones, at
-    most two, the rest of a wrapped line, stay with the source above them), or by a head line
+    ``kubectl logs --prefix``'s containers, ``srun --label``'s tasks, ``mpirun --tag-output``'s
+    ranks, stern's pods; behind a time stamp, heroku's dynos: :func:`_stamped_sources`; lines
+    without a tag between two tagged ones, at most two, the rest of a wrapped line, stay with
+    the source above them), or by a head line
     before its block (ansible's ``host | CHANGED | rc=0 >>``); ansible's task results, each
     named by its host (:func:`~cipherlab.readers._json.held_results`); a PowerShell transcript
     is one source, named by the machine of its header (:func:`_transcript`).
@@ -859,14 +1023,14 @@ def sources(lines: list[str], origin: list[int] | None
         results = _json.held_results(lines)  # (ansible's results, JSON in the text)
         if results is not None:
             return [(got, _through(at, origin), name) for got, at, name in results]
-    owner = (piped and _headed_sources(text, lines)) or _tagged_sources(text, lines, tags)
-    if owner is None:
+    owner = (piped and _headed_sources(text, lines)) or _tagged_sources(text, lines, tags) \
+        or "]: " in text and _stamped_sources(text, lines)
+    if not owner:
         return [(lines, origin, None)]
     streams: dict[str | None, list[int]] = {None: []}
     for k, name in enumerate(owner):
         streams.setdefault(name, []).append(k)
-    back = (lambda k: k + 1) if origin is None else (lambda k: origin[k + 1])
-    return [([lines[k] for k in ks], [0, *map(back, ks)], name)
+    return [(*_picked(lines, origin, ks), name)
             for name, ks in streams.items() if name or any(lines[k].strip() for k in ks)]
 
 
@@ -918,25 +1082,33 @@ def _headed_sources(text: str, lines: list[str]) -> list[str | None] | None:
     return owner
 
 
-def _tagged_sources(text: str, lines: list[str], counts: Counter) -> list[str | None] | None:
+def _tagged_sources(text: str, lines: list[str], counts: Counter, resuming: int = 1
+                    ) -> list[str | None] | None:
     """The source of each of ``lines`` (None: of none; ``text``: the lines joined, after a
-    line break; ``counts``: the lines of each tag) where their sources' tags interleave, else
-    None (see :func:`sources`)."""
+    line break; ``counts``: the lines of each tag) where their sources' tags interleave
+    (``resuming``: so many sources resume after another's lines, at least), else None (see
+    :func:`sources`)."""
     if sum(n >= _SHARED_BLOCK and _is_tag(t) for t, n in counts.items()) < 2:
         return None
-    tags: dict[int, str] = {}  # line index -> its tag
-    texts: dict[str, list[str]] = defaultdict(list)  # tag -> the texts behind it
+    tags: dict[int, str] = {}  # line index -> its source's name
+    texts: dict[str, list[str]] = defaultdict(list)  # source -> the texts behind its tags
+    named: dict[str, str | None] = {}  # tag -> its source's name (None: no log's tag)
     count = pos = 0
     for m in _LOG_TAG.finditer(text):
         count += text.count("\n", pos, m.start() + 1)
         pos = m.start() + 1
-        tags[count - 1] = m["tag"]
-        texts[m["tag"]].append(lines[count - 1][m.end() - pos:])
+        tag = m["tag"]
+        if tag not in named:
+            named[tag] = _source_name(tag) if _is_tag(tag) else None
+        if named[tag] is not None:
+            tags[count - 1] = named[tag]
+            texts[named[tag]].append(lines[count - 1][m.end() - pos:])
     names = {t for t, behind in texts.items()  # (rows behind machines' names: see _rows_only)
-             if len(behind) >= _SHARED_BLOCK and _is_tag(t) and not _rows_only(behind)}
+             if len(behind) >= _SHARED_BLOCK and not _rows_only(behind)}
     at = [k for k, t in sorted(tags.items()) if t in names]
     order = [tags[k] for k in at]
-    if len(names) < 2 or len({t for t, _ in groupby(order)}) == len(list(groupby(order))):
+    resumed = [t for t, n in Counter(t for t, _ in groupby(order)).items() if n > 1]
+    if len(names) < 2 or len(resumed) < resuming:
         return None  # (no source resumes after another's lines)
     if 2 * len(at) < at[-1] - at[0] + 1:  # (a log tags most lines: keys of a report's records,
         return None  # `    Average: 1834.5 sign/s` among its values, are no sources)
@@ -950,9 +1122,27 @@ def _tagged_sources(text: str, lines: list[str], counts: Counter) -> list[str | 
         if last is not None and len(between) <= _WRAPPED:
             for j in between:
                 owner[j] = owner[j - 1]
-        owner[k] = _source_name(tag)
+        owner[k] = tag
         last, between = tag, []
     return owner
+
+
+def _stamped_sources(text: str, lines: list[str]) -> list[str | None] | None:
+    """The source of each of ``lines`` (see :func:`_tagged_sources`) where their tags
+    interleave behind a time stamp, else None: tags that end in ``]:``, heroku's
+    ``2026-03-04T07:05:03.79+00:00 app[worker.1]: ``, syslog's ``Mar  4 07:05:03 host
+    speed.sh[981]: ``; two sources resume after another's lines at least (there a tag is a
+    program's: a service manager's lines before and after one program's output are no second
+    source of it). (:func:`sources` asks only where ``]: `` stands: a tag without a bracket,
+    papertrail's ``app/worker.1:``, is not looked for behind a stamp, as a search for a log in
+    every text costs ~2 %.)"""
+    if _LOG_BLOCK.search(text) is None:
+        return None
+    headless = _strip_log_heads(lines, [0] * len(lines))
+    if headless is lines:
+        return None
+    behind = "\n" + "\n".join(headless)
+    return _tagged_sources(behind, headless, Counter(_LOG_TAG.findall(behind)), 2)
 
 
 #: The rule that names a run by the tag of its source in an interleaved log (see :func:`sources`).
@@ -979,8 +1169,12 @@ def name_by_source(runs: list, name: str | None) -> None:
 
 def _source_name(tag: str) -> str:
     """A log's tag as the name of its source: ``[pod/x/c]`` -> ``pod/x/c``, ``web-1  |`` ->
-    ``web-1``, ``    amazon-ebs.x86:`` -> ``amazon-ebs.x86``."""
-    return tag.strip().strip("[]").rstrip(" :|")
+    ``web-1``, ``    amazon-ebs.x86:`` -> ``amazon-ebs.x86``; a rank's streams are one source:
+    ``[1,0]<stderr>:`` -> ``1,0``; stern's coloured pod and container: ``pod container``."""
+    tag = _ANSI.sub("", tag).strip() if "\x1b" in tag else tag.strip()
+    if tag[-2:] == ">:":
+        tag = tag[:tag.rindex("<")]
+    return tag.strip("[]").rstrip(" :|")
 
 
 # (a table's row: a name, then values; not openssl's progress lines or records)
@@ -1051,12 +1245,14 @@ def stands_in_a_log(rule: str, line: str) -> bool:
 
 # A CI log's own markers, no text (a group's title stays; a step's `Run <command>` is its
 # command, as a Dockerfile step's `[3/3] RUN <command>`): GitHub's `##[group]`, `##[endgroup]`,
-# `::group::`, Azure's `##[section]`, GitLab's `section_start:1709528767:step_script` (whose
-# CR ends no line: see split_lines).
-_MARKER = re.compile(r"##\[(?P<gh>[a-z]+)\]|::(?P<cmd>[a-z][\w-]*)(?:[ ][^:\n]*)?::"
-                     r"|section_(?:start|end):\d+:[\w.-]+(?:\[[^\]\n]*\])?[ \r]?"
+# `::group::`, Azure's `##[section]`, GitLab's `section_start:1709528767:step_script` and
+# Travis CI's `travis_time:start:0b7e21d5` (whose CR ends no line: see split_lines).
+_MARKER = re.compile(rf"##\[(?P<gh>[a-z]+)\]|::(?P<cmd>[a-z][\w-]*)(?:[ ][^:\n]*)?::"
+                     rf"|(?:{_CI_MARK})[ \r]?"
                      r"|(?P<step>\[[^\]\n]{0,40}\d+/\d+\][ ]+)")
-_MARKER_START = frozenset("#:s[")
+_MARKER_START = frozenset("#:st[")
+# A CI's raw log without time stamps (Travis CI's, GitLab's): its markers start lines
+_CI_LINE = re.compile(rf"(?:{_CI_MARK})[ \r]")
 _MARKER_TAGS = frozenset({"[Pipeline]"})  # Jenkins' lines of its pipeline's steps
 
 
@@ -1148,13 +1344,32 @@ def strip_log_prefixes(lines: list[str]) -> tuple[list[str], list[int]]:
     (['md5 1.00k', 'sha1 2.00k', 'x'], [-1, -1, -1])
     """
     logs = [0] * len(lines)
-    if _LOG_BLOCK.search("\n" + "\n".join(lines)) is None:  # (most texts hold no log)
+    text = "\n" + "\n".join(lines)
+    if "travis_" in text or "section_" in text:
+        lines = _strip_ci_markers(lines, logs)
+    if _LOG_BLOCK.search(text) is None:  # (most texts hold no log)
         return lines, logs
     headless = _strip_log_heads(lines, logs)
     stripped = _strip_log_tags(headless, logs)
     if stripped is not headless:  # (a stamp after the tag: `[pod/x/c] 2025-11-30T11:00:07Z`)
         stripped = _strip_log_heads(stripped, logs)
     return stripped, logs
+
+
+def _strip_ci_markers(lines: list[str], logs: list[int]) -> list[str]:
+    """``lines`` without the CI markers that start them (see ``_CI_LINE``), and every line
+    from the first so marked to the last marked in ``logs`` as the CI's log: each is a
+    program's output (the worker's `Worker information`, `Runtime kernel version: 6.8.0`),
+    no caption (:func:`stands_in_a_log`)."""
+    marked = [k for k, line in enumerate(lines) if line[:1] in "st" and _CI_LINE.match(line)]
+    if not marked:
+        return lines
+    out = list(lines)
+    for k in marked:
+        out[k] = _unmarked(lines[k])
+    for k in range(marked[0], marked[-1] + 1):
+        logs[k] = logs[k] or -marked[0] - 1
+    return out
 
 
 def _stripped_marks(lines: list[str], blocks: list[int]) -> tuple[list[str], list[int]]:
