@@ -5,7 +5,7 @@ names a package must explain, benchstat's summaries."""
 
 from __future__ import annotations
 
-import warnings
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -14,21 +14,10 @@ import pytest
 import cipherlab
 from cipherlab.errors import IngestWarning
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_embedded_tools import _cell, _read  # noqa: E402  (a record-a-line tool's helpers)
+
 GO = Path(__file__).resolve().parents[1] / "data" / "go"
-
-
-def _read(source):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", IngestWarning)  # (every line here is placed)
-        return cipherlab.ingest(source)
-
-
-def _cell(df: pd.DataFrame, name: str, **where) -> pd.Series:
-    rows = df[df.name == name]
-    for key, value in where.items():
-        rows = rows[rows[key] == value]
-    assert len(rows) == 1, rows
-    return rows.iloc[0]
 
 
 @pytest.mark.parametrize("path", sorted(GO.glob("*.txt")), ids=lambda p: p.stem)
