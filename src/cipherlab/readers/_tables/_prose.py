@@ -290,7 +290,8 @@ class Context:
             _add_facts(scope, facts)
         size = block_size_in_prose(text)  # ("16 KiB blocks")
         if size is None and above and text[:1].islower():  # ("... 8192-byte" / "blocks). ...")
-            size = block_size_in_prose(f"{above[-1][-40:]} {text}")
+            tail = above[-1][-40:]  # (from a word's start: "16 KB" cut to "6 KB" is 6144)
+            size = block_size_in_prose(f"{tail[tail.find(' ') + 1:] if len(above[-1]) > 40 else tail} {text}")
         self._block_bytes = size or self._block_bytes
         if size and for_all:
             self._block_all = size  # ("All results below at 8,192-byte blocks")
