@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cipherlab.readers._context import (HOST_RULES, TEMPLATE_SECTION, Label, is_shell_command, label_above,
-                                        label_verdict, prose_mask)
+                                        label_conditions, label_verdict, prose_mask)
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
                                              line_facts, prose_cpu)
@@ -367,6 +367,7 @@ class Context:
         # (a caption of a sentence or more, a paper's, describes the table: it names no run)
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label
+        meta.update(label_conditions(meta["label"]))  # ("Without AES-NI:": aesni off)
         if not self._machine_holds(meta["label"]):
             for key in _MACHINE_FACTS:
                 meta.pop(key, None)
