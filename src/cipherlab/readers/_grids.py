@@ -550,9 +550,18 @@ def _derived_figures(body: list[tuple[int, list[str]]], keys: int, titles: list[
         return None
     kinds = [_figure_kind(t) for t in titles]
     return [line for line, cells in rows if any(
-        _DIGIT.search(c) and not _DERIVED_CELL.match(c) and (
-            j >= len(kinds) or kinds[j] == VALUE or kinds[j] == PROPERTY and rates_in(c))
-        for j, c in enumerate(cells[keys:], keys))]
+        _unexplained(c, kinds[j] if j < len(kinds) else VALUE) for j, c in enumerate(cells[keys:], keys))]
+
+
+def _unexplained(cell: str, kind: str) -> bool:
+    """Whether a cell under a title of ``kind`` (:func:`_figure_kind`) holds a value no derived
+    figure explains: one that leads the cell or states its unit ("Doing md5 for 1s ..." in a
+    tagged log's column is output, no value), not a derived cell ("2.1x"), under a
+    measurement's title, or a rate in a property's (a note's "about 5300 MB/s")."""
+    if kind == DERIVED or _DERIVED_CELL.match(cell):
+        return False
+    rates = rates_in(cell) if cell[:1].isdigit() or kind == PROPERTY or "/" in cell else []
+    return bool(rates) if kind == PROPERTY else cell[:1].isdigit() or bool(rates)
 
 
 def _figure_kind(title: str) -> str:
