@@ -1389,7 +1389,7 @@ def test_list_rows_of_two_machines_are_two_runs_by_headings_or_a_repeated_cell()
 @pytest.mark.parametrize("line", [
     "we got about 1.6 GB/s with aes-256-gcm at 8K on the laptop, which is odd",  # a sentence
     "- aes-128-gcm, 16-byte blocks: 712",  # a bare number: its unit is not known
-    "- aes-128-gcm, 16-byte blocks: 712 MB/s (was 650 MB/s)",  # two values
+    "- aes-128-gcm, 16-byte blocks: 712 MB/s (650 MB/s without AES-NI)",  # a remark's own value
     "* chacha20 @ 16 bytes / 64 bytes: 402.5 MB/s",  # two sizes
     "- aes-256-gcm, 16 bytes: 3,9 GB/s",  # a decimal comma: no value read
     "aes-256-gcm on the laptop: 1.6 GB/s at 8K",  # words beside the name: no longer name

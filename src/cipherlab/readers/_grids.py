@@ -62,7 +62,8 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
                       r"latency\b|time\b|ms\b|us\b|ns\b|seconds?\b|limits?\b|bounds?\b|asymptotic|"
                       r"predicted\b|theoretical\b|shares?\b|fraction\b|overhead\b|"
                       r"per[\s-]?(?:core|thread|process|proc|cpu|job|worker)\b)|/\s*(?:core|thread)\b|"
-                      r"%|\u00b5s|[\u0394\u2206]|\(\s*(?:s|secs?)\s*\)", re.IGNORECASE)  # (a delta sign, "Δ"; "(s)")
+                      r"%|\u00b5s|[\u0394\u2206]|\(\s*(?:s|secs?)\s*\)",  # (a delta sign, "Δ"; "(s)")
+                      re.IGNORECASE)
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)

@@ -188,7 +188,8 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     cell_notes = {(r.line + 1, j): note for r in table.rows for j, note in r.notes.items()}
     runs = []
     # (the libraries the runs' names name: "OpenSSL MB/s" beside "fastgcm MB/s" compares two)
-    tools = {run_meta(k).get("tool") for key in groups for k in key if k and not isinstance(k, Repeat)} - {None}
+    tools = {run_meta(k).get("tool") for key in groups for k in key
+             if k and not isinstance(k, Repeat)} - {None}
     for key, cells in groups.items():
         meta = context.meta(table)
         names = [k for k in key if k and not isinstance(k, Repeat)]
