@@ -643,12 +643,14 @@ def _new_figures(unplaced: list[tuple[int, str]], runs: list[model.Run]) -> list
     """The unplaced lines less those that only restate cells the text holds: a sentence whose
     every rate is, within the rounding it is written to, a cell read of an algorithm it names
     (at a size it states, if it states one): "so AES-256-GCM reaches about 3.9 GB/s at 16 KB"
-    under a table's 3911.9 MB/s. A rate no cell matches is new data: still reported."""
+    under a table's 3911.9 MB/s. A rate no cell matches is new data: still reported; so is a
+    row of openssl's ``k`` values, a copy or a cut of a row read (which copy is the data?)."""
     read: dict[str, list[tuple[Any, float]]] | None = None
     kept = []
     for n, line in unplaced:
         rates = rates_in(line)
-        names = set(named_algorithms(line)) if rates else set()
+        prose = rates and all(line[end - 1] != "k" for _, end, _ in rates)
+        names = set(named_algorithms(line)) if prose else set()
         if names:
             if read is None:
                 read = _rates_read(runs)
