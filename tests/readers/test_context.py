@@ -457,3 +457,20 @@ def test_a_reply_attribution_and_a_shells_greeting_name_no_run():
     assert labels(text) == [None, None]
     greeting = "Welcome to fish, the friendly interactive shell\nType help for instructions on how to use fish\n"
     assert labels(f"{greeting}kim@x13s ~/bench> openssl speed md5\n{TABLE}") in ([None], ["x13s"])
+
+
+def test_a_machine_and_its_cpu_at_the_start_of_a_sentence_name_the_run_below():
+    assert C.label_verdict("On my ThinkPad X1 Carbon (i7-8650U) the numbers were:") == \
+        C.Label("ThinkPad X1 Carbon (i7-8650U)", "machine phrase")
+    text = f"Tried it twice.\n\nOn our Dell R640 (Xeon Silver 4114) it gives:\n\n{TABLE}"
+    assert labels(text) == ["Dell R640 (Xeon Silver 4114)"]
+
+
+def test_a_label_that_switches_a_feature_gives_its_runs_that_condition():
+    assert C.label_conditions("Ohne AES-NI") == {"aesni": "off"}
+    assert C.label_conditions("with AES-NI and without AES-NI") == {}  # (both: says neither)
+    assert C.label_text("Mit (also ohne AES-NI)") == "ohne AES-NI"  # ("with", meaning without)
+    text = f"### mit AES-NI\n\n{TABLE}\n### Ohne AES-NI\n\n{TABLE.replace('1.00k', '0.50k')}"
+    df = cipherlab.ingest(text)
+    assert df.groupby("run")[["label", "aesni"]].first().values.tolist() == [
+        ["mit AES-NI", "on"], ["Ohne AES-NI", "off"]]

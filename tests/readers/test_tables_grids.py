@@ -412,3 +412,65 @@ def test_machines_as_rows_versions_as_columns_with_the_size_in_kib_in_the_title(
         ("Raspberry Pi 4 / OpenSSL 3.0.13", "aes-128-gcm", "encrypt", 16384, 108.9e6, "3.0.13"),
         ("Ryzen 7 5800X / OpenSSL 1.1.1w", "aes-128-gcm", "encrypt", 16384, 9876.5e6, "1.1.1w"),
         ("Ryzen 7 5800X / OpenSSL 3.0.13", "aes-128-gcm", "encrypt", 16384, 9912.0e6, "3.0.13")])
+
+
+# --------------------------------------- derived figures: never a measurement, never a cover
+
+_TIMINGS = """\
+Timings below, lower is better. Wall-clock seconds per GB, best of three runs.
+
+Here is the table of it.  The seconds are what matters, the notes say why.
+aes-128-gcm       0.19      AES-NI used, about 5300 MB/s
+aes-256-gcm       0.21      about 4700 MB/s
+"""
+
+
+def test_a_sentence_cut_into_titles_covers_no_numbers_as_derived():
+    # (the sentence right above the rows is cut into two "titles" at its double space; its
+    # "seconds" made every column a time, and the rows vanished as derived figures)
+    with pytest.raises(IngestError) as err:
+        cipherlab.ingest(_TIMINGS)
+    assert [n for n, _ in err.value.unplaced] == [4, 5]
+
+
+def test_a_rate_in_a_column_of_notes_beside_times_is_reported():
+    text = """\
+Encrypting 1 GB, seconds (lower is better):
+
+cipher            time      notes
+aes-128-gcm       0.19      AES-NI used, about 5300 MB/s
+aes-256-gcm       0.21      no SIMD here, slow
+"""
+    with pytest.raises(IngestError) as err:
+        cipherlab.ingest(text)
+    assert [n for n, _ in err.value.unplaced] == [4]  # (a time and a note: derived, no rate)
+
+
+def test_a_value_with_words_after_it_beside_a_speed_up_is_reported_not_derived():
+    text = """\
+Speed-up from the new assembly, MB/s at 8 KB blocks
+
+cipher          MB/s                       speed-up
+aes-128-gcm     5310.2 (asm path taken)    2.1x
+aes-256-gcm     4702.5                     2.0x
+"""
+    df, warned = read(text)
+    assert cells(df) == [(None, "aes-256-gcm", "encrypt", 8192, 4702.5e6)]
+    assert len(warned) == 1 and "line(s) 4;" in warned[0]
+
+
+def test_a_column_titled_with_a_rate_unit_holds_values_not_row_names():
+    # ("2510.2 (C)" is no number: the column had been taken for names, its cells for labels)
+    text = """\
+Speed-up over the portable C code, `openssl speed -evp` at 8 KB blocks:
+
+cipher          portable MB/s   asm MB/s   speed-up
+aes-128-gcm     2510.2 (C)      5310.2     2.1x
+aes-256-gcm     2302.5          4702.5     2.0x
+"""
+    df, warned = read(text)
+    assert cells(df) == sorted([
+        ("asm MB/s", "aes-128-gcm", "encrypt", 8192, 5310.2e6),
+        ("asm MB/s", "aes-256-gcm", "encrypt", 8192, 4702.5e6),
+        ("portable MB/s", "aes-256-gcm", "encrypt", 8192, 2302.5e6)])
+    assert len(warned) == 1 and "line(s) 4;" in warned[0]

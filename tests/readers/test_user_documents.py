@@ -1389,7 +1389,7 @@ def test_list_rows_of_two_machines_are_two_runs_by_headings_or_a_repeated_cell()
 @pytest.mark.parametrize("line", [
     "we got about 1.6 GB/s with aes-256-gcm at 8K on the laptop, which is odd",  # a sentence
     "- aes-128-gcm, 16-byte blocks: 712",  # a bare number: its unit is not known
-    "- aes-128-gcm, 16-byte blocks: 712 MB/s (was 650 MB/s)",  # two values
+    "- aes-128-gcm, 16-byte blocks: 712 MB/s (650 MB/s without AES-NI)",  # a remark's own value
     "* chacha20 @ 16 bytes / 64 bytes: 402.5 MB/s",  # two sizes
     "- aes-256-gcm, 16 bytes: 3,9 GB/s",  # a decimal comma: no value read
     "aes-256-gcm on the laptop: 1.6 GB/s at 8K",  # words beside the name: no longer name
@@ -1490,3 +1490,32 @@ def test_a_version_in_a_posts_environment_section_holds_for_each_switched_list_r
     df = _ingest(tmp_path, "post.md", "## Testumgebung\n\n- Debian 12, OpenSSL 3.0.15\n\n## Ergebnisse\n\n"
                  "- AES-128-GCM mit AES-NI, 16 Byte: 684 MB/s\n- AES-128-GCM ohne AES-NI, 16 Byte: 97 MB/s\n")
     assert df is not None and df.run.nunique() == 2 and (df.tool_version == "3.0.15").all(), df
+
+
+def test_a_remark_after_a_list_value_is_a_note_its_switch_the_cells_condition(tmp_path):
+    """A remark in parentheses after a list row's value: the rate it compares with ("was 1.2
+    GB/s before") is no value of the text's, its switch words ("with AES-NI") are the cell's
+    condition, its other words a note; a remark stating a value of its own is reported."""
+    text = ("## Xeon E-2288G\n\n- AES-128-GCM @ 16 KB: 4.1 GB/s (with AES-NI, was 1.2 GB/s before)\n"
+            "- AES-256-GCM @ 16 KB: 3.6 GB/s (after the BIOS update)\n"
+            "- ChaCha20-Poly1305 @ 16 KB: 1.9 GB/s (1.1 GB/s at 16 bytes)\n")
+    cells, said, _ = _read_list(text)
+    assert [c[:4] for c in cells] == [("aes-128-gcm", "encrypt", 16384, pytest.approx(4.1e9)),
+                                      ("aes-256-gcm", "encrypt", 16384, pytest.approx(3.6e9))]
+    assert any("1 line(s)" in w and "line(s) 5;" in w for w in said), said
+    df = _ingest(tmp_path, "list.md", text).set_index("algorithm")
+    assert df.loc["aes-128-gcm", "aesni"] == "on" and df.aesni.isna().tolist() == [False, True]
+
+
+def test_a_sentence_restating_a_tables_cell_within_its_rounding_is_not_reported():
+    """"about 3.9 GB/s" at 16 KB is the table's 3911.9 MB/s rounded: no new data, not reported;
+    a rate no cell holds (5.1 GB/s) is, and so is one of another size than the cell's."""
+    table = ("| cipher | 16 bytes | 16384 bytes |\n|---|---:|---:|\n"
+             "| AES-256-GCM | 631.0 MB/s | 3911.9 MB/s |\n\n")
+    for sentence, reported in [
+            ("So AES-256-GCM reaches about 3.9 GB/s at 16 KB blocks.", False),
+            ("AES-256-GCM does about 4 GB/s on big buffers, more than 6x its 631 MB/s.", False),
+            ("A 7950X does aes-256-gcm at 16 KB with 5.1 GB/s, for comparison.", True),
+            ("So AES-256-GCM reaches about 3.9 GB/s at 16 bytes.", True)]:
+        cells, said, _ = _read_list(f"## Ryzen 7 5800X\n\n{table}{sentence}\n")
+        assert len(cells) == 2 and any("line(s) 7" in w for w in said) == reported, (sentence, said)

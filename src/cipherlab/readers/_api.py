@@ -10,6 +10,7 @@ nothing that looks like a measurement disappears silently.
 from __future__ import annotations
 
 import errno
+import re
 import glob as _glob
 import multiprocessing
 import os
@@ -30,8 +31,10 @@ from cipherlab.readers import (_bssl, _cache, _collapsed, _cryptsetup, _gnutls, 
 from cipherlab.readers._bbcode import from_bbcode
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._tables._prose import machines_in_prose
+from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._text import (decode, documents, name_by_source, renumber,
                                      renumbered_warnings, strip_log_prefixes, strip_shared_prefix)
+from cipherlab.readers._units import rates_in, sizes_in
 
 __all__ = ["ingest"]
 
@@ -628,12 +631,63 @@ def _read_lines(lines: list[str], origin: list[int] | None, source: str,
     if bad_rows:
         unplaced = sorted({n: (n, line) for n, line in [*bad_rows, *unplaced]}.values())
     runs = [r for r in found + runs if r.cells or r.rows]
+    unplaced = _new_figures(unplaced, runs)
     in_tables = {id(r) for r in tables}  # (by identity: runs compare by value, cell by cell)
     output = sorted((r for r in runs if id(r) not in in_tables), key=_first_line)
     machines_in_prose(lines, output, [(first - 1, last - 1) for first, last in map(_span, output)])
     if origin is not None:
         unplaced = renumber(runs, unplaced, origin)
     return runs, unplaced
+
+
+def _new_figures(unplaced: list[tuple[int, str]], runs: list[model.Run]) -> list[tuple[int, str]]:
+    """The unplaced lines less those that only restate cells the text holds: a sentence whose
+    every rate is, within the rounding it is written to, a cell read of an algorithm it names
+    (at a size it states, if it states one): "so AES-256-GCM reaches about 3.9 GB/s at 16 KB"
+    under a table's 3911.9 MB/s. A rate no cell matches is new data: still reported; so is a
+    row of openssl's ``k`` values, a copy or a cut of a row read (which copy is the data?)."""
+    read: dict[str, list[tuple[Any, float]]] | None = None
+    kept = []
+    for n, line in unplaced:
+        rates = rates_in(line)
+        prose = rates and all(line[end - 1] != "k" for _, end, _ in rates)
+        names = set(named_algorithms(line)) if prose else set()
+        if names:
+            if read is None:
+                read = _rates_read(runs)
+            sizes = {size for *_, size in sizes_in(line)}
+            if all(any(_rounds_to(line[start:end], rate, value) for a in names
+                       for block, value in read.get(a, ()) if not sizes or block in sizes)
+                   for start, end, rate in rates):
+                continue
+        kept.append((n, line))
+    return kept
+
+
+def _rates_read(runs: list[model.Run]) -> dict[str, list[tuple[Any, float]]]:
+    """(block size, bytes/s) of every throughput cell read, by algorithm."""
+    out: dict[str, list[tuple[Any, float]]] = {}
+    for run in runs:
+        for row in run.rows:
+            out.setdefault(row[1], []).extend(zip(row[4], row[5]))
+        for cell in run.cells:
+            c = cell if isinstance(cell, dict) else dict(zip(model.CELL_FIELDS, cell))
+            if c.get("bytes_per_s") is not None and c.get("algorithm"):
+                out.setdefault(c["algorithm"], []).append((c.get("block_bytes"), c["bytes_per_s"]))
+    return out
+
+
+def _rounds_to(written: str, rate: float, value: float) -> bool:
+    """Whether ``value`` (bytes/s) rounds to the rate ``written`` (``3.9 GB/s``: ``rate`` in
+    bytes/s) to as many decimals as it is written with."""
+    number = _WRITTEN_NUMBER.match(written)
+    if number is None or not float(number[0].replace(",", "") or 0):
+        return False
+    unit = rate / float(number[0].replace(",", ""))
+    return abs(value - rate) <= 0.5 * 10.0 ** -len(number[1] or "") * unit * (1 + 1e-9)
+
+
+_WRITTEN_NUMBER = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 
 
 def _first_line(run: model.Run) -> int:

@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from cipherlab.readers._context import HOST_RULES, MASK_RULE, TEMPLATE_SECTION, heading
+from cipherlab.readers._context import HOST_RULES, MASK_RULE, TEMPLATE_SECTION, heading, label_conditions
 from cipherlab.readers._runs import ALG, LINE, OP, OPS, SIZES, VALUES, _Run
 from cipherlab.readers._tables._facts import VERSION as _VERSION, prose_cpu  # (the one reader)
 
@@ -328,6 +328,7 @@ class _RunBoundaries:
         run.label_rule = found.rule if found and found.text else None
         if found and found.text and found.rule not in HOST_RULES:  # (a host names no CPU)
             run.meta.update(prose_cpu(found.text))  # ("Xeon E5-2680 @ 2.70GHz": cpu, clock_hz)
+            run.meta.update(label_conditions(found.text))  # ("Ohne AES-NI": aesni off)
         if isinstance(rule, str):
             run.boundary = rule
         elif rule.inferred:

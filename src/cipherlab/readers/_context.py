@@ -29,10 +29,12 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
+from cipherlab.readers._names import switch, switches_in
 from cipherlab.readers._units import UNIT_HINT, rates_in, stated_unit, without_units
 
 __all__ = ["LABEL_RULES", "SKIP", "STOP", "Label", "heading", "is_byline", "is_list_item",
            "HOST_RULE", "HOST_RULES", "INHERITED_HOST_RULE", "MASK_RULE", "is_shell_command",
+           "label_conditions",
            "prompt_machine", "label_above", "label_text", "label_verdict", "mask_value",
            "shell_assignment", "shell_host", "prose_label", "prose_mask", "setext_level"]
 
@@ -189,7 +191,7 @@ _PRESENTED_AT_END = re.compile(r"^(?i:here\s+is|here's|this\s+is)\s+(?:(?:my|our
                                r"(?:(?:old|new)\s+)?(?P<name>[\w.+-]+(?:[ \t]+[\w.+-]+){0,3}?)\s*"
                                r"(?:\([^()]{0,60}\))?\s*:\s*$")
 # A machine named with its CPU in parentheses: "on the ThinkPad X13 (Ryzen 5 PRO 4650U)".
-_MACHINE_CPU = re.compile(r"\bon\s+(?:(?:my|our|the|a|an|this|that)\s+)?"
+_MACHINE_CPU = re.compile(r"\b(?i:on)\s+(?:(?i:my|our|the|a|an|this|that)\s+)?"
                           r"([A-Z][\w.+-]*(?:[ \t]+[\w.+-]+){0,2}?)\s*\(([^()]{3,60})\)")
 _CPU_MARK = re.compile(r"[A-Za-z]\d|\d[A-Za-z]|\d\s*[GM]Hz", re.IGNORECASE)  # "4650U", "A76", "2.4 GHz"
 # (nor is a code host, a paste site or a chat where the text was posted: "on our GitLab:")
@@ -410,8 +412,9 @@ def _machine(line: str, raw: str):
 def _machine_and_cpu(line: str, raw: str):
     """A machine a sentence names with its CPU in parentheses names the run below it: ``OpenSSL
     3.4.0 on the ThinkPad X13 (Ryzen 5 PRO 4650U), results in KiB/s.`` -> ``ThinkPad X13 (Ryzen
-    5 PRO 4650U)`` (one such machine in the line; two are a comparison, which names neither)."""
-    found = _MACHINE_CPU.findall(line) if " on " in line and "(" in line else []
+    5 PRO 4650U)``, ``On my ThinkPad X1 Carbon (i7-8650U) the numbers were:`` (one such machine
+    in the line; two are a comparison, which names neither)."""
+    found = _MACHINE_CPU.findall(line) if (" on " in line or line[:3] == "On ") and "(" in line else []
     if len(found) != 1:
         return None
     name, cpu = found[0]
@@ -664,6 +667,10 @@ _LIST_NUMBER = re.compile(r"^\d{1,2}[.)]\s+(?:(\*\*?|__?)(?=\S))?")  # (and an e
 _VERSION_KEY = re.compile(r"^(?i:version|ver\.?)\s*:\s*(?=v?\d+\.\d)")
 _CONNECTIVE = re.compile(r"^(?i:while|whilst|whereas|and|but)\s+(?=(?i:in|on|under|with|without|for)\s+\S)")
 _SAME_MODEL = re.compile(r"^same\s+(?=[A-Z]|[\w.-]*\d)")
+# A bare "with"/"without" whose parentheses say what it means: "Mit (also ohne AES-NI)" (once
+# the mask it was "with" is cut out), "With (i.e. without AES-NI)".
+_SWITCH_EXPLAINED = re.compile(r"^(?i:with|without|mit|ohne|avec|sans)\s*\((?:(?i:also|i\.\s?e\.|"
+                               r"d\.\s?h\.|that is|das hei(?:ss|\u00df)t)[,:\s]+)?(?P<said>[^()]+)\)$")
 # A name with facts in parentheses after it: "NAS (Atom C3758, OpenSSL 1.1.1n)".
 _TRAILING_FACTS = re.compile(r"^(?P<head>[^()]*?)\s*\((?P<facts>[^()]*)\)$")
 # A fact that only states the tool's version ("OpenSSL 3.0.13", "1.1.1t"): a fact of the run,
@@ -715,6 +722,8 @@ def label_text(text: str, line: str = "") -> str:
     'Without'
     >>> label_text("same Xeon E3-1230 v5"), label_text("same box"), label_text("Laptop (MB/s)")
     ('Xeon E3-1230 v5', 'same box', 'Laptop')
+    >>> label_text("Mit (also ohne AES-NI)"), label_text("With (i.e. without AES-NI)")
+    ('ohne AES-NI', 'without AES-NI')
     """
     rest = _without_unit(text)
     if rest:
@@ -725,7 +734,38 @@ def label_text(text: str, line: str = "") -> str:
         text = text[1:-1].strip() or text
     for lead in (_LIST_NUMBER, _VERSION_KEY, _CONNECTIVE, _SAME_MODEL):
         text = lead.sub("", text, count=1)
+    explained = _SWITCH_EXPLAINED.match(text) if "(" in text else None
+    if explained and switch(explained["said"].strip()):
+        return explained["said"].strip()  # ("Mit (also ohne AES-NI)": without it)
     return _named_part(text) if "(" in text else text
+
+
+def label_conditions(label: str | None) -> dict[str, str]:
+    """The CPU features a run's label switches on or off (``Ohne AES-NI``, ``Without AES-NI
+    (OPENSSL_ia32cap=...)``, ``mit SHA-NI``): conditions of its cells, as a row's tag gives
+    them; a label that switches a feature both ways, or says more of switching than the words
+    read (``with and without AES-NI``, ``AES-NI on vs off``), states none.
+
+    >>> label_conditions("Ohne AES-NI"), label_conditions("mit AES-NI")
+    ({'aesni': 'off'}, {'aesni': 'on'})
+    >>> label_conditions("with and without AES-NI")
+    {}
+    """
+    found = switches_in(label) if label else []
+    rest = label
+    for start, end, _ in reversed(found):
+        rest = rest[:start] + " " + rest[end:]
+    said: dict[str, set[str]] = {}
+    for *_, (feature, state) in found:
+        said.setdefault(feature, set()).add(state)
+    if not found or _SWITCH_WORD.search(rest):
+        return {}
+    return {feature: states.pop() for feature, states in said.items() if len(states) == 1}
+
+
+# Words that switch or compare, left in a label once its switches are read: it says more.
+_SWITCH_WORD = re.compile(r"(?i)\b(?:with|without|w/o|mit|ohne|on|off|enabled|disabled|vs\.?|"
+                          r"versus|and|und)\b")
 
 
 def label_verdict(line: str, raw: str | None = None) -> Label | str:

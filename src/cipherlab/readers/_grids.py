@@ -37,7 +37,7 @@ from typing import Any
 
 from cipherlab.readers._bssl import TOOL_NAME, describe
 from cipherlab.readers._names import OPERATIONS, canonical, canonical_operation, is_curve, is_known, switch
-from cipherlab.readers._units import INTEGER, PK_FAMILY, sized_name, stated_unit, unit_only
+from cipherlab.readers._units import INTEGER, PK_FAMILY, rates_in, sized_name, stated_unit, unit_only
 from cipherlab.readers._units import block_size as _block_size  # (this module's block_size adds bare)
 
 __all__ = ["ALGORITHM_CLASS", "CPU_COUNTS", "RUN_HEADER", "Repeat", "Role", "algorithm_of", "algorithm_words",
@@ -62,7 +62,8 @@ _DERIVED = re.compile(r"\b(?:improv|ratios?\b|speed-?ups?\b|gains?\b|changes?\b|
                       r"latency\b|time\b|ms\b|us\b|ns\b|seconds?\b|limits?\b|bounds?\b|asymptotic|"
                       r"predicted\b|theoretical\b|shares?\b|fraction\b|overhead\b|"
                       r"per[\s-]?(?:core|thread|process|proc|cpu|job|worker)\b)|/\s*(?:core|thread)\b|"
-                      r"%|\u00b5s|[\u0394\u2206]", re.IGNORECASE)  # (and a delta sign, "Δ")
+                      r"%|\u00b5s|[\u0394\u2206]|\(\s*(?:s|secs?)\s*\)",  # (a delta sign, "Δ"; "(s)")
+                      re.IGNORECASE)
 # (a time: openssl's "0.0002s" beside a rate, or time(1)'s "0m18.127s", "1h2m3.5s")
 _DERIVED_CELL = re.compile(r"^[+-]?[\d.,]+\s*(?:%|x|\u00d7)$|^baseline$|^[+-]?(?:\d+h)?(?:\d+m)?[\d.]+s$",
                            re.IGNORECASE)
@@ -430,6 +431,8 @@ def _key_columns(header: list[str], body: list[list[str]], number) -> int:
             continue
         if role(head).kind in (SIZE, ALGORITHM, OPERATION, MEASURE, STAT, DERIVED, VALUE, SWITCH):
             break  # a column title of measurements ("16 bytes", "sign", "avg")
+        if stated_unit(head) is not None:
+            break  # (a rate's unit titles values: "portable MB/s" over "2510.2 (C)", no names)
         cells = [r[n] for r in body if n < len(r) and r[n]]
         if _names_sizes(head) or _CONDITION_HEADER.match(head) or _counts_processes(head) or \
                 _KEY_HEADER.match(head) or (cells and all(number(c) is None for c in cells)) or \
@@ -479,7 +482,9 @@ def read_grid(rows: list[tuple[int, list[str]]], context, number, caption: str |
     if not any(j < len(cells) and number(cells[j]) is not None for j, _ in columns for _, cells in body):
         # (no measurement column holds a number: a grid of figures derived from measurements,
         # ratios, fits, p-values, is recognised, its rows no unplaced data; any other, none)
-        return ({}, [], joined) if _derived_figures(body, keys) else None
+        # (one whose numbers stand where no derived figure is titled: its rows, reported)
+        bad = _derived_figures(body, keys, joined)
+        return None if bad is None else ({}, bad, joined)
     stat_rows = sum(bool(keys) and cells[0].lower() in _STATS for _, cells in body)  # (role STAT)
     row_names = {cells[0].lower() for _, cells in body if keys and cells}
     groups: dict[tuple, list] = {}
@@ -532,12 +537,44 @@ def _no_numbers(body: list[tuple[int, list[str]]], j: int, number) -> bool:
     return all(j >= len(cells) or number(cells[j]) is None for _, cells in body)
 
 
-def _derived_figures(body: list[tuple[int, list[str]]], keys: int) -> bool:
-    """Whether the rows of a grid none of whose columns is a measurement name algorithms
-    and hold numbers: figures derived from a benchmark (``| aes-128-cbc | 64 | 14.80 [14.21,
-    15.41] | 0.0012 |`` under ``Ratio [95% CI]``, ``p (Holm)``), not another program's table."""
-    return any(any(algorithm_of(c) for c in cells[:keys]) and _DIGIT.search(" ".join(cells[keys:]))
-               for _, cells in body)
+def _derived_figures(body: list[tuple[int, list[str]]], keys: int, titles: list[str]) -> list[int] | None:
+    """The lines of a grid none of whose columns is a measurement that hold numbers no
+    derived figure explains, or None where its rows name no algorithm beside a number (no
+    benchmark's grid). A grid of figures derived from a benchmark (``| aes-128-cbc | 64 |
+    14.80 [14.21, 15.41] | 0.0012 |`` under ``Ratio [95% CI]``, ``p (Holm)``) has none; a
+    number under a measurement's title that is no value (``5310.2 (asm path)``), a rate in a
+    column of notes (``about 5300 MB/s``) or under a sentence cut into cells (``I measured the
+    speed-up.``) is data the grid cannot place: reported, never dropped as derived."""
+    rows = [(line, cells) for line, cells in body
+            if any(algorithm_of(c) for c in cells[:keys]) and _DIGIT.search(" ".join(cells[keys:]))]
+    if not rows:
+        return None
+    kinds = [_figure_kind(t) for t in titles]
+    return [line for line, cells in rows if any(
+        _unexplained(c, kinds[j] if j < len(kinds) else VALUE) for j, c in enumerate(cells[keys:], keys))]
+
+
+def _unexplained(cell: str, kind: str) -> bool:
+    """Whether a cell under a title of ``kind`` (:func:`_figure_kind`) holds a value no derived
+    figure explains: one that leads the cell or states its unit ("Doing md5 for 1s ..." in a
+    tagged log's column is output, no value), not a derived cell ("2.1x"), under a
+    measurement's title, or a rate in a property's (a note's "about 5300 MB/s")."""
+    if kind == DERIVED or _DERIVED_CELL.match(cell):
+        return False
+    rates = rates_in(cell) if cell[:1].isdigit() or kind == PROPERTY or "/" in cell else []
+    return bool(rates) if kind == PROPERTY else cell[:1].isdigit() or bool(rates)
+
+
+def _figure_kind(title: str) -> str:
+    """What a column title says of the numbers under it where none is a measurement: DERIVED
+    (a ratio, a time: no measurement of its own), PROPERTY (a key size, a note: no rate but
+    one it states), else VALUE (a measurement, or a sentence that says nothing of its column)."""
+    if title.count(" ") >= 4 and title[-1:] in ".!?":
+        return VALUE  # (a sentence above the rows, cut into cells at its double spaces)
+    kind = role(title).kind
+    if kind == DERIVED or is_derived(title) or _CONDITION_HEADER.match(title):
+        return DERIVED
+    return PROPERTY if kind == PROPERTY else VALUE
 
 
 _UNPLACED = object()  # (what _combine returns for a cell it cannot place)
@@ -545,10 +582,12 @@ _NOTHING = {"-", "--", "n/a", "na", "?", "\u2013", "\u2014"}
 
 
 def _header_rows(rows: list[tuple[int, list[str]]], number) -> int:
-    """How many rows the header takes: a spanning row of titles above the column titles."""
+    """How many rows the header takes: a spanning row of titles above the column titles (not
+    a row naming an algorithm beside a number no cell reads: ``aes-128-gcm | 5310.2 (asm)``)."""
     n = 1
     while n < len(rows) - 1 and sum(bool(c) for c in rows[n][1]) >= 2 and all(
-            number(c) is None and c.lower() not in _NOTHING for c in rows[n][1]):
+            number(c) is None and c.lower() not in _NOTHING for c in rows[n][1]) and not (
+            _DIGIT.search(" ".join(rows[n][1][1:])) and algorithm_of(rows[n][1][0])):
         n += 1
     return n
 

@@ -117,6 +117,33 @@ def _switched(rest: str) -> tuple[str, tuple[str, str] | None] | str:
     return rest, switched
 
 
+_REMARK = re.compile(r"\s*\(([^()]{1,80})\)$")  # (words in parentheses ending a line)
+_CLAUSES = re.compile(r"\s*[,;]\s*")
+
+
+def _remarked(remark: str) -> list[str] | str:
+    """What a remark in parentheses after a row's value says of its cell: the switches its
+    clauses state (``with AES-NI``: the cell's condition), or :data:`LOUD` where a clause
+    states a value of its own, a rate with a size or a switch (``1.2 GB/s without AES-NI``:
+    another cell, untold). A rate alone is what the value is compared with (``was 1.2 GB/s
+    before``): no value of the text's; other words are a note (``after switching the VM``).
+
+    >>> _remarked("with AES-NI, was 1.2 GB/s before"), _remarked("after switching the VM")
+    (['with AES-NI'], [])
+    >>> _remarked("1.2 GB/s without AES-NI"), _remarked("vs 1.1 GB/s at 16 KB")
+    ('loud', 'loud')
+    """
+    said = []
+    for clause in _CLAUSES.split(remark):
+        switched = [clause[a:b] for a, b, _ in switches_in(clause)] if _FEATURE_HINT.search(clause) else []
+        if rates_in(clause):
+            if switched or sizes_in(clause):
+                return LOUD
+        else:
+            said += switched or ([clause] if switch(clause) else [])
+    return said
+
+
 def read(line: str) -> Cell | str | None:
     """The :class:`Cell` of a list row, :data:`LOUD` for a line that looks like one (or a
     sentence stating a cell) but cannot be read, else None (none of this module's).
@@ -129,8 +156,16 @@ def read(line: str) -> Cell | str | None:
     ((1024, 1100000000.0), (16, 402500000.0))
     >>> read("aes-256-gcm decrypt, 16 KiB: 3.9 GB/s")[2:4]
     ('decrypt', 16384)
-    >>> read("- aes-128-gcm, 16-byte blocks: 712"), read("aes-128-gcm 16 bytes: 712 MB/s (was 650 MB/s)")
+    >>> read("- aes-128-gcm, 16-byte blocks: 712"), read("aes-128-gcm 16 bytes: 712 MB/s (1.9 GB/s at 16 KB)")
     ('loud', 'loud')
+
+    A remark in parentheses after the value is the cell's note (its rates what the value is
+    compared with); the switches it states are the cell's condition (see :func:`_remarked`):
+
+    >>> read("aes-128-gcm 16 bytes: 712 MB/s (was 650 MB/s)")[3:]
+    (16, 712000000.0, None)
+    >>> read("- AES-128-GCM @ 16 KB: 4.1 GB/s (with AES-NI, was 1.2 GB/s before)")[3:]
+    (16384, 4100000000.0, ('aesni', 'on'))
     >>> read("we got about 1.6 GB/s with aes-256-gcm at 8K on the laptop, which is odd")
     'loud'
     >>> read("- memcpy, 16-byte blocks: 9.1 GB/s"), read("we got about 1.6 GB/s at 8K on the laptop")
@@ -169,6 +204,11 @@ def read(line: str) -> Cell | str | None:
     """
     if len(line) > 200 or _SIZE_HINT.search(line) is None:
         return None  # (most lines state no size: one scan)
+    if line[-1:] == ")" and (remark := _REMARK.search(line)) and rates_in(line[:remark.start()]):
+        said = _remarked(remark[1])  # ("4.1 GB/s (with AES-NI, was 1.2 GB/s before)")
+        if said == LOUD:
+            return LOUD
+        line = line[:remark.start()] + "".join(f" ({s})" for s in said)
     rates = rates_in(line)
     rest = line
     for start, end, _ in reversed(rates):

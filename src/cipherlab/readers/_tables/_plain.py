@@ -105,6 +105,8 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
             line = lines[i] if i < stop and i not in taken else ""
             found = list(_ALIGNED_CELL.finditer(unquote(line))) if "  " in line or \
                 "\t" in line else []
+            if spans and len(found) > len(spans) >= 2 and _noted(found, spans):
+                found[len(spans) - 1:] = [_TO_END.match(unquote(line), found[len(spans) - 1].start())]
             if len(found) >= 2 and (not spans or len(found) <= len(spans)):
                 if not spans:
                     spans = [m.span() for m in found]
@@ -133,6 +135,18 @@ def aligned_tables(lines: list[str], blob: str, taken: set[int]) -> list[Table]:
                                     markup=rules, ragged=ragged))
             rows, ragged, rules, spans = [], set(), set(), []
     return tables
+
+
+_TO_END = re.compile(r".*\S")  # (a cell to the line's end: a note's sentences)
+_WORD = re.compile(r"[^\W\d_]{2}")
+
+
+def _noted(found: list[re.Match], spans: list[tuple[int, int]]) -> bool:
+    """Whether a row's cells past the columns are sentences of a note in its last column
+    (``no AVX2 here.  Still fine.``, two blanks after a full stop): words from the last
+    column's start on, one cell (no new column, nor a row of another table)."""
+    k = len(spans) - 1
+    return found[k].start() >= spans[k][0] and all(_WORD.search(m[0]) for m in found[k + 1:])
 
 
 def _titles_only(head: Row, lines: list[str]) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cipherlab.readers._context import (HOST_RULES, TEMPLATE_SECTION, Label, is_shell_command, label_above,
-                                        label_verdict, prose_mask)
+                                        label_conditions, label_verdict, prose_mask)
 from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables._facts import (CPU_HINT, FACT_HINT, FACT_WORDS, MACHINE_WORDS, by_first_letter,
                                              line_facts, prose_cpu)
@@ -290,7 +290,8 @@ class Context:
             _add_facts(scope, facts)
         size = block_size_in_prose(text)  # ("16 KiB blocks")
         if size is None and above and text[:1].islower():  # ("... 8192-byte" / "blocks). ...")
-            size = block_size_in_prose(f"{above[-1][-40:]} {text}")
+            tail = above[-1][-40:]  # (from a word's start: "16 KB" cut to "6 KB" is 6144)
+            size = block_size_in_prose(f"{tail[tail.find(' ') + 1:] if len(above[-1]) > 40 else tail} {text}")
         self._block_bytes = size or self._block_bytes
         if size and for_all:
             self._block_all = size  # ("All results below at 8,192-byte blocks")
@@ -366,6 +367,7 @@ class Context:
         # (a caption of a sentence or more, a paper's, describes the table: it names no run)
         short = caption if caption and len(caption) <= _LABEL_WIDTH else None
         meta["label"] = short or self.heading or facts.get("machine") or self.label
+        meta.update(label_conditions(meta["label"]))  # ("Without AES-NI:": aesni off)
         if not self._machine_holds(meta["label"]):
             for key in _MACHINE_FACTS:
                 meta.pop(key, None)

@@ -187,11 +187,20 @@ def read_grid_table(table: Table, context: Context) -> tuple[list[Run], set[int]
     notes = {r.line + 1: r.note for r in table.rows if r.note}
     cell_notes = {(r.line + 1, j): note for r in table.rows for j, note in r.notes.items()}
     runs = []
+    # (the libraries the runs' names name: "OpenSSL MB/s" beside "fastgcm MB/s" compares two)
+    tools = {run_meta(k).get("tool") for key in groups for k in key
+             if k and not isinstance(k, Repeat)} - {None}
     for key, cells in groups.items():
         meta = context.meta(table)
         names = [k for k in key if k and not isinstance(k, Repeat)]
+        stated = meta.get("tool")
+        if stated in tools and not any(run_meta(n).get("tool") for n in names):
+            meta.pop("tool"), meta.pop("tool_version", None)  # (the prose's: another run's)
         for name in names:  # a version, a library, a CPU ("EPYC 7763", "i7-4770 @ 3.40GHz")
-            meta.update(run_meta(name))
+            named = run_meta(name)
+            if named.get("tool") == stated and named.get("tool_version") is None:
+                named.pop("tool_version", None)  # ("OpenSSL MB/s": the version the prose states)
+            meta.update(named)
             meta.update(prose_cpu(name))
         if names:
             meta["label"] = " / ".join(names)
