@@ -1394,6 +1394,8 @@ def test_list_rows_of_two_machines_are_two_runs_by_headings_or_a_repeated_cell()
     "- aes-256-gcm, 16 bytes: 3,9 GB/s",  # a decimal comma: no value read
     "aes-256-gcm on the laptop: 1.6 GB/s at 8K",  # words beside the name: no longer name
     "sha256 (laptop) 16 bytes: 500 MB/s",
+    "- AES-256-GCM: 3.6 GB/s (with AES-NI)",  # no block size in the row: its cell is untold
+    "* chacha20-poly1305 = 2.1 GB/s",
 ])
 def test_a_line_stating_a_cell_that_is_no_list_row_is_reported_never_read(line):
     text = f"Some results:\n\n{line}\n\n* sha1 @ 16 bytes: 612.5 MB/s\n"

@@ -159,6 +159,12 @@ def read(line: str) -> Cell | str | None:
     >>> read("- aes-128-gcm, 16-byte blocks: 712"), read("aes-128-gcm 16 bytes: 712 MB/s (1.9 GB/s at 16 KB)")
     ('loud', 'loud')
 
+    A list row that states no block size is loud too (its size, if the prose above gives it,
+    is not bound to it); a sentence with a rate but no size is none of this module's:
+
+    >>> read("- AES-256-GCM: 3.6 GB/s (with AES-NI)"), read("aes-256-gcm went to 3.6 GB/s on the laptop")
+    ('loud', None)
+
     A remark in parentheses after the value is the cell's note (its rates what the value is
     compared with); the switches it states are the cell's condition (see :func:`_remarked`):
 
@@ -202,8 +208,11 @@ def read(line: str) -> Cell | str | None:
     >>> read("- aes-128-gcm with AES-NI, without AVX2, 16 bytes: 1.2 GB/s")
     'loud'
     """
-    if len(line) > 200 or _SIZE_HINT.search(line) is None:
-        return None  # (most lines state no size: one scan)
+    if len(line) > 200:
+        return None
+    sized = _SIZE_HINT.search(line) is not None
+    if not sized and "/s" not in line and "bps" not in line:
+        return None  # (most lines state no size and no rate: one scan, two finds)
     if line[-1:] == ")" and (remark := _REMARK.search(line)) and rates_in(line[:remark.start()]):
         said = _remarked(remark[1])  # ("4.1 GB/s (with AES-NI, was 1.2 GB/s before)")
         if said == LOUD:
@@ -213,8 +222,8 @@ def read(line: str) -> Cell | str | None:
     rest = line
     for start, end, _ in reversed(rates):
         rest = rest[:start] + " " + rest[end:]
-    sizes = sizes_in(rest)
-    if not sizes:
+    sizes = sizes_in(rest) if sized else []
+    if not sizes and not rates:
         return None
     for start, end, _ in reversed(sizes):
         rest = rest[:start] + " " + rest[end:]
@@ -243,7 +252,9 @@ def read(line: str) -> Cell | str | None:
         # no list row; a sentence that names a known algorithm beside a size and a rate states
         # a cell in prose: reported, never read
         named = any(is_known(canonical(w)[0]) and not PK_FAMILY.match(w) for w in words)
-        return LOUD if named and rates else None
+        return LOUD if named and rates and sizes else None
+    if not sizes:  # (a list row that states no block size: its cell cannot be told, reported)
+        return LOUD
     if len(rates) != 1 or len(sizes) != 1 or bare or len(ops) > 1:
         return LOUD if rates or bare else None  # (a bare number, two values or sizes: untold)
     if DOT_GROUP.search(line, rates[0][0], rates[0][1]):
@@ -270,7 +281,7 @@ def continued(line: str, nxt: str) -> Cell | str | None:
     >>> continued("* chacha20-poly1305 (16 KB blocks):", "2.1 GB/s")[3:5]
     (16384, 2100000000.0)
     >>> continued("- aes-256-gcm, 16384 bytes:", "3912"), continued("- aes-256-gcm:", "3,912 MB/s")
-    ('loud', None)
+    ('loud', 'loud')
     >>> continued("Ran it at 16 bytes, see below", "2.1 GB/s"), continued("- aes-256-gcm, 16 bytes:", "- 3.9 GB/s")
     (None, None)
     """
