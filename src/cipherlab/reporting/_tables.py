@@ -85,7 +85,7 @@ def presented(result: pd.DataFrame, columns: Sequence[str] | None) -> pd.DataFra
 
 
 def same_in_every_row(result: pd.DataFrame, columns: Sequence[str] | None
-                      ) -> tuple[list[str] | None, str]:
+                      ) -> tuple[list[str], str]:
     """The columns worth a column of their own, and a caption note naming the text columns
     that hold one value in every row (a machine, a tool, a timing base shared by the whole
     table says nothing row by row, and pushes the measured numbers off a page's right edge).
@@ -101,11 +101,9 @@ def same_in_every_row(result: pd.DataFrame, columns: Sequence[str] | None
     """
     frame = pd.DataFrame(result)
     cols = [c for c in columns if c in frame.columns] if columns else list(frame.columns)
-    if len(frame) < 2:
-        return (cols if columns else None), ""
     folded = [c for c in cols if _is_text(frame[c]) and frame[c].nunique(dropna=False) == 1]
-    if not folded or len(folded) == len(cols):
-        return (cols if columns else None), ""
+    if len(frame) < 2 or not folded or len(folded) == len(cols):
+        return cols, ""
     shown = [c for c in cols if c not in folded]
     values = presented(frame.iloc[:1], folded).iloc[0]
     named = ", ".join(f"{name} {'–' if pd.isna(v) else v}" for name, v in values.items())
