@@ -250,6 +250,7 @@ def _python_algorithms(args) -> list[str] | None:
     cryptography can time (the same ciphers on both sides, so the libraries compare), all of
     them with ``--python-only``; none given, or none it can time: its default, said."""
     from cipherlab.runners._pyworker import ALGORITHMS
+    from cipherlab.runners._python import DEFAULT_ALGORITHMS
 
     if args.python_only or not args.algorithms:
         return args.algorithms
@@ -257,7 +258,7 @@ def _python_algorithms(args) -> list[str] | None:
     if not common:
         _say(args, f"cipherlab capture: note: cryptography times none of --algorithms "
                    f"({','.join(args.algorithms)}); --python times its default "
-                   f"(aes-128-gcm,aes-128-cbc); choose with --python-algorithms", err=True)
+                   f"({','.join(DEFAULT_ALGORITHMS)}); choose with --python-algorithms", err=True)
     return common or None
 
 
