@@ -10,10 +10,10 @@ nothing that looks like a measurement disappears silently.
 from __future__ import annotations
 
 import errno
-import re
 import glob as _glob
 import multiprocessing
 import os
+import re
 import sys
 import threading
 import warnings
@@ -29,9 +29,9 @@ from cipherlab.errors import IngestError, IngestWarning, caught_warnings
 from cipherlab.readers import (_bssl, _cache, _collapsed, _cryptsetup, _gnutls, _gobench, _json,
                                _mbedtls, _openssl, _wolfcrypt)
 from cipherlab.readers._bbcode import from_bbcode
+from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._tables import find_tables
 from cipherlab.readers._tables._prose import machines_in_prose
-from cipherlab.readers._grids import named_algorithms
 from cipherlab.readers._text import (decode, documents, name_by_source, renumber,
                                      renumbered_warnings, strip_log_prefixes, strip_shared_prefix)
 from cipherlab.readers._units import rates_in, sizes_in
